@@ -1,0 +1,357 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+)
+
+// maxIntegerDigits bounds the integer part of an amount printed without
+// thousands separators: a longer run of digits is a reference number, not
+// money (a trillion is more than any statement line carries).
+const maxIntegerDigits = 13
+
+// currencySymbols are written before or after an amount. Longer entries come
+// first so that "R$" is not read as a stray "R" and "$".
+var currencySymbols = []string{
+	"US$", "AU$", "NZ$", "CA$", "HK$", "S$", "A$", "C$", "R$", "Rs.", "Rs", "kr.", "kr", "Fr.", "zł", "Kč",
+	"$", "€", "£", "¥", "₹", "₨", "₩", "₽", "₺", "₪", "₦", "₱", "฿", "₫",
+}
+
+// currencyCodes are the ISO 4217 codes an amount cell may carry. A fixed
+// list, not any three capitals, so that "REF 123.00" is not read as money.
+var currencyCodes = map[string]bool{
+	"USD": true, "EUR": true, "GBP": true, "INR": true, "AUD": true, "CAD": true, "NZD": true, "CHF": true,
+	"JPY": true, "CNY": true, "SEK": true, "NOK": true, "DKK": true, "PLN": true, "CZK": true, "HUF": true,
+	"ZAR": true, "SGD": true, "HKD": true, "MXN": true, "BRL": true, "AED": true, "SAR": true, "RUB": true,
+	"TRY": true, "KES": true, "NGN": true, "PHP": true, "MYR": true, "THB": true, "IDR": true, "ILS": true,
+	"PKR": true, "LKR": true, "BDT": true, "EGP": true, "ARS": true, "CLP": true, "COP": true, "PEN": true,
+	"RON": true, "BGN": true, "ISK": true, "KRW": true, "TWD": true, "VND": true, "QAR": true, "KWD": true,
+}
+
+// parseAmount reads one money cell as printed ("1,234.56", "1.234,56",
+// "1 234,56", "1'234.56", "1,23,456.78", "$1,234.56", "EUR 12,00", "12,00 €",
+// "-12.00", "12.00-", "(12.00)", "12.00 DR", "12.00 CR", "12.00 D", "12.00 C",
+// "+12,00", "- 12.00"). decimalComma says the document writes decimals after a
+// comma; it only decides cells that are ambiguous on their own ("1.234").
+// v is signed (negative for -, trailing -, (), DR, D); marked reports an
+// explicit sign or Dr/Cr marker. Dates, times, percentages, phone and
+// reference numbers and misgrouped numbers ("1,2345.00") are not money.
+func parseAmount(s string, decimalComma bool) (v decimal.Decimal, marked bool, ok bool) {
+	s = normalizeAmountSpaces(s)
+	if s == "" || len(s) > 64 || strings.ContainsAny(s, "%/:") {
+		return decimal.Decimal{}, false, false
+	}
+	var (
+		minus, plus                        bool
+		haveSign, haveParen, haveDrCr, cur bool
+	)
+	for changed := true; changed; {
+		changed = false
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return decimal.Decimal{}, false, false
+		}
+		if !haveParen && strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
+			s, haveParen, minus, changed = s[1:len(s)-1], true, true, true
+			continue
+		}
+		if !haveDrCr {
+			if rest, isDebit, found := cutDrCr(s); found {
+				s, haveDrCr, changed = rest, true, true
+				minus, plus = minus || isDebit, plus || !isDebit
+				continue
+			}
+		}
+		if !cur {
+			if rest, found := cutCurrency(s); found {
+				s, cur, changed = rest, true, true
+				continue
+			}
+		}
+		if !haveSign {
+			if rest, isMinus, found := cutSign(s); found {
+				s, haveSign, changed = rest, true, true
+				minus, plus = minus || isMinus, plus || !isMinus
+				continue
+			}
+		}
+	}
+	if minus && plus || haveSign && haveParen {
+		// "-12.00 CR", "(12.00)-": contradictory or doubled signs.
+		return decimal.Decimal{}, false, false
+	}
+	neg := minus
+	marked = haveSign || haveParen || haveDrCr
+	num, grouped, hasDecimals, ok := normalizeNumber(s, decimalComma)
+	if !ok {
+		return decimal.Decimal{}, false, false
+	}
+	if !grouped && !hasDecimals && !cur && !marked {
+		// A bare integer is a count, a cheque or reference number far more
+		// often than money on a statement.
+		return decimal.Decimal{}, false, false
+	}
+	v, err := decimal.NewFromString(num)
+	if err != nil {
+		return decimal.Decimal{}, false, false
+	}
+	if neg {
+		v = v.Neg()
+	}
+	return v, marked, true
+}
+
+// normalizeAmountSpaces maps the space characters typesetters use as
+// thousands separators (no-break, thin, narrow no-break, figure space) and
+// the typographic apostrophe and minus to their ASCII forms.
+func normalizeAmountSpaces(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\u00a0', '\u2009', '\u202f', '\u2007', '\u2002', '\u2003', '\u2004', '\u2005', '\u2006', '\u2008', '\t':
+			return ' '
+		case '\u2019', '\u02bc', '`', '\u00b4':
+			return '\''
+		case '\u2212', '\u2013', '\u2012', '\ufe63', '\uff0d':
+			return '-'
+		}
+		return r
+	}, strings.TrimSpace(s))
+}
+
+// cutDrCr strips a trailing debit/credit marker: "DR", "CR", "D", "C", with
+// an optional dot, after a space, a digit or a closing parenthesis.
+func cutDrCr(s string) (rest string, debit bool, ok bool) {
+	u := strings.ToUpper(strings.TrimSuffix(s, "."))
+	for _, m := range []struct {
+		text  string
+		debit bool
+	}{{"DR", true}, {"CR", false}, {"D", true}, {"C", false}} {
+		if !strings.HasSuffix(u, m.text) {
+			continue
+		}
+		before := u[:len(u)-len(m.text)]
+		if before == "" {
+			return "", false, false
+		}
+		last, _ := utf8.DecodeLastRuneInString(before)
+		if last == ' ' || last == ')' || unicode.IsDigit(last) || last == '-' {
+			return s[:len(before)], m.debit, true
+		}
+	}
+	return "", false, false
+}
+
+// cutCurrency strips one currency symbol or ISO code from either end.
+func cutCurrency(s string) (string, bool) {
+	for _, sym := range currencySymbols {
+		if strings.HasPrefix(s, sym) {
+			return s[len(sym):], true
+		}
+		if strings.HasSuffix(s, sym) {
+			return s[:len(s)-len(sym)], true
+		}
+	}
+	if len(s) > 3 {
+		if code := s[:3]; currencyCodes[code] && !isLetter(s[3]) {
+			return s[3:], true
+		}
+		if code := s[len(s)-3:]; currencyCodes[code] && !isLetter(s[len(s)-4]) {
+			return s[:len(s)-3], true
+		}
+	}
+	return s, false
+}
+
+func isLetter(b byte) bool { return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' }
+
+// cutSign strips one leading or trailing plus or minus.
+func cutSign(s string) (rest string, minus bool, ok bool) {
+	switch {
+	case strings.HasPrefix(s, "-"):
+		return s[1:], true, true
+	case strings.HasPrefix(s, "+"):
+		return s[1:], false, true
+	case strings.HasSuffix(s, "-"):
+		return s[:len(s)-1], true, true
+	case strings.HasSuffix(s, "+"):
+		return s[:len(s)-1], false, true
+	}
+	return s, false, false
+}
+
+// normalizeNumber turns the digits-and-separators core of an amount into
+// plain decimal text ("1234.56"). grouped reports thousands separators;
+// hasDecimals a decimal part.
+func normalizeNumber(s string, decimalComma bool) (num string, grouped, hasDecimals, ok bool) {
+	if s == "" {
+		return "", false, false, false
+	}
+	// Shape: digits separated by single separators, digits at both ends.
+	var seps []int
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+		case c == '.' || c == ',' || c == ' ' || c == '\'':
+			if i == 0 || i == len(s)-1 || len(seps) > 0 && seps[len(seps)-1] == i-1 {
+				return "", false, false, false
+			}
+			seps = append(seps, i)
+		default:
+			return "", false, false, false
+		}
+	}
+	intPart, frac := s, ""
+	if len(seps) > 0 {
+		last := seps[len(seps)-1]
+		c := s[last]
+		after := len(s) - last - 1
+		docDecimal := byte('.')
+		if decimalComma {
+			docDecimal = ','
+		}
+		isDecimal := false
+		if c == '.' || c == ',' {
+			other := byte('.')
+			if c == '.' {
+				other = ','
+			}
+			switch {
+			case strings.Count(s, string(c)) > 1:
+				isDecimal = false
+			case strings.IndexByte(s, other) >= 0:
+				isDecimal = true
+				if after > 2 && !(after == 3 && c == docDecimal) {
+					return "", false, false, false
+				}
+			case after <= 2:
+				isDecimal = true
+			case after == 3:
+				isDecimal = c == docDecimal
+			default:
+				return "", false, false, false
+			}
+		}
+		if isDecimal {
+			intPart, frac = s[:last], s[last+1:]
+		}
+	}
+	var groupSep byte
+	for i := 0; i < len(intPart); i++ {
+		if c := intPart[i]; c < '0' || c > '9' {
+			if groupSep != 0 && c != groupSep {
+				return "", false, false, false
+			}
+			groupSep = c
+		}
+	}
+	digits := intPart
+	if groupSep != 0 {
+		groups := strings.Split(intPart, string(groupSep))
+		if !westernGroups(groups) && !indianGroups(groups) {
+			return "", false, false, false
+		}
+		digits = strings.Join(groups, "")
+		grouped = true
+	} else if len(digits) > maxIntegerDigits {
+		return "", false, false, false
+	}
+	if len(digits) > 1 && digits[0] == '0' {
+		return "", false, false, false // "0042" is a reference
+	}
+	if frac != "" {
+		return digits + "." + frac, grouped, true, true
+	}
+	return digits, grouped, false, true
+}
+
+// westernGroups reports 1-3 digits then groups of three: "1,234,567".
+func westernGroups(g []string) bool {
+	if len(g[0]) < 1 || len(g[0]) > 3 {
+		return false
+	}
+	for _, x := range g[1:] {
+		if len(x) != 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// indianGroups reports lakh/crore grouping: "1,23,45,678".
+func indianGroups(g []string) bool {
+	if len(g) < 3 || len(g[0]) < 1 || len(g[0]) > 2 || len(g[len(g)-1]) != 3 {
+		return false
+	}
+	for _, x := range g[1 : len(g)-1] {
+		if len(x) != 2 {
+			return false
+		}
+	}
+	return true
+}
+
+// guessDecimalComma decides from a document's amount-like cells whether its
+// decimal separator is a comma. Each number votes: both separators present
+// settles it ("1.234,56"), a lone separator followed by one or two digits is
+// the decimal one, repeated valid groups ("1.234.567") are the thousands
+// separator. Ties go to the dot.
+func guessDecimalComma(cells []string) bool {
+	comma, dot := 0, 0
+	for _, cell := range cells {
+		for _, run := range numberRuns(normalizeAmountSpaces(cell)) {
+			nc, nd := strings.Count(run, ","), strings.Count(run, ".")
+			last := strings.LastIndexAny(run, ".,")
+			if last < 0 {
+				continue
+			}
+			after := len(run) - last - 1
+			switch {
+			case nc > 0 && nd > 0:
+				if after > 3 {
+					continue
+				}
+				if run[last] == ',' {
+					comma += 2
+				} else {
+					dot += 2
+				}
+			case nc+nd == 1 && after <= 2:
+				if run[last] == ',' {
+					comma++
+				} else {
+					dot++
+				}
+			case nc+nd > 1 && westernGroups(strings.FieldsFunc(run, func(r rune) bool { return r == '.' || r == ',' })):
+				if nc > 0 {
+					dot++
+				} else {
+					comma++
+				}
+			}
+		}
+	}
+	return comma > dot
+}
+
+// numberRuns are the maximal runs of digits joined by single dots or commas.
+func numberRuns(s string) []string {
+	var runs []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		digit := i < len(s) && s[i] >= '0' && s[i] <= '9'
+		sep := i < len(s) && (s[i] == '.' || s[i] == ',') && start >= 0 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' && s[i-1] >= '0' && s[i-1] <= '9'
+		switch {
+		case digit && start < 0:
+			start = i
+		case digit || sep:
+		case start >= 0:
+			runs = append(runs, s[start:i])
+			start = -1
+		}
+	}
+	return runs
+}
