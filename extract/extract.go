@@ -1,0 +1,100 @@
+// Package extract turns the bytes of a bank statement (a PDF or an image)
+// into its list of transactions and a summary of the statement, proved where
+// possible by the statement's own running balance.
+//
+// It knows nothing of HTTP or SQL. Because MuPDF and Tesseract are C code
+// reading hostile files, callers that serve other people run it in a child
+// process (see worker.go); the functions here are what that child runs.
+package extract
+
+import (
+	"errors"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Sentinel errors a conversion can end with. The worker protocol carries
+// them across the process boundary by Code.
+var (
+	// ErrPassword means the PDF is encrypted and no (or a wrong) password was given.
+	ErrPassword = errors.New("the PDF is password-protected: upload it again with the right password")
+	// ErrCorrupt means the file claims a known type but cannot be read as one.
+	ErrCorrupt = errors.New("the file is damaged or not a readable document")
+	// ErrUnsupported means the bytes are of no type Passbook reads.
+	ErrUnsupported = errors.New("unsupported file type: upload a PDF, PNG, JPEG, TIFF or WebP")
+	// ErrTooLarge means the document exceeds a page or pixel limit.
+	ErrTooLarge = errors.New("the document is too large to convert")
+	// ErrLimit means the conversion ran out of its time or memory allowance.
+	ErrLimit = errors.New("the conversion ran out of time or memory")
+)
+
+// Options tune one conversion.
+type Options struct {
+	// Password opens an encrypted PDF.
+	Password string
+	// Progress, when set, is called after each page with the pages done so far.
+	Progress func(done, total int)
+}
+
+// Transaction is one booked movement of money. Exactly one of AmountIn and
+// AmountOut is set.
+type Transaction struct {
+	// Date is the posting (booking) date, at midnight UTC.
+	Date time.Time
+	// Description is the text as printed, wrapped lines joined by one space.
+	Description string
+	AmountIn    *decimal.Decimal
+	AmountOut   *decimal.Decimal
+	// Balance is the balance after the transaction: printed, or computed from
+	// the opening balance when the row prints none (then a warning says so).
+	Balance decimal.Decimal
+	// Warnings says what was inferred or corrected on this row.
+	Warnings []string
+}
+
+// Type is CREDIT when money came in and DEBIT when it went out.
+func (t Transaction) Type() string {
+	if t.AmountIn != nil {
+		return "CREDIT"
+	}
+	return "DEBIT"
+}
+
+// Reconciliation statuses.
+const (
+	ReconcileOK             = "ok"              // every printed balance and the closing balance agree
+	ReconcileMismatch       = "mismatch"        // the arithmetic breaks somewhere: see Rows
+	ReconcileNoBalances     = "no_balances"     // nothing printed to check against
+	ReconcileNoTransactions = "no_transactions" // the document holds no transactions
+)
+
+// Reconciliation reports whether opening balance + in − out meets every
+// printed balance and the closing balance.
+type Reconciliation struct {
+	Status string
+	// Difference is the first break: printed minus computed balance.
+	Difference *decimal.Decimal
+	// Rows are the 0-based indexes of transactions where the chain breaks.
+	Rows []int
+	// Message explains the status to a person.
+	Message string
+}
+
+// Statement is what the document says about itself beyond its rows.
+type Statement struct {
+	AccountNumber  string // masked as printed
+	PeriodStart    *time.Time
+	PeriodEnd      *time.Time
+	Currency       string // ISO 4217 code when known
+	OpeningBalance *decimal.Decimal
+	ClosingBalance *decimal.Decimal
+	Reconciliation Reconciliation
+}
+
+// Result is a converted document.
+type Result struct {
+	PageCount    int
+	Transactions []Transaction
+	Statement    Statement
+}

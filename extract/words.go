@@ -1,0 +1,18 @@
+package extract
+
+// Word is a run of characters read from a page, with its box in PDF points
+// (1/72 inch), origin at the top-left of the page, y growing downwards.
+// Text PDFs give words from MuPDF's structured text; scans give them from OCR.
+type Word struct {
+	Text           string
+	X0, Y0, X1, Y1 float64
+}
+
+// Page is one page's words, in reading order as the source gave them.
+type Page struct {
+	Number        int // 1-based
+	Width, Height float64
+	Words         []Word
+	// OCR is true when the words came from recognition rather than a text layer.
+	OCR bool
+}

@@ -1,0 +1,49 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"passbook/store"
+)
+
+type ctxKey int
+
+const accountKey ctxKey = 0
+
+const keyHint = "Send your API key in the header 'Authorization: Bearer uk_...'. An administrator creates keys with 'passbook keys create'."
+
+// requireKey lets a request through only with a live API key, and puts its
+// account in the request's context.
+func (s *Server) requireKey(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := r.Header.Get("Authorization")
+		scheme, key, _ := strings.Cut(strings.TrimSpace(h), " ")
+		key = strings.TrimSpace(key)
+		if h == "" {
+			s.fail(w, r, &apiError{http.StatusUnauthorized, "missing_api_key", "No API key was sent.", keyHint})
+			return
+		}
+		if !strings.EqualFold(scheme, "Bearer") || !strings.HasPrefix(key, store.KeyPrefix) {
+			s.fail(w, r, &apiError{http.StatusUnauthorized, "invalid_api_key", "The API key is invalid.", keyHint})
+			return
+		}
+		acc, err := s.store.AccountByKey(r.Context(), key)
+		if errors.Is(err, store.ErrNotFound) {
+			s.fail(w, r, &apiError{http.StatusUnauthorized, "invalid_api_key", "The API key is invalid or has been revoked.", keyHint})
+			return
+		}
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), accountKey, acc)))
+	})
+}
+
+// account is the caller, as requireKey found it.
+func account(r *http.Request) store.Account {
+	return r.Context().Value(accountKey).(store.Account)
+}

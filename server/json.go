@@ -1,0 +1,62 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"passbook/store"
+)
+
+// apiError is an error the client is told about: its status, a snake_case
+// code, a message and a hint for putting the request right.
+type apiError struct {
+	status int
+	code   string
+	msg    string
+	hint   string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+// errorBody is every error response of the API.
+type errorBody struct {
+	Success bool   `json:"success"`
+	Error   string `json:"error"`
+	Hint    string `json:"hint"`
+	Code    string `json:"code"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// fail answers with the error: an *apiError as it says, a missing row as
+// 404, anything else as a 500 that is logged and shows no internals.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae):
+	case errors.Is(err, store.ErrNotFound):
+		ae = &apiError{http.StatusNotFound, "not_found", "No document with that file_id.", "Use the file_id returned by POST /api/v1/extract."}
+	default:
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		ae = &apiError{http.StatusInternalServerError, "internal_error", "Something went wrong on the server.", "Try again; if it keeps happening, tell the administrator (the server log has the details)."}
+	}
+	writeJSON(w, ae.status, errorBody{Success: false, Error: ae.msg, Hint: ae.hint, Code: ae.code})
+}
+
+func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, &apiError{http.StatusNotFound, "not_found", "No such endpoint.", "Endpoints are POST /api/v1/extract, GET /api/v1/status, GET /api/v1/download and GET /api/v1/user."})
+}
+
+func (s *Server) handleMethodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, &apiError{http.StatusMethodNotAllowed, "method_not_allowed", "This endpoint does not take " + r.Method + ".", "Upload with POST /api/v1/extract; the other endpoints are GET."})
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"success": true})
+}

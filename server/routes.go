@@ -1,0 +1,29 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	"passbook/web"
+)
+
+// routes lists every route in one place.
+func (s *Server) routes() {
+	r := mux.NewRouter()
+	r.NotFoundHandler = http.HandlerFunc(s.handleNotFound)
+	r.MethodNotAllowedHandler = http.HandlerFunc(s.handleMethodNotAllowed)
+
+	api := r.PathPrefix("/api/v1").Subrouter()
+	api.NotFoundHandler = r.NotFoundHandler
+	api.MethodNotAllowedHandler = r.MethodNotAllowedHandler
+	api.Use(s.requireKey)
+	api.HandleFunc("/extract", s.handleUpload).Methods(http.MethodPost)
+	api.HandleFunc("/status", s.handleStatus).Methods(http.MethodGet)
+	api.HandleFunc("/download", s.handleDownload).Methods(http.MethodGet)
+	api.HandleFunc("/user", s.handleUser).Methods(http.MethodGet)
+
+	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet)
+	r.PathPrefix("/").Handler(web.Handler()).Methods(http.MethodGet, http.MethodHead)
+	s.router = r
+}

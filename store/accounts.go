@@ -1,0 +1,255 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"passbook/quota"
+)
+
+// Account is a customer of the service.
+type Account struct {
+	ID        int64
+	Email     string
+	Plan      quota.Plan
+	Credits   int
+	CreatedAt time.Time
+}
+
+// Key is an API key as listed: never the key itself, only its first
+// characters, which identify it to a person.
+type Key struct {
+	ID        int64
+	AccountID int64
+	Email     string
+	Prefix    string
+	Label     string
+	CreatedAt time.Time
+	RevokedAt *time.Time
+}
+
+// KeyPrefix is the start of every API key the service issues.
+const KeyPrefix = "uk_"
+
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// NewKey returns a fresh API key: "uk_" and 40 random base62 characters
+// (about 238 bits).
+func NewKey() (string, error) {
+	return randomString(KeyPrefix, 40)
+}
+
+// NewFileID returns a fresh document handle: "doc_" and 26 base62
+// characters (about 154 bits).
+func NewFileID() (string, error) {
+	return randomString("doc_", 26)
+}
+
+func randomString(prefix string, n int) (string, error) {
+	b := make([]byte, n)
+	out := make([]byte, 0, n)
+	for len(out) < n {
+		if _, err := rand.Read(b); err != nil {
+			return "", err
+		}
+		for _, c := range b {
+			// 248 = 4*62: rejecting the rest keeps the choice uniform.
+			if c < 248 && len(out) < n {
+				out = append(out, base62[c%62])
+			}
+		}
+	}
+	return prefix + string(out), nil
+}
+
+func hashKey(key string) []byte {
+	h := sha256.Sum256([]byte(key))
+	return h[:]
+}
+
+// CreateAccount adds an account; ErrExists when the e-mail is taken.
+func (s *Store) CreateAccount(ctx context.Context, email string, plan quota.Plan) (Account, error) {
+	email = strings.TrimSpace(strings.ToLower(email))
+	if email == "" || !strings.Contains(email, "@") {
+		return Account{}, fmt.Errorf("create account: %q is not an e-mail address", email)
+	}
+	if _, err := quota.ParsePlan(string(plan)); err != nil {
+		return Account{}, err
+	}
+	now := s.Now()
+	res, err := s.w.ExecContext(ctx, "INSERT INTO accounts (email, plan, credits, created_at) VALUES (?, ?, 0, ?)",
+		email, string(plan), formatTime(now))
+	if err != nil {
+		if strings.Contains(err.Error(), "UNIQUE") {
+			return Account{}, fmt.Errorf("create account %s: %w", email, ErrExists)
+		}
+		return Account{}, fmt.Errorf("create account: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return Account{}, err
+	}
+	return Account{ID: id, Email: email, Plan: plan, CreatedAt: now.UTC()}, nil
+}
+
+const accountColumns = "id, email, plan, credits, created_at"
+
+func scanAccount(row interface{ Scan(...any) error }) (Account, error) {
+	var a Account
+	var plan, created string
+	if err := row.Scan(&a.ID, &a.Email, &plan, &a.Credits, &created); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return Account{}, ErrNotFound
+		}
+		return Account{}, err
+	}
+	a.Plan = quota.Plan(plan)
+	a.CreatedAt = parseTime(created)
+	return a, nil
+}
+
+// AccountByEmail finds an account by its e-mail address.
+func (s *Store) AccountByEmail(ctx context.Context, email string) (Account, error) {
+	row := s.r.QueryRowContext(ctx, "SELECT "+accountColumns+" FROM accounts WHERE email = ?",
+		strings.TrimSpace(strings.ToLower(email)))
+	a, err := scanAccount(row)
+	if err != nil {
+		return Account{}, fmt.Errorf("account %s: %w", email, err)
+	}
+	return a, nil
+}
+
+// AccountByID finds an account by its id.
+func (s *Store) AccountByID(ctx context.Context, id int64) (Account, error) {
+	a, err := scanAccount(s.r.QueryRowContext(ctx, "SELECT "+accountColumns+" FROM accounts WHERE id = ?", id))
+	if err != nil {
+		return Account{}, fmt.Errorf("account %d: %w", id, err)
+	}
+	return a, nil
+}
+
+// Accounts lists every account, oldest first.
+func (s *Store) Accounts(ctx context.Context) ([]Account, error) {
+	rows, err := s.r.QueryContext(ctx, "SELECT "+accountColumns+" FROM accounts ORDER BY id")
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []Account
+	for rows.Next() {
+		a, err := scanAccount(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// SetPlan moves an account to another plan.
+func (s *Store) SetPlan(ctx context.Context, email string, plan quota.Plan) error {
+	if _, err := quota.ParsePlan(string(plan)); err != nil {
+		return err
+	}
+	return s.updateAccount(ctx, email, "UPDATE accounts SET plan = ? WHERE email = ?", string(plan))
+}
+
+// GrantCredits adds extra pages to an account; they are spent only once the
+// period's quota is used up, and they do not expire.
+func (s *Store) GrantCredits(ctx context.Context, email string, pages int) error {
+	if pages <= 0 {
+		return fmt.Errorf("grant credits: %d is not a positive number of pages", pages)
+	}
+	return s.updateAccount(ctx, email, "UPDATE accounts SET credits = credits + ? WHERE email = ?", pages)
+}
+
+func (s *Store) updateAccount(ctx context.Context, email, query string, arg any) error {
+	res, err := s.w.ExecContext(ctx, query, arg, strings.TrimSpace(strings.ToLower(email)))
+	if err != nil {
+		return fmt.Errorf("update account %s: %w", email, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("account %s: %w", email, ErrNotFound)
+	}
+	return nil
+}
+
+// CreateKey issues a new API key for an account and returns it: this is
+// the only time the key exists in clear.
+func (s *Store) CreateKey(ctx context.Context, accountID int64, label string) (string, Key, error) {
+	key, err := NewKey()
+	if err != nil {
+		return "", Key{}, err
+	}
+	now := s.Now()
+	prefix := key[:len(KeyPrefix)+6]
+	res, err := s.w.ExecContext(ctx, "INSERT INTO api_keys (account_id, hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?)",
+		accountID, hashKey(key), prefix, label, formatTime(now))
+	if err != nil {
+		return "", Key{}, fmt.Errorf("create key: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return "", Key{}, err
+	}
+	return key, Key{ID: id, AccountID: accountID, Prefix: prefix, Label: label, CreatedAt: now.UTC()}, nil
+}
+
+// Keys lists the keys of one account, or of all when email is empty.
+func (s *Store) Keys(ctx context.Context, email string) ([]Key, error) {
+	q := `SELECT k.id, k.account_id, a.email, k.prefix, k.label, k.created_at, k.revoked_at
+		FROM api_keys k JOIN accounts a ON a.id = k.account_id`
+	var args []any
+	if email != "" {
+		q += " WHERE a.email = ?"
+		args = append(args, strings.TrimSpace(strings.ToLower(email)))
+	}
+	rows, err := s.r.QueryContext(ctx, q+" ORDER BY k.id", args...)
+	if err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	defer rows.Close()
+	var out []Key
+	for rows.Next() {
+		var k Key
+		var created string
+		var revoked sql.NullString
+		if err := rows.Scan(&k.ID, &k.AccountID, &k.Email, &k.Prefix, &k.Label, &created, &revoked); err != nil {
+			return nil, err
+		}
+		k.CreatedAt = parseTime(created)
+		k.RevokedAt = parseNullTime(revoked)
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// RevokeKey stops a key from working.
+func (s *Store) RevokeKey(ctx context.Context, id int64) error {
+	res, err := s.w.ExecContext(ctx, "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", s.stamp(), id)
+	if err != nil {
+		return fmt.Errorf("revoke key %d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("key %d (or it is already revoked): %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// AccountByKey finds the account a live API key belongs to.
+func (s *Store) AccountByKey(ctx context.Context, key string) (Account, error) {
+	row := s.r.QueryRowContext(ctx, `SELECT a.id, a.email, a.plan, a.credits, a.created_at
+		FROM api_keys k JOIN accounts a ON a.id = k.account_id
+		WHERE k.hash = ? AND k.revoked_at IS NULL`, hashKey(key))
+	a, err := scanAccount(row)
+	if err != nil {
+		return Account{}, fmt.Errorf("account by key: %w", err)
+	}
+	return a, nil
+}

@@ -1,0 +1,294 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"passbook/quota"
+)
+
+// Document states, as the API shows them.
+const (
+	StatusProcessing = "processing"
+	StatusCompleted  = "completed"
+	StatusFailed     = "failed"
+)
+
+// QuotaError says an upload was refused for quota, and when it resets.
+type QuotaError struct {
+	Usage quota.Usage
+}
+
+func (e *QuotaError) Error() string {
+	return fmt.Sprintf("%s: %d of %d pages used this %s", quota.ErrExceeded, e.Usage.Used, e.Usage.Limit, e.Usage.Period)
+}
+
+// Unwrap makes errors.Is(err, quota.ErrExceeded) hold.
+func (e *QuotaError) Unwrap() error { return quota.ErrExceeded }
+
+// NewDocument is an accepted upload.
+type NewDocument struct {
+	AccountID    int64
+	OriginalName string
+	Kind         string
+	PageCount    int
+	Content      []byte
+	// Password opens an encrypted PDF; it is kept only until the job ends.
+	Password string
+}
+
+// Document is an upload and what became of it.
+type Document struct {
+	ID               string
+	AccountID        int64
+	OriginalName     string
+	Kind             string
+	PageCount        int
+	Size             int64
+	Status           string
+	PagesDone        int
+	TransactionCount int
+	ErrorCode        string
+	Error            string
+	CreatedAt        time.Time
+	FinishedAt       *time.Time
+}
+
+// Usage reads an account's standing in its current quota period.
+func (s *Store) Usage(ctx context.Context, accountID int64) (quota.Usage, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return quota.Usage{}, err
+	}
+	defer tx.Rollback()
+	return s.usage(ctx, tx, accountID)
+}
+
+func (s *Store) usage(ctx context.Context, tx *sql.Tx, accountID int64) (quota.Usage, error) {
+	a, err := scanAccount(tx.QueryRowContext(ctx, "SELECT "+accountColumns+" FROM accounts WHERE id = ?", accountID))
+	if err != nil {
+		return quota.Usage{}, fmt.Errorf("usage of account %d: %w", accountID, err)
+	}
+	start, end := a.Plan.Window(s.Now(), s.Loc)
+	var used int
+	err = tx.QueryRowContext(ctx, `SELECT coalesce(sum(quota_pages), 0) FROM usage
+		WHERE account_id = ? AND period_start = ? AND refunded_at IS NULL`, accountID, formatTime(start)).Scan(&used)
+	if err != nil {
+		return quota.Usage{}, fmt.Errorf("usage of account %d: %w", accountID, err)
+	}
+	return quota.Usage{Used: used, Limit: a.Plan.Limit(), Period: a.Plan.Period(), Start: start.UTC(), ResetsAt: end.UTC(), Credits: a.Credits}, nil
+}
+
+// CreateDocument stores an upload, charges its pages and queues its job, in
+// one transaction: the quota check and the charge cannot be split by a
+// concurrent upload. A refused upload (a *QuotaError) charges nothing.
+func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (Document, error) {
+	id, err := NewFileID()
+	if err != nil {
+		return Document{}, err
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return Document{}, fmt.Errorf("create document: %w", err)
+	}
+	defer tx.Rollback()
+	u, err := s.usage(ctx, tx, nd.AccountID)
+	if err != nil {
+		return Document{}, err
+	}
+	fromQuota, fromCredits, err := quota.Split(nd.PageCount, u.Used, u.Limit, u.Credits)
+	if err != nil {
+		return Document{}, &QuotaError{Usage: u}
+	}
+	now := s.Now()
+	stamp := formatTime(now)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO documents
+		(id, account_id, original_name, kind, page_count, size, content, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, nd.AccountID, nd.OriginalName, nd.Kind, nd.PageCount, len(nd.Content), nd.Content, StatusProcessing, stamp); err != nil {
+		return Document{}, fmt.Errorf("insert document: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO usage
+		(account_id, document_id, period_start, quota_pages, credit_pages, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		nd.AccountID, id, formatTime(u.Start), fromQuota, fromCredits, stamp); err != nil {
+		return Document{}, fmt.Errorf("charge quota: %w", err)
+	}
+	if fromCredits > 0 {
+		if _, err := tx.ExecContext(ctx, "UPDATE accounts SET credits = credits - ? WHERE id = ?", fromCredits, nd.AccountID); err != nil {
+			return Document{}, fmt.Errorf("spend credits: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO jobs (document_id, state, password, queued_at) VALUES (?, 'queued', ?, ?)",
+		id, nd.Password, stamp); err != nil {
+		return Document{}, fmt.Errorf("queue job: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return Document{}, fmt.Errorf("create document: %w", err)
+	}
+	return Document{ID: id, AccountID: nd.AccountID, OriginalName: nd.OriginalName, Kind: nd.Kind,
+		PageCount: nd.PageCount, Size: int64(len(nd.Content)), Status: StatusProcessing, CreatedAt: now.UTC()}, nil
+}
+
+const documentColumns = `id, account_id, original_name, kind, page_count, size, status, pages_done,
+	coalesce(transaction_count, 0), coalesce(error_code, ''), coalesce(error, ''), created_at, finished_at`
+
+// Document reads a document (not its bytes or result).
+func (s *Store) Document(ctx context.Context, id string) (Document, error) {
+	var d Document
+	var created string
+	var finished sql.NullString
+	err := s.r.QueryRowContext(ctx, "SELECT "+documentColumns+" FROM documents WHERE id = ?", id).Scan(
+		&d.ID, &d.AccountID, &d.OriginalName, &d.Kind, &d.PageCount, &d.Size, &d.Status, &d.PagesDone,
+		&d.TransactionCount, &d.ErrorCode, &d.Error, &created, &finished)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Document{}, fmt.Errorf("document %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Document{}, fmt.Errorf("document %s: %w", id, err)
+	}
+	d.CreatedAt = parseTime(created)
+	d.FinishedAt = parseNullTime(finished)
+	return d, nil
+}
+
+// Result reads a completed document's result, as the worker encoded it.
+func (s *Store) Result(ctx context.Context, id string) ([]byte, error) {
+	var res []byte
+	err := s.r.QueryRowContext(ctx, "SELECT result FROM documents WHERE id = ? AND status = ?", id, StatusCompleted).Scan(&res)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("result of %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("result of %s: %w", id, err)
+	}
+	return res, nil
+}
+
+// Job is a claimed conversion.
+type Job struct {
+	DocumentID string
+	Kind       string
+	Content    []byte
+	Password   string
+	// Attempts counts claims, this one included: a job whose earlier
+	// attempts were cut short by a crash of the whole server has more than one.
+	Attempts int
+}
+
+// ClaimJob takes the oldest queued job and marks it running; ErrNoJob when
+// there is none.
+func (s *Store) ClaimJob(ctx context.Context) (Job, error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return Job{}, fmt.Errorf("claim job: %w", err)
+	}
+	defer tx.Rollback()
+	var j Job
+	err = tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1, claimed_at = ?
+		WHERE document_id = (SELECT document_id FROM jobs WHERE state = 'queued' ORDER BY queued_at, document_id LIMIT 1)
+		RETURNING document_id, password, attempts`, s.stamp()).Scan(&j.DocumentID, &j.Password, &j.Attempts)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Job{}, ErrNoJob
+	}
+	if err != nil {
+		return Job{}, fmt.Errorf("claim job: %w", err)
+	}
+	if err := tx.QueryRowContext(ctx, "SELECT kind, content FROM documents WHERE id = ?", j.DocumentID).Scan(&j.Kind, &j.Content); err != nil {
+		return Job{}, fmt.Errorf("claim job %s: %w", j.DocumentID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return Job{}, fmt.Errorf("claim job: %w", err)
+	}
+	return j, nil
+}
+
+// SetProgress records how many pages of a running job are done.
+func (s *Store) SetProgress(ctx context.Context, id string, pagesDone int) error {
+	_, err := s.w.ExecContext(ctx, "UPDATE documents SET pages_done = ? WHERE id = ? AND status = ?", pagesDone, id, StatusProcessing)
+	if err != nil {
+		return fmt.Errorf("progress of %s: %w", id, err)
+	}
+	return nil
+}
+
+// CompleteJob stores a job's result and ends it.
+func (s *Store) CompleteJob(ctx context.Context, id string, transactionCount int, result []byte) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("complete %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, pages_done = page_count, transaction_count = ?, result = ?, finished_at = ?
+		WHERE id = ? AND status = ?`, StatusCompleted, transactionCount, string(result), s.stamp(), id, StatusProcessing)
+	if err != nil {
+		return fmt.Errorf("complete %s: %w", id, err)
+	}
+	if err := endJob(ctx, tx, res, id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// FailJob ends a job as failed with a reason, and refunds its pages: the
+// period's quota by marking the charge refunded, credits by giving them back.
+func (s *Store) FailJob(ctx context.Context, id, code, reason string) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("fail %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	stamp := s.stamp()
+	res, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, error_code = ?, error = ?, finished_at = ?
+		WHERE id = ? AND status = ?`, StatusFailed, code, reason, stamp, id, StatusProcessing)
+	if err != nil {
+		return fmt.Errorf("fail %s: %w", id, err)
+	}
+	if err := endJob(ctx, tx, res, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET credits = credits +
+		(SELECT credit_pages FROM usage WHERE document_id = ? AND refunded_at IS NULL)
+		WHERE id = (SELECT account_id FROM usage WHERE document_id = ? AND refunded_at IS NULL)`, id, id); err != nil {
+		return fmt.Errorf("refund credits of %s: %w", id, err)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE usage SET refunded_at = ? WHERE document_id = ? AND refunded_at IS NULL", stamp, id); err != nil {
+		return fmt.Errorf("refund %s: %w", id, err)
+	}
+	return tx.Commit()
+}
+
+// endJob checks a document moved out of processing and drops its job row.
+func endJob(ctx context.Context, tx *sql.Tx, res sql.Result, id string) error {
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("document %s is not processing: %w", id, ErrNotFound)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM jobs WHERE document_id = ?", id); err != nil {
+		return fmt.Errorf("end job %s: %w", id, err)
+	}
+	return nil
+}
+
+// ReleaseJob hands a running job back to the queue (at shutdown), without
+// counting the attempt.
+func (s *Store) ReleaseJob(ctx context.Context, id string) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), claimed_at = NULL
+		WHERE document_id = ? AND state = 'running'`, id)
+	if err != nil {
+		return fmt.Errorf("release job %s: %w", id, err)
+	}
+	return nil
+}
+
+// RequeueInterrupted puts back in the queue every job left running by a
+// process that died; it is called at start-up, before any worker runs.
+func (s *Store) RequeueInterrupted(ctx context.Context) (int, error) {
+	res, err := s.w.ExecContext(ctx, "UPDATE jobs SET state = 'queued', claimed_at = NULL WHERE state = 'running'")
+	if err != nil {
+		return 0, fmt.Errorf("requeue jobs: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}

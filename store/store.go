@@ -1,0 +1,175 @@
+// Package store owns Passbook's one SQLite file and every SQL statement:
+// accounts, API keys, documents with their bytes and results, the job queue
+// and the quota ledger.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Sentinel errors of the store.
+var (
+	// ErrNotFound means no row matched.
+	ErrNotFound = errors.New("not found")
+	// ErrExists means a unique value (an e-mail address) is taken.
+	ErrExists = errors.New("already exists")
+	// ErrNoJob means the queue is empty.
+	ErrNoJob = errors.New("no job queued")
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store is the data file. Writes go through one connection, so they are
+// serialised and each write transaction sees the last one's effects; reads
+// use a pool.
+type Store struct {
+	w, r *sql.DB
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+	// Loc is the time zone of quota periods (UTC by default).
+	Loc *time.Location
+}
+
+// Open opens (creating if need be) the data file at path and migrates it.
+func Open(ctx context.Context, path string) (*Store, error) {
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
+	u := "file:" + (&url.URL{Path: path}).EscapedPath() + "?"
+	w, err := sql.Open("sqlite", u+pragmas+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetConnMaxIdleTime(0)
+	s := &Store{w: w, Now: time.Now, Loc: time.UTC}
+	if err := s.checkPragmas(ctx, w); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := s.migrate(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", u+pragmas+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(8)
+	s.r = r
+	return s, nil
+}
+
+// Close closes the data file.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// checkPragmas verifies the DSN's settings took effect: modernc ignores
+// pragma keys it does not know, silently.
+func (s *Store) checkPragmas(ctx context.Context, db *sql.DB) error {
+	var mode string
+	var fk, timeout int
+	if err := db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return fmt.Errorf("read journal_mode: %w", err)
+	}
+	if err := db.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
+		return fmt.Errorf("read foreign_keys: %w", err)
+	}
+	if err := db.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&timeout); err != nil {
+		return fmt.Errorf("read busy_timeout: %w", err)
+	}
+	if !strings.EqualFold(mode, "wal") || fk != 1 || timeout == 0 {
+		return fmt.Errorf("data file settings not applied (journal_mode=%s foreign_keys=%d busy_timeout=%d)", mode, fk, timeout)
+	}
+	return nil
+}
+
+// migrate applies, in order, each embedded migration not yet recorded, each
+// in its own transaction.
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: name must start with its number", name)
+		}
+		if err := s.apply(ctx, version, name); err != nil {
+			return fmt.Errorf("migration %s: %w", base, err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) apply(ctx context.Context, version int, name string) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE version = ?", version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	body, err := migrations.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", version, s.stamp()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Backup writes a consistent copy of the data file to path.
+func (s *Store) Backup(ctx context.Context, path string) error {
+	if _, err := s.w.ExecContext(ctx, "VACUUM INTO ?", path); err != nil {
+		return fmt.Errorf("backup to %s: %w", path, err)
+	}
+	return nil
+}
+
+// stamp is the current time as stored: UTC RFC 3339 text.
+func (s *Store) stamp() string { return formatTime(s.Now()) }
+
+func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func parseTime(v string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, v)
+	return t
+}
+
+func parseNullTime(v sql.NullString) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := parseTime(v.String)
+	return &t
+}
