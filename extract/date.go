@@ -1,0 +1,533 @@
+package extract
+
+import (
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// dateOrder is how a document writes numeric dates.
+type dateOrder int
+
+// Numeric date orders. The zero value means the document gave no evidence
+// (no numeric dates); resolve then reads day first.
+const (
+	orderUnknown dateOrder = iota
+	orderDMY
+	orderMDY
+	orderYMD
+)
+
+// String names the order for test and debug output.
+func (o dateOrder) String() string {
+	switch o {
+	case orderDMY:
+		return "DMY"
+	case orderMDY:
+		return "MDY"
+	case orderYMD:
+		return "YMD"
+	}
+	return "unknown"
+}
+
+// dateToken is a date as printed, before document-wide decisions: numeric
+// parts in printed order, or day/month-name/year. The order of numeric parts
+// is decided once per document (guessDateOrder) because "03/04" alone cannot
+// say which is the month.
+type dateToken struct {
+	// Text is the date as matched.
+	Text string
+	// Named is true when the month is written as a word; Day and Month are
+	// then known.
+	Named      bool
+	Day, Month int
+	// Parts are the numeric parts in printed order (N of them, 2 or 3);
+	// YearFirst says the first part is a four-digit year.
+	Parts     [3]int
+	N         int
+	Sep       byte
+	YearFirst bool
+	// Year is the year as printed and YearDigits how many digits it had
+	// (0: no year printed, 2: a two-digit year, 4: full).
+	Year       int
+	YearDigits int
+}
+
+// monthNames maps month names and abbreviations, lower-cased and stripped
+// of accents, in English, German, French, Spanish, Italian, Dutch and
+// Portuguese, to month numbers. Shared spellings agree on the month.
+var monthNames = buildMonthNames()
+
+func buildMonthNames() map[string]int {
+	names := map[string]int{}
+	for m, list := range [12][]string{
+		{"january", "jan", "januar", "jan", "janner", "jaen", "janvier", "janv", "enero", "ene", "gennaio", "gen", "januari", "janeiro"},
+		{"february", "feb", "febr", "februar", "fevrier", "fevr", "fev", "febrero", "febbraio", "februari", "fevereiro"},
+		{"march", "mar", "marz", "maerz", "mrz", "mars", "marzo", "maart", "mrt", "marco"},
+		{"april", "apr", "avril", "avr", "abril", "abr", "aprile"},
+		{"may", "mai", "mayo", "maggio", "mag", "mei", "maio"},
+		{"june", "jun", "juni", "juin", "junio", "giugno", "giu", "junho"},
+		{"july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho"},
+		{"august", "aug", "aout", "aou", "agosto", "ago", "augustus"},
+		{"september", "sep", "sept", "septembre", "septiembre", "setiembre", "set", "settembre", "setembro"},
+		{"october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott", "outubro", "out"},
+		{"november", "nov", "novembre", "noviembre", "novembro"},
+		{"december", "dec", "dezember", "dez", "decembre", "diciembre", "dic", "dicembre", "dezembro"},
+	} {
+		for _, n := range list {
+			names[n] = m + 1
+		}
+	}
+	return names
+}
+
+// foldWord lower-cases a word and drops its accents ("Févr" -> "fevr",
+// "März" -> "marz").
+func foldWord(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		r = unicode.ToLower(r)
+		if base, ok := accentBase[r]; ok {
+			r = base
+		}
+		if unicode.Is(unicode.Mn, r) {
+			continue // a combining accent
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// accentBase maps the accented letters of the seven month-name languages to
+// their base letters.
+var accentBase = map[rune]rune{
+	'à': 'a', 'á': 'a', 'â': 'a', 'ã': 'a', 'ä': 'a', 'å': 'a',
+	'ç': 'c', 'è': 'e', 'é': 'e', 'ê': 'e', 'ë': 'e',
+	'ì': 'i', 'í': 'i', 'î': 'i', 'ï': 'i', 'ñ': 'n',
+	'ò': 'o', 'ó': 'o', 'ô': 'o', 'õ': 'o', 'ö': 'o',
+	'ù': 'u', 'ú': 'u', 'û': 'u', 'ü': 'u',
+}
+
+// lexDate recognises a date at the start of s; rest is what follows it
+// (trimmed). It accepts numeric dates with / . - separators (D/M/Y, M/D/Y,
+// Y-M-D, D/M or M/D without a year, two- or four-digit years) and dates with
+// a month name in seven languages, with or without a year, with ordinal days.
+// Amounts ("12.50", "1.234,56") and reference numbers are not dates.
+func lexDate(s string) (d dateToken, rest string, ok bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return dateToken{}, "", false
+	}
+	if d, n, ok := lexNumericDate(s); ok {
+		d.Text = s[:n]
+		return d, strings.TrimSpace(s[n:]), true
+	}
+	if d, n, ok := lexDayMonthName(s); ok {
+		d.Text = s[:n]
+		return d, strings.TrimSpace(s[n:]), true
+	}
+	if d, n, ok := lexMonthNameDay(s); ok {
+		d.Text = s[:n]
+		return d, strings.TrimSpace(s[n:]), true
+	}
+	return dateToken{}, "", false
+}
+
+// digitsAt returns the value and length of the run of ASCII digits at i.
+func digitsAt(s string, i int) (v, n int) {
+	for i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '9' && n < 9 {
+		v = v*10 + int(s[i+n]-'0')
+		n++
+	}
+	return v, n
+}
+
+func isDigitAt(s string, i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+
+// endsCleanly reports whether a token ending at i is not glued to more of a
+// number: no digit follows, and no separator followed by a digit.
+func endsCleanly(s string, i int) bool {
+	if i >= len(s) {
+		return true
+	}
+	if isDigitAt(s, i) {
+		return false
+	}
+	if strings.IndexByte(".,/-:'", s[i]) >= 0 && isDigitAt(s, i+1) {
+		return false
+	}
+	return true
+}
+
+// lexNumericDate reads "12/02/2024", "2024-02-12", "12.02.24", "02/12",
+// "12.02." at the start of s.
+func lexNumericDate(s string) (dateToken, int, bool) {
+	var d dateToken
+	p0, n0 := digitsAt(s, 0)
+	if n0 == 0 || n0 == 3 || n0 > 4 || n0 >= len(s) {
+		return d, 0, false
+	}
+	sep := s[n0]
+	if sep != '/' && sep != '.' && sep != '-' {
+		return d, 0, false
+	}
+	i := n0 + 1
+	p1, n1 := digitsAt(s, i)
+	if n1 == 0 || n1 > 2 {
+		return d, 0, false
+	}
+	i += n1
+	d.Sep, d.Parts[0], d.Parts[1], d.N = sep, p0, p1, 2
+	if i < len(s) && s[i] == sep && isDigitAt(s, i+1) {
+		p2, n2 := digitsAt(s, i+1)
+		if n0 == 4 && n2 > 2 || n0 != 4 && n2 != 2 && n2 != 4 || !endsCleanly(s, i+1+n2) {
+			return d, 0, false
+		}
+		d.Parts[2], d.N = p2, 3
+		i += 1 + n2
+		if n0 == 4 {
+			d.YearFirst, d.Year, d.YearDigits = true, p0, 4
+			if p1 < 1 || p1 > 12 || p2 < 1 || p2 > 31 {
+				return d, 0, false
+			}
+			return d, i, true
+		}
+		d.Year, d.YearDigits = p2, n2
+	} else {
+		if n0 == 4 {
+			return d, 0, false // "2024-02" is a month, "1234.56" an amount
+		}
+		if sep == '.' {
+			// "12.02" is more likely an amount; German day-month dates
+			// without a year end with a dot: "12.02.".
+			if i >= len(s) || s[i] != '.' {
+				return d, 0, false
+			}
+			i++
+		}
+		if !endsCleanly(s, i) {
+			return d, 0, false
+		}
+	}
+	if n0 > 2 {
+		return d, 0, false
+	}
+	// One of the first two parts must be a month, both a plausible day.
+	if p0 < 1 || p1 < 1 || p0 > 31 || p1 > 31 || p0 > 12 && p1 > 12 {
+		return d, 0, false
+	}
+	return d, i, true
+}
+
+// lexDay reads a day number with an optional ordinal suffix ("12", "1st",
+// "2nd", "3rd", "12th", "1er", "1º", "12.") at i; n is how much it took.
+func lexDay(s string, i int) (day, n int, ok bool) {
+	day, nd := digitsAt(s, i)
+	if nd == 0 || nd > 2 || day < 1 || day > 31 {
+		return 0, 0, false
+	}
+	j := i + nd
+	low := strings.ToLower(s[j:min(len(s), j+3)])
+	switch {
+	case hasWordPrefix(low, "st"), hasWordPrefix(low, "nd"), hasWordPrefix(low, "rd"), hasWordPrefix(low, "th"):
+		j += 2
+	case hasWordPrefix(low, "er"):
+		j += 2
+	case strings.HasPrefix(s[j:], "º"), strings.HasPrefix(s[j:], "°"):
+		j += len("º")
+	case strings.HasPrefix(s[j:], "ª"):
+		j += len("ª")
+	case j < len(s) && s[j] == '.' && !isDigitAt(s, j+1):
+		j++
+	}
+	return day, j - i, true
+}
+
+// hasWordPrefix reports whether s starts with p not followed by a letter.
+func hasWordPrefix(s, p string) bool {
+	if !strings.HasPrefix(s, p) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[len(p):])
+	return len(s) == len(p) || !unicode.IsLetter(r)
+}
+
+// lexMonth reads a month name at i, with an optional trailing dot.
+func lexMonth(s string, i int) (month, n int, ok bool) {
+	j := i
+	for j < len(s) {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) {
+			break
+		}
+		j += size
+	}
+	if j == i {
+		return 0, 0, false
+	}
+	m, found := monthNames[foldWord(s[i:j])]
+	if !found {
+		return 0, 0, false
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+	}
+	return m, j - i, true
+}
+
+// skipSeps skips the characters that may separate the parts of a named date
+// (spaces, "-", "/", ".", ",") and the Spanish/Portuguese "de"/"del".
+func skipSeps(s string, i int, allowDe bool) int {
+	for {
+		start := i
+		for i < len(s) && strings.IndexByte(" -/.,\t", s[i]) >= 0 {
+			i++
+		}
+		if allowDe {
+			low := strings.ToLower(s[i:min(len(s), i+4)])
+			switch {
+			case strings.HasPrefix(low, "del "):
+				i += 3
+			case strings.HasPrefix(low, "de "):
+				i += 2
+			}
+		}
+		if i == start {
+			return i
+		}
+	}
+}
+
+// lexYear reads an optional two- or four-digit year at i that is not glued
+// to more of a number ("12 Feb 12.50" has no year: 12.50 is an amount).
+func lexYear(s string, i int) (year, digits, n int) {
+	y, ny := digitsAt(s, i)
+	if ny != 2 && ny != 4 || !endsCleanly(s, i+ny) {
+		return 0, 0, 0
+	}
+	if i+ny < len(s) {
+		// A year is followed by a space or punctuation, not a letter.
+		r, _ := utf8.DecodeRuneInString(s[i+ny:])
+		if unicode.IsLetter(r) {
+			return 0, 0, 0
+		}
+	}
+	if ny == 2 && i+6 < len(s) && s[i+2] == ' ' {
+		// "12 500,00" is a space-grouped amount, not a year and more.
+		if _, n := digitsAt(s, i+3); n == 3 && (s[i+6] == ',' || s[i+6] == '.') && isDigitAt(s, i+7) {
+			return 0, 0, 0
+		}
+	}
+	return y, ny, ny
+}
+
+// lexDayMonthName reads "12 Feb 24", "12. März 2024", "12-Feb-2024",
+// "12FEB24", "1er janvier", "12 de febrero de 2024", "12th Feb".
+func lexDayMonthName(s string) (dateToken, int, bool) {
+	var d dateToken
+	day, n, ok := lexDay(s, 0)
+	if !ok {
+		return d, 0, false
+	}
+	i := skipSeps(s, n, true)
+	m, nm, ok := lexMonth(s, i)
+	if !ok {
+		return d, 0, false
+	}
+	i += nm
+	end := i
+	j := skipSeps(s, i, true)
+	if y, digits, ny := lexYear(s, j); ny > 0 {
+		d.Year, d.YearDigits = y, digits
+		end = j + ny
+	}
+	d.Named, d.Day, d.Month = true, day, m
+	return d, end, true
+}
+
+// lexMonthNameDay reads "Feb 12, 2024", "February 12th 2024", "Feb 12".
+func lexMonthNameDay(s string) (dateToken, int, bool) {
+	var d dateToken
+	m, nm, ok := lexMonth(s, 0)
+	if !ok {
+		return d, 0, false
+	}
+	i := skipSeps(s, nm, false)
+	day, nd, ok := lexDay(s, i)
+	if !ok {
+		return d, 0, false
+	}
+	// A four-digit number after the month is a year, not a day ("Feb 2024").
+	if _, digits := digitsAt(s, i); digits > 2 {
+		return d, 0, false
+	}
+	i += nd
+	end := i
+	j := skipSeps(s, i, false)
+	glued := !endsCleanly(s, i) // "Feb 12,2024" or "Feb 12.50"
+	if y, digits, ny := lexYear(s, j); ny > 0 && j > i && (!glued || digits == 4 && s[i] == ',') {
+		d.Year, d.YearDigits = y, digits
+		end = j + ny
+	} else if glued {
+		return d, 0, false
+	}
+	d.Named, d.Day, d.Month = true, day, m
+	return d, end, true
+}
+
+// dayMonth returns the token's day, month and printed year under order.
+func (d dateToken) dayMonth(order dateOrder) (day, month, year, yearDigits int) {
+	if d.Named {
+		return d.Day, d.Month, d.Year, d.YearDigits
+	}
+	switch {
+	case d.YearFirst:
+		return d.Parts[2], d.Parts[1], d.Parts[0], 4
+	case order == orderYMD && d.N == 3 && d.YearDigits == 2:
+		return d.Parts[2], d.Parts[1], d.Parts[0], 2
+	case order == orderMDY, order == orderYMD && d.N == 2:
+		return d.Parts[1], d.Parts[0], d.Year, d.YearDigits
+	}
+	return d.Parts[0], d.Parts[1], d.Year, d.YearDigits
+}
+
+// guessDateOrder decides D/M/Y vs M/D/Y vs Y/M/D for the whole document from
+// all its date tokens: a part greater than 12 settles it; otherwise the
+// order under which the dates run monotonically (up or down) wins; ties go
+// to D/M/Y.
+func guessDateOrder(toks []dateToken) dateOrder {
+	var numeric []dateToken
+	yearFirst := 0
+	for _, t := range toks {
+		if t.Named {
+			continue
+		}
+		if t.YearFirst {
+			yearFirst++
+			continue
+		}
+		numeric = append(numeric, t)
+	}
+	if len(numeric) == 0 {
+		if yearFirst > 0 {
+			return orderYMD
+		}
+		return orderUnknown
+	}
+	dmy, mdy := 0, 0
+	for _, t := range numeric {
+		if t.Parts[0] > 12 {
+			dmy++
+		}
+		if t.Parts[1] > 12 {
+			mdy++
+		}
+	}
+	switch {
+	case dmy > mdy:
+		return orderDMY
+	case mdy > dmy:
+		return orderMDY
+	}
+	if disorder(numeric, orderMDY) < disorder(numeric, orderDMY) {
+		return orderMDY
+	}
+	return orderDMY
+}
+
+// disorder counts how badly the tokens, read under order, fail to run in
+// one direction; impossible dates count heavily.
+func disorder(toks []dateToken, order dateOrder) int {
+	keys := make([]int, 0, len(toks))
+	bad := 0
+	for _, t := range toks {
+		day, month, year, digits := t.dayMonth(order)
+		if month < 1 || month > 12 || day < 1 || day > daysIn(month, 2000) {
+			bad++
+			continue
+		}
+		if digits == 2 {
+			year += 2000
+		}
+		keys = append(keys, year*10000+month*100+day)
+	}
+	up, down := 0, 0
+	for i := 1; i < len(keys); i++ {
+		if keys[i] < keys[i-1] {
+			up++
+		}
+		if keys[i] > keys[i-1] {
+			down++
+		}
+	}
+	return 10*bad + min(up, down)
+}
+
+// daysIn is the length of a month (year decides February).
+func daysIn(month, year int) int {
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// resolve turns a token into a date given the document's order and the
+// statement period: a missing year comes from the period (the year that puts
+// the date in or nearest the period, so a period running Dec -> Jan works),
+// a two-digit year is put in the century nearest the period (or 20xx for
+// years below 70 when there is no period). It fails on impossible dates and
+// on a missing year with no period.
+func (d dateToken) resolve(order dateOrder, periodStart, periodEnd *time.Time) (time.Time, bool) {
+	day, month, year, digits := d.dayMonth(order)
+	if month < 1 || month > 12 || day < 1 || day > 31 {
+		return time.Time{}, false
+	}
+	if periodStart == nil {
+		periodStart = periodEnd
+	}
+	if periodEnd == nil {
+		periodEnd = periodStart
+	}
+	switch digits {
+	case 0:
+		if periodStart == nil {
+			return time.Time{}, false
+		}
+		best, bestDist, found := time.Time{}, time.Duration(0), false
+		for y := periodStart.Year() - 1; y <= periodEnd.Year()+1; y++ {
+			if day > daysIn(month, y) {
+				continue
+			}
+			t := time.Date(y, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+			var dist time.Duration
+			switch {
+			case t.Before(*periodStart):
+				dist = periodStart.Sub(t)
+			case t.After(*periodEnd):
+				dist = t.Sub(*periodEnd)
+			}
+			if !found || dist < bestDist {
+				best, bestDist, found = t, dist, true
+			}
+		}
+		return best, found
+	case 2:
+		century := 2000
+		if year >= 70 {
+			century = 1900
+		}
+		if periodStart != nil {
+			ref := periodStart.Year()
+			century = ref - ref%100
+			if y := century + year; y-ref > 50 {
+				century -= 100
+			} else if ref-y > 50 {
+				century += 100
+			}
+		}
+		year += century
+	}
+	if year < 1 || day > daysIn(month, year) {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC), true
+}
