@@ -1,0 +1,238 @@
+package extract
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// colRole is what a table column holds, read from its header label.
+type colRole int
+
+const (
+	roleNone colRole = iota
+	roleDate          // posting or booking date
+	roleTransDate     // the date a card was used
+	roleValueDate     // value date
+	roleDesc          // description
+	roleType          // transaction type code
+	roleRef           // cheque or reference number
+	roleDebit         // money out
+	roleCredit        // money in
+	roleAmount        // one signed (or Dr/Cr marked) amount
+	roleBalance       // running balance
+	roleDrCr          // a Dr/Cr indicator column
+)
+
+func (r colRole) isDate() bool { return r == roleDate || r == roleTransDate || r == roleValueDate }
+func (r colRole) isMoney() bool {
+	return r == roleDebit || r == roleCredit || r == roleAmount || r == roleBalance
+}
+func (r colRole) isText() bool { return r == roleDesc || r == roleType || r == roleRef }
+
+// phraseRoles maps header phrases (lower case, accents removed, punctuation
+// as spaces) to roles, most specific first. A label takes the role of the
+// first phrase it contains as whole words. English, German, French,
+// Spanish, Italian, Dutch and Portuguese.
+var phraseRoles = []struct {
+	role    colRole
+	phrases []string
+}{
+	{roleValueDate, []string{"value date", "value dt", "val date", "valuta", "valutadatum", "wertstellung", "wert", "date valeur", "date de valeur", "valeur", "fecha valor", "f valor", "data valuta", "data valor", "rentedatum"}},
+	{roleTransDate, []string{"trans date", "transaction date", "txn date", "tran date", "trx date", "date of transaction", "purchase date", "card date"}},
+	{roleDrCr, []string{"dr cr", "cr dr", "d c", "c d", "s h", "soll haben", "debit credit indicator"}},
+	{roleBalance, []string{"balance", "saldo", "solde", "kontostand", "balans"}},
+	{roleDebit, []string{"paid out", "money out", "amount out", "withdrawal", "withdrawals", "debit", "debits", "payments", "payment", "out", "dr", "soll", "lastschrift", "belastung", "ausgang", "debito", "debitos", "cargo", "cargos", "retiros", "retirada", "dare", "addebiti", "addebito", "uscite", "af", "debet", "saida", "saidas", "spent", "charges"}},
+	{roleCredit, []string{"paid in", "money in", "amount in", "deposit", "deposits", "credit", "credits", "receipts", "in", "cr", "haben", "gutschrift", "eingang", "credito", "creditos", "abono", "abonos", "depositos", "avere", "accrediti", "accredito", "entrate", "bij", "entrada", "entradas", "received"}},
+	{roleAmount, []string{"amount", "amt", "betrag", "umsatz", "montant", "importe", "importo", "bedrag", "valor", "monto", "sum"}},
+	{roleDate, []string{"post date", "posting date", "posted", "booking date", "book date", "buchungstag", "buchungsdatum", "buchung", "date", "datum", "fecha", "data", "boekdatum", "dt"}},
+	{roleType, []string{"type", "tran type", "transaction type", "typ", "tipo", "art", "code"}},
+	{roleRef, []string{"chq", "cheque", "check no", "ref", "reference", "ref no", "referenz", "referencia", "riferimento", "kenmerk", "doc no", "document"}},
+	{roleDesc, []string{"transaction details", "transaction description", "description", "details", "detail", "particulars", "narration", "narrative", "memo", "payee", "verwendungszweck", "vorgang", "buchungstext", "text", "libelle", "operation", "operations", "concepto", "descripcion", "descrizione", "causale", "omschrijving", "descricao", "historico", "detalle", "beschreibung", "merchant", "transaction", "transactions", "movimento", "movimiento"}},
+}
+
+// foldLabel lower-cases s, strips accents and turns punctuation into spaces.
+func foldLabel(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(strings.ToLower(s)) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return " " + strings.Join(strings.Fields(b.String()), " ") + " "
+}
+
+// classifyLabel gives a header label's role, roleNone when it names nothing known.
+func classifyLabel(s string) colRole {
+	f := foldLabel(s)
+	if strings.TrimSpace(f) == "" {
+		return roleNone
+	}
+	for _, pr := range phraseRoles {
+		for _, p := range pr.phrases {
+			if strings.Contains(f, " "+p+" ") {
+				return pr.role
+			}
+		}
+	}
+	return roleNone
+}
+
+// roleGroup puts roles that may share one printed phrase together, so that a
+// phrase is split only between groups ("Date Description" is two labels,
+// "Debit Amount" one).
+func roleGroup(r colRole) int {
+	switch {
+	case r == roleNone:
+		return 0
+	case r.isDate():
+		return 1
+	case r.isText():
+		return 2
+	case r == roleDrCr:
+		return 4
+	}
+	return 3
+}
+
+// label is one column heading with its horizontal extent.
+type label struct {
+	text   string
+	role   colRole
+	x0, x1 float64
+}
+
+// buildLabels reads the headings of a header band (one to three lines):
+// words close together on a line form a phrase, phrases stacked over one
+// another form one label ("Withdrawal" over "Amt.").
+func buildLabels(band []*line) []label {
+	var phrases []label
+	for _, l := range band {
+		var cur []Word
+		flush := func() {
+			if len(cur) == 0 {
+				return
+			}
+			// Split where neighbouring words name roles of different groups.
+			start := 0
+			for i := 1; i < len(cur); i++ {
+				gi, gp := roleGroup(classifyLabel(cur[i].Text)), roleGroup(classifyLabel(cur[i-1].Text))
+				if gi != 0 && gp != 0 && gi != gp {
+					phrases = append(phrases, label{text: joinWords(cur[start:i]), x0: cur[start].X0, x1: cur[i-1].X1})
+					start = i
+				}
+			}
+			phrases = append(phrases, label{text: joinWords(cur[start:]), x0: cur[start].X0, x1: cur[len(cur)-1].X1})
+			cur = nil
+		}
+		for _, w := range l.words {
+			if len(cur) > 0 {
+				prev := cur[len(cur)-1]
+				if w.X0-prev.X1 > 1.2*(w.Y1-w.Y0) {
+					flush()
+				}
+			}
+			cur = append(cur, w)
+		}
+		flush()
+	}
+	// Merge phrases that overlap horizontally (stacked headings).
+	sort.SliceStable(phrases, func(i, j int) bool { return phrases[i].x0 < phrases[j].x0 })
+	var labels []label
+	for _, p := range phrases {
+		if n := len(labels); n > 0 && p.x0 < labels[n-1].x1-1 {
+			labels[n-1].text += " " + p.text
+			labels[n-1].x1 = max(labels[n-1].x1, p.x1)
+			continue
+		}
+		labels = append(labels, p)
+	}
+	for i := range labels {
+		labels[i].role = classifyLabel(labels[i].text)
+	}
+	return labels
+}
+
+// headerScore says whether labels look like a transaction table's heading:
+// a date column and a money column, with most of the band's words known.
+func headerScore(labels []label) int {
+	hasDate, hasMoney, known := false, false, 0
+	for _, lb := range labels {
+		if lb.role.isDate() {
+			hasDate = true
+		}
+		if lb.role.isMoney() {
+			hasMoney = true
+		}
+		if lb.role != roleNone {
+			known++
+		}
+	}
+	if !hasDate || !hasMoney || known < 3 || known*3 < len(labels)*2 {
+		return 0
+	}
+	return known
+}
+
+// isPlainText reports a line with no dates or amounts: a heading candidate.
+func isPlainText(l *line) bool {
+	for _, t := range l.toks {
+		if t.kind != tokText {
+			return false
+		}
+	}
+	return len(l.toks) > 0 && len(l.toks) <= 24
+}
+
+// header is a table heading found on a page.
+type header struct {
+	first, last int // line indexes of the band
+	labels      []label
+}
+
+// findHeaders finds the table headings among a page's lines.
+func findHeaders(lines []*line) []header {
+	var hs []header
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if !isPlainText(l) {
+			continue
+		}
+		known := false
+		for _, w := range l.words {
+			if classifyLabel(w.Text) != roleNone {
+				known = true
+				break
+			}
+		}
+		if !known {
+			continue
+		}
+		// Grow the band to close plain-text neighbours (at most three lines).
+		first, last := i, i
+		for last+1 < len(lines) && last-first < 2 && isPlainText(lines[last+1]) &&
+			lines[last+1].y0-lines[last].y1 < 0.8*l.height() {
+			last++
+		}
+		best, bestScore := header{}, 0
+		for a := first; a <= last; a++ {
+			for b := last; b >= a; b-- {
+				lbs := buildLabels(lines[a : b+1])
+				if s := headerScore(lbs); s > bestScore {
+					best, bestScore = header{first: a, last: b, labels: lbs}, s
+				}
+			}
+		}
+		if bestScore > 0 {
+			hs = append(hs, best)
+			i = best.last
+		}
+	}
+	return hs
+}

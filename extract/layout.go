@@ -1,0 +1,210 @@
+package extract
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/shopspring/decimal"
+)
+
+// line is one visual row of a page: words sharing a baseline, left to right.
+type line struct {
+	page   int // index into the document's pages
+	words  []Word
+	y0, y1 float64
+	// toks are the words read as dates, amounts and text (see tokenize).
+	toks []token
+}
+
+func (l *line) height() float64 { return l.y1 - l.y0 }
+
+func (l *line) text() string {
+	parts := make([]string, len(l.words))
+	for i, w := range l.words {
+		parts[i] = w.Text
+	}
+	return strings.Join(parts, " ")
+}
+
+// tokKind says how a run of words on a line reads.
+type tokKind int
+
+const (
+	tokText tokKind = iota
+	tokDate
+	tokAmount
+)
+
+// token is one or more adjacent words of a line read as a unit.
+type token struct {
+	kind           tokKind
+	text           string
+	x0, y0, x1, y1 float64
+	date           dateToken
+	amount         decimal.Decimal
+	marked         bool // the amount carried an explicit sign or Dr/Cr
+}
+
+func (t token) center() float64 { return (t.x0 + t.x1) / 2 }
+
+// groupLines sorts a page's words into visual lines. A word joins a line when
+// its vertical middle falls inside the line's band; the band is the line's
+// first word's, so superscripts and mixed font sizes stay on their line.
+func groupLines(pg Page, pageIdx int) []*line {
+	ws := make([]Word, 0, len(pg.Words))
+	for _, w := range pg.Words {
+		if strings.TrimSpace(w.Text) != "" && w.Y1 > w.Y0 {
+			ws = append(ws, w)
+		}
+	}
+	sort.SliceStable(ws, func(i, j int) bool {
+		ci, cj := (ws[i].Y0+ws[i].Y1)/2, (ws[j].Y0+ws[j].Y1)/2
+		if ci != cj {
+			return ci < cj
+		}
+		return ws[i].X0 < ws[j].X0
+	})
+	var lines []*line
+	var cur *line
+	for _, w := range ws {
+		mid := (w.Y0 + w.Y1) / 2
+		if cur != nil {
+			h := cur.y1 - cur.y0
+			cmid := (cur.y0 + cur.y1) / 2
+			if mid-cmid < 0.35*h {
+				cur.words = append(cur.words, w)
+				continue
+			}
+		}
+		cur = &line{page: pageIdx, y0: w.Y0, y1: w.Y1, words: []Word{w}}
+		lines = append(lines, cur)
+	}
+	for _, l := range lines {
+		sort.SliceStable(l.words, func(i, j int) bool { return l.words[i].X0 < l.words[j].X0 })
+		for _, w := range l.words {
+			l.y0, l.y1 = min(l.y0, w.Y0), max(l.y1, w.Y1)
+		}
+	}
+	return lines
+}
+
+// drCrWord reports a Dr/Cr marker printed as its own word after an amount.
+func drCrWord(s string) bool {
+	switch strings.ToUpper(strings.TrimSuffix(s, ".")) {
+	case "DR", "CR", "D", "C", "-", "+":
+		return true
+	}
+	return false
+}
+
+// currencyWord reports a currency symbol or ISO code printed apart from its amount.
+func currencyWord(s string) bool {
+	if currencyCodes[strings.ToUpper(s)] && strings.ToUpper(s) == s {
+		return true
+	}
+	for _, sym := range currencySymbols {
+		if s == sym {
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeMoney rejects numbers that parseAmount accepts but that are
+// rarely money in a table: a bare integer with no separators or marks.
+func looksLikeMoney(s string) bool {
+	digits := 0
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	return strings.ContainsAny(s, ".,")
+}
+
+// tokenize reads a line's words as dates, amounts and text. Dates may span
+// words ("14 Dec 2023"); an amount takes a Dr/Cr word after it and a
+// currency word before it.
+func tokenize(l *line, decimalComma bool) {
+	l.toks = l.toks[:0]
+	ws := l.words
+	for i := 0; i < len(ws); {
+		w := ws[i]
+		h := w.Y1 - w.Y0
+		// Date: try the words from here on, at most four of them.
+		if tok, n := lexDateWords(ws[i:], h); n > 0 {
+			l.toks = append(l.toks, tok)
+			i += n
+			continue
+		}
+		// Amount, possibly with a currency word before or a marker after.
+		start, text := i, w.Text
+		if currencyWord(w.Text) && i+1 < len(ws) && ws[i+1].X0-w.X1 < 0.8*h {
+			text = w.Text + ws[i+1].Text
+			i++
+		}
+		if v, marked, ok := parseAmount(text, decimalComma); ok && looksLikeMoney(text) {
+			end := i
+			if i+1 < len(ws) && drCrWord(ws[i+1].Text) && ws[i+1].X0-ws[i].X1 < 1.2*h {
+				if v2, m2, ok2 := parseAmount(text+" "+ws[i+1].Text, decimalComma); ok2 {
+					v, marked, end = v2, m2, i+1
+				}
+			}
+			l.toks = append(l.toks, token{kind: tokAmount, text: joinWords(ws[start : end+1]),
+				x0: ws[start].X0, y0: ws[start].Y0, x1: ws[end].X1, y1: ws[end].Y1, amount: v, marked: marked})
+			i = end + 1
+			continue
+		}
+		i = start
+		l.toks = append(l.toks, token{kind: tokText, text: w.Text, x0: w.X0, y0: w.Y0, x1: w.X1, y1: w.Y1})
+		i++
+	}
+}
+
+func joinWords(ws []Word) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.Text
+	}
+	return strings.Join(parts, " ")
+}
+
+// lexDateWords reads a date from the start of ws, returning the token and how
+// many words it took (0 for none). Words must be close together to form one date.
+func lexDateWords(ws []Word, h float64) (token, int) {
+	if len(ws) == 0 || !strings.ContainsAny(ws[0].Text, "0123456789") && !startsWithMonthName(ws[0].Text) {
+		return token{}, 0
+	}
+	n := 1
+	for n < len(ws) && n < 4 && ws[n].X0-ws[n-1].X1 < 1.0*h {
+		n++
+	}
+	s := joinWords(ws[:n])
+	d, rest, ok := lexDate(s)
+	if !ok {
+		return token{}, 0
+	}
+	consumed := strings.TrimRight(strings.TrimSpace(s[:len(s)-len(rest)]), ",;")
+	k := 0
+	for j := 1; j <= n; j++ {
+		if joinWords(ws[:j]) == consumed {
+			k = j
+			break
+		}
+	}
+	if k == 0 {
+		return token{}, 0
+	}
+	return token{kind: tokDate, text: consumed, date: d,
+		x0: ws[0].X0, y0: ws[0].Y0, x1: ws[k-1].X1, y1: ws[k-1].Y1}, k
+}
+
+// startsWithMonthName reports a word that may begin a "Mar 3" style date.
+func startsWithMonthName(s string) bool {
+	r := []rune(s)
+	return len(r) >= 3 && unicode.IsLetter(r[0])
+}

@@ -1,0 +1,169 @@
+package extract
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/include
+#include <stdlib.h>
+#include "mupdf.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"image"
+	"unicode"
+	"unsafe"
+
+	// go-fitz links the static MuPDF libraries that mupdf.c calls into.
+	_ "github.com/gen2brain/go-fitz"
+)
+
+// maxRenderPixels bounds one rendered page (about 12,000 x 12,000 grey pixels).
+const maxRenderPixels = 150_000_000
+
+// pdfDoc is an open PDF with its own MuPDF context. It is not safe for
+// concurrent use: MuPDF contexts are single-threaded.
+type pdfDoc struct {
+	d     *C.pb_doc
+	pages int
+}
+
+// openPDF opens a PDF from memory. A document that needs a password and was
+// given none or a wrong one fails with ErrPassword; one MuPDF cannot read
+// fails with ErrCorrupt.
+func openPDF(data []byte, password string) (*pdfDoc, error) {
+	if len(data) == 0 {
+		return nil, ErrCorrupt
+	}
+	var cerr C.int
+	var msg [256]C.char
+	cpw := C.CString(password)
+	defer C.free(unsafe.Pointer(cpw))
+	d := C.pb_open((*C.uchar)(unsafe.Pointer(&data[0])), C.size_t(len(data)), cpw, &cerr, &msg[0], C.size_t(len(msg)))
+	if d == nil {
+		switch cerr {
+		case C.PB_ERR_PASSWORD:
+			return nil, ErrPassword
+		case C.PB_ERR_NOMEM:
+			return nil, fmt.Errorf("open pdf: %w", ErrLimit)
+		default:
+			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), ErrCorrupt)
+		}
+	}
+	n := int(C.pb_page_count(d))
+	if n < 0 {
+		C.pb_close(d)
+		return nil, fmt.Errorf("count pages: %w", ErrCorrupt)
+	}
+	return &pdfDoc{d: d, pages: n}, nil
+}
+
+// Close releases the document and its context.
+func (p *pdfDoc) Close() {
+	if p.d != nil {
+		C.pb_close(p.d)
+		p.d = nil
+	}
+}
+
+// PageCount is the number of pages.
+func (p *pdfDoc) PageCount() int { return p.pages }
+
+// rawChar is one character from MuPDF's structured text.
+type rawChar struct {
+	r              rune
+	line           int
+	x0, y0, x1, y1 float64
+}
+
+// words reads page (0-based) as words with boxes in points, top-left origin.
+func (p *pdfDoc) words(page int) (Page, error) {
+	pg := Page{Number: page + 1}
+	if page < 0 || page >= p.pages {
+		return pg, fmt.Errorf("page %d: %w", page+1, ErrCorrupt)
+	}
+	var out *C.pb_char
+	var n C.int
+	var w, h C.float
+	var msg [256]C.char
+	rc := C.pb_page_chars(p.d, C.int(page), &out, &n, &w, &h, &msg[0], C.size_t(len(msg)))
+	if rc != C.PB_OK {
+		return pg, fmt.Errorf("page %d: %s: %w", page+1, C.GoString(&msg[0]), ErrCorrupt)
+	}
+	defer C.pb_free(unsafe.Pointer(out))
+	pg.Width, pg.Height = float64(w), float64(h)
+	if n == 0 {
+		return pg, nil
+	}
+	cs := unsafe.Slice(out, int(n))
+	chars := make([]rawChar, len(cs))
+	for i, c := range cs {
+		chars[i] = rawChar{rune(c.c), int(c.line), float64(c.x0), float64(c.y0), float64(c.x1), float64(c.y1)}
+	}
+	pg.Words = groupWords(chars)
+	return pg, nil
+}
+
+// groupWords joins the characters of each text line into words, breaking on
+// white space and on horizontal gaps wider than a narrow space.
+func groupWords(chars []rawChar) []Word {
+	var words []Word
+	var cur []rune
+	var w Word
+	flush := func() {
+		if len(cur) > 0 {
+			w.Text = string(cur)
+			words = append(words, w)
+		}
+		cur = cur[:0]
+	}
+	for i, c := range chars {
+		if i > 0 && chars[i-1].line != c.line {
+			flush()
+		}
+		if unicode.IsSpace(c.r) || c.r == 0 || c.r == 0xFFFD && c.x1-c.x0 <= 0 {
+			flush()
+			continue
+		}
+		if len(cur) > 0 {
+			hgt := max(w.Y1-w.Y0, c.y1-c.y0)
+			gap := c.x0 - w.X1
+			if gap > 0.2*hgt || gap < -0.5*hgt {
+				flush()
+			}
+		}
+		if len(cur) == 0 {
+			w = Word{X0: c.x0, Y0: c.y0, X1: c.x1, Y1: c.y1}
+		} else {
+			w.X0, w.Y0 = min(w.X0, c.x0), min(w.Y0, c.y0)
+			w.X1, w.Y1 = max(w.X1, c.x1), max(w.Y1, c.y1)
+		}
+		cur = append(cur, c.r)
+	}
+	flush()
+	return words
+}
+
+// renderGray renders page (0-based) at dpi straight into an 8-bit grey image.
+func (p *pdfDoc) renderGray(page int, dpi float64) (*image.Gray, error) {
+	if page < 0 || page >= p.pages {
+		return nil, fmt.Errorf("page %d: %w", page+1, ErrCorrupt)
+	}
+	var out *C.uchar
+	var w, h, stride C.int
+	var msg [256]C.char
+	rc := C.pb_render_gray(p.d, C.int(page), C.float(dpi), C.long(maxRenderPixels), &out, &w, &h, &stride, &msg[0], C.size_t(len(msg)))
+	switch rc {
+	case C.PB_OK:
+	case C.PB_ERR_TOO_LARGE:
+		return nil, fmt.Errorf("render page %d: %w", page+1, ErrTooLarge)
+	default:
+		return nil, fmt.Errorf("render page %d: %s: %w", page+1, C.GoString(&msg[0]), ErrCorrupt)
+	}
+	defer C.pb_free(unsafe.Pointer(out))
+	img := image.NewGray(image.Rect(0, 0, int(w), int(h)))
+	src := unsafe.Slice((*byte)(unsafe.Pointer(out)), int(stride)*int(h))
+	for y := 0; y < int(h); y++ {
+		copy(img.Pix[y*img.Stride:y*img.Stride+int(w)], src[y*int(stride):])
+	}
+	return img, nil
+}

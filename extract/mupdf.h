@@ -1,0 +1,39 @@
+/* mupdf.h: a small C layer over MuPDF for extract/mupdf.go. Every MuPDF call
+ * is wrapped in fz_try/fz_catch so that a bad document returns an error code
+ * instead of unwinding through Go frames. */
+#ifndef PASSBOOK_MUPDF_H
+#define PASSBOOK_MUPDF_H
+
+#include <stddef.h>
+
+typedef struct pb_doc pb_doc;
+
+/* One character of structured text: its code point, box (top-left origin,
+ * points) and the index of the text line it belongs to. */
+typedef struct {
+	int c;
+	int line;
+	float x0, y0, x1, y1;
+} pb_char;
+
+enum {
+	PB_OK = 0,
+	PB_ERR_CORRUPT = 1,
+	PB_ERR_PASSWORD = 2,
+	PB_ERR_NOMEM = 3,
+	PB_ERR_RANGE = 4,
+	PB_ERR_TOO_LARGE = 5
+};
+
+/* pb_open copies data and opens it as a PDF. *err is one of PB_*. */
+pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int *err, char *msg, size_t msglen);
+void pb_close(pb_doc *d);
+int pb_page_count(pb_doc *d);
+/* pb_page_chars returns a malloc'd array of *n chars for page (0-based) and its
+ * size in *w, *h; free it with pb_free. */
+int pb_page_chars(pb_doc *d, int page, pb_char **out, int *n, float *w, float *h, char *msg, size_t msglen);
+/* pb_render_gray renders page at dpi into a malloc'd 8-bit grey buffer. */
+int pb_render_gray(pb_doc *d, int page, float dpi, long maxpix, unsigned char **out, int *w, int *h, int *stride, char *msg, size_t msglen);
+void pb_free(void *p);
+
+#endif

@@ -1,0 +1,290 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// reading is one way to read a document's amount columns. Reconciliation
+// tries each and keeps the one the printed balances agree with most.
+type reading struct {
+	swap bool // the columns headed "debit" and "credit" (or guessed so) hold the opposite
+	flip bool // a signed amount column counts money out as positive
+}
+
+var readings = []reading{{}, {swap: true}, {flip: true}, {swap: true, flip: true}}
+
+// movement is a row's change to the balance under r. known is false when the
+// row's only amount carries no sign and nothing else says which way it went;
+// then abs is its size.
+func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known, any bool) {
+	for _, c := range rw.cells {
+		v := c.val.Abs()
+		role := c.role
+		if r.swap && role == roleDebit {
+			role = roleCredit
+		} else if r.swap && role == roleCredit {
+			role = roleDebit
+		}
+		switch role {
+		case roleDebit:
+			d = d.Sub(v)
+			any = true
+		case roleCredit:
+			d = d.Add(v)
+			any = true
+		case roleAmount:
+			any = true
+			switch ind := strings.ToUpper(strings.TrimSpace(rw.drcr)); {
+			case ind != "" && (strings.HasPrefix(ind, "D") || strings.HasPrefix(ind, "S")):
+				d = d.Sub(v)
+			case ind != "" && (strings.HasPrefix(ind, "C") || strings.HasPrefix(ind, "H")):
+				d = d.Add(v)
+			case unsigned:
+				abs = abs.Add(v)
+				continue
+			default:
+				if r.flip {
+					d = d.Sub(c.val)
+				} else {
+					d = d.Add(c.val)
+				}
+			}
+		}
+	}
+	known = abs.IsZero()
+	return d, abs, known, any
+}
+
+// printedBalance returns the balance a row prints, if any.
+func printedBalance(rw row) (decimal.Decimal, bool) {
+	for _, c := range rw.cells {
+		if c.role == roleBalance {
+			return c.val, true
+		}
+	}
+	return decimal.Decimal{}, false
+}
+
+// unsignedAmounts reports a signed-amount column that never shows a sign:
+// its direction must come from the balance.
+func unsignedAmounts(rows []row) bool {
+	seen := false
+	for _, rw := range rows {
+		if strings.TrimSpace(rw.drcr) != "" {
+			return false
+		}
+		for _, c := range rw.cells {
+			if c.role == roleAmount {
+				seen = true
+				if c.marked || c.val.IsNegative() {
+					return false
+				}
+			}
+		}
+	}
+	return seen
+}
+
+// score counts the printed balances that follow from the one before under r.
+func score(rows []row, r reading, unsigned bool) int {
+	n := 0
+	var prev decimal.Decimal
+	have := false
+	for _, rw := range rows {
+		d, abs, known, _ := r.movement(rw, unsigned)
+		b, ok := printedBalance(rw)
+		if ok && have {
+			if known && prev.Add(d).Equal(b) || !known && (prev.Add(d).Add(abs).Equal(b) || prev.Add(d).Sub(abs).Equal(b)) {
+				n++
+			}
+		}
+		switch {
+		case ok:
+			prev, have = b, true
+		case have && known:
+			prev = prev.Add(d)
+		default:
+			have = false
+		}
+	}
+	return n
+}
+
+// reconcile turns rows into transactions: it resolves dates, picks the
+// reading of the amount columns the balances agree with, fills in balances
+// the statement does not print and checks the chain from the opening to the
+// closing balance.
+func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time) []Transaction {
+	unsigned := unsignedAmounts(rows)
+	best, bestScore := readings[0], -1
+	for _, r := range readings {
+		if s := score(rows, r, unsigned); s > bestScore {
+			best, bestScore = r, s
+		}
+	}
+
+	// Opening balance: a brought-forward line, else the summary, else worked
+	// back from the first printed balance.
+	var opening *decimal.Decimal
+	for _, m := range markers {
+		if m.kind == "opening" && m.after == 0 {
+			v := m.val
+			opening = &v
+			break
+		}
+	}
+	if opening == nil && st.OpeningBalance != nil {
+		v := *st.OpeningBalance
+		opening = &v
+	}
+	derivedOpening := false
+	if opening == nil {
+		sum := decimal.Zero
+		for _, rw := range rows {
+			d, _, known, _ := best.movement(rw, unsigned)
+			if b, ok := printedBalance(rw); ok && known {
+				v := b.Sub(sum).Sub(d)
+				opening, derivedOpening = &v, true
+				break
+			}
+			if !known {
+				break
+			}
+			sum = sum.Add(d)
+		}
+	}
+	if st.OpeningBalance == nil && opening != nil && !derivedOpening {
+		v := *opening
+		st.OpeningBalance = &v
+	}
+
+	var txs []Transaction
+	rec := Reconciliation{}
+	checks := 0
+	prev := decimal.Zero
+	havePrev := opening != nil
+	if havePrev {
+		prev = *opening
+	}
+	for _, rw := range rows {
+		d, abs, known, any := best.movement(rw, unsigned)
+		b, hasBal := printedBalance(rw)
+		if !any {
+			// A dated line with no money moving: a note, or a day's balance to check.
+			if hasBal && havePrev {
+				checks++
+				if !prev.Equal(b) {
+					recordBreak(&rec, len(txs)-1, b.Sub(prev))
+				}
+				prev = b
+			}
+			continue
+		}
+		tx := Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.desc, " ")), " ")}
+		if rw.hasDate {
+			if t, ok := rw.date.resolve(order, periodStart, periodEnd); ok {
+				tx.Date = t
+			} else {
+				tx.Warnings = append(tx.Warnings, "date could not be read: "+rw.date.Text)
+			}
+		}
+		if !rw.ownDate {
+			tx.Warnings = append(tx.Warnings, "no date printed on this row: the date above is used")
+		}
+		if !known {
+			// The amount carries no sign: the balance says which way it went.
+			switch {
+			case hasBal && havePrev && prev.Add(d).Add(abs).Equal(b):
+				d = d.Add(abs)
+				tx.Warnings = append(tx.Warnings, "direction inferred from the running balance")
+			case hasBal && havePrev && prev.Add(d).Sub(abs).Equal(b):
+				d = d.Sub(abs)
+				tx.Warnings = append(tx.Warnings, "direction inferred from the running balance")
+			default:
+				d = d.Sub(abs)
+				tx.Warnings = append(tx.Warnings, "direction unknown: read as money out")
+			}
+		}
+		if d.IsNegative() {
+			v := d.Neg()
+			tx.AmountOut = &v
+		} else {
+			v := d
+			tx.AmountIn = &v
+		}
+		switch {
+		case hasBal:
+			if havePrev {
+				checks++
+				if want := prev.Add(d); !want.Equal(b) {
+					recordBreak(&rec, len(txs), b.Sub(want))
+					tx.Warnings = append(tx.Warnings, fmt.Sprintf("printed balance %s does not follow from the previous balance %s", b.StringFixed(2), prev.StringFixed(2)))
+				}
+			}
+			tx.Balance = b
+			prev, havePrev = b, true
+		case havePrev:
+			prev = prev.Add(d)
+			tx.Balance = prev
+			tx.Warnings = append(tx.Warnings, "balance not printed: computed from the running balance")
+		default:
+			prev, havePrev = d, true
+			tx.Balance = prev
+			tx.Warnings = append(tx.Warnings, "no opening balance: balance counted from zero")
+		}
+		txs = append(txs, tx)
+	}
+
+	// Closing balance: the summary, else a carried-forward line at the end.
+	if st.ClosingBalance == nil {
+		for i := len(markers) - 1; i >= 0; i-- {
+			if markers[i].kind == "closing" && markers[i].after == len(rows) {
+				v := markers[i].val
+				st.ClosingBalance = &v
+				break
+			}
+		}
+	}
+	if st.ClosingBalance != nil && len(txs) > 0 {
+		checks++
+		if last := txs[len(txs)-1].Balance; !last.Equal(*st.ClosingBalance) {
+			recordBreak(&rec, len(txs)-1, st.ClosingBalance.Sub(last))
+		}
+	}
+	if st.OpeningBalance != nil && derivedOpening {
+		checks++
+	}
+	switch {
+	case len(txs) == 0:
+		rec.Status = ReconcileNoTransactions
+		rec.Message = "the document holds no transactions"
+	case len(rec.Rows) > 0:
+		rec.Status = ReconcileMismatch
+		rec.Message = fmt.Sprintf("the running balance breaks at %d row(s); the first difference is %s", len(rec.Rows), rec.Difference.StringFixed(2))
+	case checks == 0:
+		rec.Status = ReconcileNoBalances
+		rec.Message = "the statement prints no balances to check the transactions against"
+	default:
+		rec.Status = ReconcileOK
+		rec.Message = fmt.Sprintf("opening balance plus money in minus money out meets all %d printed balance(s)", checks)
+	}
+	st.Reconciliation = rec
+	return txs
+}
+
+// recordBreak notes a row where the balance chain breaks.
+func recordBreak(rec *Reconciliation, i int, diff decimal.Decimal) {
+	if rec.Difference == nil {
+		rec.Difference = &diff
+	}
+	if i < 0 {
+		i = 0
+	}
+	if n := len(rec.Rows); n == 0 || rec.Rows[n-1] != i {
+		rec.Rows = append(rec.Rows, i)
+	}
+}

@@ -1,0 +1,402 @@
+package extract
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// Rows that are not transactions, recognised by their words.
+var (
+	openingRe = regexp.MustCompile(`(?i)\b(brought\s+forward|b/f|opening\s+balance|balance\s+forward|previous\s+balance|start(ing)?\s+balance|beginning\s+balance|alter\s+saldo|anfangssaldo|saldo\s+vortrag|vortrag|solde\s+(pr[ée]c[ée]dent|initial|d[ée]but|report[ée])|report|saldo\s+(anterior|inicial|iniziale|precedente|inizio)|beginsaldo|vorig\s+saldo|saldo\s+anterior)\b`)
+	closingRe = regexp.MustCompile(`(?i)\b(carried\s+forward|c/f|closing\s+balance|balance\s+carried|new\s+balance|ending\s+balance|end\s+balance|neuer\s+saldo|endsaldo|schlusssaldo|solde\s+(nouveau|final|fin|[àa]\s+reporter)|nouveau\s+solde|saldo\s+(final|finale|nuevo|attuale)|eindsaldo|nieuw\s+saldo|saldo\s+atual)\b`)
+	totalRe   = regexp.MustCompile(`(?i)\b(total|totals|totale|totaal|summe|gesamt|sub-?total|zwischensumme|somme|suma|soma|interest\s+rate|tasa|zinssatz|taux)\b`)
+)
+
+// column is an amount column found in a table from the amounts printed in
+// it, with the heading it sits under.
+type column struct {
+	x0, x1 float64
+	role   colRole
+	label  string
+	n      int // amounts seen
+}
+
+// segment is a run of table lines under one heading (a page's table, or the
+// part of it before a repeated heading).
+type segment struct {
+	lines  []*line
+	labels []label
+	cols   []column
+}
+
+// cell is one amount of a row with the column it was read from.
+type cell struct {
+	col    int // index into the segment's columns
+	role   colRole
+	val    decimal.Decimal
+	marked bool
+}
+
+// row is a transaction as read from the page, before reconciliation.
+type row struct {
+	page    int
+	date    dateToken
+	hasDate bool
+	desc    []string
+	cells   []cell
+	drcr    string // from a Dr/Cr indicator column
+	segID   int
+	// ownDate is false when the row printed no date and took the one above.
+	ownDate bool
+}
+
+// marker is a balance the table prints outside transactions.
+type marker struct {
+	kind  string // "opening" or "closing"
+	val   decimal.Decimal
+	after int // number of rows read before it
+}
+
+// regionOf returns, for a label list sorted by x, the horizontal band each
+// label owns: from the middle of the gap to its left neighbour to the middle
+// of the gap to its right one.
+func regionOf(labels []label, i int) (float64, float64) {
+	lo, hi := -1e9, 1e9
+	if i > 0 {
+		lo = (labels[i-1].x1 + labels[i].x0) / 2
+	}
+	if i+1 < len(labels) {
+		hi = (labels[i].x1 + labels[i+1].x0) / 2
+	}
+	return lo, hi
+}
+
+// labelAt returns the label whose region holds x, -1 when there are none.
+func labelAt(labels []label, x float64) int {
+	for i := range labels {
+		lo, hi := regionOf(labels, i)
+		if x >= lo && x < hi {
+			return i
+		}
+	}
+	return -1
+}
+
+// findColumns clusters a segment's amounts into columns by horizontal
+// overlap and names each after the money heading above it.
+func findColumns(seg *segment) {
+	var toks []token
+	for _, l := range seg.lines {
+		for _, t := range l.toks {
+			if t.kind == tokAmount {
+				toks = append(toks, t)
+			}
+		}
+	}
+	sort.Slice(toks, func(i, j int) bool { return toks[i].x0 < toks[j].x0 })
+	var cols []column
+	for _, t := range toks {
+		if n := len(cols); n > 0 && t.x0 < cols[n-1].x1-0.5 {
+			cols[n-1].x1 = max(cols[n-1].x1, t.x1)
+			cols[n-1].n++
+			continue
+		}
+		cols = append(cols, column{x0: t.x0, x1: t.x1, n: 1})
+	}
+	// Name columns: the money label overlapping most, else the nearest one.
+	used := map[int]bool{}
+	for ci := range cols {
+		c := &cols[ci]
+		best, bestOv := -1, 0.0
+		for li, lb := range seg.labels {
+			if !lb.role.isMoney() && lb.role != roleDrCr {
+				continue
+			}
+			ov := min(c.x1, lb.x1) - max(c.x0, lb.x0)
+			if ov > bestOv {
+				best, bestOv = li, ov
+			}
+		}
+		if best < 0 {
+			// Nearest money label, if no text label lies nearer.
+			bestD := 1e9
+			li := -1
+			for i, lb := range seg.labels {
+				d := max(lb.x0-c.x1, c.x0-lb.x1, 0)
+				if d < bestD {
+					bestD, li = d, i
+				}
+			}
+			if li >= 0 && (seg.labels[li].role.isMoney()) && !used[li] && bestD < 60 {
+				best = li
+			}
+		}
+		if best >= 0 && !used[best] {
+			used[best] = true
+			c.role = seg.labels[best].role
+			c.label = seg.labels[best].text
+		}
+	}
+	seg.cols = cols
+	if len(seg.labels) == 0 {
+		guessRoles(seg)
+	}
+}
+
+// guessRoles names columns of a table with no heading: the rightmost column
+// filled on most rows is the balance; of the others, one column is a signed
+// amount and two are out and in (reconciliation may swap them).
+func guessRoles(seg *segment) {
+	var money []int
+	for i, c := range seg.cols {
+		if c.n >= 2 {
+			money = append(money, i)
+		}
+	}
+	if len(money) == 0 {
+		return
+	}
+	last := money[len(money)-1]
+	rest := money[:len(money)-1]
+	if len(money) == 1 {
+		seg.cols[last].role = roleAmount
+		return
+	}
+	seg.cols[last].role = roleBalance
+	switch len(rest) {
+	case 1:
+		seg.cols[rest[0]].role = roleAmount
+	default:
+		seg.cols[rest[len(rest)-2]].role = roleDebit
+		seg.cols[rest[len(rest)-1]].role = roleCredit
+	}
+}
+
+// colOf returns the column holding an amount token, -1 for none.
+func colOf(seg *segment, t token) int {
+	for i, c := range seg.cols {
+		if t.x0 < c.x1 && t.x1 > c.x0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// dateLabel picks the label whose dates are the posting date.
+func dateLabel(labels []label) int {
+	for _, want := range []colRole{roleDate, roleTransDate, roleValueDate} {
+		for i, lb := range labels {
+			if lb.role == want {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// readRows turns a segment's lines into rows, joining wrapped descriptions
+// and setting aside brought-forward, carried-forward and total lines.
+func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []marker) {
+	dl := dateLabel(seg.labels)
+	descLabel := -1
+	hasTextLabels := false
+	for i, lb := range seg.labels {
+		if lb.role == roleDesc && descLabel < 0 {
+			descLabel = i
+		}
+		if lb.role.isText() {
+			hasTextLabels = true
+		}
+	}
+	cur := -1 // index in rows of the row being read, -1 when none
+	var prevLine *line
+	for _, l := range seg.lines {
+		var dateTok *token
+		var cells []cell
+		var descParts []string
+		var drcr string
+		usedDate := -1
+		// The row's date: the date under the date heading, else a date that starts the line.
+		for ti := range l.toks {
+			t := &l.toks[ti]
+			if t.kind != tokDate {
+				continue
+			}
+			if dl >= 0 {
+				if labelAt(seg.labels, t.x0) == dl || labelAt(seg.labels, t.center()) == dl {
+					dateTok, usedDate = t, ti
+					break
+				}
+			} else if ti == 0 {
+				dateTok, usedDate = t, ti
+				break
+			}
+		}
+		for ti, t := range l.toks {
+			if ti == usedDate {
+				continue
+			}
+			if t.kind == tokAmount {
+				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.isMoney() {
+					cells = append(cells, cell{col: ci, role: seg.cols[ci].role, val: t.amount, marked: t.marked})
+					continue
+				}
+			}
+			li := labelAt(seg.labels, t.x0)
+			switch {
+			case li >= 0 && seg.labels[li].role == roleDrCr:
+				drcr += t.text
+			case li >= 0 && seg.labels[li].role.isDate() && t.kind == tokDate:
+				// another date column (value date): not part of the description
+			case descLabel >= 0:
+				if li == descLabel {
+					descParts = append(descParts, t.text)
+				}
+			case hasTextLabels:
+				if li >= 0 && seg.labels[li].role.isText() {
+					descParts = append(descParts, t.text)
+				}
+			default:
+				if li < 0 || !seg.labels[li].role.isMoney() {
+					descParts = append(descParts, t.text)
+				}
+			}
+		}
+		text := strings.Join(descParts, " ")
+		full := l.text()
+		hasMove := false
+		var bal *cell
+		for i := range cells {
+			if cells[i].role == roleBalance {
+				bal = &cells[i]
+			} else {
+				hasMove = true
+			}
+		}
+		switch {
+		case openingRe.MatchString(full) && !hasMove:
+			if bal != nil {
+				markers = append(markers, marker{kind: "opening", val: bal.val, after: len(rows)})
+			}
+			cur = -1
+		case closingRe.MatchString(full) && !hasMove:
+			if bal != nil {
+				markers = append(markers, marker{kind: "closing", val: bal.val, after: len(rows)})
+			}
+			cur = -1
+		case totalRe.MatchString(full) && dateTok == nil:
+			cur = -1
+		case dateTok != nil && hasMove:
+			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID})
+			cur = len(rows) - 1
+		case dateTok != nil:
+			// A dated line with no movement: its amounts may follow on the next line.
+			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID})
+			cur = len(rows) - 1
+		case hasMove && cur >= 0 && !rowHasMove(rows[cur]) && follows(prevLine, l):
+			// The amounts of a dated line printed on its last wrapped line.
+			rows[cur].cells = append(rows[cur].cells, cells...)
+			rows[cur].desc = append(rows[cur].desc, nonEmpty(text)...)
+		case hasMove && len(rows) > 0:
+			// No date printed: the same day as the row above.
+			last := rows[len(rows)-1]
+			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID})
+			cur = len(rows) - 1
+		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
+			rows[cur].cells = append(rows[cur].cells, *bal)
+		case len(cells) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
+			rows[cur].desc = append(rows[cur].desc, text)
+		default:
+			cur = -1
+		}
+		prevLine = l
+	}
+	return rows, markers
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+func rowHasMove(r row) bool {
+	for _, c := range r.cells {
+		if c.role != roleBalance {
+			return true
+		}
+	}
+	return false
+}
+
+func rowHasBalance(r row) bool {
+	for _, c := range r.cells {
+		if c.role == roleBalance {
+			return true
+		}
+	}
+	return false
+}
+
+// follows reports whether l follows prev closely enough to continue its row.
+func follows(prev, l *line) bool {
+	if prev == nil || prev.page != l.page {
+		return false
+	}
+	return l.y0-prev.y1 < 0.9*l.height()
+}
+
+// inDateColumn reports a line whose first word starts in the date column:
+// not a wrapped description but a new kind of line (a footer, a note).
+func inDateColumn(seg *segment, l *line, dl int) bool {
+	if dl < 0 || len(l.words) == 0 {
+		return false
+	}
+	lo, _ := regionOf(seg.labels, dl)
+	lb := seg.labels[dl]
+	x := l.words[0].X0
+	return x >= lo && x < lb.x1+2 && labelAt(seg.labels, x) == dl
+}
+
+// buildSegments cuts the document's lines into table segments: from each
+// heading to the next heading or the end of its page. A page with no heading
+// continues the table of the page before it.
+func buildSegments(pages [][]*line) []segment {
+	var segs []segment
+	var lastLabels []label
+	found := false
+	for _, lines := range pages {
+		hs := findHeaders(lines)
+		if len(hs) == 0 {
+			if found {
+				segs = append(segs, segment{lines: lines, labels: lastLabels})
+			}
+			continue
+		}
+		found = true
+		for k, h := range hs {
+			end := len(lines)
+			if k+1 < len(hs) {
+				end = hs[k+1].first
+			}
+			segs = append(segs, segment{lines: lines[h.last+1 : end], labels: h.labels})
+			lastLabels = h.labels
+		}
+	}
+	if !found {
+		// No heading anywhere: read every line that starts with a date.
+		var all []*line
+		for _, lines := range pages {
+			all = append(all, lines...)
+		}
+		segs = append(segs, segment{lines: all})
+	}
+	for i := range segs {
+		findColumns(&segs[i])
+	}
+	return segs
+}
