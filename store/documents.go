@@ -188,7 +188,7 @@ func (s *Store) ClaimJob(ctx context.Context) (Job, error) {
 	defer tx.Rollback()
 	var j Job
 	err = tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1, claimed_at = ?
-		WHERE document_id = (SELECT document_id FROM jobs WHERE state = 'queued' ORDER BY queued_at, document_id LIMIT 1)
+		WHERE document_id = (SELECT document_id FROM jobs WHERE state = 'queued' ORDER BY queued_at, rowid LIMIT 1)
 		RETURNING document_id, password, attempts`, s.stamp()).Scan(&j.DocumentID, &j.Password, &j.Attempts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Job{}, ErrNoJob
