@@ -50,6 +50,18 @@ func analyze(pages []Page) *Result {
 		}
 	}
 	st := readStatement(outside, order, labels)
+	// Two readings of numeric dates may both run in order ("03/01, 03/03");
+	// then the one that keeps the dates inside the printed period wins.
+	if order == orderDMY || order == orderMDY {
+		other := orderMDY
+		if order == orderMDY {
+			other = orderDMY
+		}
+		st2 := readStatement(outside, other, labels)
+		if inPeriod(toks, other, st2) > inPeriod(toks, order, st) {
+			order, st = other, st2
+		}
+	}
 	ps, pe := st.PeriodStart, st.PeriodEnd
 	if ps == nil {
 		ps, pe = fallbackPeriod(all, order)
@@ -74,4 +86,20 @@ func fallbackPeriod(all []*line, order dateOrder) (*time.Time, *time.Time) {
 		}
 	}
 	return nil, nil
+}
+
+// inPeriod counts the dates that, read under order, fall inside the
+// statement's period (with a week's grace either side).
+func inPeriod(toks []dateToken, order dateOrder, st Statement) int {
+	if st.PeriodStart == nil {
+		return 0
+	}
+	lo, hi := st.PeriodStart.AddDate(0, 0, -7), st.PeriodEnd.AddDate(0, 0, 7)
+	n := 0
+	for _, t := range toks {
+		if d, ok := t.resolve(order, st.PeriodStart, st.PeriodEnd); ok && !d.Before(lo) && !d.After(hi) {
+			n++
+		}
+	}
+	return n
 }

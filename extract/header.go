@@ -12,18 +12,18 @@ import (
 type colRole int
 
 const (
-	roleNone colRole = iota
-	roleDate          // posting or booking date
-	roleTransDate     // the date a card was used
-	roleValueDate     // value date
-	roleDesc          // description
-	roleType          // transaction type code
-	roleRef           // cheque or reference number
-	roleDebit         // money out
-	roleCredit        // money in
-	roleAmount        // one signed (or Dr/Cr marked) amount
-	roleBalance       // running balance
-	roleDrCr          // a Dr/Cr indicator column
+	roleNone      colRole = iota
+	roleDate              // posting or booking date
+	roleTransDate         // the date a card was used
+	roleValueDate         // value date
+	roleDesc              // description
+	roleType              // transaction type code
+	roleRef               // cheque or reference number
+	roleDebit             // money out
+	roleCredit            // money in
+	roleAmount            // one signed (or Dr/Cr marked) amount
+	roleBalance           // running balance
+	roleDrCr              // a Dr/Cr indicator column
 )
 
 func (r colRole) isDate() bool { return r == roleDate || r == roleTransDate || r == roleValueDate }

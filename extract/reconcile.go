@@ -89,11 +89,10 @@ func unsignedAmounts(rows []row) bool {
 	return seen
 }
 
-// score counts the printed balances that follow from the one before under r.
-func score(rows []row, r reading, unsigned bool) int {
+// score counts the printed balances that follow from the one before under
+// r, starting from prev when have is set.
+func score(rows []row, r reading, unsigned bool, prev decimal.Decimal, have bool) int {
 	n := 0
-	var prev decimal.Decimal
-	have := false
 	for _, rw := range rows {
 		d, abs, known, _ := r.movement(rw, unsigned)
 		b, ok := printedBalance(rw)
@@ -114,6 +113,39 @@ func score(rows []row, r reading, unsigned bool) int {
 	return n
 }
 
+// chooseReadings picks, for each table segment, the reading of its amount
+// columns that the printed balances agree with most; ties keep the headings'
+// plain meaning. Segments are judged apart because a page's headings can be
+// placed so that a lone column is matched to the wrong heading.
+func chooseReadings(rows []row, unsigned bool, opening *decimal.Decimal) map[int]reading {
+	out := map[int]reading{}
+	var prev decimal.Decimal
+	have := opening != nil
+	if have {
+		prev = *opening
+	}
+	for i := 0; i < len(rows); {
+		j := i
+		for j < len(rows) && rows[j].segID == rows[i].segID {
+			j++
+		}
+		best, bestScore := readings[0], -1
+		for _, r := range readings {
+			if s := score(rows[i:j], r, unsigned, prev, have); s > bestScore {
+				best, bestScore = r, s
+			}
+		}
+		out[rows[i].segID] = best
+		for _, rw := range rows[i:j] {
+			if b, ok := printedBalance(rw); ok {
+				prev, have = b, true
+			}
+		}
+		i = j
+	}
+	return out
+}
+
 // reconcile turns rows into transactions: it resolves dates, picks the
 // reading of the amount columns the balances agree with, fills in balances
 // the statement does not print and checks the chain from the opening to the
@@ -122,7 +154,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	unsigned := unsignedAmounts(rows)
 	best, bestScore := readings[0], -1
 	for _, r := range readings {
-		if s := score(rows, r, unsigned); s > bestScore {
+		if s := score(rows, r, unsigned, decimal.Zero, false); s > bestScore {
 			best, bestScore = r, s
 		}
 	}
@@ -162,6 +194,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		st.OpeningBalance = &v
 	}
 
+	bySeg := chooseReadings(rows, unsigned, opening)
 	var txs []Transaction
 	rec := Reconciliation{}
 	checks := 0
@@ -171,7 +204,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		prev = *opening
 	}
 	for _, rw := range rows {
-		d, abs, known, any := best.movement(rw, unsigned)
+		d, abs, known, any := bySeg[rw.segID].movement(rw, unsigned)
 		b, hasBal := printedBalance(rw)
 		if !any {
 			// A dated line with no money moving: a note, or a day's balance to check.

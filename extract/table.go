@@ -106,40 +106,7 @@ func findColumns(seg *segment) {
 		}
 		cols = append(cols, column{x0: t.x0, x1: t.x1, n: 1})
 	}
-	// Name columns: the money label overlapping most, else the nearest one.
-	used := map[int]bool{}
-	for ci := range cols {
-		c := &cols[ci]
-		best, bestOv := -1, 0.0
-		for li, lb := range seg.labels {
-			if !lb.role.isMoney() && lb.role != roleDrCr {
-				continue
-			}
-			ov := min(c.x1, lb.x1) - max(c.x0, lb.x0)
-			if ov > bestOv {
-				best, bestOv = li, ov
-			}
-		}
-		if best < 0 {
-			// Nearest money label, if no text label lies nearer.
-			bestD := 1e9
-			li := -1
-			for i, lb := range seg.labels {
-				d := max(lb.x0-c.x1, c.x0-lb.x1, 0)
-				if d < bestD {
-					bestD, li = d, i
-				}
-			}
-			if li >= 0 && (seg.labels[li].role.isMoney()) && !used[li] && bestD < 60 {
-				best = li
-			}
-		}
-		if best >= 0 && !used[best] {
-			used[best] = true
-			c.role = seg.labels[best].role
-			c.label = seg.labels[best].text
-		}
-	}
+	nameColumns(cols, seg.labels)
 	seg.cols = cols
 	if len(seg.labels) == 0 {
 		guessRoles(seg)
@@ -173,6 +140,66 @@ func guessRoles(seg *segment) {
 		seg.cols[rest[len(rest)-2]].role = roleDebit
 		seg.cols[rest[len(rest)-1]].role = roleCredit
 	}
+}
+
+// nameColumns gives amount columns the roles of the money headings above
+// them. Headings and columns both run left to right, so they are aligned in
+// order (an edit-distance alignment): a heading may have no column on a page
+// (nothing paid in), and a stray amount in a description has no heading.
+// Headings are often left-aligned or centred over right-aligned figures, so
+// nearness, not overlap, decides.
+func nameColumns(cols []column, labels []label) {
+	var lbs []label
+	for _, lb := range labels {
+		if lb.role.isMoney() {
+			lbs = append(lbs, lb)
+		}
+	}
+	k, m := len(cols), len(lbs)
+	if k == 0 || m == 0 {
+		return
+	}
+	dist := func(c column, lb label) float64 {
+		gap := max(lb.x0-c.x1, c.x0-lb.x1, 0)
+		return gap + 0.2*abs((c.x0+c.x1)/2-(lb.x0+lb.x1)/2)
+	}
+	const skipLabel = 40.0
+	skipCol := func(c column) float64 { return 30 * float64(c.n) }
+	dp := make([][]float64, k+1)
+	for i := range dp {
+		dp[i] = make([]float64, m+1)
+	}
+	for i := 1; i <= k; i++ {
+		dp[i][0] = dp[i-1][0] + skipCol(cols[i-1])
+	}
+	for j := 1; j <= m; j++ {
+		dp[0][j] = dp[0][j-1] + skipLabel
+	}
+	for i := 1; i <= k; i++ {
+		for j := 1; j <= m; j++ {
+			dp[i][j] = min(dp[i-1][j-1]+dist(cols[i-1], lbs[j-1]),
+				dp[i-1][j]+skipCol(cols[i-1]),
+				dp[i][j-1]+skipLabel)
+		}
+	}
+	for i, j := k, m; i > 0 && j > 0; {
+		switch {
+		case dp[i][j] == dp[i-1][j-1]+dist(cols[i-1], lbs[j-1]):
+			cols[i-1].role, cols[i-1].label = lbs[j-1].role, lbs[j-1].text
+			i, j = i-1, j-1
+		case dp[i][j] == dp[i-1][j]+skipCol(cols[i-1]):
+			i--
+		default:
+			j--
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // colOf returns the column holding an amount token, -1 for none.
