@@ -18,7 +18,7 @@ import (
 // them across the process boundary by Code.
 var (
 	// ErrPassword means the PDF is encrypted and no (or a wrong) password was given.
-	ErrPassword = errors.New("the PDF is password-protected: upload it again with the right password")
+	ErrPassword = errors.New("the PDF is password-protected and no correct password was given")
 	// ErrCorrupt means the file claims a known type but cannot be read as one.
 	ErrCorrupt = errors.New("the file is damaged or not a readable document")
 	// ErrUnsupported means the bytes are of no type Passbook reads.
