@@ -1,26 +1,330 @@
 package extract
 
 import (
-	"errors"
+	_ "embed"
+	"fmt"
 	"image"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/otiai10/gosseract/v2"
 )
 
-// errOCRNotReady is returned while the OCR path is being written.
-var errOCRNotReady = errors.New("extract: OCR not implemented yet")
+// engModel is Tesseract's English "fast" LSTM model (Debian's
+// tesseract-ocr-eng), embedded so a server with no tessdata installed still
+// reads scans.
+//
+//go:embed tessdata/eng.traineddata
+var engModel []byte
+
+// OCR resolution bounds: Tesseract reads statement print best with capital
+// letters 20–40 pixels tall. Below minOCRDPI an image is enlarged to
+// lowOCRDPI; above maxOCRDPI it is reduced to highOCRDPI, which reads as
+// well and costs less.
+const (
+	minOCRDPI  = 170
+	lowOCRDPI  = 250
+	maxOCRDPI  = 360
+	highOCRDPI = 300
+)
+
+// tess is the process's one Tesseract instance. Loading the model costs
+// more than reading a small page, and the worker reads one page at a time,
+// so the instance is made once, on first use, and kept.
+var tess struct {
+	mu     sync.Mutex
+	client *gosseract.Client
+}
 
 // ocrImage cleans up one page image (orientation, deskew, contrast, crop) and reads its words.
 // dpi is the image's resolution when known (rendered PDF pages), 0 to estimate it. Word boxes are returned
 // in points (px * 72 / dpi) with top-left origin, Page.OCR = true.
 func ocrImage(img image.Image, dpi float64, pageNo int) (Page, error) {
-	return Page{Number: pageNo, OCR: true}, errOCRNotReady
+	g, dpi := preparePage(toGray(img), dpi)
+	words, conf, err := recognize(g, dpi)
+	if err != nil {
+		return Page{}, err
+	}
+	if conf < uprightConf {
+		// Poorly read: the page may be upside down, which the ink alone
+		// does not tell. Read it turned over and keep the better reading.
+		g2 := rotateQuarter(g, 2)
+		words2, conf2, err := recognize(g2, dpi)
+		if err != nil {
+			return Page{}, err
+		}
+		if conf2 > conf {
+			g, words = g2, words2
+		}
+	}
+	k := 72 / dpi
+	pg := Page{
+		Number: pageNo,
+		Width:  float64(g.Rect.Dx()) * k,
+		Height: float64(g.Rect.Dy()) * k,
+		OCR:    true,
+	}
+	repairAmounts(words)
+	for _, w := range words {
+		pg.Words = append(pg.Words, Word{
+			Text: w.text,
+			X0:   float64(w.box.Min.X) * k, Y0: float64(w.box.Min.Y) * k,
+			X1: float64(w.box.Max.X) * k, Y1: float64(w.box.Max.Y) * k,
+		})
+	}
+	return pg, nil
 }
 
-// decodeImage returns the pages (frames) of an uploaded PNG, JPEG, TIFF (all pages) or WebP.
-func decodeImage(data []byte) ([]image.Image, error) {
-	return nil, errOCRNotReady
+// uprightConf is the mean word confidence below which a page is read again
+// upside down. Upright statement pages, scans and photos included, read at
+// PLACEHOLDER; upside-down ones at PLACEHOLDER.
+const uprightConf = 70
+
+// preparePage turns a page image into what Tesseract reads best: background
+// around a photographed page cropped away, resolution brought into range,
+// lighting flattened, text turned upright and deskewed. It returns the
+// image and its resolution.
+func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64) {
+	g = cropGray(g, cropBackground(g))
+	if dpi <= 0 {
+		dpi = estimateDPI(g.Rect.Dx(), g.Rect.Dy())
+	}
+	switch {
+	case dpi < minOCRDPI:
+		g = scaleGray(g, lowOCRDPI/dpi)
+		dpi = lowOCRDPI
+	case dpi > maxOCRDPI:
+		g = scaleGray(g, highOCRDPI/dpi)
+		dpi = highOCRDPI
+	}
+	normalizeContrast(g, dpi)
+	g = orient(g, dpi)
+	return g, dpi
 }
 
-// imagePageCount counts pages or frames without decoding pixels (TIFF: walk the IFD chain).
-func imagePageCount(data []byte) (int, error) {
-	return 0, errOCRNotReady
+// maxSkew is the largest skew, in degrees, that deskewing looks for; a page
+// turned further is a page turned a quarter, handled by orientation.
+const maxSkew = 8
+
+// orient turns g so its text lines run left to right, upright and level.
+func orient(g *image.Gray, dpi float64) *image.Gray {
+	m := newInkMap(g, dpi)
+	if len(m.pts) < 200 {
+		return g // nothing on the page to go by
+	}
+	angH, sH := m.bestAngle(maxSkew, false)
+	_, sV := m.bestAngle(maxSkew, true)
+	if sV > 1.3*sH {
+		// Lines run up or down the page: turn it a quarter and look again.
+		g = rotateQuarter(g, 1)
+		m = newInkMap(g, dpi)
+		angH, _ = m.bestAngle(maxSkew, false)
+	}
+	if math.Abs(angH) >= 0.1 {
+		g = rotateSmall(g, -angH)
+	}
+	return g
+}
+
+// ocrWord is one word as Tesseract read it, its box in image pixels.
+type ocrWord struct {
+	text string
+	box  image.Rectangle
+	conf float64
+}
+
+// recognize runs Tesseract once over g and returns its words and their
+// mean confidence (0–100, weighted by length).
+func recognize(g *image.Gray, dpi float64) ([]ocrWord, float64, error) {
+	tess.mu.Lock()
+	defer tess.mu.Unlock()
+	fresh := tess.client == nil
+	if fresh {
+		c, err := newTessClient()
+		if err != nil {
+			return nil, 0, err
+		}
+		tess.client = c
+	}
+	c := tess.client
+	if err := c.SetVariable("user_defined_dpi", strconv.Itoa(int(math.Round(dpi)))); err != nil {
+		return nil, 0, fmt.Errorf("ocr: %w", err)
+	}
+	if err := c.SetImageFromBytes(encodePGM(g)); err != nil {
+		return nil, 0, fmt.Errorf("ocr: %w", err)
+	}
+	boxes, err := c.GetBoundingBoxesVerbose()
+	if fresh {
+		// The model is in memory now (or failed to load): its file is no
+		// longer needed, and a worker per document must not leave one behind.
+		os.RemoveAll(c.TessdataPrefix)
+	}
+	if err != nil {
+		c.Close()
+		tess.client = nil
+		return nil, 0, fmt.Errorf("ocr: %w", err)
+	}
+	words := make([]ocrWord, 0, len(boxes))
+	var confSum, weight float64
+	for _, b := range boxes {
+		t := cleanOCRText(b.Word)
+		if t == "" {
+			continue
+		}
+		words = append(words, ocrWord{text: t, box: b.Box, conf: b.Confidence})
+		n := float64(len([]rune(t)))
+		confSum += b.Confidence * n
+		weight += n
+	}
+	if weight == 0 {
+		return words, 0, nil
+	}
+	return words, confSum / weight, nil
+}
+
+// newTessClient writes the embedded model to a fresh private directory and
+// makes a client that loads it. The caller removes the directory once the
+// client has initialised (on its first recognition).
+func newTessClient() (*gosseract.Client, error) {
+	dir, err := os.MkdirTemp("", "passbook-tessdata-")
+	if err != nil {
+		return nil, fmt.Errorf("ocr model: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "eng.traineddata"), engModel, 0o600); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("ocr model: %w", err)
+	}
+	c := gosseract.NewClient()
+	vars := map[string]string{
+		// Tesseract writes warnings ("Estimating resolution...") to stderr otherwise.
+		"debug_file": os.DevNull,
+		// Fully automatic page segmentation, no orientation detection (orient does that).
+		"tessedit_pageseg_mode": "3",
+	}
+	for k, v := range vars {
+		if err := c.SetVariable(gosseract.SettableVariable(k), v); err != nil {
+			c.Close()
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("ocr: %w", err)
+		}
+	}
+	if err := c.SetTessdataPrefix(dir); err != nil {
+		c.Close()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("ocr: %w", err)
+	}
+	return c, nil
+}
+
+// encodePGM wraps g's pixels in a binary PGM header: Leptonica reads it by
+// copying rows, with none of the compression a PNG round trip costs.
+func encodePGM(g *image.Gray) []byte {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	head := fmt.Sprintf("P5\n%d %d\n255\n", w, h)
+	out := make([]byte, 0, len(head)+w*h)
+	out = append(out, head...)
+	for y := 0; y < h; y++ {
+		i := g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y+y)
+		out = append(out, g.Pix[i:i+w]...)
+	}
+	return out
+}
+
+// cleanOCRText tidies one recognised word: dashes Tesseract reads for a
+// minus sign become '-', and words that are only rule or border debris
+// (|, _, =, ~) are dropped.
+func cleanOCRText(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '—', '–', '−', '‒', '―':
+			return '-'
+		case '‘', '’':
+			return '\''
+		case '“', '”':
+			return '"'
+		}
+		return r
+	}, s)
+	debris := true
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || !strings.ContainsRune("|_=~¦", r) {
+			debris = false
+			break
+		}
+	}
+	if debris {
+		return ""
+	}
+	return s
+}
+
+// ocrAmount matches a word that is an amount as OCR commonly garbles it:
+// junk or a misread minus before it, any of .,;: as separators, and two
+// decimals at the end. Groups: prefix, integer part with separators,
+// decimal separator, decimals, suffix.
+var ocrAmount = regexp.MustCompile(`^([-~_=(]*)([0-9]{1,3}(?:[.,;:' ][0-9]{2,3})*)([.,;:])([0-9]{2})([-)]?|CR|DR|Cr|Dr)$`)
+
+// repairAmounts rewrites amount words to the page's own number convention:
+// Tesseract often reads a decimal comma as a point (or ';', ':') and a minus
+// as '~' or a dash run. The convention (1,234.56 or 1.234,56) is the one
+// most amounts on the page are printed in; words that fit neither stay as
+// read. A sign that may be wrong is left for the running balance to settle.
+func repairAmounts(words []ocrWord) {
+	comma, point := 0, 0
+	for _, w := range words {
+		m := ocrAmount.FindStringSubmatch(w.text)
+		if m == nil {
+			continue
+		}
+		switch m[3] {
+		case ",":
+			if !strings.ContainsAny(m[2], ",;:") {
+				comma++
+			}
+		case ".":
+			if !strings.ContainsAny(m[2], ".;:") {
+				point++
+			}
+		}
+	}
+	if comma+point < 3 {
+		return // too few amounts to tell the convention
+	}
+	dec, group := ".", ","
+	if comma > point {
+		dec, group = ",", "."
+	}
+	for i, w := range words {
+		m := ocrAmount.FindStringSubmatch(w.text)
+		if m == nil {
+			continue
+		}
+		sign := ""
+		switch {
+		case strings.HasSuffix(m[1], "("):
+			sign = "("
+		case strings.ContainsAny(m[1], "-~"):
+			sign = "-"
+		}
+		intPart := m[2]
+		if strings.ContainsAny(intPart, ".,;:' ") {
+			intPart = strings.Map(func(r rune) rune {
+				if strings.ContainsRune(".,;:", r) {
+					return rune(group[0])
+				}
+				return r
+			}, intPart)
+		}
+		words[i].text = sign + intPart + dec + m[4] + m[5]
+	}
 }
