@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary stand in for the passbook binary: as the
+// conversion worker it re-executes, and as a whole server for the crash test.
+func TestMain(m *testing.M) {
+	if os.Getenv("PASSBOOK_AS_MAIN") == "1" || (len(os.Args) > 1 && os.Args[1] == workerCommand) {
+		ctx, stop := context.WithCancel(context.Background())
+		go func() {
+			sig := make(chan os.Signal, 1)
+			signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
+			<-sig
+			stop()
+		}()
+		if err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "passbook:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// syncBuffer is a bytes.Buffer safe to write from one goroutine and read
+// from another.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
+
+var (
+	addrRE = regexp.MustCompile(`msg=serving addr=(\S+)`)
+	keyRE  = regexp.MustCompile(`\buk_[0-9A-Za-z]{32,}\b`)
+)
+
+// waitFor polls f until it returns a non-empty string.
+func waitFor(t *testing.T, what string, f func() string) string {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if s := f(); s != "" {
+			return s
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+	return ""
+}
+
+type client struct {
+	t    *testing.T
+	base string
+	key  string
+}
+
+func (c client) get(path string, v any) int {
+	c.t.Helper()
+	req, _ := http.NewRequest("GET", c.base+path, nil)
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		c.t.Fatalf("GET %s: %v", path, err)
+	}
+	return resp.StatusCode
+}
+
+func (c client) upload(name string, data []byte) string {
+	c.t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	w, _ := mw.CreateFormFile("file", name)
+	w.Write(data)
+	mw.Close()
+	req, _ := http.NewRequest("POST", c.base+"/api/v1/extract", &body)
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	json.NewDecoder(resp.Body).Decode(&m)
+	if resp.StatusCode != 200 {
+		c.t.Fatalf("upload: %d %v", resp.StatusCode, m)
+	}
+	return m["file_id"].(string)
+}
+
+type status struct {
+	Status           string `json:"status"`
+	PagesDone        int    `json:"pages_done"`
+	PageCount        int    `json:"page_count"`
+	TransactionCount int    `json:"transaction_count"`
+	Error            string `json:"error"`
+}
+
+func (c client) status(id string) status {
+	var s status
+	c.get("/api/v1/status?file_id="+id, &s)
+	return s
+}
+
+// TestServeAndExtractAgree runs the whole program on port 0: a new data
+// file prints a key, an upload converts through the worker, and the JSON
+// download has the same transactions and statement as `passbook extract`.
+func TestServeAndExtractAgree(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	data := filepath.Join(t.TempDir(), "passbook.db")
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data}, os.Getenv, nil, &stdout, &stderr)
+	}()
+	addr := waitFor(t, "the server to listen", func() string {
+		if m := addrRE.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1]
+		}
+		return ""
+	})
+	key := keyRE.FindString(stdout.String())
+	if key == "" {
+		t.Fatalf("no API key printed on a new data file: %q", stdout.String())
+	}
+	c := client{t: t, base: "http://" + addr, key: key}
+	sample, err := os.ReadFile("testdata/sample_statement.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := c.upload("sample_statement.pdf", sample)
+	st := status{}
+	waitFor(t, "the conversion", func() string {
+		st = c.status(id)
+		if st.Status == "processing" {
+			return ""
+		}
+		return st.Status
+	})
+	if st.Status != "completed" || st.TransactionCount != 8 {
+		t.Fatalf("status %+v", st)
+	}
+	var served map[string]any
+	if code := c.get("/api/v1/download?format=json&file_id="+id, &served); code != 200 {
+		t.Fatalf("download: %d %v", code, served)
+	}
+
+	var cli bytes.Buffer
+	if err := run(ctx, []string{"extract", "--format", "json", "testdata/sample_statement.pdf"}, os.Getenv, nil, &cli, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var extracted map[string]any
+	if err := json.Unmarshal(cli.Bytes(), &extracted); err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{"transactions", "statement", "transaction_count"} {
+		a, _ := json.Marshal(served[field])
+		b, _ := json.Marshal(extracted[field])
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs:\nserver:  %s\nextract: %s", field, a, b)
+		}
+	}
+	if extracted["file_id"] != "sample_statement.pdf" {
+		t.Errorf("extract file_id = %v, want the input's name", extracted["file_id"])
+	}
+
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve returned %v after shutdown", err)
+	}
+	if err := run(context.Background(), []string{"accounts", "list", "--data", data}, os.Getenv, nil, &stdout, io.Discard); err != nil ||
+		!strings.Contains(stdout.String(), "admin@localhost  enterprise  1") {
+		t.Errorf("accounts list after the run: %v\n%s", err, stdout.String())
+	}
+}
+
+// TestExtractErrors checks the CLI's exit paths: a clear one-line reason.
+func TestExtractErrors(t *testing.T) {
+	dir := t.TempDir()
+	notPDF := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notPDF, []byte("hello"), 0o644)
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unsupported", []string{"extract", notPDF}, "unsupported file type"},
+		{"password", []string{"extract", "testdata/encrypted_statement.pdf"}, "password"},
+		{"missing file", []string{"extract", filepath.Join(dir, "nope.pdf")}, "no such file"},
+		{"bad format", []string{"extract", "--format", "pdf", "testdata/sample_statement.pdf"}, "format"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := run(context.Background(), tt.args, os.Getenv, nil, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestKilledServerResumesJob kills the server with SIGKILL while it is
+// converting a long statement, starts it again on the same data file, and
+// checks the job completes, charged once.
+func TestKilledServerResumesJob(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "passbook.db")
+	var long bytes.Buffer
+	const pages, rows = 300, 40
+	if _, err := writeStatement(&long, pages, rows); err != nil {
+		t.Fatal(err)
+	}
+
+	start := func() (*exec.Cmd, *syncBuffer, *syncBuffer, string) {
+		cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0", "--data", data)
+		cmd.Env = append(os.Environ(), "PASSBOOK_AS_MAIN=1")
+		var stdout, stderr syncBuffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		addr := waitFor(t, "the server to listen", func() string {
+			if m := addrRE.FindStringSubmatch(stderr.String()); m != nil {
+				return m[1]
+			}
+			return ""
+		})
+		return cmd, &stdout, &stderr, addr
+	}
+
+	first, stdout, _, addr := start()
+	c := client{t: t, base: "http://" + addr, key: keyRE.FindString(stdout.String())}
+	id := c.upload("long.pdf", long.Bytes())
+	waitFor(t, "the conversion to start", func() string {
+		if s := c.status(id); s.Status == "processing" && s.PagesDone > 0 {
+			return "started"
+		}
+		return ""
+	})
+	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	first.Wait()
+
+	second, _, stderr2, addr2 := start()
+	c.base = "http://" + addr2
+	var st status
+	waitFor(t, "the resumed conversion", func() string {
+		st = c.status(id)
+		if st.Status == "processing" {
+			return ""
+		}
+		return st.Status
+	})
+	if st.Status != "completed" || st.TransactionCount != pages*rows {
+		t.Fatalf("resumed job: %+v", st)
+	}
+	if !strings.Contains(stderr2.String(), "resuming interrupted conversions") {
+		t.Errorf("the second server did not say it resumed a job:\n%s", stderr2.String())
+	}
+	var user struct {
+		Quota struct{ Used int } `json:"quota"`
+	}
+	c.get("/api/v1/user", &user)
+	if user.Quota.Used != pages {
+		t.Errorf("quota.used = %d, want %d (charged once)", user.Quota.Used, pages)
+	}
+	second.Process.Signal(syscall.SIGTERM)
+	if err := second.Wait(); err != nil {
+		t.Errorf("graceful stop: %v", err)
+	}
+}
