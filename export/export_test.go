@@ -367,6 +367,18 @@ func FuzzCSV(f *testing.F) {
 	for _, tx := range sample().Transactions {
 		f.Add(tx.Description)
 	}
+	// The golden CSV's cells, neutralised ones included, are inputs too.
+	golden, err := os.ReadFile(filepath.Join("testdata", "sample.csv"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	records, err := csv.NewReader(bytes.NewReader(golden)).ReadAll()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, rec := range records {
+		f.Add(rec[2])
+	}
 	for _, s := range []string{"", `"`, `""`, ",", "a\nb", "a\r\nb", "\r", "\n", "'", "''=", "\xff\xfe", " lead", "trail ", `\.`, "\x00"} {
 		f.Add(s)
 	}
@@ -597,7 +609,7 @@ func TestXLSXAutoFilterXML(t *testing.T) {
 		t.Fatal(err)
 	}
 	// excelize writes the filter's range with absolute references.
-	for _, want := range []string{`<autoFilter ref="(\$?A\$?1:\$?F\$?10)"`, `<pane [^>]*state="frozen"`, `<cols><col min="1" max="1" [^>]*/><col min="2"`} {
+	for _, want := range []string{`<autoFilter ref="(\$?A\$?1:\$?F\$?10)"`, `<pane [^>]*state="frozen"`, `<cols><col min="1" max="1" [^>]*/><col min="2"`, `<dimension ref="A1:F10"`} {
 		if !regexp.MustCompile(want).Match(xml) {
 			t.Errorf("sheet1.xml does not match %s", want)
 		}

@@ -103,9 +103,15 @@ func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
 func writeTransactionsSheet(f *excelize.File, st xlsxStyles, txs []extract.Transaction) error {
 	lastRow := len(txs) + 1
 	// The stream writer reuses the sheet's settings as they are when it is
-	// created and cannot add an autofilter afterwards: set it first.
+	// created and cannot add an autofilter afterwards: set it first. The
+	// same goes for the dimension, which it would otherwise leave at "A1";
+	// some readers size the sheet by it.
 	lastCol, _ := excelize.ColumnNumberToName(len(columns))
-	if err := f.AutoFilter(transactionsSheet, fmt.Sprintf("A1:%s%d", lastCol, lastRow), nil); err != nil {
+	used := fmt.Sprintf("A1:%s%d", lastCol, lastRow)
+	if err := f.SetSheetDimension(transactionsSheet, used); err != nil {
+		return err
+	}
+	if err := f.AutoFilter(transactionsSheet, used, nil); err != nil {
 		return err
 	}
 	sw, err := f.NewStreamWriter(transactionsSheet)
