@@ -8,11 +8,12 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Rows that are not transactions, recognised by their words.
+// Rows that are not transactions, recognised by their words (matched on
+// lower-cased text: case-folding regexps cost more than the rest of a page).
 var (
-	openingRe = regexp.MustCompile(`(?i)\b(brought\s+forward|b/f|opening\s+balance|balance\s+forward|previous\s+balance|start(ing)?\s+balance|beginning\s+balance|alter\s+saldo|anfangssaldo|saldo\s+vortrag|vortrag|solde\s+(pr[ée]c[ée]dent|initial|d[ée]but|report[ée])|report|saldo\s+(anterior|inicial|iniziale|precedente|inizio)|beginsaldo|vorig\s+saldo|saldo\s+anterior)\b`)
-	closingRe = regexp.MustCompile(`(?i)\b(carried\s+forward|c/f|closing\s+balance|balance\s+carried|new\s+balance|ending\s+balance|end\s+balance|neuer\s+saldo|endsaldo|schlusssaldo|solde\s+(nouveau|final|fin|[àa]\s+reporter)|nouveau\s+solde|saldo\s+(final|finale|nuevo|attuale)|eindsaldo|nieuw\s+saldo|saldo\s+atual)\b`)
-	totalRe   = regexp.MustCompile(`(?i)\b(total|totals|totale|totaal|summe|gesamt|sub-?total|zwischensumme|somme|suma|soma|interest\s+rate|tasa|zinssatz|taux)\b`)
+	openingRe = regexp.MustCompile(`\b(brought\s+forward|b/f|opening\s+balance|balance\s+forward|previous\s+balance|start(ing)?\s+balance|beginning\s+balance|alter\s+saldo|anfangssaldo|saldo\s+vortrag|vortrag|solde\s+(pr[ée]c[ée]dent|initial|d[ée]but|report[ée])|report|saldo\s+(anterior|inicial|iniziale|precedente|inizio)|beginsaldo|vorig\s+saldo|saldo\s+anterior)\b`)
+	closingRe = regexp.MustCompile(`\b(carried\s+forward|c/f|closing\s+balance|balance\s+carried|new\s+balance|ending\s+balance|end\s+balance|neuer\s+saldo|endsaldo|schlusssaldo|solde\s+(nouveau|final|fin|[àa]\s+reporter)|nouveau\s+solde|saldo\s+(final|finale|nuevo|attuale)|eindsaldo|nieuw\s+saldo|saldo\s+atual)\b`)
+	totalRe   = regexp.MustCompile(`\b(total|totals|totale|totaal|summe|gesamt|sub-?total|zwischensumme|somme|suma|soma|interest\s+rate|tasa|zinssatz|taux)\b`)
 )
 
 // column is an amount column found in a table from the amounts printed in
@@ -293,7 +294,6 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 			}
 		}
 		text := strings.Join(descParts, " ")
-		full := l.text()
 		hasMove := false
 		var bal *cell
 		for i := range cells {
@@ -303,18 +303,22 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 				hasMove = true
 			}
 		}
+		lower := ""
+		if !hasMove || dateTok == nil {
+			lower = strings.ToLower(l.text())
+		}
 		switch {
-		case openingRe.MatchString(full) && !hasMove:
+		case !hasMove && openingRe.MatchString(lower):
 			if bal != nil {
 				markers = append(markers, marker{kind: "opening", val: bal.val, after: len(rows)})
 			}
 			cur = -1
-		case closingRe.MatchString(full) && !hasMove:
+		case !hasMove && closingRe.MatchString(lower):
 			if bal != nil {
 				markers = append(markers, marker{kind: "closing", val: bal.val, after: len(rows)})
 			}
 			cur = -1
-		case totalRe.MatchString(full) && dateTok == nil:
+		case dateTok == nil && totalRe.MatchString(lower):
 			cur = -1
 		case dateTok != nil && hasMove:
 			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID})

@@ -1,0 +1,135 @@
+package extract
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/go-pdf/fpdf"
+)
+
+// statementPDF writes a text PDF statement of the given pages (35 rows a
+// page, some descriptions wrapped, a repeated heading on each page), protected
+// with password when it is not empty. It returns the PDF and the closing balance.
+func statementPDF(tb testing.TB, pages int, password string) ([]byte, string) {
+	tb.Helper()
+	pdf := fpdf.New("P", "pt", "Letter", "")
+	if password != "" {
+		pdf.SetProtection(fpdf.CnProtectPrint, password, "owner-"+password)
+	}
+	pdf.SetFont("Helvetica", "", 9)
+	bal := int64(100000) // cents
+	money := func(c int64) string {
+		s := fmt.Sprintf("%d.%02d", abs64(c)/100, abs64(c)%100)
+		if c < 0 {
+			s = "-" + s
+		}
+		return s
+	}
+	right := func(x, y float64, s string) {
+		pdf.Text(x-pdf.GetStringWidth(s), y, s)
+	}
+	n := 0
+	for p := 0; p < pages; p++ {
+		pdf.AddPage()
+		y := 50.0
+		if p == 0 {
+			pdf.Text(40, y, "Example Bank   Statement period 01/01/2024 to 31/12/2024")
+			y += 14
+			pdf.Text(40, y, "Account number: 12-3456-7890   Currency: USD")
+			y += 14
+			pdf.Text(40, y, "Opening balance")
+			right(200, y, money(bal))
+			y += 24
+		}
+		pdf.Text(40, y, "Date")
+		pdf.Text(100, y, "Description")
+		pdf.Text(330, y, "Withdrawals")
+		pdf.Text(420, y, "Deposits")
+		pdf.Text(510, y, "Balance")
+		y += 16
+		for r := 0; r < 35; r++ {
+			n++
+			day := n%28 + 1
+			month := (n/90)%12 + 1
+			amt := int64(n*137%50000 + 100)
+			in := n%4 == 0
+			if in {
+				bal += amt
+			} else {
+				bal -= amt
+			}
+			pdf.Text(40, y, fmt.Sprintf("%02d/%02d/2024", day, month))
+			pdf.Text(100, y, fmt.Sprintf("PAYEE NUMBER %d", n))
+			if in {
+				right(470, y, money(amt))
+			} else {
+				right(380, y, money(amt))
+			}
+			right(560, y, money(bal))
+			y += 12
+			if n%3 == 0 {
+				pdf.Text(100, y, "CARD 4921 XXXX 0021")
+				y += 12
+			}
+		}
+		pdf.Text(40, 760, fmt.Sprintf("Page %d of %d. Please check this statement carefully.", p+1, pages))
+	}
+	var buf bytes.Buffer
+	if err := pdf.Output(&buf); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes(), money(bal)
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// BenchmarkConvertPage measures Convert on a 10-page text statement, per
+// page. Compare with MuPDF's own text extraction of the same file:
+//
+//	PASSBOOK_BENCH_PDF=/tmp/stmt10.pdf go test -run '^$' -bench ConvertPage ./extract/
+//	hyperfine 'mutool draw -F stext -o /dev/null /tmp/stmt10.pdf'
+func BenchmarkConvertPage(b *testing.B) {
+	data, _ := statementPDF(b, 10, "")
+	if path := os.Getenv("PASSBOOK_BENCH_PDF"); path != "" {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := Convert(data, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Transactions) != 350 {
+			b.Fatalf("got %d transactions, want 350", len(res.Transactions))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*10)/1000, "ms/page")
+}
+
+// BenchmarkWordsPage measures only the MuPDF walk that yields word boxes.
+func BenchmarkWordsPage(b *testing.B) {
+	data, _ := statementPDF(b, 10, "")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		doc, err := openPDF(data, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for p := 0; p < doc.PageCount(); p++ {
+			if _, err := doc.words(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+		doc.Close()
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*10)/1000, "ms/page")
+}
