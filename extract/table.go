@@ -91,6 +91,10 @@ func labelAt(labels []label, x float64) int {
 func findColumns(seg *segment) {
 	var toks []token
 	for _, l := range seg.lines {
+		if len(seg.labels) == 0 && (len(l.toks) == 0 || l.toks[0].kind != tokDate) {
+			// With no heading, only lines led by a date show where the columns are.
+			continue
+		}
 		for _, t := range l.toks {
 			if t.kind == tokAmount {
 				toks = append(toks, t)
@@ -119,10 +123,8 @@ func findColumns(seg *segment) {
 // amount and two are out and in (reconciliation may swap them).
 func guessRoles(seg *segment) {
 	var money []int
-	for i, c := range seg.cols {
-		if c.n >= 2 {
-			money = append(money, i)
-		}
+	for i := range seg.cols {
+		money = append(money, i)
 	}
 	if len(money) == 0 {
 		return

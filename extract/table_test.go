@@ -1,0 +1,247 @@
+package extract
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// txLine renders a transaction as "date|description|in|out|balance" for comparisons.
+func txLine(t Transaction) string {
+	in, out := "", ""
+	if t.AmountIn != nil {
+		in = t.AmountIn.StringFixed(2)
+	}
+	if t.AmountOut != nil {
+		out = t.AmountOut.StringFixed(2)
+	}
+	return strings.Join([]string{t.Date.Format("2006-01-02"), t.Description, in, out, t.Balance.StringFixed(2)}, "|")
+}
+
+func checkTxs(t *testing.T, res *Result, want []string) {
+	t.Helper()
+	var got []string
+	for _, tx := range res.Transactions {
+		got = append(got, txLine(tx))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("transactions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// usPage is a two-column (withdrawals, deposits) statement with left-aligned
+// headings over right-aligned figures, a wrapped description, a brought
+// forward line and a footer.
+func usPage() Page {
+	return synthPage(1,
+		[]cellAt{at(10, "Statement Period: February 27, 2024 - March 30, 2024")},
+		[]cellAt{at(10, "Account number: 23-4136-539918"), at(300, "Currency: USD")},
+		nil,
+		[]cellAt{at(10, "Date"), at(60, "Description"), at(300, "Withdrawals"), at(400, "Deposits"), at(480, "Balance")},
+		[]cellAt{at(10, "Balance brought forward"), rat(560, "1,062.75")},
+		[]cellAt{at(10, "03/01"), at(60, "MOBILE PHONE CO BILL"), rat(380, "94.80"), rat(560, "967.95")},
+		[]cellAt{at(10, "03/01"), at(60, "CITY WATER UTILITY"), rat(380, "379.80"), rat(560, "588.15")},
+		[]cellAt{at(60, "VIA MOBILE BANKING")},
+		[]cellAt{at(10, "03/05"), at(60, "DIVIDEND VANGUARD"), rat(470, "2,142.74"), rat(560, "2,730.89")},
+		[]cellAt{at(10, "03/12"), at(60, "BOOKSHOP & CO"), rat(380, "3,000.00"), rat(560, "-269.11")},
+		nil,
+		nil,
+		[]cellAt{at(10, "Northwind Savings Bank is authorised and regulated.")},
+	)
+}
+
+func TestAnalyzeTwoColumns(t *testing.T) {
+	res := analyze([]Page{usPage()})
+	checkTxs(t, res, []string{
+		"2024-03-01|MOBILE PHONE CO BILL||94.80|967.95",
+		"2024-03-01|CITY WATER UTILITY VIA MOBILE BANKING||379.80|588.15",
+		"2024-03-05|DIVIDEND VANGUARD|2142.74||2730.89",
+		"2024-03-12|BOOKSHOP & CO||3000.00|-269.11",
+	})
+	st := res.Statement
+	if st.Reconciliation.Status != ReconcileOK {
+		t.Errorf("reconciliation = %+v, want ok", st.Reconciliation)
+	}
+	if st.AccountNumber != "23-4136-539918" || st.Currency != "USD" {
+		t.Errorf("account %q currency %q", st.AccountNumber, st.Currency)
+	}
+	if st.OpeningBalance == nil || st.OpeningBalance.StringFixed(2) != "1062.75" {
+		t.Errorf("opening balance = %v, want 1062.75", st.OpeningBalance)
+	}
+	if st.PeriodStart == nil || st.PeriodStart.Format("2006-01-02") != "2024-02-27" {
+		t.Errorf("period start = %v", st.PeriodStart)
+	}
+}
+
+func TestAnalyzeSignedGerman(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Kontoauszug vom 30.04.2024 bis 20.05.2024")},
+		nil,
+		[]cellAt{at(10, "Buchungstag"), at(90, "Valuta"), at(160, "Vorgang"), at(380, "Betrag EUR"), at(480, "Saldo EUR")},
+		[]cellAt{at(10, "Alter Saldo"), rat(560, "62,83")},
+		[]cellAt{at(10, "03.05.2024"), at(90, "04.05.2024"), at(160, "SHELL FUEL"), rat(450, "-146,93"), rat(560, "-84,10")},
+		[]cellAt{at(10, "05.05.2024"), at(90, "06.05.2024"), at(160, "CASH DEPOSIT"), rat(450, "+2.664,72"), rat(560, "2.580,62")},
+	)
+	res := analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2024-05-03|SHELL FUEL||146.93|-84.10",
+		"2024-05-05|CASH DEPOSIT|2664.72||2580.62",
+	})
+	if res.Statement.Reconciliation.Status != ReconcileOK {
+		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
+	}
+	if res.Statement.Currency != "EUR" {
+		t.Errorf("currency = %q, want EUR (from the headings)", res.Statement.Currency)
+	}
+}
+
+// A balance printed only on some rows: the others are computed and say so.
+func TestAnalyzeSomeBalances(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Your statement for 8 February 2024 to 17 March 2024")},
+		[]cellAt{at(10, "Opening balance"), rat(200, "100.00")},
+		[]cellAt{at(10, "Date"), at(80, "Details"), at(300, "Paid out"), at(400, "Paid in"), at(500, "Balance")},
+		[]cellAt{at(10, "10 Feb 24"), at(80, "PARKING"), rat(350, "10.00")},
+		[]cellAt{at(10, "10 Feb 24"), at(80, "SALARY"), rat(450, "50.00"), rat(560, "140.00")},
+		[]cellAt{at(10, "11 Feb 24"), at(80, "CAFE"), rat(350, "5.50")},
+	)
+	res := analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2024-02-10|PARKING||10.00|90.00",
+		"2024-02-10|SALARY|50.00||140.00",
+		"2024-02-11|CAFE||5.50|134.50",
+	})
+	if w := res.Transactions[0].Warnings; len(w) != 1 || !strings.Contains(w[0], "computed") {
+		t.Errorf("row 0 warnings = %q, want one saying the balance was computed", w)
+	}
+	if res.Statement.Reconciliation.Status != ReconcileOK {
+		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
+	}
+}
+
+// Headings in no known language: columns are found from the figures and the
+// balance decides which one is money in.
+func TestAnalyzeNoHeadingBalanceDecides(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "01/02/2024"), at(80, "SALARY"), rat(450, "500.00"), rat(560, "600.00")},
+		[]cellAt{at(10, "02/02/2024"), at(80, "RENT"), rat(350, "300.00"), rat(560, "300.00")},
+		[]cellAt{at(10, "03/02/2024"), at(80, "SHOP"), rat(350, "20.00"), rat(560, "280.00")},
+	)
+	res := analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2024-02-01|SALARY|500.00||600.00",
+		"2024-02-02|RENT||300.00|300.00",
+		"2024-02-03|SHOP||20.00|280.00",
+	})
+	if res.Statement.Reconciliation.Status != ReconcileOK {
+		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
+	}
+}
+
+func TestAnalyzeMismatchFlagged(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Date"), at(60, "Description"), at(300, "Debit"), at(400, "Credit"), at(480, "Balance")},
+		[]cellAt{at(10, "Balance brought forward"), rat(560, "100.00")},
+		[]cellAt{at(10, "01/03/2024"), at(60, "ONE"), rat(380, "10.00"), rat(560, "90.00")},
+		[]cellAt{at(10, "02/03/2024"), at(60, "TWO"), rat(380, "10.00"), rat(560, "70.00")},
+		[]cellAt{at(10, "03/03/2024"), at(60, "THREE"), rat(380, "10.00"), rat(560, "60.00")},
+	)
+	res := analyze([]Page{pg})
+	rec := res.Statement.Reconciliation
+	if rec.Status != ReconcileMismatch {
+		t.Fatalf("status = %q, want mismatch", rec.Status)
+	}
+	if len(rec.Rows) != 1 || rec.Rows[0] != 1 || rec.Difference == nil || rec.Difference.StringFixed(2) != "-10.00" {
+		t.Errorf("rows %v difference %v, want [1] and -10.00", rec.Rows, rec.Difference)
+	}
+	if len(res.Transactions[1].Warnings) == 0 {
+		t.Errorf("the breaking row carries no warning")
+	}
+}
+
+// With only "03/01"-style dates both day-first and month-first run in order:
+// the printed period decides.
+func TestDateOrderFromPeriod(t *testing.T) {
+	res := analyze([]Page{usPage()})
+	if len(res.Transactions) == 0 || res.Transactions[0].Date.Format("2006-01-02") != "2024-03-01" {
+		t.Errorf("first date = %v, want 2024-03-01", res.Transactions)
+	}
+}
+
+func TestAnalyzeNoTransactions(t *testing.T) {
+	pg := synthPage(1, []cellAt{at(10, "Thank you for banking with us")})
+	res := analyze([]Page{pg})
+	if len(res.Transactions) != 0 || res.Statement.Reconciliation.Status != ReconcileNoTransactions {
+		t.Errorf("got %d transactions, status %q; want 0 and no_transactions", len(res.Transactions), res.Statement.Reconciliation.Status)
+	}
+}
+
+func TestConvertPDF(t *testing.T) {
+	data, closing := statementPDF(t, 2, "")
+	res, err := Convert(data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PageCount != 2 || len(res.Transactions) != 70 {
+		t.Fatalf("pages %d transactions %d, want 2 and 70", res.PageCount, len(res.Transactions))
+	}
+	if got := res.Transactions[69].Balance.StringFixed(2); got != closing {
+		t.Errorf("last balance = %s, want %s", got, closing)
+	}
+	if res.Statement.Reconciliation.Status != ReconcileOK {
+		t.Errorf("reconciliation = %+v", res.Statement.Reconciliation)
+	}
+	if got := res.Transactions[2].Description; got != "PAYEE NUMBER 3 CARD 4921 XXXX 0021" {
+		t.Errorf("wrapped description = %q", got)
+	}
+}
+
+func TestConvertErrors(t *testing.T) {
+	locked, _ := statementPDF(t, 1, "secret")
+	cases := []struct {
+		name string
+		data []byte
+		pw   string
+		want error
+	}{
+		{"not a document", []byte("hello, world"), "", ErrUnsupported},
+		{"empty", nil, "", ErrUnsupported},
+		{"broken pdf", []byte("%PDF-1.7\n1 0 obj <<>> garbage"), "", ErrCorrupt},
+		{"no password", locked, "", ErrPassword},
+		{"wrong password", locked, "nope", ErrPassword},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Convert(c.data, Options{Password: c.pw})
+			if !errors.Is(err, c.want) {
+				t.Errorf("err = %v, want %v", err, c.want)
+			}
+		})
+	}
+	res, err := Convert(locked, Options{Password: "secret"})
+	if err != nil || len(res.Transactions) != 35 {
+		t.Errorf("with the password: err %v, want 35 transactions", err)
+	}
+}
+
+func TestProbe(t *testing.T) {
+	data, _ := statementPDF(t, 3, "")
+	info, err := Probe(data, "")
+	if err != nil || info.Kind != "pdf" || info.PageCount != 3 {
+		t.Errorf("Probe = %+v, %v; want pdf with 3 pages", info, err)
+	}
+	for _, c := range []struct {
+		head string
+		want string
+	}{
+		{"\x89PNG\r\n\x1a\nxxxx", "png"},
+		{"\xff\xd8\xff\xe0xxxx", "jpeg"},
+		{"II*\x00xxxx", "tiff"},
+		{"RIFF\x00\x00\x00\x00WEBPVP8 ", "webp"},
+		{"GIF89a", ""},
+	} {
+		if got := sniff([]byte(c.head)); got != c.want {
+			t.Errorf("sniff(%q) = %q, want %q", c.head, got, c.want)
+		}
+	}
+}
