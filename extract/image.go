@@ -410,9 +410,9 @@ func rotateQuarter(g *image.Gray, turns int) *image.Gray {
 	return out
 }
 
-// rotateSmall rotates g by deg degrees (counter-clockwise positive in
-// screen coordinates, i.e. it undoes a clockwise skew of -deg), keeping its
-// size and filling uncovered corners with paper white.
+// rotateSmall turns g by deg degrees about its centre so that text lines
+// that inkMap.bestAngle measured at deg come out level. It keeps the size
+// and fills the uncovered corners with paper white.
 func rotateSmall(g *image.Gray, deg float64) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	out := image.NewGray(image.Rect(0, 0, w, h))

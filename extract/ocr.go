@@ -127,7 +127,7 @@ func orient(g *image.Gray, dpi float64) *image.Gray {
 		angH, _ = m.bestAngle(maxSkew, false)
 	}
 	if math.Abs(angH) >= 0.1 {
-		g = rotateSmall(g, -angH)
+		g = rotateSmall(g, angH)
 	}
 	return g
 }
