@@ -141,25 +141,14 @@ func tokenize(l *line, decimalComma bool) {
 			i += n
 			continue
 		}
-		// Amount, possibly with a currency word before or a marker after.
-		start, text := i, w.Text
-		if currencyWord(w.Text) && i+1 < len(ws) && ws[i+1].X0-w.X1 < 0.8*h {
-			text = w.Text + ws[i+1].Text
-			i++
-		}
-		if v, marked, ok := parseAmount(text, decimalComma); ok && looksLikeMoney(text) {
-			end := i
-			if i+1 < len(ws) && drCrWord(ws[i+1].Text) && ws[i+1].X0-ws[i].X1 < 1.2*h {
-				if v2, m2, ok2 := parseAmount(text+" "+ws[i+1].Text, decimalComma); ok2 {
-					v, marked, end = v2, m2, i+1
-				}
-			}
-			l.toks = append(l.toks, token{kind: tokAmount, text: joinWords(ws[start : end+1]),
-				x0: ws[start].X0, y0: ws[start].Y0, x1: ws[end].X1, y1: ws[end].Y1, amount: v, marked: marked})
-			i = end + 1
+		// Amount: the longest run of up to four close words that reads as one
+		// ("1,234.56", "- 92.26", "3 120,50 €", "EUR 12,00", "995.88 CR").
+		if n, v, marked := lexAmountWords(ws[i:], h, decimalComma); n > 0 {
+			l.toks = append(l.toks, token{kind: tokAmount, text: joinWords(ws[i : i+n]),
+				x0: ws[i].X0, y0: ws[i].Y0, x1: ws[i+n-1].X1, y1: ws[i+n-1].Y1, amount: v, marked: marked})
+			i += n
 			continue
 		}
-		i = start
 		l.toks = append(l.toks, token{kind: tokText, text: w.Text, x0: w.X0, y0: w.Y0, x1: w.X1, y1: w.Y1})
 		i++
 	}
@@ -173,6 +162,28 @@ func joinWords(ws []Word) string {
 	return strings.Join(parts, " ")
 }
 
+// lexAmountWords reads an amount from the start of ws, returning how many
+// words it took (0 for none), its value and whether it carried a sign or marker.
+func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decimal, bool) {
+	if !strings.ContainsAny(ws[0].Text, "0123456789") && !currencyWord(ws[0].Text) && !drCrWord(ws[0].Text) {
+		return 0, decimal.Decimal{}, false
+	}
+	n := 1
+	for n < len(ws) && n < 4 && ws[n].X0-ws[n-1].X1 < 0.8*h {
+		n++
+	}
+	for k := n; k >= 1; k-- {
+		text := joinWords(ws[:k])
+		if !strings.ContainsAny(ws[k-1].Text, "0123456789") && !currencyWord(ws[k-1].Text) && !drCrWord(ws[k-1].Text) {
+			continue
+		}
+		if v, marked, ok := parseAmount(text, decimalComma); ok && looksLikeMoney(text) {
+			return k, v, marked
+		}
+	}
+	return 0, decimal.Decimal{}, false
+}
+
 // lexDateWords reads a date from the start of ws, returning the token and how
 // many words it took (0 for none). Words must be close together to form one date.
 func lexDateWords(ws []Word, h float64) (token, int) {
@@ -180,7 +191,7 @@ func lexDateWords(ws []Word, h float64) (token, int) {
 		return token{}, 0
 	}
 	n := 1
-	for n < len(ws) && n < 4 && ws[n].X0-ws[n-1].X1 < 1.0*h {
+	for n < len(ws) && n < 6 && ws[n].X0-ws[n-1].X1 < 1.0*h {
 		n++
 	}
 	s := joinWords(ws[:n])
