@@ -3,7 +3,6 @@ package extract
 import (
 	"bytes"
 	"fmt"
-	"image"
 )
 
 // maxPages bounds the pages of one document.
@@ -168,5 +167,3 @@ func imagePages(data []byte, opts Options) ([]Page, error) {
 	}
 	return pages, nil
 }
-
-var _ image.Image = (*image.Gray)(nil)
