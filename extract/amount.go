@@ -121,14 +121,15 @@ func normalizeAmountSpaces(s string) string {
 	}, strings.TrimSpace(s))
 }
 
-// cutDrCr strips a trailing debit/credit marker: "DR", "CR", "D", "C", with
-// an optional dot, after a space, a digit or a closing parenthesis.
+// cutDrCr strips a trailing debit/credit marker: "DR", "CR", "D", "C" or the
+// German Soll/Haben "S", "H", with an optional dot, after a space, a digit or
+// a closing parenthesis.
 func cutDrCr(s string) (rest string, debit bool, ok bool) {
 	u := strings.ToUpper(strings.TrimSuffix(s, "."))
 	for _, m := range []struct {
 		text  string
 		debit bool
-	}{{"DR", true}, {"CR", false}, {"D", true}, {"C", false}} {
+	}{{"DR", true}, {"CR", false}, {"D", true}, {"C", false}, {"S", true}, {"H", false}} {
 		if !strings.HasSuffix(u, m.text) {
 			continue
 		}
