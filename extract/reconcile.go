@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -43,6 +44,13 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 				d = d.Sub(v)
 			case ind != "" && (strings.HasPrefix(ind, "C") || strings.HasPrefix(ind, "H")):
 				d = d.Add(v)
+			case rw.section != 0 && c.marked:
+				// A sign printed in a titled section is the sign ("-5.00" among deposits is a reversal).
+				d = d.Add(c.val)
+			case rw.section > 0:
+				d = d.Add(v)
+			case rw.section < 0:
+				d = d.Sub(v)
 			case unsigned:
 				abs = abs.Add(v)
 				continue
@@ -151,6 +159,7 @@ func chooseReadings(rows []row, unsigned bool, opening *decimal.Decimal) map[int
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
 func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time) []Transaction {
+	rows = mergeSections(rows, order, periodStart, periodEnd)
 	unsigned := unsignedAmounts(rows)
 	best, bestScore := readings[0], -1
 	for _, r := range readings {
@@ -320,4 +329,46 @@ func recordBreak(rec *Reconciliation, i int, diff decimal.Decimal) {
 	if n := len(rec.Rows); n == 0 || rec.Rows[n-1] != i {
 		rec.Rows = append(rec.Rows, i)
 	}
+}
+
+// mergeSections puts the rows of a statement that lists money in and money
+// out in separate titled tables ("Deposits", then "Withdrawals") back into
+// date order, keeping the printed order within a day, so that the running
+// balance can be counted through them. Tables that print their own balances
+// are left as printed.
+func mergeSections(rows []row, order dateOrder, periodStart, periodEnd *time.Time) []row {
+	in, out := false, false
+	for _, rw := range rows {
+		if rw.section == 0 {
+			continue
+		}
+		if _, ok := printedBalance(rw); ok {
+			return rows
+		}
+		in = in || rw.section > 0
+		out = out || rw.section < 0
+	}
+	if !in || !out {
+		return rows
+	}
+	keys := make([]time.Time, len(rows))
+	var last time.Time
+	for i, rw := range rows {
+		if rw.hasDate {
+			if t, ok := rw.date.resolve(order, periodStart, periodEnd); ok {
+				last = t
+			}
+		}
+		keys[i] = last
+	}
+	idx := make([]int, len(rows))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]].Before(keys[idx[b]]) })
+	merged := make([]row, len(rows))
+	for i, j := range idx {
+		merged[i] = rows[j]
+	}
+	return merged
 }

@@ -31,6 +31,9 @@ type segment struct {
 	lines  []*line
 	labels []label
 	cols   []column
+	// section is +1 when the title above the table says it lists money in
+	// ("Deposits and other credits"), -1 for money out, 0 when it says neither.
+	section int
 }
 
 // cell is one amount of a row with the column it was read from.
@@ -50,6 +53,8 @@ type row struct {
 	cells   []cell
 	drcr    string // from a Dr/Cr indicator column
 	segID   int
+	// section is the direction its table's title gives unsigned amounts (see segment).
+	section int
 	// ownDate is false when the row printed no date and took the one above.
 	ownDate bool
 }
@@ -323,11 +328,11 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 		case dateTok == nil && totalRe.MatchString(lower):
 			cur = -1
 		case dateTok != nil && hasMove:
-			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID})
+			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case dateTok != nil:
 			// A dated line with no movement: its amounts may follow on the next line.
-			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID})
+			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && cur >= 0 && !rowHasMove(rows[cur]) && follows(prevLine, l):
 			// The amounts of a dated line printed on its last wrapped line.
@@ -336,7 +341,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 		case hasMove && len(rows) > 0:
 			// No date printed: the same day as the row above.
 			last := rows[len(rows)-1]
-			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID})
+			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
 			rows[cur].cells = append(rows[cur].cells, *bal)
@@ -401,23 +406,29 @@ func inDateColumn(seg *segment, l *line, dl int) bool {
 func buildSegments(pages [][]*line) []segment {
 	var segs []segment
 	var lastLabels []label
+	lastSection := 0
 	found := false
 	for _, lines := range pages {
 		hs := findHeaders(lines)
 		if len(hs) == 0 {
 			if found {
-				segs = append(segs, segment{lines: lines, labels: lastLabels})
+				segs = append(segs, segment{lines: lines, labels: lastLabels, section: lastSection})
 			}
 			continue
 		}
-		found = true
 		for k, h := range hs {
 			end := len(lines)
 			if k+1 < len(hs) {
 				end = hs[k+1].first
 			}
-			segs = append(segs, segment{lines: lines[h.last+1 : end], labels: h.labels})
-			lastLabels = h.labels
+			sec, titled := sectionAbove(lines, h.first)
+			if !titled && k == 0 && found {
+				// A heading repeated at the top of a page continues the section before it.
+				sec = lastSection
+			}
+			segs = append(segs, segment{lines: lines[h.last+1 : end], labels: h.labels, section: sec})
+			lastLabels, lastSection = h.labels, sec
+			found = true
 		}
 	}
 	if !found {
@@ -432,4 +443,61 @@ func buildSegments(pages [][]*line) []segment {
 		findColumns(&segs[i])
 	}
 	return segs
+}
+
+// Words of a section title that say which way the money in the table below
+// it went (folded as foldLabel does), in the seven header languages.
+var (
+	sectionInWords = []string{"deposit", "deposits", "credit", "credits", "paid in", "money in",
+		"receipts", "gutschrift", "gutschriften", "eingange", "habenumsatze",
+		"abono", "abonos", "ingresos", "accredito", "accrediti", "entrate", "bijschrijving",
+		"bijschrijvingen", "credito", "creditos", "entradas", "depositos", "versements"}
+	sectionOutWords = []string{"withdrawal", "withdrawals", "debit", "debits", "paid out", "money out",
+		"payments", "checks paid", "cheques paid", "belastung", "belastungen", "lastschrift",
+		"lastschriften", "ausgange", "sollumsatze", "cargo", "cargos", "retiros",
+		"addebito", "addebiti", "uscite", "afschrijving", "afschrijvingen", "debito", "debitos",
+		"saidas", "prelevements"}
+)
+
+// sectionDirection reads a line as a section title: +1 when it names money
+// in, -1 money out, 0 when it names neither or both ("Payments and credits").
+func sectionDirection(text string) int {
+	f := foldLabel(text)
+	in, out := false, false
+	for _, w := range sectionInWords {
+		if strings.Contains(f, " "+w+" ") {
+			in = true
+			break
+		}
+	}
+	for _, w := range sectionOutWords {
+		if strings.Contains(f, " "+w+" ") {
+			out = true
+			break
+		}
+	}
+	switch {
+	case in && !out:
+		return 1
+	case out && !in:
+		return -1
+	}
+	return 0
+}
+
+// sectionAbove looks at the few plain-text lines just above a table heading
+// (at lines[first]) for a section title. titled reports that a title line
+// with a direction was found there.
+func sectionAbove(lines []*line, first int) (dir int, titled bool) {
+	h := lines[first].height()
+	for i := first - 1; i >= 0 && i >= first-3; i-- {
+		l := lines[i]
+		if !isPlainText(l) || lines[first].y0-l.y1 > 6*h {
+			break
+		}
+		if d := sectionDirection(l.text()); d != 0 {
+			return d, true
+		}
+	}
+	return 0, false
 }

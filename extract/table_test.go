@@ -245,3 +245,67 @@ func TestProbe(t *testing.T) {
 		}
 	}
 }
+
+// Money in and money out listed in separate titled tables with one unsigned
+// "Betrag" column each; the second table continues on a page whose repeated
+// heading has no title. Rows come out in date order with the running balance.
+func TestAnalyzeSections(t *testing.T) {
+	p1 := synthPage(1,
+		[]cellAt{at(10, "Kontoauszug 01.03.2024 bis 31.03.2024")},
+		[]cellAt{at(10, "Alter Saldo"), rat(560, "1.000,00")},
+		[]cellAt{at(10, "Neuer Saldo"), rat(560, "1.365,50")},
+		nil,
+		[]cellAt{at(10, "Gutschriften")},
+		nil,
+		[]cellAt{at(10, "Datum"), at(80, "Buchungstext"), at(520, "Betrag")},
+		[]cellAt{at(10, "05.03.2024"), at(80, "GEHALT"), rat(560, "500,00")},
+		[]cellAt{at(10, "20.03.2024"), at(80, "STORNO MIETE"), rat(560, "-10,00")},
+		[]cellAt{at(80, "Summe Gutschriften"), rat(560, "490,00")},
+		nil,
+		[]cellAt{at(10, "Belastungen")},
+		nil,
+		[]cellAt{at(10, "Datum"), at(80, "Buchungstext"), at(520, "Betrag")},
+		[]cellAt{at(10, "01.03.2024"), at(80, "MIETE"), rat(560, "100,00")},
+	)
+	p2 := synthPage(2,
+		[]cellAt{at(10, "Datum"), at(80, "Buchungstext"), at(520, "Betrag")},
+		[]cellAt{at(10, "05.03.2024"), at(80, "STROM"), rat(560, "24,50")},
+		[]cellAt{at(80, "Summe Belastungen"), rat(560, "124,50")},
+	)
+	res := analyze([]Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2024-03-01|MIETE||100.00|900.00",
+		"2024-03-05|GEHALT|500.00||1400.00",
+		"2024-03-05|STROM||24.50|1375.50",
+		"2024-03-20|STORNO MIETE||10.00|1365.50",
+	})
+	if st := res.Statement.Reconciliation.Status; st != ReconcileOK {
+		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
+	}
+}
+
+func TestSectionDirection(t *testing.T) {
+	cases := map[string]int{
+		"Deposits and other credits":   1,
+		"Withdrawals and other debits": -1,
+		"Gutschriften":                 1,
+		"Belastungen":                  -1,
+		"Crédits":                      1,
+		"Débits":                       -1,
+		"Abonos":                       1,
+		"Cargos":                       -1,
+		"Accrediti":                    1,
+		"Addebiti":                     -1,
+		"Bijschrijvingen":              1,
+		"Afschrijvingen":               -1,
+		"Créditos":                     1,
+		"Débitos":                      -1,
+		"Payments and credits":         0,
+		"Account activity":             0,
+	}
+	for in, want := range cases {
+		if got := sectionDirection(in); got != want {
+			t.Errorf("sectionDirection(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
