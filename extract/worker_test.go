@@ -70,10 +70,10 @@ func TestIsolatedFailures(t *testing.T) {
 		// MuPDF (an error it reports) or the Go runtime (a crash).
 		also error
 	}{
-		{"sentinel crosses the boundary", child("worker", DefaultLimits), enc, ErrPassword},
-		{"unsupported bytes", child("worker", DefaultLimits), []byte("just text"), ErrUnsupported},
-		{"child dies", child("crash", DefaultLimits), enc, ErrCrashed},
-		{"child hangs past the wall clock", child("hang", Limits{Wall: 300 * time.Millisecond}), enc, ErrLimit},
+		{"sentinel crosses the boundary", child("worker", DefaultLimits), enc, ErrPassword, nil},
+		{"unsupported bytes", child("worker", DefaultLimits), []byte("just text"), ErrUnsupported, nil},
+		{"child dies", child("crash", DefaultLimits), enc, ErrCrashed, nil},
+		{"child hangs past the wall clock", child("hang", Limits{Wall: 300 * time.Millisecond}), enc, ErrLimit, nil},
 		{"memory cap", child("worker", Limits{Wall: time.Minute, MemoryBytes: 64 << 20}), enc, ErrLimit, ErrCrashed},
 	}
 	for _, tt := range tests {
