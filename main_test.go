@@ -299,3 +299,46 @@ func TestKilledServerResumesJob(t *testing.T) {
 		t.Errorf("graceful stop: %v", err)
 	}
 }
+
+// TestAdministration drives the administration commands on one data file.
+func TestAdministration(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "p.db")
+	cmd := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := run(context.Background(), append(args, "--data", data), os.Getenv, nil, &out, io.Discard)
+		return out.String(), err
+	}
+	out, err := cmd("accounts", "create", "Office@Example.com", "--plan", "professional")
+	key := keyRE.FindString(out)
+	if err != nil || key == "" {
+		t.Fatalf("accounts create: %v\n%s", err, out)
+	}
+	for _, step := range []struct {
+		args []string
+		want string
+		err  bool
+	}{
+		{[]string{"accounts", "create", "office@example.com"}, "", true},
+		{[]string{"accounts", "create", "x@example.com", "--plan", "gold"}, "", true},
+		{[]string{"accounts", "set-plan", "office@example.com", "business"}, "business plan", false},
+		{[]string{"accounts", "grant-credits", "office@example.com", "25"}, "granted 25", false},
+		{[]string{"accounts", "grant-credits", "office@example.com", "lots"}, "", true},
+		{[]string{"accounts", "list"}, "office@example.com  business  0     1000   month   25", false},
+		{[]string{"keys", "create", "office@example.com", "--label", "scanner"}, "key 2 for office@example.com", false},
+		{[]string{"keys", "revoke", "1"}, "revoked key 1", false},
+		{[]string{"keys", "revoke", "1"}, "", true},
+		{[]string{"keys", "list", "office@example.com"}, "scanner", false},
+		{[]string{"backup", filepath.Join(dir, "copy.db")}, "wrote", false},
+		{[]string{"backup", filepath.Join(dir, "copy.db")}, "", true},
+	} {
+		out, err := cmd(step.args...)
+		if (err != nil) != step.err || !strings.Contains(out, step.want) {
+			t.Errorf("%v: err = %v, output %q; want error %v and %q", step.args, err, out, step.err, step.want)
+		}
+	}
+	out, _ = cmd("keys", "list")
+	if strings.Contains(out, key) || !strings.Contains(out, key[:9]) {
+		t.Errorf("keys list shows the key itself or not its prefix:\n%s", out)
+	}
+}
