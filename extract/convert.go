@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"fmt"
+	"image"
 )
 
 // maxPages bounds the pages of one document.
@@ -72,12 +73,13 @@ func Probe(data []byte, password string) (Info, error) {
 // and statement summary.
 func Convert(data []byte, opts Options) (*Result, error) {
 	var pages []Page
+	var warnings []string
 	var err error
 	switch sniff(data) {
 	case "":
 		return nil, ErrUnsupported
 	case "pdf":
-		pages, err = pdfPages(data, opts)
+		pages, warnings, err = pdfPages(data, opts)
 	default:
 		pages, err = imagePages(data, opts)
 	}
@@ -86,47 +88,77 @@ func Convert(data []byte, opts Options) (*Result, error) {
 	}
 	res := analyze(pages)
 	res.PageCount = len(pages)
+	res.Statement.Warnings = append(res.Statement.Warnings, warnings...)
 	return res, nil
 }
 
-// pdfPages reads the words of each page, recognising pages that have no text layer.
-func pdfPages(data []byte, opts Options) ([]Page, error) {
+// ocrPage recognises a rendered page; a variable so tests can make it fail.
+var ocrPage = ocrImage
+
+// nearlyBlank reports a rendered page with almost no ink: a separator page,
+// or one that holds only a page number or a stamp.
+func nearlyBlank(g *image.Gray) bool {
+	b := g.Bounds()
+	if b.Empty() {
+		return true
+	}
+	dark := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := g.Pix[(y-b.Min.Y)*g.Stride : (y-b.Min.Y)*g.Stride+b.Dx()]
+		for _, p := range row {
+			if p < 128 {
+				dark++
+			}
+		}
+	}
+	return float64(dark) < 0.005*float64(b.Dx()*b.Dy())
+}
+
+// pdfPages reads the words of each page, recognising pages that have no
+// text layer. A nearly blank page that recognition fails on keeps what its
+// text layer holds, with a warning, rather than failing the document.
+func pdfPages(data []byte, opts Options) ([]Page, []string, error) {
 	doc, err := openPDF(data, opts.Password)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer doc.Close()
 	n := doc.PageCount()
 	if n == 0 {
-		return nil, fmt.Errorf("pdf has no pages: %w", ErrCorrupt)
+		return nil, nil, fmt.Errorf("pdf has no pages: %w", ErrCorrupt)
 	}
 	if n > maxPages {
-		return nil, fmt.Errorf("%d pages: %w", n, ErrTooLarge)
+		return nil, nil, fmt.Errorf("%d pages: %w", n, ErrTooLarge)
 	}
 	pages := make([]Page, 0, n)
+	var warnings []string
 	for i := 0; i < n; i++ {
 		pg, err := doc.words(i)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !hasTextLayer(pg) {
 			img, err := doc.renderGray(i, ocrDPI)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			opg, err := ocrImage(img, ocrDPI, i+1)
-			if err != nil {
-				return nil, fmt.Errorf("ocr page %d: %w", i+1, err)
+			opg, err := ocrPage(img, ocrDPI, i+1)
+			switch {
+			case err != nil && nearlyBlank(img):
+				warnings = append(warnings, fmt.Sprintf("page %d: text recognition failed on a nearly blank page; only its text layer was read (%v)", i+1, err))
+			case err != nil:
+				return nil, nil, fmt.Errorf("ocr page %d: %w", i+1, err)
+			default:
+				opg.Number = i + 1
+				pg = opg
 			}
-			opg.Number = i + 1
-			pg = opg
 		}
 		pages = append(pages, pg)
 		if opts.Progress != nil {
 			opts.Progress(i+1, n)
 		}
 	}
-	return pages, nil
+	return pages, warnings, nil
 }
 
 // hasTextLayer reports whether a page carries enough real text to read

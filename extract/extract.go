@@ -90,6 +90,8 @@ type Statement struct {
 	OpeningBalance *decimal.Decimal
 	ClosingBalance *decimal.Decimal
 	Reconciliation Reconciliation
+	// Warnings are notes on the whole document (a page that could not be read).
+	Warnings []string
 }
 
 // Result is a converted document.

@@ -1,9 +1,13 @@
 package extract
 
 import (
+	"bytes"
 	"errors"
+	"image"
 	"strings"
 	"testing"
+
+	"github.com/go-pdf/fpdf"
 )
 
 // txLine renders a transaction as "date|description|in|out|balance" for comparisons.
@@ -307,5 +311,54 @@ func TestSectionDirection(t *testing.T) {
 		if got := sectionDirection(in); got != want {
 			t.Errorf("sectionDirection(%q) = %d, want %d", in, got, want)
 		}
+	}
+}
+
+// A page with no text layer that recognition fails on does not fail the
+// document when it is nearly blank: the other pages are read and a warning
+// names the page. A page full of ink that fails still fails the document.
+func TestConvertOCRFailsOnBlankPage(t *testing.T) {
+	orig := ocrPage
+	t.Cleanup(func() { ocrPage = orig })
+	ocrPage = func(image.Image, float64, int) (Page, error) { return Page{}, errors.New("tesseract exploded") }
+
+	build := func(ink bool) []byte {
+		pdf := fpdf.New("P", "pt", "Letter", "")
+		pdf.SetFont("Helvetica", "", 9)
+		pdf.AddPage()
+		pdf.Text(40, 50, "Statement period 01/01/2024 to 31/01/2024")
+		pdf.Text(40, 80, "Date")
+		pdf.Text(100, 80, "Description")
+		pdf.Text(330, 80, "Amount")
+		pdf.Text(420, 80, "Balance")
+		pdf.Text(40, 96, "Opening balance")
+		pdf.Text(420, 96, "100.00")
+		pdf.Text(40, 110, "02/01/2024")
+		pdf.Text(100, 110, "SHOP")
+		pdf.Text(330, 110, "-20.00")
+		pdf.Text(420, 110, "80.00")
+		pdf.AddPage()
+		pdf.Text(300, 750, "2")
+		if ink {
+			pdf.Rect(40, 40, 500, 500, "F")
+		}
+		var buf bytes.Buffer
+		if err := pdf.Output(&buf); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	res, err := Convert(build(false), Options{})
+	if err != nil {
+		t.Fatalf("Convert: %v", err)
+	}
+	if len(res.Transactions) != 1 || res.PageCount != 2 {
+		t.Errorf("got %d transactions on %d pages, want 1 on 2", len(res.Transactions), res.PageCount)
+	}
+	if len(res.Statement.Warnings) != 1 || !strings.Contains(res.Statement.Warnings[0], "page 2") {
+		t.Errorf("warnings = %q, want one naming page 2", res.Statement.Warnings)
+	}
+	if _, err := Convert(build(true), Options{}); err == nil || !strings.Contains(err.Error(), "tesseract exploded") {
+		t.Errorf("inked page: err = %v, want the OCR error", err)
 	}
 }
