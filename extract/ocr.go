@@ -71,6 +71,7 @@ func ocrImage(img image.Image, dpi float64, pageNo int) (Page, error) {
 		OCR:    true,
 	}
 	repairAmounts(words)
+	lineHeights(words)
 	for _, w := range words {
 		pg.Words = append(pg.Words, Word{
 			Text: w.text,
@@ -137,6 +138,7 @@ type ocrWord struct {
 	text string
 	box  image.Rectangle
 	conf float64
+	line [3]int // Tesseract's block, paragraph and line numbers
 }
 
 // recognize runs Tesseract once over g and returns its words and their
@@ -177,7 +179,7 @@ func recognize(g *image.Gray, dpi float64) ([]ocrWord, float64, error) {
 		if t == "" {
 			continue
 		}
-		words = append(words, ocrWord{text: t, box: b.Box, conf: b.Confidence})
+		words = append(words, ocrWord{text: t, box: b.Box, conf: b.Confidence, line: [3]int{b.BlockNum, b.ParNum, b.LineNum}})
 		n := float64(len([]rune(t)))
 		confSum += b.Confidence * n
 		weight += n
@@ -329,5 +331,33 @@ func repairAmounts(words []ocrWord) {
 			}, intPart)
 		}
 		words[i].text = sign + intPart + dec + m[4] + m[5]
+	}
+}
+
+// lineHeights gives every word the top and bottom of its text line, as a
+// text layer's font boxes have: Tesseract's boxes hug the glyphs, so a
+// minus sign is a sliver a point tall and "on" is lower than "ON", and
+// layout rules that compare a word's height or middle with its
+// neighbours' would see them apart.
+func lineHeights(words []ocrWord) {
+	type span struct{ y0, y1, maxH int }
+	lines := map[[3]int]span{}
+	for _, w := range words {
+		sp, ok := lines[w.line]
+		if !ok {
+			sp = span{w.box.Min.Y, w.box.Max.Y, 0}
+		}
+		sp.y0, sp.y1 = min(sp.y0, w.box.Min.Y), max(sp.y1, w.box.Max.Y)
+		sp.maxH = max(sp.maxH, w.box.Dy())
+		lines[w.line] = sp
+	}
+	for i, w := range words {
+		sp := lines[w.line]
+		// A "line" much taller than its tallest word is not one line of
+		// text (words on a slant, or two rows taken as one): leave it.
+		if sp.y1-sp.y0 > sp.maxH*3/2 {
+			continue
+		}
+		words[i].box.Min.Y, words[i].box.Max.Y = sp.y0, sp.y1
 	}
 }

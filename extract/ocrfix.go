@@ -1,0 +1,324 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// chainStep is one transaction row as reconciliation reads it, for
+// repairOCRChain.
+type chainStep struct {
+	// Move is the row's signed change to the balance as read.
+	Move decimal.Decimal
+	// Known is false when the row's direction is unknown; no repair is
+	// tried across such a row.
+	Known bool
+	// Balance is the balance printed on the row, when Printed.
+	Balance decimal.Decimal
+	Printed bool
+}
+
+// chainFix is a correction the running balance proves for one row: exactly
+// one of Move and Balance is set.
+type chainFix struct {
+	Move    *decimal.Decimal // the row's corrected signed movement
+	Balance *decimal.Decimal // the row's corrected printed balance
+	// Warning says what was read and what it was corrected to, for the
+	// row's warnings.
+	Warning string
+}
+
+// repairOCRChain finds the misreads OCR typically makes in numbers — a lost
+// or invented minus sign, one digit read wrong, a '+' read as a '4' — where
+// the statement's own arithmetic proves them: opening balance plus the
+// movements must meet every printed balance and the closing balance.
+//
+// At each printed balance that does not follow, two explanations are
+// weighed: the balance was misread (the chain goes on from the computed
+// value), or one amount since the last good balance was misread (the chain
+// goes on from the printed one). A fix is made only when the misread value
+// and the corrected one differ the way OCR errs (see ocrConfusable) and the
+// next printed balance (or the closing balance) agrees with it, or, with
+// nothing after it to check against, when only one explanation fits that
+// way. Anything else is left for reconciliation to report as a mismatch.
+//
+// It returns the fixes by row index. opening and closing may be nil.
+func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decimal.Decimal) map[int]chainFix {
+	fixes := map[int]chainFix{}
+	moves := make([]decimal.Decimal, len(steps))
+	for i, s := range steps {
+		moves[i] = s.Move
+	}
+	var prev decimal.Decimal
+	have := opening != nil
+	if have {
+		prev = *opening
+	}
+	start := 0 // first row since the last balance the chain stands on
+	for i, s := range steps {
+		if !s.Known {
+			have = false
+			if s.Printed {
+				prev, have, start = s.Balance, true, i+1
+			}
+			continue
+		}
+		if !s.Printed {
+			continue
+		}
+		if !have {
+			prev, have, start = s.Balance, true, i+1
+			continue
+		}
+		want := prev
+		for k := start; k <= i; k++ {
+			want = want.Add(moves[k])
+		}
+		if want.Equal(s.Balance) {
+			prev, start = s.Balance, i+1
+			continue
+		}
+		// next reports whether the chain, continued from bal after row i,
+		// meets the next printed balance or the closing one: true or false
+		// when there is one to meet, and checked=false when there is none.
+		next := func(bal decimal.Decimal) (ok, checked bool) {
+			for j := i + 1; j < len(steps); j++ {
+				if !steps[j].Known {
+					return false, false
+				}
+				bal = bal.Add(moves[j])
+				if steps[j].Printed {
+					// That balance may have lost its own minus sign: a run of
+					// overdrawn balances often loses every one.
+					b := steps[j].Balance
+					return bal.Equal(b) || bal.Equal(b.Neg()), true
+				}
+			}
+			if closing != nil {
+				return bal.Equal(*closing), true
+			}
+			return false, false
+		}
+
+		// The balance misread?
+		balKind := ocrConfusable(s.Balance, want)
+		balOK, balChecked := next(want)
+		// One amount misread? The chain must go on from the printed balance.
+		amtRow, amtKind := -1, ""
+		diff := s.Balance.Sub(want)
+		for k := start; k <= i; k++ {
+			fixed := moves[k].Add(diff)
+			if fixed.IsZero() || moves[k].IsZero() {
+				continue // a row moves money: a zero amount is no reading of one
+			}
+			if kind := ocrConfusable(moves[k], fixed); kind != "" {
+				if amtRow >= 0 {
+					amtRow = -2 // more than one row could be it: no telling which
+					break
+				}
+				amtRow, amtKind = k, kind
+			}
+		}
+		amtOK, amtChecked := next(s.Balance)
+
+		switch {
+		case balKind != "" && balChecked && balOK:
+			v := want
+			fixes[i] = chainFix{Balance: &v, Warning: fmt.Sprintf(
+				"OCR correction: balance read as %s, corrected to %s (%s) by the running balance",
+				s.Balance.StringFixed(2), v.StringFixed(2), balKind)}
+			prev = want
+		case amtRow >= 0 && amtChecked && amtOK,
+			amtRow >= 0 && !amtChecked && balKind == "":
+			v := moves[amtRow].Add(diff)
+			fixes[amtRow] = chainFix{Move: &v, Warning: fmt.Sprintf(
+				"OCR correction: amount read as %s, corrected to %s (%s) by the running balance",
+				moves[amtRow].Abs().StringFixed(2), v.Abs().StringFixed(2), amtKind)}
+			moves[amtRow] = v
+			prev = s.Balance
+		case balKind != "" && !balChecked && amtRow == -1:
+			v := want
+			fixes[i] = chainFix{Balance: &v, Warning: fmt.Sprintf(
+				"OCR correction: balance read as %s, corrected to %s (%s) by the running balance",
+				s.Balance.StringFixed(2), v.StringFixed(2), balKind)}
+			prev = want
+		default:
+			prev = s.Balance // unexplained: reconciliation reports it
+		}
+		start = i + 1
+	}
+	return fixes
+}
+
+// ocrConfusable says how OCR could have turned want into got ("a lost
+// minus sign", "one digit misread", ...), or "" when it could not have:
+// the sign dropped or added, one digit read as another, or one digit
+// added or dropped (a '+' read as '4', a stray mark read as '1').
+func ocrConfusable(got, want decimal.Decimal) string {
+	if got.Equal(want) {
+		return ""
+	}
+	if got.Equal(want.Neg()) {
+		if want.IsNegative() {
+			return "a lost minus sign"
+		}
+		return "a stray minus sign"
+	}
+	if got.IsNegative() != want.IsNegative() && !got.IsZero() && !want.IsZero() {
+		return "" // a sign and a digit both wrong: too far
+	}
+	g := strings.ReplaceAll(got.Abs().StringFixed(2), ".", "")
+	w := strings.ReplaceAll(want.Abs().StringFixed(2), ".", "")
+	switch {
+	case len(g) == len(w):
+		d := 0
+		for i := range g {
+			if g[i] != w[i] {
+				d++
+			}
+		}
+		if d == 1 {
+			return "one digit misread"
+		}
+	case len(g) == len(w)+1 && dropsOne(g, w):
+		return "a stray digit"
+	case len(w) == len(g)+1 && dropsOne(w, g):
+		return "a lost digit"
+	}
+	return ""
+}
+
+// dropsOne reports whether removing one character from long gives short.
+func dropsOne(long, short string) bool {
+	for i := range long {
+		if long[:i]+long[i+1:] == short {
+			return true
+		}
+	}
+	return false
+}
+
+// Warning texts of reconcile that applyOCRRepairs reads back: they say which
+// balances were computed rather than printed, and which rows broke.
+const (
+	warnComputedPrefix = "balance not printed"
+	warnNoOpeningPref  = "no opening balance"
+	warnDirUnknownPref = "direction unknown"
+	warnBreakPrefix    = "printed balance "
+)
+
+// applyOCRRepairs corrects, in a converted OCR'd document, the misreads the
+// running balance proves (see repairOCRChain): amounts, printed balances,
+// the balances computed after them, and the reconciliation. Each corrected
+// row says so in a warning. Running it on a result it has already repaired
+// changes nothing. It returns the number of corrections.
+func applyOCRRepairs(res *Result) int {
+	txs := res.Transactions
+	if len(txs) == 0 {
+		return 0
+	}
+	st := make([]chainStep, len(txs))
+	for i, tx := range txs {
+		st[i] = chainStep{Move: txMove(tx), Known: true, Balance: tx.Balance, Printed: true}
+		for _, w := range tx.Warnings {
+			switch {
+			case strings.HasPrefix(w, warnComputedPrefix), strings.HasPrefix(w, warnNoOpeningPref):
+				st[i].Printed = false
+			case strings.HasPrefix(w, warnDirUnknownPref):
+				st[i].Known = false
+			}
+		}
+	}
+	fixes := repairOCRChain(res.Statement.OpeningBalance, st, res.Statement.ClosingBalance)
+	if len(fixes) == 0 {
+		return 0
+	}
+	for i, f := range fixes {
+		tx := &txs[i]
+		switch {
+		case f.Move != nil:
+			v := f.Move.Abs()
+			if f.Move.IsNegative() {
+				tx.AmountIn, tx.AmountOut = nil, &v
+			} else {
+				tx.AmountIn, tx.AmountOut = &v, nil
+			}
+		case f.Balance != nil:
+			tx.Balance = *f.Balance
+		}
+		tx.Warnings = append(tx.Warnings, f.Warning)
+	}
+	// Walk the chain again: recompute the balances that were computed, and
+	// drop break warnings the corrections answered.
+	var prev decimal.Decimal
+	have := res.Statement.OpeningBalance != nil
+	if have {
+		prev = *res.Statement.OpeningBalance
+	}
+	var breaks []int
+	var first *decimal.Decimal
+	for i := range txs {
+		tx := &txs[i]
+		if !st[i].Known {
+			have = false
+		}
+		want := prev.Add(txMove(*tx))
+		switch {
+		case !st[i].Printed && have:
+			tx.Balance = want
+		case st[i].Printed && have && !want.Equal(tx.Balance):
+			breaks = append(breaks, i)
+			if first == nil {
+				d := tx.Balance.Sub(want)
+				first = &d
+			}
+		case st[i].Printed && have:
+			tx.Warnings = dropPrefixed(tx.Warnings, warnBreakPrefix)
+		}
+		prev, have = tx.Balance, true
+	}
+	if c := res.Statement.ClosingBalance; c != nil && !txs[len(txs)-1].Balance.Equal(*c) {
+		if len(breaks) == 0 || breaks[len(breaks)-1] != len(txs)-1 {
+			breaks = append(breaks, len(txs)-1)
+		}
+		if first == nil {
+			d := c.Sub(txs[len(txs)-1].Balance)
+			first = &d
+		}
+	}
+	rec := &res.Statement.Reconciliation
+	if rec.Status == ReconcileMismatch || rec.Status == ReconcileOK {
+		if len(breaks) == 0 {
+			rec.Status, rec.Difference, rec.Rows = ReconcileOK, nil, nil
+			rec.Message = fmt.Sprintf("opening balance plus money in minus money out meets every printed balance after %d OCR correction(s)", len(fixes))
+		} else {
+			rec.Status, rec.Difference, rec.Rows = ReconcileMismatch, first, breaks
+			rec.Message = fmt.Sprintf("the running balance breaks at %d row(s) (after %d OCR correction(s)); the first difference is %s", len(breaks), len(fixes), first.StringFixed(2))
+		}
+	}
+	return len(fixes)
+}
+
+// txMove is a transaction's signed change to the balance.
+func txMove(tx Transaction) decimal.Decimal {
+	switch {
+	case tx.AmountIn != nil:
+		return *tx.AmountIn
+	case tx.AmountOut != nil:
+		return tx.AmountOut.Neg()
+	}
+	return decimal.Zero
+}
+
+// dropPrefixed returns ws without the entries that start with prefix.
+func dropPrefixed(ws []string, prefix string) []string {
+	out := ws[:0]
+	for _, w := range ws {
+		if !strings.HasPrefix(w, prefix) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
