@@ -1,0 +1,306 @@
+package extract
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/jpeg"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// These tests run Tesseract: run them with OMP_THREAD_LIMIT=1 in the
+// environment (make test does), or they take several times longer.
+
+// renderFixture renders page 1 of a generated statement at dpi and returns
+// the image with the statement's text-layer words.
+func renderFixture(t *testing.T, name string, dpi float64) (*image.Gray, Page) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "statements", name+".pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openPDF(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	words, err := doc.words(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := doc.renderGray(0, dpi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, words
+}
+
+// degrade makes a clean render look like a poor scan or photo: contrast
+// squeezed into grey ink on grey paper, light falling off across the page,
+// sensor noise, a skew and a dark desk around the sheet.
+func degrade(g *image.Gray, skewDeg float64, seed uint64) *image.Gray {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	out := image.NewGray(image.Rect(0, 0, w+80, h+80))
+	for i := range out.Pix {
+		out.Pix[i] = 60 // desk
+	}
+	sk := rotateSmall(g, -skewDeg)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			v := float64(sk.Pix[y*sk.Stride+x])
+			light := 1 - 0.2*float64(x)/float64(w) // darker to the right
+			v = (95 + v*0.45) * light
+			v += rng.NormFloat64() * 8
+			out.Pix[(y+40)*out.Stride+x+40] = uint8(max(0, min(255, v)))
+		}
+	}
+	return out
+}
+
+// moneyOrDate matches the words of a statement that must be read exactly:
+// amounts with decimals and numeric dates.
+var moneyOrDate = regexp.MustCompile(`^[-+]?[0-9][0-9.,']*[.,][0-9]{2}$|^[0-9]{1,4}[./-][0-9]{1,2}[./-][0-9]{2,4}$`)
+
+// checkWords reports text-layer amounts and dates missing from the OCR words.
+func checkWords(t *testing.T, want, got Page, allowed map[string]bool, maxMiss int) {
+	t.Helper()
+	have := map[string]int{}
+	for _, w := range got.Words {
+		have[w.Text]++
+	}
+	var missing []string
+	total := 0
+	for _, w := range want.Words {
+		if !moneyOrDate.MatchString(w.Text) {
+			continue
+		}
+		total++
+		if have[w.Text] > 0 {
+			have[w.Text]--
+		} else if !allowed[w.Text] {
+			missing = append(missing, w.Text)
+		}
+	}
+	if total < 10 {
+		t.Fatalf("fixture has only %d amounts and dates", total)
+	}
+	if len(missing) > maxMiss {
+		t.Errorf("%d of %d amounts and dates not read: %v", len(missing), total, missing)
+	} else if len(missing) > 0 {
+		t.Logf("%d of %d amounts and dates not read (at most %d may be): %v", len(missing), total, maxMiss, missing)
+	}
+}
+
+func TestOCRImageVariants(t *testing.T) {
+	clean, text := renderFixture(t, "en_signed_amount", 200)
+	tests := []struct {
+		name string
+		img  *image.Gray
+		dpi  float64
+		// maxMiss is how many of the page's 52 amounts and dates may be
+		// misread: none on a clean page.
+		maxMiss int
+	}{
+		{"clean 200 DPI", clean, 200, 0},
+		{"quarter turn", rotateQuarter(clean, 1), 200, 0},
+		{"upside down", rotateQuarter(clean, 2), 200, 0},
+		{"three quarter turns", rotateQuarter(clean, 3), 200, 0},
+		{"skewed noisy low contrast on a desk", degrade(clean, 2.5, 1), 0, 1},
+		{"120 DPI, resolution unknown", scaleGray(clean, 0.6), 0, 0},
+	}
+	// Tesseract reads "+238.56" as "4238.56" on this page at any angle:
+	// that misread is the balance repair's to fix (TestOCRConvertGolden),
+	// so it is allowed here and nothing else is.
+	allowed := map[string]bool{"+238.56": true}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pg, err := ocrImage(tc.img, tc.dpi, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !pg.OCR || pg.Number != 3 {
+				t.Errorf("page OCR=%v Number=%d, want true, 3", pg.OCR, pg.Number)
+			}
+			// Whatever came in, the page comes out upright and in points.
+			if pg.Width < 500 || pg.Width > 700 || pg.Height < 700 || pg.Height > 900 {
+				t.Errorf("page is %.0fx%.0f pt, want about 612x792 (portrait Letter)", pg.Width, pg.Height)
+			}
+			checkWords(t, text, pg, allowed, tc.maxMiss)
+		})
+	}
+}
+
+// TestOCRWordBoxes checks that boxes come back in points, where the text
+// layer puts the same words.
+func TestOCRWordBoxes(t *testing.T) {
+	clean, text := renderFixture(t, "en_signed_amount", 200)
+	pg, err := ocrImage(clean, 200, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[string][]Word{}
+	for _, w := range pg.Words {
+		at[w.Text] = append(at[w.Text], w)
+	}
+	matched := 0
+	for _, w := range text.Words {
+		if !moneyOrDate.MatchString(w.Text) || len(at[w.Text]) == 0 {
+			continue
+		}
+		o := at[w.Text][0] // the same amount can stand twice: take the nearest
+		for _, c := range at[w.Text] {
+			if abs(c.Y0-w.Y0)+abs(c.X0-w.X0) < abs(o.Y0-w.Y0)+abs(o.X0-w.X0) {
+				o = c
+			}
+		}
+		matched++
+		// Glyph boxes differ from font boxes by a few points, not more.
+		if d := max(abs(o.X0-w.X0), abs(o.X1-w.X1), abs((o.Y0+o.Y1)/2-(w.Y0+w.Y1)/2)); d > 4 {
+			t.Errorf("%q at %.1f,%.1f-%.1f,%.1f; text layer has it at %.1f,%.1f-%.1f,%.1f", w.Text, o.X0, o.Y0, o.X1, o.Y1, w.X0, w.Y0, w.X1, w.Y1)
+		}
+	}
+	if matched < 10 {
+		t.Errorf("only %d words to compare", matched)
+	}
+}
+
+// TestOCRConvertGolden converts page images of generated statements and
+// compares the transactions with the statement's golden output.
+func TestOCRConvertGolden(t *testing.T) {
+	tests := []struct {
+		name    string
+		fixture string
+		encode  func(t *testing.T, g *image.Gray) []byte
+		variant func(g *image.Gray) *image.Gray
+		// minMatch, when set, is the share of golden rows that must come
+		// out exactly (date, amounts, balance); unset, every field of every
+		// row must.
+		minMatch float64
+	}{
+		{"png", "en_signed_amount", encodePNG8, nil, 0},
+		{"png decimal comma", "de_soll_haben", encodePNG8, nil, 0},
+		{"jpeg photo upside down", "en_signed_amount", encodeJPEG, func(g *image.Gray) *image.Gray {
+			return rotateQuarter(degrade(g, -1.5, 2), 2)
+		}, 0.9},
+		{"tiff quarter turn", "uk_dmy_slash", func(t *testing.T, g *image.Gray) []byte { return encodeTIFF(t, []*image.Gray{g}) },
+			func(g *image.Gray) *image.Gray { return rotateQuarter(g, 3) }, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, _ := renderFixture(t, tc.fixture, 200)
+			if tc.variant != nil {
+				g = tc.variant(g)
+			}
+			res, err := Convert(tc.encode(t, g), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := os.ReadFile(filepath.Join("..", "testdata", "statements", tc.fixture+".golden.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want goldenDoc
+			if err := json.Unmarshal(raw, &want); err != nil {
+				t.Fatal(err)
+			}
+			// The balance repairs are idempotent: run them whether or not
+			// Convert already has.
+			applyOCRRepairs(res)
+			// The English model reads "Müller" as "Muller".
+			for i := range want.Transactions {
+				want.Transactions[i].Description = foldAccents(want.Transactions[i].Description)
+			}
+			if tc.minMatch == 0 {
+				compareFixture(t, res, want)
+				return
+			}
+			got := map[string]int{}
+			for _, tx := range res.Transactions {
+				g := goldenFromTransaction(tx)
+				got[g.Date+strOrNull(g.AmountIn)+strOrNull(g.AmountOut)+g.Balance]++
+			}
+			matched := 0
+			for _, w := range want.Transactions {
+				if k := w.Date + strOrNull(w.AmountIn) + strOrNull(w.AmountOut) + w.Balance; got[k] > 0 {
+					got[k]--
+					matched++
+				}
+			}
+			if share := float64(matched) / float64(len(want.Transactions)); share < tc.minMatch {
+				t.Errorf("%d of %d rows read exactly (%.2f), want at least %.2f", matched, len(want.Transactions), share, tc.minMatch)
+			} else {
+				t.Logf("%d of %d rows read exactly", matched, len(want.Transactions))
+			}
+		})
+	}
+}
+
+func encodePNG8(t *testing.T, g *image.Gray) []byte { return encodePNG(t, g) }
+
+func encodeJPEG(t *testing.T, g *image.Gray) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, g, &jpeg.Options{Quality: 85}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestRepairAmounts(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []string
+		want []string
+	}{
+		{"decimal comma page", []string{"1.234,56", "12,00", "4,501,96", "~42,38", "--15.611,57", "9.458;54", "03.05.2024"},
+			[]string{"1.234,56", "12,00", "4.501,96", "-42,38", "-15.611,57", "9.458,54", "03.05.2024"}},
+		{"decimal point page", []string{"1,234.56", "12.00", "2;321.17", "393,11", "8,514,50", "-_-92,609.85", "(12.50)", "4,49,600.25"},
+			[]string{"1,234.56", "12.00", "2,321.17", "393.11", "8,514.50", "-92,609.85", "(12.50)", "4,49,600.25"}},
+		{"too few amounts to tell", []string{"12,50", "hello"}, []string{"12,50", "hello"}},
+		{"suffixes kept", []string{"1.00", "2.00", "3,00", "17,457.15DR", "5.00-"}, []string{"1.00", "2.00", "3.00", "17,457.15DR", "5.00-"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			words := make([]ocrWord, len(tc.in))
+			for i, s := range tc.in {
+				words[i].text = s
+			}
+			repairAmounts(words)
+			var got []string
+			for _, w := range words {
+				got = append(got, w.text)
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("got  %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCleanOCRText(t *testing.T) {
+	tests := map[string]string{
+		"—12.50":   "-12.50",
+		"|":        "",
+		"__":       "",
+		" ~ ":      "",
+		"-":        "-",
+		"Müller’s": "Müller's",
+		"A|B":      "A|B",
+	}
+	for in, want := range tests {
+		if got := cleanOCRText(in); got != want {
+			t.Errorf("cleanOCRText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// foldAccents strips the accents the English OCR model cannot read.
+func foldAccents(s string) string {
+	return strings.NewReplacer("ä", "a", "ö", "o", "ü", "u", "Ä", "A", "Ö", "O", "Ü", "U", "é", "e", "è", "e", "à", "a", "ç", "c", "ñ", "n").Replace(s)
+}
