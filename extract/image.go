@@ -596,9 +596,10 @@ func normalizeContrast(g *image.Gray, dpi float64) bool {
 			x1 := min(x0+1, bw-1)
 			tx := fx - float64(x0)
 			p := (sm[y0*bw+x0]*(1-tx)+sm[y0*bw+x1]*tx)*(1-ty) + (sm[y1*bw+x0]*(1-tx)+sm[y1*bw+x1]*tx)*ty
-			// Map [black, paper] to [0, 255], paper a little darker than
-			// its estimate (the estimate is smooth, the light not quite) too.
-			den := 0.94 * (p - blackOut)
+			// Map [black, paper] to [0, 255]. (Mapping paper a little
+			// darker than its estimate to white as well lost a pale
+			// column heading on a dev photo.)
+			den := p - blackOut
 			if den < 8 {
 				den = 8
 			}

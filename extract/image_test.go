@@ -332,8 +332,8 @@ func TestNormalizeContrast(t *testing.T) {
 	}
 	// Paper on both sides is now near white and ink well below it.
 	for _, x := range []int{5, 395} {
-		if v := g.GrayAt(x, 2).Y; v < 235 {
-			t.Errorf("paper at x=%d is %d after normalising, want ≥ 235", x, v)
+		if v := g.GrayAt(x, 2).Y; v < 225 {
+			t.Errorf("paper at x=%d is %d after normalising, want ≥ 225", x, v)
 		}
 	}
 	clean := testPage(200, 200)
