@@ -18,7 +18,7 @@ import (
 
 // renderFixture renders page 1 of a generated statement at dpi and returns
 // the image with the statement's text-layer words.
-func renderFixture(t *testing.T, name string, dpi float64) (*image.Gray, Page) {
+func renderFixture(t testing.TB, name string, dpi float64) (*image.Gray, Page) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "statements", name+".pdf"))
 	if err != nil {

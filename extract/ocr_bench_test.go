@@ -1,0 +1,75 @@
+package extract
+
+import (
+	"image"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Benchmarks of OCR on one statement page rendered at the PDF render
+// resolution (ocrDPI), against the tesseract command on the same pixels.
+// Run them with OMP_THREAD_LIMIT=1 in the environment, as the worker runs:
+//
+//	OMP_THREAD_LIMIT=1 go test ./extract -run '^$' -bench 'OCR|TesseractCLI' -benchtime 5x
+
+// BenchmarkOCRPage is the whole per-page cost: clean-up (crop, contrast,
+// orientation, deskew) and recognition, the model already loaded.
+func BenchmarkOCRPage(b *testing.B) {
+	g, _ := renderFixture(b, "en_signed_amount", ocrDPI)
+	if _, err := ocrImage(g, ocrDPI, 1); err != nil { // load the model outside the timing
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := ocrImage(g, ocrDPI, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOCRPrepare is the clean-up alone.
+func BenchmarkOCRPrepare(b *testing.B) {
+	g, _ := renderFixture(b, "en_signed_amount", ocrDPI)
+	for b.Loop() {
+		preparePage(g, ocrDPI)
+	}
+}
+
+// BenchmarkTesseractCLI runs the tesseract command on the same page as a PGM
+// file, at the same resolution and page segmentation mode, with
+// OMP_THREAD_LIMIT=1. It includes the command's start-up and model load,
+// which BenchmarkTesseractCLIEmpty measures alone.
+func BenchmarkTesseractCLI(b *testing.B) {
+	g, _ := renderFixture(b, "en_signed_amount", ocrDPI)
+	benchCLI(b, g)
+}
+
+// BenchmarkTesseractCLIEmpty is the command's fixed cost: a blank 32x32 image.
+func BenchmarkTesseractCLIEmpty(b *testing.B) {
+	g := image.NewGray(image.Rect(0, 0, 32, 32))
+	for i := range g.Pix {
+		g.Pix[i] = 255
+	}
+	benchCLI(b, g)
+}
+
+func benchCLI(b *testing.B, g *image.Gray) {
+	b.Helper()
+	bin, err := exec.LookPath("tesseract")
+	if err != nil {
+		b.Fatalf("the tesseract command is needed for this comparison (Debian: tesseract-ocr): %v", err)
+	}
+	dir := b.TempDir()
+	img := filepath.Join(dir, "page.pgm")
+	if err := os.WriteFile(img, encodePGM(g), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		cmd := exec.Command(bin, img, filepath.Join(dir, "out"), "--dpi", "200", "--psm", "11", "tsv")
+		cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("tesseract: %v: %s", err, out)
+		}
+	}
+}
