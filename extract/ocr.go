@@ -83,8 +83,8 @@ func ocrImage(img image.Image, dpi float64, pageNo int) (Page, error) {
 }
 
 // uprightConf is the mean word confidence below which a page is read again
-// upside down. Upright statement pages, scans and photos included, read at
-// PLACEHOLDER; upside-down ones at PLACEHOLDER.
+// upside down. Upright statement pages (dev corpus scans and photos,
+// generated statements) read at 91–95; the same pages upside down at 22–30.
 const uprightConf = 70
 
 // preparePage turns a page image into what Tesseract reads best: background
