@@ -34,6 +34,9 @@ const (
 	highOCRDPI = 300
 )
 
+// minOCRSide is the smallest width or height, in pixels, worth reading.
+const minOCRSide = 16
+
 // tess is the process's one Tesseract instance. Loading the model costs
 // more than reading a small page, and the worker reads one page at a time,
 // so the instance is made once, on first use, and kept.
@@ -46,12 +49,16 @@ var tess struct {
 // dpi is the image's resolution when known (rendered PDF pages), 0 to estimate it. Word boxes are returned
 // in points (px * 72 / dpi) with top-left origin, Page.OCR = true.
 func ocrImage(img image.Image, dpi float64, pageNo int) (Page, error) {
+	if b := img.Bounds(); b.Dx() < minOCRSide || b.Dy() < minOCRSide {
+		// Too small to hold a line of print; Tesseract would only warn.
+		return Page{Number: pageNo, OCR: true}, nil
+	}
 	g, dpi := preparePage(toGray(img), dpi)
 	words, conf, err := recognize(g, dpi)
 	if err != nil {
 		return Page{}, err
 	}
-	if conf < uprightConf {
+	if conf < uprightConf && len(words) > 0 {
 		// Poorly read: the page may be upside down, which the ink alone
 		// does not tell. Read it turned over and keep the better reading.
 		g2 := rotateQuarter(g, 2)

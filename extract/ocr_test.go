@@ -304,3 +304,24 @@ func TestCleanOCRText(t *testing.T) {
 func foldAccents(s string) string {
 	return strings.NewReplacer("ä", "a", "ö", "o", "ü", "u", "Ä", "A", "Ö", "O", "Ü", "U", "é", "e", "è", "e", "à", "a", "ç", "c", "ñ", "n").Replace(s)
 }
+
+func TestOCRBlankAndTinyPages(t *testing.T) {
+	blank := image.NewGray(image.Rect(0, 0, 1700, 2200))
+	for i := range blank.Pix {
+		blank.Pix[i] = 255
+	}
+	for name, img := range map[string]*image.Gray{
+		"blank page": blank,
+		"tiny":       image.NewGray(image.Rect(0, 0, 3, 900)),
+		"empty":      image.NewGray(image.Rectangle{}),
+	} {
+		pg, err := ocrImage(img, 0, 2)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if len(pg.Words) != 0 || !pg.OCR || pg.Number != 2 {
+			t.Errorf("%s: got %d words, OCR=%v, Number=%d; want none, true, 2", name, len(pg.Words), pg.OCR, pg.Number)
+		}
+	}
+}
