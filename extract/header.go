@@ -49,7 +49,7 @@ var phraseRoles = []struct {
 	{roleAmount, []string{"amount", "amt", "betrag", "umsatz", "montant", "importe", "importo", "bedrag", "valor", "monto", "sum"}},
 	{roleDate, []string{"post date", "posting date", "posted", "booking date", "book date", "buchungstag", "buchungsdatum", "buchung", "date", "datum", "fecha", "data", "boekdatum", "dt"}},
 	{roleType, []string{"type", "tran type", "transaction type", "typ", "tipo", "art", "code"}},
-	{roleRef, []string{"chq", "cheque", "check no", "ref", "reference", "ref no", "referenz", "referencia", "riferimento", "kenmerk", "doc no", "document"}},
+	{roleRef, []string{"chq", "cheque", "check no", "check number", "cheque number", "check", "serial no", "ref", "reference", "ref no", "referenz", "referencia", "riferimento", "kenmerk", "doc no", "document"}},
 	{roleDesc, []string{"transaction details", "transaction description", "description", "details", "detail", "particulars", "narration", "narrative", "memo", "payee", "verwendungszweck", "vorgang", "buchungstext", "text", "libelle", "operation", "operations", "concepto", "descripcion", "descrizione", "causale", "omschrijving", "descricao", "historico", "detalle", "beschreibung", "merchant", "transaction", "transactions", "movimento", "movimiento"}},
 }
 
@@ -230,6 +230,15 @@ func findHeaders(lines []*line) []header {
 			}
 		}
 		if bestScore > 0 {
+			// A title just above a heading ("DAILY ENDING BALANCE") is one
+			// phrase; it is not a stacked part of the heading below it.
+			for best.first < best.last && len(buildLabels(lines[best.first:best.first+1])) == 1 {
+				lbs := buildLabels(lines[best.first+1 : best.last+1])
+				if headerScore(lbs) < bestScore {
+					break
+				}
+				best.first, best.labels = best.first+1, lbs
+			}
 			hs = append(hs, best)
 			i = best.last
 		}

@@ -25,6 +25,7 @@ var currencyBySymbol = map[string]string{"£": "GBP", "€": "EUR", "₹": "INR"
 // are the lines outside transaction tables (page tops, summary boxes).
 func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 	var st Statement
+	bundled := false
 	for _, l := range lines {
 		full := l.text()
 		if st.AccountNumber == "" {
@@ -37,18 +38,16 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 				st.Currency = strings.ToUpper(m[2])
 			}
 		}
-		if st.PeriodStart == nil && periodRe.MatchString(full) {
-			var ds []dateToken
-			for _, t := range l.toks {
-				if t.kind == tokDate {
-					ds = append(ds, t.date)
-				}
-			}
-			if len(ds) >= 2 {
-				a, okA := ds[0].resolve(order, nil, nil)
-				b, okB := ds[len(ds)-1].resolve(order, nil, nil)
-				if okA && okB && !b.Before(a) && b.Sub(a) < 2*366*24*time.Hour {
+		if periodRe.MatchString(full) {
+			if a, b, ok := periodOf(l, order); ok {
+				switch {
+				case st.PeriodStart == nil:
 					st.PeriodStart, st.PeriodEnd = &a, &b
+				case a.After(*st.PeriodEnd):
+					// A later period: statements bundled in one file. The
+					// document runs to the end of the last one.
+					st.PeriodEnd = &b
+					bundled = true
 				}
 			}
 		}
@@ -57,7 +56,7 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 				st.OpeningBalance = &v
 			}
 		}
-		if st.ClosingBalance == nil && closeSumRe.MatchString(full) {
+		if (st.ClosingBalance == nil || bundled) && closeSumRe.MatchString(full) {
 			if v, ok := amountAfter(l, closeSumRe); ok {
 				st.ClosingBalance = &v
 			}
@@ -135,4 +134,34 @@ func amountAfter(l *line, re *regexp.Regexp) (decimal.Decimal, bool) {
 		}
 	}
 	return decimal.Decimal{}, false
+}
+
+// periodOf reads a statement period from a line that holds two dates. The
+// first may print no year when it shares the last one's ("1 February to
+// 1 March, 2019").
+func periodOf(l *line, order dateOrder) (time.Time, time.Time, bool) {
+	var ds []dateToken
+	for _, t := range l.toks {
+		if t.kind == tokDate {
+			ds = append(ds, t.date)
+		}
+	}
+	if len(ds) < 2 {
+		return time.Time{}, time.Time{}, false
+	}
+	b, okB := ds[len(ds)-1].resolve(order, nil, nil)
+	if !okB {
+		return time.Time{}, time.Time{}, false
+	}
+	a, okA := ds[0].resolve(order, nil, nil)
+	if !okA {
+		a, okA = ds[0].resolve(order, nil, &b)
+		for okA && a.After(b) {
+			a = a.AddDate(-1, 0, 0)
+		}
+	}
+	if !okA || b.Before(a) || b.Sub(a) >= 2*366*24*time.Hour {
+		return time.Time{}, time.Time{}, false
+	}
+	return a, b, true
 }

@@ -13,6 +13,8 @@ import (
 var (
 	openingRe = regexp.MustCompile(`\b(brought\s+forward|b/f|opening\s+balance|balance\s+forward|previous\s+balance|start(ing)?\s+balance|beginning\s+balance|alter\s+saldo|anfangssaldo|saldo\s+vortrag|vortrag|solde\s+(pr[ée]c[ée]dent|initial|d[ée]but|report[ée])|report|saldo\s+(anterior|inicial|iniziale|precedente|inizio)|beginsaldo|vorig\s+saldo|saldo\s+anterior)\b`)
 	closingRe = regexp.MustCompile(`\b(carried\s+forward|c/f|closing\s+balance|balance\s+carried|new\s+balance|ending\s+balance|end\s+balance|neuer\s+saldo|endsaldo|schlusssaldo|solde\s+(nouveau|final|fin|[àa]\s+reporter)|nouveau\s+solde|saldo\s+(final|finale|nuevo|attuale)|eindsaldo|nieuw\s+saldo|saldo\s+atual)\b`)
+	// statRe matches figures about the balance over the period, not movements.
+	statRe    = regexp.MustCompile(`\b(average|avg|minimum|maximum|lowest|highest|mean)\s+(daily\s+|credit\s+|debit\s+|collected\s+|ledger\s+)?balance\b|\bdurchschnitt|\bsolde\s+moyen\b|\bsaldo\s+medio\b|\bgemiddeld\s+saldo\b`)
 	totalRe   = regexp.MustCompile(`\b(total|totals|totale|totaal|summe|gesamt|sub-?total|zwischensumme|somme|suma|soma|interest\s+rate|tasa|zinssatz|taux)\b`)
 )
 
@@ -34,6 +36,9 @@ type segment struct {
 	// section is +1 when the title above the table says it lists money in
 	// ("Deposits and other credits"), -1 for money out, 0 when it says neither.
 	section int
+	// skip marks a table that lists balances, not movements ("Daily ending
+	// balance", or headings with dates and balances only).
+	skip bool
 }
 
 // cell is one amount of a row with the column it was read from.
@@ -235,6 +240,9 @@ func dateLabel(labels []label) int {
 // readRows turns a segment's lines into rows, joining wrapped descriptions
 // and setting aside brought-forward, carried-forward and total lines.
 func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []marker) {
+	if seg.skip {
+		return rows, markers
+	}
 	dl := dateLabel(seg.labels)
 	descLabel := -1
 	hasTextLabels := false
@@ -248,10 +256,15 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 	}
 	cur := -1 // index in rows of the row being read, -1 when none
 	var prevLine *line
+	// lastLine is the last line read as part of a row or a balance line, and
+	// lastDate the last date printed in the table: a line with amounts but no
+	// date is a row of that day only when it sits close below lastLine.
+	var lastLine *line
+	var lastDate *dateToken
 	for _, l := range seg.lines {
 		var dateTok *token
 		var cells []cell
-		var descParts []string
+		var descParts, otherText []string
 		var drcr string
 		usedDate := -1
 		// The row's date: the date under the date heading, else a date that starts the line.
@@ -287,8 +300,15 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 			case li >= 0 && seg.labels[li].role.isDate() && t.kind == tokDate:
 				// another date column (value date): not part of the description
 			case descLabel >= 0:
-				if li == descLabel {
+				switch {
+				case li == descLabel:
 					descParts = append(descParts, t.text)
+				case li >= 0 && seg.labels[li].role.isDate() && t.kind == tokText && (dateTok == nil || t.x0 > dateTok.x1):
+					// Text printed left of a description heading that is
+					// placed over the middle of its column.
+					descParts = append(descParts, t.text)
+				case li >= 0 && seg.labels[li].role.isText():
+					otherText = append(otherText, t.text)
 				}
 			case hasTextLabels:
 				if li >= 0 && seg.labels[li].role.isText() {
@@ -300,6 +320,10 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 				}
 			}
 		}
+		if len(descParts) == 0 {
+			// No description printed: the reference or type says what the row is.
+			descParts = otherText
+		}
 		text := strings.Join(descParts, " ")
 		hasMove := false
 		var bal *cell
@@ -310,11 +334,14 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 				hasMove = true
 			}
 		}
-		lower := ""
-		if !hasMove || dateTok == nil {
-			lower = strings.ToLower(l.text())
+		lower := strings.ToLower(l.text())
+		if dateTok != nil {
+			lastDate = &dateTok.date
 		}
+		near := lastLine != nil && lastLine.page == l.page && l.y0-lastLine.y1 < 2.5*l.height()
 		switch {
+		case statRe.MatchString(lower):
+			cur = -1
 		case !hasMove && openingRe.MatchString(lower):
 			if bal != nil {
 				markers = append(markers, marker{kind: "opening", val: bal.val, after: len(rows)})
@@ -338,8 +365,12 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 			// The amounts of a dated line printed on its last wrapped line.
 			rows[cur].cells = append(rows[cur].cells, cells...)
 			rows[cur].desc = append(rows[cur].desc, nonEmpty(text)...)
-		case hasMove && len(rows) > 0:
-			// No date printed: the same day as the row above.
+		case hasMove && lastDate != nil && (near || lastLine == nil):
+			// No date printed: the same day as the line above (a row, or the
+			// brought-forward line); at the top of a table, the last date read.
+			rows = append(rows, row{page: l.page, date: *lastDate, hasDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
+			cur = len(rows) - 1
+		case hasMove && len(rows) > 0 && (near || lastLine == nil):
 			last := rows[len(rows)-1]
 			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
@@ -349,6 +380,9 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 			rows[cur].desc = append(rows[cur].desc, text)
 		default:
 			cur = -1
+		}
+		if cur >= 0 || len(cells) > 0 && !statRe.MatchString(lower) {
+			lastLine = l
 		}
 		prevLine = l
 	}
@@ -407,12 +441,13 @@ func buildSegments(pages [][]*line) []segment {
 	var segs []segment
 	var lastLabels []label
 	lastSection := 0
+	lastSkip := false
 	found := false
 	for _, lines := range pages {
 		hs := findHeaders(lines)
 		if len(hs) == 0 {
 			if found {
-				segs = append(segs, segment{lines: lines, labels: lastLabels, section: lastSection})
+				segs = append(segs, segment{lines: lines, labels: lastLabels, section: lastSection, skip: lastSkip})
 			}
 			continue
 		}
@@ -421,13 +456,14 @@ func buildSegments(pages [][]*line) []segment {
 			if k+1 < len(hs) {
 				end = hs[k+1].first
 			}
-			sec, titled := sectionAbove(lines, h.first)
+			sec, titled, balances := sectionAbove(lines, h.first)
 			if !titled && k == 0 && found {
 				// A heading repeated at the top of a page continues the section before it.
 				sec = lastSection
 			}
-			segs = append(segs, segment{lines: lines[h.last+1 : end], labels: h.labels, section: sec})
-			lastLabels, lastSection = h.labels, sec
+			skip := balances && !hasTextLabel(h.labels) || !hasMovementLabel(h.labels)
+			segs = append(segs, segment{lines: lines[h.last+1 : end], labels: h.labels, section: sec, skip: skip})
+			lastLabels, lastSection, lastSkip = h.labels, sec, skip
 			found = true
 		}
 	}
@@ -485,19 +521,49 @@ func sectionDirection(text string) int {
 	return 0
 }
 
+// balanceTitleRe matches a title over a list of balances rather than
+// movements ("Daily ending balance", "Tagessalden", "Solde quotidien").
+var balanceTitleRe = regexp.MustCompile(` (balance|balances|saldo|salden|tagessalden|kontostand|solde|soldes|balans) `)
+
 // sectionAbove looks at the few plain-text lines just above a table heading
 // (at lines[first]) for a section title. titled reports that a title line
-// with a direction was found there.
-func sectionAbove(lines []*line, first int) (dir int, titled bool) {
+// with a direction was found there; balances that the title names a list
+// of balances and no movement of money.
+func sectionAbove(lines []*line, first int) (dir int, titled, balances bool) {
 	h := lines[first].height()
 	for i := first - 1; i >= 0 && i >= first-3; i-- {
 		l := lines[i]
 		if !isPlainText(l) || lines[first].y0-l.y1 > 6*h {
 			break
 		}
-		if d := sectionDirection(l.text()); d != 0 {
-			return d, true
+		text := l.text()
+		if d := sectionDirection(text); d != 0 {
+			return d, true, false
+		}
+		if f := foldLabel(text); balanceTitleRe.MatchString(f) && !strings.Contains(f, " transaction") {
+			return 0, false, true
 		}
 	}
-	return 0, false
+	return 0, false, false
+}
+
+// hasTextLabel reports a heading with a description, type or reference column.
+func hasTextLabel(labels []label) bool {
+	for _, lb := range labels {
+		if lb.role.isText() {
+			return true
+		}
+	}
+	return false
+}
+
+// hasMovementLabel reports a heading that names a column of money moving,
+// not only balances.
+func hasMovementLabel(labels []label) bool {
+	for _, lb := range labels {
+		if lb.role == roleDebit || lb.role == roleCredit || lb.role == roleAmount {
+			return true
+		}
+	}
+	return false
 }

@@ -362,3 +362,99 @@ func TestConvertOCRFailsOnBlankPage(t *testing.T) {
 		t.Errorf("inked page: err = %v, want the OCR error", err)
 	}
 }
+
+// A statement in titled sections followed by a list of daily balances (its
+// title sits just above its heading) and a fee summary: the balance list and
+// the summary are not transactions, and a check with no description is
+// described by its number.
+func TestAnalyzeBalanceListAndSummarySkipped(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement period July 1, 2022 through July 31, 2022")},
+		[]cellAt{at(10, "Beginning Balance"), rat(300, "$1,000.00")},
+		[]cellAt{at(10, "Ending Balance"), rat(300, "$1,070.00")},
+		nil,
+		[]cellAt{at(10, "DEPOSITS AND ADDITIONS")},
+		[]cellAt{at(10, "DATE"), at(80, "DESCRIPTION"), at(520, "AMOUNT")},
+		[]cellAt{at(10, "07/02"), at(80, "Deposit"), rat(560, "100.00")},
+		[]cellAt{at(10, "Total Deposits and Additions"), rat(560, "$100.00")},
+		nil,
+		[]cellAt{at(10, "CHECKS PAID")},
+		[]cellAt{at(10, "CHECK NUMBER"), at(200, "DESCRIPTION"), at(400, "DATE"), at(520, "AMOUNT")},
+		[]cellAt{at(10, "1041"), at(400, "07/05"), rat(560, "30.00")},
+		[]cellAt{at(10, "Total Checks Paid"), rat(560, "$30.00")},
+		nil,
+		[]cellAt{at(10, "DAILY ENDING BALANCE")},
+		[]cellAt{at(10, "DATE"), at(150, "AMOUNT"), at(300, "DATE"), at(450, "AMOUNT")},
+		[]cellAt{at(10, "07/02"), rat(200, "1,100.00"), at(300, "07/05"), rat(500, "1,070.00")},
+		nil,
+		nil,
+		[]cellAt{at(10, "Service Fee"), rat(500, "$0.00")},
+		[]cellAt{at(10, "Net Service Fee"), rat(500, "$0.00")},
+	)
+	res := analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2022-07-02|Deposit|100.00||1100.00",
+		"2022-07-05|1041||30.00|1070.00",
+	})
+	if st := res.Statement.Reconciliation.Status; st != ReconcileOK {
+		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
+	}
+}
+
+// A heading placed over the middle of its description column: text left of
+// it is still the description. A line with no date after the brought-forward
+// line takes that line's date; an average-balance line is no transaction.
+// The period prints its year once, at the end.
+func TestAnalyzeCentredDescriptionAndUndatedFirstRow(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Your statement: 1 February to 1 March, 2019")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Average balance for the month"), at(520, "Amount")},
+		[]cellAt{at(10, "28 Feb"), at(90, "Average credit balance"), rat(560, "2,856.69")},
+		nil,
+		[]cellAt{at(10, "Date"), at(170, "Description"), at(330, "Money out"), at(420, "Money in"), at(500, "Balance")},
+		[]cellAt{at(10, "1 Feb"), at(60, "Balance brought forward"), rat(560, "500.00")},
+		[]cellAt{at(60, "Card payment - Petrol Station"), rat(380, "24.50"), rat(560, "475.50")},
+		[]cellAt{at(10, "3 Feb"), at(60, "Cash Withdrawal - High Street"), rat(380, "30.00"), rat(560, "445.50")},
+		[]cellAt{at(60, "timed 17:30 31 Jan")},
+	)
+	res := analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2019-02-01|Card payment - Petrol Station||24.50|475.50",
+		"2019-02-03|Cash Withdrawal - High Street timed 17:30 31 Jan||30.00|445.50",
+	})
+	if st := res.Statement.Reconciliation.Status; st != ReconcileOK {
+		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
+	}
+}
+
+// Two statements bundled in one file: the document runs from the first
+// opening balance to the last closing balance.
+func TestAnalyzeBundledStatements(t *testing.T) {
+	page := func(n int, period, opening, closing string, rows ...[]cellAt) Page {
+		lines := [][]cellAt{
+			{at(10, "Statement period"), at(150, period)},
+			{at(10, "Opening balance"), rat(300, opening)},
+			{at(10, "Closing balance"), rat(300, closing)},
+			nil,
+			{at(10, "Date"), at(80, "Details"), at(330, "Withdrawals"), at(420, "Deposits"), at(500, "Balance")},
+		}
+		return synthPage(n, append(lines, rows...)...)
+	}
+	p1 := page(1, "from 1 Feb 2026 to 28 Feb 2026", "$100.00", "$90.00",
+		[]cellAt{at(10, "03 Feb"), at(80, "SHOP"), rat(380, "10.00"), rat(560, "90.00")})
+	p2 := page(2, "from 1 Mar 2026 to 31 Mar 2026", "$90.00", "$150.00",
+		[]cellAt{at(10, "05 Mar"), at(80, "SALARY"), rat(470, "60.00"), rat(560, "150.00")})
+	res := analyze([]Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2026-02-03|SHOP||10.00|90.00",
+		"2026-03-05|SALARY|60.00||150.00",
+	})
+	st := res.Statement
+	if st.ClosingBalance == nil || st.ClosingBalance.StringFixed(2) != "150.00" || st.PeriodEnd == nil || st.PeriodEnd.Format("2006-01-02") != "2026-03-31" {
+		t.Errorf("closing %v period end %v, want 150.00 and 2026-03-31", st.ClosingBalance, st.PeriodEnd)
+	}
+	if st.Reconciliation.Status != ReconcileOK {
+		t.Errorf("reconciliation = %+v, want ok", st.Reconciliation)
+	}
+}
