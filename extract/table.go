@@ -14,8 +14,8 @@ var (
 	openingRe = regexp.MustCompile(`\b(brought\s+forward|b/f|opening\s+balance|balance\s+forward|previous\s+balance|start(ing)?\s+balance|beginning\s+balance|alter\s+saldo|anfangssaldo|saldo\s+vortrag|vortrag|solde\s+(pr[ée]c[ée]dent|initial|d[ée]but|report[ée])|report|saldo\s+(anterior|inicial|iniziale|precedente|inizio)|beginsaldo|vorig\s+saldo|saldo\s+anterior)\b`)
 	closingRe = regexp.MustCompile(`\b(carried\s+forward|c/f|closing\s+balance|balance\s+carried|new\s+balance|ending\s+balance|end\s+balance|neuer\s+saldo|endsaldo|schlusssaldo|solde\s+(nouveau|final|fin|[àa]\s+reporter)|nouveau\s+solde|saldo\s+(final|finale|nuevo|attuale)|eindsaldo|nieuw\s+saldo|saldo\s+atual)\b`)
 	// statRe matches figures about the balance over the period, not movements.
-	statRe    = regexp.MustCompile(`\b(average|avg|minimum|maximum|lowest|highest|mean)\s+(daily\s+|credit\s+|debit\s+|collected\s+|ledger\s+)?balance\b|\bdurchschnitt|\bsolde\s+moyen\b|\bsaldo\s+medio\b|\bgemiddeld\s+saldo\b`)
-	totalRe   = regexp.MustCompile(`\b(total|totals|totale|totaal|summe|gesamt|sub-?total|zwischensumme|somme|suma|soma|interest\s+rate|tasa|zinssatz|taux)\b`)
+	statRe  = regexp.MustCompile(`\b(average|avg|minimum|maximum|lowest|highest|mean)\s+(daily\s+|credit\s+|debit\s+|collected\s+|ledger\s+)?balance\b|\bdurchschnitt|\bsolde\s+moyen\b|\bsaldo\s+medio\b|\bgemiddeld\s+saldo\b`)
+	totalRe = regexp.MustCompile(`\b(total|totals|totale|totaal|summe|gesamt|sub-?total|zwischensumme|somme|suma|soma|interest\s+rate|tasa|zinssatz|taux)\b`)
 )
 
 // column is an amount column found in a table from the amounts printed in
