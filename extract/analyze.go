@@ -36,6 +36,7 @@ func analyze(pages []Page) *Result {
 		}
 		labels = append(labels, segs[i].labels...)
 	}
+	rows = dropRelistings(rows)
 	var toks []dateToken
 	for _, r := range rows {
 		if r.ownDate {
@@ -72,20 +73,41 @@ func analyze(pages []Page) *Result {
 }
 
 // fallbackPeriod gives dates printed without a year something to resolve
-// against when the statement names no period: the year of the first full
-// date in the document.
+// against when the statement names no period: the span of the full dates the
+// document prints near its first one (a statement date, "Beginning balance on
+// May 3, 2003"), or half a year either side of a lone one.
 func fallbackPeriod(all []*line, order dateOrder) (*time.Time, *time.Time) {
+	var lo, hi, first time.Time
+	found := false
 	for _, l := range all {
 		for _, t := range l.toks {
-			if t.kind == tokDate && t.date.YearDigits == 4 {
-				if d, ok := t.date.resolve(order, nil, nil); ok {
-					pe := d.AddDate(0, 11, 0)
-					return &d, &pe
+			if t.kind != tokDate || t.date.YearDigits != 4 {
+				continue
+			}
+			d, ok := t.date.resolve(order, nil, nil)
+			if !ok {
+				continue
+			}
+			switch {
+			case !found:
+				first, lo, hi, found = d, d, d, true
+			case d.Sub(first).Abs() < 200*24*time.Hour:
+				if d.Before(lo) {
+					lo = d
+				}
+				if d.After(hi) {
+					hi = d
 				}
 			}
 		}
 	}
-	return nil, nil
+	if !found {
+		return nil, nil
+	}
+	if lo.Equal(hi) {
+		lo, hi = lo.AddDate(0, -6, 0), hi.AddDate(0, 6, 0)
+	}
+	return &lo, &hi
 }
 
 // inPeriod counts the dates that, read under order, fall inside the
@@ -102,4 +124,72 @@ func inPeriod(toks []dateToken, order dateOrder, st Statement) int {
 		}
 	}
 	return n
+}
+
+// dropRelistings removes tables that list again, without balances, the
+// movements a table with a running balance has already listed (a statement
+// "by date with daily balance" followed by the same items "by type"). A
+// table goes when at least three quarters of its rows have every amount
+// among the ones the balance-carrying tables hold.
+func dropRelistings(rows []row) []row {
+	withBal := map[int]bool{}
+	for _, rw := range rows {
+		if _, ok := printedBalance(rw); ok {
+			withBal[rw.segID] = true
+		}
+	}
+	if len(withBal) == 0 {
+		return rows
+	}
+	pool := map[string]int{}
+	for _, rw := range rows {
+		if withBal[rw.segID] {
+			for _, c := range rw.cells {
+				if c.role != roleBalance {
+					pool[c.val.Abs().String()]++
+				}
+			}
+		}
+	}
+	drop := map[int]bool{}
+	for i := 0; i < len(rows); {
+		j := i
+		for j < len(rows) && rows[j].segID == rows[i].segID {
+			j++
+		}
+		if !withBal[rows[i].segID] {
+			n, matched := 0, 0
+			for _, rw := range rows[i:j] {
+				if !rowHasMove(rw) {
+					continue
+				}
+				n++
+				ok := true
+				for _, c := range rw.cells {
+					if k := c.val.Abs().String(); c.role != roleBalance && pool[k] > 0 {
+						pool[k]--
+					} else if c.role != roleBalance {
+						ok = false
+					}
+				}
+				if ok {
+					matched++
+				}
+			}
+			if n > 0 && 4*matched >= 3*n {
+				drop[rows[i].segID] = true
+			}
+		}
+		i = j
+	}
+	if len(drop) == 0 {
+		return rows
+	}
+	kept := rows[:0:0]
+	for _, rw := range rows {
+		if !drop[rw.segID] {
+			kept = append(kept, rw)
+		}
+	}
+	return kept
 }

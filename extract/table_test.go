@@ -458,3 +458,33 @@ func TestAnalyzeBundledStatements(t *testing.T) {
 		t.Errorf("reconciliation = %+v, want ok", st.Reconciliation)
 	}
 }
+
+// The same movements listed first by date with a running balance, then again
+// by type without one: the second listing is not read twice. The dates print
+// no year; the statement's dated summary lines give it.
+func TestAnalyzeRelistingDropped(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Beginning balance on May 3, 2003"), rat(400, "$100.00")},
+		[]cellAt{at(10, "Ending balance on June 5, 2003"), rat(400, "$170.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(60, "Description"), at(300, "Debit"), at(400, "Credit"), at(500, "Balance")},
+		[]cellAt{at(10, "05/12"), at(60, "SHOP"), rat(340, "30.00"), rat(560, "70.00")},
+		[]cellAt{at(10, "05/15"), at(60, "PAYROLL"), rat(440, "100.00"), rat(560, "170.00")},
+		nil,
+		[]cellAt{at(10, "Deposits and other credits")},
+		[]cellAt{at(10, "Date"), at(60, "Description"), at(520, "Amount")},
+		[]cellAt{at(10, "05/15"), at(60, "PAYROLL ACME CORP 0987654"), rat(560, "100.00")},
+		nil,
+		[]cellAt{at(10, "Withdrawals and other debits")},
+		[]cellAt{at(10, "Date"), at(60, "Description"), at(520, "Amount")},
+		[]cellAt{at(10, "05/12"), at(60, "SHOP TERMINAL 443565"), rat(560, "30.00")},
+	)
+	res := analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2003-05-12|SHOP||30.00|70.00",
+		"2003-05-15|PAYROLL|100.00||170.00",
+	})
+	if st := res.Statement.Reconciliation.Status; st != ReconcileOK {
+		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
+	}
+}
