@@ -261,6 +261,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 	// date is a row of that day only when it sits close below lastLine.
 	var lastLine *line
 	var lastDate *dateToken
+	pitch := linePitch(seg.lines)
 	for _, l := range seg.lines {
 		var dateTok *token
 		var cells []cell
@@ -338,7 +339,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 		if dateTok != nil {
 			lastDate = &dateTok.date
 		}
-		near := lastLine != nil && lastLine.page == l.page && l.y0-lastLine.y1 < 2.5*l.height()
+		near := lastLine != nil && lastLine.page == l.page && l.y0-lastLine.y0 < 2.5*pitch
 		switch {
 		case statRe.MatchString(lower):
 			cur = -1
@@ -566,4 +567,25 @@ func hasMovementLabel(labels []label) bool {
 		}
 	}
 	return false
+}
+
+// linePitch is the usual distance between the tops of consecutive lines of a
+// table: its rows' spacing.
+func linePitch(lines []*line) float64 {
+	var ds []float64
+	for i := 1; i < len(lines); i++ {
+		if lines[i].page == lines[i-1].page {
+			if d := lines[i].y0 - lines[i-1].y0; d > 0 {
+				ds = append(ds, d)
+			}
+		}
+	}
+	if len(ds) == 0 {
+		if len(lines) > 0 {
+			return 1.5 * lines[0].height()
+		}
+		return 0
+	}
+	sort.Float64s(ds)
+	return ds[len(ds)/2]
 }
