@@ -708,3 +708,22 @@ func BenchmarkXLSX10000(b *testing.B) {
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes/file")
 }
+
+func TestJSONStatementWarnings(t *testing.T) {
+	res := &extract.Result{Statement: extract.Statement{Warnings: []string{"page 2 could not be read"}}}
+	var buf bytes.Buffer
+	if err := Write(&buf, JSON, "f", res); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Statement struct {
+			Warnings []string `json:"warnings"`
+		} `json:"statement"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Statement.Warnings) != 1 || got.Statement.Warnings[0] != "page 2 could not be read" {
+		t.Errorf("statement warnings = %v", got.Statement.Warnings)
+	}
+}

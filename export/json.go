@@ -43,6 +43,9 @@ type jsonStatement struct {
 	OpeningBalance *string            `json:"opening_balance"`
 	ClosingBalance *string            `json:"closing_balance"`
 	Reconciliation jsonReconciliation `json:"reconciliation"`
+	// Warnings are notes on the whole document, such as a page that
+	// could not be read.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // jsonReconciliation reports whether the running balance holds.
@@ -97,6 +100,7 @@ func newJSONStatement(s *extract.Statement) jsonStatement {
 			Rows:       r.Rows,
 			Message:    r.Message,
 		},
+		Warnings: s.Warnings,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"slices"
 )
 
 // maxPages bounds the pages of one document.
@@ -88,6 +89,11 @@ func Convert(data []byte, opts Options) (*Result, error) {
 	}
 	res := analyze(pages)
 	res.PageCount = len(pages)
+	if slices.ContainsFunc(pages, func(p Page) bool { return p.OCR }) {
+		// The running balance catches what recognition commonly gets
+		// wrong: a lost minus, a misread digit.
+		applyOCRRepairs(res)
+	}
 	res.Statement.Warnings = append(res.Statement.Warnings, warnings...)
 	return res, nil
 }

@@ -248,7 +248,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 				tx.Warnings = append(tx.Warnings, "direction inferred from the running balance")
 			default:
 				d = d.Sub(abs)
-				tx.Warnings = append(tx.Warnings, "direction unknown: read as money out")
+				tx.Warnings = append(tx.Warnings, warnDirUnknownPref+": read as money out")
 			}
 		}
 		if d.IsNegative() {
@@ -264,7 +264,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 				checks++
 				if want := prev.Add(d); !want.Equal(b) {
 					recordBreak(&rec, len(txs), b.Sub(want))
-					tx.Warnings = append(tx.Warnings, fmt.Sprintf("printed balance %s does not follow from the previous balance %s", b.StringFixed(2), prev.StringFixed(2)))
+					tx.Warnings = append(tx.Warnings, warnBreakPrefix+fmt.Sprintf("%s does not follow from the previous balance %s", b.StringFixed(2), prev.StringFixed(2)))
 				}
 			}
 			tx.Balance = b
@@ -272,11 +272,11 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		case havePrev:
 			prev = prev.Add(d)
 			tx.Balance = prev
-			tx.Warnings = append(tx.Warnings, "balance not printed: computed from the running balance")
+			tx.Warnings = append(tx.Warnings, warnComputedPrefix+": computed from the running balance")
 		default:
 			prev, havePrev = d, true
 			tx.Balance = prev
-			tx.Warnings = append(tx.Warnings, "no opening balance: balance counted from zero")
+			tx.Warnings = append(tx.Warnings, warnNoOpeningPref+": balance counted from zero")
 		}
 		txs = append(txs, tx)
 	}
