@@ -243,13 +243,22 @@ func openStore(ctx context.Context, fs *flag.FlagSet, e env) (*store.Store, []st
 	return st, pos, err
 }
 
-func cmdAccounts(ctx context.Context, e env) error {
+// subcommand splits off the word after a command ("accounts create ...")
+// and gives a flag set for what follows it.
+func subcommand(e env, name, choices string) (string, *flag.FlagSet, env, error) {
 	if len(e.args) == 0 {
-		return errors.New("accounts: create, list, set-plan or grant-credits")
+		return "", nil, e, fmt.Errorf("%s: %s", name, choices)
 	}
 	sub := e.args[0]
 	e.args = e.args[1:]
-	fs := newFlags("accounts "+sub, e)
+	return sub, newFlags(name+" "+sub, e), e, nil
+}
+
+func cmdAccounts(ctx context.Context, e env) error {
+	sub, fs, e, err := subcommand(e, "accounts", "create, list, set-plan or grant-credits")
+	if err != nil {
+		return err
+	}
 	plan := fs.String("plan", "free", "plan: free, professional, business or enterprise")
 	st, pos, err := openStore(ctx, fs, e)
 	if err != nil {
@@ -312,12 +321,10 @@ func cmdAccounts(ctx context.Context, e env) error {
 }
 
 func cmdKeys(ctx context.Context, e env) error {
-	if len(e.args) == 0 {
-		return errors.New("keys: create, list or revoke")
+	sub, fs, e, err := subcommand(e, "keys", "create, list or revoke")
+	if err != nil {
+		return err
 	}
-	sub := e.args[0]
-	e.args = e.args[1:]
-	fs := newFlags("keys "+sub, e)
 	label := fs.String("label", "", "a note on what the key is for")
 	st, pos, err := openStore(ctx, fs, e)
 	if err != nil {
