@@ -51,6 +51,14 @@ type Transaction struct {
 	Balance decimal.Decimal
 	// Warnings says what was inferred or corrected on this row.
 	Warnings []string
+	// Account is the number of the account the row belongs to when the
+	// document holds several accounts (see Statement.Accounts); "" otherwise.
+	Account string
+	// Page is the 1-based page the row was read from; 0 when unknown.
+	Page int
+	// Box is the row's extent on its page in PDF points from the page's
+	// top-left corner: x0, y0, x1, y1. All zero when unknown.
+	Box [4]float64
 }
 
 // Type is CREDIT when money came in and DEBIT when it went out.
@@ -65,7 +73,7 @@ func (t Transaction) Type() string {
 const (
 	ReconcileOK             = "ok"              // every printed balance and the closing balance agree
 	ReconcileMismatch       = "mismatch"        // the arithmetic breaks somewhere: see Rows
-	ReconcileNoBalances     = "no_balances"     // nothing printed to check against
+	ReconcileUnverified     = "unverified"      // the document prints nothing that could prove the rows
 	ReconcileNoTransactions = "no_transactions" // the document holds no transactions
 )
 
@@ -92,6 +100,21 @@ type Statement struct {
 	Reconciliation Reconciliation
 	// Warnings are notes on the whole document (a page that could not be read).
 	Warnings []string
+	// Accounts lists each account when one document holds several, each
+	// with its own balances and reconciliation; nil for a single account,
+	// which the fields above describe.
+	Accounts []Account
+}
+
+// Account is one account of a document that holds several.
+type Account struct {
+	Number         string
+	Currency       string
+	PeriodStart    *time.Time
+	PeriodEnd      *time.Time
+	OpeningBalance *decimal.Decimal
+	ClosingBalance *decimal.Decimal
+	Reconciliation Reconciliation
 }
 
 // Result is a converted document.

@@ -308,7 +308,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		rec.Status = ReconcileMismatch
 		rec.Message = fmt.Sprintf("the running balance breaks at %d row(s); the first difference is %s", len(rec.Rows), rec.Difference.StringFixed(2))
 	case checks == 0:
-		rec.Status = ReconcileNoBalances
+		rec.Status = ReconcileUnverified
 		rec.Message = "the statement prints no balances to check the transactions against"
 	default:
 		rec.Status = ReconcileOK
