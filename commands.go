@@ -17,6 +17,8 @@ import (
 
 	"passbook/export"
 	"passbook/extract"
+	"passbook/extract/engine"
+	"passbook/extract/worker"
 	"passbook/quota"
 	"passbook/server"
 	"passbook/store"
@@ -57,7 +59,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "extract":
 		return cmdExtract(ctx, e)
 	case workerCommand:
-		return extract.ServeWorker(stdin, stdout)
+		return worker.Serve(stdin, stdout, engine.New())
 	case "accounts":
 		return cmdAccounts(ctx, e)
 	case "keys":
@@ -76,12 +78,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 const workerCommand = "worker"
 
 // converter runs conversions in children of this very binary.
-func converter() (extract.Isolated, error) {
+func converter() (worker.Isolated, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return extract.Isolated{}, fmt.Errorf("find own binary for the worker: %w", err)
+		return worker.Isolated{}, fmt.Errorf("find own binary for the worker: %w", err)
 	}
-	return extract.Isolated{Exe: exe, Args: []string{workerCommand}, Limits: extract.DefaultLimits}, nil
+	return worker.Isolated{Exe: exe, Args: []string{workerCommand}, Limits: worker.DefaultLimits}, nil
 }
 
 func newFlags(name string, e env) *flag.FlagSet {

@@ -2,9 +2,12 @@
 // into its list of transactions and a summary of the statement, proved where
 // possible by the statement's own running balance.
 //
-// It knows nothing of HTTP or SQL. Because MuPDF and Tesseract are C code
-// reading hostile files, callers that serve other people run it in a child
-// process (see worker.go); the functions here are what that child runs.
+// It knows nothing of HTTP or SQL, and links no C: this package holds the
+// domain types and the analysis (Analyze: pages of words in, a Result out).
+// Reading the bytes is below it, in C: extract/pdf (MuPDF) and extract/ocr
+// (Tesseract), put together by extract/engine. Because that C code reads
+// hostile files, callers that serve other people run the engine in child
+// processes through extract/worker.
 package extract
 
 import (
@@ -27,6 +30,9 @@ var (
 	ErrTooLarge = errors.New("the document is too large to convert")
 	// ErrLimit means the conversion ran out of its time or memory allowance.
 	ErrLimit = errors.New("the conversion ran out of time or memory")
+	// ErrCrashed means the converter process died on the document (a crash in
+	// the C libraries, or a resource limit the kernel enforced).
+	ErrCrashed = errors.New("the converter stopped on this file: it may be damaged or hostile")
 )
 
 // Options tune one conversion.

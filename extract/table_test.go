@@ -1,13 +1,8 @@
 package extract
 
 import (
-	"bytes"
-	"errors"
-	"image"
 	"strings"
 	"testing"
-
-	"github.com/go-pdf/fpdf"
 )
 
 // txLine renders a transaction as "date|description|in|out|balance" for comparisons.
@@ -180,76 +175,6 @@ func TestAnalyzeNoTransactions(t *testing.T) {
 	}
 }
 
-func TestConvertPDF(t *testing.T) {
-	data, closing := statementPDF(t, 2, "")
-	res, err := Convert(data, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PageCount != 2 || len(res.Transactions) != 70 {
-		t.Fatalf("pages %d transactions %d, want 2 and 70", res.PageCount, len(res.Transactions))
-	}
-	if got := res.Transactions[69].Balance.StringFixed(2); got != closing {
-		t.Errorf("last balance = %s, want %s", got, closing)
-	}
-	if res.Statement.Reconciliation.Status != ReconcileOK {
-		t.Errorf("reconciliation = %+v", res.Statement.Reconciliation)
-	}
-	if got := res.Transactions[2].Description; got != "PAYEE NUMBER 3 CARD 4921 XXXX 0021" {
-		t.Errorf("wrapped description = %q", got)
-	}
-}
-
-func TestConvertErrors(t *testing.T) {
-	locked, _ := statementPDF(t, 1, "secret")
-	cases := []struct {
-		name string
-		data []byte
-		pw   string
-		want error
-	}{
-		{"not a document", []byte("hello, world"), "", ErrUnsupported},
-		{"empty", nil, "", ErrUnsupported},
-		{"broken pdf", []byte("%PDF-1.7\n1 0 obj <<>> garbage"), "", ErrCorrupt},
-		{"no password", locked, "", ErrPassword},
-		{"wrong password", locked, "nope", ErrPassword},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := Convert(c.data, Options{Password: c.pw})
-			if !errors.Is(err, c.want) {
-				t.Errorf("err = %v, want %v", err, c.want)
-			}
-		})
-	}
-	res, err := Convert(locked, Options{Password: "secret"})
-	if err != nil || len(res.Transactions) != 35 {
-		t.Errorf("with the password: err %v, want 35 transactions", err)
-	}
-}
-
-func TestProbe(t *testing.T) {
-	data, _ := statementPDF(t, 3, "")
-	info, err := Probe(data, "")
-	if err != nil || info.Kind != "pdf" || info.PageCount != 3 {
-		t.Errorf("Probe = %+v, %v; want pdf with 3 pages", info, err)
-	}
-	for _, c := range []struct {
-		head string
-		want string
-	}{
-		{"\x89PNG\r\n\x1a\nxxxx", "png"},
-		{"\xff\xd8\xff\xe0xxxx", "jpeg"},
-		{"II*\x00xxxx", "tiff"},
-		{"RIFF\x00\x00\x00\x00WEBPVP8 ", "webp"},
-		{"GIF89a", ""},
-	} {
-		if got := sniff([]byte(c.head)); got != c.want {
-			t.Errorf("sniff(%q) = %q, want %q", c.head, got, c.want)
-		}
-	}
-}
-
 // Money in and money out listed in separate titled tables with one unsigned
 // "Betrag" column each; the second table continues on a page whose repeated
 // heading has no title. Rows come out in date order with the running balance.
@@ -311,55 +236,6 @@ func TestSectionDirection(t *testing.T) {
 		if got := sectionDirection(in); got != want {
 			t.Errorf("sectionDirection(%q) = %d, want %d", in, got, want)
 		}
-	}
-}
-
-// A page with no text layer that recognition fails on does not fail the
-// document when it is nearly blank: the other pages are read and a warning
-// names the page. A page full of ink that fails still fails the document.
-func TestConvertOCRFailsOnBlankPage(t *testing.T) {
-	orig := ocrPage
-	t.Cleanup(func() { ocrPage = orig })
-	ocrPage = func(image.Image, float64, int) (Page, error) { return Page{}, errors.New("tesseract exploded") }
-
-	build := func(ink bool) []byte {
-		pdf := fpdf.New("P", "pt", "Letter", "")
-		pdf.SetFont("Helvetica", "", 9)
-		pdf.AddPage()
-		pdf.Text(40, 50, "Statement period 01/01/2024 to 31/01/2024")
-		pdf.Text(40, 80, "Date")
-		pdf.Text(100, 80, "Description")
-		pdf.Text(330, 80, "Amount")
-		pdf.Text(420, 80, "Balance")
-		pdf.Text(40, 96, "Opening balance")
-		pdf.Text(420, 96, "100.00")
-		pdf.Text(40, 110, "02/01/2024")
-		pdf.Text(100, 110, "SHOP")
-		pdf.Text(330, 110, "-20.00")
-		pdf.Text(420, 110, "80.00")
-		pdf.AddPage()
-		pdf.Text(300, 750, "2")
-		if ink {
-			pdf.Rect(40, 40, 500, 500, "F")
-		}
-		var buf bytes.Buffer
-		if err := pdf.Output(&buf); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
-	}
-	res, err := Convert(build(false), Options{})
-	if err != nil {
-		t.Fatalf("Convert: %v", err)
-	}
-	if len(res.Transactions) != 1 || res.PageCount != 2 {
-		t.Errorf("got %d transactions on %d pages, want 1 on 2", len(res.Transactions), res.PageCount)
-	}
-	if len(res.Statement.Warnings) != 1 || !strings.Contains(res.Statement.Warnings[0], "page 2") {
-		t.Errorf("warnings = %q, want one naming page 2", res.Statement.Warnings)
-	}
-	if _, err := Convert(build(true), Options{}); err == nil || !strings.Contains(err.Error(), "tesseract exploded") {
-		t.Errorf("inked page: err = %v, want the OCR error", err)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 	"passbook/store"
 )
 
-// Converter reads documents; extract.Isolated is the real one, running each
+// Converter reads documents; extract/worker's is the real one, running each
 // call in a child process.
 type Converter interface {
 	Probe(ctx context.Context, data []byte, password string) (extract.Info, error)

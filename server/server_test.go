@@ -20,15 +20,16 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"passbook/extract"
+	"passbook/extract/worker"
 	"passbook/quota"
 	"passbook/store"
 )
 
 // TestMain lets the test binary act as the conversion worker, so tests run
-// the real child-process path.
+// the real child-process path, serving the pure-Go testEngine.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "worker" {
-		if err := extract.ServeWorker(os.Stdin, os.Stdout); err != nil {
+		if err := worker.Serve(os.Stdin, os.Stdout, testEngine{}); err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
 		}
@@ -37,7 +38,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-var sample = mustRead("../testdata/sample_statement.pdf")
+var sample = mustRead("testdata/sample.txt")
 
 func mustRead(p string) []byte {
 	b, err := os.ReadFile(p)
@@ -78,7 +79,7 @@ func newEnv(t *testing.T, workers bool, opts ...option) *testEnv {
 	st.Now = func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now }
 	cfg := DefaultConfig()
 	cfg.PollInterval = 20 * time.Millisecond
-	var conv Converter = extract.Isolated{Exe: os.Args[0], Args: []string{"worker"}, Limits: extract.DefaultLimits}
+	var conv Converter = worker.Isolated{Exe: os.Args[0], Args: []string{"worker"}, Limits: worker.DefaultLimits}
 	for _, o := range opts {
 		o(&cfg, &conv)
 	}
@@ -291,7 +292,7 @@ func TestAuth(t *testing.T) {
 func TestUploadErrors(t *testing.T) {
 	e := newEnv(t, false, func(c *Config, _ *Converter) { c.MaxUploadBytes = 64 << 10 })
 	key := e.account("a@example.com", quota.Business)
-	encrypted := mustRead("../testdata/encrypted_statement.pdf")
+	encrypted := mustRead("testdata/encrypted.txt")
 	tests := []struct {
 		name   string
 		parts  map[string][]byte

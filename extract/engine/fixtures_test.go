@@ -1,11 +1,11 @@
-package extract
+package engine
 
 // Generated statement fixtures. Each fixture is a realistic statement in one
 // layout (one feature set each) drawn with fpdf's core fonts from fixed data,
 // so its truth is known exactly. They live in testdata/statements as
 // NAME.pdf + NAME.golden.json; regenerate them with
 //
-//	go test ./extract -run TestFixtures -update
+//	go test ./extract/engine -run TestFixtures -update
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"passbook/extract"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,7 +27,7 @@ import (
 
 var updateFixtures = flag.Bool("update", false, "regenerate testdata/statements (PDFs and golden JSON)")
 
-const fixtureDir = "../testdata/statements"
+const fixtureDir = "../../testdata/statements"
 
 // fixtureEpoch is every fixture's creation date, so regenerating gives the
 // same bytes.
@@ -79,7 +80,7 @@ func TestFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(pdfs) == 0 {
-		t.Fatalf("no fixtures in %s: run go test ./extract -run TestFixtures -update", fixtureDir)
+		t.Fatalf("no fixtures in %s: run go test ./extract/engine -run TestFixtures -update", fixtureDir)
 	}
 	for _, path := range pdfs {
 		name := strings.TrimSuffix(filepath.Base(path), ".pdf")
@@ -96,7 +97,7 @@ func TestFixtures(t *testing.T) {
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatalf("golden: %v", err)
 			}
-			res, err := Convert(data, Options{})
+			res, err := New().Convert(data, extract.Options{})
 			if err != nil {
 				t.Fatalf("Convert: %v", err)
 			}
@@ -107,7 +108,7 @@ func TestFixtures(t *testing.T) {
 
 // compareFixture reports every field that differs, row by row, and at most
 // a screenful of them.
-func compareFixture(t *testing.T, res *Result, want goldenDoc) {
+func compareFixture(t *testing.T, res *extract.Result, want goldenDoc) {
 	t.Helper()
 	got := make([]goldenTxn, len(res.Transactions))
 	for i, tx := range res.Transactions {
@@ -151,7 +152,7 @@ func compareFixture(t *testing.T, res *Result, want goldenDoc) {
 	}
 }
 
-func goldenFromTransaction(tx Transaction) goldenTxn {
+func goldenFromTransaction(tx extract.Transaction) goldenTxn {
 	g := goldenTxn{
 		Date:        tx.Date.Format(time.DateOnly),
 		Type:        tx.Type(),
@@ -204,7 +205,7 @@ func TestFixtureGenerator(t *testing.T) {
 				t.Fatalf("%v (run -update)", err)
 			}
 			if !bytes.Equal(onDisk, golden1) {
-				t.Errorf("%s.golden.json is stale: run go test ./extract -run TestFixtures -update", f.name)
+				t.Errorf("%s.golden.json is stale: run go test ./extract/engine -run TestFixtures -update", f.name)
 			}
 			var doc goldenDoc
 			if err := json.Unmarshal(golden1, &doc); err != nil {
@@ -1055,7 +1056,7 @@ func fixtureSet() []fixture {
 				money:   gbp,
 				balance: func(d decimal.Decimal) string { return num(d, ",", ".") + drcrWord(!d.IsNegative()) },
 				signed:  func(d decimal.Decimal) string { return num(d, ",", ".") + drcrWord(d.IsPositive()) },
-				cols:    []fxCol{{colDate, "Date", 22}, {colDesc, "Transaction details", 98}, {colSigned, "Amount", 30}, {colBalance, "Balance", 30}}, openingRow: true},
+				cols:    []fxCol{{colDate, "Date", 22}, {colDesc, "extract.Transaction details", 98}, {colSigned, "Amount", 30}, {colBalance, "Balance", 30}}, openingRow: true},
 		},
 		{
 			name: "uk_wrapped_ordinal", bank: "Mercia Building Society", address: []string{"Mercia House, Broad Street", "Birmingham B1 2HF", "0800 030 4040"},

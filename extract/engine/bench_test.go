@@ -1,9 +1,11 @@
-package extract
+package engine
 
 import (
 	"bytes"
 	"fmt"
 	"os"
+	"passbook/extract"
+	"passbook/extract/pdf"
 	"testing"
 
 	"github.com/go-pdf/fpdf"
@@ -93,7 +95,7 @@ func abs64(x int64) int64 {
 // BenchmarkConvertPage measures Convert on a 10-page text statement, per
 // page. Compare with MuPDF's own text extraction of the same file:
 //
-//	PASSBOOK_BENCH_PDF=/tmp/stmt10.pdf go test -run '^$' -bench ConvertPage ./extract/
+//	PASSBOOK_BENCH_PDF=/tmp/stmt10.pdf go test -run '^$' -bench ConvertPage ./extract/engine/
 //	hyperfine 'mutool draw -F stext -o /dev/null /tmp/stmt10.pdf'
 func BenchmarkConvertPage(b *testing.B) {
 	data, _ := statementPDF(b, 10, "")
@@ -104,7 +106,7 @@ func BenchmarkConvertPage(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := Convert(data, Options{})
+		res, err := New().Convert(data, extract.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -120,12 +122,12 @@ func BenchmarkWordsPage(b *testing.B) {
 	data, _ := statementPDF(b, 10, "")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		doc, err := openPDF(data, "")
+		doc, err := pdf.Open(data, "")
 		if err != nil {
 			b.Fatal(err)
 		}
 		for p := 0; p < doc.PageCount(); p++ {
-			if _, err := doc.words(p); err != nil {
+			if _, err := doc.Words(p); err != nil {
 				b.Fatal(err)
 			}
 		}

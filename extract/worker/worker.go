@@ -1,4 +1,9 @@
-package extract
+// Package worker runs conversions in child processes, so that a crash, hang
+// or memory bomb in the C libraries that read documents fails one document
+// and never the server. It is pure Go: the parent side (Isolated) starts the
+// child, and the child side (Serve) reads requests from its pipe and hands
+// them to an Engine that the binary's main wires in (extract/engine).
+package worker
 
 import (
 	"bufio"
@@ -10,13 +15,17 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"passbook/extract"
 	"syscall"
 	"time"
 )
 
-// ErrCrashed means the converter process died on the document (a crash in
-// the C libraries, or a resource limit the kernel enforced).
-var ErrCrashed = errors.New("the converter stopped on this file: it may be damaged or hostile")
+// Engine is what a child process runs: extract/engine's Engine, or a small
+// stand-in in tests.
+type Engine interface {
+	Probe(data []byte, password string) (extract.Info, error)
+	Convert(data []byte, opts extract.Options) (*extract.Result, error)
+}
 
 // Limits bound one child conversion.
 type Limits struct {
@@ -32,7 +41,7 @@ type Limits struct {
 var DefaultLimits = Limits{Wall: 10 * time.Minute, CPUSeconds: 600, MemoryBytes: 4 << 30}
 
 // Isolated runs conversions in a child process: the same binary, re-executed
-// with Args (e.g. ["worker"]), which must call ServeWorker. A crash, hang or
+// with Args (e.g. ["worker"]), which must call Serve. A crash, hang or
 // memory bomb in MuPDF or Tesseract then fails one document, never the caller.
 type Isolated struct {
 	Exe    string   // path of the binary, usually os.Executable()
@@ -50,43 +59,43 @@ type request struct {
 
 // message is one line the child writes: progress, then a result or an error.
 type message struct {
-	Done   int     `json:"done,omitempty"`
-	Total  int     `json:"total,omitempty"`
-	Result *Result `json:"result,omitempty"`
-	Info   *Info   `json:"info,omitempty"`
-	Code   string  `json:"code,omitempty"`
-	Error  string  `json:"error,omitempty"`
+	Done   int             `json:"done,omitempty"`
+	Total  int             `json:"total,omitempty"`
+	Result *extract.Result `json:"result,omitempty"`
+	Info   *extract.Info   `json:"info,omitempty"`
+	Code   string          `json:"code,omitempty"`
+	Error  string          `json:"error,omitempty"`
 }
 
 // errorCodes carries sentinel errors across the process boundary.
 var errorCodes = map[string]error{
-	"password":    ErrPassword,
-	"corrupt":     ErrCorrupt,
-	"unsupported": ErrUnsupported,
-	"too_large":   ErrTooLarge,
-	"limit":       ErrLimit,
+	"password":    extract.ErrPassword,
+	"corrupt":     extract.ErrCorrupt,
+	"unsupported": extract.ErrUnsupported,
+	"too_large":   extract.ErrTooLarge,
+	"limit":       extract.ErrLimit,
 }
 
 // Convert converts data in a child process.
-func (iso Isolated) Convert(ctx context.Context, data []byte, opts Options) (*Result, error) {
+func (iso Isolated) Convert(ctx context.Context, data []byte, opts extract.Options) (*extract.Result, error) {
 	m, err := iso.run(ctx, request{Op: "convert", Password: opts.Password}, data, opts.Progress)
 	if err != nil {
 		return nil, err
 	}
 	if m.Result == nil {
-		return nil, fmt.Errorf("worker sent no result: %w", ErrCrashed)
+		return nil, fmt.Errorf("worker sent no result: %w", extract.ErrCrashed)
 	}
 	return m.Result, nil
 }
 
 // Probe reads a document's type and page count in a child process.
-func (iso Isolated) Probe(ctx context.Context, data []byte, password string) (Info, error) {
+func (iso Isolated) Probe(ctx context.Context, data []byte, password string) (extract.Info, error) {
 	m, err := iso.run(ctx, request{Op: "probe", Password: password}, data, nil)
 	if err != nil {
-		return Info{}, err
+		return extract.Info{}, err
 	}
 	if m.Info == nil {
-		return Info{}, fmt.Errorf("worker sent no info: %w", ErrCrashed)
+		return extract.Info{}, fmt.Errorf("worker sent no info: %w", extract.ErrCrashed)
 	}
 	return *m.Info, nil
 }
@@ -139,7 +148,7 @@ func (iso Isolated) run(ctx context.Context, req request, data []byte, progress 
 	waitErr := cmd.Wait()
 	if ctx.Err() != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return message{}, fmt.Errorf("conversion took longer than %s: %w", iso.Limits.Wall, ErrLimit)
+			return message{}, fmt.Errorf("conversion took longer than %s: %w", iso.Limits.Wall, extract.ErrLimit)
 		}
 		return message{}, ctx.Err()
 	}
@@ -147,24 +156,24 @@ func (iso Isolated) run(ctx context.Context, req request, data []byte, progress 
 		if sentinel, ok := errorCodes[final.Code]; ok {
 			return message{}, sentinel
 		}
-		return message{}, fmt.Errorf("%s: %w", final.Error, ErrCorrupt)
+		return message{}, fmt.Errorf("%s: %w", final.Error, extract.ErrCorrupt)
 	}
 	if waitErr != nil || !got {
 		var ee *exec.ExitError
 		if errors.As(waitErr, &ee) {
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGXCPU {
-				return message{}, fmt.Errorf("conversion used more than %ds of CPU: %w", iso.Limits.CPUSeconds, ErrLimit)
+				return message{}, fmt.Errorf("conversion used more than %ds of CPU: %w", iso.Limits.CPUSeconds, extract.ErrLimit)
 			}
 		}
-		return message{}, fmt.Errorf("%w (%v; %s)", ErrCrashed, waitErr, bytes.TrimSpace(stderr.Bytes()))
+		return message{}, fmt.Errorf("%w (%v; %s)", extract.ErrCrashed, waitErr, bytes.TrimSpace(stderr.Bytes()))
 	}
 	return final, nil
 }
 
-// ServeWorker is the child's side: it reads one request and the document
-// from in, applies the limits to its own process, converts, and writes
-// progress lines and one final line to out.
-func ServeWorker(in io.Reader, out io.Writer) error {
+// Serve is the child's side: it reads one request and the document
+// from in, applies the limits to its own process, converts with eng, and
+// writes progress lines and one final line to out.
+func Serve(in io.Reader, out io.Writer, eng Engine) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	line, err := br.ReadBytes('\n')
 	if err != nil {
@@ -188,16 +197,16 @@ func ServeWorker(in io.Reader, out io.Writer) error {
 	var final message
 	switch req.Op {
 	case "probe":
-		info, err := Probe(data, req.Password)
+		info, err := eng.Probe(data, req.Password)
 		final = message{Info: &info}
 		if err != nil {
 			final = errorMessage(err)
 		}
 	case "convert":
-		opts := Options{Password: req.Password, Progress: func(done, total int) {
+		opts := extract.Options{Password: req.Password, Progress: func(done, total int) {
 			_ = enc.Encode(message{Done: done, Total: total})
 		}}
-		res, err := Convert(data, opts)
+		res, err := eng.Convert(data, opts)
 		final = message{Result: res}
 		if err != nil {
 			final = errorMessage(err)

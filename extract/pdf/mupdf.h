@@ -1,4 +1,4 @@
-/* mupdf.h: a small C layer over MuPDF for extract/mupdf.go. Every MuPDF call
+/* mupdf.h: a small C layer over MuPDF for extract/pdf/pdf.go. Every MuPDF call
  * is wrapped in fz_try/fz_catch so that a bad document returns an error code
  * instead of unwinding through Go frames. */
 #ifndef PASSBOOK_MUPDF_H

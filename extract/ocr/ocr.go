@@ -1,4 +1,8 @@
-package extract
+// Package ocr reads the words of page images with Tesseract (C++, through
+// cgo and gosseract): it decodes PNG, JPEG, TIFF and WebP files into pages,
+// cleans each page up (crop, contrast, orientation, deskew) and recognises
+// it. Tesseract reads hostile pixels: run this in a worker process.
+package ocr
 
 import (
 	_ "embed"
@@ -14,6 +18,8 @@ import (
 	"unicode"
 
 	"github.com/otiai10/gosseract/v2"
+
+	"passbook/extract"
 )
 
 // engModel is Tesseract's English "fast" LSTM model (Debian's
@@ -45,18 +51,18 @@ var tess struct {
 	client *gosseract.Client
 }
 
-// ocrImage cleans up one page image (orientation, deskew, contrast, crop) and reads its words.
+// Read cleans up one page image (orientation, deskew, contrast, crop) and reads its words.
 // dpi is the image's resolution when known (rendered PDF pages), 0 to estimate it. Word boxes are returned
 // in points (px * 72 / dpi) with top-left origin, Page.OCR = true.
-func ocrImage(img image.Image, dpi float64, pageNo int) (Page, error) {
+func Read(img image.Image, dpi float64, pageNo int) (extract.Page, error) {
 	if b := img.Bounds(); b.Dx() < minOCRSide || b.Dy() < minOCRSide {
 		// Too small to hold a line of print; Tesseract would only warn.
-		return Page{Number: pageNo, OCR: true}, nil
+		return extract.Page{Number: pageNo, OCR: true}, nil
 	}
 	g, dpi := preparePage(toGray(img), dpi)
 	words, conf, err := recognize(g, dpi)
 	if err != nil {
-		return Page{}, err
+		return extract.Page{}, err
 	}
 	if conf < uprightConf && len(words) > 0 {
 		// Poorly read: the page may be upside down, which the ink alone
@@ -64,14 +70,14 @@ func ocrImage(img image.Image, dpi float64, pageNo int) (Page, error) {
 		g2 := rotateQuarter(g, 2)
 		words2, conf2, err := recognize(g2, dpi)
 		if err != nil {
-			return Page{}, err
+			return extract.Page{}, err
 		}
 		if conf2 > conf {
 			g, words = g2, words2
 		}
 	}
 	k := 72 / dpi
-	pg := Page{
+	pg := extract.Page{
 		Number: pageNo,
 		Width:  float64(g.Rect.Dx()) * k,
 		Height: float64(g.Rect.Dy()) * k,
@@ -80,7 +86,7 @@ func ocrImage(img image.Image, dpi float64, pageNo int) (Page, error) {
 	repairAmounts(words)
 	lineHeights(words)
 	for _, w := range words {
-		pg.Words = append(pg.Words, Word{
+		pg.Words = append(pg.Words, extract.Word{
 			Text: w.text,
 			X0:   float64(w.box.Min.X) * k, Y0: float64(w.box.Min.Y) * k,
 			X1: float64(w.box.Max.X) * k, Y1: float64(w.box.Max.Y) * k,

@@ -1,4 +1,4 @@
-package extract
+package ocr
 
 import (
 	"image"
@@ -9,20 +9,23 @@ import (
 )
 
 // Benchmarks of OCR on one statement page rendered at the PDF render
-// resolution (ocrDPI), against the tesseract command on the same pixels.
+// resolution (benchDPI, extract/engine's), against the tesseract command on the same pixels.
 // Run them with OMP_THREAD_LIMIT=1 in the environment, as the worker runs:
 //
-//	OMP_THREAD_LIMIT=1 go test ./extract -run '^$' -bench 'OCR|TesseractCLI' -benchtime 5x
+//	OMP_THREAD_LIMIT=1 go test ./extract/ocr -run '^$' -bench 'OCR|TesseractCLI' -benchtime 5x
 
 // BenchmarkOCRPage is the whole per-page cost: clean-up (crop, contrast,
 // orientation, deskew) and recognition, the model already loaded.
+// benchDPI is the resolution extract/engine renders PDF pages at for OCR.
+const benchDPI = 200
+
 func BenchmarkOCRPage(b *testing.B) {
-	g, _ := renderFixture(b, "en_signed_amount", ocrDPI)
-	if _, err := ocrImage(g, ocrDPI, 1); err != nil { // load the model outside the timing
+	g, _ := renderFixture(b, "en_signed_amount", benchDPI)
+	if _, err := Read(g, benchDPI, 1); err != nil { // load the model outside the timing
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := ocrImage(g, ocrDPI, 1); err != nil {
+		if _, err := Read(g, benchDPI, 1); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -30,9 +33,9 @@ func BenchmarkOCRPage(b *testing.B) {
 
 // BenchmarkOCRPrepare is the clean-up alone.
 func BenchmarkOCRPrepare(b *testing.B) {
-	g, _ := renderFixture(b, "en_signed_amount", ocrDPI)
+	g, _ := renderFixture(b, "en_signed_amount", benchDPI)
 	for b.Loop() {
-		preparePage(g, ocrDPI)
+		preparePage(g, benchDPI)
 	}
 }
 
@@ -41,7 +44,7 @@ func BenchmarkOCRPrepare(b *testing.B) {
 // OMP_THREAD_LIMIT=1. It includes the command's start-up and model load,
 // which BenchmarkTesseractCLIEmpty measures alone.
 func BenchmarkTesseractCLI(b *testing.B) {
-	g, _ := renderFixture(b, "en_signed_amount", ocrDPI)
+	g, _ := renderFixture(b, "en_signed_amount", benchDPI)
 	benchCLI(b, g)
 }
 

@@ -1,9 +1,11 @@
-package extract
+package engine
 
 import (
 	"context"
 	"errors"
 	"os"
+	"passbook/extract"
+	"passbook/extract/worker"
 	"testing"
 	"time"
 )
@@ -14,7 +16,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case "worker":
-			if err := ServeWorker(os.Stdin, os.Stdout); err != nil {
+			if err := worker.Serve(os.Stdin, os.Stdout, New()); err != nil {
 				os.Exit(2)
 			}
 			os.Exit(0)
@@ -28,17 +30,17 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func child(mode string, limits Limits) Isolated {
-	return Isolated{Exe: os.Args[0], Args: []string{mode}, Limits: limits}
+func child(mode string, limits worker.Limits) worker.Isolated {
+	return worker.Isolated{Exe: os.Args[0], Args: []string{mode}, Limits: limits}
 }
 
 func TestIsolatedConvert(t *testing.T) {
-	data, err := os.ReadFile("../testdata/sample_statement.pdf")
+	data, err := os.ReadFile("../../testdata/sample_statement.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var progress []int
-	res, err := child("worker", DefaultLimits).Convert(context.Background(), data, Options{
+	res, err := child("worker", worker.DefaultLimits).Convert(context.Background(), data, extract.Options{
 		Progress: func(done, total int) { progress = append(progress, done, total) },
 	})
 	if err != nil {
@@ -50,35 +52,35 @@ func TestIsolatedConvert(t *testing.T) {
 	if len(progress) != 2 || progress[0] != 1 || progress[1] != 1 {
 		t.Errorf("progress reports %v, want [1 1]", progress)
 	}
-	info, err := child("worker", DefaultLimits).Probe(context.Background(), data, "")
+	info, err := child("worker", worker.DefaultLimits).Probe(context.Background(), data, "")
 	if err != nil || info.Kind != "pdf" || info.PageCount != 1 {
 		t.Errorf("Probe = %+v, %v", info, err)
 	}
 }
 
 func TestIsolatedFailures(t *testing.T) {
-	enc, err := os.ReadFile("../testdata/encrypted_statement.pdf")
+	enc, err := os.ReadFile("../../testdata/encrypted_statement.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name string
-		iso  Isolated
+		iso  worker.Isolated
 		data []byte
 		want error
 		// also is a second acceptable outcome: a memory cap hits either
 		// MuPDF (an error it reports) or the Go runtime (a crash).
 		also error
 	}{
-		{"sentinel crosses the boundary", child("worker", DefaultLimits), enc, ErrPassword, nil},
-		{"unsupported bytes", child("worker", DefaultLimits), []byte("just text"), ErrUnsupported, nil},
-		{"child dies", child("crash", DefaultLimits), enc, ErrCrashed, nil},
-		{"child hangs past the wall clock", child("hang", Limits{Wall: 300 * time.Millisecond}), enc, ErrLimit, nil},
-		{"memory cap", child("worker", Limits{Wall: time.Minute, MemoryBytes: 64 << 20}), enc, ErrLimit, ErrCrashed},
+		{"sentinel crosses the boundary", child("worker", worker.DefaultLimits), enc, extract.ErrPassword, nil},
+		{"unsupported bytes", child("worker", worker.DefaultLimits), []byte("just text"), extract.ErrUnsupported, nil},
+		{"child dies", child("crash", worker.DefaultLimits), enc, extract.ErrCrashed, nil},
+		{"child hangs past the wall clock", child("hang", worker.Limits{Wall: 300 * time.Millisecond}), enc, extract.ErrLimit, nil},
+		{"memory cap", child("worker", worker.Limits{Wall: time.Minute, MemoryBytes: 64 << 20}), enc, extract.ErrLimit, extract.ErrCrashed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.iso.Convert(context.Background(), tt.data, Options{})
+			_, err := tt.iso.Convert(context.Background(), tt.data, extract.Options{})
 			if !errors.Is(err, tt.want) && (tt.also == nil || !errors.Is(err, tt.also)) {
 				t.Errorf("err = %v, want %v", err, tt.want)
 			}
@@ -86,7 +88,7 @@ func TestIsolatedFailures(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := child("hang", DefaultLimits).Convert(ctx, enc, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := child("hang", worker.DefaultLimits).Convert(ctx, enc, extract.Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v, want context.Canceled", err)
 	}
 }

@@ -1,7 +1,12 @@
-package extract
+// Package pdf reads PDFs with MuPDF (C, through cgo): page count, the words
+// of a page with their boxes, and a page rendered to grey pixels. MuPDF's
+// headers are vendored under third_party/mupdf; its libraries come from
+// go-fitz. MuPDF reads hostile files: run this in a worker process
+// (extract/worker), never in the server.
+package pdf
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/include
+#cgo CFLAGS: -I${SRCDIR}/third_party/mupdf/include
 #include <stdlib.h>
 #include "mupdf.h"
 */
@@ -13,6 +18,8 @@ import (
 	"unicode"
 	"unsafe"
 
+	"passbook/extract"
+
 	// go-fitz links the static MuPDF libraries that mupdf.c calls into.
 	_ "github.com/gen2brain/go-fitz"
 )
@@ -20,19 +27,19 @@ import (
 // maxRenderPixels bounds one rendered page (about 12,000 x 12,000 grey pixels).
 const maxRenderPixels = 150_000_000
 
-// pdfDoc is an open PDF with its own MuPDF context. It is not safe for
+// Doc is an open PDF with its own MuPDF context. It is not safe for
 // concurrent use: MuPDF contexts are single-threaded.
-type pdfDoc struct {
+type Doc struct {
 	d     *C.pb_doc
 	pages int
 }
 
-// openPDF opens a PDF from memory. A document that needs a password and was
-// given none or a wrong one fails with ErrPassword; one MuPDF cannot read
-// fails with ErrCorrupt.
-func openPDF(data []byte, password string) (*pdfDoc, error) {
+// Open opens a PDF from memory. A document that needs a password and was
+// given none or a wrong one fails with extract.ErrPassword; one MuPDF cannot
+// read fails with extract.ErrCorrupt.
+func Open(data []byte, password string) (*Doc, error) {
 	if len(data) == 0 {
-		return nil, ErrCorrupt
+		return nil, extract.ErrCorrupt
 	}
 	var cerr C.int
 	var msg [256]C.char
@@ -42,23 +49,23 @@ func openPDF(data []byte, password string) (*pdfDoc, error) {
 	if d == nil {
 		switch cerr {
 		case C.PB_ERR_PASSWORD:
-			return nil, ErrPassword
+			return nil, extract.ErrPassword
 		case C.PB_ERR_NOMEM:
-			return nil, fmt.Errorf("open pdf: %w", ErrLimit)
+			return nil, fmt.Errorf("open pdf: %w", extract.ErrLimit)
 		default:
-			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), ErrCorrupt)
+			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), extract.ErrCorrupt)
 		}
 	}
 	n := int(C.pb_page_count(d))
 	if n < 0 {
 		C.pb_close(d)
-		return nil, fmt.Errorf("count pages: %w", ErrCorrupt)
+		return nil, fmt.Errorf("count pages: %w", extract.ErrCorrupt)
 	}
-	return &pdfDoc{d: d, pages: n}, nil
+	return &Doc{d: d, pages: n}, nil
 }
 
 // Close releases the document and its context.
-func (p *pdfDoc) Close() {
+func (p *Doc) Close() {
 	if p.d != nil {
 		C.pb_close(p.d)
 		p.d = nil
@@ -66,7 +73,7 @@ func (p *pdfDoc) Close() {
 }
 
 // PageCount is the number of pages.
-func (p *pdfDoc) PageCount() int { return p.pages }
+func (p *Doc) PageCount() int { return p.pages }
 
 // rawChar is one character from MuPDF's structured text.
 type rawChar struct {
@@ -75,11 +82,11 @@ type rawChar struct {
 	x0, y0, x1, y1 float64
 }
 
-// words reads page (0-based) as words with boxes in points, top-left origin.
-func (p *pdfDoc) words(page int) (Page, error) {
-	pg := Page{Number: page + 1}
+// Words reads page (0-based) as words with boxes in points, top-left origin.
+func (p *Doc) Words(page int) (extract.Page, error) {
+	pg := extract.Page{Number: page + 1}
 	if page < 0 || page >= p.pages {
-		return pg, fmt.Errorf("page %d: %w", page+1, ErrCorrupt)
+		return pg, fmt.Errorf("page %d: %w", page+1, extract.ErrCorrupt)
 	}
 	var out *C.pb_char
 	var n C.int
@@ -87,7 +94,7 @@ func (p *pdfDoc) words(page int) (Page, error) {
 	var msg [256]C.char
 	rc := C.pb_page_chars(p.d, C.int(page), &out, &n, &w, &h, &msg[0], C.size_t(len(msg)))
 	if rc != C.PB_OK {
-		return pg, fmt.Errorf("page %d: %s: %w", page+1, C.GoString(&msg[0]), ErrCorrupt)
+		return pg, fmt.Errorf("page %d: %s: %w", page+1, C.GoString(&msg[0]), extract.ErrCorrupt)
 	}
 	defer C.pb_free(unsafe.Pointer(out))
 	pg.Width, pg.Height = float64(w), float64(h)
@@ -105,10 +112,10 @@ func (p *pdfDoc) words(page int) (Page, error) {
 
 // groupWords joins the characters of each text line into words, breaking on
 // white space and on horizontal gaps wider than a narrow space.
-func groupWords(chars []rawChar) []Word {
-	var words []Word
+func groupWords(chars []rawChar) []extract.Word {
+	var words []extract.Word
 	var cur []rune
-	var w Word
+	var w extract.Word
 	flush := func() {
 		if len(cur) > 0 {
 			w.Text = string(cur)
@@ -132,7 +139,7 @@ func groupWords(chars []rawChar) []Word {
 			}
 		}
 		if len(cur) == 0 {
-			w = Word{X0: c.x0, Y0: c.y0, X1: c.x1, Y1: c.y1}
+			w = extract.Word{X0: c.x0, Y0: c.y0, X1: c.x1, Y1: c.y1}
 		} else {
 			w.X0, w.Y0 = min(w.X0, c.x0), min(w.Y0, c.y0)
 			w.X1, w.Y1 = max(w.X1, c.x1), max(w.Y1, c.y1)
@@ -143,10 +150,10 @@ func groupWords(chars []rawChar) []Word {
 	return words
 }
 
-// renderGray renders page (0-based) at dpi straight into an 8-bit grey image.
-func (p *pdfDoc) renderGray(page int, dpi float64) (*image.Gray, error) {
+// RenderGray renders page (0-based) at dpi straight into an 8-bit grey image.
+func (p *Doc) RenderGray(page int, dpi float64) (*image.Gray, error) {
 	if page < 0 || page >= p.pages {
-		return nil, fmt.Errorf("page %d: %w", page+1, ErrCorrupt)
+		return nil, fmt.Errorf("page %d: %w", page+1, extract.ErrCorrupt)
 	}
 	var out *C.uchar
 	var w, h, stride C.int
@@ -155,9 +162,9 @@ func (p *pdfDoc) renderGray(page int, dpi float64) (*image.Gray, error) {
 	switch rc {
 	case C.PB_OK:
 	case C.PB_ERR_TOO_LARGE:
-		return nil, fmt.Errorf("render page %d: %w", page+1, ErrTooLarge)
+		return nil, fmt.Errorf("render page %d: %w", page+1, extract.ErrTooLarge)
 	default:
-		return nil, fmt.Errorf("render page %d: %s: %w", page+1, C.GoString(&msg[0]), ErrCorrupt)
+		return nil, fmt.Errorf("render page %d: %s: %w", page+1, C.GoString(&msg[0]), extract.ErrCorrupt)
 	}
 	defer C.pb_free(unsafe.Pointer(out))
 	img := image.NewGray(image.Rect(0, 0, int(w), int(h)))

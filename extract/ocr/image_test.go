@@ -1,4 +1,4 @@
-package extract
+package ocr
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
+	"passbook/extract"
 	"testing"
 )
 
@@ -113,19 +114,19 @@ func TestDecodeImageFormats(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			n, err := imagePageCount(tc.data)
+			n, err := PageCount(tc.data)
 			if err != nil {
-				t.Fatalf("imagePageCount: %v", err)
+				t.Fatalf("PageCount: %v", err)
 			}
 			if n != tc.frames {
-				t.Errorf("imagePageCount = %d, want %d", n, tc.frames)
+				t.Errorf("PageCount = %d, want %d", n, tc.frames)
 			}
-			imgs, err := decodeImage(tc.data)
+			imgs, err := Decode(tc.data)
 			if err != nil {
-				t.Fatalf("decodeImage: %v", err)
+				t.Fatalf("Decode: %v", err)
 			}
 			if len(imgs) != tc.frames {
-				t.Fatalf("decodeImage gave %d frames, want %d", len(imgs), tc.frames)
+				t.Fatalf("Decode gave %d frames, want %d", len(imgs), tc.frames)
 			}
 			if tc.size != (image.Point{}) {
 				if got := imgs[0].Bounds().Size(); got != tc.size {
@@ -141,7 +142,7 @@ func TestDecodeImageFormats(t *testing.T) {
 func TestDecodeTIFFFramesDiffer(t *testing.T) {
 	a, b := testPage(60, 80), testPage(30, 40)
 	b.Pix[0] = 7
-	imgs, err := decodeImage(encodeTIFF(t, []*image.Gray{a, b}))
+	imgs, err := Decode(encodeTIFF(t, []*image.Gray{a, b}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestImageBadInput(t *testing.T) {
 	first := binary.LittleEndian.Uint32(loop[4:])
 	n := binary.LittleEndian.Uint16(loop[first:])
 	binary.LittleEndian.PutUint32(loop[first+2+12*uint32(n):], first)
-	if got, err := imagePageCount(loop); err != nil || got != 1 {
+	if got, err := PageCount(loop); err != nil || got != 1 {
 		t.Errorf("looping TIFF: imagePageCount = %d, %v; want 1, nil", got, err)
 	}
 
@@ -184,22 +185,22 @@ func TestImageBadInput(t *testing.T) {
 		data []byte
 		want error
 	}{
-		{"tiff first IFD out of range", badOff, ErrCorrupt},
-		{"png bomb", bomb, ErrTooLarge},
-		{"truncated png", truncated, ErrCorrupt},
-		{"bigtiff", []byte("II+\x00\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), ErrUnsupported},
-		{"not an image", []byte("hello, world"), ErrUnsupported},
+		{"tiff first IFD out of range", badOff, extract.ErrCorrupt},
+		{"png bomb", bomb, extract.ErrTooLarge},
+		{"truncated png", truncated, extract.ErrCorrupt},
+		{"bigtiff", []byte("II+\x00\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), extract.ErrUnsupported},
+		{"not an image", []byte("hello, world"), extract.ErrUnsupported},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := decodeImage(tc.data)
+			_, err := Decode(tc.data)
 			if !errors.Is(err, tc.want) {
-				t.Errorf("decodeImage error = %v, want %v", err, tc.want)
+				t.Errorf("Decode error = %v, want %v", err, tc.want)
 			}
 		})
 	}
-	if _, err := imagePageCount(badOff); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("imagePageCount(bad offset) = %v, want ErrCorrupt", err)
+	if _, err := PageCount(badOff); !errors.Is(err, extract.ErrCorrupt) {
+		t.Errorf("PageCount(bad offset) = %v, want extract.ErrCorrupt", err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package extract
+package ocr
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"io"
 	"math"
+	"passbook/extract"
 
 	"golang.org/x/image/tiff"
 	"golang.org/x/image/webp"
@@ -21,12 +22,12 @@ import (
 const maxImagePixels = 80_000_000
 
 // maxTIFFFrames bounds the IFD chain walked in a TIFF, so a looping or
-// absurdly long chain ends with ErrTooLarge instead of running on.
-const maxTIFFFrames = maxPages
+// absurdly long chain ends with extract.ErrTooLarge instead of running on.
+const maxTIFFFrames = extract.MaxPages
 
-// decodeImage returns the pages (frames) of an uploaded PNG, JPEG, TIFF (all pages) or WebP.
-func decodeImage(data []byte) ([]image.Image, error) {
-	kind := sniff(data)
+// Decode returns the pages (frames) of an uploaded PNG, JPEG, TIFF (all pages) or WebP.
+func Decode(data []byte) ([]image.Image, error) {
+	kind := extract.Sniff(data)
 	if kind == "tiff" {
 		offs, err := tiffIFDs(data)
 		if err != nil {
@@ -72,17 +73,17 @@ func decodeOne(kind string, r imageReader) (image.Image, error) {
 	case "webp":
 		config, decode = webp.DecodeConfig, webp.Decode
 	default:
-		return nil, ErrUnsupported
+		return nil, extract.ErrUnsupported
 	}
 	cfg, err := config(r)
 	if err != nil {
 		return nil, decodeErr(kind, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, fmt.Errorf("%s: empty image: %w", kind, ErrCorrupt)
+		return nil, fmt.Errorf("%s: empty image: %w", kind, extract.ErrCorrupt)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
-		return nil, fmt.Errorf("%s: %dx%d pixels: %w", kind, cfg.Width, cfg.Height, ErrTooLarge)
+		return nil, fmt.Errorf("%s: %dx%d pixels: %w", kind, cfg.Width, cfg.Height, extract.ErrTooLarge)
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, decodeErr(kind, err)
@@ -95,23 +96,23 @@ func decodeOne(kind string, r imageReader) (image.Image, error) {
 }
 
 // decodeErr classifies a decoder's error: a feature the decoder lacks is
-// ErrUnsupported, anything else is a damaged file.
+// extract.ErrUnsupported, anything else is a damaged file.
 func decodeErr(kind string, err error) error {
 	var ue interface{ UnsupportedError() }
 	switch {
 	case errors.As(err, &ue):
-		return fmt.Errorf("%s: %v: %w", kind, err, ErrUnsupported)
+		return fmt.Errorf("%s: %v: %w", kind, err, extract.ErrUnsupported)
 	}
 	switch err.(type) {
 	case tiff.UnsupportedError, png.UnsupportedError, jpeg.UnsupportedError:
-		return fmt.Errorf("%s: %v: %w", kind, err, ErrUnsupported)
+		return fmt.Errorf("%s: %v: %w", kind, err, extract.ErrUnsupported)
 	}
-	return fmt.Errorf("%s: %v: %w", kind, err, ErrCorrupt)
+	return fmt.Errorf("%s: %v: %w", kind, err, extract.ErrCorrupt)
 }
 
-// imagePageCount counts pages or frames without decoding pixels (TIFF: walk the IFD chain).
-func imagePageCount(data []byte) (int, error) {
-	kind := sniff(data)
+// PageCount counts pages or frames without decoding pixels (TIFF: walk the IFD chain).
+func PageCount(data []byte) (int, error) {
+	kind := extract.Sniff(data)
 	switch kind {
 	case "tiff":
 		offs, err := tiffIFDs(data)
@@ -135,14 +136,14 @@ func imagePageCount(data []byte) (int, error) {
 		}
 		return 1, nil
 	}
-	return 0, ErrUnsupported
+	return 0, extract.ErrUnsupported
 }
 
 // tiffIFDs walks a TIFF's chain of image file directories and returns the
 // offset of each one: one per page.
 func tiffIFDs(data []byte) ([]uint32, error) {
 	if len(data) < 8 {
-		return nil, fmt.Errorf("tiff: short header: %w", ErrCorrupt)
+		return nil, fmt.Errorf("tiff: short header: %w", extract.ErrCorrupt)
 	}
 	var bo binary.ByteOrder
 	switch string(data[:2]) {
@@ -151,11 +152,11 @@ func tiffIFDs(data []byte) ([]uint32, error) {
 	case "MM":
 		bo = binary.BigEndian
 	default:
-		return nil, fmt.Errorf("tiff: bad byte order: %w", ErrCorrupt)
+		return nil, fmt.Errorf("tiff: bad byte order: %w", extract.ErrCorrupt)
 	}
 	if bo.Uint16(data[2:4]) != 42 {
 		// 43 is BigTIFF, which the decoder does not read.
-		return nil, fmt.Errorf("tiff: version %d: %w", bo.Uint16(data[2:4]), ErrUnsupported)
+		return nil, fmt.Errorf("tiff: version %d: %w", bo.Uint16(data[2:4]), extract.ErrUnsupported)
 	}
 	var offs []uint32
 	seen := map[uint32]bool{}
@@ -168,10 +169,10 @@ func tiffIFDs(data []byte) ([]uint32, error) {
 			if len(offs) > 0 {
 				break // a dangling last link; the pages before it are fine
 			}
-			return nil, fmt.Errorf("tiff: IFD offset %d out of range: %w", off, ErrCorrupt)
+			return nil, fmt.Errorf("tiff: IFD offset %d out of range: %w", off, extract.ErrCorrupt)
 		}
 		if len(offs) >= maxTIFFFrames {
-			return nil, fmt.Errorf("tiff: more than %d pages: %w", maxTIFFFrames, ErrTooLarge)
+			return nil, fmt.Errorf("tiff: more than %d pages: %w", maxTIFFFrames, extract.ErrTooLarge)
 		}
 		seen[off] = true
 		offs = append(offs, off)
@@ -183,7 +184,7 @@ func tiffIFDs(data []byte) ([]uint32, error) {
 		off = bo.Uint32(data[next:])
 	}
 	if len(offs) == 0 {
-		return nil, fmt.Errorf("tiff: no pages: %w", ErrCorrupt)
+		return nil, fmt.Errorf("tiff: no pages: %w", extract.ErrCorrupt)
 	}
 	return offs, nil
 }

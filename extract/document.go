@@ -1,0 +1,54 @@
+package extract
+
+import (
+	"bytes"
+	"slices"
+)
+
+// MaxPages bounds the pages (or image frames) of one document.
+const MaxPages = 2000
+
+// Info is what a probe learns about a document without converting it.
+type Info struct {
+	// Kind is "pdf", "png", "jpeg", "tiff" or "webp".
+	Kind string `json:"kind"`
+	// PageCount is the number of pages (frames for images).
+	PageCount int `json:"page_count"`
+}
+
+// Sniff names the type of data from its first bytes: "pdf", "png", "jpeg",
+// "tiff", "webp", or "" when it is none of them.
+func Sniff(data []byte) string {
+	head := data
+	if len(head) > 1024 {
+		head = head[:1024]
+	}
+	switch {
+	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
+		return "png"
+	case bytes.HasPrefix(data, []byte{0xFF, 0xD8, 0xFF}):
+		return "jpeg"
+	case bytes.HasPrefix(data, []byte("II*\x00")), bytes.HasPrefix(data, []byte("MM\x00*")):
+		return "tiff"
+	case len(data) >= 12 && bytes.Equal(data[:4], []byte("RIFF")) && bytes.Equal(data[8:12], []byte("WEBP")):
+		return "webp"
+	case bytes.Contains(head, []byte("%PDF-")):
+		// Some writers put junk before the header; readers accept it within the first KiB.
+		return "pdf"
+	}
+	return ""
+}
+
+// Analyze reads the words of a document's pages (from a text layer or from
+// recognition) into its transactions and statement summary. It is the whole
+// analysis, pure Go: extract/engine feeds it the pages MuPDF and Tesseract read.
+func Analyze(pages []Page) *Result {
+	res := analyze(pages)
+	res.PageCount = len(pages)
+	if slices.ContainsFunc(pages, func(p Page) bool { return p.OCR }) {
+		// The running balance catches what recognition commonly gets
+		// wrong: a lost minus, a misread digit.
+		applyOCRRepairs(res)
+	}
+	return res
+}

@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"passbook/extract"
+	"strings"
+	"testing"
+
+	"github.com/go-pdf/fpdf"
+)
+
+func TestConvertPDF(t *testing.T) {
+	data, closing := statementPDF(t, 2, "")
+	res, err := New().Convert(data, extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PageCount != 2 || len(res.Transactions) != 70 {
+		t.Fatalf("pages %d transactions %d, want 2 and 70", res.PageCount, len(res.Transactions))
+	}
+	if got := res.Transactions[69].Balance.StringFixed(2); got != closing {
+		t.Errorf("last balance = %s, want %s", got, closing)
+	}
+	if res.Statement.Reconciliation.Status != extract.ReconcileOK {
+		t.Errorf("reconciliation = %+v", res.Statement.Reconciliation)
+	}
+	if got := res.Transactions[2].Description; got != "PAYEE NUMBER 3 CARD 4921 XXXX 0021" {
+		t.Errorf("wrapped description = %q", got)
+	}
+}
+
+func TestConvertErrors(t *testing.T) {
+	locked, _ := statementPDF(t, 1, "secret")
+	cases := []struct {
+		name string
+		data []byte
+		pw   string
+		want error
+	}{
+		{"not a document", []byte("hello, world"), "", extract.ErrUnsupported},
+		{"empty", nil, "", extract.ErrUnsupported},
+		{"broken pdf", []byte("%PDF-1.7\n1 0 obj <<>> garbage"), "", extract.ErrCorrupt},
+		{"no password", locked, "", extract.ErrPassword},
+		{"wrong password", locked, "nope", extract.ErrPassword},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := New().Convert(c.data, extract.Options{Password: c.pw})
+			if !errors.Is(err, c.want) {
+				t.Errorf("err = %v, want %v", err, c.want)
+			}
+		})
+	}
+	res, err := New().Convert(locked, extract.Options{Password: "secret"})
+	if err != nil || len(res.Transactions) != 35 {
+		t.Errorf("with the password: err %v, want 35 transactions", err)
+	}
+}
+
+func TestProbe(t *testing.T) {
+	data, _ := statementPDF(t, 3, "")
+	info, err := New().Probe(data, "")
+	if err != nil || info.Kind != "pdf" || info.PageCount != 3 {
+		t.Errorf("Probe = %+v, %v; want pdf with 3 pages", info, err)
+	}
+}
+
+// A page with no text layer that recognition fails on does not fail the
+// document when it is nearly blank: the other pages are read and a warning
+// names the page. A page full of ink that fails still fails the document.
+func TestConvertOCRFailsOnBlankPage(t *testing.T) {
+	eng := New()
+	eng.ocrPage = func(image.Image, float64, int) (extract.Page, error) {
+		return extract.Page{}, errors.New("tesseract exploded")
+	}
+
+	build := func(ink bool) []byte {
+		pdf := fpdf.New("P", "pt", "Letter", "")
+		pdf.SetFont("Helvetica", "", 9)
+		pdf.AddPage()
+		pdf.Text(40, 50, "Statement period 01/01/2024 to 31/01/2024")
+		pdf.Text(40, 80, "Date")
+		pdf.Text(100, 80, "Description")
+		pdf.Text(330, 80, "Amount")
+		pdf.Text(420, 80, "Balance")
+		pdf.Text(40, 96, "Opening balance")
+		pdf.Text(420, 96, "100.00")
+		pdf.Text(40, 110, "02/01/2024")
+		pdf.Text(100, 110, "SHOP")
+		pdf.Text(330, 110, "-20.00")
+		pdf.Text(420, 110, "80.00")
+		pdf.AddPage()
+		pdf.Text(300, 750, "2")
+		if ink {
+			pdf.Rect(40, 40, 500, 500, "F")
+		}
+		var buf bytes.Buffer
+		if err := pdf.Output(&buf); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	res, err := eng.Convert(build(false), extract.Options{})
+	if err != nil {
+		t.Fatalf("Convert: %v", err)
+	}
+	if len(res.Transactions) != 1 || res.PageCount != 2 {
+		t.Errorf("got %d transactions on %d pages, want 1 on 2", len(res.Transactions), res.PageCount)
+	}
+	if len(res.Statement.Warnings) != 1 || !strings.Contains(res.Statement.Warnings[0], "page 2") {
+		t.Errorf("warnings = %q, want one naming page 2", res.Statement.Warnings)
+	}
+	if _, err := eng.Convert(build(true), extract.Options{}); err == nil || !strings.Contains(err.Error(), "tesseract exploded") {
+		t.Errorf("inked page: err = %v, want the OCR error", err)
+	}
+}

@@ -1,0 +1,161 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"passbook/extract"
+)
+
+// testEngine is a pure-Go stand-in for extract/engine that the server
+// tests' worker child serves through the real worker protocol, so these
+// tests link no C. It reads a line format, one directive a line:
+//
+//	PASSBOOK-TEST              first line; anything else is not a document
+//	pages N                    the page count a probe reports
+//	password P                 the document needs password P
+//	opening 1000.00            the opening balance
+//	row DATE AMOUNT BALANCE DESCRIPTION   a transaction (negative AMOUNT: money out)
+//	sleep 200ms                converting takes this long
+//	hang                       converting never ends
+//	crash                      the worker dies while converting
+//	fail TEXT                  converting fails with TEXT (an unreadable file)
+//
+// Bytes that start with %PDF- but not with the header are a damaged PDF.
+// The real engine end to end is covered by the root package's tests.
+type testEngine struct{}
+
+type testDoc struct {
+	pages    int
+	password string
+	opening  *decimal.Decimal
+	rows     []extract.Transaction
+	sleep    time.Duration
+	hang     bool
+	crash    bool
+	fail     string
+}
+
+const testHeader = "PASSBOOK-TEST"
+
+func parseTestDoc(data []byte, password string) (*testDoc, error) {
+	if !bytes.HasPrefix(data, []byte(testHeader+"\n")) {
+		if extract.Sniff(data) == "pdf" {
+			return nil, fmt.Errorf("test engine: no header: %w", extract.ErrCorrupt)
+		}
+		return nil, extract.ErrUnsupported
+	}
+	d := &testDoc{pages: 1}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Scan() // the header
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		word, rest, _ := strings.Cut(line, " ")
+		var err error
+		switch word {
+		case "pages":
+			d.pages, err = strconv.Atoi(rest)
+		case "password":
+			d.password = rest
+		case "opening":
+			var v decimal.Decimal
+			v, err = decimal.NewFromString(rest)
+			d.opening = &v
+		case "row":
+			var tx extract.Transaction
+			tx, err = parseTestRow(rest)
+			d.rows = append(d.rows, tx)
+		case "sleep":
+			d.sleep, err = time.ParseDuration(rest)
+		case "hang":
+			d.hang = true
+		case "crash":
+			d.crash = true
+		case "fail":
+			d.fail = rest
+		default:
+			err = fmt.Errorf("unknown directive %q", word)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("test engine: %q: %v: %w", line, err, extract.ErrCorrupt)
+		}
+	}
+	if d.password != "" && d.password != password {
+		return nil, extract.ErrPassword
+	}
+	return d, nil
+}
+
+func parseTestRow(s string) (extract.Transaction, error) {
+	f := strings.SplitN(s, " ", 4)
+	if len(f) != 4 {
+		return extract.Transaction{}, errors.New("want DATE AMOUNT BALANCE DESCRIPTION")
+	}
+	date, err := time.Parse(time.DateOnly, f[0])
+	if err != nil {
+		return extract.Transaction{}, err
+	}
+	amt, err := decimal.NewFromString(f[1])
+	if err != nil {
+		return extract.Transaction{}, err
+	}
+	bal, err := decimal.NewFromString(f[2])
+	if err != nil {
+		return extract.Transaction{}, err
+	}
+	tx := extract.Transaction{Date: date, Description: f[3], Balance: bal, Page: 1}
+	if amt.IsNegative() {
+		out := amt.Neg()
+		tx.AmountOut = &out
+	} else {
+		tx.AmountIn = &amt
+	}
+	return tx, nil
+}
+
+func (testEngine) Probe(data []byte, password string) (extract.Info, error) {
+	d, err := parseTestDoc(data, password)
+	if err != nil {
+		return extract.Info{}, err
+	}
+	return extract.Info{Kind: "pdf", PageCount: d.pages}, nil
+}
+
+func (testEngine) Convert(data []byte, opts extract.Options) (*extract.Result, error) {
+	d, err := parseTestDoc(data, opts.Password)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case d.crash:
+		os.Exit(3)
+	case d.hang:
+		select {}
+	case d.fail != "":
+		return nil, fmt.Errorf("%s: %w", d.fail, extract.ErrCorrupt)
+	}
+	time.Sleep(d.sleep)
+	for p := 1; p <= d.pages; p++ {
+		if opts.Progress != nil {
+			opts.Progress(p, d.pages)
+		}
+	}
+	res := &extract.Result{PageCount: d.pages, Transactions: d.rows}
+	res.Statement.OpeningBalance = d.opening
+	res.Statement.Reconciliation.Status = extract.ReconcileUnverified
+	if len(d.rows) == 0 {
+		res.Statement.Reconciliation.Status = extract.ReconcileNoTransactions
+	}
+	return res, nil
+}
