@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -77,13 +78,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // workerCommand makes the binary a conversion child process.
 const workerCommand = "worker"
 
-// converter runs conversions in children of this very binary.
-func converter() (worker.Isolated, error) {
+// workerPool runs conversions in warm children of this very binary, as many
+// as there are cores.
+func workerPool(log *slog.Logger) (*worker.Pool, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return worker.Isolated{}, fmt.Errorf("find own binary for the worker: %w", err)
+		return nil, fmt.Errorf("find own binary for the worker: %w", err)
 	}
-	return worker.Isolated{Exe: exe, Args: []string{workerCommand}, Limits: worker.DefaultLimits}, nil
+	cfg := worker.DefaultConfig(exe, []string{workerCommand}, runtime.NumCPU())
+	cfg.Log = log
+	return worker.NewPool(cfg), nil
 }
 
 func newFlags(name string, e env) *flag.FlagSet {
@@ -132,11 +136,12 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 	if err := firstRun(ctx, st, e.stdout); err != nil {
 		return err
 	}
-	conv, err := converter()
+	pool, err := workerPool(log)
 	if err != nil {
 		return err
 	}
-	srv := server.New(log, st, conv, server.DefaultConfig())
+	defer pool.Close()
+	srv := server.New(log, st, pool, server.DefaultConfig())
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -212,11 +217,15 @@ func cmdExtract(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	conv, err := converter()
-	if err != nil {
+	// In-process, not in a child: the file is the user's own, read with
+	// the user's own rights, so a child would guard nothing that running
+	// it does not already risk, and it would cost a second process start
+	// (most of the command's time on a short statement). The memory cap
+	// still applies, so a bomb ends in a clear error, not a swapping box.
+	if err := worker.LimitMemory(worker.DefaultLimits().MemoryBytes); err != nil {
 		return err
 	}
-	res, err := conv.Convert(ctx, data, extract.Options{Password: *password})
+	res, err := engine.New().Convert(data, extract.Options{Password: *password})
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}

@@ -30,6 +30,9 @@ var (
 	ErrTooLarge = errors.New("the document is too large to convert")
 	// ErrLimit means the conversion ran out of its time or memory allowance.
 	ErrLimit = errors.New("the conversion ran out of time or memory")
+	// ErrNoPage means a page render asked for a page or width the document
+	// cannot give: the caller's mistake, not the file's.
+	ErrNoPage = errors.New("no such page, or a width out of range")
 	// ErrCrashed means the converter process died on the document (a crash in
 	// the C libraries, or a resource limit the kernel enforced).
 	ErrCrashed = errors.New("the converter stopped on this file: it may be damaged or hostile")

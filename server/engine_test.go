@@ -159,3 +159,14 @@ func (testEngine) Convert(data []byte, opts extract.Options) (*extract.Result, e
 	}
 	return res, nil
 }
+
+func (testEngine) RenderPage(data []byte, password string, page, width int) ([]byte, error) {
+	d, err := parseTestDoc(data, password)
+	if err != nil {
+		return nil, err
+	}
+	if page < 1 || page > d.pages {
+		return nil, fmt.Errorf("page %d of %d: %w", page, d.pages, extract.ErrNoPage)
+	}
+	return []byte(fmt.Sprintf("PNG page %d width %d", page, width)), nil
+}

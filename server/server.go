@@ -15,11 +15,14 @@ import (
 	"passbook/store"
 )
 
-// Converter reads documents; extract/worker's is the real one, running each
-// call in a child process.
+// Converter reads documents; extract/worker's Pool is the real one, running
+// each call in a warm child process.
 type Converter interface {
 	Probe(ctx context.Context, data []byte, password string) (extract.Info, error)
 	Convert(ctx context.Context, data []byte, opts extract.Options) (*extract.Result, error)
+	// RenderPage draws page n (from 1) width pixels wide as a PNG; a page
+	// or width the document cannot give fails with extract.ErrNoPage.
+	RenderPage(ctx context.Context, data []byte, password string, page, width int) ([]byte, error)
 }
 
 // Config holds the server's settings.

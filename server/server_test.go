@@ -79,7 +79,9 @@ func newEnv(t *testing.T, workers bool, opts ...option) *testEnv {
 	st.Now = func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now }
 	cfg := DefaultConfig()
 	cfg.PollInterval = 20 * time.Millisecond
-	var conv Converter = worker.Isolated{Exe: os.Args[0], Args: []string{"worker"}, Limits: worker.DefaultLimits}
+	pool := worker.NewPool(worker.DefaultConfig(os.Args[0], []string{"worker"}, 2))
+	t.Cleanup(func() { pool.Close() })
+	var conv Converter = pool
 	for _, o := range opts {
 		o(&cfg, &conv)
 	}

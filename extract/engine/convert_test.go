@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"image"
+	"image/png"
 	"passbook/extract"
 	"strings"
 	"testing"
@@ -115,4 +116,53 @@ func TestConvertOCRFailsOnBlankPage(t *testing.T) {
 	if _, err := eng.Convert(build(true), extract.Options{}); err == nil || !strings.Contains(err.Error(), "tesseract exploded") {
 		t.Errorf("inked page: err = %v, want the OCR error", err)
 	}
+}
+
+func TestRenderPage(t *testing.T) {
+	data, _ := statementPDF(t, 2, "pw")
+	out, err := New().RenderPage(data, "pw", 2, 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Letter is 612x792 points: 600 pixels wide is about 776 high.
+	if b := img.Bounds(); b.Dx() != 600 || b.Dy() < 770 || b.Dy() > 780 {
+		t.Errorf("rendered %v, want 600 wide and about 776 high", b)
+	}
+	scan := encodeGrayPNG(t, 300, 400)
+	if out, err := New().RenderPage(scan, "", 1, 150); err != nil {
+		t.Errorf("image page: %v", err)
+	} else if cfg, err := png.DecodeConfig(bytes.NewReader(out)); err != nil || cfg.Width != 150 || cfg.Height != 200 {
+		t.Errorf("image page rendered %dx%d, %v; want 150x200", cfg.Width, cfg.Height, err)
+	}
+	for _, c := range []struct {
+		name        string
+		data        []byte
+		pw          string
+		page, width int
+		want        error
+	}{
+		{"no such page", data, "pw", 3, 600, extract.ErrNoPage},
+		{"page 0", data, "pw", 0, 600, extract.ErrNoPage},
+		{"too wide", data, "pw", 1, 10000, extract.ErrNoPage},
+		{"no password", data, "", 1, 600, extract.ErrPassword},
+		{"not a document", []byte("hello"), "", 1, 600, extract.ErrUnsupported},
+		{"image page 2", scan, "", 2, 150, extract.ErrNoPage},
+	} {
+		if _, err := New().RenderPage(c.data, c.pw, c.page, c.width); !errors.Is(err, c.want) {
+			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+func encodeGrayPNG(t *testing.T, w, h int) []byte {
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

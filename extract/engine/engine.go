@@ -6,12 +6,16 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 	"image"
+	"image/png"
 
 	"passbook/extract"
 	"passbook/extract/ocr"
 	"passbook/extract/pdf"
+
+	"golang.org/x/image/draw"
 )
 
 // ocrDPI is the resolution at which PDF pages without a text layer are
@@ -114,6 +118,10 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) ([]extract.Page, []
 	if n > extract.MaxPages {
 		return nil, nil, fmt.Errorf("%d pages: %w", n, extract.ErrTooLarge)
 	}
+	if opts.Progress != nil {
+		// The page count first: a worker's time budget grows with it.
+		opts.Progress(0, n)
+	}
 	pages := make([]extract.Page, 0, n)
 	var warnings []string
 	for i := 0; i < n; i++ {
@@ -168,6 +176,9 @@ func (e *Engine) imagePages(data []byte, opts extract.Options) ([]extract.Page, 
 	if len(imgs) > extract.MaxPages {
 		return nil, fmt.Errorf("%d frames: %w", len(imgs), extract.ErrTooLarge)
 	}
+	if opts.Progress != nil {
+		opts.Progress(0, len(imgs))
+	}
 	pages := make([]extract.Page, 0, len(imgs))
 	for i, img := range imgs {
 		pg, err := e.ocrPage(img, 0, i+1)
@@ -182,4 +193,69 @@ func (e *Engine) imagePages(data []byte, opts extract.Options) ([]extract.Page, 
 		}
 	}
 	return pages, nil
+}
+
+// Width bounds of RenderPage, in pixels.
+const (
+	MinRenderWidth     = 100
+	MaxRenderWidth     = 3000
+	DefaultRenderWidth = 1200
+)
+
+// RenderPage draws page (1-based) of a PDF or image file as a grey PNG
+// width pixels wide (DefaultRenderWidth when 0), for a person to review
+// what was read.
+func (e *Engine) RenderPage(data []byte, password string, page, width int) ([]byte, error) {
+	if width == 0 {
+		width = DefaultRenderWidth
+	}
+	if width < MinRenderWidth || width > MaxRenderWidth {
+		return nil, fmt.Errorf("width %d is outside %d–%d: %w", width, MinRenderWidth, MaxRenderWidth, extract.ErrNoPage)
+	}
+	var g *image.Gray
+	switch extract.Sniff(data) {
+	case "":
+		return nil, extract.ErrUnsupported
+	case "pdf":
+		doc, err := pdf.Open(data, password)
+		if err != nil {
+			return nil, err
+		}
+		defer doc.Close()
+		if page < 1 || page > doc.PageCount() {
+			return nil, fmt.Errorf("page %d of %d: %w", page, doc.PageCount(), extract.ErrNoPage)
+		}
+		w, _, err := doc.PageSize(page - 1)
+		if err != nil {
+			return nil, err
+		}
+		if w <= 0 {
+			return nil, fmt.Errorf("page %d has no width: %w", page, extract.ErrCorrupt)
+		}
+		if g, err = doc.RenderGray(page-1, float64(width)*72/w); err != nil {
+			return nil, err
+		}
+	default:
+		imgs, err := ocr.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		if page < 1 || page > len(imgs) {
+			return nil, fmt.Errorf("page %d of %d: %w", page, len(imgs), extract.ErrNoPage)
+		}
+		src := imgs[page-1]
+		b := src.Bounds()
+		if b.Dx() <= 0 || b.Dy() <= 0 {
+			return nil, fmt.Errorf("page %d is empty: %w", page, extract.ErrCorrupt)
+		}
+		h := max(1, b.Dy()*width/b.Dx())
+		g = image.NewGray(image.Rect(0, 0, width, h))
+		draw.ApproxBiLinear.Scale(g, g.Rect, src, b, draw.Src, nil)
+	}
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, g); err != nil {
+		return nil, fmt.Errorf("encode png: %w", err)
+	}
+	return buf.Bytes(), nil
 }

@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/png"
 	"os"
 	"passbook/extract"
 	"passbook/extract/worker"
@@ -30,8 +33,27 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func child(mode string, limits worker.Limits) worker.Isolated {
-	return worker.Isolated{Exe: os.Args[0], Args: []string{mode}, Limits: limits}
+// child is a pool of one worker: this test binary in mode.
+func child(t *testing.T, mode string, limits worker.Limits) *worker.Pool {
+	cfg := worker.DefaultConfig(os.Args[0], []string{mode}, 1)
+	cfg.Limits = limits
+	p := worker.NewPool(cfg)
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// wall is the default limits with every wall clock set to d.
+func wall(d time.Duration) worker.Limits {
+	l := worker.DefaultLimits()
+	l.WallBase, l.WallPerPage, l.WallMax, l.Probe = d, 0, d, d
+	return l
+}
+
+// memory is the default limits with the address space capped at n bytes.
+func memory(n uint64) worker.Limits {
+	l := worker.DefaultLimits()
+	l.MemoryBytes = n
+	return l
 }
 
 func TestIsolatedConvert(t *testing.T) {
@@ -40,7 +62,7 @@ func TestIsolatedConvert(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress []int
-	res, err := child("worker", worker.DefaultLimits).Convert(context.Background(), data, extract.Options{
+	res, err := child(t, "worker", worker.DefaultLimits()).Convert(context.Background(), data, extract.Options{
 		Progress: func(done, total int) { progress = append(progress, done, total) },
 	})
 	if err != nil {
@@ -52,7 +74,7 @@ func TestIsolatedConvert(t *testing.T) {
 	if len(progress) != 2 || progress[0] != 1 || progress[1] != 1 {
 		t.Errorf("progress reports %v, want [1 1]", progress)
 	}
-	info, err := child("worker", worker.DefaultLimits).Probe(context.Background(), data, "")
+	info, err := child(t, "worker", worker.DefaultLimits()).Probe(context.Background(), data, "")
 	if err != nil || info.Kind != "pdf" || info.PageCount != 1 {
 		t.Errorf("Probe = %+v, %v", info, err)
 	}
@@ -65,18 +87,18 @@ func TestIsolatedFailures(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		iso  worker.Isolated
+		iso  *worker.Pool
 		data []byte
 		want error
 		// also is a second acceptable outcome: a memory cap hits either
 		// MuPDF (an error it reports) or the Go runtime (a crash).
 		also error
 	}{
-		{"sentinel crosses the boundary", child("worker", worker.DefaultLimits), enc, extract.ErrPassword, nil},
-		{"unsupported bytes", child("worker", worker.DefaultLimits), []byte("just text"), extract.ErrUnsupported, nil},
-		{"child dies", child("crash", worker.DefaultLimits), enc, extract.ErrCrashed, nil},
-		{"child hangs past the wall clock", child("hang", worker.Limits{Wall: 300 * time.Millisecond}), enc, extract.ErrLimit, nil},
-		{"memory cap", child("worker", worker.Limits{Wall: time.Minute, MemoryBytes: 64 << 20}), enc, extract.ErrLimit, extract.ErrCrashed},
+		{"sentinel crosses the boundary", child(t, "worker", worker.DefaultLimits()), enc, extract.ErrPassword, nil},
+		{"unsupported bytes", child(t, "worker", worker.DefaultLimits()), []byte("just text"), extract.ErrUnsupported, nil},
+		{"child dies", child(t, "crash", worker.DefaultLimits()), enc, extract.ErrCrashed, nil},
+		{"child hangs past the wall clock", child(t, "hang", wall(300*time.Millisecond)), enc, extract.ErrLimit, nil},
+		{"memory cap", child(t, "worker", memory(64<<20)), bigPNG(t), extract.ErrLimit, extract.ErrCrashed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,7 +110,21 @@ func TestIsolatedFailures(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := child("hang", worker.DefaultLimits).Convert(ctx, enc, extract.Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := child(t, "hang", worker.DefaultLimits()).Convert(ctx, enc, extract.Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v, want context.Canceled", err)
 	}
+}
+
+// bigPNG is a 4000x4000 grey page: decoding it alone needs 16 MB, reading
+// it far more.
+func bigPNG(t *testing.T) []byte {
+	g := image.NewGray(image.Rect(0, 0, 4000, 4000))
+	for i := range g.Pix {
+		g.Pix[i] = uint8(i * 7)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

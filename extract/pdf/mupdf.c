@@ -224,6 +224,27 @@ int pb_render_gray(pb_doc *d, int page, float dpi, long maxpix, unsigned char **
 	return rc;
 }
 
+int pb_page_size(pb_doc *d, int page, float *w, float *h, char *msg, size_t msglen)
+{
+	fz_context *ctx = d->ctx;
+	fz_page *pg = NULL;
+	int rc = PB_OK;
+	fz_var(pg);
+	fz_try(ctx) {
+		pg = fz_load_page(ctx, d->doc, page);
+		fz_rect b = fz_bound_page(ctx, pg);
+		*w = b.x1 - b.x0;
+		*h = b.y1 - b.y0;
+	}
+	fz_always(ctx)
+		fz_drop_page(ctx, pg);
+	fz_catch(ctx) {
+		pb_msg(ctx, msg, msglen);
+		rc = PB_ERR_CORRUPT;
+	}
+	return rc;
+}
+
 void pb_free(void *p)
 {
 	free(p);

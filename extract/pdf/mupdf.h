@@ -34,6 +34,8 @@ int pb_page_count(pb_doc *d);
 int pb_page_chars(pb_doc *d, int page, pb_char **out, int *n, float *w, float *h, char *msg, size_t msglen);
 /* pb_render_gray renders page at dpi into a malloc'd 8-bit grey buffer. */
 int pb_render_gray(pb_doc *d, int page, float dpi, long maxpix, unsigned char **out, int *w, int *h, int *stride, char *msg, size_t msglen);
+/* pb_page_size gives page's (0-based) size in points. */
+int pb_page_size(pb_doc *d, int page, float *w, float *h, char *msg, size_t msglen);
 void pb_free(void *p);
 
 #endif

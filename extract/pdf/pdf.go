@@ -150,6 +150,19 @@ func groupWords(chars []rawChar) []extract.Word {
 	return words
 }
 
+// PageSize is page's (0-based) width and height in points.
+func (p *Doc) PageSize(page int) (w, h float64, err error) {
+	if page < 0 || page >= p.pages {
+		return 0, 0, fmt.Errorf("page %d: %w", page+1, extract.ErrCorrupt)
+	}
+	var cw, ch C.float
+	var msg [256]C.char
+	if rc := C.pb_page_size(p.d, C.int(page), &cw, &ch, &msg[0], C.size_t(len(msg))); rc != C.PB_OK {
+		return 0, 0, fmt.Errorf("page %d: %s: %w", page+1, C.GoString(&msg[0]), extract.ErrCorrupt)
+	}
+	return float64(cw), float64(ch), nil
+}
+
 // RenderGray renders page (0-based) at dpi straight into an 8-bit grey image.
 func (p *Doc) RenderGray(page int, dpi float64) (*image.Gray, error) {
 	if page < 0 || page >= p.pages {

@@ -1,23 +1,24 @@
 // Package worker runs conversions in child processes, so that a crash, hang
 // or memory bomb in the C libraries that read documents fails one document
-// and never the server. It is pure Go: the parent side (Isolated) starts the
-// child, and the child side (Serve) reads requests from its pipe and hands
-// them to an Engine that the binary's main wires in (extract/engine).
+// and never the server. It is pure Go: the parent side (Pool) keeps a
+// bounded set of warm children of the same binary and hands them jobs over
+// a pipe, and the child side (Serve) reads jobs from its pipe and runs them
+// on an Engine that the binary's main wires in (extract/engine).
 package worker
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"passbook/extract"
+	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
+
+	"passbook/extract"
 )
 
 // Engine is what a child process runs: extract/engine's Engine, or a small
@@ -25,35 +26,60 @@ import (
 type Engine interface {
 	Probe(data []byte, password string) (extract.Info, error)
 	Convert(data []byte, opts extract.Options) (*extract.Result, error)
+	RenderPage(data []byte, password string, page, width int) ([]byte, error)
 }
 
-// Limits bound one child conversion.
+// Limits bound one job and the process that runs it.
 type Limits struct {
-	// Wall is the wall-clock time allowed for the whole conversion.
-	Wall time.Duration
-	// CPU is the CPU time allowed (RLIMIT_CPU), in seconds.
+	// WallBase is the wall-clock time a conversion may take before its page
+	// count is known, and on top of WallPerPage for each page.
+	WallBase time.Duration
+	// WallPerPage is the time added for each page of a conversion.
+	WallPerPage time.Duration
+	// WallMax caps a conversion's wall-clock time, whatever its pages.
+	WallMax time.Duration
+	// Probe bounds reading a document's type and page count, and Render
+	// drawing one page.
+	Probe, Render time.Duration
+	// CPUSeconds is the CPU time one job may use (RLIMIT_CPU, counted from
+	// the job's start in a worker that has run others).
 	CPUSeconds uint64
-	// MemoryBytes caps the child's address space (RLIMIT_AS).
+	// MemoryBytes caps a worker's address space (RLIMIT_AS).
 	MemoryBytes uint64
 }
 
-// DefaultLimits suit a statement of up to a few hundred pages.
-var DefaultLimits = Limits{Wall: 10 * time.Minute, CPUSeconds: 600, MemoryBytes: 4 << 30}
+// DefaultLimits suit statements up to the server's 500 pages of scans: a
+// scanned page reads in about 2 s on one core, so 4 s a page leaves room for
+// a busy machine, and the cap (40 min) covers 500 scanned pages.
+func DefaultLimits() Limits {
+	return Limits{
+		WallBase:    30 * time.Second,
+		WallPerPage: 4 * time.Second,
+		WallMax:     40 * time.Minute,
+		Probe:       10 * time.Second,
+		Render:      30 * time.Second,
+		CPUSeconds:  40 * 60,
+		MemoryBytes: 4 << 30,
+	}
+}
 
-// Isolated runs conversions in a child process: the same binary, re-executed
-// with Args (e.g. ["worker"]), which must call Serve. A crash, hang or
-// memory bomb in MuPDF or Tesseract then fails one document, never the caller.
-type Isolated struct {
-	Exe    string   // path of the binary, usually os.Executable()
-	Args   []string // arguments that make it a worker
-	Limits Limits
+// convertWall is the wall-clock budget of a conversion of pages pages
+// (0: not known yet).
+func (l Limits) convertWall(pages int) time.Duration {
+	d := l.WallBase + time.Duration(pages)*l.WallPerPage
+	if l.WallMax > 0 && d > l.WallMax {
+		d = l.WallMax
+	}
+	return d
 }
 
 // request is the header the parent writes before the document's bytes.
 type request struct {
-	Op       string `json:"op"` // "convert" or "probe"
+	Op       string `json:"op"` // "convert", "probe" or "render"
 	Password string `json:"password,omitempty"`
 	Size     int    `json:"size"`
+	Page     int    `json:"page,omitempty"`
+	Width    int    `json:"width,omitempty"`
 	Limits   Limits `json:"limits"`
 }
 
@@ -63,8 +89,13 @@ type message struct {
 	Total  int             `json:"total,omitempty"`
 	Result *extract.Result `json:"result,omitempty"`
 	Info   *extract.Info   `json:"info,omitempty"`
+	PNG    []byte          `json:"png,omitempty"`
 	Code   string          `json:"code,omitempty"`
 	Error  string          `json:"error,omitempty"`
+}
+
+func (m message) final() bool {
+	return m.Result != nil || m.Info != nil || m.PNG != nil || m.Code != "" || m.Error != ""
 }
 
 // errorCodes carries sentinel errors across the process boundary.
@@ -74,147 +105,124 @@ var errorCodes = map[string]error{
 	"unsupported": extract.ErrUnsupported,
 	"too_large":   extract.ErrTooLarge,
 	"limit":       extract.ErrLimit,
+	"no_page":     extract.ErrNoPage,
 }
 
-// Convert converts data in a child process.
-func (iso Isolated) Convert(ctx context.Context, data []byte, opts extract.Options) (*extract.Result, error) {
-	m, err := iso.run(ctx, request{Op: "convert", Password: opts.Password}, data, opts.Progress)
-	if err != nil {
-		return nil, err
-	}
-	if m.Result == nil {
-		return nil, fmt.Errorf("worker sent no result: %w", extract.ErrCrashed)
-	}
-	return m.Result, nil
+// childError is an error the child reported: its own text, and the
+// sentinel its code names, so errors.Is works in the parent.
+type childError struct {
+	text     string
+	sentinel error
 }
 
-// Probe reads a document's type and page count in a child process.
-func (iso Isolated) Probe(ctx context.Context, data []byte, password string) (extract.Info, error) {
-	m, err := iso.run(ctx, request{Op: "probe", Password: password}, data, nil)
-	if err != nil {
-		return extract.Info{}, err
+func (e *childError) Error() string { return e.text }
+func (e *childError) Unwrap() error { return e.sentinel }
+
+func (m message) err() error {
+	sentinel, ok := errorCodes[m.Code]
+	if !ok {
+		sentinel = extract.ErrCorrupt
 	}
-	if m.Info == nil {
-		return extract.Info{}, fmt.Errorf("worker sent no info: %w", extract.ErrCrashed)
+	text := m.Error
+	if text == "" {
+		text = sentinel.Error()
 	}
-	return *m.Info, nil
+	return &childError{text: text, sentinel: sentinel}
 }
 
-func (iso Isolated) run(ctx context.Context, req request, data []byte, progress func(done, total int)) (message, error) {
-	req.Size = len(data)
-	req.Limits = iso.Limits
-	if iso.Limits.Wall > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, iso.Limits.Wall)
-		defer cancel()
-	}
-	header, err := json.Marshal(req)
-	if err != nil {
-		return message{}, err
-	}
-	cmd := exec.CommandContext(ctx, iso.Exe, iso.Args...)
-	// Tesseract's OpenMP threads must be limited before the process starts;
-	// parallelism comes from running several workers, not threads.
-	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.Stdin = io.MultiReader(bytes.NewReader(append(header, '\n')), bytes.NewReader(data))
-	var stderr bytes.Buffer
-	cmd.Stderr = &limitedBuffer{buf: &stderr, max: 4096}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return message{}, err
-	}
-	if err := cmd.Start(); err != nil {
-		return message{}, fmt.Errorf("start worker: %w", err)
-	}
-	var final message
-	got := false
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 64<<10), 256<<20)
-	for sc.Scan() {
-		var m message
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			continue // not ours: C libraries may print to stdout
-		}
-		if m.Result == nil && m.Info == nil && m.Code == "" && m.Error == "" {
-			if progress != nil && m.Total > 0 {
-				progress(m.Done, m.Total)
-			}
-			continue
-		}
-		final, got = m, true
-	}
-	waitErr := cmd.Wait()
-	if ctx.Err() != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return message{}, fmt.Errorf("conversion took longer than %s: %w", iso.Limits.Wall, extract.ErrLimit)
-		}
-		return message{}, ctx.Err()
-	}
-	if got && (final.Code != "" || final.Error != "") {
-		if sentinel, ok := errorCodes[final.Code]; ok {
-			return message{}, sentinel
-		}
-		return message{}, fmt.Errorf("%s: %w", final.Error, extract.ErrCorrupt)
-	}
-	if waitErr != nil || !got {
-		var ee *exec.ExitError
-		if errors.As(waitErr, &ee) {
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGXCPU {
-				return message{}, fmt.Errorf("conversion used more than %ds of CPU: %w", iso.Limits.CPUSeconds, extract.ErrLimit)
-			}
-		}
-		return message{}, fmt.Errorf("%w (%v; %s)", extract.ErrCrashed, waitErr, bytes.TrimSpace(stderr.Bytes()))
-	}
-	return final, nil
-}
+// exitCPU is the status a worker exits with when a job used up its CPU time.
+const exitCPU = 86
 
-// Serve is the child's side: it reads one request and the document
-// from in, applies the limits to its own process, converts with eng, and
-// writes progress lines and one final line to out.
+// maxDocument bounds the size of a document a child accepts.
+const maxDocument = 1 << 30
+
+// Serve is the child's side: it reads jobs from in (a JSON header line and
+// the document's bytes), runs each on eng under the limits the header
+// carries, and writes progress lines and one final line per job to out. It
+// returns nil when in ends.
 func Serve(in io.Reader, out io.Writer, eng Engine) error {
 	br := bufio.NewReaderSize(in, 64<<10)
-	line, err := br.ReadBytes('\n')
-	if err != nil {
-		return fmt.Errorf("read request: %w", err)
+	bw := bufio.NewWriter(out)
+	enc := json.NewEncoder(bw)
+	memSet := false
+	// Go ignores SIGXCPU, which the kernel sends past the soft CPU limit:
+	// end the process, with a status the parent reads as the CPU limit.
+	xcpu := make(chan os.Signal, 1)
+	signal.Notify(xcpu, syscall.SIGXCPU)
+	defer signal.Stop(xcpu)
+	go func() {
+		if _, ok := <-xcpu; ok {
+			os.Stderr.WriteString("worker: CPU time limit reached\n")
+			os.Exit(exitCPU)
+		}
+	}()
+	for {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF && len(line) == 0 {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read request: %w", err)
+		}
+		var req request
+		if err := json.Unmarshal(line, &req); err != nil {
+			return fmt.Errorf("decode request: %w", err)
+		}
+		if req.Size < 0 || req.Size > maxDocument {
+			return fmt.Errorf("bad request size %d", req.Size)
+		}
+		data := make([]byte, req.Size)
+		if _, err := io.ReadFull(br, data); err != nil {
+			return fmt.Errorf("read document: %w", err)
+		}
+		if !memSet {
+			if err := LimitMemory(req.Limits.MemoryBytes); err != nil {
+				return err
+			}
+			memSet = true
+		}
+		if err := limitCPU(req.Limits.CPUSeconds); err != nil {
+			return err
+		}
+		final := run(eng, req, data, func(done, total int) {
+			_ = enc.Encode(message{Done: done, Total: total})
+			_ = bw.Flush()
+		})
+		if err := enc.Encode(final); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		// A warm worker keeps only what the next job needs: give the
+		// document's pages and pixels back to the system between jobs.
+		data, final = nil, message{}
+		debug.FreeOSMemory()
 	}
-	var req request
-	if err := json.Unmarshal(line, &req); err != nil {
-		return fmt.Errorf("decode request: %w", err)
-	}
-	if req.Size < 0 || req.Size > 1<<30 {
-		return fmt.Errorf("bad request size %d", req.Size)
-	}
-	data := make([]byte, req.Size)
-	if _, err := io.ReadFull(br, data); err != nil {
-		return fmt.Errorf("read document: %w", err)
-	}
-	if err := applyLimits(req.Limits); err != nil {
-		return err
-	}
-	enc := json.NewEncoder(out)
-	var final message
+}
+
+func run(eng Engine, req request, data []byte, progress func(done, total int)) message {
 	switch req.Op {
 	case "probe":
 		info, err := eng.Probe(data, req.Password)
-		final = message{Info: &info}
 		if err != nil {
-			final = errorMessage(err)
+			return errorMessage(err)
 		}
+		return message{Info: &info}
 	case "convert":
-		opts := extract.Options{Password: req.Password, Progress: func(done, total int) {
-			_ = enc.Encode(message{Done: done, Total: total})
-		}}
-		res, err := eng.Convert(data, opts)
-		final = message{Result: res}
+		res, err := eng.Convert(data, extract.Options{Password: req.Password, Progress: progress})
 		if err != nil {
-			final = errorMessage(err)
+			return errorMessage(err)
 		}
-	default:
-		return fmt.Errorf("unknown op %q", req.Op)
+		return message{Result: res}
+	case "render":
+		png, err := eng.RenderPage(data, req.Password, req.Page, req.Width)
+		if err != nil {
+			return errorMessage(err)
+		}
+		return message{PNG: png}
 	}
-	return enc.Encode(final)
+	return message{Code: "corrupt", Error: fmt.Sprintf("unknown op %q", req.Op)}
 }
 
 func errorMessage(err error) message {
@@ -226,33 +234,39 @@ func errorMessage(err error) message {
 	return message{Code: "corrupt", Error: err.Error()}
 }
 
-func applyLimits(l Limits) error {
-	if l.MemoryBytes > 0 {
-		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: l.MemoryBytes, Max: l.MemoryBytes}); err != nil {
-			return fmt.Errorf("limit memory: %w", err)
-		}
+// LimitMemory caps the calling process's address space at bytes (RLIMIT_AS;
+// 0 leaves it as it is). It cannot be raised again.
+func LimitMemory(bytes uint64) error {
+	if bytes == 0 {
+		return nil
 	}
-	if l.CPUSeconds > 0 {
-		if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: l.CPUSeconds, Max: l.CPUSeconds + 5}); err != nil {
-			return fmt.Errorf("limit cpu: %w", err)
-		}
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: bytes, Max: bytes}); err != nil {
+		return fmt.Errorf("limit memory: %w", err)
 	}
 	return nil
 }
 
-// limitedBuffer keeps the first max bytes written to it.
-type limitedBuffer struct {
-	buf *bytes.Buffer
-	max int
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.buf.Len(); room > 0 {
-		if len(p) > room {
-			b.buf.Write(p[:room])
-		} else {
-			b.buf.Write(p)
-		}
+// limitCPU lets the coming job use seconds of CPU from now: the soft limit
+// (SIGXCPU, which kills) is moved past what the process has used so far.
+func limitCPU(seconds uint64) error {
+	if seconds == 0 {
+		return nil
 	}
-	return len(p), nil
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return fmt.Errorf("limit cpu: %w", err)
+	}
+	used := uint64(ru.Utime.Sec + ru.Stime.Sec + 1)
+	var cur syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_CPU, &cur); err != nil {
+		return fmt.Errorf("limit cpu: %w", err)
+	}
+	soft := used + seconds
+	if soft > cur.Max {
+		soft = cur.Max
+	}
+	if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: soft, Max: cur.Max}); err != nil {
+		return fmt.Errorf("limit cpu: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,426 @@
+package worker
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"passbook/extract"
+)
+
+// Config sets up a Pool.
+type Config struct {
+	// Exe is the binary to run, usually os.Executable(); Args make it a
+	// worker (e.g. ["worker"]), that is, make it call Serve.
+	Exe  string
+	Args []string
+	// Size bounds the workers alive at once, and so the jobs running at
+	// once and the memory they take. Probes, conversions and renders share it.
+	Size int
+	// MaxJobs is how many jobs a worker runs before it is replaced.
+	MaxJobs int
+	// IdleTimeout is how long a worker may wait for a job before it is stopped.
+	IdleTimeout time.Duration
+	Limits      Limits
+	// Log, when set, hears about workers that die or are replaced.
+	Log *slog.Logger
+}
+
+// DefaultConfig runs exe args as size workers with the default limits.
+func DefaultConfig(exe string, args []string, size int) Config {
+	return Config{Exe: exe, Args: args, Size: max(size, 1), MaxJobs: 200, IdleTimeout: 2 * time.Minute, Limits: DefaultLimits()}
+}
+
+// Pool runs jobs in a bounded set of long-lived child processes. A worker
+// that crashes, hits a limit or overruns its time is killed with its whole
+// process group and replaced on the next job; one that has run MaxJobs jobs
+// or sat idle for IdleTimeout is stopped. It is safe for concurrent use.
+type Pool struct {
+	cfg   Config
+	slots chan struct{} // one token per worker that may exist
+
+	mu     sync.Mutex
+	idle   []*proc // warmest last
+	closed bool
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// NewPool starts a pool's idle reaper; workers start on demand. Close it.
+func NewPool(cfg Config) *Pool {
+	if cfg.Size < 1 {
+		cfg.Size = 1
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	p := &Pool{cfg: cfg, slots: make(chan struct{}, cfg.Size), stop: make(chan struct{}), done: make(chan struct{})}
+	go p.reap()
+	return p
+}
+
+// Close stops the idle workers and the reaper; workers running jobs stop
+// when their jobs end. Jobs submitted after Close fail.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	close(p.stop)
+	<-p.done
+	for _, w := range idle {
+		w.quit()
+	}
+	return nil
+}
+
+// Convert converts data in a worker. Its wall-clock budget grows with the
+// page count the worker reports, up to Limits.WallMax.
+func (p *Pool) Convert(ctx context.Context, data []byte, opts extract.Options) (*extract.Result, error) {
+	m, err := p.do(ctx, request{Op: "convert", Password: opts.Password}, data, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	if m.Result == nil {
+		return nil, fmt.Errorf("worker sent no result: %w", extract.ErrCrashed)
+	}
+	return m.Result, nil
+}
+
+// Probe reads a document's type and page count in a worker.
+func (p *Pool) Probe(ctx context.Context, data []byte, password string) (extract.Info, error) {
+	m, err := p.do(ctx, request{Op: "probe", Password: password}, data, nil)
+	if err != nil {
+		return extract.Info{}, err
+	}
+	if m.Info == nil {
+		return extract.Info{}, fmt.Errorf("worker sent no info: %w", extract.ErrCrashed)
+	}
+	return *m.Info, nil
+}
+
+// RenderPage draws page (from 1) of a document width pixels wide (0: the
+// engine's default) as a PNG, in a worker. A page or width the document
+// cannot give fails with extract.ErrNoPage.
+func (p *Pool) RenderPage(ctx context.Context, data []byte, password string, page, width int) ([]byte, error) {
+	m, err := p.do(ctx, request{Op: "render", Password: password, Page: page, Width: width}, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	if m.PNG == nil {
+		return nil, fmt.Errorf("worker sent no image: %w", extract.ErrCrashed)
+	}
+	return m.PNG, nil
+}
+
+var errClosed = errors.New("worker pool closed")
+
+// do runs one job: take a slot, reuse an idle worker or start one, run,
+// then keep the worker for the next job or stop it.
+func (p *Pool) do(ctx context.Context, req request, data []byte, progress func(done, total int)) (message, error) {
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		return message{}, ctx.Err()
+	}
+	defer func() { <-p.slots }()
+	w, err := p.get()
+	if err != nil {
+		return message{}, err
+	}
+	req.Size = len(data)
+	req.Limits = p.cfg.Limits
+	m, err := w.run(ctx, req, data, progress)
+	p.put(w)
+	return m, err
+}
+
+// get returns the warmest idle worker, or starts one.
+func (p *Pool) get() (*proc, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, errClosed
+	}
+	if n := len(p.idle); n > 0 {
+		w := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return w, nil
+	}
+	p.mu.Unlock()
+	return startProc(p.cfg)
+}
+
+// put keeps a worker that is sound and not worn out; stops the rest.
+func (p *Pool) put(w *proc) {
+	if w.broken || w.jobs >= p.cfg.MaxJobs {
+		if w.broken {
+			p.cfg.Log.Info("replacing a worker", "pid", w.cmd.Process.Pid, "jobs", w.jobs, "reason", w.why)
+		}
+		w.quit()
+		return
+	}
+	w.idleSince = time.Now()
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		w.quit()
+		return
+	}
+	p.idle = append(p.idle, w)
+	p.mu.Unlock()
+}
+
+// reap stops workers idle longer than IdleTimeout.
+func (p *Pool) reap() {
+	defer close(p.done)
+	every := p.cfg.IdleTimeout / 2
+	if every <= 0 {
+		every = time.Minute
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+		}
+		var old []*proc
+		p.mu.Lock()
+		kept := p.idle[:0]
+		for _, w := range p.idle {
+			if p.cfg.IdleTimeout > 0 && time.Since(w.idleSince) > p.cfg.IdleTimeout {
+				old = append(old, w)
+			} else {
+				kept = append(kept, w)
+			}
+		}
+		p.idle = kept
+		p.mu.Unlock()
+		for _, w := range old {
+			w.quit()
+		}
+	}
+}
+
+// proc is one worker process. Only the job that holds it touches it.
+type proc struct {
+	cmd       *exec.Cmd
+	stdin     io.WriteCloser
+	stdout    *bufio.Reader
+	stderr    *tailBuffer
+	exited    chan struct{} // closed when the process has been waited for
+	waitErr   error
+	jobs      int
+	idleSince time.Time
+	broken    bool
+	why       string
+}
+
+func startProc(cfg Config) (*proc, error) {
+	cmd := exec.Command(cfg.Exe, cfg.Args...)
+	// Tesseract's OpenMP threads must be limited before the process starts;
+	// parallelism comes from running several workers, not threads.
+	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
+	// Its own process group, so a kill takes anything it started; killed
+	// with the server.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	w := &proc{cmd: cmd, stderr: &tailBuffer{max: 4096}, exited: make(chan struct{})}
+	cmd.Stderr = w.stderr
+	var err error
+	if w.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	w.stdout = bufio.NewReaderSize(out, 64<<10)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	go func() {
+		w.waitErr = cmd.Wait()
+		close(w.exited)
+	}()
+	return w, nil
+}
+
+// kill ends the worker's whole process group.
+func (w *proc) kill() {
+	_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// quit asks the worker to end (its input closes) and kills it if it does not.
+func (w *proc) quit() {
+	_ = w.stdin.Close()
+	go func() {
+		select {
+		case <-w.exited:
+		case <-time.After(5 * time.Second):
+			w.kill()
+		}
+	}()
+}
+
+// run sends one job and reads its answer. On any failure of the process
+// (a crash, a limit, the wall clock, a cancelled ctx) the worker is killed
+// and marked broken.
+func (w *proc) run(ctx context.Context, req request, data []byte, progress func(done, total int)) (message, error) {
+	w.jobs++
+	w.stderr.Reset()
+	var budget time.Duration
+	switch req.Op {
+	case "probe":
+		budget = req.Limits.Probe
+	case "render":
+		budget = req.Limits.Render
+	default:
+		budget = req.Limits.convertWall(0)
+	}
+	var mu sync.Mutex
+	timedOut := false
+	var timer *time.Timer
+	if budget > 0 {
+		timer = time.AfterFunc(budget, func() {
+			mu.Lock()
+			timedOut = true
+			mu.Unlock()
+			w.kill()
+		})
+		defer timer.Stop()
+	}
+	stopCancel := context.AfterFunc(ctx, w.kill)
+	defer stopCancel()
+	start := time.Now()
+
+	m, err := w.exchange(req, data, func(done, total int) {
+		if done == 0 && timer != nil && req.Op == "convert" {
+			// The page count is known: the budget grows with it.
+			timer.Reset(req.Limits.convertWall(total) - time.Since(start))
+			budget = req.Limits.convertWall(total)
+		}
+		if progress != nil && done > 0 {
+			progress(done, total)
+		}
+	})
+	var ans *childAnswer
+	if errors.As(err, &ans) {
+		return message{}, ans.err // the job failed; the worker is sound
+	}
+	if err == nil {
+		return m, nil
+	}
+	// The process failed us: make sure it is gone, then say why.
+	w.broken = true
+	w.kill()
+	<-w.exited
+	mu.Lock()
+	late := timedOut
+	mu.Unlock()
+	switch {
+	case ctx.Err() != nil:
+		w.why = "cancelled"
+		return message{}, ctx.Err()
+	case late:
+		w.why = "wall clock"
+		return message{}, fmt.Errorf("%s took longer than %s: %w", req.Op, budget.Round(time.Second), extract.ErrLimit)
+	}
+	var ee *exec.ExitError
+	if errors.As(w.waitErr, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && (ws.Signaled() && ws.Signal() == syscall.SIGXCPU || ws.Exited() && ws.ExitStatus() == exitCPU) {
+			w.why = "cpu limit"
+			return message{}, fmt.Errorf("%s used more than %ds of CPU: %w", req.Op, req.Limits.CPUSeconds, extract.ErrLimit)
+		}
+	}
+	w.why = "crashed"
+	return message{}, fmt.Errorf("%w (%v; %s)", extract.ErrCrashed, w.waitErr, bytes.TrimSpace(w.stderr.Bytes()))
+}
+
+// exchange writes the job and reads lines until the final one. An error
+// means the process is no longer usable.
+func (w *proc) exchange(req request, data []byte, progress func(done, total int)) (message, error) {
+	header, err := json.Marshal(req)
+	if err != nil {
+		return message{}, err
+	}
+	if _, err := w.stdin.Write(append(header, '\n')); err != nil {
+		return message{}, err
+	}
+	if _, err := w.stdin.Write(data); err != nil {
+		return message{}, err
+	}
+	for {
+		line, err := w.stdout.ReadBytes('\n')
+		if err != nil {
+			return message{}, err
+		}
+		var m message
+		if json.Unmarshal(line, &m) != nil {
+			continue // not ours: C libraries may print to stdout
+		}
+		if !m.final() {
+			if m.Total > 0 {
+				progress(m.Done, m.Total)
+			}
+			continue
+		}
+		if m.Code != "" || m.Error != "" {
+			return message{}, &childAnswer{m.err()}
+		}
+		return m, nil
+	}
+}
+
+// childAnswer is an error the child answered with: the job failed, but the
+// worker is sound.
+type childAnswer struct{ err error }
+
+func (a *childAnswer) Error() string { return a.err.Error() }
+
+// tailBuffer keeps the last max bytes written to it (a worker's stderr).
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > b.max {
+		b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.max:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]byte(nil), b.buf...)
+}
+
+func (b *tailBuffer) Reset() {
+	b.mu.Lock()
+	b.buf = b.buf[:0]
+	b.mu.Unlock()
+}

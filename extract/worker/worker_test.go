@@ -1,0 +1,232 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"passbook/extract"
+)
+
+// TestMain lets the test binary be the worker child, serving fakeEngine,
+// so the process boundary is tested for real and links no C.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "worker" {
+		if err := Serve(os.Stdin, os.Stdout, fakeEngine{}); err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeEngine acts on the document's text: "pages N EACH" converts N pages
+// taking EACH per page, "fail" fails with its own words, "crash" dies,
+// "hang" never answers, "spin" burns CPU, "alloc" takes 1 GiB. Probe answers with the worker's
+// pid as the kind, so tests can tell workers apart.
+type fakeEngine struct{}
+
+func (fakeEngine) Probe(data []byte, password string) (extract.Info, error) {
+	if err := act(string(data)); err != nil {
+		return extract.Info{}, err
+	}
+	return extract.Info{Kind: strconv.Itoa(os.Getpid()), PageCount: 1}, nil
+}
+
+func (fakeEngine) Convert(data []byte, opts extract.Options) (*extract.Result, error) {
+	s := string(data)
+	if f := strings.Fields(s); len(f) == 3 && f[0] == "pages" {
+		n, _ := strconv.Atoi(f[1])
+		each, _ := time.ParseDuration(f[2])
+		opts.Progress(0, n)
+		for i := 1; i <= n; i++ {
+			time.Sleep(each)
+			opts.Progress(i, n)
+		}
+		return &extract.Result{PageCount: n}, nil
+	}
+	if err := act(s); err != nil {
+		return nil, err
+	}
+	return &extract.Result{PageCount: 1}, nil
+}
+
+func (fakeEngine) RenderPage(data []byte, password string, page, width int) ([]byte, error) {
+	if page != 1 {
+		return nil, fmt.Errorf("page %d of 1: %w", page, extract.ErrNoPage)
+	}
+	return []byte(fmt.Sprintf("png %d", width)), nil
+}
+
+func act(s string) error {
+	switch s {
+	case "fail":
+		return fmt.Errorf("the engine's own words: %w", extract.ErrPassword)
+	case "crash":
+		os.Stderr.WriteString("dying on purpose")
+		os.Exit(3)
+	case "hang":
+		time.Sleep(time.Hour)
+	case "alloc":
+		b := make([]byte, 1<<30)
+		for i := range b {
+			b[i] = 1
+		}
+	case "spin":
+		for i := 0; ; i++ {
+			_ = strconv.Itoa(i)
+		}
+	}
+	return nil
+}
+
+func testPool(t *testing.T, edit func(*Config)) *Pool {
+	t.Helper()
+	cfg := DefaultConfig(os.Args[0], []string{"worker"}, 2)
+	if edit != nil {
+		edit(&cfg)
+	}
+	p := NewPool(cfg)
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func pid(t *testing.T, p *Pool) string {
+	t.Helper()
+	info, err := p.Probe(context.Background(), []byte("ok"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Kind
+}
+
+func TestPoolReusesAndReplacesWorkers(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.MaxJobs = 3 })
+	first := pid(t, p)
+	if second := pid(t, p); second != first {
+		t.Errorf("second job ran in %s, want the warm worker %s", second, first)
+	}
+	res, err := p.Convert(context.Background(), []byte("pages 2 1ms"), extract.Options{})
+	if err != nil || res.PageCount != 2 {
+		t.Fatalf("convert: %+v, %v", res, err)
+	}
+	if fourth := pid(t, p); fourth == first {
+		t.Errorf("the worker ran a fourth job with MaxJobs 3")
+	}
+}
+
+func TestPoolChildErrorsKeepTheirText(t *testing.T) {
+	p := testPool(t, nil)
+	before := pid(t, p)
+	_, err := p.Convert(context.Background(), []byte("fail"), extract.Options{})
+	if !errors.Is(err, extract.ErrPassword) || err.Error() != "the engine's own words: "+extract.ErrPassword.Error() {
+		t.Errorf("err = %q, want the child's own text wrapping ErrPassword", err)
+	}
+	if after := pid(t, p); after != before {
+		t.Errorf("a job that failed cleanly replaced its worker (%s, then %s)", before, after)
+	}
+	if _, err := p.RenderPage(context.Background(), []byte("ok"), "", 2, 0); !errors.Is(err, extract.ErrNoPage) {
+		t.Errorf("render of a missing page: err = %v, want ErrNoPage", err)
+	}
+	png, err := p.RenderPage(context.Background(), []byte("ok"), "", 1, 640)
+	if err != nil || string(png) != "png 640" {
+		t.Errorf("render = %q, %v", png, err)
+	}
+}
+
+func TestPoolFailures(t *testing.T) {
+	short := func(c *Config) {
+		c.Limits.WallBase, c.Limits.WallPerPage, c.Limits.WallMax = 300*time.Millisecond, 300*time.Millisecond, time.Second
+		c.Limits.Probe = 300 * time.Millisecond
+	}
+	tests := []struct {
+		name string
+		edit func(*Config)
+		doc  string
+		want error
+	}{
+		{"child dies", nil, "crash", extract.ErrCrashed},
+		{"child hangs past the wall clock", short, "hang", extract.ErrLimit},
+		{"budget grows with pages", short, "pages 3 200ms", nil},
+		{"budget capped", short, "pages 20 100ms", extract.ErrLimit},
+		{"cpu limit", func(c *Config) { c.Limits.CPUSeconds = 1 }, "spin", extract.ErrLimit},
+		{"memory cap", func(c *Config) { c.Limits.MemoryBytes = 512 << 20 }, "alloc", extract.ErrCrashed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := testPool(t, tt.edit)
+			_, err := p.Convert(context.Background(), []byte(tt.doc), extract.Options{})
+			if !errors.Is(err, tt.want) && !(tt.want == nil && err == nil) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			if tt.want == extract.ErrCrashed && !strings.Contains(err.Error(), "dying on purpose") && tt.doc == "crash" {
+				t.Errorf("crash error %q does not carry the child's stderr", err)
+			}
+			if tt.doc == "spin" && !strings.Contains(err.Error(), "CPU") {
+				t.Errorf("spin: err = %q, want the CPU limit, not the wall clock", err)
+			}
+			if tt.want == nil || tt.name == "memory cap" {
+				return
+			}
+			// The next job gets a sound worker.
+			if _, err := p.Probe(context.Background(), []byte("ok"), ""); err != nil {
+				t.Errorf("job after the failure: %v", err)
+			}
+		})
+	}
+	p := testPool(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := p.Convert(ctx, []byte("hang"), extract.Options{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("cancelled: err = %v, want the context's error", err)
+	}
+}
+
+func TestPoolBoundsWorkers(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.Size = 2 })
+	var mu sync.Mutex
+	pids := map[string]bool{}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := p.Convert(context.Background(), []byte("pages 1 50ms"), extract.Options{}); err != nil {
+				t.Error(err)
+			}
+			info, err := p.Probe(context.Background(), []byte("ok"), "")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			pids[info.Kind] = true
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if len(pids) > 2 {
+		t.Errorf("%d workers ran jobs, want at most the pool's 2", len(pids))
+	}
+}
+
+func TestPoolStopsIdleWorkers(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.IdleTimeout = 100 * time.Millisecond })
+	first := pid(t, p)
+	n, _ := strconv.Atoi(first)
+	time.Sleep(400 * time.Millisecond)
+	if err := syscallKill0(n); err == nil {
+		t.Errorf("worker %d still alive after its idle time", n)
+	}
+	if pid(t, p) == first {
+		t.Errorf("an idle worker was reused after its idle time")
+	}
+}
+
+func syscallKill0(pid int) error { return syscall.Kill(pid, 0) }
