@@ -12,7 +12,10 @@ export CGO_ENABLED := 1
 DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test eval bench fuzz clean
+# Tools bench-service compares Passbook with, and drives it with.
+BENCH_DEBS := mupdf-tools tesseract-ocr wrk
+
+.PHONY: deps bench-deps build run test eval bench bench-service fuzz clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -39,6 +42,18 @@ eval: build
 	@python3 -c 'import json,sys; [print(e["file"]) for e in json.load(open(sys.argv[1]))]' $(CORPUS)/dev/manifest.json | \
 		xargs -P 2 -I{} sh -c '$(BIN) extract --format json -o $(EVALOUT)/{}.json $(CORPUS)/dev/{} 2>$(EVALOUT)/{}.err || echo "FAILED {}: $$(cat $(EVALOUT)/{}.err)"'
 	@python3 $(CORPUS)/score.py --dir $(CORPUS)/dev --outputs $(EVALOUT)
+
+bench-deps:
+	@missing=""; for p in $(BENCH_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+# bench-service starts bin/passbook (or PASSBOOK_BIN) on loopback and prints
+# issue 10's table beside mutool and tesseract, with peak RSS. A few minutes.
+bench-service: build bench-deps
+	PASSBOOK_BIN=$${PASSBOOK_BIN:-$(abspath $(BIN))} OMP_THREAD_LIMIT=1 $(GO) test -tags benchservice -run '^TestBenchService$$' -count=1 -v -timeout 20m .
 
 bench: deps
 	OMP_THREAD_LIMIT=1 $(GO) test -run '^$$' -bench . -benchmem ./...
