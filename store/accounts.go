@@ -154,6 +154,7 @@ func (s *Store) Accounts(ctx context.Context) ([]Account, error) {
 
 // SetPlan moves an account to another plan.
 func (s *Store) SetPlan(ctx context.Context, email string, plan quota.Plan) error {
+	defer s.keys.clear()
 	if _, err := quota.ParsePlan(string(plan)); err != nil {
 		return err
 	}
@@ -163,6 +164,7 @@ func (s *Store) SetPlan(ctx context.Context, email string, plan quota.Plan) erro
 // GrantCredits adds extra pages to an account; they are spent only once the
 // period's quota is used up, and they do not expire.
 func (s *Store) GrantCredits(ctx context.Context, email string, pages int) error {
+	defer s.keys.clear()
 	if pages <= 0 {
 		return fmt.Errorf("grant credits: %d is not a positive number of pages", pages)
 	}
@@ -232,6 +234,7 @@ func (s *Store) Keys(ctx context.Context, email string) ([]Key, error) {
 
 // RevokeKey stops a key from working.
 func (s *Store) RevokeKey(ctx context.Context, id int64) error {
+	defer s.keys.clear()
 	res, err := s.w.ExecContext(ctx, "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", s.stamp(), id)
 	if err != nil {
 		return fmt.Errorf("revoke key %d: %w", id, err)
@@ -242,14 +245,21 @@ func (s *Store) RevokeKey(ctx context.Context, id int64) error {
 	return nil
 }
 
-// AccountByKey finds the account a live API key belongs to.
+const accountByKeySQL = `SELECT a.id, a.email, a.plan, a.credits, a.created_at
+	FROM api_keys k JOIN accounts a ON a.id = k.account_id
+	WHERE k.hash = ? AND k.revoked_at IS NULL`
+
+// AccountByKey finds the account a live API key belongs to. Lookups are
+// cached for keyCacheTTL: a key revoked elsewhere stops working within it.
 func (s *Store) AccountByKey(ctx context.Context, key string) (Account, error) {
-	row := s.r.QueryRowContext(ctx, `SELECT a.id, a.email, a.plan, a.credits, a.created_at
-		FROM api_keys k JOIN accounts a ON a.id = k.account_id
-		WHERE k.hash = ? AND k.revoked_at IS NULL`, hashKey(key))
-	a, err := scanAccount(row)
+	h := hashKey(key)
+	if a, ok := s.keys.get(h); ok {
+		return a, nil
+	}
+	a, err := scanAccount(s.stmts.accountByKey.QueryRowContext(ctx, h))
 	if err != nil {
 		return Account{}, fmt.Errorf("account by key: %w", err)
 	}
+	s.keys.put(h, a)
 	return a, nil
 }

@@ -140,7 +140,7 @@ func (s *Store) Document(ctx context.Context, id string) (Document, error) {
 	var d Document
 	var created string
 	var finished sql.NullString
-	err := s.r.QueryRowContext(ctx, "SELECT "+documentColumns+" FROM documents WHERE id = ?", id).Scan(
+	err := s.stmts.document.QueryRowContext(ctx, id).Scan(
 		&d.ID, &d.AccountID, &d.OriginalName, &d.Kind, &d.PageCount, &d.Size, &d.Status, &d.PagesDone,
 		&d.TransactionCount, &d.ErrorCode, &d.Error, &created, &finished)
 	if errors.Is(err, sql.ErrNoRows) {

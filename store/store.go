@@ -41,6 +41,9 @@ type Store struct {
 	Now func() time.Time
 	// Loc is the time zone of quota periods (UTC by default).
 	Loc *time.Location
+
+	keys  keyCache
+	stmts statusStmts
 }
 
 // Open opens (creating if need be) the data file at path and migrates it.
@@ -69,11 +72,20 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(8)
 	s.r = r
+	if err := s.prepare(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
 	return s, nil
 }
 
 // Close closes the data file.
 func (s *Store) Close() error {
+	for _, st := range []*sql.Stmt{s.stmts.accountByKey, s.stmts.document} {
+		if st != nil {
+			st.Close()
+		}
+	}
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 

@@ -329,3 +329,36 @@ func TestAccountsAdmin(t *testing.T) {
 		t.Errorf("backup lacks the account: %v", err)
 	}
 }
+
+// A key revoked by another process (here another Store on the same file,
+// as `passbook keys revoke` is) stops working within a second, although
+// lookups are cached.
+func TestRevocationElsewhereWithinASecond(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "shared.db")
+	server, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	a := newAccount(t, server, "k@example.com", quota.Free)
+	key, k, err := server.CreateKey(ctx, a.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.AccountByKey(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	admin, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if err := admin.RevokeKey(ctx, k.ID); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if _, err := server.AccountByKey(ctx, key); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a second after revocation elsewhere: err = %v, want ErrNotFound", err)
+	}
+}

@@ -131,6 +131,9 @@ func (p *Pool) RenderPage(ctx context.Context, data []byte, password string, pag
 
 var errClosed = errors.New("worker pool closed")
 
+// progressEvery is how often a job's progress is passed on at most.
+const progressEvery = 100 * time.Millisecond
+
 // do runs one job: take a slot, reuse an idle worker or start one, run,
 // then keep the worker for the next job or stop it.
 func (p *Pool) do(ctx context.Context, req request, data []byte, progress func(done, total int)) (message, error) {
@@ -311,6 +314,7 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 	stopCancel := context.AfterFunc(ctx, w.kill)
 	defer stopCancel()
 	start := time.Now()
+	var lastProgress time.Time
 
 	m, err := w.exchange(req, data, func(done, total int) {
 		if done == 0 && timer != nil && req.Op == "convert" {
@@ -318,7 +322,10 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 			timer.Reset(req.Limits.convertWall(total) - time.Since(start))
 			budget = req.Limits.convertWall(total)
 		}
-		if progress != nil && done > 0 {
+		// Pass progress on at most every progressEvery (and the first and
+		// last page): each report is a write to the data file.
+		if progress != nil && done > 0 && (lastProgress.IsZero() || done == total || time.Since(lastProgress) >= progressEvery) {
+			lastProgress = time.Now()
 			progress(done, total)
 		}
 	})

@@ -1,0 +1,71 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"time"
+)
+
+// keyCacheTTL is how long a looked-up API key is trusted without asking the
+// data file again. A key revoked (or an account changed) by another process,
+// such as `passbook keys revoke`, stops working within this time; changes
+// made through this Store clear the cache at once.
+const keyCacheTTL = 500 * time.Millisecond
+
+// keyCacheMax bounds the cache; past it, the cache starts again empty.
+const keyCacheMax = 4096
+
+// keyCache remembers recent key lookups, so a client polling its status
+// costs one query, not two. Its clock is the real one, not Store.Now:
+// freshness is not business time.
+type keyCache struct {
+	mu sync.Mutex
+	m  map[string]keyEntry // by key hash
+}
+
+type keyEntry struct {
+	acc     Account
+	expires time.Time
+}
+
+func (c *keyCache) get(hash []byte) (Account, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[string(hash)]
+	if !ok || time.Now().After(e.expires) {
+		return Account{}, false
+	}
+	return e.acc, true
+}
+
+func (c *keyCache) put(hash []byte, acc Account) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= keyCacheMax {
+		c.m = map[string]keyEntry{}
+	}
+	c.m[string(hash)] = keyEntry{acc: acc, expires: time.Now().Add(keyCacheTTL)}
+}
+
+// clear forgets every lookup: a key was revoked or an account changed.
+func (c *keyCache) clear() {
+	c.mu.Lock()
+	c.m = nil
+	c.mu.Unlock()
+}
+
+// statusStmts are the read queries of the request path, prepared once on
+// the read-only pool.
+type statusStmts struct {
+	accountByKey, document *sql.Stmt
+}
+
+func (s *Store) prepare(ctx context.Context) error {
+	var err error
+	if s.stmts.accountByKey, err = s.r.PrepareContext(ctx, accountByKeySQL); err != nil {
+		return err
+	}
+	s.stmts.document, err = s.r.PrepareContext(ctx, "SELECT "+documentColumns+" FROM documents WHERE id = ?")
+	return err
+}
