@@ -89,7 +89,7 @@ func TestBenchService(t *testing.T) {
 		row(fmt.Sprintf("upload → completed, %d-page text PDF", n), span(ours), "mutool "+span(ref), ratio(ours, ref))
 	}
 	// One scanned page against the tesseract command on the same pixels.
-	{
+	scanOne := func() {
 		var ours []time.Duration
 		for range 3 {
 			ours = append(ours, srv.convert(t, scanPNG, "scan.png"))
@@ -107,6 +107,11 @@ func TestBenchService(t *testing.T) {
 		data  []byte
 		pages int
 	}{{"text10", files["text10"], 10}, {"scan2", scan2, 2}} {
+		if b.name == "scan2" {
+			// Scans after text: a worker that has read a scan keeps
+			// Tesseract loaded, which the text burst is not to count.
+			scanOne()
+		}
 		took, peak, pss := srv.burst(t, b.data, b.name+".pdf", 20)
 		pps := float64(20*b.pages) / took.Seconds()
 		if b.name == "text10" {
