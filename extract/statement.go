@@ -129,7 +129,7 @@ func amountAfter(l *line, re *regexp.Regexp) (decimal.Decimal, bool) {
 		pos += len(w.Text) + 1
 	}
 	for _, t := range l.toks {
-		if t.kind == tokAmount && t.x0 >= endX {
+		if t.isAmount() && t.x0 >= endX {
 			return t.amount, true
 		}
 	}

@@ -106,7 +106,7 @@ func findColumns(seg *segment) {
 			continue
 		}
 		for _, t := range l.toks {
-			if t.kind == tokAmount {
+			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t) {
 				toks = append(toks, t)
 			}
 		}
@@ -215,6 +215,17 @@ func abs(x float64) float64 {
 	return x
 }
 
+// underMoneyLabel reports a token that stands under a money heading, where a
+// bare whole number is an amount.
+func underMoneyLabel(labels []label, t token) bool {
+	for _, x := range []float64{t.center(), t.x1 - 0.5} {
+		if li := labelAt(labels, x); li >= 0 && labels[li].role.isMoney() {
+			return true
+		}
+	}
+	return false
+}
+
 // colOf returns the column holding an amount token, -1 for none.
 func colOf(seg *segment, t token) int {
 	for i, c := range seg.cols {
@@ -288,7 +299,8 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 			if ti == usedDate {
 				continue
 			}
-			if t.kind == tokAmount {
+			// A line that is one whole number alone is a page number.
+			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t) {
 				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.isMoney() {
 					cells = append(cells, cell{col: ci, role: seg.cols[ci].role, val: t.amount, marked: t.marked})
 					continue
