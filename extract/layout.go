@@ -181,7 +181,7 @@ func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decim
 		if !strings.ContainsAny(ws[k-1].Text, "0123456789") && !currencyWord(ws[k-1].Text) && !drCrWord(ws[k-1].Text) {
 			continue
 		}
-		v, marked, bare, ok := parseNumber(text, decimalComma)
+		v, marked, bare, _, ok := parseNumber(text, decimalComma)
 		if !ok {
 			continue
 		}

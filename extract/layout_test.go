@@ -161,7 +161,7 @@ func TestBareAmounts(t *testing.T) {
 	}{
 		{[]string{"2000"}, 1, true, "2000"},
 		{[]string{"-1000"}, 1, true, "-1000"},
-		{[]string{"¥", "800"}, 2, false, "800"}, // a currency makes it money
+		{[]string{"¥", "800"}, 2, true, "800"},
 		{[]string{"2000.0"}, 1, false, "2000"},
 		{[]string{"1,000.00"}, 1, false, "1000"},
 		{[]string{"Coffee"}, 0, false, "0"},
