@@ -40,19 +40,32 @@ var currencyCodes = map[string]bool{
 // explicit sign or Dr/Cr marker. Dates, times, percentages, phone and
 // reference numbers and misgrouped numbers ("1,2345.00") are not money.
 func parseAmount(s string, decimalComma bool) (v decimal.Decimal, marked bool, ok bool) {
-	s = normalizeAmountSpaces(s)
-	if s == "" || len(s) > 64 || strings.ContainsAny(s, "%/:") {
+	v, marked, bare, cur, ok := parseNumber(s, decimalComma)
+	if bare && !marked && !cur {
+		// A bare integer is a count, a cheque or reference number far more
+		// often than money on a statement.
 		return decimal.Decimal{}, false, false
 	}
+	return v, marked, ok
+}
+
+// parseNumber is parseAmount that also reads a bare integer ("2000", "-800",
+// "¥ 800"), one with no grouping or decimals, reporting it as bare: money
+// only where the layout says so. cur reports a currency symbol or code.
+func parseNumber(s string, decimalComma bool) (v decimal.Decimal, marked, bare, cur, ok bool) {
+	s = normalizeAmountSpaces(s)
+	if s == "" || len(s) > 64 || strings.ContainsAny(s, "%/:") {
+		return decimal.Decimal{}, false, false, false, false
+	}
 	var (
-		minus, plus                        bool
-		haveSign, haveParen, haveDrCr, cur bool
+		minus, plus                   bool
+		haveSign, haveParen, haveDrCr bool
 	)
 	for changed := true; changed; {
 		changed = false
 		s = strings.TrimSpace(s)
 		if s == "" {
-			return decimal.Decimal{}, false, false
+			return decimal.Decimal{}, false, false, false, false
 		}
 		if !haveParen && strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
 			s, haveParen, minus, changed = s[1:len(s)-1], true, true, true
@@ -81,27 +94,23 @@ func parseAmount(s string, decimalComma bool) (v decimal.Decimal, marked bool, o
 	}
 	if minus && plus || haveSign && haveParen {
 		// "-12.00 CR", "(12.00)-": contradictory or doubled signs.
-		return decimal.Decimal{}, false, false
+		return decimal.Decimal{}, false, false, false, false
 	}
 	neg := minus
 	marked = haveSign || haveParen || haveDrCr
 	num, grouped, hasDecimals, ok := normalizeNumber(s, decimalComma)
 	if !ok {
-		return decimal.Decimal{}, false, false
+		return decimal.Decimal{}, false, false, false, false
 	}
-	if !grouped && !hasDecimals && !cur && !marked {
-		// A bare integer is a count, a cheque or reference number far more
-		// often than money on a statement.
-		return decimal.Decimal{}, false, false
-	}
+	bare = !grouped && !hasDecimals
 	v, err := decimal.NewFromString(num)
 	if err != nil {
-		return decimal.Decimal{}, false, false
+		return decimal.Decimal{}, false, false, false, false
 	}
 	if neg {
 		v = v.Neg()
 	}
-	return v, marked, true
+	return v, marked, bare, cur, true
 }
 
 // normalizeAmountSpaces maps the space characters typesetters use as

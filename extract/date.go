@@ -55,34 +55,6 @@ type dateToken struct {
 	YearDigits int
 }
 
-// monthNames maps month names and abbreviations, lower-cased and stripped
-// of accents, in English, German, French, Spanish, Italian, Dutch and
-// Portuguese, to month numbers. Shared spellings agree on the month.
-var monthNames = buildMonthNames()
-
-func buildMonthNames() map[string]int {
-	names := map[string]int{}
-	for m, list := range [12][]string{
-		{"january", "jan", "januar", "jan", "janner", "jaen", "janvier", "janv", "enero", "ene", "gennaio", "gen", "januari", "janeiro"},
-		{"february", "feb", "febr", "februar", "fevrier", "fevr", "fev", "febrero", "febbraio", "februari", "fevereiro"},
-		{"march", "mar", "marz", "maerz", "mrz", "mars", "marzo", "maart", "mrt", "marco"},
-		{"april", "apr", "avril", "avr", "abril", "abr", "aprile"},
-		{"may", "mai", "mayo", "maggio", "mag", "mei", "maio"},
-		{"june", "jun", "juni", "juin", "junio", "giugno", "giu", "junho"},
-		{"july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho"},
-		{"august", "aug", "aout", "aou", "agosto", "ago", "augustus"},
-		{"september", "sep", "sept", "septembre", "septiembre", "setiembre", "set", "settembre", "setembro"},
-		{"october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott", "outubro", "out"},
-		{"november", "nov", "novembre", "noviembre", "novembro"},
-		{"december", "dec", "dezember", "dez", "decembre", "diciembre", "dic", "dicembre", "dezembro"},
-	} {
-		for _, n := range list {
-			names[n] = m + 1
-		}
-	}
-	return names
-}
-
 // foldWord lower-cases a word and drops its accents ("Févr" -> "fevr",
 // "März" -> "marz").
 func foldWord(s string) string {
@@ -267,7 +239,7 @@ func lexMonth(s string, i int) (month, n int, ok bool) {
 	if j == i {
 		return 0, 0, false
 	}
-	m, found := monthNames[foldWord(s[i:j])]
+	m, found := vocab.months[foldWord(s[i:j])]
 	if !found {
 		return 0, 0, false
 	}

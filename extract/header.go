@@ -32,27 +32,6 @@ func (r colRole) isMoney() bool {
 }
 func (r colRole) isText() bool { return r == roleDesc || r == roleType || r == roleRef }
 
-// phraseRoles maps header phrases (lower case, accents removed, punctuation
-// as spaces) to roles, most specific first. A label takes the role of the
-// first phrase it contains as whole words. English, German, French,
-// Spanish, Italian, Dutch and Portuguese.
-var phraseRoles = []struct {
-	role    colRole
-	phrases []string
-}{
-	{roleValueDate, []string{"value date", "value dt", "val date", "valuta", "valutadatum", "wertstellung", "wert", "date valeur", "date de valeur", "valeur", "fecha valor", "f valor", "data valuta", "data valor", "rentedatum"}},
-	{roleTransDate, []string{"trans date", "transaction date", "txn date", "tran date", "trx date", "date of transaction", "purchase date", "card date"}},
-	{roleDrCr, []string{"dr cr", "cr dr", "d c", "c d", "s h", "soll haben", "debit credit indicator"}},
-	{roleBalance, []string{"balance", "saldo", "solde", "kontostand", "balans"}},
-	{roleDebit, []string{"paid out", "money out", "amount out", "withdrawal", "withdrawals", "debit", "debits", "payments", "payment", "out", "dr", "soll", "lastschrift", "belastung", "ausgang", "debito", "debitos", "cargo", "cargos", "retiros", "retirada", "dare", "addebiti", "addebito", "uscite", "af", "debet", "saida", "saidas", "spent", "charges"}},
-	{roleCredit, []string{"paid in", "money in", "amount in", "deposit", "deposits", "credit", "credits", "receipts", "in", "cr", "haben", "gutschrift", "eingang", "credito", "creditos", "abono", "abonos", "depositos", "avere", "accrediti", "accredito", "entrate", "bij", "entrada", "entradas", "received"}},
-	{roleAmount, []string{"amount", "amt", "betrag", "umsatz", "montant", "importe", "importo", "bedrag", "valor", "monto", "sum"}},
-	{roleDate, []string{"post date", "posting date", "posted", "booking date", "book date", "buchungstag", "buchungsdatum", "buchung", "date", "datum", "fecha", "data", "boekdatum", "dt"}},
-	{roleType, []string{"type", "tran type", "transaction type", "typ", "tipo", "art", "code"}},
-	{roleRef, []string{"chq", "cheque", "check no", "check number", "cheque number", "check", "serial no", "ref", "reference", "ref no", "referenz", "referencia", "riferimento", "kenmerk", "doc no", "document"}},
-	{roleDesc, []string{"transaction details", "transaction description", "description", "details", "detail", "particulars", "narration", "narrative", "memo", "payee", "verwendungszweck", "vorgang", "buchungstext", "text", "libelle", "operation", "operations", "concepto", "descripcion", "descrizione", "causale", "omschrijving", "descricao", "historico", "detalle", "beschreibung", "merchant", "transaction", "transactions", "movimento", "movimiento"}},
-}
-
 // foldLabel lower-cases s, strips accents and turns punctuation into spaces.
 func foldLabel(s string) string {
 	var b strings.Builder
@@ -74,11 +53,9 @@ func classifyLabel(s string) colRole {
 	if strings.TrimSpace(f) == "" {
 		return roleNone
 	}
-	for _, pr := range phraseRoles {
-		for _, p := range pr.phrases {
-			if strings.Contains(f, " "+p+" ") {
-				return pr.role
-			}
+	for _, rp := range vocab.headings {
+		if hasPhrase(f, rp.phrases) {
+			return rp.role
 		}
 	}
 	return roleNone

@@ -44,7 +44,14 @@ type token struct {
 	date           dateToken
 	amount         decimal.Decimal
 	marked         bool // the amount carried an explicit sign or Dr/Cr
+	// bare marks text that reads as a whole number with no separators
+	// ("100", "-1000", "¥ 800"): money only where it stands in a money
+	// column, a reference or a year anywhere else. amount holds its value.
+	bare bool
 }
+
+// isAmount reports a token that is money in a money column.
+func (t token) isAmount() bool { return t.kind == tokAmount || t.bare }
 
 func (t token) center() float64 { return (t.x0 + t.x1) / 2 }
 
@@ -111,21 +118,6 @@ func currencyWord(s string) bool {
 	return false
 }
 
-// looksLikeMoney rejects numbers that parseAmount accepts but that are
-// rarely money in a table: a bare integer with no separators or marks.
-func looksLikeMoney(s string) bool {
-	digits := 0
-	for _, r := range s {
-		if unicode.IsDigit(r) {
-			digits++
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	return strings.ContainsAny(s, ".,")
-}
-
 // tokenize reads a line's words as dates, amounts and text. Dates may span
 // words ("14 Dec 2023"); an amount takes a Dr/Cr word after it and a
 // currency word before it.
@@ -143,8 +135,17 @@ func tokenize(l *line, decimalComma bool) {
 		}
 		// Amount: the longest run of up to four close words that reads as one
 		// ("1,234.56", "- 92.26", "3 120,50 €", "EUR 12,00", "995.88 CR").
-		if n, v, marked := lexAmountWords(ws[i:], h, decimalComma); n > 0 {
-			l.toks = append(l.toks, token{kind: tokAmount, text: joinWords(ws[i : i+n]),
+		if n, v, marked, bare := lexAmountWords(ws[i:], h, decimalComma); n > 0 {
+			kind := tokAmount
+			if bare {
+				kind = tokText
+				// A whole number inside a run of words is part of a
+				// sentence ("within 30 days"), never a cell of its own.
+				gapL := i == 0 || ws[i].X0-ws[i-1].X1 > 0.8*h
+				gapR := i+n == len(ws) || ws[i+n].X0-ws[i+n-1].X1 > 0.8*h
+				bare = gapL && gapR
+			}
+			l.toks = append(l.toks, token{kind: kind, text: joinWords(ws[i : i+n]), bare: bare,
 				x0: ws[i].X0, y0: ws[i].Y0, x1: ws[i+n-1].X1, y1: ws[i+n-1].Y1, amount: v, marked: marked})
 			i += n
 			continue
@@ -163,25 +164,38 @@ func joinWords(ws []Word) string {
 }
 
 // lexAmountWords reads an amount from the start of ws, returning how many
-// words it took (0 for none), its value and whether it carried a sign or marker.
-func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decimal, bool) {
+// words it took (0 for none), its value, whether it carried a sign or marker,
+// and whether it is bare: a whole number with no separators, which is money
+// only in a money column (see token.bare).
+func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decimal, bool, bool) {
 	if !strings.ContainsAny(ws[0].Text, "0123456789") && !currencyWord(ws[0].Text) && !drCrWord(ws[0].Text) {
-		return 0, decimal.Decimal{}, false
+		return 0, decimal.Decimal{}, false, false
 	}
 	n := 1
 	for n < len(ws) && n < 4 && ws[n].X0-ws[n-1].X1 < 0.8*h {
 		n++
 	}
+	bareN, bareV, bareMarked := 0, decimal.Decimal{}, false
 	for k := n; k >= 1; k-- {
 		text := joinWords(ws[:k])
 		if !strings.ContainsAny(ws[k-1].Text, "0123456789") && !currencyWord(ws[k-1].Text) && !drCrWord(ws[k-1].Text) {
 			continue
 		}
-		if v, marked, ok := parseAmount(text, decimalComma); ok && looksLikeMoney(text) {
-			return k, v, marked
+		v, marked, bare, _, ok := parseNumber(text, decimalComma)
+		if !ok {
+			continue
+		}
+		if !bare {
+			return k, v, marked, false
+		}
+		if bareN == 0 {
+			bareN, bareV, bareMarked = k, v, marked
 		}
 	}
-	return 0, decimal.Decimal{}, false
+	if bareN > 0 {
+		return bareN, bareV, bareMarked, true
+	}
+	return 0, decimal.Decimal{}, false, false
 }
 
 // lexDateWords reads a date from the start of ws, returning the token and how

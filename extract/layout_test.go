@@ -148,3 +148,42 @@ func TestHeaderNeedsDateAndMoney(t *testing.T) {
 		t.Errorf("a footer sentence was read as a table heading: %+v", hs)
 	}
 }
+
+// Whole numbers with no separators are money only as cells of their own in
+// a money column: lexAmountWords marks them bare, and tokenize keeps them
+// bare only when they stand apart from the words around them.
+func TestBareAmounts(t *testing.T) {
+	cases := []struct {
+		words    []string
+		wantN    int
+		wantBare bool
+		wantVal  string
+	}{
+		{[]string{"2000"}, 1, true, "2000"},
+		{[]string{"-1000"}, 1, true, "-1000"},
+		{[]string{"¥", "800"}, 2, true, "800"},
+		{[]string{"2000.0"}, 1, false, "2000"},
+		{[]string{"1,000.00"}, 1, false, "1000"},
+		{[]string{"Coffee"}, 0, false, "0"},
+	}
+	for _, c := range cases {
+		ws := make([]Word, len(c.words))
+		x := 0.0
+		for i, s := range c.words {
+			ws[i] = Word{Text: s, X0: x, Y0: 0, X1: x + 5*float64(len(s)), Y1: 10}
+			x = ws[i].X1 + 2
+		}
+		n, v, _, bare := lexAmountWords(ws, 10, false)
+		if n != c.wantN || bare != c.wantBare || n > 0 && v.String() != c.wantVal {
+			t.Errorf("lexAmountWords(%q) = %d, %s, bare %v; want %d, %s, bare %v", c.words, n, v, bare, c.wantN, c.wantVal, c.wantBare)
+		}
+	}
+	// Inside a sentence a number is text, not a bare amount.
+	l := &line{words: []Word{{Text: "within", X0: 0, X1: 30, Y1: 10}, {Text: "30", X0: 33, X1: 43, Y1: 10}, {Text: "days", X0: 46, X1: 66, Y1: 10}}}
+	tokenize(l, false)
+	for _, tk := range l.toks {
+		if tk.bare {
+			t.Errorf("%q in a sentence is marked bare", tk.text)
+		}
+	}
+}

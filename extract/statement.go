@@ -1,20 +1,10 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
-)
-
-var (
-	periodRe   = regexp.MustCompile(`(?i)(period|statement|from|between|\bto\b|through|thru|zeitraum|von|vom|bis|du\b|\bau\b|p[ée]riode|periodo|per[ií]odo|desde|hasta|\bdal\b|\bal\b|\bvan\b|\btot\b|\bde\b|\ba\b|\bat[ée]\b)`)
-	accountRe  = regexp.MustCompile(`(?i)(account\s*(number|no\b\.?|nr\b\.?|#)|acct\.?\s*(number|no\b\.?|#)?|a/c\s*(no\b\.?)?|kontonummer|konto(\s*nr\.?)?|\biban\b|num[ée]ro\s+de\s+compte|n[°º]\s*de\s*compte|compte\s*n[°º]?|n[úu]mero\s+de\s+cuenta|cuenta|numero\s+di\s+conto|conto\s*n\.?|rekeningnummer|rekening|n[úu]mero\s+da\s+conta|conta\s*n[°º.]?)\s*[:.]?\s*`)
-	currencyRe = regexp.MustCompile(`(?i)(currency|w[äa]hrung|devise|moneda|divisa|valuta|munt|moeda)\s*[:.]?\s*([A-Z]{3})\b`)
-	// summary lines carry the statement's own opening and closing balances.
-	openSumRe  = regexp.MustCompile(`(?i)\b(opening\s+balance|previous\s+balance|balance\s+brought\s+forward|brought\s+forward|starting\s+balance|beginning\s+balance|alter\s+saldo|anfangssaldo|saldo\s+vortrag|solde\s+(pr[ée]c[ée]dent|initial|d[ée]but)|ancien\s+solde|saldo\s+(anterior|inicial|iniziale|precedente)|beginsaldo|vorig\s+saldo)\b`)
-	closeSumRe = regexp.MustCompile(`(?i)\b(closing\s+balance|new\s+balance|ending\s+balance|neuer\s+saldo|endsaldo|schlusssaldo|nouveau\s+solde|solde\s+(final|nouveau)|saldo\s+(final|finale|nuevo|attuale|atual)|eindsaldo|nieuw\s+saldo)\b`)
 )
 
 // currencyBySymbol names currencies whose symbol is not shared.
@@ -27,18 +17,20 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 	var st Statement
 	bundled := false
 	for _, l := range lines {
-		full := l.text()
+		folded := foldLabel(l.text())
 		if st.AccountNumber == "" {
-			if loc := accountRe.FindStringIndex(full); loc != nil {
-				st.AccountNumber = accountValue(full[loc[1]:])
+			if end := phraseEnd(l.words, vocab.account); end >= 0 {
+				st.AccountNumber = accountValue(joinWords(l.words[end:]))
 			}
 		}
 		if st.Currency == "" {
-			if m := currencyRe.FindStringSubmatch(full); m != nil && currencyCodes[strings.ToUpper(m[2])] {
-				st.Currency = strings.ToUpper(m[2])
+			if end := phraseEnd(l.words, vocab.currency); end >= 0 && end < len(l.words) {
+				if c := strings.ToUpper(strings.Trim(l.words[end].Text, ":.")); currencyCodes[c] {
+					st.Currency = c
+				}
 			}
 		}
-		if periodRe.MatchString(full) {
+		if hasPhrase(folded, vocab.period) {
 			if a, b, ok := periodOf(l, order); ok {
 				switch {
 				case st.PeriodStart == nil:
@@ -51,13 +43,13 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 				}
 			}
 		}
-		if st.OpeningBalance == nil && openSumRe.MatchString(full) {
-			if v, ok := amountAfter(l, openSumRe); ok {
+		if st.OpeningBalance == nil {
+			if v, ok := amountAfter(l, vocab.opening); ok {
 				st.OpeningBalance = &v
 			}
 		}
-		if (st.ClosingBalance == nil || bundled) && closeSumRe.MatchString(full) {
-			if v, ok := amountAfter(l, closeSumRe); ok {
+		if st.ClosingBalance == nil || bundled {
+			if v, ok := amountAfter(l, vocab.closing); ok {
 				st.ClosingBalance = &v
 			}
 		}
@@ -112,26 +104,28 @@ func accountValue(s string) string {
 	return strings.Join(parts, " ")
 }
 
-// amountAfter returns the first amount on l to the right of the match of re.
-func amountAfter(l *line, re *regexp.Regexp) (decimal.Decimal, bool) {
-	// Find the x where the matched words end.
-	full := l.text()
-	loc := re.FindStringIndex(full)
-	if loc == nil {
+// amountAfter returns the first amount on l to the right of a label among
+// phrases.
+func amountAfter(l *line, phrases []string) (decimal.Decimal, bool) {
+	end := phraseEnd(l.words, phrases)
+	if end <= 0 {
 		return decimal.Decimal{}, false
 	}
-	pos, endX := 0, -1e9
-	for _, w := range l.words {
-		if pos >= loc[1] {
-			break
-		}
-		endX = w.X1
-		pos += len(w.Text) + 1
-	}
-	for _, t := range l.toks {
-		if t.kind == tokAmount && t.x0 >= endX {
+	endX := l.words[end-1].X1
+	// A whole number is the amount only when nothing better follows: in
+	// "Ending Balance 16 $189,296.31" it counts the items.
+	var bare *token
+	for i, t := range l.toks {
+		switch {
+		case t.x0 < endX:
+		case t.kind == tokAmount:
 			return t.amount, true
+		case t.bare && bare == nil:
+			bare = &l.toks[i]
 		}
+	}
+	if bare != nil {
+		return bare.amount, true
 	}
 	return decimal.Decimal{}, false
 }

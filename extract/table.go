@@ -1,21 +1,10 @@
 package extract
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/shopspring/decimal"
-)
-
-// Rows that are not transactions, recognised by their words (matched on
-// lower-cased text: case-folding regexps cost more than the rest of a page).
-var (
-	openingRe = regexp.MustCompile(`\b(brought\s+forward|b/f|opening\s+balance|balance\s+forward|previous\s+balance|start(ing)?\s+balance|beginning\s+balance|alter\s+saldo|anfangssaldo|saldo\s+vortrag|vortrag|solde\s+(pr[ée]c[ée]dent|initial|d[ée]but|report[ée])|report|saldo\s+(anterior|inicial|iniziale|precedente|inizio)|beginsaldo|vorig\s+saldo|saldo\s+anterior)\b`)
-	closingRe = regexp.MustCompile(`\b(carried\s+forward|c/f|closing\s+balance|balance\s+carried|new\s+balance|ending\s+balance|end\s+balance|neuer\s+saldo|endsaldo|schlusssaldo|solde\s+(nouveau|final|fin|[àa]\s+reporter)|nouveau\s+solde|saldo\s+(final|finale|nuevo|attuale)|eindsaldo|nieuw\s+saldo|saldo\s+atual)\b`)
-	// statRe matches figures about the balance over the period, not movements.
-	statRe  = regexp.MustCompile(`\b(average|avg|minimum|maximum|lowest|highest|mean)\s+(daily\s+|credit\s+|debit\s+|collected\s+|ledger\s+)?balance\b|\bdurchschnitt|\bsolde\s+moyen\b|\bsaldo\s+medio\b|\bgemiddeld\s+saldo\b`)
-	totalRe = regexp.MustCompile(`\b(total|totals|totale|totaal|summe|gesamt|sub-?total|zwischensumme|somme|suma|soma|interest\s+rate|tasa|zinssatz|taux)\b`)
 )
 
 // column is an amount column found in a table from the amounts printed in
@@ -106,7 +95,7 @@ func findColumns(seg *segment) {
 			continue
 		}
 		for _, t := range l.toks {
-			if t.kind == tokAmount {
+			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t) {
 				toks = append(toks, t)
 			}
 		}
@@ -215,6 +204,17 @@ func abs(x float64) float64 {
 	return x
 }
 
+// underMoneyLabel reports a token that stands under a money heading, where a
+// bare whole number is an amount.
+func underMoneyLabel(labels []label, t token) bool {
+	for _, x := range []float64{t.center(), t.x1 - 0.5} {
+		if li := labelAt(labels, x); li >= 0 && labels[li].role.isMoney() {
+			return true
+		}
+	}
+	return false
+}
+
 // colOf returns the column holding an amount token, -1 for none.
 func colOf(seg *segment, t token) int {
 	for i, c := range seg.cols {
@@ -288,7 +288,8 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 			if ti == usedDate {
 				continue
 			}
-			if t.kind == tokAmount {
+			// A line that is one whole number alone is a page number.
+			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t) {
 				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.isMoney() {
 					cells = append(cells, cell{col: ci, role: seg.cols[ci].role, val: t.amount, marked: t.marked})
 					continue
@@ -335,25 +336,26 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 				hasMove = true
 			}
 		}
-		lower := strings.ToLower(l.text())
+		folded := foldLabel(l.text())
+		isStat := hasPhrase(folded, vocab.stats)
 		if dateTok != nil {
 			lastDate = &dateTok.date
 		}
 		near := lastLine != nil && lastLine.page == l.page && l.y0-lastLine.y0 < 2.5*pitch
 		switch {
-		case statRe.MatchString(lower):
+		case isStat:
 			cur = -1
-		case !hasMove && openingRe.MatchString(lower):
+		case !hasMove && hasPhrase(folded, vocab.opening):
 			if bal != nil {
 				markers = append(markers, marker{kind: "opening", val: bal.val, after: len(rows)})
 			}
 			cur = -1
-		case !hasMove && closingRe.MatchString(lower):
+		case !hasMove && hasPhrase(folded, vocab.closing):
 			if bal != nil {
 				markers = append(markers, marker{kind: "closing", val: bal.val, after: len(rows)})
 			}
 			cur = -1
-		case dateTok == nil && totalRe.MatchString(lower):
+		case dateTok == nil && hasPhrase(folded, vocab.totals):
 			cur = -1
 		case dateTok != nil && hasMove:
 			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
@@ -382,7 +384,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 		default:
 			cur = -1
 		}
-		if cur >= 0 || len(cells) > 0 && !statRe.MatchString(lower) {
+		if cur >= 0 || len(cells) > 0 && !isStat {
 			lastLine = l
 		}
 		prevLine = l
@@ -482,37 +484,11 @@ func buildSegments(pages [][]*line) []segment {
 	return segs
 }
 
-// Words of a section title that say which way the money in the table below
-// it went (folded as foldLabel does), in the seven header languages.
-var (
-	sectionInWords = []string{"deposit", "deposits", "credit", "credits", "paid in", "money in",
-		"receipts", "gutschrift", "gutschriften", "eingange", "habenumsatze",
-		"abono", "abonos", "ingresos", "accredito", "accrediti", "entrate", "bijschrijving",
-		"bijschrijvingen", "credito", "creditos", "entradas", "depositos", "versements"}
-	sectionOutWords = []string{"withdrawal", "withdrawals", "debit", "debits", "paid out", "money out",
-		"payments", "checks paid", "cheques paid", "belastung", "belastungen", "lastschrift",
-		"lastschriften", "ausgange", "sollumsatze", "cargo", "cargos", "retiros",
-		"addebito", "addebiti", "uscite", "afschrijving", "afschrijvingen", "debito", "debitos",
-		"saidas", "prelevements"}
-)
-
 // sectionDirection reads a line as a section title: +1 when it names money
 // in, -1 money out, 0 when it names neither or both ("Payments and credits").
 func sectionDirection(text string) int {
 	f := foldLabel(text)
-	in, out := false, false
-	for _, w := range sectionInWords {
-		if strings.Contains(f, " "+w+" ") {
-			in = true
-			break
-		}
-	}
-	for _, w := range sectionOutWords {
-		if strings.Contains(f, " "+w+" ") {
-			out = true
-			break
-		}
-	}
+	in, out := hasPhrase(f, vocab.sectionIn), hasPhrase(f, vocab.sectionOut)
 	switch {
 	case in && !out:
 		return 1
@@ -521,10 +497,6 @@ func sectionDirection(text string) int {
 	}
 	return 0
 }
-
-// balanceTitleRe matches a title over a list of balances rather than
-// movements ("Daily ending balance", "Tagessalden", "Solde quotidien").
-var balanceTitleRe = regexp.MustCompile(` (balance|balances|saldo|salden|tagessalden|kontostand|solde|soldes|balans) `)
 
 // sectionAbove looks at the few plain-text lines just above a table heading
 // (at lines[first]) for a section title. titled reports that a title line
@@ -541,7 +513,7 @@ func sectionAbove(lines []*line, first int) (dir int, titled, balances bool) {
 		if d := sectionDirection(text); d != 0 {
 			return d, true, false
 		}
-		if f := foldLabel(text); balanceTitleRe.MatchString(f) && !strings.Contains(f, " transaction") {
+		if f := foldLabel(text); hasPhrase(f, vocab.balanceTitles) && !strings.Contains(f, " transaction") {
 			return 0, false, true
 		}
 	}

@@ -1,0 +1,390 @@
+package extract
+
+import (
+	"sort"
+	"strings"
+)
+
+// lexicon is one language's words for what a statement prints. Every rule
+// that reads words reads them from here, through vocab; nothing else in the
+// package spells a word of any language.
+//
+// Phrases are written folded as foldLabel folds text: lower case, accents
+// dropped, punctuation as spaces ("b/f" is "b f"). A phrase matches whole
+// words.
+type lexicon struct {
+	lang string
+	// headings names the column headings by role. Across languages, roles
+	// are tried in headingOrder, so a heading that holds phrases of two
+	// roles ("Value date") takes the more specific one.
+	headings map[colRole][]string
+	// sectionIn and sectionOut are titles over a table of money in (out).
+	sectionIn, sectionOut []string
+	// balanceTitles are titles over a list of balances, not movements.
+	balanceTitles []string
+	// opening and closing name the balance before and after the period,
+	// on a row of the table or in a summary box.
+	opening, closing []string
+	// totals are sums of columns and rate tables: never transactions.
+	totals []string
+	// stats are figures about the balance over the period (average,
+	// minimum): never transactions.
+	stats []string
+	// account, period and currency label the statement's own facts.
+	account, period, currency []string
+	// card are words only a credit-card statement prints.
+	card []string
+	// months are the month names and abbreviations, January first.
+	months [12][]string
+}
+
+// headingOrder is the order roles are tried in: the most specific first.
+var headingOrder = []colRole{roleValueDate, roleTransDate, roleDrCr, roleBalance, roleDebit, roleCredit, roleAmount, roleDate, roleType, roleRef, roleDesc}
+
+var lexicons = []lexicon{english, german, french, spanish, italian, dutch, portuguese}
+
+var english = lexicon{
+	lang: "en",
+	headings: map[colRole][]string{
+		roleValueDate: {"value date", "value dt", "val date"},
+		roleTransDate: {"trans date", "transaction date", "txn date", "tran date", "trx date", "date of transaction", "purchase date", "card date", "activity date", "sale date"},
+		roleDrCr:      {"dr cr", "cr dr", "d c", "c d", "debit credit indicator"},
+		roleBalance:   {"balance", "running balance", "ledger balance"},
+		roleDebit:     {"paid out", "money out", "amount out", "withdrawal", "withdrawals", "debit", "debits", "payments", "payment", "out", "dr", "spent", "charges", "charge", "outgoing", "outgoings"},
+		roleCredit:    {"paid in", "money in", "amount in", "deposit", "deposits", "credit", "credits", "receipts", "in", "cr", "received", "incoming"},
+		roleAmount:    {"amount", "amt", "sum", "transaction amount"},
+		roleDate:      {"post date", "posting date", "posted", "booking date", "book date", "date", "dt", "posted date"},
+		roleType:      {"type", "tran type", "transaction type", "code"},
+		roleRef:       {"chq", "cheque", "check no", "check number", "cheque number", "check", "serial no", "ref", "reference", "ref no", "doc no", "document"},
+		roleDesc:      {"transaction details", "transaction description", "description", "details", "detail", "particulars", "narration", "narrative", "memo", "payee", "text", "merchant", "transaction", "transactions"},
+	},
+	sectionIn:     []string{"deposit", "deposits", "credit", "credits", "paid in", "money in", "receipts"},
+	sectionOut:    []string{"withdrawal", "withdrawals", "debit", "debits", "paid out", "money out", "payments", "checks paid", "cheques paid"},
+	balanceTitles: []string{"balance", "balances"},
+	opening:       []string{"brought forward", "b f", "bal b f", "balance b f", "opening balance", "balance brought forward", "balance forward", "previous balance", "starting balance", "start balance", "beginning balance", "balance brought forward", "opening bal"},
+	closing:       []string{"closing balance", "new balance", "ending balance", "end balance", "carried forward", "c f", "balance carried", "balance carried forward", "closing bal", "statement balance"},
+	totals:        []string{"total", "totals", "sub total", "subtotal", "grand total", "interest rate"},
+	stats:         []string{"average balance", "average daily balance", "avg balance", "avg daily balance", "minimum balance", "maximum balance", "lowest balance", "highest balance", "mean balance", "average credit balance", "average debit balance", "average collected balance", "average ledger balance", "minimum daily balance", "lowest daily balance"},
+	account:       []string{"account number", "account no", "account nr", "account", "acct number", "acct no", "acct", "a c no", "a c", "iban", "card number"},
+	period:        []string{"period", "statement", "from", "between", "to", "through", "thru"},
+	currency:      []string{"currency"},
+	card:          []string{"credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "credit card", "cardholder", "card holder", "card number", "card ending", "cash advance limit"},
+	months: [12][]string{
+		{"january", "jan"}, {"february", "feb", "febr"}, {"march", "mar"}, {"april", "apr"},
+		{"may"}, {"june", "jun"}, {"july", "jul"}, {"august", "aug"},
+		{"september", "sep", "sept"}, {"october", "oct"}, {"november", "nov"}, {"december", "dec"},
+	},
+}
+
+var german = lexicon{
+	lang: "de",
+	headings: map[colRole][]string{
+		roleValueDate: {"valuta", "wertstellung", "wert", "valutadatum"},
+		roleDrCr:      {"s h", "soll haben"},
+		roleBalance:   {"saldo", "kontostand"},
+		roleDebit:     {"soll", "lastschrift", "belastung", "ausgang", "ausgange", "abbuchung", "auszahlung"},
+		roleCredit:    {"haben", "gutschrift", "eingang", "eingange", "einzahlung"},
+		roleAmount:    {"betrag", "umsatz"},
+		roleDate:      {"buchungstag", "buchungsdatum", "buchung", "datum"},
+		roleType:      {"typ", "art", "umsatzart"},
+		roleRef:       {"referenz"},
+		roleDesc:      {"verwendungszweck", "vorgang", "buchungstext", "text", "beschreibung"},
+	},
+	sectionIn:     []string{"gutschrift", "gutschriften", "eingange", "habenumsatze"},
+	sectionOut:    []string{"belastung", "belastungen", "lastschrift", "lastschriften", "ausgange", "sollumsatze"},
+	balanceTitles: []string{"saldo", "salden", "tagessalden", "kontostand"},
+	opening:       []string{"alter saldo", "alter kontostand", "anfangssaldo", "saldo vortrag", "vortrag", "saldovortrag", "kontostand am anfang", "saldo alt", "ubertrag"},
+	closing:       []string{"neuer saldo", "neuer kontostand", "endsaldo", "schlusssaldo", "saldo neu"},
+	totals:        []string{"summe", "gesamt", "zwischensumme", "zinssatz", "summe soll", "summe haben"},
+	stats:         []string{"durchschnitt", "durchschnittssaldo", "durchschnittlicher saldo"},
+	account:       []string{"kontonummer", "konto nr", "konto", "iban"},
+	period:        []string{"zeitraum", "von", "vom", "bis", "auszug"},
+	currency:      []string{"wahrung"},
+	card:          []string{"kreditkarte", "kreditrahmen", "kartenlimit", "kartennummer", "mindestzahlung", "verfugungsrahmen"},
+	months: [12][]string{
+		{"januar", "jan", "janner", "jaen"}, {"februar", "feb"}, {"marz", "maerz", "mrz"}, {"april", "apr"},
+		{"mai"}, {"juni", "jun"}, {"juli", "jul"}, {"august", "aug"},
+		{"september", "sep", "sept"}, {"oktober", "okt"}, {"november", "nov"}, {"dezember", "dez"},
+	},
+}
+
+var french = lexicon{
+	lang: "fr",
+	headings: map[colRole][]string{
+		roleValueDate: {"date valeur", "date de valeur", "valeur"},
+		roleTransDate: {"date d operation", "date operation"},
+		roleBalance:   {"solde"},
+		roleDebit:     {"debit", "debits", "retrait", "retraits", "sortie", "sorties"},
+		roleCredit:    {"credit", "credits", "versement", "versements", "entree", "entrees"},
+		roleAmount:    {"montant"},
+		roleDate:      {"date", "date comptable"},
+		roleType:      {"type"},
+		roleRef:       {"reference", "ref", "cheque"},
+		roleDesc:      {"libelle", "operation", "operations", "description", "nature de l operation", "detail"},
+	},
+	sectionIn:     []string{"credits", "versements", "entrees"},
+	sectionOut:    []string{"debits", "prelevements", "retraits", "sorties"},
+	balanceTitles: []string{"solde", "soldes"},
+	opening:       []string{"solde precedent", "solde initial", "solde debut", "solde de debut", "solde reporte", "ancien solde", "report", "solde d ouverture", "solde au debut"},
+	closing:       []string{"solde nouveau", "nouveau solde", "solde final", "solde fin", "solde a reporter", "solde de cloture", "solde a la fin"},
+	totals:        []string{"total", "totaux", "somme", "taux", "total des operations"},
+	stats:         []string{"solde moyen"},
+	account:       []string{"numero de compte", "n de compte", "compte n", "compte", "iban"},
+	period:        []string{"periode", "du", "au", "releve"},
+	currency:      []string{"devise", "monnaie"},
+	card:          []string{"carte de credit", "plafond", "limite de credit", "paiement minimum", "numero de carte"},
+	months: [12][]string{
+		{"janvier", "janv", "jan"}, {"fevrier", "fevr", "fev"}, {"mars"}, {"avril", "avr"},
+		{"mai"}, {"juin"}, {"juillet", "juil"}, {"aout", "aou"},
+		{"septembre", "sept"}, {"octobre", "oct"}, {"novembre", "nov"}, {"decembre", "dec"},
+	},
+}
+
+var spanish = lexicon{
+	lang: "es",
+	headings: map[colRole][]string{
+		roleValueDate: {"fecha valor", "f valor"},
+		roleTransDate: {"fecha operacion", "fecha de operacion", "f operacion"},
+		roleBalance:   {"saldo"},
+		roleDebit:     {"debito", "debitos", "cargo", "cargos", "retiros", "retiro", "egresos", "egreso"},
+		roleCredit:    {"credito", "creditos", "abono", "abonos", "depositos", "deposito", "ingresos", "ingreso"},
+		roleAmount:    {"importe", "monto"},
+		roleDate:      {"fecha", "f contable"},
+		roleType:      {"tipo"},
+		roleRef:       {"referencia", "ref"},
+		roleDesc:      {"concepto", "descripcion", "detalle", "movimiento", "movimientos"},
+	},
+	sectionIn:     []string{"abono", "abonos", "ingresos", "creditos", "depositos"},
+	sectionOut:    []string{"cargo", "cargos", "retiros", "debitos", "egresos"},
+	balanceTitles: []string{"saldo", "saldos"},
+	opening:       []string{"saldo anterior", "saldo inicial", "saldo de apertura"},
+	closing:       []string{"saldo final", "saldo nuevo", "nuevo saldo", "saldo de cierre", "saldo actual", "suma y sigue"},
+	totals:        []string{"total", "totales", "suma", "tasa"},
+	stats:         []string{"saldo medio", "saldo promedio"},
+	account:       []string{"numero de cuenta", "cuenta", "iban"},
+	period:        []string{"periodo", "desde", "hasta", "del", "al"},
+	currency:      []string{"moneda", "divisa"},
+	card:          []string{"tarjeta de credito", "limite de credito", "pago minimo", "numero de tarjeta"},
+	months: [12][]string{
+		{"enero", "ene"}, {"febrero", "feb"}, {"marzo", "mar"}, {"abril", "abr"},
+		{"mayo", "may"}, {"junio", "jun"}, {"julio", "jul"}, {"agosto", "ago"},
+		{"septiembre", "setiembre", "sep", "sept", "set"}, {"octubre", "oct"}, {"noviembre", "nov"}, {"diciembre", "dic"},
+	},
+}
+
+var italian = lexicon{
+	lang: "it",
+	headings: map[colRole][]string{
+		roleValueDate: {"data valuta", "valuta"},
+		roleTransDate: {"data operazione", "data op"},
+		roleBalance:   {"saldo"},
+		roleDebit:     {"dare", "addebiti", "addebito", "uscite", "uscita"},
+		roleCredit:    {"avere", "accrediti", "accredito", "entrate", "entrata"},
+		roleAmount:    {"importo"},
+		roleDate:      {"data", "data contabile", "data registrazione"},
+		roleType:      {"tipo"},
+		roleRef:       {"riferimento", "rif"},
+		roleDesc:      {"descrizione", "causale", "descrizione operazione", "dettaglio"},
+	},
+	sectionIn:     []string{"accredito", "accrediti", "entrate"},
+	sectionOut:    []string{"addebito", "addebiti", "uscite"},
+	balanceTitles: []string{"saldo", "saldi"},
+	opening:       []string{"saldo iniziale", "saldo precedente", "saldo inizio", "saldo di apertura", "riporto"},
+	closing:       []string{"saldo finale", "saldo attuale", "saldo di chiusura"},
+	totals:        []string{"totale", "totali", "tasso"},
+	stats:         []string{"saldo medio"},
+	account:       []string{"numero di conto", "conto n", "conto", "iban"},
+	period:        []string{"periodo", "dal", "al"},
+	currency:      []string{"valuta", "divisa"},
+	card:          []string{"carta di credito", "fido", "limite di credito", "pagamento minimo", "numero carta"},
+	months: [12][]string{
+		{"gennaio", "gen"}, {"febbraio", "feb"}, {"marzo", "mar"}, {"aprile", "apr"},
+		{"maggio", "mag"}, {"giugno", "giu"}, {"luglio", "lug"}, {"agosto", "ago"},
+		{"settembre", "set"}, {"ottobre", "ott"}, {"novembre", "nov"}, {"dicembre", "dic"},
+	},
+}
+
+var dutch = lexicon{
+	lang: "nl",
+	headings: map[colRole][]string{
+		roleValueDate: {"rentedatum", "valutadatum"},
+		roleBalance:   {"saldo", "balans"},
+		roleDebit:     {"af", "debet", "afschrijving", "afschrijvingen"},
+		roleCredit:    {"bij", "credit", "bijschrijving", "bijschrijvingen"},
+		roleAmount:    {"bedrag"},
+		roleDate:      {"boekdatum", "datum"},
+		roleType:      {"type", "code"},
+		roleRef:       {"kenmerk", "referentie"},
+		roleDesc:      {"omschrijving", "mededelingen", "naam omschrijving"},
+	},
+	sectionIn:     []string{"bijschrijving", "bijschrijvingen"},
+	sectionOut:    []string{"afschrijving", "afschrijvingen"},
+	balanceTitles: []string{"saldo", "balans"},
+	opening:       []string{"beginsaldo", "vorig saldo", "oud saldo", "saldo vorig", "transport"},
+	closing:       []string{"eindsaldo", "nieuw saldo"},
+	totals:        []string{"totaal", "totalen", "rentepercentage"},
+	stats:         []string{"gemiddeld saldo"},
+	account:       []string{"rekeningnummer", "rekening", "iban"},
+	period:        []string{"periode", "van", "tot"},
+	currency:      []string{"munt", "valuta"},
+	card:          []string{"creditcard", "kredietlimiet", "bestedingslimiet", "minimaal te betalen"},
+	months: [12][]string{
+		{"januari", "jan"}, {"februari", "feb"}, {"maart", "mrt"}, {"april", "apr"},
+		{"mei"}, {"juni", "jun"}, {"juli", "jul"}, {"augustus", "aug"},
+		{"september", "sep", "sept"}, {"oktober", "okt"}, {"november", "nov"}, {"december", "dec"},
+	},
+}
+
+var portuguese = lexicon{
+	lang: "pt",
+	headings: map[colRole][]string{
+		roleValueDate: {"data valor"},
+		roleTransDate: {"data movimento", "data do movimento"},
+		roleBalance:   {"saldo"},
+		roleDebit:     {"debito", "debitos", "saida", "saidas", "retirada", "retiradas"},
+		roleCredit:    {"credito", "creditos", "entrada", "entradas"},
+		roleAmount:    {"valor", "montante"},
+		roleDate:      {"data", "data lancamento"},
+		roleType:      {"tipo"},
+		roleRef:       {"referencia", "documento", "doc"},
+		roleDesc:      {"descricao", "historico", "movimento", "lancamento", "lancamentos"},
+	},
+	sectionIn:     []string{"credito", "creditos", "entradas"},
+	sectionOut:    []string{"debito", "debitos", "saidas"},
+	balanceTitles: []string{"saldo", "saldos"},
+	opening:       []string{"saldo anterior", "saldo inicial", "saldo de abertura", "transporte"},
+	closing:       []string{"saldo atual", "saldo final", "saldo de fecho", "a transportar"},
+	totals:        []string{"total", "totais", "soma", "taxa"},
+	stats:         []string{"saldo medio"},
+	account:       []string{"numero da conta", "conta n", "conta", "iban", "nib"},
+	period:        []string{"periodo", "de", "a", "ate"},
+	currency:      []string{"moeda"},
+	card:          []string{"cartao de credito", "limite de credito", "pagamento minimo", "numero do cartao"},
+	months: [12][]string{
+		{"janeiro", "jan"}, {"fevereiro", "fev"}, {"marco", "mar"}, {"abril", "abr"},
+		{"maio", "mai"}, {"junho", "jun"}, {"julho", "jul"}, {"agosto", "ago"},
+		{"setembro", "set"}, {"outubro", "out"}, {"novembro", "nov"}, {"dezembro", "dez"},
+	},
+}
+
+// vocabulary is every lexicon merged: the lists the rules read. Phrases of
+// a list are sorted longest first, so that the longest label wins ("account
+// number" before "account").
+type vocabulary struct {
+	headings                  []rolePhrases
+	sectionIn, sectionOut     []string
+	balanceTitles             []string
+	opening, closing          []string
+	totals, stats             []string
+	account, period, currency []string
+	card                      []string
+	months                    map[string]int
+}
+
+// rolePhrases are the heading phrases of one role in every language.
+type rolePhrases struct {
+	role    colRole
+	phrases []string
+}
+
+var vocab = mergeLexicons(lexicons)
+
+func mergeLexicons(lxs []lexicon) vocabulary {
+	var v vocabulary
+	for _, role := range headingOrder {
+		rp := rolePhrases{role: role}
+		for _, lx := range lxs {
+			rp.phrases = append(rp.phrases, lx.headings[role]...)
+		}
+		rp.phrases = phraseList(rp.phrases)
+		v.headings = append(v.headings, rp)
+	}
+	merge := func(get func(lexicon) []string) []string {
+		var out []string
+		for _, lx := range lxs {
+			out = append(out, get(lx)...)
+		}
+		return phraseList(out)
+	}
+	v.sectionIn = merge(func(l lexicon) []string { return l.sectionIn })
+	v.sectionOut = merge(func(l lexicon) []string { return l.sectionOut })
+	v.balanceTitles = merge(func(l lexicon) []string { return l.balanceTitles })
+	v.opening = merge(func(l lexicon) []string { return l.opening })
+	v.closing = merge(func(l lexicon) []string { return l.closing })
+	v.totals = merge(func(l lexicon) []string { return l.totals })
+	v.stats = merge(func(l lexicon) []string { return l.stats })
+	v.account = merge(func(l lexicon) []string { return l.account })
+	v.period = merge(func(l lexicon) []string { return l.period })
+	v.currency = merge(func(l lexicon) []string { return l.currency })
+	v.card = merge(func(l lexicon) []string { return l.card })
+	v.months = map[string]int{}
+	for _, lx := range lxs {
+		for m, names := range lx.months {
+			for _, n := range names {
+				v.months[n] = m + 1
+			}
+		}
+	}
+	return v
+}
+
+// phraseList removes duplicates and sorts longest first (by words, then by
+// letters), keeping the order of equals.
+func phraseList(ps []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range ps {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		wi, wj := strings.Count(out[i], " "), strings.Count(out[j], " ")
+		if wi != wj {
+			return wi > wj
+		}
+		return len(out[i]) > len(out[j])
+	})
+	return out
+}
+
+// hasPhrase reports whether folded text (from foldLabel: spaces around
+// every word) holds one of the phrases as whole words.
+func hasPhrase(folded string, phrases []string) bool {
+	for _, p := range phrases {
+		if strings.Contains(folded, " "+p+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// phraseEnd finds the first of phrases among words, matched whole-word on
+// their folded forms, and returns the index of the word after it; -1 when
+// none is there. Phrases are tried longest first.
+func phraseEnd(words []Word, phrases []string) int {
+	type tok struct {
+		s    string
+		word int
+	}
+	var toks []tok
+	for i, w := range words {
+		for _, f := range strings.Fields(foldLabel(w.Text)) {
+			toks = append(toks, tok{f, i})
+		}
+	}
+	for _, p := range phrases {
+		ps := strings.Fields(p)
+	start:
+		for s := 0; s+len(ps) <= len(toks); s++ {
+			for k, f := range ps {
+				if toks[s+k].s != f {
+					continue start
+				}
+			}
+			return toks[s+len(ps)-1].word + 1
+		}
+	}
+	return -1
+}
