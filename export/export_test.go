@@ -90,10 +90,16 @@ func empty() *extract.Result {
 	}
 }
 
+// testOptions are the options of the golden files: a fixed creation time,
+// so that OFX and CAMT.053 headers do not change from run to run.
+func testOptions() Options {
+	return Options{FileID: "doc_test", OriginalName: "January statement.pdf", Created: time.Date(2024, 2, 1, 9, 30, 0, 0, time.UTC)}
+}
+
 func write(t *testing.T, f Format, res *extract.Result) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := Write(&buf, f, "doc_test", res); err != nil {
+	if err := Write(&buf, f, testOptions(), res); err != nil {
 		t.Fatalf("Write(%s): %v", f, err)
 	}
 	return buf.Bytes()
@@ -159,7 +165,7 @@ func TestFormatContentTypeExt(t *testing.T) {
 		if got := tt.f.Ext(); got != tt.ext {
 			t.Errorf("%q.Ext() = %q, want %q", tt.f, got, tt.ext)
 		}
-		err := Write(io.Discard, tt.f, "doc_x", sample())
+		err := Write(io.Discard, tt.f, Options{FileID: "doc_x"}, sample())
 		if gotErr := errors.Is(err, ErrFormat); gotErr != tt.wantsErr {
 			t.Errorf("Write(%q) error = %v, want ErrFormat: %v", tt.f, err, tt.wantsErr)
 		}
@@ -388,7 +394,7 @@ func FuzzCSV(f *testing.F) {
 			{Date: day("2024-03-01"), Description: desc, AmountIn: dec("5"), Balance: *dec("0")},
 		}}
 		var buf bytes.Buffer
-		if err := Write(&buf, CSV, "doc_fuzz", res); err != nil {
+		if err := Write(&buf, CSV, Options{FileID: "doc_fuzz"}, res); err != nil {
 			t.Fatal(err)
 		}
 		records := readCSV(t, buf.Bytes())
@@ -636,7 +642,7 @@ func TestXLSXEmpty(t *testing.T) {
 }
 
 func TestMoneyCellBounds(t *testing.T) {
-	st := xlsxStyles{money: 7}
+	const st = 7
 	tests := []struct {
 		in   string
 		want any
@@ -659,7 +665,7 @@ func TestMoneyCellBounds(t *testing.T) {
 }
 
 func TestDateCell(t *testing.T) {
-	st := xlsxStyles{date: 3}
+	const st = 3
 	loc := time.FixedZone("UTC+14", 14*3600)
 	tests := []struct {
 		in   time.Time
@@ -702,7 +708,7 @@ func BenchmarkXLSX10000(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		buf.Reset()
-		if err := Write(&buf, XLSX, "doc_bench", res); err != nil {
+		if err := Write(&buf, XLSX, Options{FileID: "doc_bench"}, res); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -712,7 +718,7 @@ func BenchmarkXLSX10000(b *testing.B) {
 func TestJSONStatementWarnings(t *testing.T) {
 	res := &extract.Result{Statement: extract.Statement{Warnings: []string{"page 2 could not be read"}}}
 	var buf bytes.Buffer
-	if err := Write(&buf, JSON, "f", res); err != nil {
+	if err := Write(&buf, JSON, Options{FileID: "f"}, res); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {

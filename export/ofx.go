@@ -46,7 +46,11 @@ func (o *ofxWriter) line(s string) {
 	if o.err != nil {
 		return
 	}
-	o.w.WriteString(strings.Repeat("  ", o.depth))
+	if !o.sgml {
+		// SGML files go unindented, as banks write them: some
+		// importers read a line's first character as the tag's.
+		o.w.WriteString(strings.Repeat("  ", o.depth))
+	}
 	o.w.WriteString(s)
 	_, o.err = o.w.WriteString("\r\n")
 }
