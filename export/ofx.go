@@ -76,15 +76,27 @@ func (o *ofxWriter) leaf(tag, value string) {
 }
 
 // text escapes a value. Both dialects escape &, < and > as entities (an
-// SGML parser would otherwise take "<" for a tag). SGML text is also
-// limited to Windows-1252, the CHARSET its header names: a character
-// outside it becomes "?".
+// SGML parser would otherwise take "<" for a tag). XML writes characters
+// beyond ASCII as character references; SGML text is limited to
+// Windows-1252, the CHARSET its header names: a character outside it
+// becomes "?".
 func (o *ofxWriter) text(s string) string {
 	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(oneLine(s))
-	if !o.sgml {
-		return s
-	}
 	var b strings.Builder
+	if !o.sgml {
+		// Characters beyond ASCII go as character references: the file
+		// is then the same in any ASCII-compatible encoding, and readers
+		// that ignore the XML declaration (ofxparse decodes a file
+		// without an SGML ENCODING header as ASCII) still read it.
+		for _, r := range s {
+			if r < 0x80 {
+				b.WriteRune(r)
+			} else {
+				fmt.Fprintf(&b, "&#%d;", r)
+			}
+		}
+		return b.String()
+	}
 	for _, r := range s {
 		if _, ok := charmap.Windows1252.EncodeRune(r); ok {
 			b.WriteRune(r)
