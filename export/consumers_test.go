@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -897,4 +898,122 @@ func TestLibreOffice(t *testing.T) {
 		map[string]string{"date": "A", "description": "C", "amount": "D", "in": "E", "out": "F", "balance": "G", "currency": "H", "notes": "I", "quote": "csv"})
 	check("XLSX", filepath.Join(xlsxOut, filepath.Base(xlsxPath)),
 		map[string]string{"date": "A", "description": "C", "in": "D", "out": "E", "balance": "F", "notes": "G"})
+}
+
+// readQIF reads QIF by its record rules: a line's first character is its
+// field code, "^" ends a record, "!" lines switch the section. It returns
+// per !Account its name, closing balance and date, and its !Type:Bank
+// records (date month first, amount, payee).
+func readQIF(t *testing.T, text string) []qifAccount {
+	t.Helper()
+	var out []qifAccount
+	section := ""
+	rec := map[byte]string{}
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\r\n"), "\r\n") {
+		if strings.HasPrefix(line, "!") {
+			section = line
+			continue
+		}
+		if line == "^" {
+			switch section {
+			case "!Account":
+				out = append(out, qifAccount{name: rec['N'], typ: rec['T'], desc: rec['D'], balance: rec['$'], asOf: rec['/']})
+			case "!Type:Bank":
+				d, err := time.Parse("01/02/2006", rec['D'])
+				if err != nil || len(out) == 0 {
+					t.Fatalf("QIF record %v outside an account or with a bad date: %v", rec, err)
+				}
+				a := &out[len(out)-1]
+				a.txs = append(a.txs, wantTx{date: d.Format(dateLayout), amount: decimal.RequireFromString(rec['T']), desc: rec['P']})
+			default:
+				t.Fatalf("QIF record in section %q", section)
+			}
+			rec = map[byte]string{}
+			continue
+		}
+		if line == "" {
+			t.Fatalf("empty QIF line")
+		}
+		rec[line[0]] = line[1:]
+	}
+	return out
+}
+
+type qifAccount struct {
+	name, typ, desc, balance, asOf string
+	txs                            []wantTx
+}
+
+// TestQIFConsumer reads the QIF back with readQIF.
+func TestQIFConsumer(t *testing.T) {
+	res := roundTrip()
+	want := fromJSON(t, res)
+	got := readQIF(t, string(write(t, QIF, res)))
+	if len(got) != len(want) {
+		t.Fatalf("%d accounts, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		a := got[i]
+		end, _ := time.Parse(dateLayout, w.end)
+		if a.name != w.number || a.typ != "Bank" || !strings.Contains(a.desc, "MM/DD/YYYY") || a.asOf != end.Format("01/02/2006") || !decimal.RequireFromString(a.balance).Equal(w.closing) {
+			t.Errorf("account %d = %+v, want %s closing %s on %s", i, a, w.number, w.closing, w.end)
+		}
+		if len(a.txs) != len(w.txs) {
+			t.Fatalf("account %d: %d rows, want %d", i, len(a.txs), len(w.txs))
+		}
+		for j, wt := range w.txs {
+			g := a.txs[j]
+			if g.date != wt.date || !g.amount.Equal(wt.amount) || g.desc != spaced(wt.desc) {
+				t.Errorf("account %d row %d = %s %s %q, want %s %s %q", i, j, g.date, g.amount, g.desc, wt.date, wt.amount, spaced(wt.desc))
+			}
+		}
+	}
+}
+
+// FuzzStatementText writes random descriptions in the text-bearing
+// statement formats and checks each stays well-formed for its reader:
+// CAMT.053 parses as XML and gives the text back, MT940 passes the
+// SWIFT-rule reader, OFX parses as XML.
+func FuzzStatementText(f *testing.F) {
+	for _, tx := range roundTrip().Transactions {
+		f.Add(tx.Description)
+	}
+	for _, s := range []string{"", "\x00", "\xff\xfe", "]]>", "&amp;", "<!--", ":61:", "\r\n-\r\n", "-", ":", "\uFFFE", "\U0001F600"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, desc string) {
+		res := &extract.Result{Transactions: []extract.Transaction{
+			{Date: day("2024-02-29"), Description: desc, AmountOut: dec("5"), Balance: *dec("-5")},
+		}}
+		var camt, mt, ofx bytes.Buffer
+		for _, w := range []struct {
+			f   Format
+			buf *bytes.Buffer
+		}{{CAMT053, &camt}, {MT940, &mt}, {OFX, &ofx}} {
+			if err := Write(w.buf, w.f, Options{Created: time.Unix(0, 0)}, res); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var doc camtDocument
+		if err := xml.Unmarshal(camt.Bytes(), &doc); err != nil {
+			t.Fatalf("camt: %v\n%s", err, camt.Bytes())
+		}
+		e := doc.Stmts[0].Entries[0]
+		if got := strings.Join(e.Ustrd, ""); got != oneLine(desc) {
+			t.Errorf("camt text %q, want %q", got, oneLine(desc))
+		}
+		if _, err := readMT940(mt.String()); err != nil {
+			t.Errorf("mt940: %v\n%q", err, mt.Bytes())
+		}
+		dec := xml.NewDecoder(bytes.NewReader(ofx.Bytes()))
+		for {
+			_, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("ofx: %v\n%s", err, ofx.Bytes())
+			}
+		}
+	})
 }
