@@ -292,3 +292,23 @@ func BenchmarkStatementFormats10000(b *testing.B) {
 		})
 	}
 }
+
+// TestFormatsGolden pins every new format's bytes for the two-account
+// statement; the consumer tests say the bytes are right, this says they
+// did not change by accident.
+func TestFormatsGolden(t *testing.T) {
+	for _, f := range []Format{OFX, QFX, QBO, QIF, CAMT053, MT940} {
+		opts := testOptions()
+		if f == QBO {
+			opts.IntuBID = "3000"
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, f, opts, roundTrip()); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "accounts"+f.Ext()+"."+string(f), buf.Bytes())
+	}
+	for _, p := range Profiles {
+		golden(t, "accounts."+string(p)+".csv", writeProfile(t, p, roundTrip()))
+	}
+}
