@@ -306,9 +306,9 @@ func TestFormatsGolden(t *testing.T) {
 		if err := Write(&buf, f, opts, roundTrip()); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "accounts"+f.Ext()+"."+string(f), buf.Bytes())
+		golden(t, "accounts-"+string(f)+f.Ext(), buf.Bytes())
 	}
 	for _, p := range Profiles {
-		golden(t, "accounts."+string(p)+".csv", writeProfile(t, p, roundTrip()))
+		golden(t, "accounts-"+string(p)+".csv", writeProfile(t, p, roundTrip()))
 	}
 }
