@@ -9,18 +9,30 @@ EVALOUT ?= /tmp/passbook-eval
 export CGO_ENABLED := 1
 
 # Debian packages the build and the tests link against or call.
-DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config
+# python3-ofxparse and libxml2-utils (xmllint) are the export tests'
+# independent readers of OFX/QFX/QBO and CAMT.053.
+DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config python3-ofxparse libxml2-utils
+# LibreOffice opens the excel-eu CSV and the XLSX in the export tests. It is
+# large, so only the test target installs it.
+TEST_DEBS := libreoffice-calc-nogui
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Tools bench-service compares Passbook with, and drives it with.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk
 
-.PHONY: deps bench-deps build run test eval bench bench-service fuzz clean
+.PHONY: deps test-deps bench-deps build run test eval bench bench-service fuzz clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+test-deps: deps
+	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages for the tests:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
@@ -30,7 +42,7 @@ build: deps
 run: build
 	$(BIN) serve --addr $(ADDR) --data $(DATA)
 
-test: deps
+test: test-deps
 	$(GO) vet ./...
 	OMP_THREAD_LIMIT=1 $(GO) test -count=1 -timeout 30m ./...
 

@@ -29,8 +29,10 @@ const usage = `usage: passbook COMMAND [flags]
 
 commands:
   serve     [--addr :8080] [--data passbook.db] [--tz UTC]   run the API, the web page and the workers
-  extract   [--format json|csv|xlsx] [-o FILE] [--password P] STATEMENT
-                                                             convert one file, no server, no data file
+  extract   [--format F] [--profile P] [--intu-bid N] [-o FILE] [--password P] STATEMENT
+                                                             convert one file, no server, no data file;
+                                                             F: json csv xlsx ofx qfx qbo qif camt053 mt940
+                                                             P (csv): xero quickbooks excel-eu
   accounts  create EMAIL [--plan P] | list | set-plan EMAIL PLAN | grant-credits EMAIL PAGES
   keys      create EMAIL [--label L] | list [EMAIL] | revoke ID
   backup    FILE [--data passbook.db]                        write a consistent copy of the data file
@@ -199,7 +201,9 @@ func firstRun(ctx context.Context, st *store.Store, out io.Writer) error {
 
 func cmdExtract(ctx context.Context, e env) error {
 	fs := newFlags("extract", e)
-	format := fs.String("format", "json", "json, csv or xlsx")
+	format := fs.String("format", "json", "json, csv, xlsx, ofx, qfx, qbo, qif, camt053 or mt940")
+	profile := fs.String("profile", "", "CSV profile: xero, quickbooks or excel-eu")
+	intuBID := fs.String("intu-bid", "", "INTU.BID (Intuit bank id) to write into qfx and qbo")
 	outPath := fs.String("o", "", "output file (default standard output)")
 	password := fs.String("password", "", "password of an encrypted PDF")
 	pos, err := parse(fs, e.args)
@@ -211,6 +215,15 @@ func cmdExtract(ctx context.Context, e env) error {
 	}
 	f, err := export.ParseFormat(*format)
 	if err != nil {
+		return err
+	}
+	p, err := export.ParseProfile(*profile)
+	if err != nil {
+		return err
+	}
+	name := filepath.Base(pos[0])
+	opts := export.Options{FileID: name, OriginalName: name, Profile: p, IntuBID: *intuBID}
+	if err := export.Check(f, opts); err != nil {
 		return err
 	}
 	data, err := os.ReadFile(pos[0])
@@ -230,13 +243,13 @@ func cmdExtract(ctx context.Context, e env) error {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	if *outPath == "" {
-		return export.Write(e.stdout, f, filepath.Base(pos[0]), res)
+		return export.Write(e.stdout, f, opts, res)
 	}
 	file, err := os.Create(*outPath)
 	if err != nil {
 		return err
 	}
-	if err := export.Write(file, f, filepath.Base(pos[0]), res); err != nil {
+	if err := export.Write(file, f, opts, res); err != nil {
 		file.Close()
 		return err
 	}

@@ -217,6 +217,9 @@ func TestExtractErrors(t *testing.T) {
 		{"password", []string{"extract", "testdata/encrypted_statement.pdf"}, "password"},
 		{"missing file", []string{"extract", filepath.Join(dir, "nope.pdf")}, "no such file"},
 		{"bad format", []string{"extract", "--format", "pdf", "testdata/sample_statement.pdf"}, "format"},
+		{"bad profile", []string{"extract", "--format", "csv", "--profile", "sage", "testdata/sample_statement.pdf"}, "profile"},
+		{"profile without csv", []string{"extract", "--format", "xlsx", "--profile", "xero", "testdata/sample_statement.pdf"}, "profile"},
+		{"bad intu-bid", []string{"extract", "--format", "qbo", "--intu-bid", "abc", "testdata/sample_statement.pdf"}, "intu_bid"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := run(context.Background(), tt.args, os.Getenv, nil, io.Discard, io.Discard)
@@ -224,6 +227,33 @@ func TestExtractErrors(t *testing.T) {
 				t.Errorf("err = %v, want one saying %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestExtractFormats converts with the CLI into a statement format and a
+// CSV profile.
+func TestExtractFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		args       []string
+		start, has string
+	}{
+		{[]string{"--format", "qbo", "--intu-bid", "3000"}, "OFXHEADER:100", "<INTU.BID>3000\r\n"},
+		{[]string{"--format", "csv", "--profile", "excel-eu"}, "\uFEFFDate;Type;Description;Amount;", ";-11,37;"},
+		{[]string{"--format", "mt940"}, ":20:PASSBOOK\r\n", ":61:2403010301D11,37NMSC"},
+	} {
+		out := filepath.Join(dir, "out")
+		args := append(append([]string{"extract"}, tt.args...), "-o", out, "testdata/sample_statement.pdf")
+		if err := run(context.Background(), args, os.Getenv, nil, io.Discard, io.Discard); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		body, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(body), tt.start) || !strings.Contains(string(body), tt.has) {
+			t.Errorf("%v wrote:\n%.400s", args, body)
+		}
 	}
 }
 

