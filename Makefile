@@ -3,10 +3,16 @@ SHELL   := /bin/bash
 GO      ?= go
 BIN     := bin/passbook
 DATA    ?= ./passbook.db
-ADDR    ?= :8080
+ADDR    ?= 127.0.0.1:8080
 CORPUS  ?= ../shared/corpus
 EVALOUT ?= /tmp/passbook-eval
 export CGO_ENABLED := 1
+
+# What `passbook version` prints; any of them may be given on the command line.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(DATE)
 
 # Debian packages the build and the tests link against or call.
 DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config
@@ -22,7 +28,7 @@ deps:
 	fi
 
 build: deps
-	$(GO) build -trimpath -o $(BIN) .
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
 run: build
 	$(BIN) serve --addr $(ADDR) --data $(DATA)

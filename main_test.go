@@ -198,7 +198,7 @@ func TestServeAndExtractAgree(t *testing.T) {
 		t.Errorf("serve returned %v after shutdown", err)
 	}
 	if err := run(context.Background(), []string{"accounts", "list", "--data", data}, os.Getenv, nil, &stdout, io.Discard); err != nil ||
-		!strings.Contains(stdout.String(), "admin@localhost  enterprise  1") {
+		!regexp.MustCompile(`admin@localhost +admin +1 +none +month`).MatchString(stdout.String()) {
 		t.Errorf("accounts list after the run: %v\n%s", err, stdout.String())
 	}
 }
@@ -309,7 +309,7 @@ func TestAdministration(t *testing.T) {
 		err := run(context.Background(), append(args, "--data", data), os.Getenv, nil, &out, io.Discard)
 		return out.String(), err
 	}
-	out, err := cmd("accounts", "create", "Office@Example.com", "--plan", "professional")
+	out, err := cmd("accounts", "create", "Office@Example.com", "--plan", "professional", "--create")
 	key := keyRE.FindString(out)
 	if err != nil || key == "" {
 		t.Fatalf("accounts create: %v\n%s", err, out)
