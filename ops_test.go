@@ -217,7 +217,9 @@ func TestServeFromEnvironment(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var stdout, stderr syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"serve"}, func(k string) string { return vars[k] }, nil, &stdout, &stderr) }()
+	go func() {
+		done <- run(ctx, []string{"serve"}, func(k string) string { return vars[k] }, nil, &stdout, &stderr)
+	}()
 	var serving map[string]any
 	waitFor(t, "the serving line", func() string {
 		sc := bufio.NewScanner(strings.NewReader(stderr.String()))
