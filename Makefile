@@ -18,7 +18,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate
 DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test eval bench fuzz clean
+.PHONY: deps build run test eval bench fuzz contrib-check clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -52,6 +52,12 @@ bench: deps
 fuzz: deps
 	$(GO) test ./extract -run '^$$' -fuzz FuzzParseAmount -fuzztime 30s
 	$(GO) test ./extract -run '^$$' -fuzz FuzzLexDate -fuzztime 30s
+
+# contrib-check runs systemd-analyze verify on the units in contrib/, with
+# this build standing in for /usr/local/bin/passbook.
+contrib-check: build
+	@command -v systemd-analyze >/dev/null || { echo "contrib-check needs systemd-analyze (apt-get install systemd)"; exit 1; }
+	@d=$$(mktemp -d); for f in contrib/*.service contrib/*.timer; do 		sed 's#/usr/local/bin/passbook#$(CURDIR)/$(BIN)#g' $$f > $$d/$${f#contrib/}; done; 	systemd-analyze verify $$d/*; rc=$$?; rm -rf $$d; [ $$rc = 0 ] && echo "contrib units verified"; exit $$rc
 
 clean:
 	rm -rf bin
