@@ -147,7 +147,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		body.Success, body.Checks["workers"] = false, "not running"
 	}
 	if !body.Success {
-		body.Code, body.Error = "not_ready", "The server cannot take uploads now."
+		body.Code, body.Error = "server_not_ready", "The server cannot take uploads now."
 		body.Hint = "The server log says why: the data file must be writable (disk space, permissions, mount) and the workers running."
 		writeJSON(w, http.StatusServiceUnavailable, body)
 		return

@@ -121,8 +121,8 @@ func TestReadiness(t *testing.T) {
 	})
 	resp, m, _ = e.do("GET", "/readyz", "", nil, "")
 	checks, _ = m["checks"].(map[string]any)
-	if resp.StatusCode != 503 || m["success"] != false || m["code"] != "not_ready" || checks["data_file"] != "not writable" {
-		t.Errorf("/readyz on an immutable data file: %d %v; want 503 not_ready, data_file not writable", resp.StatusCode, m)
+	if resp.StatusCode != 503 || m["success"] != false || m["code"] != "server_not_ready" || checks["data_file"] != "not writable" {
+		t.Errorf("/readyz on an immutable data file: %d %v; want 503 server_not_ready, data_file not writable", resp.StatusCode, m)
 	}
 	if got := logs.lines(t, "not ready"); len(got) == 0 || got[0]["check"] != "data_file" {
 		t.Errorf("not-ready log lines = %v, want one for data_file", got)
