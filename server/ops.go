@@ -85,6 +85,10 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 			slog.Int64("bytes", rec.bytes),
 			slog.String("remote_addr", r.RemoteAddr),
 		}
+		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" {
+			// As the proxy says: logged, never trusted for anything.
+			attrs = append(attrs, slog.String("forwarded_for", fwd))
+		}
 		if info.accountID != 0 {
 			attrs = append(attrs, slog.Int64("account_id", info.accountID))
 		}
