@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"passbook/extract"
 	"passbook/quota"
 	"passbook/store"
 )
@@ -67,7 +65,9 @@ func newOpsEnv(t *testing.T, path string, workers bool, logs *logBuffer, cfgf fu
 	if cfgf != nil {
 		cfgf(&cfg)
 	}
-	conv := extract.Isolated{Exe: os.Args[0], Args: []string{"worker"}, Limits: extract.DefaultLimits}
+	// newEnv's own converter, whatever it is, taken through its option.
+	var conv Converter
+	newEnv(t, false, func(_ *Config, c *Converter) { conv = *c })
 	e.srv = New(slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), st, conv, cfg)
 	e.http = httptest.NewServer(e.srv)
 	ctx, cancel := context.WithCancel(context.Background())
