@@ -14,8 +14,9 @@ COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(DATE)
 
-# Debian packages the build and the tests link against or call.
-DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config
+# Debian packages the build and the tests link against or call (e2fsprogs:
+# chattr, for the readiness tests that make a data file immutable).
+DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config e2fsprogs
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build run test eval bench fuzz contrib-check clean
