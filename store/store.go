@@ -119,12 +119,19 @@ func (s *Store) migrate(ctx context.Context) error {
 	if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
 		return err
 	}
+	seen := map[int]string{}
 	for _, name := range names {
 		base := strings.TrimPrefix(name, "migrations/")
 		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
 		if err != nil {
 			return fmt.Errorf("migration %s: name must start with its number", name)
 		}
+		// Two branches may each add the next number: the second would
+		// be taken as applied and silently skipped.
+		if other, ok := seen[version]; ok {
+			return fmt.Errorf("migrations %s and %s share the number %d: renumber one", other, base, version)
+		}
+		seen[version] = base
 		if err := s.apply(ctx, conn, version, name); err != nil {
 			return fmt.Errorf("migration %s: %w", base, err)
 		}
