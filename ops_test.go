@@ -195,6 +195,14 @@ func TestServeConfigFromEnv(t *testing.T) {
 	}
 }
 
+func TestServeBadDataPath(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "no", "such", "dir", "p.db")
+	err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", bad}, os.Getenv, nil, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "directory is missing") {
+		t.Errorf("serve with a data file in a missing directory: err = %v, want one naming %s and its missing directory", err, bad)
+	}
+}
+
 func TestParseRetention(t *testing.T) {
 	for in, want := range map[string]time.Duration{"off": 0, "0": 0, "90d": 90 * 24 * time.Hour, "36h": 36 * time.Hour, "1d": 24 * time.Hour} {
 		if got, err := parseRetention(in); err != nil || got != want {
