@@ -98,13 +98,14 @@ func TestReadiness(t *testing.T) {
 	}
 	var m map[string]any
 	var resp *http.Response
-	// The workers start in their own goroutine: wait for them.
+	// The workers start in their own goroutines: wait for both.
+	var checks map[string]any
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if resp, m, _ = e.do("GET", "/readyz", "", nil, ""); resp.StatusCode == 200 {
+		resp, m, _ = e.do("GET", "/readyz", "", nil, "")
+		if checks, _ = m["checks"].(map[string]any); resp.StatusCode == 200 && checks["workers"] == "2 running" {
 			break
 		}
 	}
-	checks, _ := m["checks"].(map[string]any)
 	if resp.StatusCode != 200 || m["success"] != true || checks["data_file"] != "writable" || checks["workers"] != "2 running" {
 		t.Fatalf("/readyz on a healthy server: %d %v", resp.StatusCode, m)
 	}
