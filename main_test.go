@@ -258,7 +258,8 @@ func TestKilledServerResumesJob(t *testing.T) {
 	}
 
 	first, stdout, _, addr := start()
-	c := client{t: t, base: "http://" + addr, key: keyRE.FindString(stdout.String())}
+	// stdout and stderr are separate pipes: the key may arrive after the address.
+	c := client{t: t, base: "http://" + addr, key: waitFor(t, "the API key", func() string { return keyRE.FindString(stdout.String()) })}
 	id := c.upload("long.pdf", long.Bytes())
 	waitFor(t, "the conversion to start", func() string {
 		if s := c.status(id); s.Status == "processing" && s.PagesDone > 0 {
