@@ -270,3 +270,19 @@ func TestServeFromEnvironment(t *testing.T) {
 		}
 	}
 }
+
+func TestLogLevelAndFormat(t *testing.T) {
+	var buf bytes.Buffer
+	log := newLogger(&buf, &config{LogLevel: slog.LevelWarn, LogFormat: "json"})
+	log.Info("request", "path", "/api/v1/user")
+	log.Warn("authentication failed", "code", "invalid_api_key")
+	var m map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil || m["msg"] != "authentication failed" || strings.Count(buf.String(), "\n") != 1 {
+		t.Errorf("warn-level JSON log = %q (%v); want only the warning, as JSON", buf.String(), err)
+	}
+	buf.Reset()
+	newLogger(&buf, &config{LogLevel: slog.LevelInfo, LogFormat: "text"}).Info("serving", "addr", "127.0.0.1:1")
+	if got := buf.String(); !strings.Contains(got, "level=INFO msg=serving addr=127.0.0.1:1") {
+		t.Errorf("text log = %q", got)
+	}
+}
