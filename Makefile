@@ -3,15 +3,22 @@ SHELL   := /bin/bash
 GO      ?= go
 BIN     := bin/passbook
 DATA    ?= ./passbook.db
-ADDR    ?= :8080
+ADDR    ?= 127.0.0.1:8080
 CORPUS  ?= ../shared/corpus
 EVALOUT ?= /tmp/passbook-eval
 export CGO_ENABLED := 1
 
+# What `passbook version` prints; any of them may be given on the command line.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(DATE)
+
 # Debian packages the build and the tests link against or call.
 # python3-ofxparse and libxml2-utils (xmllint) are the export tests'
-# independent readers of OFX/QFX/QBO and CAMT.053.
-DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config python3-ofxparse libxml2-utils
+# independent readers of OFX/QFX/QBO and CAMT.053; e2fsprogs gives chattr,
+# for the readiness tests that make a data file immutable.
+DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config python3-ofxparse libxml2-utils e2fsprogs
 # LibreOffice opens the excel-eu CSV and the XLSX in the export tests. It is
 # large, so only the test target installs it.
 TEST_DEBS := libreoffice-calc-nogui
@@ -20,7 +27,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tools bench-service compares Passbook with, and drives it with.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk
 
-.PHONY: deps test-deps bench-deps build run test eval bench bench-service fuzz clean
+.PHONY: deps test-deps bench-deps build run test eval bench bench-service fuzz contrib-check clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -37,7 +44,7 @@ test-deps: deps
 	fi
 
 build: deps
-	$(GO) build -trimpath -o $(BIN) .
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
 run: build
 	$(BIN) serve --addr $(ADDR) --data $(DATA)
@@ -73,6 +80,12 @@ bench: deps
 fuzz: deps
 	$(GO) test ./extract -run '^$$' -fuzz FuzzParseAmount -fuzztime 30s
 	$(GO) test ./extract -run '^$$' -fuzz FuzzLexDate -fuzztime 30s
+
+# contrib-check runs systemd-analyze verify on the units in contrib/, with
+# this build standing in for /usr/local/bin/passbook.
+contrib-check: build
+	@command -v systemd-analyze >/dev/null || { echo "contrib-check needs systemd-analyze (apt-get install systemd)"; exit 1; }
+	@d=$$(mktemp -d); for f in contrib/*.service contrib/*.timer; do 		sed 's#/usr/local/bin/passbook#$(CURDIR)/$(BIN)#g' $$f > $$d/$${f#contrib/}; done; 	systemd-analyze verify $$d/*; rc=$$?; rm -rf $$d; [ $$rc = 0 ] && echo "contrib units verified"; exit $$rc
 
 clean:
 	rm -rf bin

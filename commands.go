@@ -11,8 +11,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -28,17 +28,23 @@ import (
 const usage = `usage: passbook COMMAND [flags]
 
 commands:
-  serve     [--addr :8080] [--data passbook.db] [--tz UTC]   run the API, the web page and the workers
+  serve     [--addr 127.0.0.1:8080] [--data passbook.db] [flags]  run the API, the web page and the workers
   extract   [--format F] [--profile P] [--intu-bid N] [-o FILE] [--password P] STATEMENT
-                                                             convert one file, no server, no data file;
-                                                             F: json csv xlsx ofx qfx qbo qif camt053 mt940
-                                                             P (csv): xero quickbooks excel-eu
+                                            convert one file, no server, no data file;
+                                            F: json csv xlsx ofx qfx qbo qif camt053 mt940
+                                            P (csv): xero quickbooks excel-eu
   accounts  create EMAIL [--plan P] | list | set-plan EMAIL PLAN | grant-credits EMAIL PAGES
   keys      create EMAIL [--label L] | list [EMAIL] | revoke ID
-  backup    FILE [--data passbook.db]                        write a consistent copy of the data file
+  backup    FILE                            write a consistent copy of the data file
+  version                                   print the version, commit and build date
 
-Administration commands take --data (default passbook.db).
+The administration commands (accounts, keys, backup) take --data FILE or
+PASSBOOK_DATA (default passbook.db) and open only a data file that exists,
+unless given --create. 'passbook COMMAND --help' tells more.
 `
+
+// errHelp means help was asked for and given: the command succeeded.
+var errHelp = errors.New("help shown")
 
 // env is what a command may touch of the outside world.
 type env struct {
@@ -56,54 +62,85 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return errors.New("no command")
 	}
 	e := env{args: args[1:], getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	var err error
 	switch args[0] {
 	case "serve":
-		return cmdServe(ctx, e, nil)
+		err = cmdServe(ctx, e, nil)
 	case "extract":
-		return cmdExtract(ctx, e)
+		err = cmdExtract(ctx, e)
 	case workerCommand:
 		return worker.Serve(stdin, stdout, engine.New())
 	case "accounts":
-		return cmdAccounts(ctx, e)
+		err = cmdAccounts(ctx, e)
 	case "keys":
-		return cmdKeys(ctx, e)
+		err = cmdKeys(ctx, e)
 	case "backup":
-		return cmdBackup(ctx, e)
-	case "help", "-h", "--help":
+		err = cmdBackup(ctx, e)
+	case "version", "--version", "-version":
+		err = cmdVersion(e)
+	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", args[0])
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown command %q", args[0])
+	if errors.Is(err, errHelp) {
+		return nil
+	}
+	return err
 }
 
 // workerCommand makes the binary a conversion child process.
 const workerCommand = "worker"
 
-// workerPool runs conversions in warm children of this very binary, as many
-// as there are cores.
-func workerPool(log *slog.Logger) (*worker.Pool, error) {
+// workerPool runs conversions in n warm children of this very binary.
+func workerPool(log *slog.Logger, n int) (*worker.Pool, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find own binary for the worker: %w", err)
 	}
-	cfg := worker.DefaultConfig(exe, []string{workerCommand}, runtime.NumCPU())
+	cfg := worker.DefaultConfig(exe, []string{workerCommand}, n)
 	cfg.Log = log
 	return worker.NewPool(cfg), nil
 }
 
-func newFlags(name string, e env) *flag.FlagSet {
+// newFlags makes the flag set of a command. It prints nothing itself:
+// parse shows help on standard output when asked, and errors come back to
+// main, which prints them once.
+func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
 }
 
+// help is a command's help text: its synopsis, then its flags.
+type help struct {
+	synopsis string // after "usage: passbook "
+	about    string
+}
+
+func (h help) print(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: passbook %s\n\n%s\n", h.synopsis, h.about)
+	if fs != nil && len(flagNames(fs)) > 0 {
+		fmt.Fprintln(w, "\nflags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+}
+
 // parse parses flags that may stand before or after positional arguments.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+// With -h or --help it prints h on standard output and returns errHelp.
+func parse(fs *flag.FlagSet, args []string, e env, h help) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			h.print(e.stdout, fs)
+			return nil, errHelp
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: %w (see 'passbook %s --help')", fs.Name(), err, fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -114,48 +151,76 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+var serveHelp = help{"serve [flags]", `Runs the HTTP API, the web page and the conversion workers until it is
+stopped (SIGINT or SIGTERM). On a new data file it creates the account
+admin@localhost on the admin plan and prints its API key once.
+
+Every flag may instead be set by an environment variable: PASSBOOK_ and the
+flag's name in capitals with _ for - (--max-pages is PASSBOOK_MAX_PAGES).
+A flag on the command line wins over the variable.`}
+
+// loadServeConfig reads serve's configuration from the environment, then
+// from the command line.
+func loadServeConfig(e env) (*config, error) {
+	fs := newFlags("serve")
+	c := serveFlags(fs)
+	if err := applyEnv(fs, e.getenv, flagNames(fs)...); err != nil {
+		return nil, err
+	}
+	pos, err := parse(fs, e.args, e, serveHelp)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) > 0 {
+		return nil, fmt.Errorf("serve takes no arguments, only flags (got %q)", pos)
+	}
+	return c, nil
+}
+
 // cmdServe runs the server until ctx is done. ready, when set, receives the
 // address it listens on (tests listen on port 0).
 func cmdServe(ctx context.Context, e env, ready chan<- string) error {
-	fs := newFlags("serve", e)
-	addr := fs.String("addr", ":8080", "address to listen on")
-	data := fs.String("data", "passbook.db", "data file")
-	tz := fs.String("tz", "UTC", "time zone of quota periods")
-	if _, err := parse(fs, e.args); err != nil {
+	c, err := loadServeConfig(e)
+	if err != nil {
 		return err
 	}
-	loc, err := time.LoadLocation(*tz)
+	log := newLogger(e.stderr, c)
+	data, err := filepath.Abs(c.Data)
 	if err != nil {
-		return fmt.Errorf("--tz: %w", err)
+		return err
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, nil))
-	st, err := store.Open(ctx, *data)
+	if _, err := os.Stat(filepath.Dir(data)); err != nil {
+		return fmt.Errorf("data file %s: its directory is missing: %w", data, err)
+	}
+	st, err := store.Open(ctx, data)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	st.Loc = loc
+	st.Loc = c.TZ
 	if err := firstRun(ctx, st, e.stdout); err != nil {
 		return err
 	}
-	pool, err := workerPool(log)
+	pool, err := workerPool(log, c.Server.Workers)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	srv := server.New(log, st, pool, server.DefaultConfig())
-	ln, err := net.Listen("tcp", *addr)
+	srv := server.New(log, st, pool, c.Server)
+	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 
 	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	workDone := make(chan error, 1)
 	go func() { workDone <- srv.RunWorkers(workCtx) }()
 	serveDone := make(chan error, 1)
 	go func() { serveDone <- hs.Serve(ln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "data", *data)
+	log.Info("serving", "addr", ln.Addr().String(), "data", data, "base_path", c.Server.BasePath,
+		"workers", c.Server.Workers, "tz", c.TZ.String(), "version", buildVersion().Version)
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
@@ -163,7 +228,9 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 	var serveErr error
 	select {
 	case <-ctx.Done():
+		log.Info("shutting down", "reason", "signal")
 	case serveErr = <-serveDone:
+		log.Error("shutting down", "reason", "http server stopped", "err", serveErr)
 	}
 	// Stop taking requests, then let workers hand back their jobs, then
 	// (deferred) close the data file.
@@ -177,6 +244,7 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}
+	log.Info("stopped", "err", errors.Join(serveErr, workErr))
 	return errors.Join(serveErr, workErr)
 }
 
@@ -187,7 +255,7 @@ func firstRun(ctx context.Context, st *store.Store, out io.Writer) error {
 	if err != nil || len(accs) > 0 {
 		return err
 	}
-	acc, err := st.CreateAccount(ctx, "admin@localhost", quota.Enterprise)
+	acc, err := st.CreateAccount(ctx, "admin@localhost", quota.Admin)
 	if err != nil {
 		return err
 	}
@@ -195,23 +263,30 @@ func firstRun(ctx context.Context, st *store.Store, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "New data file: created account %s (enterprise plan).\nIts API key, shown only this once:\n\n    %s\n\n", acc.Email, key)
+	fmt.Fprintf(out, "New data file: created account %s (admin plan, no page limit).\nIts API key, shown only this once:\n\n    %s\n\n", acc.Email, key)
 	return nil
 }
 
+var extractHelp = help{"extract [--format F] [--profile P] [--intu-bid N] [-o FILE] [--password P] STATEMENT",
+	`Converts one statement (PDF, PNG, JPEG, TIFF or WebP) with no server and no
+data file. Its JSON is the body of the API's JSON download. F is one of json,
+csv, xlsx, ofx, qfx, qbo, qif, camt053, mt940; P, a CSV profile: xero,
+quickbooks or excel-eu. It exits 0 when the document was converted, and 1
+with the reason when it could not be.`}
+
 func cmdExtract(ctx context.Context, e env) error {
-	fs := newFlags("extract", e)
+	fs := newFlags("extract")
 	format := fs.String("format", "json", "json, csv, xlsx, ofx, qfx, qbo, qif, camt053 or mt940")
 	profile := fs.String("profile", "", "CSV profile: xero, quickbooks or excel-eu")
 	intuBID := fs.String("intu-bid", "", "INTU.BID (Intuit bank id) to write into qfx and qbo")
 	outPath := fs.String("o", "", "output file (default standard output)")
 	password := fs.String("password", "", "password of an encrypted PDF")
-	pos, err := parse(fs, e.args)
+	pos, err := parse(fs, e.args, e, extractHelp)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return errors.New("extract takes one statement file")
+		return errors.New("extract takes one statement file (see 'passbook extract --help')")
 	}
 	f, err := export.ParseFormat(*format)
 	if err != nil {
@@ -256,41 +331,127 @@ func cmdExtract(ctx context.Context, e env) error {
 	return file.Close()
 }
 
-// openStore opens the data file named by --data for an administration command.
-func openStore(ctx context.Context, fs *flag.FlagSet, e env) (*store.Store, []string, error) {
-	data := fs.String("data", "passbook.db", "data file")
-	pos, err := parse(fs, e.args)
-	if err != nil {
-		return nil, nil, err
+// dataFlags declares --data and, when create is set, --create. --data
+// falls back on PASSBOOK_DATA, as serve's does.
+type dataFlags struct {
+	path   *string
+	create *bool
+}
+
+func newDataFlags(fs *flag.FlagSet, e env, create bool) dataFlags {
+	d := dataFlags{path: fs.String("data", "passbook.db", "data `file` (PASSBOOK_DATA)"), create: new(bool)}
+	if v := e.getenv(envName("data")); v != "" {
+		*d.path = v
 	}
-	st, err := store.Open(ctx, *data)
-	return st, pos, err
+	if create {
+		d.create = fs.Bool("create", false, "make a new data file if there is none at --data")
+	}
+	return d
+}
+
+// open opens the data file for an administration command. It opens only a
+// file that exists, unless --create was given, so a command run from the
+// wrong directory does not quietly work on a new, empty file; and it names
+// the file it opened on standard error.
+func (d dataFlags) open(ctx context.Context, e env) (*store.Store, error) {
+	path, err := filepath.Abs(*d.path)
+	if err != nil {
+		return nil, err
+	}
+	switch _, err := os.Stat(path); {
+	case errors.Is(err, os.ErrNotExist) && !*d.create:
+		return nil, fmt.Errorf("no data file at %s: name it with --data FILE or PASSBOOK_DATA (the one 'passbook serve' uses), or add --create to make a new one", path)
+	case errors.Is(err, os.ErrNotExist):
+		if _, err := os.Stat(filepath.Dir(path)); err != nil {
+			return nil, fmt.Errorf("cannot create %s: %w", path, err)
+		}
+		fmt.Fprintf(e.stderr, "creating data file %s\n", path)
+	case err != nil:
+		return nil, fmt.Errorf("data file %s: %w", path, err)
+	default:
+		fmt.Fprintf(e.stderr, "data file %s\n", path)
+	}
+	return store.Open(ctx, path)
+}
+
+// subcmd is one sub-command of accounts or keys: its name, the words it
+// takes, and how many of them.
+type subcmd struct {
+	name, args string
+	min, max   int
+	about      string
 }
 
 // subcommand splits off the word after a command ("accounts create ...")
-// and gives a flag set for what follows it.
-func subcommand(e env, name, choices string) (string, *flag.FlagSet, env, error) {
-	if len(e.args) == 0 {
-		return "", nil, e, fmt.Errorf("%s: %s", name, choices)
+// and gives a flag set for what follows it. "accounts" alone, or with
+// --help, prints the group's help.
+func subcommand(e env, name string, subs []subcmd) (subcmd, *flag.FlagSet, env, error) {
+	var groupHelp strings.Builder
+	fmt.Fprintf(&groupHelp, "usage:\n")
+	for _, sc := range subs {
+		fmt.Fprintf(&groupHelp, "  %s\n      %s\n", strings.TrimSpace("passbook "+name+" "+sc.name+" "+sc.args), sc.about)
 	}
-	sub := e.args[0]
-	e.args = e.args[1:]
-	return sub, newFlags(name+" "+sub, e), e, nil
+	fmt.Fprintf(&groupHelp, "\n'passbook %s SUB-COMMAND --help' lists its flags.\n", name)
+	if len(e.args) == 0 {
+		fmt.Fprint(e.stderr, groupHelp.String())
+		return subcmd{}, nil, e, fmt.Errorf("%s needs a sub-command", name)
+	}
+	word := e.args[0]
+	if word == "-h" || word == "-help" || word == "--help" || word == "help" {
+		fmt.Fprint(e.stdout, groupHelp.String())
+		return subcmd{}, nil, e, errHelp
+	}
+	for _, sc := range subs {
+		if sc.name == word {
+			e.args = e.args[1:]
+			return sc, newFlags(name + " " + word), e, nil
+		}
+	}
+	fmt.Fprint(e.stderr, groupHelp.String())
+	return subcmd{}, nil, e, fmt.Errorf("%s: unknown sub-command %q", name, word)
+}
+
+// parse parses a sub-command's flags and checks its words, before any data
+// file is opened.
+func (sc subcmd) parse(fs *flag.FlagSet, e env, group string) ([]string, error) {
+	pos, err := parse(fs, e.args, e, help{strings.TrimSpace(group + " " + sc.name + " " + sc.args), sc.about})
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) < sc.min || len(pos) > sc.max {
+		return nil, fmt.Errorf("usage: %s (see 'passbook %s %s --help')", strings.TrimSpace("passbook "+group+" "+sc.name+" "+sc.args), group, sc.name)
+	}
+	return pos, nil
+}
+
+var accountsCommands = []subcmd{
+	{"create", "EMAIL [--plan P] [--create]", 1, 1, "creates an account and prints its first API key"},
+	{"list", "", 0, 0, "lists the accounts with their plan, use this period and credits"},
+	{"set-plan", "EMAIL PLAN", 2, 2, "moves an account to free, professional, business, enterprise or admin"},
+	{"grant-credits", "EMAIL PAGES", 2, 2, "gives an account extra pages, spent once its period's quota is used"},
 }
 
 func cmdAccounts(ctx context.Context, e env) error {
-	sub, fs, e, err := subcommand(e, "accounts", "create, list, set-plan or grant-credits")
+	sc, fs, e, err := subcommand(e, "accounts", accountsCommands)
 	if err != nil {
 		return err
 	}
-	plan := fs.String("plan", "free", "plan: free, professional, business or enterprise")
-	st, pos, err := openStore(ctx, fs, e)
+	var plan *string
+	if sc.name == "create" {
+		plan = fs.String("plan", "free", "plan: free, professional, business, enterprise or admin")
+	}
+	data := newDataFlags(fs, e, sc.name == "create")
+	pos, err := sc.parse(fs, e, "accounts")
+	if err != nil {
+		return err
+	}
+	st, err := data.open(ctx, e)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	switch {
-	case sub == "create" && len(pos) == 1:
+	switch sc.name {
+	case "create":
 		p, err := quota.ParsePlan(*plan)
 		if err != nil {
 			return err
@@ -305,7 +466,7 @@ func cmdAccounts(ctx context.Context, e env) error {
 		}
 		fmt.Fprintf(e.stdout, "created %s (%s); API key, shown only this once:\n%s\n", acc.Email, acc.Plan, key)
 		return nil
-	case sub == "list" && len(pos) == 0:
+	case "list":
 		accs, err := st.Accounts(ctx)
 		if err != nil {
 			return err
@@ -317,10 +478,14 @@ func cmdAccounts(ctx context.Context, e env) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\n", a.Email, a.Plan, u.Used, u.Limit, u.Period, a.Credits)
+			limit := strconv.Itoa(u.Limit)
+			if a.Plan.Unlimited() {
+				limit = "none"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\n", a.Email, a.Plan, u.Used, limit, u.Period, a.Credits)
 		}
 		return tw.Flush()
-	case sub == "set-plan" && len(pos) == 2:
+	case "set-plan":
 		p, err := quota.ParsePlan(pos[1])
 		if err != nil {
 			return err
@@ -330,7 +495,7 @@ func cmdAccounts(ctx context.Context, e env) error {
 		}
 		fmt.Fprintf(e.stdout, "%s is now on the %s plan\n", pos[0], p)
 		return nil
-	case sub == "grant-credits" && len(pos) == 2:
+	default: // grant-credits
 		n, err := strconv.Atoi(pos[1])
 		if err != nil {
 			return fmt.Errorf("grant-credits: %q is not a number of pages", pos[1])
@@ -341,25 +506,44 @@ func cmdAccounts(ctx context.Context, e env) error {
 		fmt.Fprintf(e.stdout, "granted %d pages of credit to %s\n", n, pos[0])
 		return nil
 	}
-	return fmt.Errorf("accounts %s: wrong arguments\n%s", sub, usage)
+}
+
+var keysCommands = []subcmd{
+	{"create", "EMAIL [--label L]", 1, 1, "makes a new API key for an account and prints it once (also to recover a lost key)"},
+	{"list", "[EMAIL]", 0, 1, "lists keys by their first characters, never whole"},
+	{"revoke", "ID", 1, 1, "revokes a key at once (IDs from 'passbook keys list')"},
 }
 
 func cmdKeys(ctx context.Context, e env) error {
-	sub, fs, e, err := subcommand(e, "keys", "create, list or revoke")
+	sc, fs, e, err := subcommand(e, "keys", keysCommands)
 	if err != nil {
 		return err
 	}
-	label := fs.String("label", "", "a note on what the key is for")
-	st, pos, err := openStore(ctx, fs, e)
+	label := new(string)
+	if sc.name == "create" {
+		label = fs.String("label", "", "a note on what the key is for")
+	}
+	data := newDataFlags(fs, e, false)
+	pos, err := sc.parse(fs, e, "keys")
+	if err != nil {
+		return err
+	}
+	var id int64
+	if sc.name == "revoke" {
+		if id, err = strconv.ParseInt(pos[0], 10, 64); err != nil {
+			return fmt.Errorf("revoke: %q is not a key ID (see 'passbook keys list')", pos[0])
+		}
+	}
+	st, err := data.open(ctx, e)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	switch {
-	case sub == "create" && len(pos) == 1:
+	switch sc.name {
+	case "create":
 		acc, err := st.AccountByEmail(ctx, pos[0])
 		if err != nil {
-			return err
+			return fmt.Errorf("account %s: %w", pos[0], err)
 		}
 		key, k, err := st.CreateKey(ctx, acc.ID, *label)
 		if err != nil {
@@ -367,7 +551,7 @@ func cmdKeys(ctx context.Context, e env) error {
 		}
 		fmt.Fprintf(e.stdout, "key %d for %s, shown only this once:\n%s\n", k.ID, acc.Email, key)
 		return nil
-	case sub == "list" && len(pos) <= 1:
+	case "list":
 		email := ""
 		if len(pos) == 1 {
 			email = pos[0]
@@ -386,33 +570,37 @@ func cmdKeys(ctx context.Context, e env) error {
 			fmt.Fprintf(tw, "%d\t%s\t%s…\t%s\t%s\t%s\n", k.ID, k.Email, k.Prefix, k.Label, k.CreatedAt.Format(time.RFC3339), revoked)
 		}
 		return tw.Flush()
-	case sub == "revoke" && len(pos) == 1:
-		id, err := strconv.ParseInt(pos[0], 10, 64)
-		if err != nil {
-			return fmt.Errorf("revoke: %q is not a key ID (see 'passbook keys list')", pos[0])
-		}
+	default: // revoke
 		if err := st.RevokeKey(ctx, id); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "revoked key %d\n", id)
 		return nil
 	}
-	return fmt.Errorf("keys %s: wrong arguments\n%s", sub, usage)
 }
 
+var backupHelp = help{"backup FILE [--data passbook.db]", `Writes a consistent copy of the data file to FILE, a new file, while the
+server runs. To restore, stop the server and put the copy in the data
+file's place (README.md, "Backup and restore").`}
+
 func cmdBackup(ctx context.Context, e env) error {
-	fs := newFlags("backup", e)
-	st, pos, err := openStore(ctx, fs, e)
+	fs := newFlags("backup")
+	data := newDataFlags(fs, e, false)
+	pos, err := parse(fs, e.args, e, backupHelp)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
 	if len(pos) != 1 {
-		return errors.New("backup takes the path of the copy to write")
+		return errors.New("backup takes the path of the copy to write (see 'passbook backup --help')")
 	}
 	if _, err := os.Stat(pos[0]); err == nil {
 		return fmt.Errorf("backup: %s exists; name a new file", pos[0])
 	}
+	st, err := data.open(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	if err := st.Backup(ctx, pos[0]); err != nil {
 		return err
 	}

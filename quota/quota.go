@@ -6,6 +6,7 @@ package quota
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -13,8 +14,8 @@ import (
 // ErrExceeded means neither the period's quota nor the credits cover an upload.
 var ErrExceeded = errors.New("page quota exceeded")
 
-// ErrUnknownPlan means a plan name is not one of the four plans.
-var ErrUnknownPlan = errors.New("unknown plan: use free, professional, business or enterprise")
+// ErrUnknownPlan means a plan name is not one of the plans.
+var ErrUnknownPlan = errors.New("unknown plan: use free, professional, business, enterprise or admin")
 
 // Plan is a subscription plan, named in lowercase as the API shows it.
 type Plan string
@@ -25,7 +26,15 @@ const (
 	Professional Plan = "professional"
 	Business     Plan = "business"
 	Enterprise   Plan = "enterprise"
+	// Admin is the administrator's own plan, beyond the spec's four: no page
+	// limit, so whoever runs the server is never refused by it. The first
+	// account of a new data file gets it.
+	Admin Plan = "admin"
 )
+
+// NoLimit is the page limit of a plan without one. It is an int all the
+// same, so the API's quota.limit and quota.remaining stay integers.
+const NoLimit = math.MaxInt32
 
 // Period is the length of a quota period, as the API's quota.period shows it.
 type Period string
@@ -46,6 +55,7 @@ var plans = map[Plan]terms{
 	Professional: {400, Month},
 	Business:     {1000, Month},
 	Enterprise:   {2000, Month},
+	Admin:        {NoLimit, Month},
 }
 
 // ParsePlan reads a plan name in any case.
@@ -59,6 +69,9 @@ func ParsePlan(s string) (Plan, error) {
 
 // Limit is the pages the plan allows in one period.
 func (p Plan) Limit() int { return plans[p].limit }
+
+// Unlimited reports whether the plan has no page limit.
+func (p Plan) Unlimited() bool { return p.Limit() == NoLimit }
 
 // Period is the plan's quota period.
 func (p Plan) Period() Period { return plans[p].period }

@@ -69,7 +69,7 @@ func TestPlans(t *testing.T) {
 		in     string
 		limit  int
 		period Period
-	}{{"Free", 5, Day}, {"professional", 400, Month}, {"BUSINESS", 1000, Month}, {"enterprise", 2000, Month}} {
+	}{{"Free", 5, Day}, {"professional", 400, Month}, {"BUSINESS", 1000, Month}, {"enterprise", 2000, Month}, {"Admin", NoLimit, Month}} {
 		p, err := ParsePlan(tt.in)
 		if err != nil || p.Limit() != tt.limit || p.Period() != tt.period {
 			t.Errorf("ParsePlan(%q) = %v (%d/%s), %v", tt.in, p, p.Limit(), p.Period(), err)
@@ -77,6 +77,12 @@ func TestPlans(t *testing.T) {
 	}
 	if _, err := ParsePlan("gold"); !errors.Is(err, ErrUnknownPlan) {
 		t.Errorf("ParsePlan(gold) err = %v, want ErrUnknownPlan", err)
+	}
+	if !Admin.Unlimited() || Enterprise.Unlimited() {
+		t.Errorf("Unlimited: admin %v, enterprise %v; want true, false", Admin.Unlimited(), Enterprise.Unlimited())
+	}
+	if q, c, err := Split(500, 1_000_000, Admin.Limit(), 0); err != nil || q != 500 || c != 0 {
+		t.Errorf("Split on the admin plan after a million pages = %d, %d, %v; want 500, 0, nil", q, c, err)
 	}
 	if got := (Usage{Used: 7, Limit: 5}).Remaining(); got != 0 {
 		t.Errorf("Remaining over the limit = %d, want 0", got)

@@ -23,24 +23,32 @@ func (s *Server) requireKey(next http.Handler) http.Handler {
 		scheme, key, _ := strings.Cut(strings.TrimSpace(h), " ")
 		key = strings.TrimSpace(key)
 		if h == "" {
-			s.fail(w, r, &apiError{http.StatusUnauthorized, "missing_api_key", "No API key was sent.", keyHint})
+			s.authFailed(w, r, &apiError{http.StatusUnauthorized, "missing_api_key", "No API key was sent.", keyHint})
 			return
 		}
 		if !strings.EqualFold(scheme, "Bearer") || !strings.HasPrefix(key, store.KeyPrefix) {
-			s.fail(w, r, &apiError{http.StatusUnauthorized, "invalid_api_key", "The API key is invalid.", keyHint})
+			s.authFailed(w, r, &apiError{http.StatusUnauthorized, "invalid_api_key", "The API key is invalid.", keyHint})
 			return
 		}
 		acc, err := s.store.AccountByKey(r.Context(), key)
 		if errors.Is(err, store.ErrNotFound) {
-			s.fail(w, r, &apiError{http.StatusUnauthorized, "invalid_api_key", "The API key is invalid or has been revoked.", keyHint})
+			s.authFailed(w, r, &apiError{http.StatusUnauthorized, "invalid_api_key", "The API key is invalid or has been revoked.", keyHint})
 			return
 		}
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
+		note(r, func(i *reqInfo) { i.accountID = acc.ID })
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), accountKey, acc)))
 	})
+}
+
+// authFailed answers a request without a valid key, and logs it with the
+// caller's address and never the key, so an administrator can see guessing.
+func (s *Server) authFailed(w http.ResponseWriter, r *http.Request, ae *apiError) {
+	s.log.Warn("authentication failed", "code", ae.code, "method", r.Method, "path", r.URL.Path, "remote_addr", r.RemoteAddr)
+	s.fail(w, r, ae)
 }
 
 // account is the caller, as requireKey found it.

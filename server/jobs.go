@@ -31,6 +31,8 @@ func (s *Server) RunWorkers(ctx context.Context) error {
 }
 
 func (s *Server) work(ctx context.Context) {
+	s.workersUp.Add(1)
+	defer s.workersUp.Add(-1)
 	tick := time.NewTicker(s.cfg.PollInterval)
 	defer tick.Stop()
 	for {

@@ -46,6 +46,8 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		ae = &apiError{http.StatusInternalServerError, "internal_error", "Something went wrong on the server.", "Try again; if it keeps happening, tell the administrator (the server log has the details)."}
 	}
+	note(r, func(i *reqInfo) { i.code = ae.code })
+	s.logRejected(r, ae)
 	writeJSON(w, ae.status, errorBody{Success: false, Error: ae.msg, Hint: ae.hint, Code: ae.code})
 }
 
@@ -55,8 +57,4 @@ func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleMethodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	s.fail(w, r, &apiError{http.StatusMethodNotAllowed, "method_not_allowed", "This endpoint does not take " + r.Method + ".", "Upload with POST /api/v1/extract; the other endpoints are GET."})
-}
-
-func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"success": true})
 }

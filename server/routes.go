@@ -18,12 +18,13 @@ func (s *Server) routes() {
 	api.NotFoundHandler = r.NotFoundHandler
 	api.MethodNotAllowedHandler = r.MethodNotAllowedHandler
 	api.Use(s.requireKey)
-	api.HandleFunc("/extract", s.handleUpload).Methods(http.MethodPost)
+	api.HandleFunc("/extract", s.handleUpload).Methods(http.MethodPost).Name(routeUpload)
 	api.HandleFunc("/status", s.handleStatus).Methods(http.MethodGet)
 	api.HandleFunc("/download", s.handleDownload).Methods(http.MethodGet)
 	api.HandleFunc("/user", s.handleUser).Methods(http.MethodGet)
 
-	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet)
-	r.PathPrefix("/").Handler(web.Handler()).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc("/readyz", s.handleReady).Methods(http.MethodGet, http.MethodHead)
+	r.PathPrefix("/").Handler(s.page(web.Handler())).Methods(http.MethodGet, http.MethodHead)
 	s.router = r
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -45,6 +46,14 @@ type Config struct {
 	// knows; a download's intu_bid parameter overrides it. Empty, the
 	// default, leaves INTU.BID out.
 	IntuBID string
+	// BasePath is the URL path the whole site answers under ("/passbook")
+	// when a reverse proxy serves it below its root; "" for the root. Set
+	// it through CleanBasePath.
+	BasePath string
+	// Retention is how long a document is kept before it is deleted as
+	// DELETE /api/v1/documents/{file_id} deletes it; zero, the default,
+	// keeps documents until their owner deletes them.
+	Retention time.Duration
 }
 
 // DefaultConfig suits a small office on one machine.
@@ -66,18 +75,23 @@ type Server struct {
 	conv   Converter
 	cfg    Config
 	router *mux.Router
+	// handler is the router behind the access log and the base path.
+	handler http.Handler
 	// wake tells idle workers a job was queued.
 	wake chan struct{}
+	// workersUp counts the running conversion workers, for /readyz.
+	workersUp atomic.Int32
 }
 
 // New builds the server. Call RunWorkers to process uploads.
 func New(log *slog.Logger, st *store.Store, conv Converter, cfg Config) *Server {
 	s := &Server{log: log, store: st, conv: conv, cfg: cfg, wake: make(chan struct{}, 1)}
 	s.routes()
+	s.handler = s.accessLog(s.withBase(s.router))
 	return s
 }
 
 // ServeHTTP makes Server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.router.ServeHTTP(w, r)
+	s.handler.ServeHTTP(w, r)
 }

@@ -59,11 +59,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{w: w, Now: time.Now, Loc: time.UTC}
 	if err := s.checkPragmas(ctx, w); err != nil {
 		w.Close()
-		return nil, err
+		return nil, fmt.Errorf("open data file %s: %w", path, err)
 	}
 	if err := s.migrate(ctx); err != nil {
 		w.Close()
-		return nil, err
+		return nil, fmt.Errorf("open data file %s: %w", path, err)
 	}
 	r, err := sql.Open("sqlite", u+pragmas+"&_pragma=query_only(1)")
 	if err != nil {
@@ -110,9 +110,16 @@ func (s *Store) checkPragmas(ctx context.Context, db *sql.DB) error {
 }
 
 // migrate applies, in order, each embedded migration not yet recorded, each
-// in its own transaction.
+// in its own transaction. Foreign keys are off meanwhile, so a migration may
+// rebuild a table others refer to (SQLite's documented way to change a
+// constraint); each is checked with foreign_key_check before it commits.
 func (s *Store) migrate(ctx context.Context) error {
-	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
@@ -121,21 +128,38 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
+	if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
+		return err
+	}
+	seen := map[int]string{}
 	for _, name := range names {
 		base := strings.TrimPrefix(name, "migrations/")
 		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
 		if err != nil {
 			return fmt.Errorf("migration %s: name must start with its number", name)
 		}
-		if err := s.apply(ctx, version, name); err != nil {
+		// Two branches may each add the next number: the second would
+		// be taken as applied and silently skipped.
+		if other, ok := seen[version]; ok {
+			return fmt.Errorf("migrations %s and %s share the number %d: renumber one", other, base, version)
+		}
+		seen[version] = base
+		if err := s.apply(ctx, conn, version, name); err != nil {
 			return fmt.Errorf("migration %s: %w", base, err)
 		}
+	}
+	var fk int
+	if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = ON"); err != nil {
+		return err
+	}
+	if err := conn.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
+		return fmt.Errorf("foreign keys not back on after migrating (%d): %v", fk, err)
 	}
 	return nil
 }
 
-func (s *Store) apply(ctx context.Context, version int, name string) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+func (s *Store) apply(ctx context.Context, conn *sql.Conn, version int, name string) error {
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -154,10 +178,40 @@ func (s *Store) apply(ctx context.Context, version int, name string) error {
 	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 		return err
 	}
+	rows, err := tx.QueryContext(ctx, "PRAGMA foreign_key_check")
+	if err != nil {
+		return err
+	}
+	broken := rows.Next()
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return err
+	}
+	if broken {
+		return errors.New("leaves rows whose foreign keys point nowhere")
+	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", version, s.stamp()); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// CheckWritable proves the data file takes writes, by rewriting one row in
+// a write transaction and committing it: a read-only mount, a full disk or
+// a file the server may no longer write fails it.
+func (s *Store) CheckWritable(ctx context.Context) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("data file not writable: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO health (id, checked_at) VALUES (1, ?)
+		ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, s.stamp()); err != nil {
+		return fmt.Errorf("data file not writable: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("data file not writable: %w", err)
+	}
+	return nil
 }
 
 // Backup writes a consistent copy of the data file to path.
