@@ -18,6 +18,9 @@ import (
 // the C libraries, or a resource limit the kernel enforced).
 var ErrCrashed = errors.New("the converter stopped on this file: it may be damaged or hostile")
 
+// ErrNoPage means a page number beyond the document's pages was asked for.
+var ErrNoPage = errors.New("the document has no such page")
+
 // Limits bound one child conversion.
 type Limits struct {
 	// Wall is the wall-clock time allowed for the whole conversion.
@@ -42,20 +45,23 @@ type Isolated struct {
 
 // request is the header the parent writes before the document's bytes.
 type request struct {
-	Op       string `json:"op"` // "convert" or "probe"
+	Op       string `json:"op"` // "convert", "probe" or "render"
 	Password string `json:"password,omitempty"`
+	Page     int    `json:"page,omitempty"`  // render: from 1
+	Width    int    `json:"width,omitempty"` // render: pixels
 	Size     int    `json:"size"`
 	Limits   Limits `json:"limits"`
 }
 
 // message is one line the child writes: progress, then a result or an error.
 type message struct {
-	Done   int     `json:"done,omitempty"`
-	Total  int     `json:"total,omitempty"`
-	Result *Result `json:"result,omitempty"`
-	Info   *Info   `json:"info,omitempty"`
-	Code   string  `json:"code,omitempty"`
-	Error  string  `json:"error,omitempty"`
+	Done   int       `json:"done,omitempty"`
+	Total  int       `json:"total,omitempty"`
+	Result *Result   `json:"result,omitempty"`
+	Info   *Info     `json:"info,omitempty"`
+	Image  *Rendered `json:"image,omitempty"`
+	Code   string    `json:"code,omitempty"`
+	Error  string    `json:"error,omitempty"`
 }
 
 // errorCodes carries sentinel errors across the process boundary.
@@ -65,6 +71,7 @@ var errorCodes = map[string]error{
 	"unsupported": ErrUnsupported,
 	"too_large":   ErrTooLarge,
 	"limit":       ErrLimit,
+	"no_page":     ErrNoPage,
 }
 
 // Convert converts data in a child process.
@@ -89,6 +96,18 @@ func (iso Isolated) Probe(ctx context.Context, data []byte, password string) (In
 		return Info{}, fmt.Errorf("worker sent no info: %w", ErrCrashed)
 	}
 	return *m.Info, nil
+}
+
+// RenderPage draws page n (from 1) of a document in a child process.
+func (iso Isolated) RenderPage(ctx context.Context, data []byte, password string, n, width int) (Rendered, error) {
+	m, err := iso.run(ctx, request{Op: "render", Password: password, Page: n, Width: width}, data, nil)
+	if err != nil {
+		return Rendered{}, err
+	}
+	if m.Image == nil {
+		return Rendered{}, fmt.Errorf("worker sent no image: %w", ErrCrashed)
+	}
+	return *m.Image, nil
 }
 
 func (iso Isolated) run(ctx context.Context, req request, data []byte, progress func(done, total int)) (message, error) {
@@ -128,7 +147,7 @@ func (iso Isolated) run(ctx context.Context, req request, data []byte, progress 
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 			continue // not ours: C libraries may print to stdout
 		}
-		if m.Result == nil && m.Info == nil && m.Code == "" && m.Error == "" {
+		if m.Result == nil && m.Info == nil && m.Image == nil && m.Code == "" && m.Error == "" {
 			if progress != nil && m.Total > 0 {
 				progress(m.Done, m.Total)
 			}
@@ -199,6 +218,12 @@ func ServeWorker(in io.Reader, out io.Writer) error {
 		}}
 		res, err := Convert(data, opts)
 		final = message{Result: res}
+		if err != nil {
+			final = errorMessage(err)
+		}
+	case "render":
+		img, err := RenderPage(data, req.Password, req.Page, req.Width)
+		final = message{Image: &img}
 		if err != nil {
 			final = errorMessage(err)
 		}
