@@ -80,16 +80,27 @@ func (f Format) Ext() string {
 // XLSX summary sheet show it. A nil res is written as a document with no
 // transactions.
 func Write(w io.Writer, f Format, fileID string, res *extract.Result) error {
+	return writeAs(w, f, fileID, res, false)
+}
+
+// WriteEdited is Write for a result whose transactions a person corrected:
+// the JSON says statement.edited is true and the XLSX summary says so too;
+// the other formats carry the corrected rows as they are.
+func WriteEdited(w io.Writer, f Format, fileID string, res *extract.Result) error {
+	return writeAs(w, f, fileID, res, true)
+}
+
+func writeAs(w io.Writer, f Format, fileID string, res *extract.Result, edited bool) error {
 	if res == nil {
 		res = &extract.Result{}
 	}
 	switch f {
 	case JSON:
-		return writeJSON(w, fileID, res)
+		return writeJSON(w, fileID, res, edited)
 	case CSV:
 		return writeCSV(w, res)
 	case XLSX:
-		return writeXLSX(w, fileID, res)
+		return writeXLSX(w, fileID, res, edited)
 	}
 	return fmt.Errorf("write %q: %w", string(f), ErrFormat)
 }

@@ -31,6 +31,10 @@ type jsonTransaction struct {
 	AmountOut   *string  `json:"amountOut"`
 	Balance     string   `json:"balance"`
 	Warnings    []string `json:"warnings,omitempty"`
+	// Page (from 1) and Box (x0, y0, x1, y1 in points from the page's
+	// top-left) place the row on the document, when known.
+	Page int         `json:"page,omitempty"`
+	Box  *[4]float64 `json:"box,omitempty"`
 }
 
 // jsonStatement is what the document says about itself. Unknown values are
@@ -46,6 +50,9 @@ type jsonStatement struct {
 	// Warnings are notes on the whole document, such as a page that
 	// could not be read.
 	Warnings []string `json:"warnings,omitempty"`
+	// Edited is true when a person corrected the transactions after the
+	// conversion; the reconciliation is then recomputed from their rows.
+	Edited bool `json:"edited,omitempty"`
 }
 
 // jsonReconciliation reports whether the running balance holds.
@@ -58,7 +65,7 @@ type jsonReconciliation struct {
 
 // writeJSON writes res as the JSON download body. HTML escaping is off:
 // this is a download, not a page, and "&" reads better than "\u0026".
-func writeJSON(w io.Writer, fileID string, res *extract.Result) error {
+func writeJSON(w io.Writer, fileID string, res *extract.Result, edited bool) error {
 	doc := jsonDocument{
 		Success:          true,
 		FileID:           fileID,
@@ -66,8 +73,16 @@ func writeJSON(w io.Writer, fileID string, res *extract.Result) error {
 		Transactions:     make([]jsonTransaction, 0, len(res.Transactions)),
 		Statement:        newJSONStatement(&res.Statement),
 	}
+	doc.Statement.Edited = edited
 	for _, t := range res.Transactions {
+		var box *[4]float64
+		if t.Box != [4]float64{} {
+			b := t.Box
+			box = &b
+		}
 		doc.Transactions = append(doc.Transactions, jsonTransaction{
+			Page:        t.Page,
+			Box:         box,
 			Date:        t.Date.Format(dateLayout),
 			Type:        t.Type(),
 			Description: t.Description,

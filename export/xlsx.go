@@ -46,7 +46,7 @@ type xlsxStyles struct {
 // writeXLSX writes a workbook with a "Transactions" sheet (a header row,
 // then one row per transaction with a real date cell and numeric amount
 // cells) and a "Statement" sheet with the statement summary.
-func writeXLSX(w io.Writer, fileID string, res *extract.Result) (err error) {
+func writeXLSX(w io.Writer, fileID string, res *extract.Result, edited bool) (err error) {
 	f := excelize.NewFile()
 	defer func() {
 		// Close removes the stream writer's temporary files, if any.
@@ -64,7 +64,7 @@ func writeXLSX(w io.Writer, fileID string, res *extract.Result) (err error) {
 	if err := writeTransactionsSheet(f, st, res.Transactions); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
-	if err := writeStatementSheet(f, st, fileID, res); err != nil {
+	if err := writeStatementSheet(f, st, fileID, res, edited); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
 	// Transactions is the first sheet and already the active one. Calling
@@ -176,7 +176,7 @@ func descriptionWidth(txs []extract.Transaction) float64 {
 }
 
 // writeStatementSheet writes the summary: one labelled value per row.
-func writeStatementSheet(f *excelize.File, st xlsxStyles, fileID string, res *extract.Result) error {
+func writeStatementSheet(f *excelize.File, st xlsxStyles, fileID string, res *extract.Result, edited bool) error {
 	if _, err := f.NewSheet(statementSheet); err != nil {
 		return err
 	}
@@ -204,6 +204,12 @@ func writeStatementSheet(f *excelize.File, st xlsxStyles, fileID string, res *ex
 		{"Difference", moneyCell(st, r.Difference)},
 		{"Rows where the balance breaks", strings.Join(breaks, ", ")},
 		{"Message", textCell(r.Message)},
+	}
+	if edited {
+		rows = append(rows, struct {
+			label string
+			value any
+		}{"Edited", "yes: corrected by hand after conversion"})
 	}
 	for i, row := range rows {
 		a, _ := excelize.CoordinatesToCellName(1, i+1)
