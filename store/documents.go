@@ -139,7 +139,7 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (Document, e
 }
 
 const documentColumns = `id, account_id, original_name, kind, page_count, size, status, pages_done,
-	coalesce(transaction_count, 0), coalesce(error_code, ''), coalesce(error, ''), created_at, finished_at,
+	coalesce(edited_count, transaction_count, 0), coalesce(error_code, ''), coalesce(error, ''), created_at, finished_at,
 	coalesce(edited_reconciliation, json_extract(result, '$.Statement.Reconciliation.Status'), ''), edited_at`
 
 // Document reads a document (not its bytes or result).

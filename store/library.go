@@ -63,7 +63,7 @@ func (s *Store) DeleteDocument(ctx context.Context, id string) error {
 		return fmt.Errorf("delete %s: %w", id, err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE documents SET content = x'', result = NULL, edited = NULL,
+	res, err := tx.ExecContext(ctx, `UPDATE documents SET content = x'', result = NULL, edited = NULL, edited_count = NULL,
 		edited_reconciliation = NULL, edited_at = NULL, original_name = '', error = NULL, deleted_at = ?,
 		status = CASE status WHEN 'processing' THEN 'failed' ELSE status END
 		WHERE id = ? AND deleted_at IS NULL`, s.stamp(), id)
@@ -96,11 +96,11 @@ func (s *Store) Content(ctx context.Context, id string) ([]byte, error) {
 }
 
 // SaveEdit stores a person's corrected transactions (as the server encodes
-// them) beside a completed document's original result, with the status of
-// their balance check for listings. The original is kept.
-func (s *Store) SaveEdit(ctx context.Context, id string, edited []byte, reconciliation string) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE documents SET edited = ?, edited_reconciliation = ?, edited_at = ?
-		WHERE id = ? AND status = ? AND deleted_at IS NULL`, string(edited), reconciliation, s.stamp(), id, StatusCompleted)
+// them) beside a completed document's original result, with their count
+// and the status of their balance check for listings. The original is kept.
+func (s *Store) SaveEdit(ctx context.Context, id string, edited []byte, count int, reconciliation string) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE documents SET edited = ?, edited_count = ?, edited_reconciliation = ?, edited_at = ?
+		WHERE id = ? AND status = ? AND deleted_at IS NULL`, string(edited), count, reconciliation, s.stamp(), id, StatusCompleted)
 	if err != nil {
 		return fmt.Errorf("save edit of %s: %w", id, err)
 	}
@@ -112,7 +112,7 @@ func (s *Store) SaveEdit(ctx context.Context, id string, edited []byte, reconcil
 
 // RevertEdit drops a document's corrections, so the original is served again.
 func (s *Store) RevertEdit(ctx context.Context, id string) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE documents SET edited = NULL, edited_reconciliation = NULL, edited_at = NULL
+	res, err := s.w.ExecContext(ctx, `UPDATE documents SET edited = NULL, edited_count = NULL, edited_reconciliation = NULL, edited_at = NULL
 		WHERE id = ? AND deleted_at IS NULL`, id)
 	if err != nil {
 		return fmt.Errorf("revert edit of %s: %w", id, err)

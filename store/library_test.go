@@ -105,7 +105,7 @@ func TestEditIsKeptBesideTheOriginal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveEdit(ctx, d.ID, []byte(`{}`), "ok"); !errors.Is(err, ErrNotFound) {
+	if err := s.SaveEdit(ctx, d.ID, []byte(`{}`), 1, "ok"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("edit while processing: got %v, want ErrNotFound", err)
 	}
 	if _, err := s.ClaimJob(ctx); err != nil {
@@ -118,11 +118,11 @@ func TestEditIsKeptBesideTheOriginal(t *testing.T) {
 	if got, _ := s.Document(ctx, d.ID); got.Reconciliation != "mismatch" || got.EditedAt != nil {
 		t.Errorf("before edit: reconciliation %q edited %v, want mismatch and nil", got.Reconciliation, got.EditedAt)
 	}
-	if err := s.SaveEdit(ctx, d.ID, []byte(`{"version":1}`), "ok"); err != nil {
+	if err := s.SaveEdit(ctx, d.ID, []byte(`{"version":1}`), 4, "ok"); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.Document(ctx, d.ID); got.Reconciliation != "ok" || got.EditedAt == nil {
-		t.Errorf("after edit: reconciliation %q edited %v, want ok and a time", got.Reconciliation, got.EditedAt)
+	if got, _ := s.Document(ctx, d.ID); got.Reconciliation != "ok" || got.EditedAt == nil || got.TransactionCount != 4 {
+		t.Errorf("after edit: reconciliation %q edited %v count %d, want ok, a time and 4", got.Reconciliation, got.EditedAt, got.TransactionCount)
 	}
 	if e, err := s.Edit(ctx, d.ID); err != nil || string(e) != `{"version":1}` {
 		t.Errorf("edit: got %q, %v", e, err)
@@ -136,7 +136,7 @@ func TestEditIsKeptBesideTheOriginal(t *testing.T) {
 	if e, err := s.Edit(ctx, d.ID); err != nil || e != nil {
 		t.Errorf("edit after revert: got %q, %v, want none", e, err)
 	}
-	if got, _ := s.Document(ctx, d.ID); got.Reconciliation != "mismatch" {
-		t.Errorf("after revert: reconciliation %q, want mismatch", got.Reconciliation)
+	if got, _ := s.Document(ctx, d.ID); got.Reconciliation != "mismatch" || got.TransactionCount != 3 {
+		t.Errorf("after revert: reconciliation %q count %d, want mismatch and 3", got.Reconciliation, got.TransactionCount)
 	}
 }
