@@ -22,6 +22,11 @@ func (s *Server) routes() {
 	api.HandleFunc("/status", s.handleStatus).Methods(http.MethodGet)
 	api.HandleFunc("/download", s.handleDownload).Methods(http.MethodGet)
 	api.HandleFunc("/user", s.handleUser).Methods(http.MethodGet)
+	api.HandleFunc("/documents", s.handleDocuments).Methods(http.MethodGet)
+	api.HandleFunc("/documents/{file_id}", s.handleDeleteDocument).Methods(http.MethodDelete)
+	api.HandleFunc("/documents/{file_id}/pages/{n}", s.handlePage).Methods(http.MethodGet)
+	api.HandleFunc("/documents/{file_id}/transactions", s.handleSaveEdit).Methods(http.MethodPut)
+	api.HandleFunc("/documents/{file_id}/transactions", s.handleRevertEdit).Methods(http.MethodDelete)
 
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet)
 	r.PathPrefix("/").Handler(web.Handler()).Methods(http.MethodGet, http.MethodHead)

@@ -20,6 +20,8 @@ import (
 type Converter interface {
 	Probe(ctx context.Context, data []byte, password string) (extract.Info, error)
 	Convert(ctx context.Context, data []byte, opts extract.Options) (*extract.Result, error)
+	// RenderPage draws page n (from 1) width pixels wide for review.
+	RenderPage(ctx context.Context, data []byte, password string, n, width int) (extract.Rendered, error)
 }
 
 // Config holds the server's settings.
