@@ -30,6 +30,7 @@ commands:
                                                              convert one file, no server, no data file
   accounts  create EMAIL [--plan P] | list | set-plan EMAIL PLAN | grant-credits EMAIL PAGES
   keys      create EMAIL [--label L] | list [EMAIL] | revoke ID
+  documents list EMAIL [--limit N] | delete FILE_ID          an account's documents, newest first; delete one
   backup    FILE [--data passbook.db]                        write a consistent copy of the data file
 
 Administration commands take --data (default passbook.db).
@@ -62,6 +63,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return cmdAccounts(ctx, e)
 	case "keys":
 		return cmdKeys(ctx, e)
+	case "documents":
+		return cmdDocuments(ctx, e)
 	case "backup":
 		return cmdBackup(ctx, e)
 	case "help", "-h", "--help":
@@ -394,4 +397,52 @@ func cmdBackup(ctx context.Context, e env) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", pos[0])
 	return nil
+}
+
+func cmdDocuments(ctx context.Context, e env) error {
+	sub, fs, e, err := subcommand(e, "documents", "list or delete")
+	if err != nil {
+		return err
+	}
+	limit := fs.Int("limit", 50, "how many documents to list")
+	st, pos, err := openStore(ctx, fs, e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	switch {
+	case sub == "list" && len(pos) == 1:
+		acc, err := st.AccountByEmail(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		docs, next, err := st.Documents(ctx, acc.ID, max(*limit, 1), "")
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "FILE_ID\tCREATED\tPAGES\tSTATUS\tTRANSACTIONS\tRECONCILIATION\tNAME")
+		for _, d := range docs {
+			rec := d.Reconciliation
+			if d.EditedAt != nil {
+				rec += " (edited)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\n", d.ID, d.CreatedAt.Format(time.RFC3339), d.PageCount, d.Status,
+				d.TransactionCount, rec, d.OriginalName)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if next != "" {
+			fmt.Fprintf(e.stdout, "(more: raise --limit)\n")
+		}
+		return nil
+	case sub == "delete" && len(pos) == 1:
+		if err := st.DeleteDocument(ctx, pos[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "deleted %s (its pages stay charged)\n", pos[0])
+		return nil
+	}
+	return fmt.Errorf("documents %s: wrong arguments\n%s", sub, usage)
 }
