@@ -84,6 +84,7 @@ type docList struct {
 func TestBrowser(t *testing.T) {
 	chromium := chromiumPath(t)
 	shots := screens(t)
+	os.Remove(filepath.Join(shots, "failed.png"))
 	dir := t.TempDir()
 
 	// The files: a generated statement, a scan of it, a protected PDF, and
@@ -133,9 +134,22 @@ func TestBrowser(t *testing.T) {
 	}
 	key := keyRE.FindString(out.String())
 
-	// The browser.
+	// The browser, with a fresh profile. Chromium's helpers may still be
+	// writing to it as the test ends, so it is removed on a best-effort basis.
+	profile, err := os.MkdirTemp("", "passbook-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium), chromedp.UserDataDir(t.TempDir()),
+		chromedp.ExecPath(chromium), chromedp.UserDataDir(profile),
 		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.WindowSize(1366, 768),
@@ -156,7 +170,7 @@ func TestBrowser(t *testing.T) {
 		if err := chromedp.Run(bctx, actions...); err != nil {
 			shot := filepath.Join(shots, "failed.png")
 			var buf []byte
-			if chromedp.Run(bctx, chromedp.FullScreenshot(&buf, 80)) == nil {
+			if chromedp.Run(bctx, chromedp.FullScreenshot(&buf, 100)) == nil {
 				os.WriteFile(shot, buf, 0o644)
 			}
 			t.Fatalf("%s: %v (screenshot %s)", what, err, shot)
@@ -165,9 +179,17 @@ func TestBrowser(t *testing.T) {
 	shot := func(name string) {
 		t.Helper()
 		var buf []byte
-		do("screenshot "+name, chromedp.FullScreenshot(&buf, 85))
+		do("screenshot "+name, chromedp.FullScreenshot(&buf, 100))
 		if err := os.WriteFile(filepath.Join(shots, name), buf, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// click brings an element to the middle of the window first, clear of
+	// the status line, then clicks it as a person would.
+	click := func(sel string) chromedp.Action {
+		return chromedp.Tasks{
+			chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q).scrollIntoView({block: "center"})`, sel), nil),
+			chromedp.Click(sel, chromedp.ByQuery),
 		}
 	}
 	text := func(sel string) string {
@@ -183,11 +205,11 @@ func TestBrowser(t *testing.T) {
 
 	// Sign in: a wrong key is refused in plain words, the right one opens the page.
 	do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#key", chromedp.ByID))
-	do("wrong key", chromedp.SendKeys("#key", "uk_wrongwrongwrongwrongwrongwrongwrong", chromedp.ByID), chromedp.Click(`#signin-form button[type=submit]`, chromedp.ByQuery))
+	do("wrong key", chromedp.SendKeys("#key", "uk_wrongwrongwrongwrongwrongwrongwrong", chromedp.ByID), click(`#signin-form button[type=submit]`))
 	waitJS("refusal shown", `document.getElementById("key-error").textContent.includes("not valid")`)
 	shot("01-sign-in-refused.png")
 	do("sign in", chromedp.Evaluate(`document.getElementById("key").value = ""`, nil), chromedp.SendKeys("#key", key, chromedp.ByID),
-		chromedp.Click(`#signin-form button[type=submit]`, chromedp.ByQuery), chromedp.WaitVisible("#app", chromedp.ByID))
+		click(`#signin-form button[type=submit]`), chromedp.WaitVisible("#app", chromedp.ByID))
 	waitJS("quota shown", `document.getElementById("quota-label").textContent.includes("0 of 5")`)
 
 	// Upload three files at once; the protected one asks for its password on its own line.
@@ -199,10 +221,10 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("password message: %q", msg)
 	}
 	do("wrong password", chromedp.SendKeys(`#uploads li[data-name="protected.pdf"] .pw-form input`, "nope", chromedp.ByQuery),
-		chromedp.Click(`#uploads li[data-name="protected.pdf"] .pw-form button`, chromedp.ByQuery))
+		click(`#uploads li[data-name="protected.pdf"] .pw-form button`))
 	waitJS("wrong password said", `document.querySelector('#uploads li[data-name="protected.pdf"] .msg').textContent.includes("did not open")`)
 	do("password", chromedp.SendKeys(`#uploads li[data-name="protected.pdf"] .pw-form input`, "s3cret", chromedp.ByQuery),
-		chromedp.Click(`#uploads li[data-name="protected.pdf"] .pw-form button`, chromedp.ByQuery))
+		click(`#uploads li[data-name="protected.pdf"] .pw-form button`))
 
 	// Each completes with the badge its reconciliation earns.
 	waitJS("three converted", `document.querySelectorAll("#docs tr").length === 3 &&
@@ -266,12 +288,12 @@ func TestBrowser(t *testing.T) {
 			t.Fatalf("placing rows: %d", code)
 		}
 	}
-	do("open review", chromedp.Click(`#docs tr[data-id="`+genID+`"] button[aria-label^="Review"]`, chromedp.ByQuery), chromedp.WaitVisible("#review", chromedp.ByID))
+	do("open review", click(`#docs tr[data-id="`+genID+`"] button[aria-label^="Review"]`), chromedp.WaitVisible("#review", chromedp.ByID))
 	waitJS("page image", `!!document.querySelector("#pages .page img") && document.querySelector("#pages .page img").complete && document.querySelectorAll("#pages .box").length === 8`)
 	if s := text("#summary"); !strings.Contains(s, "12-3456-7890123") || !strings.Contains(s, "GBP") || !strings.Contains(s, "1000.00") {
 		t.Errorf("summary lacks account, currency or opening balance: %q", s)
 	}
-	do("choose row 3", chromedp.Click(`#tx tr[data-row="2"] td.idx`, chromedp.ByQuery))
+	do("choose row 3", click(`#tx tr[data-row="2"] td.idx`))
 	waitJS("box 3 highlighted", `!!document.querySelector('#pages .box.sel[data-row="2"]') && document.querySelectorAll('#pages .box.sel').length === 1`)
 	// And the other way: a spot on the page selects its row.
 	var pt []float64
@@ -289,10 +311,10 @@ func TestBrowser(t *testing.T) {
 	do("edit amount", chromedp.Evaluate(`document.querySelector('`+sel+`').value = ""`, nil), chromedp.SendKeys(sel, "999.99", chromedp.ByQuery))
 	waitJS("mismatch shown", `document.getElementById("recon").classList.contains("mismatch") && document.getElementById("recon").textContent.includes("row 3")`)
 	shot("05-correction-mismatch.png")
-	do("save", chromedp.Click("#save", chromedp.ByID))
+	do("save", click("#save"))
 	waitJS("saved", `document.getElementById("edit-state").textContent.includes("Showing your corrections")`)
 	do("allow downloads", browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true))
-	do("download CSV", chromedp.Click(`#review-downloads button[aria-label="Download as CSV"]`, chromedp.ByQuery))
+	do("download CSV", click(`#review-downloads button[aria-label="Download as CSV"]`))
 	csvPath := filepath.Join(dir, "generated.csv")
 	waitFor(t, "the CSV download", func() string {
 		if b, err := os.ReadFile(csvPath); err == nil && len(b) > 0 {
@@ -312,7 +334,7 @@ func TestBrowser(t *testing.T) {
 	waitJS("history says mismatch, edited", `document.querySelector('#docs tr[data-id="`+genID+`"] .badge').textContent === "✗ Mismatch" && !!document.querySelector('#docs tr[data-id="`+genID+`"] .edited')`)
 
 	// Undo goes back to the original in one step.
-	do("undo", chromedp.Click("#undo", chromedp.ByID), chromedp.WaitVisible("#confirm", chromedp.ByID), chromedp.Click("#confirm-ok", chromedp.ByID))
+	do("undo", click("#undo"), chromedp.WaitVisible("#confirm", chromedp.ByID), click("#confirm-ok"))
 	waitJS("undone", `document.getElementById("recon").classList.contains("ok") && document.getElementById("undo").hidden`)
 
 	// A phone-width look at the history.
@@ -322,10 +344,10 @@ func TestBrowser(t *testing.T) {
 
 	// Delete the scan after confirming; it is gone for the API too.
 	scanID := ids["scan.png"]
-	do("delete", chromedp.Click(`#docs tr[data-id="`+scanID+`"] button[aria-label^="Delete"]`, chromedp.ByQuery),
+	do("delete", click(`#docs tr[data-id="`+scanID+`"] button[aria-label^="Delete"]`),
 		chromedp.WaitVisible("#confirm", chromedp.ByID))
 	shot("07-delete-confirm.png")
-	do("confirm delete", chromedp.Click("#confirm-ok", chromedp.ByID))
+	do("confirm delete", click("#confirm-ok"))
 	waitJS("row gone", `!document.querySelector('#docs tr[data-id="`+scanID+`"]') && document.getElementById("status").textContent.includes("Deleted")`)
 	if code := apiJSON(t, base, key, "GET", "/api/v1/status?file_id="+scanID, nil, &map[string]any{}); code != 404 {
 		t.Errorf("status of a deleted document: %d, want 404", code)
