@@ -8,8 +8,9 @@ CORPUS  ?= ../shared/corpus
 EVALOUT ?= /tmp/passbook-eval
 export CGO_ENABLED := 1
 
-# Debian packages the build and the tests link against or call.
-DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config
+# Debian packages the build and the tests link against or call (chromium:
+# the browser test of the web page drives it headless).
+DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build run test eval bench fuzz clean
