@@ -198,6 +198,16 @@ func TestBrowser(t *testing.T) {
 		do("read "+sel, chromedp.Text(sel, &s, chromedp.ByQuery))
 		return s
 	}
+	// a11y lists, on the screen as it stands, text whose contrast with its
+	// background is under WCAG AA's 4.5:1, and form fields without a label.
+	a11y := func(where string) {
+		t.Helper()
+		var problems []string
+		do("check "+where, chromedp.Evaluate(a11yScript, &problems))
+		for _, p := range problems {
+			t.Errorf("%s: %s", where, p)
+		}
+	}
 	waitJS := func(what, expr string) {
 		t.Helper()
 		do(what, chromedp.Poll(expr, nil, chromedp.WithPollingTimeout(60*time.Second), chromedp.WithPollingInterval(100*time.Millisecond)))
@@ -258,6 +268,7 @@ func TestBrowser(t *testing.T) {
 	}
 	waitJS("quota moved", `document.getElementById("quota-label").textContent.includes("3 of 5")`)
 	shot("02-history.png")
+	a11y("history")
 
 	// The quota refuses a 10-page file, in plain words.
 	do("upload long", chromedp.SetUploadFiles("#files", []string{filepath.Join(dir, "long.pdf")}, chromedp.ByID))
@@ -301,6 +312,7 @@ func TestBrowser(t *testing.T) {
 	do("click row 6 on the page", chromedp.MouseClickXY(pt[0], pt[1]))
 	waitJS("row 6 selected", `document.querySelector('#tx tr.sel') && document.querySelector('#tx tr.sel').dataset.row === "5"`)
 	shot("04-review.png")
+	a11y("review")
 
 	// Correct an amount: the chain breaks there, saving keeps it, the CSV carries it.
 	field := "amountOut"
@@ -354,3 +366,26 @@ func TestBrowser(t *testing.T) {
 	}
 	t.Logf("screenshots in %s", shots)
 }
+
+// a11yScript returns the problems a11y reports.
+const a11yScript = `(() => {
+  const lum = (c) => { const [r, g, b] = c.match(/[\d.]+/g).map(Number).slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const alpha = (c) => { const m = c.match(/[\d.]+/g); return m.length > 3 ? Number(m[3]) : 1; };
+  const bg = (e) => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; if (alpha(c) > 0.5) return c; } return "rgb(255, 255, 255)"; };
+  const out = [];
+  for (const e of document.querySelectorAll("body *")) {
+    if (!e.offsetParent && getComputedStyle(e).position !== "fixed") continue;
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || e.closest("[disabled]")) continue;
+    const s = getComputedStyle(e);
+    const a = lum(s.color), b = lum(bg(e));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) out.push("contrast " + ratio.toFixed(2) + " for " + JSON.stringify(e.textContent.trim().slice(0, 40)));
+  }
+  for (const i of document.querySelectorAll("input, select, textarea")) {
+    if (i.type === "hidden" || (!i.offsetParent && !i.classList.contains("visually-hidden"))) continue;
+    const labelled = i.getAttribute("aria-label") || i.getAttribute("aria-labelledby") || (i.id && document.querySelector('label[for="' + i.id + '"]')) || i.closest("label");
+    if (!labelled) out.push("no label for " + i.outerHTML.slice(0, 80));
+  }
+  return out;
+})()`
