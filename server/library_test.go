@@ -33,11 +33,10 @@ func TestDocumentsListAndDelete(t *testing.T) {
 	key := e.account("a@example.com", quota.Professional)
 	other := e.account("b@example.com", quota.Professional)
 	var ids []string
-	for i := range 3 {
+	for range 3 {
 		e.mu.Lock()
 		e.now = e.now.Add(time.Minute)
 		e.mu.Unlock()
-		_ = i
 		ids = append(ids, e.converted(key))
 	}
 	_, m, _ := e.do("GET", "/api/v1/documents?limit=2", key, nil, "")
@@ -221,5 +220,28 @@ func TestCorrectTransactions(t *testing.T) {
 	if st := e.jsonDoc(key, id)["statement"].(map[string]any); st["edited"] != nil {
 		t.Errorf("a refused edit was stored: %v", st)
 	}
-	_ = http.StatusOK
+}
+
+func TestPageImageOfProtectedPDF(t *testing.T) {
+	e := newEnv(t, true)
+	key := e.account("a@example.com", quota.Professional)
+	resp, m := e.upload(key, map[string][]byte{"file": mustRead("../testdata/encrypted_statement.pdf"), "password": []byte("s3cret")})
+	if resp.StatusCode != 200 {
+		t.Fatalf("upload: %d %v", resp.StatusCode, m)
+	}
+	id := m["file_id"].(string)
+	e.waitDone(key, id)
+	resp, m, _ = e.do("GET", "/api/v1/documents/"+id+"/pages/1", key, nil, "")
+	wantError(t, resp, m, 400, "password_required")
+	req, _ := http.NewRequest("GET", e.http.URL+"/api/v1/documents/"+id+"/pages/1?width=300", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("X-Document-Password", "s3cret")
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode != 200 || r.Header.Get("Content-Type") != "image/png" {
+		t.Errorf("with the password: %d %s, want a PNG", r.StatusCode, r.Header.Get("Content-Type"))
+	}
 }
