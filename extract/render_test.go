@@ -44,3 +44,33 @@ func TestIsolatedRenderPage(t *testing.T) {
 		t.Errorf("encrypted with password, huge width: %v", err)
 	}
 }
+
+// BenchmarkRenderPage draws the sample's page as the review shows it.
+func BenchmarkRenderPage(b *testing.B) {
+	data, err := os.ReadFile("../testdata/sample_statement.pdf")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		r, err := RenderPage(data, "", 1, 1000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(r.PNG)))
+	}
+}
+
+// BenchmarkIsolatedRenderPage is the same through a worker child, as the
+// server does it.
+func BenchmarkIsolatedRenderPage(b *testing.B) {
+	data, err := os.ReadFile("../testdata/sample_statement.pdf")
+	if err != nil {
+		b.Fatal(err)
+	}
+	iso := child("worker", DefaultLimits)
+	for b.Loop() {
+		if _, err := iso.RenderPage(context.Background(), data, "", 1, 1000); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
