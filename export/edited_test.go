@@ -12,6 +12,7 @@ func TestEditedAndPlaced(t *testing.T) {
 	res := sample()
 	res.Transactions[0].Page = 1
 	res.Transactions[0].Box = [4]float64{10, 20, 300, 32}
+	res.Transactions[0].Account = "12-34"
 	for _, edited := range []bool{false, true} {
 		var buf bytes.Buffer
 		var err error
@@ -38,6 +39,9 @@ func TestEditedAndPlaced(t *testing.T) {
 		}
 		if got, _ := json.Marshal(doc.Transactions[0]["box"]); string(got) != "[10,20,300,32]" {
 			t.Errorf("box: got %s, want [10,20,300,32]", got)
+		}
+		if got := doc.Transactions[0]["account"]; got != "12-34" {
+			t.Errorf("account: got %v, want 12-34", got)
 		}
 		if _, ok := doc.Transactions[1]["box"]; ok {
 			t.Errorf("row without a place has a box: %v", doc.Transactions[1])

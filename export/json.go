@@ -35,6 +35,8 @@ type jsonTransaction struct {
 	// top-left) place the row on the document, when known.
 	Page int         `json:"page,omitempty"`
 	Box  *[4]float64 `json:"box,omitempty"`
+	// Account is the row's account number when the document holds several.
+	Account string `json:"account,omitempty"`
 }
 
 // jsonStatement is what the document says about itself. Unknown values are
@@ -83,6 +85,7 @@ func writeJSON(w io.Writer, fileID string, res *extract.Result, edited bool) err
 		doc.Transactions = append(doc.Transactions, jsonTransaction{
 			Page:        t.Page,
 			Box:         box,
+			Account:     t.Account,
 			Date:        t.Date.Format(dateLayout),
 			Type:        t.Type(),
 			Description: t.Description,
