@@ -351,6 +351,12 @@ func TestBrowser(t *testing.T) {
 
 	// A phone-width look at the history.
 	do("phone width", chromedp.EmulateViewport(390, 844), chromedp.ScrollIntoView("#history", chromedp.ByID))
+	var wide string
+	do("phone overflow", chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth ?
+		[...document.querySelectorAll("body *")].filter(e => !e.closest(".table-wrap *") && e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5).map(e => e.tagName + "." + e.className + "#" + e.id + " " + Math.round(e.getBoundingClientRect().right)).join(", ") + " (page " + document.documentElement.scrollWidth + " px wide)" : ""`, &wide))
+	if wide != "" {
+		t.Errorf("at phone width the page is wider than the screen: %s", wide)
+	}
 	shot("06-phone-history.png")
 	do("desktop width", chromedp.EmulateViewport(1366, 768))
 
