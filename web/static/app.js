@@ -29,11 +29,15 @@ const localDate = (ymd) => {
 };
 const period = (p) => (p === "day" ? "today" : "this " + p);
 
-// status says something to everyone, screen readers included.
+// say tells everyone something, screen readers included. News fades after
+// a while so as not to cover the page; errors stay until the next message.
+let sayTimer = 0;
 function say(msg, isError = false) {
   const s = $("status");
   s.textContent = msg;
   s.classList.toggle("error", isError);
+  clearTimeout(sayTimer);
+  if (!isError) sayTimer = setTimeout(() => { if (s.textContent === msg) s.textContent = ""; }, 12000);
 }
 
 // messages turns an API error body into plain words. ctx carries what the
