@@ -17,8 +17,9 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate
 # Debian packages the build and the tests link against or call.
 # python3-ofxparse and libxml2-utils (xmllint) are the export tests'
 # independent readers of OFX/QFX/QBO and CAMT.053; e2fsprogs gives chattr,
-# for the readiness tests that make a data file immutable.
-DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config python3-ofxparse libxml2-utils e2fsprogs
+# for the readiness tests that make a data file immutable; chromium: the
+# browser test of the web page drives it headless.
+DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config python3-ofxparse libxml2-utils e2fsprogs chromium
 # LibreOffice opens the excel-eu CSV and the XLSX in the export tests. It is
 # large, so only the test target installs it.
 TEST_DEBS := libreoffice-calc-nogui

@@ -35,10 +35,11 @@ commands:
                                             P (csv): xero quickbooks excel-eu
   accounts  create EMAIL [--plan P] | list | set-plan EMAIL PLAN | grant-credits EMAIL PAGES
   keys      create EMAIL [--label L] | list [EMAIL] | revoke ID
+  documents list EMAIL [--limit N] | delete FILE_ID   an account's documents, newest first; delete one
   backup    FILE                            write a consistent copy of the data file
   version                                   print the version, commit and build date
 
-The administration commands (accounts, keys, backup) take --data FILE or
+The administration commands (accounts, keys, documents, backup) take --data FILE or
 PASSBOOK_DATA (default passbook.db) and open only a data file that exists,
 unless given --create. 'passbook COMMAND --help' tells more.
 `
@@ -74,6 +75,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		err = cmdAccounts(ctx, e)
 	case "keys":
 		err = cmdKeys(ctx, e)
+	case "documents":
+		err = cmdDocuments(ctx, e)
 	case "backup":
 		err = cmdBackup(ctx, e)
 	case "version", "--version", "-version":
@@ -606,4 +609,67 @@ func cmdBackup(ctx context.Context, e env) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", pos[0])
 	return nil
+}
+
+var documentsCommands = []subcmd{
+	{"list", "EMAIL [--limit N]", 1, 1, "lists an account's documents, newest first, with their status and balance check"},
+	{"delete", "FILE_ID", 1, 1, "deletes a document's file, results and corrections at once; its pages stay charged"},
+}
+
+func cmdDocuments(ctx context.Context, e env) error {
+	sc, fs, e, err := subcommand(e, "documents", documentsCommands)
+	if err != nil {
+		return err
+	}
+	limit := new(int)
+	if sc.name == "list" {
+		limit = fs.Int("limit", 50, "how many documents to list")
+	}
+	data := newDataFlags(fs, e, false)
+	pos, err := sc.parse(fs, e, "documents")
+	if err != nil {
+		return err
+	}
+	if sc.name == "list" && *limit < 1 {
+		return fmt.Errorf("documents list: --limit must be at least 1 (got %d)", *limit)
+	}
+	st, err := data.open(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	switch sc.name {
+	case "list":
+		acc, err := st.AccountByEmail(ctx, pos[0])
+		if err != nil {
+			return fmt.Errorf("account %s: %w", pos[0], err)
+		}
+		docs, next, err := st.Documents(ctx, acc.ID, *limit, "")
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "FILE_ID\tCREATED\tPAGES\tSTATUS\tTRANSACTIONS\tRECONCILIATION\tNAME")
+		for _, d := range docs {
+			rec := d.Reconciliation
+			if d.EditedAt != nil {
+				rec += " (edited)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\n", d.ID, d.CreatedAt.Format(time.RFC3339), d.PageCount, d.Status,
+				d.TransactionCount, rec, d.OriginalName)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if next != "" {
+			fmt.Fprintf(e.stdout, "(more: raise --limit)\n")
+		}
+		return nil
+	default: // delete
+		if err := st.DeleteDocument(ctx, pos[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "deleted %s (its pages stay charged)\n", pos[0])
+		return nil
+	}
 }

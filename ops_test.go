@@ -85,13 +85,15 @@ func TestHelpExitsZero(t *testing.T) {
 		{"accounts", "create", "--help"}, {"accounts", "list", "--help"}, {"accounts", "set-plan", "--help"},
 		{"accounts", "grant-credits", "-h"}, {"keys", "create", "--help"}, {"keys", "list", "--help"}, {"keys", "revoke", "--help"},
 		{"accounts", "create", "x@example.com", "--plan", "business", "--help"},
+		{"documents", "--help"}, {"documents", "list", "--help"}, {"documents", "delete", "-h"},
 	} {
 		code, out, errOut := exitCode(t, mainCmd(dir, nil, args...))
 		if code != 0 || !strings.HasPrefix(out, "usage") {
 			t.Errorf("passbook %s: exit %d, stdout %q, stderr %q; want exit 0 and a usage", strings.Join(args, " "), code, out, errOut)
 		}
 	}
-	for _, args := range [][]string{{}, {"bogus"}, {"accounts"}, {"accounts", "bogus"}, {"serve", "--bogus"}, {"keys", "revoke"}, {"version", "x"}} {
+	for _, args := range [][]string{{}, {"bogus"}, {"accounts"}, {"accounts", "bogus"}, {"serve", "--bogus"}, {"keys", "revoke"}, {"version", "x"},
+		{"documents"}, {"documents", "list"}, {"documents", "delete", "a", "b"}} {
 		if code, out, errOut := exitCode(t, mainCmd(dir, nil, args...)); code != 1 || errOut == "" {
 			t.Errorf("passbook %s: exit %d, stdout %q, stderr %q; want exit 1 with a reason", strings.Join(args, " "), code, out, errOut)
 		}
@@ -111,6 +113,7 @@ func TestAdminCommandsNeedDataFile(t *testing.T) {
 		{"accounts", "list"}, {"accounts", "create", "a@example.com"}, {"accounts", "set-plan", "a@example.com", "free"},
 		{"accounts", "grant-credits", "a@example.com", "5"}, {"keys", "create", "admin@localhost"}, {"keys", "list"},
 		{"keys", "revoke", "1"}, {"backup", filepath.Join(dir, "copy.db")},
+		{"documents", "list", "a@example.com"}, {"documents", "delete", "doc_x"},
 	} {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), append(args, "--data", missing), os.Getenv, nil, &stdout, &stderr)

@@ -199,6 +199,17 @@ func Check(f Format, opts Options) error {
 // Write writes the document res in format f to w. A nil res is written as a
 // document with no transactions.
 func Write(w io.Writer, f Format, opts Options, res *extract.Result) error {
+	return writeAs(w, f, opts, res, false)
+}
+
+// WriteEdited is Write for a result whose transactions a person corrected:
+// the JSON says statement.edited is true and the XLSX summary says so too;
+// the other formats carry the corrected rows as they are.
+func WriteEdited(w io.Writer, f Format, opts Options, res *extract.Result) error {
+	return writeAs(w, f, opts, res, true)
+}
+
+func writeAs(w io.Writer, f Format, opts Options, res *extract.Result, edited bool) error {
 	if res == nil {
 		res = &extract.Result{}
 	}
@@ -211,14 +222,14 @@ func Write(w io.Writer, f Format, opts Options, res *extract.Result) error {
 	opts.Created = opts.Created.UTC().Truncate(time.Second)
 	switch f {
 	case JSON:
-		return writeJSON(w, opts.FileID, res)
+		return writeJSON(w, opts.FileID, res, edited)
 	case CSV:
 		if opts.Profile != "" {
 			return writeProfileCSV(w, opts.Profile, res)
 		}
 		return writeCSV(w, res)
 	case XLSX:
-		return writeXLSX(w, opts, res)
+		return writeXLSX(w, opts, res, edited)
 	case OFX:
 		return writeOFX(w, ofxXML, opts, res)
 	case QFX, QBO:

@@ -55,6 +55,9 @@ type jsonStatement struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Accounts lists each account of a document that holds several.
 	Accounts []jsonAccount `json:"accounts,omitempty"`
+	// Edited is true when a person corrected the transactions after the
+	// conversion; the reconciliation is then recomputed from their rows.
+	Edited bool `json:"edited,omitempty"`
 }
 
 // jsonAccount is one account of a document that holds several, with the
@@ -79,7 +82,7 @@ type jsonReconciliation struct {
 
 // writeJSON writes res as the JSON download body. HTML escaping is off:
 // this is a download, not a page, and "&" reads better than "\u0026".
-func writeJSON(w io.Writer, fileID string, res *extract.Result) error {
+func writeJSON(w io.Writer, fileID string, res *extract.Result, edited bool) error {
 	doc := jsonDocument{
 		Success:          true,
 		FileID:           fileID,
@@ -87,6 +90,7 @@ func writeJSON(w io.Writer, fileID string, res *extract.Result) error {
 		Transactions:     make([]jsonTransaction, 0, len(res.Transactions)),
 		Statement:        newJSONStatement(&res.Statement),
 	}
+	doc.Statement.Edited = edited
 	for _, t := range res.Transactions {
 		jt := jsonTransaction{
 			Date:        t.Date.Format(dateLayout),

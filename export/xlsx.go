@@ -80,7 +80,7 @@ func (st xlsxStyles) row(warned bool) cellStyles {
 // cells, the row's warnings in Notes and the row tinted when it has any;
 // set up to print one page wide, landscape, with the header on every page)
 // and a "Statement" sheet with the statement summary.
-func writeXLSX(w io.Writer, opts Options, res *extract.Result) (err error) {
+func writeXLSX(w io.Writer, opts Options, res *extract.Result, edited bool) (err error) {
 	f := excelize.NewFile()
 	defer func() {
 		// Close removes the stream writer's temporary files, if any.
@@ -98,7 +98,7 @@ func writeXLSX(w io.Writer, opts Options, res *extract.Result) (err error) {
 	if err := writeTransactionsSheet(f, st, res); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
-	if err := writeStatementSheet(f, st, opts, res); err != nil {
+	if err := writeStatementSheet(f, st, opts, res, edited); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
 	// Transactions is the first sheet and already the active one. Calling
@@ -306,8 +306,9 @@ func textWidth(txs []extract.Transaction, text func(extract.Transaction) string,
 }
 
 // writeStatementSheet writes the summary: one labelled value per row,
-// then, for a document with several accounts, a table of the accounts.
-func writeStatementSheet(f *excelize.File, st xlsxStyles, opts Options, res *extract.Result) error {
+// then, for a document with several accounts, a table of the accounts; last,
+// for a result a person corrected, a row that says so.
+func writeStatementSheet(f *excelize.File, st xlsxStyles, opts Options, res *extract.Result, edited bool) error {
 	if _, err := f.NewSheet(statementSheet); err != nil {
 		return err
 	}
@@ -348,6 +349,9 @@ func writeStatementSheet(f *excelize.File, st xlsxStyles, opts Options, res *ext
 				moneyCell(st.money, a.OpeningBalance), moneyCell(st.money, a.ClosingBalance),
 				textValue(cs, a.Reconciliation.Status)})
 		}
+	}
+	if edited {
+		rows = append(rows, []any{label("Edited"), textValue(cs, "yes: corrected by hand after conversion")})
 	}
 	for i, row := range rows {
 		for j, v := range row {

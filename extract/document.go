@@ -16,6 +16,23 @@ type Info struct {
 	PageCount int `json:"page_count"`
 }
 
+// Rendered is a page drawn for a person to look at.
+type Rendered struct {
+	// PNG is the image, grey.
+	PNG []byte `json:"png"`
+	// Width and Height are the page's size in PDF points, the unit of
+	// Transaction.Box, so a viewer can place boxes on the image.
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Width bounds of a rendered page, in pixels; 0 asks for the default.
+const (
+	MinRenderWidth     = 100
+	MaxRenderWidth     = 3000
+	DefaultRenderWidth = 1200
+)
+
 // Sniff names the type of data from its first bytes: "pdf", "png", "jpeg",
 // "tiff", "webp", or "" when it is none of them.
 func Sniff(data []byte) string {

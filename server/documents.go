@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -227,19 +226,18 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &apiError{http.StatusConflict, "document_failed", "The document could not be converted: " + doc.Error, "Check the file and upload it again; its pages were not charged."})
 		return
 	}
-	raw, err := s.store.Result(r.Context(), doc.ID)
+	res, edited, err := s.servedResult(r.Context(), doc.ID)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	var res extract.Result
-	if err := json.Unmarshal(raw, &res); err != nil {
-		s.fail(w, r, fmt.Errorf("decode result of %s: %w", doc.ID, err))
-		return
+	write := export.Write
+	if edited {
+		write = export.WriteEdited
 	}
 	var buf bytes.Buffer
 	opts.FileID, opts.OriginalName, opts.Created = doc.ID, doc.OriginalName, s.store.Now()
-	if err := export.Write(&buf, format, opts, &res); err != nil {
+	if err := write(&buf, format, opts, res); err != nil {
 		s.fail(w, r, fmt.Errorf("export %s as %s: %w", doc.ID, format, err))
 		return
 	}
@@ -292,6 +290,12 @@ func (s *Server) ownDocument(r *http.Request) (store.Document, error) {
 	if id == "" {
 		return store.Document{}, &apiError{http.StatusBadRequest, "missing_file_id", "The file_id parameter is missing.", "Add ?file_id=doc_... as returned by POST /api/v1/extract."}
 	}
+	return s.ownDocumentID(r, id)
+}
+
+// ownDocumentID loads the caller's document id: 404 when there is none,
+// 403 when it is another account's.
+func (s *Server) ownDocumentID(r *http.Request, id string) (store.Document, error) {
 	doc, err := s.store.Document(r.Context(), id)
 	if err != nil {
 		return store.Document{}, err

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"strconv"
 	"strings"
@@ -153,20 +155,38 @@ func (testEngine) Convert(data []byte, opts extract.Options) (*extract.Result, e
 	}
 	res := &extract.Result{PageCount: d.pages, Transactions: d.rows}
 	res.Statement.OpeningBalance = d.opening
-	res.Statement.Reconciliation.Status = extract.ReconcileUnverified
-	if len(d.rows) == 0 {
-		res.Statement.Reconciliation.Status = extract.ReconcileNoTransactions
-	}
+	// The balance check is the one a person's corrections get: pure Go.
+	res.Statement.Reconciliation = extract.Recheck(res.Transactions, res.Statement)
 	return res, nil
 }
 
-func (testEngine) RenderPage(data []byte, password string, page, width int) ([]byte, error) {
+// testPageWidth and testPageHeight are the size of every test page in
+// points: A4, as the real engine reports it.
+const testPageWidth, testPageHeight = 595.28, 841.89
+
+// RenderPage draws a blank grey page of the asked width, its height in
+// A4's proportions, with the bounds and errors of the real engine.
+func (testEngine) RenderPage(data []byte, password string, page, width int) (extract.Rendered, error) {
 	d, err := parseTestDoc(data, password)
 	if err != nil {
-		return nil, err
+		return extract.Rendered{}, err
+	}
+	if width == 0 {
+		width = extract.DefaultRenderWidth
+	}
+	if width < extract.MinRenderWidth || width > extract.MaxRenderWidth {
+		return extract.Rendered{}, fmt.Errorf("width %d: %w", width, extract.ErrNoPage)
 	}
 	if page < 1 || page > d.pages {
-		return nil, fmt.Errorf("page %d of %d: %w", page, d.pages, extract.ErrNoPage)
+		return extract.Rendered{}, fmt.Errorf("page %d of %d: %w", page, d.pages, extract.ErrNoPage)
 	}
-	return []byte(fmt.Sprintf("PNG page %d width %d", page, width)), nil
+	g := image.NewGray(image.Rect(0, 0, width, int(float64(width)*testPageHeight/testPageWidth)))
+	for i := range g.Pix {
+		g.Pix[i] = 0xee
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, g); err != nil {
+		return extract.Rendered{}, err
+	}
+	return extract.Rendered{PNG: buf.Bytes(), Width: testPageWidth, Height: testPageHeight}, nil
 }

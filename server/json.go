@@ -52,7 +52,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, r, &apiError{http.StatusNotFound, "not_found", "No such endpoint.", "Endpoints are POST /api/v1/extract, GET /api/v1/status, GET /api/v1/download and GET /api/v1/user."})
+	s.fail(w, r, &apiError{http.StatusNotFound, "not_found", "No such endpoint.", "Endpoints are POST /api/v1/extract, GET /api/v1/status, GET /api/v1/download, GET /api/v1/user and /api/v1/documents (see docs/api.md)."})
 }
 
 func (s *Server) handleMethodNotAllowed(w http.ResponseWriter, r *http.Request) {

@@ -18,6 +18,14 @@ func (s *Server) routes() {
 	api.NotFoundHandler = r.NotFoundHandler
 	api.MethodNotAllowedHandler = r.MethodNotAllowedHandler
 	api.Use(s.requireKey)
+	// Routes with methods other than GET come first: gorilla/mux forgets a
+	// method mismatch (405) when a later route matches the method but not
+	// the path.
+	api.HandleFunc("/documents", s.handleDocuments).Methods(http.MethodGet)
+	api.HandleFunc("/documents/{file_id}", s.handleDeleteDocument).Methods(http.MethodDelete)
+	api.HandleFunc("/documents/{file_id}/pages/{n}", s.handlePage).Methods(http.MethodGet)
+	api.HandleFunc("/documents/{file_id}/transactions", s.handleSaveEdit).Methods(http.MethodPut)
+	api.HandleFunc("/documents/{file_id}/transactions", s.handleRevertEdit).Methods(http.MethodDelete)
 	api.HandleFunc("/extract", s.handleUpload).Methods(http.MethodPost).Name(routeUpload)
 	api.HandleFunc("/status", s.handleStatus).Methods(http.MethodGet)
 	api.HandleFunc("/download", s.handleDownload).Methods(http.MethodGet)

@@ -21,9 +21,10 @@ import (
 type Converter interface {
 	Probe(ctx context.Context, data []byte, password string) (extract.Info, error)
 	Convert(ctx context.Context, data []byte, opts extract.Options) (*extract.Result, error)
-	// RenderPage draws page n (from 1) width pixels wide as a PNG; a page
+	// RenderPage draws page n (from 1) width pixels wide (0: the engine's
+	// default) as a PNG for review, with the page's size in points; a page
 	// or width the document cannot give fails with extract.ErrNoPage.
-	RenderPage(ctx context.Context, data []byte, password string, page, width int) ([]byte, error)
+	RenderPage(ctx context.Context, data []byte, password string, page, width int) (extract.Rendered, error)
 }
 
 // Config holds the server's settings.

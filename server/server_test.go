@@ -530,7 +530,7 @@ func TestFailureCodes(t *testing.T) {
 
 func TestWebPage(t *testing.T) {
 	e := newEnv(t, false)
-	for path, want := range map[string]string{"/": "<title>Passbook</title>", "/app.js": "/api/v1/"} {
+	for path, want := range map[string]string{"/": "<title>Passbook</title>", "/app.js": "\"api/v1/"} {
 		resp, _, body := e.do("GET", path, "", nil, "")
 		if resp.StatusCode != 200 || !strings.Contains(string(body), want) || resp.Header.Get("Content-Security-Policy") == "" {
 			t.Errorf("GET %s: %d, CSP %q, body lacks %q", path, resp.StatusCode, resp.Header.Get("Content-Security-Policy"), want)

@@ -55,6 +55,12 @@ type Document struct {
 	Error            string
 	CreatedAt        time.Time
 	FinishedAt       *time.Time
+	// Reconciliation is the status of the balance check of the served
+	// result (the edited one when there is one); "" until completed.
+	Reconciliation string
+	// EditedAt is when a person last saved corrected transactions; nil
+	// while the original result is served.
+	EditedAt *time.Time
 }
 
 // Usage reads an account's standing in its current quota period.
@@ -133,31 +139,40 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (Document, e
 }
 
 const documentColumns = `id, account_id, original_name, kind, page_count, size, status, pages_done,
-	coalesce(transaction_count, 0), coalesce(error_code, ''), coalesce(error, ''), created_at, finished_at`
+	coalesce(edited_count, transaction_count, 0), coalesce(error_code, ''), coalesce(error, ''), created_at, finished_at,
+	coalesce(edited_reconciliation, json_extract(result, '$.Statement.Reconciliation.Status'), ''), edited_at`
 
 // Document reads a document (not its bytes or result).
 func (s *Store) Document(ctx context.Context, id string) (Document, error) {
-	var d Document
-	var created string
-	var finished sql.NullString
-	err := s.stmts.document.QueryRowContext(ctx, id).Scan(
-		&d.ID, &d.AccountID, &d.OriginalName, &d.Kind, &d.PageCount, &d.Size, &d.Status, &d.PagesDone,
-		&d.TransactionCount, &d.ErrorCode, &d.Error, &created, &finished)
+	d, err := scanDocument(s.stmts.document.QueryRowContext(ctx, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Document{}, fmt.Errorf("document %s: %w", id, ErrNotFound)
 	}
 	if err != nil {
 		return Document{}, fmt.Errorf("document %s: %w", id, err)
 	}
+	return d, nil
+}
+
+func scanDocument(row interface{ Scan(...any) error }) (Document, error) {
+	var d Document
+	var created string
+	var finished, edited sql.NullString
+	err := row.Scan(&d.ID, &d.AccountID, &d.OriginalName, &d.Kind, &d.PageCount, &d.Size, &d.Status, &d.PagesDone,
+		&d.TransactionCount, &d.ErrorCode, &d.Error, &created, &finished, &d.Reconciliation, &edited)
+	if err != nil {
+		return Document{}, err
+	}
 	d.CreatedAt = parseTime(created)
 	d.FinishedAt = parseNullTime(finished)
+	d.EditedAt = parseNullTime(edited)
 	return d, nil
 }
 
 // Result reads a completed document's result, as the worker encoded it.
 func (s *Store) Result(ctx context.Context, id string) ([]byte, error) {
 	var res []byte
-	err := s.r.QueryRowContext(ctx, "SELECT result FROM documents WHERE id = ? AND status = ?", id, StatusCompleted).Scan(&res)
+	err := s.r.QueryRowContext(ctx, "SELECT result FROM documents WHERE id = ? AND status = ? AND deleted_at IS NULL", id, StatusCompleted).Scan(&res)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("result of %s: %w", id, ErrNotFound)
 	}

@@ -48,7 +48,7 @@ type Store struct {
 
 // Open opens (creating if need be) the data file at path and migrates it.
 func Open(ctx context.Context, path string) (*Store, error) {
-	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=secure_delete(1)"
 	u := "file:" + (&url.URL{Path: path}).EscapedPath() + "?"
 	w, err := sql.Open("sqlite", u+pragmas+"&_txlock=immediate")
 	if err != nil {

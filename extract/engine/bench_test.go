@@ -135,3 +135,20 @@ func BenchmarkWordsPage(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*10)/1000, "ms/page")
 }
+
+// BenchmarkRenderPage draws the sample's page as the review shows it, in
+// process.
+func BenchmarkRenderPage(b *testing.B) {
+	data, err := os.ReadFile("../../testdata/sample_statement.pdf")
+	if err != nil {
+		b.Fatal(err)
+	}
+	eng := New()
+	for b.Loop() {
+		r, err := eng.RenderPage(data, "", 1, 1000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(r.PNG)))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/png"
 	"passbook/extract"
+	"passbook/extract/ocr"
 	"strings"
 	"testing"
 
@@ -124,7 +125,7 @@ func TestRenderPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := png.Decode(bytes.NewReader(out))
+	img, err := png.Decode(bytes.NewReader(out.PNG))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,11 +133,21 @@ func TestRenderPage(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 600 || b.Dy() < 770 || b.Dy() > 780 {
 		t.Errorf("rendered %v, want 600 wide and about 776 high", b)
 	}
+	if out.Width != 612 || out.Height != 792 {
+		t.Errorf("page size %g x %g pt, want Letter's 612 x 792", out.Width, out.Height)
+	}
+	if out, err := New().RenderPage(data, "pw", 1, 0); err != nil {
+		t.Errorf("default width: %v", err)
+	} else if cfg, err := png.DecodeConfig(bytes.NewReader(out.PNG)); err != nil || cfg.Width != extract.DefaultRenderWidth {
+		t.Errorf("default width rendered %d px, %v; want %d", cfg.Width, err, extract.DefaultRenderWidth)
+	}
 	scan := encodeGrayPNG(t, 300, 400)
 	if out, err := New().RenderPage(scan, "", 1, 150); err != nil {
 		t.Errorf("image page: %v", err)
-	} else if cfg, err := png.DecodeConfig(bytes.NewReader(out)); err != nil || cfg.Width != 150 || cfg.Height != 200 {
+	} else if cfg, err := png.DecodeConfig(bytes.NewReader(out.PNG)); err != nil || cfg.Width != 150 || cfg.Height != 200 {
 		t.Errorf("image page rendered %dx%d, %v; want 150x200", cfg.Width, cfg.Height, err)
+	} else if w, h := ocr.PageSize(300, 400); out.Width != w || out.Height != h || w <= 0 {
+		t.Errorf("image page size %g x %g pt, want %g x %g as recognition reads it", out.Width, out.Height, w, h)
 	}
 	for _, c := range []struct {
 		name        string

@@ -195,67 +195,66 @@ func (e *Engine) imagePages(data []byte, opts extract.Options) ([]extract.Page, 
 	return pages, nil
 }
 
-// Width bounds of RenderPage, in pixels.
-const (
-	MinRenderWidth     = 100
-	MaxRenderWidth     = 3000
-	DefaultRenderWidth = 1200
-)
-
 // RenderPage draws page (1-based) of a PDF or image file as a grey PNG
-// width pixels wide (DefaultRenderWidth when 0), for a person to review
-// what was read.
-func (e *Engine) RenderPage(data []byte, password string, page, width int) ([]byte, error) {
+// width pixels wide (extract.DefaultRenderWidth when 0), for a person to
+// review what was read, with the page's size in points (the unit of
+// Transaction.Box). A page or width outside the document's is
+// extract.ErrNoPage.
+func (e *Engine) RenderPage(data []byte, password string, page, width int) (extract.Rendered, error) {
 	if width == 0 {
-		width = DefaultRenderWidth
+		width = extract.DefaultRenderWidth
 	}
-	if width < MinRenderWidth || width > MaxRenderWidth {
-		return nil, fmt.Errorf("width %d is outside %d–%d: %w", width, MinRenderWidth, MaxRenderWidth, extract.ErrNoPage)
+	if width < extract.MinRenderWidth || width > extract.MaxRenderWidth {
+		return extract.Rendered{}, fmt.Errorf("width %d is outside %d–%d: %w", width, extract.MinRenderWidth, extract.MaxRenderWidth, extract.ErrNoPage)
 	}
+	var r extract.Rendered
 	var g *image.Gray
 	switch extract.Sniff(data) {
 	case "":
-		return nil, extract.ErrUnsupported
+		return extract.Rendered{}, extract.ErrUnsupported
 	case "pdf":
 		doc, err := pdf.Open(data, password)
 		if err != nil {
-			return nil, err
+			return extract.Rendered{}, err
 		}
 		defer doc.Close()
 		if page < 1 || page > doc.PageCount() {
-			return nil, fmt.Errorf("page %d of %d: %w", page, doc.PageCount(), extract.ErrNoPage)
+			return extract.Rendered{}, fmt.Errorf("page %d of %d: %w", page, doc.PageCount(), extract.ErrNoPage)
 		}
-		w, _, err := doc.PageSize(page - 1)
+		w, h, err := doc.PageSize(page - 1)
 		if err != nil {
-			return nil, err
+			return extract.Rendered{}, err
 		}
 		if w <= 0 {
-			return nil, fmt.Errorf("page %d has no width: %w", page, extract.ErrCorrupt)
+			return extract.Rendered{}, fmt.Errorf("page %d has no width: %w", page, extract.ErrCorrupt)
 		}
 		if g, err = doc.RenderGray(page-1, float64(width)*72/w); err != nil {
-			return nil, err
+			return extract.Rendered{}, err
 		}
+		r.Width, r.Height = w, h
 	default:
 		imgs, err := ocr.Decode(data)
 		if err != nil {
-			return nil, err
+			return extract.Rendered{}, err
 		}
 		if page < 1 || page > len(imgs) {
-			return nil, fmt.Errorf("page %d of %d: %w", page, len(imgs), extract.ErrNoPage)
+			return extract.Rendered{}, fmt.Errorf("page %d of %d: %w", page, len(imgs), extract.ErrNoPage)
 		}
 		src := imgs[page-1]
 		b := src.Bounds()
 		if b.Dx() <= 0 || b.Dy() <= 0 {
-			return nil, fmt.Errorf("page %d is empty: %w", page, extract.ErrCorrupt)
+			return extract.Rendered{}, fmt.Errorf("page %d is empty: %w", page, extract.ErrCorrupt)
 		}
 		h := max(1, b.Dy()*width/b.Dx())
 		g = image.NewGray(image.Rect(0, 0, width, h))
 		draw.ApproxBiLinear.Scale(g, g.Rect, src, b, draw.Src, nil)
+		r.Width, r.Height = ocr.PageSize(b.Dx(), b.Dy())
 	}
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&buf, g); err != nil {
-		return nil, fmt.Errorf("encode png: %w", err)
+		return extract.Rendered{}, fmt.Errorf("encode png: %w", err)
 	}
-	return buf.Bytes(), nil
+	r.PNG = buf.Bytes()
+	return r, nil
 }

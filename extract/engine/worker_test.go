@@ -6,6 +6,7 @@ import (
 	"errors"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"passbook/extract"
 	"passbook/extract/worker"
@@ -127,4 +128,62 @@ func bigPNG(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// TestIsolatedRenderPage draws a page through a worker child, as the server
+// does, and checks the image and the page size in points that the review
+// screen places row boxes with.
+func TestIsolatedRenderPage(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/sample_statement.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := child(t, "worker", worker.DefaultLimits())
+	r, err := p.RenderPage(context.Background(), data, "", 1, 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(r.PNG))
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	if w := img.Bounds().Dx(); math.Abs(float64(w-600)) > 1 {
+		t.Errorf("width: got %d px, want 600", w)
+	}
+	// The sample is A4: 595 x 842 points.
+	if math.Abs(r.Width-595.3) > 1 || math.Abs(r.Height-841.9) > 1 {
+		t.Errorf("page size: got %.1f x %.1f pt, want A4", r.Width, r.Height)
+	}
+	if _, err := p.RenderPage(context.Background(), data, "", 2, 600); !errors.Is(err, extract.ErrNoPage) {
+		t.Errorf("page 2 of 1: got %v, want ErrNoPage", err)
+	}
+	enc, err := os.ReadFile("../../testdata/encrypted_statement.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New().RenderPage(enc, "", 1, 600); !errors.Is(err, extract.ErrPassword) {
+		t.Errorf("encrypted without password: got %v, want ErrPassword", err)
+	}
+	if _, err := New().RenderPage(enc, "s3cret", 1, extract.MaxRenderWidth); err != nil {
+		t.Errorf("encrypted with password, widest: %v", err)
+	}
+}
+
+// BenchmarkIsolatedRenderPage draws the sample's page as the review shows
+// it, through a worker child, as the server does it.
+func BenchmarkIsolatedRenderPage(b *testing.B) {
+	data, err := os.ReadFile("../../testdata/sample_statement.pdf")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := worker.DefaultConfig(os.Args[0], []string{"worker"}, 1)
+	p := worker.NewPool(cfg)
+	defer p.Close()
+	for b.Loop() {
+		r, err := p.RenderPage(context.Background(), data, "", 1, 1000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(r.PNG)))
+	}
 }

@@ -310,6 +310,13 @@ func lumaOf(r, g, b uint32) uint32 {
 	return (299*r + 587*g + 114*b + 500) / 1000
 }
 
+// PageSize is the size in points of a page image w by h pixels, at the
+// resolution recognition assumes for it: the unit of its word boxes.
+func PageSize(w, h int) (width, height float64) {
+	dpi := estimateDPI(w, h)
+	return float64(w) * 72 / dpi, float64(h) * 72 / dpi
+}
+
 // estimateDPI guesses the resolution of a page image from its size, assuming
 // it shows a whole page: A4 or US Letter by its proportions, else a page
 // 8.27 inches wide. Used only when the source does not say (image uploads).

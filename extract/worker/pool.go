@@ -116,17 +116,17 @@ func (p *Pool) Probe(ctx context.Context, data []byte, password string) (extract
 }
 
 // RenderPage draws page (from 1) of a document width pixels wide (0: the
-// engine's default) as a PNG, in a worker. A page or width the document
-// cannot give fails with extract.ErrNoPage.
-func (p *Pool) RenderPage(ctx context.Context, data []byte, password string, page, width int) ([]byte, error) {
+// engine's default) as a PNG, in a worker, with the page's size in points.
+// A page or width the document cannot give fails with extract.ErrNoPage.
+func (p *Pool) RenderPage(ctx context.Context, data []byte, password string, page, width int) (extract.Rendered, error) {
 	m, err := p.do(ctx, request{Op: "render", Password: password, Page: page, Width: width}, data, nil)
 	if err != nil {
-		return nil, err
+		return extract.Rendered{}, err
 	}
-	if m.PNG == nil {
-		return nil, fmt.Errorf("worker sent no image: %w", extract.ErrCrashed)
+	if m.Image == nil {
+		return extract.Rendered{}, fmt.Errorf("worker sent no image: %w", extract.ErrCrashed)
 	}
-	return m.PNG, nil
+	return *m.Image, nil
 }
 
 var errClosed = errors.New("worker pool closed")

@@ -26,7 +26,7 @@ import (
 type Engine interface {
 	Probe(data []byte, password string) (extract.Info, error)
 	Convert(data []byte, opts extract.Options) (*extract.Result, error)
-	RenderPage(data []byte, password string, page, width int) ([]byte, error)
+	RenderPage(data []byte, password string, page, width int) (extract.Rendered, error)
 }
 
 // Limits bound one job and the process that runs it.
@@ -85,17 +85,17 @@ type request struct {
 
 // message is one line the child writes: progress, then a result or an error.
 type message struct {
-	Done   int             `json:"done,omitempty"`
-	Total  int             `json:"total,omitempty"`
-	Result *extract.Result `json:"result,omitempty"`
-	Info   *extract.Info   `json:"info,omitempty"`
-	PNG    []byte          `json:"png,omitempty"`
-	Code   string          `json:"code,omitempty"`
-	Error  string          `json:"error,omitempty"`
+	Done   int               `json:"done,omitempty"`
+	Total  int               `json:"total,omitempty"`
+	Result *extract.Result   `json:"result,omitempty"`
+	Info   *extract.Info     `json:"info,omitempty"`
+	Image  *extract.Rendered `json:"image,omitempty"`
+	Code   string            `json:"code,omitempty"`
+	Error  string            `json:"error,omitempty"`
 }
 
 func (m message) final() bool {
-	return m.Result != nil || m.Info != nil || m.PNG != nil || m.Code != "" || m.Error != ""
+	return m.Result != nil || m.Info != nil || m.Image != nil || m.Code != "" || m.Error != ""
 }
 
 // errorCodes carries sentinel errors across the process boundary.
@@ -216,11 +216,11 @@ func run(eng Engine, req request, data []byte, progress func(done, total int)) m
 		}
 		return message{Result: res}
 	case "render":
-		png, err := eng.RenderPage(data, req.Password, req.Page, req.Width)
+		img, err := eng.RenderPage(data, req.Password, req.Page, req.Width)
 		if err != nil {
 			return errorMessage(err)
 		}
-		return message{PNG: png}
+		return message{Image: &img}
 	}
 	return message{Code: "corrupt", Error: fmt.Sprintf("unknown op %q", req.Op)}
 }

@@ -59,11 +59,11 @@ func (fakeEngine) Convert(data []byte, opts extract.Options) (*extract.Result, e
 	return &extract.Result{PageCount: 1}, nil
 }
 
-func (fakeEngine) RenderPage(data []byte, password string, page, width int) ([]byte, error) {
+func (fakeEngine) RenderPage(data []byte, password string, page, width int) (extract.Rendered, error) {
 	if page != 1 {
-		return nil, fmt.Errorf("page %d of 1: %w", page, extract.ErrNoPage)
+		return extract.Rendered{}, fmt.Errorf("page %d of 1: %w", page, extract.ErrNoPage)
 	}
-	return []byte(fmt.Sprintf("png %d", width)), nil
+	return extract.Rendered{PNG: []byte(fmt.Sprintf("png %d", width)), Width: 595.5, Height: 842}, nil
 }
 
 func act(s string) error {
@@ -136,9 +136,12 @@ func TestPoolChildErrorsKeepTheirText(t *testing.T) {
 	if _, err := p.RenderPage(context.Background(), []byte("ok"), "", 2, 0); !errors.Is(err, extract.ErrNoPage) {
 		t.Errorf("render of a missing page: err = %v, want ErrNoPage", err)
 	}
-	png, err := p.RenderPage(context.Background(), []byte("ok"), "", 1, 640)
-	if err != nil || string(png) != "png 640" {
-		t.Errorf("render = %q, %v", png, err)
+	img, err := p.RenderPage(context.Background(), []byte("ok"), "", 1, 640)
+	if err != nil || string(img.PNG) != "png 640" {
+		t.Errorf("render = %q, %v", img.PNG, err)
+	}
+	if img.Width != 595.5 || img.Height != 842 {
+		t.Errorf("render's page size = %g x %g, want the engine's 595.5 x 842", img.Width, img.Height)
 	}
 }
 

@@ -1,78 +1,756 @@
+// Passbook's page: sign in with an API key, upload statements, see their
+// history with a badge that says whether the balances prove the rows, review
+// a document beside its pages and correct it. Every address is relative so
+// that the page works under a base path; nothing is fetched from elsewhere.
 "use strict";
+
 const $ = (id) => document.getElementById(id);
-const keyInput = $("key");
-keyInput.value = localStorage.getItem("passbook_key") || "";
-keyInput.addEventListener("change", () => { localStorage.setItem("passbook_key", keyInput.value.trim()); loadAccount(); });
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+  return e;
+};
+
+// ---- words ----
+const plural = (n, one, many) => `${n} ${n === 1 ? one : (many || one + "s")}`;
+const pages = (n) => plural(n, "page");
+const localTime = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const localDate = (ymd) => {
+  if (!ymd) return "—";
+  const [y, m, d] = ymd.split("-").map(Number);
+  return new Date(y, m - 1, d).toLocaleDateString(undefined, { dateStyle: "medium" });
+};
+const period = (p) => (p === "day" ? "today" : "this " + p);
+
+// say tells everyone something, screen readers included. News fades after
+// a while so as not to cover the page; errors stay until the next message.
+let sayTimer = 0;
+function say(msg, isError = false) {
+  const s = $("status");
+  s.textContent = msg;
+  s.classList.toggle("error", isError);
+  clearTimeout(sayTimer);
+  if (!isError) sayTimer = setTimeout(() => { if (s.textContent === msg) s.textContent = ""; }, 12000);
+}
+
+// messages turns an API error body into plain words. ctx carries what the
+// page knows (the file's name and pages).
+function message(body, ctx = {}) {
+  const code = body && body.code;
+  const f = ctx.name ? `“${ctx.name}”` : "The file";
+  switch (code) {
+    case "missing_api_key": return "Enter your API key to sign in.";
+    case "invalid_api_key": return "That API key is not valid, or it has been revoked. Check it with your administrator.";
+    case "too_many_failures": return "Too many wrong keys were tried. Wait a few minutes, then try again.";
+    case "missing_file": case "empty_file": return `${f} is empty. Check the file and choose it again.`;
+    case "too_many_files": return "Upload one file at a time.";
+    case "unsupported_type": return `${f} is not a PDF or a picture Passbook can read. Use a PDF, PNG, JPEG, TIFF or WebP file.`;
+    case "password_required": return `${f} is protected by a password. Enter it to convert the file.`;
+    case "unreadable_file": return `${f} could not be read: it may be damaged. Open it on your computer, save or scan it again, and upload the new file.`;
+    case "too_large": case "too_many_pages": return `${f} is too large to convert. Split it into smaller files.`;
+    case "file_too_large": return `${f} is larger than this server accepts. Split it or scan it at a lower resolution.`;
+    case "quota_exceeded": return quotaMessage(ctx.pages);
+    case "not_ready": return "The document is still being converted. Try again in a moment.";
+    case "document_failed": return `${f} could not be converted. Its pages were not charged.`;
+    case "not_found": return "That document no longer exists. It may have been deleted.";
+    case "forbidden": return "That document belongs to another account.";
+    case "invalid_transactions": return "The corrections could not be saved: " + (body.error || "a row is not valid.");
+    case "storage_full": return "The server's disk is full. Tell your administrator; nothing was lost.";
+    case "busy": return "The server is busy. Try again in a minute.";
+    case "conversion_limit": return `${f} took too long or needed too much memory to convert. Split it into smaller files.`;
+    case "converter_crashed": return `${f} stopped the converter: it may be damaged. Save or scan it again and upload the new file.`;
+    case "interrupted": return `The conversion of ${f} was interrupted too often. Upload it again.`;
+    case "conversion_failed": return `${f} could not be converted. Its pages were not charged.`;
+    case "no_such_page": return "That page does not exist in the document.";
+    case "internal_error": return "Something went wrong on the server. Try again; if it keeps happening, tell your administrator.";
+    case "network": return "The server could not be reached. Check the connection and try again.";
+  }
+  return (body && body.error) || "Something went wrong. Try again.";
+}
+
+// ---- account and API ----
+let key = "";
+let user = null;
 
 function api(path, opts = {}) {
-  opts.headers = Object.assign({ Authorization: "Bearer " + keyInput.value.trim() }, opts.headers || {});
-  return fetch("/api/v1/" + path, opts);
+  opts.headers = Object.assign({ Authorization: "Bearer " + key }, opts.headers || {});
+  return fetch("api/v1/" + path, opts);
 }
 
-async function loadAccount() {
-  if (!keyInput.value.trim()) return;
-  const r = await api("user");
-  const b = await r.json();
-  $("acct").textContent = r.ok
-    ? `${b.email} · ${b.plan} · ${b.quota.remaining} of ${b.quota.limit} pages left this ${b.quota.period}, ${b.credits} credits`
-    : b.error + " " + b.hint;
-  $("acct").className = r.ok ? "muted" : "err";
+// call does an API request and returns {ok, status, body}; a network
+// failure is {ok:false, body:{code:"network"}}.
+async function call(path, opts) {
+  let r;
+  try { r = await api(path, opts); } catch { return { ok: false, status: 0, body: { code: "network" } }; }
+  let body = null;
+  if ((r.headers.get("Content-Type") || "").startsWith("application/json")) body = await r.json();
+  if (r.status === 401 && key) { signOut(); say(message(body), true); }
+  return { ok: r.ok, status: r.status, body, r };
 }
 
-function row(name) {
-  const tr = document.createElement("tr");
-  for (let i = 0; i < 5; i++) tr.appendChild(document.createElement("td"));
-  tr.cells[0].textContent = name;
-  $("docs").prepend(tr);
+function quotaMessage(need) {
+  if (!user) return "Your page quota is used up.";
+  const q = user.quota;
+  const left = q.remaining + user.credits;
+  const want = need ? `This file has ${pages(need)}, but ` : "";
+  const have = left > 0 ? `only ${pages(left)} ${left === 1 ? "is" : "are"} left` : "no pages are left";
+  return `${want}${have} ${period(q.period)}. Your quota resets ${localTime(q.resets_at)}. An administrator can add credits or change your plan.`;
+}
+
+async function loadUser() {
+  const { ok, body } = await call("user");
+  if (!ok) return false;
+  user = body;
+  const q = body.quota;
+  $("acct-email").textContent = body.email;
+  $("acct-plan").textContent = body.plan.charAt(0).toUpperCase() + body.plan.slice(1);
+  $("quota-label").textContent = `Pages used ${period(q.period)}: ${q.used} of ${q.limit}`;
+  const m = $("quota-meter");
+  m.max = q.limit; m.value = q.used; m.low = q.limit * 0.8; m.high = q.limit * 0.95; m.optimum = 0;
+  $("quota-text").textContent = `${pages(q.remaining)} left · resets ${localTime(q.resets_at)} · ${plural(body.credits, "credit")} (extra pages, used once the quota runs out)`;
+  return true;
+}
+
+async function signIn(k, remember) {
+  key = k;
+  const { ok, body } = await call("user");
+  if (!ok) {
+    key = "";
+    $("key-error").textContent = message(body);
+    $("key").setAttribute("aria-invalid", "true");
+    $("key").focus();
+    return;
+  }
+  (remember ? localStorage : sessionStorage).setItem("passbook_key", k);
+  $("key").value = "";
+  $("key-error").textContent = "";
+  $("key").removeAttribute("aria-invalid");
+  $("signin").hidden = true;
+  $("app").hidden = false;
+  await loadUser();
+  say(`Signed in as ${user.email}.`);
+  loadDocuments(true);
+}
+
+function signOut() {
+  key = ""; user = null;
+  localStorage.removeItem("passbook_key");
+  sessionStorage.removeItem("passbook_key");
+  $("app").hidden = true;
+  $("signin").hidden = false;
+  $("uploads").replaceChildren();
+  $("docs").replaceChildren();
+  closeReview();
+  $("key").focus();
+}
+
+// ---- badges ----
+function badge(doc) {
+  if (doc.status === "processing") {
+    const done = doc.pages_done || 0;
+    return el("span", { class: "badge processing", text: `Converting… ${done} of ${pages(doc.page_count)}` });
+  }
+  if (doc.status === "failed") return el("span", { class: "badge failed", text: "✗ Failed", title: doc.error || "" });
+  switch (doc.reconciliation) {
+    case "ok": return el("span", { class: "badge ok", text: "✓ Reconciled", title: "The printed balances prove every row." });
+    case "mismatch": return el("span", { class: "badge mismatch", text: "✗ Mismatch", title: "The running balance breaks: review it." });
+    case "no_transactions": return el("span", { class: "badge none", text: "∅ No transactions" });
+    default: return el("span", { class: "badge unverified", text: "⚠ Unverified", title: "The statement prints nothing to check the rows against." });
+  }
+}
+
+// ---- history ----
+let nextBefore = null;
+const polling = new Set();
+
+async function loadDocuments(reset) {
+  const before = reset ? "" : nextBefore;
+  const { ok, body } = await call("documents?limit=20" + (before ? "&before=" + encodeURIComponent(before) : ""));
+  if (!ok) { say(message(body), true); return; }
+  if (reset) $("docs").replaceChildren();
+  for (const d of body.documents) $("docs").append(docRow(d));
+  nextBefore = body.next;
+  $("more").hidden = !body.next;
+  $("docs-empty").hidden = $("docs").children.length > 0;
+}
+
+function docRow(d) {
+  const tr = el("tr", { "data-id": d.file_id });
+  fillDocRow(tr, d);
+  if (d.status === "processing") pollDoc(d.file_id);
   return tr;
 }
 
-async function upload(file) {
-  const tr = row(file.name);
-  const form = new FormData();
-  form.append("file", file);
-  if ($("pw").value) form.append("password", $("pw").value);
-  const r = await api("extract", { method: "POST", body: form });
-  const b = await r.json();
-  if (!r.ok) { tr.cells[2].textContent = b.error + " " + b.hint; tr.cells[2].className = "err"; return; }
-  tr.cells[1].textContent = b.page_count;
-  poll(b.file_id, tr);
+function fillDocRow(tr, d) {
+  const result = el("td", { "data-label": "Result" }, badge(d));
+  if (d.edited) result.append(el("span", { class: "edited", text: "edited" }));
+  if (d.status === "completed") result.append(el("div", { class: "small muted", text: plural(d.transaction_count, "transaction") }));
+  if (d.status === "failed") result.append(el("div", { class: "small error", text: message({ code: d.error_code }, { name: d.original_name }) }));
+  const actions = el("div", { class: "actions" });
+  if (d.status === "completed") {
+    actions.append(el("button", { type: "button", text: "Review", "aria-label": `Review ${d.original_name}`, onclick: () => openReview(d) }));
+    for (const f of ["csv", "xlsx", "json"]) {
+      actions.append(el("button", { type: "button", text: f.toUpperCase(), "aria-label": `Download ${d.original_name} as ${f.toUpperCase()}`, onclick: () => download(d, f) }));
+    }
+  }
+  actions.append(el("button", { type: "button", text: "Delete", "aria-label": `Delete ${d.original_name}`, onclick: () => remove(d) }));
+  tr.replaceChildren(
+    el("td", { class: "name", text: d.original_name }),
+    el("td", { "data-label": "Uploaded", text: localTime(d.created_at) }),
+    el("td", { "data-label": "Pages", text: String(d.page_count) }),
+    result,
+    el("td", { class: "actions-cell" }, actions),
+  );
 }
 
-async function poll(id, tr) {
-  const r = await api("status?file_id=" + encodeURIComponent(id));
-  const b = await r.json();
-  if (!r.ok) { tr.cells[2].textContent = b.error; tr.cells[2].className = "err"; return; }
-  if (b.status === "processing") {
-    tr.cells[2].textContent = `processing (${b.pages_done || 0}/${b.page_count} pages)`;
-    setTimeout(() => poll(id, tr), 2000);
-    return;
-  }
-  if (b.status === "failed") { tr.cells[2].textContent = "failed: " + b.error; tr.cells[2].className = "err"; return; }
-  tr.cells[2].textContent = "completed"; tr.cells[2].className = "ok";
-  tr.cells[3].textContent = b.transaction_count;
-  for (const f of ["csv", "xlsx", "json"]) {
-    const btn = document.createElement("button");
-    btn.textContent = f.toUpperCase();
-    btn.onclick = () => download(id, f, tr.cells[0].textContent);
-    tr.cells[4].appendChild(btn);
-  }
-  loadAccount();
+async function pollDoc(id) {
+  if (polling.has(id)) return;
+  polling.add(id);
+  try {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 1000));
+      if (!key) return;
+      const { ok, body } = await call("status?file_id=" + encodeURIComponent(id));
+      if (!ok) return;
+      const row = document.querySelector(`#docs tr[data-id="${id}"]`);
+      const up = document.querySelector(`#uploads li[data-id="${id}"]`);
+      if (body.status === "processing") {
+        if (row) row.cells[3].replaceChildren(badge(body));
+        if (up) upProgress(up, body.pages_done || 0, body.page_count, `Converting: ${body.pages_done || 0} of ${pages(body.page_count)} done`);
+        continue;
+      }
+      const list = await call("documents?limit=200");
+      const d = list.ok && list.body.documents.find((x) => x.file_id === id);
+      if (d && row) fillDocRow(row, d);
+      if (up) {
+        upProgress(up, 1, 1, body.status === "completed" ? `Converted: ${plural(body.transaction_count, "transaction")}.` : message({ code: body.error_code }, { name: up.dataset.name }));
+        up.querySelector(".state").replaceChildren(d ? badge(d) : badge(body));
+      }
+      const name = d ? d.original_name : (up && up.dataset.name) || "The document";
+      say(body.status === "completed" ? `“${name}” is converted: ${d ? badgeWords(d) : ""}.` : message({ code: body.error_code }, { name }), body.status !== "completed");
+      loadUser();
+      return;
+    }
+  } finally { polling.delete(id); }
 }
 
-async function download(id, format, name) {
-  const r = await api(`download?file_id=${encodeURIComponent(id)}&format=${format}`);
-  if (!r.ok) { alert((await r.json()).error); return; }
-  const a = document.createElement("a");
+function badgeWords(d) {
+  return { ok: "reconciled", mismatch: "the balances do not agree, review it", no_transactions: "no transactions found", unverified: "unverified, nothing printed to check it against" }[d.reconciliation] || "unverified";
+}
+
+// fileName is the name the server gives a download (Content-Disposition),
+// else the document's name with ext.
+function fileName(r, d, ext) {
+  const cd = r.headers.get("Content-Disposition") || "";
+  const star = cd.match(/filename\*=utf-8''([^;]+)/i);
+  if (star) { try { return decodeURIComponent(star[1]); } catch (e) { /* fall through */ } }
+  const plain = cd.match(/filename="?([^";]+)"?/i);
+  if (plain) return plain[1];
+  return d.original_name.replace(/\.[^.]*$/, "") + "." + ext;
+}
+
+async function download(d, format, profile) {
+  let q = `download?file_id=${encodeURIComponent(d.file_id)}&format=${encodeURIComponent(format)}`;
+  if (profile) q += `&profile=${encodeURIComponent(profile)}`;
+  const { ok, body, r } = await call(q);
+  if (!ok) { say(message(body, { name: d.original_name }), true); return; }
+  const a = el("a", { download: fileName(r, d, format) });
   a.href = URL.createObjectURL(await r.blob());
-  a.download = name.replace(/\.[^.]*$/, "") + "." + format;
+  document.body.append(a);
   a.click();
-  URL.revokeObjectURL(a.href);
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  const what = profile ? `${format.toUpperCase()} (${profile})` : format.toUpperCase();
+  say(`Downloading “${d.original_name}” as ${what}.`);
 }
 
-$("file").addEventListener("change", (e) => { for (const f of e.target.files) upload(f); });
+function confirmDialog(text) {
+  const dlg = $("confirm");
+  $("confirm-text").textContent = text;
+  dlg.returnValue = "";
+  dlg.showModal();
+  $("confirm-ok").focus();
+  return new Promise((res) => dlg.addEventListener("close", () => res(dlg.returnValue === "ok"), { once: true }));
+}
+
+async function remove(d) {
+  const yes = await confirmDialog(`Delete “${d.original_name}”? Its file, transactions and corrections are removed for good. Its pages stay counted against your quota.`);
+  if (!yes) { say("Nothing was deleted."); return; }
+  const { ok, body } = await call("documents/" + encodeURIComponent(d.file_id), { method: "DELETE" });
+  if (!ok && body.code !== "not_found") { say(message(body, { name: d.original_name }), true); return; }
+  document.querySelector(`#docs tr[data-id="${d.file_id}"]`)?.remove();
+  document.querySelector(`#uploads li[data-id="${d.file_id}"]`)?.remove();
+  if (review && review.doc.file_id === d.file_id) closeReview();
+  $("docs-empty").hidden = $("docs").children.length > 0;
+  say(`Deleted “${d.original_name}”.`);
+  $("refresh").focus();
+}
+
+// ---- upload ----
+const passwords = new Map(); // file_id -> password, for page images of protected PDFs, this visit only
+
+function upProgress(li, done, total, text) {
+  const p = li.querySelector("progress");
+  p.max = total || 1; p.value = done;
+  li.querySelector(".msg").textContent = text;
+}
+
+function addUpload(file) {
+  const li = el("li", { "data-name": file.name },
+    el("span", { class: "name", text: file.name }),
+    el("span", { class: "state" }, el("span", { class: "badge processing", text: "Uploading" })),
+    el("progress", { max: 1, value: 0, "aria-label": `Progress of ${file.name}` }),
+    el("span", { class: "msg small" }));
+  $("uploads").prepend(li);
+  send(li, file, "");
+}
+
+function send(li, file, password) {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  if (password) form.append("password", password);
+  const xhr = new XMLHttpRequest();
+  xhr.open("POST", "api/v1/extract");
+  xhr.setRequestHeader("Authorization", "Bearer " + key);
+  xhr.upload.onprogress = (e) => { if (e.lengthComputable) upProgress(li, e.loaded, e.total, `Uploading: ${Math.round(100 * e.loaded / e.total)}%`); };
+  xhr.onerror = () => failUpload(li, file, { code: "network" });
+  xhr.onload = async () => {
+    let body = {};
+    try { body = JSON.parse(xhr.responseText); } catch { body = { code: "internal_error" }; }
+    if (xhr.status !== 200) { await failUpload(li, file, body, password); return; }
+    li.dataset.id = body.file_id;
+    li.querySelector(".pw-form")?.remove();
+    if (password) passwords.set(body.file_id, password);
+    li.querySelector(".state").replaceChildren(badge({ status: "processing", page_count: body.page_count, pages_done: 0 }));
+    upProgress(li, 0, body.page_count, `Accepted: ${pages(body.page_count)}. Converting…`);
+    say(`“${file.name}” uploaded: ${pages(body.page_count)}.`);
+    const tr = docRow({ file_id: body.file_id, original_name: body.original_name, page_count: body.page_count, status: "processing", pages_done: 0, created_at: new Date().toISOString() });
+    $("docs").prepend(tr);
+    $("docs-empty").hidden = true;
+    loadUser();
+  };
+  li.querySelector(".state").replaceChildren(el("span", { class: "badge processing", text: "Uploading" }));
+  xhr.send(form);
+}
+
+async function failUpload(li, file, body, triedPassword) {
+  if (body.code === "quota_exceeded") {
+    await loadUser();
+    const m = /has (\d+) page/.exec(body.error || "");
+    body = { code: "quota_exceeded" };
+    li.querySelector(".msg").textContent = quotaMessage(m ? Number(m[1]) : 0);
+  } else {
+    li.querySelector(".msg").textContent = message(body, { name: file.name });
+  }
+  li.querySelector(".msg").classList.add("error");
+  li.querySelector(".state").replaceChildren(el("span", { class: "badge failed", text: body.code === "password_required" ? "Password needed" : "Not accepted" }));
+  say(li.querySelector(".msg").textContent, true);
+  if (body.code !== "password_required") return;
+  if (triedPassword) li.querySelector(".msg").textContent = `That password did not open “${file.name}”. Try again.`;
+  let form = li.querySelector(".pw-form");
+  if (!form) {
+    const id = "pw-" + Math.random().toString(36).slice(2);
+    form = el("form", { class: "pw-form" },
+      el("label", { for: id, text: "Password" }),
+      el("input", { id, type: "password", autocomplete: "off" }),
+      el("button", { type: "submit", class: "primary", text: "Open and convert" }));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const pw = form.querySelector("input").value;
+      if (!pw) { form.querySelector("input").focus(); return; }
+      li.querySelector(".msg").classList.remove("error");
+      send(li, file, pw);
+    });
+    li.append(form);
+  }
+  const input = form.querySelector("input");
+  input.value = "";
+  input.focus();
+}
+
+// ---- review ----
+let review = null; // {doc, stmt, txs, saved, edited, sel, pageSize}
+
+const UNIT = 10000n; // amounts are held in ten-thousandths
+const moneyRe = /^-?\d{1,15}(\.\d{1,4})?$/;
+function units(s) {
+  const neg = s.startsWith("-");
+  const [i, f = ""] = s.replace("-", "").split(".");
+  const v = BigInt(i) * UNIT + BigInt((f + "0000").slice(0, 4));
+  return neg ? -v : v;
+}
+function money(v) {
+  const neg = v < 0n; if (neg) v = -v;
+  const i = v / UNIT, f = (v % UNIT).toString().padStart(4, "0");
+  const frac = f.endsWith("00") ? f.slice(0, 2) : f;
+  return (neg ? "-" : "") + i.toString() + "." + frac;
+}
+const isComputed = (t) => (t.warnings || []).some((w) => w.startsWith("balance not printed") || w.startsWith("no opening balance"));
+const validDate = (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !isNaN(Date.parse(s + "T00:00:00Z")) && new Date(s + "T00:00:00Z").toISOString().startsWith(s);
+
+// problems lists what is wrong with row t, by field.
+function problems(t) {
+  const p = {};
+  if (!validDate(t.date)) p.date = "Enter a date.";
+  const hasIn = t.amountIn !== null && t.amountIn !== "", hasOut = t.amountOut !== null && t.amountOut !== "";
+  if (hasIn === hasOut) { p.amountIn = p.amountOut = "Fill in exactly one of money in and money out."; }
+  if (hasIn && (!moneyRe.test(t.amountIn) || t.amountIn.startsWith("-"))) p.amountIn = "Write the amount like 12.50.";
+  if (hasOut && (!moneyRe.test(t.amountOut) || t.amountOut.startsWith("-"))) p.amountOut = "Write the amount like 12.50.";
+  if (!moneyRe.test(t.balance || "")) p.balance = "Write the balance like 1250.00 or -3.20.";
+  return p;
+}
+
+// recheck mirrors extract.Recheck: it walks the balance chain from the
+// opening balance and recomputes balances the statement did not print.
+function recheck(txs, st) {
+  if (txs.length === 0) return { status: "no_transactions", rows: [] };
+  if (txs.some((t) => Object.keys(problems(t)).length)) return { status: "invalid", rows: [] };
+  const groups = st.accounts && st.accounts.length
+    ? st.accounts.map((a) => ({ open: a.opening_balance, close: a.closing_balance, idx: txs.map((t, i) => (t.account === a.number ? i : -1)).filter((i) => i >= 0) }))
+    : [{ open: st.opening_balance, close: st.closing_balance, idx: txs.map((_, i) => i) }];
+  let checks = 0, diff = null;
+  const rows = [];
+  const brk = (i, d) => { if (diff === null) diff = d; if (rows[rows.length - 1] !== i) rows.push(i); };
+  for (const g of groups) {
+    if (!g.idx.length) continue;
+    let have = g.open != null, prev = have ? units(g.open) : 0n;
+    for (const i of g.idx) {
+      const t = txs[i];
+      const d = t.amountIn ? units(t.amountIn) : -units(t.amountOut);
+      if (isComputed(t)) {
+        prev = have ? prev + d : d; have = true;
+        t.balance = money(prev);
+      } else if (have) {
+        checks++;
+        const b = units(t.balance);
+        if (prev + d !== b) brk(i, b - (prev + d));
+        prev = b;
+      } else { prev = units(t.balance); have = true; }
+    }
+    if (g.close != null) {
+      checks++;
+      const last = g.idx[g.idx.length - 1];
+      if (units(txs[last].balance) !== units(g.close)) brk(last, units(g.close) - units(txs[last].balance));
+    }
+  }
+  if (rows.length) return { status: "mismatch", rows, diff };
+  return { status: checks ? "ok" : "unverified", rows: [], checks };
+}
+
+function reconWords(rec, txs) {
+  switch (rec.status) {
+    case "ok": return "✓ Reconciled: the opening balance plus money in minus money out meets every printed balance.";
+    case "unverified": return "⚠ Unverified: the statement prints no balances to check these rows against. Compare the totals with the paper statement.";
+    case "no_transactions": return "∅ No transactions were found in this document.";
+    case "invalid": return "Some cells need fixing (marked in red) before the balances can be checked.";
+  }
+  const i = rec.rows[0], t = txs[i];
+  const more = rec.rows.length > 1 ? ` It breaks at ${plural(rec.rows.length, "row")} in all.` : "";
+  const off = rec.diff !== null && rec.diff !== undefined ? money(rec.diff < 0n ? -rec.diff : rec.diff) : "";
+  return `✗ Mismatch: the running balance breaks at row ${i + 1} (${localDate(t.date)}, “${t.description}”): the balance there is ${off} ${rec.diff < 0n ? "less" : "more"} than the row before plus this row's amount.${more} Check the amounts of that row and the one above it.`;
+}
+
+async function openReview(d) {
+  const { ok, body } = await call(`download?file_id=${encodeURIComponent(d.file_id)}&format=json`);
+  if (!ok) { say(message(body, { name: d.original_name }), true); return; }
+  review = { doc: d, stmt: body.statement, txs: body.transactions, saved: JSON.stringify(body.transactions), edited: !!body.statement.edited, sel: -1, pageSize: {} };
+  $("review").hidden = false;
+  $("review-h").textContent = "Review: " + d.original_name;
+  $("review-downloads").replaceChildren(...["csv", "xlsx", "json"].map((f) =>
+    el("button", { type: "button", text: f.toUpperCase(), "aria-label": `Download as ${f.toUpperCase()}`, onclick: () => download(review.doc, f) })));
+  renderTable();
+  refreshReview();
+  renderPages();
+  $("review").scrollIntoView({ block: "start" });
+  $("review-h").focus();
+  say(`Reviewing “${d.original_name}”: ${plural(review.txs.length, "transaction")}.`);
+}
+
+function closeReview() {
+  if (!review) return;
+  for (const img of $("pages").querySelectorAll("img")) URL.revokeObjectURL(img.src);
+  review = null;
+  $("review").hidden = true;
+  $("pages").replaceChildren();
+  $("tx").replaceChildren();
+}
+
+function summary(rec) {
+  const st = review.stmt;
+  let tin = 0n, tout = 0n;
+  for (const t of review.txs) {
+    if (t.amountIn && moneyRe.test(t.amountIn)) tin += units(t.amountIn);
+    if (t.amountOut && moneyRe.test(t.amountOut)) tout += units(t.amountOut);
+  }
+  const cur = st.currency ? " " + st.currency : "";
+  const item = (k, v) => el("div", {}, el("dt", { text: k }), el("dd", { text: v }));
+  $("summary").replaceChildren(
+    item("Account", st.account_number || "not printed"),
+    item("Period", st.period_start ? `${localDate(st.period_start)} – ${localDate(st.period_end)}` : "not printed"),
+    item("Currency", st.currency || "not printed"),
+    item("Opening balance", st.opening_balance != null ? st.opening_balance + cur : "not printed"),
+    item("Closing balance", st.closing_balance != null ? st.closing_balance + cur : "not printed"),
+    item("Money in", money(tin) + cur),
+    item("Money out", money(tout) + cur),
+    item("Transactions", String(review.txs.length)),
+  );
+}
+
+// refreshReview rechecks the chain and shows the result, the marks on rows
+// and boxes, and whether there is anything to save.
+function refreshReview() {
+  const rec = recheck(review.txs, review.stmt);
+  const box = $("recon");
+  box.className = "recon " + (rec.status === "invalid" ? "mismatch" : rec.status);
+  box.replaceChildren(reconWords(rec, review.txs));
+  if (rec.status === "mismatch") {
+    box.append(el("button", { type: "button", text: `Go to row ${rec.rows[0] + 1}`, onclick: () => select(rec.rows[0], true) }));
+  }
+  summary(rec);
+  const rows = $("tx").rows;
+  for (let i = 0; i < rows.length; i++) {
+    const t = review.txs[i];
+    rows[i].classList.toggle("break", rec.rows.includes(i));
+    const bal = rows[i].querySelector('input[data-field="balance"]');
+    if (isComputed(t) && bal && document.activeElement !== bal) bal.value = t.balance;
+  }
+  for (const b of $("pages").querySelectorAll(".box")) b.classList.toggle("break", rec.rows.includes(Number(b.dataset.row)));
+  const dirty = JSON.stringify(review.txs) !== review.saved;
+  $("save").disabled = !dirty || rec.status === "invalid";
+  $("undo").hidden = !review.edited;
+  $("edit-state").textContent = dirty ? "Unsaved changes." : review.edited ? "Showing your corrections; downloads carry them." : "";
+  review.rec = rec;
+}
+
+function renderTable() {
+  const body = $("tx");
+  body.replaceChildren();
+  review.txs.forEach((t, i) => body.append(txRow(t, i)));
+}
+
+function txRow(t, i) {
+  const n = i + 1;
+  const warned = t.warnings && t.warnings.length;
+  const idx = el("td", { class: "idx", title: "Show on the page", onclick: () => select(i, true) }, String(n));
+  if (warned) idx.append(el("span", { class: "warn", "aria-label": "has notes", title: t.warnings.join("; "), text: "⚠" }));
+  const input = (field, label, cls, type) => {
+    const v = t[field] == null ? "" : t[field];
+    const inp = el("input", { type: type || "text", value: v, "data-field": field, "aria-label": `Row ${n} ${label}`, inputmode: cls === "num" ? "decimal" : null });
+    inp.addEventListener("focus", () => select(i, false));
+    inp.addEventListener("input", () => edit(i, field, inp.value));
+    return el("td", { class: cls || "" }, inp);
+  };
+  const desc = input("description", "description", "desc");
+  if (warned) desc.append(el("div", { class: "notes", text: "⚠ " + t.warnings.join("; ") }));
+  const tr = el("tr", { "data-row": i, class: warned ? "warned" : "" },
+    idx, input("date", "date", "", "date"), desc,
+    input("amountIn", "money in", "num"), input("amountOut", "money out", "num"), input("balance", "balance", "num"),
+    el("td", {}, el("button", { type: "button", class: "del", text: "✕", "aria-label": `Delete row ${n}`, onclick: () => deleteRow(i) })));
+  markProblems(tr, t);
+  return tr;
+}
+
+function markProblems(tr, t) {
+  const p = problems(t);
+  for (const inp of tr.querySelectorAll("input[data-field]")) {
+    const msg = p[inp.dataset.field];
+    if (msg) { inp.setAttribute("aria-invalid", "true"); inp.title = msg; } else { inp.removeAttribute("aria-invalid"); inp.removeAttribute("title"); }
+  }
+}
+
+function edit(i, field, value) {
+  const t = review.txs[i];
+  value = value.trim();
+  if (field === "amountIn" || field === "amountOut") {
+    t[field] = value === "" ? null : value.replace(/,/g, "");
+    if (t.amountIn && !t.amountOut) t.type = "CREDIT";
+    if (t.amountOut && !t.amountIn) t.type = "DEBIT";
+  } else t[field] = field === "balance" ? value.replace(/,/g, "") : value;
+  if (field === "balance" || field === "amountIn" || field === "amountOut") {
+    // A balance typed by hand is a printed one now.
+    if (field === "balance") t.warnings = (t.warnings || []).filter((w) => !w.startsWith("balance not printed") && !w.startsWith("no opening balance"));
+  }
+  markProblems($("tx").rows[i], t);
+  refreshReview();
+}
+
+function addRow() {
+  const at = review.sel >= 0 ? review.sel + 1 : review.txs.length;
+  const prev = review.txs[at - 1];
+  const t = { date: prev ? prev.date : (review.stmt.period_start || ""), type: "DEBIT", description: "", amountIn: null, amountOut: "", balance: prev ? prev.balance : (review.stmt.opening_balance || "0.00") };
+  review.txs.splice(at, 0, t);
+  renderTable();
+  renderBoxes();
+  refreshReview();
+  select(at, false);
+  $("tx").rows[at].querySelector('input[data-field="description"]').focus();
+  say(`Row ${at + 1} added. Fill in its date, description, amount and balance.`);
+}
+
+function deleteRow(i) {
+  const t = review.txs[i];
+  review.txs.splice(i, 1);
+  review.sel = -1;
+  renderTable();
+  renderBoxes();
+  refreshReview();
+  say(`Row ${i + 1} (“${t.description}”) deleted. Save to keep the change.`);
+  const rows = $("tx").rows;
+  (rows[Math.min(i, rows.length - 1)]?.querySelector("input") || $("add-row")).focus();
+}
+
+async function save() {
+  const txs = review.txs.map((t) => Object.assign({}, t, { type: t.amountIn ? "CREDIT" : "DEBIT" }));
+  const { ok, body } = await call(`documents/${encodeURIComponent(review.doc.file_id)}/transactions`, {
+    method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ transactions: txs }),
+  });
+  if (!ok) { say(message(body, { name: review.doc.original_name }), true); return; }
+  review.saved = JSON.stringify(review.txs);
+  review.edited = true;
+  refreshReview();
+  updateHistoryRow(review.doc.file_id);
+  say(`Corrections saved. ${reconWords({ ...body.reconciliation, diff: body.reconciliation.difference ? units(body.reconciliation.difference) : null, rows: body.reconciliation.rows || [] }, review.txs).split(":")[0]}. Downloads now carry them.`);
+}
+
+async function undo() {
+  const yes = await confirmDialog("Undo all corrections and go back to the transactions as converted?");
+  if (!yes) return;
+  const { ok, body } = await call(`documents/${encodeURIComponent(review.doc.file_id)}/transactions`, { method: "DELETE" });
+  if (!ok) { say(message(body), true); return; }
+  const d = review.doc;
+  updateHistoryRow(d.file_id);
+  await openReview(d);
+  say("Corrections undone: the original transactions are back.");
+}
+
+async function updateHistoryRow(id) {
+  const list = await call("documents?limit=200");
+  const d = list.ok && list.body.documents.find((x) => x.file_id === id);
+  const row = document.querySelector(`#docs tr[data-id="${id}"]`);
+  if (d && row) fillDocRow(row, d);
+  if (d && review && review.doc.file_id === id) review.doc = d;
+}
+
+async function renderPages() {
+  const pane = $("pages");
+  pane.replaceChildren();
+  const d = review.doc;
+  const width = Math.min(1600, Math.max(600, Math.round(pane.clientWidth * (window.devicePixelRatio || 1))));
+  const placed = review.txs.some((t) => t.page && t.box);
+  if (!placed) pane.append(el("p", { class: "nobox", text: "This document does not say where each row is on the page, so rows cannot be shown on it." }));
+  for (let n = 1; n <= d.page_count; n++) {
+    const fig = el("div", { class: "page", "data-page": n });
+    fig.append(el("span", { class: "label", text: `Page ${n} of ${d.page_count}` }));
+    pane.append(fig);
+    fig.addEventListener("click", (e) => pickAt(fig, n, e));
+    const headers = {};
+    if (passwords.has(d.file_id)) headers["X-Document-Password"] = passwords.get(d.file_id);
+    const { ok, body, r } = await call(`documents/${encodeURIComponent(d.file_id)}/pages/${n}?width=${width}`, { headers });
+    if (!review || review.doc.file_id !== d.file_id) return;
+    if (!ok) {
+      fig.append(el("p", { class: "nobox", text: body && body.code === "password_required" ? "This PDF is password-protected: its pages are shown only in the visit it was uploaded in." : message(body) }));
+      if (body && body.code === "password_required") break;
+      continue;
+    }
+    const [w, h] = (r.headers.get("X-Page-Size") || "0 0").split(" ").map(Number);
+    review.pageSize[n] = { w, h };
+    const img = el("img", { alt: `Page ${n} of ${d.original_name}` });
+    img.src = URL.createObjectURL(await r.blob());
+    fig.prepend(img);
+    renderBoxes(n);
+  }
+}
+
+function renderBoxes(only) {
+  if (!review) return;
+  for (const fig of $("pages").querySelectorAll(".page")) {
+    const n = Number(fig.dataset.page);
+    if (only && n !== only) continue;
+    fig.querySelectorAll(".box").forEach((b) => b.remove());
+    const size = review.pageSize[n];
+    if (!size || !size.w) continue;
+    review.txs.forEach((t, i) => {
+      if (t.page !== n || !t.box) return;
+      const [x0, y0, x1, y1] = t.box;
+      const b = el("div", { class: "box" + (t.warnings && t.warnings.length ? " warned" : "") + (i === review.sel ? " sel" : ""), "data-row": i, "aria-hidden": "true" });
+      b.style.left = (100 * x0 / size.w) + "%"; b.style.top = (100 * y0 / size.h) + "%";
+      b.style.width = (100 * (x1 - x0) / size.w) + "%"; b.style.height = (100 * (y1 - y0) / size.h) + "%";
+      fig.append(b);
+    });
+  }
+}
+
+// select marks row i in the table and its box on the page.
+function select(i, focusRow) {
+  if (!review) return;
+  review.sel = i;
+  for (const tr of $("tx").rows) tr.classList.toggle("sel", Number(tr.dataset.row) === i);
+  let found = null;
+  for (const b of $("pages").querySelectorAll(".box")) {
+    const on = Number(b.dataset.row) === i;
+    b.classList.toggle("sel", on);
+    if (on) found = b;
+  }
+  if (found) found.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  const tr = $("tx").rows[i];
+  if (focusRow && tr) { tr.scrollIntoView({ block: "nearest" }); tr.querySelector("input").focus({ preventScroll: true }); }
+}
+
+// pickAt selects the row whose box is nearest the spot clicked on page n.
+function pickAt(fig, n, e) {
+  const size = review && review.pageSize[n];
+  if (!size || !size.w) return;
+  const rect = fig.getBoundingClientRect();
+  const y = (e.clientY - rect.top) / rect.height * size.h;
+  const x = (e.clientX - rect.left) / rect.width * size.w;
+  let best = -1, bestD = Infinity;
+  review.txs.forEach((t, i) => {
+    if (t.page !== n || !t.box) return;
+    const [x0, y0, x1, y1] = t.box;
+    const dy = y < y0 ? y0 - y : y > y1 ? y - y1 : 0;
+    const dx = x < x0 ? x0 - x : x > x1 ? x - x1 : 0;
+    const dist = dy * 4 + dx;
+    if (dist < bestD) { best = i; bestD = dist; }
+  });
+  if (best >= 0 && bestD < 40) { select(best, true); say(`Row ${best + 1} selected: ${review.txs[best].description}.`); }
+}
+
+// ---- wiring ----
+$("signin-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const k = $("key").value.trim();
+  if (!k) { $("key-error").textContent = message({ code: "missing_api_key" }); $("key").focus(); return; }
+  signIn(k, $("remember").checked);
+});
+$("signout").addEventListener("click", () => { signOut(); say("Signed out."); });
+$("refresh").addEventListener("click", () => { loadDocuments(true); loadUser(); });
+$("more").addEventListener("click", () => loadDocuments(false));
+$("more-download").addEventListener("click", () => {
+  if (!review) return;
+  const [format, profile] = $("more-format").value.split(":");
+  download(review.doc, format, profile);
+});
+$("files").addEventListener("change", (e) => {
+  const files = [...e.target.files];
+  e.target.value = ""; // choosing the same file again must work
+  files.forEach(addUpload);
+});
 const drop = $("drop");
 drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
 drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); for (const f of e.dataTransfer.files) upload(f); });
-loadAccount();
+drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); [...e.dataTransfer.files].forEach(addUpload); });
+$("review-close").addEventListener("click", () => { const id = review && review.doc.file_id; closeReview(); document.querySelector(`#docs tr[data-id="${id}"] button`)?.focus(); });
+$("add-row").addEventListener("click", addRow);
+$("save").addEventListener("click", save);
+$("undo").addEventListener("click", undo);
+window.addEventListener("beforeunload", (e) => { if (review && JSON.stringify(review.txs) !== review.saved) e.preventDefault(); });
+
+const saved = localStorage.getItem("passbook_key") || sessionStorage.getItem("passbook_key");
+if (saved) signIn(saved, !!localStorage.getItem("passbook_key")); else $("key").focus();

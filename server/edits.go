@@ -1,0 +1,288 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/shopspring/decimal"
+
+	"passbook/extract"
+	"passbook/store"
+)
+
+// Bounds of a correction.
+const (
+	maxEditBytes        = 16 << 20
+	maxEditTransactions = 50_000
+	maxDescription      = 2000
+)
+
+// editVersion is the version of storedEdit written now.
+const editVersion = 1
+
+// storedEdit is a person's corrected transactions as kept beside the
+// original result: the download's Transaction shape, validated.
+type storedEdit struct {
+	Version      int               `json:"version"`
+	Transactions []editTransaction `json:"transactions"`
+}
+
+// editTransaction is one row of PUT /api/v1/documents/{file_id}/transactions:
+// the JSON download's Transaction.
+type editTransaction struct {
+	Date        string      `json:"date"`
+	Type        string      `json:"type,omitempty"`
+	Description string      `json:"description"`
+	AmountIn    *string     `json:"amountIn"`
+	AmountOut   *string     `json:"amountOut"`
+	Balance     string      `json:"balance"`
+	Warnings    []string    `json:"warnings,omitempty"`
+	Account     string      `json:"account,omitempty"`
+	Page        int         `json:"page,omitempty"`
+	Box         *[4]float64 `json:"box,omitempty"`
+}
+
+// moneyRe is the decimal text the API writes: a dot, no thousands separator.
+var moneyRe = regexp.MustCompile(`^-?[0-9]{1,15}(\.[0-9]{1,4})?$`)
+
+// toTransaction validates row i and turns it into a Transaction.
+func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
+	bad := func(format string, a ...any) error {
+		return &apiError{http.StatusBadRequest, "invalid_transactions",
+			fmt.Sprintf("Row %d: ", i+1) + fmt.Sprintf(format, a...),
+			"Each row needs a date (YYYY-MM-DD), exactly one of amountIn and amountOut as a positive decimal such as \"12.50\", and a balance such as \"-3.20\"."}
+	}
+	var t extract.Transaction
+	d, err := time.Parse("2006-01-02", e.Date)
+	if err != nil {
+		return t, bad("the date %q is not a date written YYYY-MM-DD.", e.Date)
+	}
+	t.Date = d
+	if (e.AmountIn == nil) == (e.AmountOut == nil) {
+		return t, bad("give exactly one of amountIn and amountOut.")
+	}
+	amount := func(name string, s *string) (*decimal.Decimal, error) {
+		if s == nil {
+			return nil, nil
+		}
+		if !moneyRe.MatchString(*s) {
+			return nil, bad("%s %q is not a decimal amount such as 12.50.", name, *s)
+		}
+		v := decimal.RequireFromString(*s)
+		if v.IsNegative() {
+			return nil, bad("%s %q is negative: put money out in amountOut.", name, *s)
+		}
+		return &v, nil
+	}
+	if t.AmountIn, err = amount("amountIn", e.AmountIn); err != nil {
+		return t, err
+	}
+	if t.AmountOut, err = amount("amountOut", e.AmountOut); err != nil {
+		return t, err
+	}
+	if e.Type != "" && e.Type != t.Type() {
+		return t, bad("type %q disagrees with the amount given (money in is CREDIT, money out is DEBIT).", e.Type)
+	}
+	if !moneyRe.MatchString(e.Balance) {
+		return t, bad("the balance %q is not a decimal amount such as -3.20.", e.Balance)
+	}
+	t.Balance = decimal.RequireFromString(e.Balance)
+	if len(e.Description) > maxDescription {
+		return t, bad("the description is longer than %d characters.", maxDescription)
+	}
+	t.Description = e.Description
+	if len(e.Warnings) > 20 {
+		e.Warnings = e.Warnings[:20]
+	}
+	t.Warnings, t.Account, t.Page = e.Warnings, e.Account, max(e.Page, 0)
+	if e.Box != nil {
+		t.Box = *e.Box
+	}
+	return t, nil
+}
+
+// fromTransaction is the stored form of a validated row.
+func fromTransaction(t extract.Transaction) editTransaction {
+	e := editTransaction{Date: t.Date.Format("2006-01-02"), Type: t.Type(), Description: t.Description,
+		Balance: t.Balance.StringFixed(2), Warnings: t.Warnings, Account: t.Account, Page: t.Page}
+	if t.AmountIn != nil {
+		s := t.AmountIn.StringFixed(2)
+		e.AmountIn = &s
+	}
+	if t.AmountOut != nil {
+		s := t.AmountOut.StringFixed(2)
+		e.AmountOut = &s
+	}
+	if t.Box != [4]float64{} {
+		b := t.Box
+		e.Box = &b
+	}
+	return e
+}
+
+// servedResult is what downloads of a completed document serve: the
+// original result, or, once a person saved corrections, the result with
+// their transactions and a recomputed reconciliation (edited is then true).
+func (s *Server) servedResult(ctx context.Context, id string) (res *extract.Result, edited bool, err error) {
+	rawEdit, err := s.store.Edit(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	res, err = s.servedResultWith(ctx, id, rawEdit)
+	return res, rawEdit != nil, err
+}
+
+// servedResultWith is the original result with rawEdit, a storedEdit,
+// applied; the original alone when rawEdit is nil.
+func (s *Server) servedResultWith(ctx context.Context, id string, rawEdit []byte) (*extract.Result, error) {
+	raw, err := s.store.Result(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	res := new(extract.Result)
+	if err := json.Unmarshal(raw, res); err != nil {
+		return nil, fmt.Errorf("decode result of %s: %w", id, err)
+	}
+	if rawEdit == nil {
+		return res, nil
+	}
+	var se storedEdit
+	if err := json.Unmarshal(rawEdit, &se); err != nil {
+		return nil, fmt.Errorf("decode edit of %s: %w", id, err)
+	}
+	if se.Version != editVersion {
+		return nil, fmt.Errorf("edit of %s has version %d, want %d", id, se.Version, editVersion)
+	}
+	res.Transactions = make([]extract.Transaction, len(se.Transactions))
+	for i, e := range se.Transactions {
+		if res.Transactions[i], err = e.toTransaction(i); err != nil {
+			return nil, fmt.Errorf("edit of %s: %w", id, err)
+		}
+	}
+	res.Statement.Reconciliation = extract.Recheck(res.Transactions, res.Statement)
+	return res, nil
+}
+
+// editResponse answers a saved or reverted correction with the served
+// document's new standing.
+type editResponse struct {
+	Success          bool                   `json:"success"`
+	FileID           string                 `json:"file_id"`
+	Edited           bool                   `json:"edited"`
+	TransactionCount int                    `json:"transaction_count"`
+	Reconciliation   reconciliationResponse `json:"reconciliation"`
+}
+
+type reconciliationResponse struct {
+	Status     string  `json:"status"`
+	Difference *string `json:"difference,omitempty"`
+	Rows       []int   `json:"rows,omitempty"`
+	Message    string  `json:"message"`
+}
+
+func newEditResponse(id string, res *extract.Result, edited bool) editResponse {
+	rec := res.Statement.Reconciliation
+	out := editResponse{Success: true, FileID: id, Edited: edited, TransactionCount: len(res.Transactions),
+		Reconciliation: reconciliationResponse{Status: rec.Status, Rows: rec.Rows, Message: rec.Message}}
+	if rec.Difference != nil {
+		d := rec.Difference.StringFixed(2)
+		out.Reconciliation.Difference = &d
+	}
+	return out
+}
+
+// completedDocument loads the caller's document named in the path and
+// insists it is converted.
+func (s *Server) completedDocument(r *http.Request) (store.Document, error) {
+	doc, err := s.ownDocumentID(r, mux.Vars(r)["file_id"])
+	if err != nil {
+		return doc, err
+	}
+	if doc.Status != store.StatusCompleted {
+		return doc, &apiError{http.StatusConflict, "not_ready", "Only a converted document can be corrected.", "Wait until its status is completed."}
+	}
+	return doc, nil
+}
+
+// handleSaveEdit stores corrected transactions beside the original.
+func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
+	doc, err := s.completedDocument(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxEditBytes))
+	if err != nil {
+		s.fail(w, r, bodyError(err))
+		return
+	}
+	var req struct {
+		Transactions *[]editTransaction `json:"transactions"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&req); err != nil || req.Transactions == nil {
+		s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_transactions", "The body is not a JSON object with a transactions list.",
+			"Send {\"transactions\": [...]} with rows shaped like the JSON download's."})
+		return
+	}
+	if len(*req.Transactions) > maxEditTransactions {
+		s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_transactions",
+			fmt.Sprintf("At most %d transactions can be saved.", maxEditTransactions), "Split the statement."})
+		return
+	}
+	se := storedEdit{Version: editVersion, Transactions: make([]editTransaction, 0, len(*req.Transactions))}
+	for i, e := range *req.Transactions {
+		t, err := e.toTransaction(i)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		se.Transactions = append(se.Transactions, fromTransaction(t))
+	}
+	raw, err := json.Marshal(se)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	// Check the edit reads back, and learn its reconciliation, before
+	// storing it: the same path every download takes.
+	res, err := s.servedResultWith(r.Context(), doc.ID, raw)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.store.SaveEdit(r.Context(), doc.ID, raw, len(res.Transactions), res.Statement.Reconciliation.Status); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.log.Info("transactions corrected", "file_id", doc.ID, "transactions", len(res.Transactions),
+		"reconciliation", res.Statement.Reconciliation.Status)
+	writeJSON(w, http.StatusOK, newEditResponse(doc.ID, res, true))
+}
+
+// handleRevertEdit drops the corrections: downloads serve the original again.
+func (s *Server) handleRevertEdit(w http.ResponseWriter, r *http.Request) {
+	doc, err := s.completedDocument(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.store.RevertEdit(r.Context(), doc.ID); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	res, _, err := s.servedResult(r.Context(), doc.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.log.Info("corrections reverted", "file_id", doc.ID)
+	writeJSON(w, http.StatusOK, newEditResponse(doc.ID, res, false))
+}

@@ -1,0 +1,140 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Documents lists an account's documents, newest first, at most limit of
+// them, starting after the document before (the last one of the previous
+// page; "" for the first page). next is the before of the following page,
+// "" when there is none. A before that is not one of the account's
+// documents is ErrNotFound.
+func (s *Store) Documents(ctx context.Context, accountID int64, limit int, before string) (docs []Document, next string, err error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, "", fmt.Errorf("list documents: %w", err)
+	}
+	defer tx.Rollback()
+	cursor := "9999"
+	if before != "" {
+		err := tx.QueryRowContext(ctx, "SELECT created_at FROM documents WHERE id = ? AND account_id = ? AND deleted_at IS NULL",
+			before, accountID).Scan(&cursor)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, "", fmt.Errorf("document %s: %w", before, ErrNotFound)
+		}
+		if err != nil {
+			return nil, "", fmt.Errorf("list documents: %w", err)
+		}
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT "+documentColumns+` FROM documents
+		WHERE account_id = ? AND deleted_at IS NULL AND (created_at < ? OR (created_at = ? AND id < ?))
+		ORDER BY created_at DESC, id DESC LIMIT ?`, accountID, cursor, cursor, before, limit+1)
+	if err != nil {
+		return nil, "", fmt.Errorf("list documents: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		d, err := scanDocument(rows)
+		if err != nil {
+			return nil, "", fmt.Errorf("list documents: %w", err)
+		}
+		docs = append(docs, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", fmt.Errorf("list documents: %w", err)
+	}
+	if len(docs) > limit {
+		docs = docs[:limit]
+		next = docs[limit-1].ID
+	}
+	return docs, next, nil
+}
+
+// DeleteDocument removes a document's bytes, results and edits at once
+// (the data file overwrites deleted content), and forgets its name; a
+// queued conversion is dropped. The row stays, unseen, because the quota
+// ledger points at it: charged pages stay charged.
+func (s *Store) DeleteDocument(ctx context.Context, id string) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE documents SET content = x'', result = NULL, edited = NULL, edited_count = NULL,
+		edited_reconciliation = NULL, edited_at = NULL, original_name = '', error = NULL, deleted_at = ?,
+		status = CASE status WHEN 'processing' THEN 'failed' ELSE status END
+		WHERE id = ? AND deleted_at IS NULL`, s.stamp(), id)
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("delete %s: %w", id, ErrNotFound)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM jobs WHERE document_id = ?", id); err != nil {
+		return fmt.Errorf("delete job of %s: %w", id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("delete %s: %w", id, err)
+	}
+	return nil
+}
+
+// Content reads a document's uploaded bytes.
+func (s *Store) Content(ctx context.Context, id string) ([]byte, error) {
+	var b []byte
+	err := s.r.QueryRowContext(ctx, "SELECT content FROM documents WHERE id = ? AND deleted_at IS NULL", id).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("content of %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("content of %s: %w", id, err)
+	}
+	return b, nil
+}
+
+// SaveEdit stores a person's corrected transactions (as the server encodes
+// them) beside a completed document's original result, with their count
+// and the status of their balance check for listings. The original is kept.
+func (s *Store) SaveEdit(ctx context.Context, id string, edited []byte, count int, reconciliation string) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE documents SET edited = ?, edited_count = ?, edited_reconciliation = ?, edited_at = ?
+		WHERE id = ? AND status = ? AND deleted_at IS NULL`, string(edited), count, reconciliation, s.stamp(), id, StatusCompleted)
+	if err != nil {
+		return fmt.Errorf("save edit of %s: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("save edit of %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// RevertEdit drops a document's corrections, so the original is served again.
+func (s *Store) RevertEdit(ctx context.Context, id string) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE documents SET edited = NULL, edited_count = NULL, edited_reconciliation = NULL, edited_at = NULL
+		WHERE id = ? AND deleted_at IS NULL`, id)
+	if err != nil {
+		return fmt.Errorf("revert edit of %s: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("revert edit of %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// Edit reads a document's corrected transactions; nil when it has none.
+func (s *Store) Edit(ctx context.Context, id string) ([]byte, error) {
+	var e sql.NullString
+	err := s.r.QueryRowContext(ctx, "SELECT edited FROM documents WHERE id = ? AND deleted_at IS NULL", id).Scan(&e)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("edit of %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("edit of %s: %w", id, err)
+	}
+	if !e.Valid {
+		return nil, nil
+	}
+	return []byte(e.String), nil
+}
