@@ -231,7 +231,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 			}
 			continue
 		}
-		tx := Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.desc, " ")), " ")}
+		tx := Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.desc, " ")), " "), Page: rw.page + 1, Box: rw.box}
 		if rw.hasDate {
 			if t, ok := rw.date.resolve(order, periodStart, periodEnd); ok {
 				tx.Date = t
