@@ -68,8 +68,19 @@ func analyze(pages []Page) *Result {
 		ps, pe = fallbackPeriod(all, order)
 	}
 	res := &Result{Statement: st}
-	res.Transactions = reconcile(rows, markers, &res.Statement, order, ps, pe)
+	res.Transactions = reconcile(rows, markers, &res.Statement, order, ps, pe, isCardStatement(all))
 	return res
+}
+
+// isCardStatement reports a credit-card statement: one that prints words
+// only a card statement prints (credit limit, minimum payment).
+func isCardStatement(lines []*line) bool {
+	for _, l := range lines {
+		if hasPhrase(foldLabel(l.text()), vocab.card) {
+			return true
+		}
+	}
+	return false
 }
 
 // fallbackPeriod gives dates printed without a year something to resolve

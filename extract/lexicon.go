@@ -32,7 +32,8 @@ type lexicon struct {
 	stats []string
 	// account, period and currency label the statement's own facts.
 	account, period, currency []string
-	// card are words only a credit-card statement prints.
+	// card are words only a credit-card statement prints. Not "credit
+	// card" itself: a bank account's rows name card payments.
 	card []string
 	// months are the month names and abbreviations, January first.
 	months [12][]string
@@ -68,7 +69,7 @@ var english = lexicon{
 	account:       []string{"account number", "account no", "account nr", "account", "acct number", "acct no", "acct", "a c no", "a c", "iban", "card number"},
 	period:        []string{"period", "statement", "from", "between", "to", "through", "thru"},
 	currency:      []string{"currency"},
-	card:          []string{"credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "credit card", "cardholder", "card holder", "card number", "card ending", "cash advance limit"},
+	card:          []string{"credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "cash advance limit"},
 	months: [12][]string{
 		{"january", "jan"}, {"february", "feb", "febr"}, {"march", "mar"}, {"april", "apr"},
 		{"may"}, {"june", "jun"}, {"july", "jul"}, {"august", "aug"},
@@ -100,7 +101,7 @@ var german = lexicon{
 	account:       []string{"kontonummer", "konto nr", "konto", "iban"},
 	period:        []string{"zeitraum", "von", "vom", "bis", "auszug"},
 	currency:      []string{"wahrung"},
-	card:          []string{"kreditkarte", "kreditrahmen", "kartenlimit", "kartennummer", "mindestzahlung", "verfugungsrahmen"},
+	card:          []string{"kreditrahmen", "kartenlimit", "mindestzahlung", "verfugungsrahmen"},
 	months: [12][]string{
 		{"januar", "jan", "janner", "jaen"}, {"februar", "feb"}, {"marz", "maerz", "mrz"}, {"april", "apr"},
 		{"mai"}, {"juni", "jun"}, {"juli", "jul"}, {"august", "aug"},
@@ -132,7 +133,7 @@ var french = lexicon{
 	account:       []string{"numero de compte", "n de compte", "compte n", "compte", "iban"},
 	period:        []string{"periode", "du", "au", "releve"},
 	currency:      []string{"devise", "monnaie"},
-	card:          []string{"carte de credit", "plafond", "limite de credit", "paiement minimum", "numero de carte"},
+	card:          []string{"limite de credit", "paiement minimum"},
 	months: [12][]string{
 		{"janvier", "janv", "jan"}, {"fevrier", "fevr", "fev"}, {"mars"}, {"avril", "avr"},
 		{"mai"}, {"juin"}, {"juillet", "juil"}, {"aout", "aou"},
@@ -164,7 +165,7 @@ var spanish = lexicon{
 	account:       []string{"numero de cuenta", "cuenta", "iban"},
 	period:        []string{"periodo", "desde", "hasta", "del", "al"},
 	currency:      []string{"moneda", "divisa"},
-	card:          []string{"tarjeta de credito", "limite de credito", "pago minimo", "numero de tarjeta"},
+	card:          []string{"limite de credito", "pago minimo"},
 	months: [12][]string{
 		{"enero", "ene"}, {"febrero", "feb"}, {"marzo", "mar"}, {"abril", "abr"},
 		{"mayo", "may"}, {"junio", "jun"}, {"julio", "jul"}, {"agosto", "ago"},
@@ -196,7 +197,7 @@ var italian = lexicon{
 	account:       []string{"numero di conto", "conto n", "conto", "iban"},
 	period:        []string{"periodo", "dal", "al"},
 	currency:      []string{"valuta", "divisa"},
-	card:          []string{"carta di credito", "fido", "limite di credito", "pagamento minimo", "numero carta"},
+	card:          []string{"limite di credito", "pagamento minimo"},
 	months: [12][]string{
 		{"gennaio", "gen"}, {"febbraio", "feb"}, {"marzo", "mar"}, {"aprile", "apr"},
 		{"maggio", "mag"}, {"giugno", "giu"}, {"luglio", "lug"}, {"agosto", "ago"},
@@ -227,7 +228,7 @@ var dutch = lexicon{
 	account:       []string{"rekeningnummer", "rekening", "iban"},
 	period:        []string{"periode", "van", "tot"},
 	currency:      []string{"munt", "valuta"},
-	card:          []string{"creditcard", "kredietlimiet", "bestedingslimiet", "minimaal te betalen"},
+	card:          []string{"kredietlimiet", "bestedingslimiet", "minimaal te betalen"},
 	months: [12][]string{
 		{"januari", "jan"}, {"februari", "feb"}, {"maart", "mrt"}, {"april", "apr"},
 		{"mei"}, {"juni", "jun"}, {"juli", "jul"}, {"augustus", "aug"},
@@ -259,7 +260,7 @@ var portuguese = lexicon{
 	account:       []string{"numero da conta", "conta n", "conta", "iban", "nib"},
 	period:        []string{"periodo", "de", "a", "ate"},
 	currency:      []string{"moeda"},
-	card:          []string{"cartao de credito", "limite de credito", "pagamento minimo", "numero do cartao"},
+	card:          []string{"limite de credito", "pagamento minimo"},
 	months: [12][]string{
 		{"janeiro", "jan"}, {"fevereiro", "fev"}, {"marco", "mar"}, {"abril", "abr"},
 		{"maio", "mai"}, {"junho", "jun"}, {"julho", "jul"}, {"agosto", "ago"},

@@ -74,7 +74,7 @@ func TestLexiconGerman(t *testing.T) {
 		months:  map[string]int{"März": 3, "Mai": 5, "Dez": 12},
 		in:      []string{"Gutschriften"},
 		out:     []string{"Lastschriften"},
-		card:    []string{"Kreditkarte", "Kartenlimit"},
+		card:    []string{"Kreditrahmen", "Kartenlimit"},
 	})
 }
 
@@ -88,7 +88,7 @@ func TestLexiconFrench(t *testing.T) {
 		months:  map[string]int{"févr": 2, "août": 8, "décembre": 12},
 		in:      []string{"Versements"},
 		out:     []string{"Prélèvements"},
-		card:    []string{"Carte de crédit", "Plafond"},
+		card:    []string{"Limite de crédit", "Paiement minimum"},
 	})
 }
 
@@ -102,7 +102,7 @@ func TestLexiconSpanish(t *testing.T) {
 		months:  map[string]int{"enero": 1, "dic": 12, "setiembre": 9},
 		in:      []string{"Abonos"},
 		out:     []string{"Cargos"},
-		card:    []string{"Tarjeta de crédito", "Pago mínimo"},
+		card:    []string{"Límite de crédito", "Pago mínimo"},
 	})
 }
 
@@ -116,7 +116,7 @@ func TestLexiconItalian(t *testing.T) {
 		months:  map[string]int{"gennaio": 1, "lug": 7, "dicembre": 12},
 		in:      []string{"Accrediti"},
 		out:     []string{"Addebiti"},
-		card:    []string{"Carta di credito"},
+		card:    []string{"Limite di credito", "Pagamento minimo"},
 	})
 }
 
@@ -130,7 +130,7 @@ func TestLexiconDutch(t *testing.T) {
 		months:  map[string]int{"maart": 3, "mei": 5, "okt": 10},
 		in:      []string{"Bijschrijvingen"},
 		out:     []string{"Afschrijvingen"},
-		card:    []string{"Creditcard", "Kredietlimiet"},
+		card:    []string{"Kredietlimiet", "Minimaal te betalen"},
 	})
 }
 
@@ -144,7 +144,7 @@ func TestLexiconPortuguese(t *testing.T) {
 		months:  map[string]int{"março": 3, "out": 10, "dezembro": 12},
 		in:      []string{"Créditos"},
 		out:     []string{"Débitos"},
-		card:    []string{"Cartão de crédito"},
+		card:    []string{"Limite de crédito", "Pagamento mínimo"},
 	})
 }
 

@@ -158,7 +158,8 @@ func chooseReadings(rows []row, unsigned bool, opening *decimal.Decimal) map[int
 // reading of the amount columns the balances agree with, fills in balances
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
-func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time) []Transaction {
+func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time, card bool) []Transaction {
+	rows, dropped := dropAfterClosing(rows, markers)
 	rows = mergeSections(rows, order, periodStart, periodEnd)
 	unsigned := unsignedAmounts(rows)
 	best, bestScore := readings[0], -1
@@ -207,6 +208,9 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	var txs []Transaction
 	rec := Reconciliation{}
 	checks := 0
+	// proven is how many leading transactions a printed balance has
+	// checked; rows after it stand on nothing.
+	proven := 0
 	prev := decimal.Zero
 	havePrev := opening != nil
 	if havePrev {
@@ -219,6 +223,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 			// A dated line with no money moving: a note, or a day's balance to check.
 			if hasBal && havePrev {
 				checks++
+				proven = len(txs)
 				if !prev.Equal(b) {
 					recordBreak(&rec, len(txs)-1, b.Sub(prev))
 				}
@@ -226,7 +231,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 			}
 			continue
 		}
-		tx := Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.desc, " ")), " ")}
+		tx := Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.desc, " ")), " "), Page: rw.page + 1, Box: rw.box}
 		if rw.hasDate {
 			if t, ok := rw.date.resolve(order, periodStart, periodEnd); ok {
 				tx.Date = t
@@ -262,6 +267,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		case hasBal:
 			if havePrev {
 				checks++
+				proven = len(txs) + 1
 				if want := prev.Add(d); !want.Equal(b) {
 					recordBreak(&rec, len(txs), b.Sub(want))
 					tx.Warnings = append(tx.Warnings, warnBreakPrefix+fmt.Sprintf("%s does not follow from the previous balance %s", b.StringFixed(2), prev.StringFixed(2)))
@@ -293,6 +299,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	}
 	if st.ClosingBalance != nil && len(txs) > 0 {
 		checks++
+		proven = len(txs)
 		if last := txs[len(txs)-1].Balance; !last.Equal(*st.ClosingBalance) {
 			recordBreak(&rec, len(txs)-1, st.ClosingBalance.Sub(last))
 		}
@@ -310,12 +317,65 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	case checks == 0:
 		rec.Status = ReconcileUnverified
 		rec.Message = "the statement prints no balances to check the transactions against"
+	case proven < len(txs):
+		rec.Status = ReconcileUnverified
+		rec.Message = fmt.Sprintf("the printed balances check the first %d transaction(s); nothing printed checks the %d after them", proven, len(txs)-proven)
 	default:
 		rec.Status = ReconcileOK
 		rec.Message = fmt.Sprintf("opening balance plus money in minus money out meets all %d printed balance(s)", checks)
 	}
 	st.Reconciliation = rec
+	if dropped > 0 {
+		st.Warnings = append(st.Warnings, fmt.Sprintf("%d line(s) with amounts after the closing balance were not read as transactions", dropped))
+	}
+	if card {
+		cardDirections(txs)
+	}
 	return txs
+}
+
+// cardDirections turns a credit card's movements the card holder's way.
+// A card prints the balance owed, which purchases raise: read against it,
+// purchases come out as money in. Purchases are most of a card's rows, so
+// when most rows read as money in, every row is turned; the balances stay
+// as printed.
+func cardDirections(txs []Transaction) {
+	in := 0
+	for _, tx := range txs {
+		if tx.AmountIn != nil {
+			in++
+		}
+	}
+	if 2*in <= len(txs) {
+		return
+	}
+	for i := range txs {
+		txs[i].AmountIn, txs[i].AmountOut = txs[i].AmountOut, txs[i].AmountIn
+	}
+}
+
+// dropAfterClosing removes the rows read after the table's closing balance
+// line (a fees or rates table printed below it) when no opening line starts
+// a new chain after it. It returns the rows kept and how many were dropped.
+func dropAfterClosing(rows []row, markers []marker) ([]row, int) {
+	end := -1
+	for _, m := range markers {
+		switch {
+		case m.kind == "closing" && m.after > 0:
+			end = m.after
+		case m.kind == "opening" && m.after >= end:
+			end = -1
+		}
+	}
+	if end < 0 || end >= len(rows) {
+		return rows, 0
+	}
+	for _, rw := range rows[end:] {
+		if _, ok := printedBalance(rw); ok {
+			return rows, 0 // a chain that goes on: a page's carried-forward line
+		}
+	}
+	return rows[:end], len(rows) - end
 }
 
 // recordBreak notes a row where the balance chain breaks.

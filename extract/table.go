@@ -51,6 +51,10 @@ type row struct {
 	section int
 	// ownDate is false when the row printed no date and took the one above.
 	ownDate bool
+	// line is the line the row was started from: its date or amounts.
+	line *line
+	// box is the row's extent on its page: its line and its description's.
+	box [4]float64
 }
 
 // marker is a balance the table prints outside transactions.
@@ -262,7 +266,10 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 	var lastLine *line
 	var lastDate *dateToken
 	pitch := linePitch(seg.lines)
+	first := len(rows)
+	var texts []descLine
 	for _, l := range seg.lines {
+		before := len(rows)
 		var dateTok *token
 		var cells []cell
 		var descParts, otherText []string
@@ -284,6 +291,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 				break
 			}
 		}
+		lastDesc := -1 // the last token read as description
 		for ti, t := range l.toks {
 			if ti == usedDate {
 				continue
@@ -296,6 +304,13 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 				}
 			}
 			li := labelAt(seg.labels, t.x0)
+			if descLabel >= 0 && t.kind == tokText && lastDesc >= 0 && ti == lastDesc+1 && t.x0-l.toks[lastDesc].x1 < 0.8*(t.y1-t.y0) &&
+				(li < 0 || abs(t.x0-seg.labels[li].x0) > 2) {
+				// A description running on past its heading's region, a
+				// word space after the word before and not where the next
+				// column starts: still the description.
+				li = descLabel
+			}
 			switch {
 			case li >= 0 && seg.labels[li].role == roleDrCr:
 				drcr += t.text
@@ -305,6 +320,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 				switch {
 				case li == descLabel:
 					descParts = append(descParts, t.text)
+					lastDesc = ti
 				case li >= 0 && seg.labels[li].role.isDate() && t.kind == tokText && (dateTok == nil || t.x0 > dateTok.x1):
 					// Text printed left of a description heading that is
 					// placed over the middle of its column.
@@ -380,16 +396,226 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
 			rows[cur].cells = append(rows[cur].cells, *bal)
 		case len(cells) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
-			rows[cur].desc = append(rows[cur].desc, text)
+			// A wrapped description: which row it belongs to is decided
+			// once the table's rows are known (see assignDescriptions).
+			if !allHeadings(l) {
+				texts = append(texts, descLine{l: l, text: text})
+			}
 		default:
+			if len(cells) == 0 && text != "" && !inDateColumn(seg, l, dl) && !allHeadings(l) {
+				texts = append(texts, descLine{l: l, text: text})
+			}
 			cur = -1
+		}
+		if len(rows) > before {
+			rows[len(rows)-1].line = l
 		}
 		if cur >= 0 || len(cells) > 0 && !isStat {
 			lastLine = l
 		}
 		prevLine = l
 	}
+	assignDescriptions(rows[first:], texts)
 	return rows, markers
+}
+
+// descLine is a line of description text with no date or amount.
+type descLine struct {
+	l    *line
+	text string
+}
+
+// assignDescriptions gives each wrapped description line to its row.
+// A description may wrap below its row's line, above it, or both (the
+// row's line in the middle of the block). Between two rows' lines, the
+// widest vertical gap separates one row's block from the next; when the
+// gaps are all alike, the table's own habit decides, read from the lines
+// above its first row and below its last one. Lines that no row reaches
+// through line-sized gaps (a footer, a note) belong to none.
+func assignDescriptions(rows []row, texts []descLine) {
+	above := make([][]string, len(rows))
+	below := make([][]string, len(rows))
+	// Items in reading order: rows (by their line) and text lines.
+	type item struct {
+		row  int // -1 for a text line
+		text int
+		l    *line
+	}
+	var items []item
+	for i := range rows {
+		if rows[i].line != nil {
+			items = append(items, item{row: i, l: rows[i].line})
+		}
+	}
+	for i, t := range texts {
+		items = append(items, item{row: -1, text: i, l: t.l})
+	}
+	sort.SliceStable(items, func(a, b int) bool {
+		if items[a].l.page != items[b].l.page {
+			return items[a].l.page < items[b].l.page
+		}
+		return items[a].l.y0 < items[b].l.y0
+	})
+	gap := func(a, b *line) float64 {
+		if a.page != b.page {
+			return 1e9
+		}
+		return b.y0 - a.y1
+	}
+	small := func(a, b *line) bool { return gap(a, b) < 0.9*b.height() }
+	// The table's habit, counted on each page: text hanging above its first
+	// row, or below its last. With no sign of either, descriptions wrap
+	// below their row's line, the commonest layout.
+	nAbove, nBelow := 0, 0
+	firstRow, lastRow := map[int]int{}, map[int]int{} // page -> item index
+	for k, it := range items {
+		if it.row < 0 {
+			continue
+		}
+		if _, ok := firstRow[it.l.page]; !ok {
+			firstRow[it.l.page] = k
+		}
+		lastRow[it.l.page] = k
+	}
+	for _, k := range firstRow {
+		if k > 0 && items[k-1].row < 0 && small(items[k-1].l, items[k].l) {
+			nAbove++
+		}
+	}
+	for _, k := range lastRow {
+		if k+1 < len(items) && items[k+1].row < 0 && small(items[k].l, items[k+1].l) {
+			nBelow++
+		}
+	}
+	hangsAbove, hangsBelow := nAbove > 2*nBelow, nBelow > 2*nAbove || nAbove == 0
+	for k := 0; k < len(items); {
+		if items[k].row >= 0 {
+			k++
+			continue
+		}
+		j := k
+		for j < len(items) && items[j].row < 0 {
+			j++
+		}
+		run := items[k:j]
+		prevRow, nextRow := -1, -1
+		if k > 0 {
+			prevRow = items[k-1].row
+		}
+		if j < len(items) {
+			nextRow = items[j].row
+		}
+		// gaps[c] is the gap before run[c]; gaps[len(run)] the one after.
+		gaps := make([]float64, len(run)+1)
+		for c := range gaps {
+			var a, b *line
+			if c == 0 {
+				if prevRow >= 0 {
+					a = rows[prevRow].line
+				}
+			} else {
+				a = run[c-1].l
+			}
+			if c == len(run) {
+				if nextRow >= 0 {
+					b = rows[nextRow].line
+				}
+			} else {
+				b = run[c].l
+			}
+			gaps[c] = 1e9
+			if a != nil && b != nil {
+				gaps[c] = gap(a, b)
+			}
+		}
+		// Reach: how far down the run the row above reaches, and how far
+		// up the row below reaches, through line-sized gaps.
+		down := 0
+		for down < len(run) && gaps[down] < 0.9*run[down].l.height() {
+			down++
+		}
+		up := len(run)
+		for up > 0 && gaps[up] < 0.9*run[up-1].l.height() {
+			up--
+		}
+		if prevRow < 0 {
+			down = 0
+		}
+		if nextRow < 0 {
+			up = len(run)
+		}
+		cut := down // run[:cut] goes to the row above, run[cut:] below
+		if down > up {
+			// Both rows reach the whole stretch: split at the widest gap,
+			// or by the table's habit when the gaps are alike.
+			lo, hi := up, down
+			widest, second := lo, -1.0
+			for c := lo; c <= hi; c++ {
+				if gaps[c] > gaps[widest] {
+					widest = c
+				}
+			}
+			for c := lo; c <= hi; c++ {
+				if c != widest && gaps[c] > second {
+					second = gaps[c]
+				}
+			}
+			switch {
+			case second >= 0 && gaps[widest] > 1.25*second:
+				cut = widest
+			case hangsAbove && !hangsBelow:
+				cut = lo
+			case hangsBelow && !hangsAbove:
+				cut = hi
+			default:
+				cut = (lo + hi + 1) / 2
+			}
+		}
+		for c, it := range run {
+			switch {
+			case c < cut && c < down && prevRow >= 0:
+				below[prevRow] = append(below[prevRow], texts[it.text].text)
+				growBox(&rows[prevRow], it.l)
+			case c >= cut && c >= up && nextRow >= 0:
+				above[nextRow] = append(above[nextRow], texts[it.text].text)
+				growBox(&rows[nextRow], it.l)
+			}
+		}
+		k = j
+	}
+	for i := range rows {
+		if rows[i].line != nil {
+			growBox(&rows[i], rows[i].line)
+		}
+		rows[i].desc = append(append(above[i], rows[i].desc...), below[i]...)
+	}
+}
+
+// allHeadings reports a line of two or more words that are all column
+// headings: a heading's second line, not a description.
+func allHeadings(l *line) bool {
+	if len(l.words) < 2 {
+		return false
+	}
+	for _, w := range l.words {
+		if classifyLabel(w.Text) == roleNone {
+			return false
+		}
+	}
+	return true
+}
+
+// growBox widens a row's box to take in line l.
+func growBox(r *row, l *line) {
+	if len(l.words) == 0 {
+		return
+	}
+	x0, x1 := l.words[0].X0, l.words[len(l.words)-1].X1
+	if r.box == [4]float64{} {
+		r.box = [4]float64{x0, l.y0, x1, l.y1}
+		return
+	}
+	r.box = [4]float64{min(r.box[0], x0), min(r.box[1], l.y0), max(r.box[2], x1), max(r.box[3], l.y1)}
 }
 
 func nonEmpty(s string) []string {
