@@ -120,7 +120,15 @@ func buildLabels(band []*line) []label {
 				gi, gp := roleGroup(ri), roleGroup(rp)
 				// A phrase that spans both words ("Date débit") is one label.
 				_, pair := classifyPhrase(cur[i-1].Text + " " + cur[i].Text)
-				if gi != 0 && gp != 0 && gi != gp && pair <= max(wi, wp) {
+				split := gi != 0 && gp != 0 && gi != gp && pair <= max(wi, wp)
+				if !split {
+					// Two money headings set close together ("Debits
+					// Running Balance"): two labels, unless one only
+					// qualifies the other ("Debit Amount").
+					l, r := classifyLabel(joinWords(cur[start:i])), classifyLabel(joinWords(cur[i:]))
+					split = l.isMoney() && r.isMoney() && l != r && l != roleAmount && r != roleAmount && pair <= max(wi, wp)
+				}
+				if split {
 					phrases = append(phrases, label{text: joinWords(cur[start:i]), x0: cur[start].X0, x1: cur[i-1].X1})
 					start = i
 				}
