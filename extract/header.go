@@ -86,8 +86,10 @@ func roleGroup(r colRole) int {
 		return 0
 	case r.isDate():
 		return 1
-	case r.isText():
+	case r == roleDesc:
 		return 2
+	case r.isText():
+		return 5 // a type or reference column beside the description
 	case r == roleDrCr:
 		return 4
 	}
