@@ -47,18 +47,34 @@ func foldLabel(s string) string {
 	return " " + strings.Join(strings.Fields(b.String()), " ") + " "
 }
 
-// classifyLabel gives a header label's role, roleNone when it names nothing known.
+// classifyLabel gives a header label's role, roleNone when it names nothing
+// known. The longest phrase found wins ("Date débit" is a date, not a debit
+// column); between phrases of one length, the more specific role.
 func classifyLabel(s string) colRole {
+	role, _ := classifyPhrase(s)
+	return role
+}
+
+// classifyPhrase is classifyLabel that also says how many words the
+// phrase it matched has (0 for none).
+func classifyPhrase(s string) (colRole, int) {
 	f := foldLabel(s)
 	if strings.TrimSpace(f) == "" {
-		return roleNone
+		return roleNone, 0
 	}
+	best, bestWords, bestLen := roleNone, 0, 0
 	for _, rp := range vocab.headings {
-		if hasPhrase(f, rp.phrases) {
-			return rp.role
+		for _, p := range rp.phrases {
+			if !strings.Contains(f, " "+p+" ") {
+				continue
+			}
+			if w := strings.Count(p, " ") + 1; w > bestWords || w == bestWords && len(p) > bestLen {
+				best, bestWords, bestLen = rp.role, w, len(p)
+			}
+			break // phrases of a role run longest first
 		}
 	}
-	return roleNone
+	return best, bestWords
 }
 
 // roleGroup puts roles that may share one printed phrase together, so that a
@@ -70,8 +86,10 @@ func roleGroup(r colRole) int {
 		return 0
 	case r.isDate():
 		return 1
-	case r.isText():
+	case r == roleDesc:
 		return 2
+	case r.isText():
+		return 5 // a type or reference column beside the description
 	case r == roleDrCr:
 		return 4
 	}
@@ -99,8 +117,20 @@ func buildLabels(band []*line) []label {
 			// Split where neighbouring words name roles of different groups.
 			start := 0
 			for i := 1; i < len(cur); i++ {
-				gi, gp := roleGroup(classifyLabel(cur[i].Text)), roleGroup(classifyLabel(cur[i-1].Text))
-				if gi != 0 && gp != 0 && gi != gp {
+				ri, wi := classifyPhrase(cur[i].Text)
+				rp, wp := classifyPhrase(cur[i-1].Text)
+				gi, gp := roleGroup(ri), roleGroup(rp)
+				// A phrase that spans both words ("Date débit") is one label.
+				_, pair := classifyPhrase(cur[i-1].Text + " " + cur[i].Text)
+				split := gi != 0 && gp != 0 && gi != gp && pair <= max(wi, wp)
+				if !split {
+					// Two money headings set close together ("Debits
+					// Running Balance"): two labels, unless one only
+					// qualifies the other ("Debit Amount").
+					l, r := classifyLabel(joinWords(cur[start:i])), classifyLabel(joinWords(cur[i:]))
+					split = l.isMoney() && r.isMoney() && l != r && l != roleAmount && r != roleAmount && pair <= max(wi, wp)
+				}
+				if split {
 					phrases = append(phrases, label{text: joinWords(cur[start:i]), x0: cur[start].X0, x1: cur[i-1].X1})
 					start = i
 				}
