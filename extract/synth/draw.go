@@ -90,6 +90,9 @@ func (d *document) chooseWords() {
 			w["date"] = lx.postDate[0]
 		}
 	}
+	if l.Card {
+		w["title"] = lx.card[0]
+	}
 	d.words = w
 	marks := pickOne(r, lx.drcrMarks)
 	if l.Lang == "en" || r.IntN(3) == 0 {
@@ -605,10 +608,10 @@ func (d *document) accountBlock(a *account) {
 		minPay := decimal.Max(a.closing.Mul(decimal.NewFromFloat(0.03)).Round(int32(l.Decimals)), decimal.Zero)
 		due := a.end.AddDate(0, 0, 21)
 		rows = append(rows,
-			[2]string{"Credit limit", d.box.plain(limit)},
-			[2]string{"Available credit", d.box.signed(limit.Sub(a.closing))},
-			[2]string{"Minimum payment due", d.box.plain(minPay)},
-			[2]string{"Payment due date", fmtPeriodDate(l.DateForm, d.lx, due)})
+			[2]string{d.lx.card[1], d.box.plain(limit)},
+			[2]string{d.lx.card[2], d.box.signed(limit.Sub(a.closing))},
+			[2]string{d.lx.card[3], d.box.plain(minPay)},
+			[2]string{d.lx.card[4], fmtPeriodDate(l.DateForm, d.lx, due)})
 	}
 	if len(rows) == 0 {
 		return

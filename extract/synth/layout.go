@@ -142,13 +142,56 @@ var AllFeatures = []string{
 	"glyph-by-glyph", "watermark", "font-times", "font-courier", "overdrawn", "period-line",
 }
 
+// implies lists what a forced feature needs to be drawn at all.
+var implies = map[string][]string{
+	"trans-post-date":          {"card"},
+	"card-purchases-positive":  {"card", "signed-amount"},
+	"card-purchases-negative":  {"card", "signed-amount"},
+	"unsorted":                 {"card", "balance-none"},
+	"placeholder-blank":        {"debit-credit"},
+	"placeholder-zero":         {"debit-credit"},
+	"placeholder-zero-dec":     {"debit-credit"},
+	"placeholder-dash":         {"debit-credit"},
+	"placeholder-cur-zero":     {"debit-credit"},
+	"placeholder-neg-cur-zero": {"debit-credit"},
+	"totals-row":               {"debit-credit"},
+	"balance-drcr":             {"balance-row"},
+	"opening-row":              {"balance-row"},
+	"opening-row-dated":        {"balance-row"},
+	"closing-row":              {"balance-row"},
+	"carried-forward":          {"balance-row", "long-table"},
+	"multi-page":               {"long-table"},
+	"neg-minus":                {"balance-row"},
+	"neg-trailing":             {"balance-row"},
+	"neg-parens":               {"balance-row"},
+	"neg-dr":                   {"balance-row"},
+	"num-one-decimal":          {"num-plain"},
+	"yen":                      {"num-no-decimals"},
+	"box-format-differs":       {"opening-box"},
+	"amount-line-middle":       {"wrap"},
+	"amount-line-bottom":       {"wrap"},
+	"two-tables":               {"short-table"},
+	"amount-line-top":          {"wrap"},
+}
+
+// notCard lists features a card statement never has.
+var notCard = []string{"two-accounts", "value-date", "balance-daily", "drcr-column", "drcr-suffix", "balance-drcr",
+	"opening-absent", "closing-absent", "two-tables", "overdrawn", "opening-row", "opening-row-dated", "closing-row"}
+
 // chooseLayout draws a layout. Later choices respect earlier ones, so every
 // combination it makes is one a bank could print and a reader could solve.
-func chooseLayout(r *rand.Rand, force map[string]bool, opts Options) Layout {
+func chooseLayout(r *rand.Rand, forced map[string]bool, opts Options) Layout {
+	force := map[string]bool{}
+	for f := range forced {
+		force[f] = true
+		for _, g := range implies[f] {
+			force[g] = true
+		}
+	}
 	c := &chooser{r: r, force: force}
 	var l Layout
 	l.Lang = c.pick(opt{"lang-en", 3}, opt{"lang-de", 1}, opt{"lang-fr", 1}, opt{"lang-es", 1}, opt{"lang-it", 1}, opt{"lang-nl", 1}, opt{"lang-pt", 1})[5:]
-	l.Card = !c.has("two-accounts") && !c.has("value-date") && !c.has("balance-daily") && !c.has("drcr-column") && !c.has("drcr-suffix") && c.flag("card", 0.2)
+	l.Card = !slices.ContainsFunc(notCard, c.has) && c.flag("card", 0.2)
 	l.Accounts = 1
 	if !l.Card && !opts.OnePage && c.flag("two-accounts", 0.1) {
 		l.Accounts = 2
@@ -184,7 +227,7 @@ func chooseLayout(r *rand.Rand, force map[string]bool, opts Options) Layout {
 	} else {
 		l.Amount = c.pick(opt{"debit-credit", 4}, opt{"signed-amount", 3}, opt{"drcr-column", 1}, opt{"drcr-suffix", 1}, opt{"cr-suffix", 0.5})
 		l.Balance = c.pick(opt{"balance-row", 5}, opt{"balance-daily", 1.5}, opt{"balance-none", 2})
-		l.BalDrCr = l.Balance != "balance-none" && c.flag("balance-drcr", 0.12)
+		l.BalDrCr = l.Balance != "balance-none" && !c.has("neg-dr") && c.flag("balance-drcr", 0.12)
 	}
 	if l.Amount == "debit-credit" {
 		l.Holder = c.pick(opt{"placeholder-blank", 5}, opt{"placeholder-zero", 1}, opt{"placeholder-zero-dec", 1}, opt{"placeholder-dash", 1}, opt{"placeholder-cur-zero", 0.5}, opt{"placeholder-neg-cur-zero", 0.5})
@@ -212,7 +255,7 @@ func chooseLayout(r *rand.Rand, force map[string]bool, opts Options) Layout {
 			c.feats = append(c.feats, "num-plain")
 		}
 	}
-	if l.Decimals == 0 && c.flag("yen", 0.4) {
+	if l.Decimals == 0 && !c.has("cur-suffix") && c.flag("yen", 0.4) {
 		l.CurPos = "cur-prefix"
 		c.feats = append(c.feats, "cur-prefix")
 	} else {
@@ -312,6 +355,7 @@ func chooseLayout(r *rand.Rand, force map[string]bool, opts Options) Layout {
 	}
 	if l.Card {
 		// A card always prints what is owed.
+		c.feats = slices.DeleteFunc(c.feats, func(f string) bool { return f == "opening-absent" || f == "closing-absent" })
 		if l.Opening == "opening-absent" {
 			l.Opening = "opening-box"
 			c.feats = append(c.feats, l.Opening)

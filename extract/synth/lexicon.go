@@ -25,10 +25,14 @@ type lexicon struct {
 	rateItems  []string
 	legal      []string
 	categories []string
+	// Card statements: title, credit limit, available credit, minimum
+	// payment, payment due date.
+	card [5]string
 }
 
 var lexicons = map[string]*lexicon{
 	"en": {
+		card:        [5]string{"Credit Card Statement", "Credit limit", "Available credit", "Minimum payment due", "Payment due date"},
 		code:        "en",
 		date:        []string{"Date", "Booking Date", "Posting Date", "Txn Date", "Date Posted"},
 		valueDate:   []string{"Value Date", "Value Dt", "Val. Date"},
@@ -69,6 +73,7 @@ var lexicons = map[string]*lexicon{
 		categories:  []string{"Groceries", "Travel", "Dining", "Utilities", "Shopping", "Health"},
 	},
 	"de": {
+		card:        [5]string{"Kreditkartenabrechnung", "Kreditlimit", "Verfügbarer Betrag", "Mindestzahlung", "Fällig am"},
 		code:        "de",
 		date:        []string{"Buchungstag", "Datum", "Buchungsdatum", "Buchung"},
 		valueDate:   []string{"Valuta", "Wertstellung", "Wert"},
@@ -109,6 +114,7 @@ var lexicons = map[string]*lexicon{
 		categories:  []string{"Lebensmittel", "Reisen", "Gastronomie", "Wohnen", "Einkauf"},
 	},
 	"fr": {
+		card:        [5]string{"Relevé de carte de crédit", "Plafond de crédit", "Crédit disponible", "Paiement minimum", "Date d'échéance"},
 		code:        "fr",
 		date:        []string{"Date", "Date opération", "Date comptable", "Date d'opération"},
 		valueDate:   []string{"Date valeur", "Valeur", "Date de valeur"},
@@ -149,6 +155,7 @@ var lexicons = map[string]*lexicon{
 		categories:  []string{"Alimentation", "Voyages", "Restaurants", "Logement", "Achats"},
 	},
 	"es": {
+		card:        [5]string{"Extracto de tarjeta de crédito", "Límite de crédito", "Crédito disponible", "Pago mínimo", "Fecha límite de pago"},
 		code:        "es",
 		date:        []string{"Fecha", "F. Operación", "Fecha operación", "Fecha contable"},
 		valueDate:   []string{"Fecha valor", "F. Valor", "Valor"},
@@ -189,6 +196,7 @@ var lexicons = map[string]*lexicon{
 		categories:  []string{"Alimentación", "Viajes", "Restaurantes", "Hogar", "Compras"},
 	},
 	"it": {
+		card:        [5]string{"Estratto conto carta di credito", "Fido", "Disponibilità", "Pagamento minimo", "Data di addebito"},
 		code:        "it",
 		date:        []string{"Data", "Data contabile", "Data operazione", "Data reg."},
 		valueDate:   []string{"Data valuta", "Valuta", "Val."},
@@ -229,6 +237,7 @@ var lexicons = map[string]*lexicon{
 		categories:  []string{"Alimentari", "Viaggi", "Ristoranti", "Casa", "Acquisti"},
 	},
 	"nl": {
+		card:        [5]string{"Creditcardafschrift", "Kredietlimiet", "Beschikbaar krediet", "Minimaal te betalen", "Uiterste betaaldatum"},
 		code:        "nl",
 		date:        []string{"Datum", "Boekdatum", "Boekingsdatum", "Transactiedatum"},
 		valueDate:   []string{"Valutadatum", "Rentedatum", "Valuta"},
@@ -269,6 +278,7 @@ var lexicons = map[string]*lexicon{
 		categories:  []string{"Boodschappen", "Reizen", "Uit eten", "Wonen", "Winkelen"},
 	},
 	"pt": {
+		card:        [5]string{"Extrato do cartão de crédito", "Limite de crédito", "Crédito disponível", "Pagamento mínimo", "Data limite de pagamento"},
 		code:        "pt",
 		date:        []string{"Data", "Data mov.", "Data lançamento", "Data movimento"},
 		valueDate:   []string{"Data valor", "Valor", "D. Valor"},
