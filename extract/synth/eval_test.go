@@ -1,9 +1,14 @@
 package synth
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/gen2brain/go-fitz"
+	"github.com/go-pdf/fpdf"
+	"image"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -254,11 +259,91 @@ func writeJSON(t *testing.T, path string, v any) {
 	}
 }
 
-// inputFor makes the file a kind converts: the PDF itself for text.
+// inputFor makes the file a kind converts: the PDF itself for text; an
+// image-only PDF of degraded page scans for scan; a clean PNG of the page
+// for png; a JPEG phone photo of the page for photo. Pages are rendered
+// with MuPDF, degraded in pure Go, seeded by the sample's seed.
 func inputFor(kind string, s Sample) ([]byte, string, error) {
+	r := rand.New(rand.NewPCG(uint64(s.Seed), 7))
 	switch kind {
 	case "text":
 		return s.PDF, ".pdf", nil
+	case "scan":
+		pages, err := renderPages(s.PDF, 200)
+		if err != nil {
+			return nil, "", err
+		}
+		pdf := fpdf.New("P", "mm", "A4", "")
+		pdf.SetCreationDate(epoch)
+		pdf.SetModificationDate(epoch)
+		pdf.SetAutoPageBreak(false, 0)
+		for i, pg := range pages {
+			data, o, err := Scan(r, pg.img, 200)
+			if err != nil {
+				return nil, "", err
+			}
+			typ := "JPG"
+			if o.Quality == 0 {
+				typ = "PNG"
+			}
+			name := fmt.Sprintf("p%d", i)
+			pdf.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: typ}, bytes.NewReader(data))
+			pdf.AddPageFormat(pg.orient, fpdf.SizeType{Wd: pg.w, Ht: pg.h})
+			pdf.ImageOptions(name, 0, 0, pg.w, pg.h, false, fpdf.ImageOptions{ImageType: typ}, 0, "")
+		}
+		var buf bytes.Buffer
+		if err := pdf.Output(&buf); err != nil {
+			return nil, "", err
+		}
+		return buf.Bytes(), ".pdf", nil
+	case "png":
+		pages, err := renderPages(s.PDF, 150+r.IntN(51))
+		if err != nil {
+			return nil, "", err
+		}
+		data, err := EncodePNG(pages[0].img)
+		return data, ".png", err
+	case "photo":
+		pages, err := renderPages(s.PDF, 150)
+		if err != nil {
+			return nil, "", err
+		}
+		data, err := Photo(r, pages[0].img)
+		return data, ".jpg", err
 	}
 	return nil, "", fmt.Errorf("unknown kind %q", kind)
+}
+
+type renderedPage struct {
+	img    *image.Gray
+	w, h   float64 // mm
+	orient string
+}
+
+// renderPages renders every page of a PDF to grey pixels with MuPDF.
+func renderPages(pdf []byte, dpi int) ([]renderedPage, error) {
+	doc, err := fitz.NewFromMemory(pdf)
+	if err != nil {
+		return nil, err
+	}
+	defer doc.Close()
+	var pages []renderedPage
+	for i := range doc.NumPage() {
+		img, err := doc.ImageDPI(i, float64(dpi))
+		if err != nil {
+			return nil, err
+		}
+		b := img.Bounds()
+		g := image.NewGray(b)
+		for j := 0; j < len(g.Pix); j++ {
+			p := img.Pix[j*4 : j*4+3]
+			g.Pix[j] = uint8((299*int(p[0]) + 587*int(p[1]) + 114*int(p[2])) / 1000)
+		}
+		rp := renderedPage{img: g, w: float64(b.Dx()) * 25.4 / float64(dpi), h: float64(b.Dy()) * 25.4 / float64(dpi), orient: "P"}
+		if rp.w > rp.h {
+			rp.orient = "L"
+		}
+		pages = append(pages, rp)
+	}
+	return pages, nil
 }
