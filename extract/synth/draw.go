@@ -731,11 +731,11 @@ func (d *document) table(a *account, rows []txn, first, last bool, title string)
 		case "amount-line-bottom":
 			at = len(lines) - 1
 		}
-		for i, line := range lines {
-			d.text(descX+1, d.y+float64(i)*d.lh, line)
-		}
 		for _, c := range d.cols {
 			if c.kind == colDesc {
+				for i, line := range lines {
+					d.text(descX+1, d.y+float64(i)*d.lh, line)
+				}
 				continue
 			}
 			s := d.cell(c.kind, t)

@@ -29,6 +29,8 @@ var (
 	evalKinds    = flag.String("kinds", "text", "comma-separated kinds: text, scan, png, photo")
 	evalOut      = flag.String("out", "/tmp/passbook-eval-random", "where failing samples are written")
 	evalMinExact = flag.Float64("min-exact", 0, "minimum share of statements exactly right, per kind")
+	evalForce    = flag.String("force", "", "comma-separated features every statement must have (see AllFeatures)")
+	evalPlain    = flag.Bool("plain", false, "take the most common option of every choice not forced")
 )
 
 // evalResult is one converted sample.
@@ -56,7 +58,14 @@ func TestEvalRandom(t *testing.T) {
 		seed = int64(y*10000+int(m)*100+d) * 1000
 	}
 	kinds := strings.Split(*evalKinds, ",")
-	t.Logf("eval-random: seed %d, n %d, kinds %s (reproduce: make eval-random SEED=%d N=%d KINDS=%s)", seed, *evalN, *evalKinds, seed, *evalN, *evalKinds)
+	repro := fmt.Sprintf("make eval-random SEED=%d N=%d KINDS=%s", seed, *evalN, *evalKinds)
+	if *evalForce != "" {
+		repro += " FORCE=" + *evalForce
+	}
+	if *evalPlain {
+		repro += " PLAIN=1"
+	}
+	fmt.Printf("eval-random: seed %d, n %d, kinds %s (reproduce: %s)\n", seed, *evalN, *evalKinds, repro)
 	if err := os.MkdirAll(*evalOut, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -90,13 +99,21 @@ func evalKind(t *testing.T, kind string, seed int64, n int) []evalResult {
 }
 
 func evalOne(kind string, seed int64) evalResult {
-	res := evalResult{kind: kind}
-	s, err := Generate(seed, Options{OnePage: kind == "png" || kind == "photo"})
-	if err != nil {
-		res.err = fmt.Errorf("generate: %w", err)
-		return res
+	var force []string
+	if *evalForce != "" {
+		force = strings.Split(*evalForce, ",")
 	}
-	res.sample = s
+	s, err := GenerateWith(seed, force, Options{OnePage: kind == "png" || kind == "photo", Plain: *evalPlain})
+	if err != nil {
+		return evalResult{kind: kind, err: fmt.Errorf("generate: %w", err)}
+	}
+	return evalSample(kind, s)
+}
+
+// evalSample converts one generated sample as kind and scores it.
+func evalSample(kind string, s Sample) evalResult {
+	res := evalResult{kind: kind, sample: s}
+	var err error
 	res.truth = len(s.Truth.Transactions)
 	res.input, res.ext, err = inputFor(kind, s)
 	if err != nil {
@@ -135,6 +152,40 @@ func gotTxns(r *extract.Result) []TruthTxn {
 		got = append(got, g)
 	}
 	return got
+}
+
+// featureClasses are the layout classes of issue 7 ("Layout features that
+// broke it", 1-10), each as the features GenerateWith forces.
+var featureClasses = []struct {
+	n     int
+	force []string
+}{
+	{1, []string{"short-table", "signed-amount", "balance-none"}},
+	{1, []string{"two-tables", "signed-amount", "balance-none"}},
+	{2, []string{"num-no-decimals"}},
+	{2, []string{"num-one-decimal"}},
+	{2, []string{"placeholder-zero"}},
+	{2, []string{"placeholder-zero-dec"}},
+	{2, []string{"placeholder-dash"}},
+	{2, []string{"placeholder-cur-zero"}},
+	{2, []string{"placeholder-neg-cur-zero"}},
+	{3, []string{"date-iso", "num-no-decimals"}},
+	{4, []string{"opening-box", "box-format-differs"}},
+	{4, []string{"opening-row"}},
+	{4, []string{"closing-row", "totals-row"}},
+	{4, []string{"fees-table"}},
+	{5, []string{"card"}},
+	{5, []string{"card-purchases-negative"}},
+	{6, []string{"date-far-left", "ref-column"}},
+	{6, []string{"category", "points"}},
+	{6, []string{"unsorted"}},
+	{7, []string{"wrap-long", "amount-line-middle"}},
+	{7, []string{"wrap-long", "amount-line-bottom"}},
+	{7, []string{"tricky-words"}},
+	{8, []string{"glyph-by-glyph"}},
+	{8, []string{"watermark"}},
+	{9, []string{"two-accounts"}},
+	{10, []string{"balance-daily"}},
 }
 
 // report prints the figures of one kind and writes its failing samples.

@@ -70,6 +70,7 @@ type Layout struct {
 type chooser struct {
 	r     *rand.Rand
 	force map[string]bool
+	plain bool // take the first option of every choice unless forced
 	feats []string
 }
 
@@ -88,6 +89,9 @@ func (c *chooser) pick(opts ...opt) string {
 			name, found = o.name, true
 			break
 		}
+	}
+	if !found && c.plain {
+		name, found = opts[0].name, true
 	}
 	if !found {
 		total := 0.0
@@ -112,7 +116,7 @@ func (c *chooser) pick(opts ...opt) string {
 
 // flag is a yes/no feature with probability p.
 func (c *chooser) flag(name string, p float64) bool {
-	return c.pick(opt{name, p}, opt{"", 1 - p}) != ""
+	return c.pick(opt{"", 1 - p}, opt{name, p}) != ""
 }
 
 // has reports whether the caller forced a feature.
@@ -188,17 +192,17 @@ func chooseLayout(r *rand.Rand, forced map[string]bool, opts Options) Layout {
 			force[g] = true
 		}
 	}
-	c := &chooser{r: r, force: force}
+	c := &chooser{r: r, force: force, plain: opts.Plain}
 	var l Layout
 	l.Lang = c.pick(opt{"lang-en", 3}, opt{"lang-de", 1}, opt{"lang-fr", 1}, opt{"lang-es", 1}, opt{"lang-it", 1}, opt{"lang-nl", 1}, opt{"lang-pt", 1})[5:]
 	l.Card = !slices.ContainsFunc(notCard, c.has) && c.flag("card", 0.2)
 	l.Accounts = 1
-	if !l.Card && !opts.OnePage && c.flag("two-accounts", 0.1) {
+	if !l.Card && !opts.OnePage && !c.has("two-tables") && c.flag("two-accounts", 0.1) {
 		l.Accounts = 2
 	}
 
 	// Size of the tables.
-	switch c.pick(opt{"short-table", 0.2}, opt{"", 0.5}, opt{"long-table", 0.3}) {
+	switch c.pick(opt{"", 0.5}, opt{"short-table", 0.2}, opt{"long-table", 0.3}) {
 	case "short-table":
 		l.Rows = 2 + r.IntN(4)
 	case "long-table":

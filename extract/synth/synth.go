@@ -21,6 +21,11 @@ import (
 type Options struct {
 	// OnePage keeps the statement to one page (for page images and photos).
 	OnePage bool
+	// Plain takes the most common option of every choice that is not
+	// forced (English, debit and credit columns, a balance per row,
+	// DD/MM/YYYY, 1,234.56, no wrapping, no extras), so GenerateWith can
+	// test one feature at a time.
+	Plain bool
 }
 
 // Sample is one generated statement.
