@@ -69,7 +69,7 @@ type Layout struct {
 // features it picks.
 type chooser struct {
 	r     *rand.Rand
-	force map[string]bool
+	force map[string]int
 	plain bool // take the first option of every choice unless forced
 	feats []string
 }
@@ -85,9 +85,8 @@ func (c *chooser) pick(opts ...opt) string {
 	name := ""
 	found := false
 	for _, o := range opts {
-		if o.name != "" && c.force[o.name] {
+		if o.name != "" && c.force[o.name] > 0 && (!found || c.force[o.name] < c.force[name]) {
 			name, found = o.name, true
-			break
 		}
 	}
 	if !found && c.plain {
@@ -120,7 +119,7 @@ func (c *chooser) flag(name string, p float64) bool {
 }
 
 // has reports whether the caller forced a feature.
-func (c *chooser) has(name string) bool { return c.force[name] }
+func (c *chooser) has(name string) bool { return c.force[name] > 0 }
 
 // AllFeatures lists every feature the generator can pick; each is
 // reachable by chance and by force.
@@ -185,12 +184,17 @@ var notCard = []string{"two-accounts", "value-date", "balance-daily", "drcr-colu
 // chooseLayout draws a layout. Later choices respect earlier ones, so every
 // combination it makes is one a bank could print and a reader could solve.
 func chooseLayout(r *rand.Rand, forced map[string]bool, opts Options) Layout {
-	force := map[string]bool{}
+	// 1: forced by the caller; 2: needed by a forced feature.
+	force := map[string]int{}
 	for f := range forced {
-		force[f] = true
 		for _, g := range implies[f] {
-			force[g] = true
+			if force[g] == 0 {
+				force[g] = 2
+			}
 		}
+	}
+	for f := range forced {
+		force[f] = 1
 	}
 	c := &chooser{r: r, force: force, plain: opts.Plain}
 	var l Layout
