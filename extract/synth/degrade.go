@@ -42,6 +42,16 @@ func Scan(r *rand.Rand, g *image.Gray, dpi int) ([]byte, ScanOptions, error) {
 	return data, o, err
 }
 
+// SmallScan makes the small, low-resolution page image (70-100 DPI PNG)
+// that people send when they photograph or screenshot at low quality.
+func SmallScan(r *rand.Rand, g *image.Gray, dpi int) ([]byte, int, error) {
+	to := 70 + r.IntN(31)
+	out := resizeGray(rotateGray(g, (r.Float64()*2-1)*1), float64(to)/float64(dpi))
+	addNoise(r, out, 3)
+	data, err := encodeGray(out, 0)
+	return data, to, err
+}
+
 // Photo makes a phone photo of a grey page: the page on a darker desk, in
 // perspective, slightly rotated, unevenly lit and tinted, JPEG-compressed.
 func Photo(r *rand.Rand, g *image.Gray) ([]byte, error) {
