@@ -30,7 +30,7 @@ func TestFeatureClasses(t *testing.T) {
 		"fees-table":                             {2, 3, 5},
 		"date-far-left,ref-column":               {13},
 		"category,points":                        {6, 13},
-		"wrap-long,amount-line-bottom":           {12},
+		"wrap-long,amount-line-top":              {1, 2, 20},
 		"tricky-words":                           {2, 5, 9},
 		"glyph-by-glyph":                         {2, 3, 5},
 		"watermark":                              {2, 3, 5},

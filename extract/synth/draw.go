@@ -479,6 +479,9 @@ func (d *document) describe() {
 				t.desc += " " + extra
 			}
 			// A line too long for any column would not wrap at a space.
+			if d.l.Upper {
+				t.desc = strings.ToUpper(t.desc)
+			}
 			lines := d.wrap(t.desc, w)
 			if len(lines) > t.lines && t.lines > 1 {
 				t.desc = strings.Join(lines[:t.lines], " ")
@@ -637,13 +640,25 @@ func (d *document) header() {
 		pdf.SetFillColor(225, 225, 225)
 		pdf.Rect(d.left, d.y-d.lh*1.1, d.right-d.left, d.lh*1.6, "F")
 	}
+	lines := 1
 	for _, c := range d.cols {
-		if c.right {
-			d.textRight(c.x+c.w-1.5, d.y, c.label)
-		} else {
-			d.text(c.x+1, d.y, c.label)
+		parts := []string{c.label}
+		if l.HeadWrap {
+			if i := strings.LastIndex(c.label, " "); i > 0 {
+				parts = []string{c.label[:i], c.label[i+1:]}
+				lines = 2
+			}
+		}
+		for i, p := range parts {
+			y := d.y + float64(i)*d.lh
+			if c.right {
+				d.textRight(c.x+c.w-1.5, y, p)
+			} else {
+				d.text(c.x+1, y, p)
+			}
 		}
 	}
+	d.y += float64(lines-1) * d.lh
 	pdf.SetLineWidth(0.2)
 	pdf.Line(d.left, d.y+d.lh*0.6, d.right, d.y+d.lh*0.6)
 	d.y += d.lh * 1.8
@@ -744,6 +759,13 @@ func (d *document) table(a *account, rows []txn, first, last bool, title string)
 			} else {
 				d.text(c.x+1, d.y+float64(at)*d.lh, s)
 			}
+		}
+		if l.Grid {
+			pdf.SetDrawColor(120, 120, 120)
+			for _, c := range d.cols[1:] {
+				pdf.Line(c.x, d.y-d.lh, c.x, d.y+n*d.lh-d.lh+gap)
+			}
+			pdf.SetDrawColor(0, 0, 0)
 		}
 		d.y += n*d.lh - d.lh + d.lh + gap
 		if rules {

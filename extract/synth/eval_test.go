@@ -179,6 +179,7 @@ var featureClasses = []struct {
 	{6, []string{"date-far-left", "ref-column"}},
 	{6, []string{"category", "points"}},
 	{6, []string{"unsorted"}},
+	{7, []string{"wrap-long", "amount-line-top"}},
 	{7, []string{"wrap-long", "amount-line-middle"}},
 	{7, []string{"wrap-long", "amount-line-bottom"}},
 	{7, []string{"tricky-words"}},

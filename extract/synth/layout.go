@@ -58,6 +58,9 @@ type Layout struct {
 	Forward   bool // carried/brought forward lines at page breaks
 	Glyph     bool // each character its own text object
 	Watermark bool
+	Upper     bool   // descriptions in capitals, mainframe style
+	HeadWrap  bool   // column headings over two lines
+	Grid      bool   // ruled column lines
 	Font      string // helvetica, times, courier
 	FontSize  float64
 	Overdrawn bool
@@ -142,7 +145,7 @@ var AllFeatures = []string{
 	"closing-row", "closing-box", "closing-absent", "totals-row", "totals-box", "box-format-differs",
 	"fees-table", "wrap", "wrap-long", "amount-line-top", "amount-line-middle", "amount-line-bottom",
 	"tricky-words", "short-table", "long-table", "two-tables", "unsorted", "multi-page", "carried-forward",
-	"glyph-by-glyph", "watermark", "font-times", "font-courier", "overdrawn", "period-line",
+	"glyph-by-glyph", "watermark", "upper-case", "header-two-lines", "grid-lines", "font-times", "font-courier", "overdrawn", "period-line",
 }
 
 // implies lists what a forced feature needs to be drawn at all.
@@ -407,6 +410,9 @@ func chooseLayout(r *rand.Rand, forced map[string]bool, opts Options) Layout {
 	l.Forward = !opts.OnePage && hasBal && c.flag("carried-forward", 0.5)
 	l.Glyph = c.flag("glyph-by-glyph", 0.12)
 	l.Watermark = c.flag("watermark", 0.12)
+	l.Upper = c.flag("upper-case", 0.1)
+	l.HeadWrap = c.flag("header-two-lines", 0.15)
+	l.Grid = c.flag("grid-lines", 0.15)
 	switch c.pick(opt{"", 6}, opt{"font-times", 1}, opt{"font-courier", 1}) {
 	case "font-times":
 		l.Font = "Times"
