@@ -195,6 +195,7 @@ func report(t *testing.T, kind string, results []evalResult, took time.Duration)
 	var T, F, M, exact, falseOK, errs, statusDiff, openBad, closeBad int
 	have := map[string]int{}
 	fail := map[string]int{}
+	statuses := map[string]int{} // "expected -> got"
 	var falseOKSeeds, failSeeds []string
 	for _, r := range results {
 		T += r.truth
@@ -212,6 +213,7 @@ func report(t *testing.T, kind string, results []evalResult, took time.Duration)
 		if r.err == nil && r.status != r.sample.Truth.Statement.Reconciliation {
 			statusDiff++
 		}
+		statuses[r.sample.Truth.Statement.Reconciliation+" -> "+r.status]++
 		for _, f := range r.sample.Features {
 			have[f]++
 		}
@@ -240,6 +242,12 @@ func report(t *testing.T, kind string, results []evalResult, took time.Duration)
 	fmt.Fprintf(&b, "transactions: truth %d found %d matched %d  precision %.4f recall %.4f F1 %.4f\n", T, F, M, p, rc, f1)
 	fmt.Fprintf(&b, "exactly right: %d/%d = %.1f%%   false ok: %d   errors: %d\n", exact, n, 100*ratio(exact, n), falseOK, errs)
 	fmt.Fprintf(&b, "status differs from expected: %d   opening balance wrong: %d   closing balance wrong: %d\n", statusDiff, openBad, closeBad)
+	pairs := make([]string, 0, len(statuses))
+	for k, v := range statuses {
+		pairs = append(pairs, fmt.Sprintf("%s: %d", k, v))
+	}
+	sort.Strings(pairs)
+	fmt.Fprintf(&b, "status (expected -> got): %s\n", strings.Join(pairs, ", "))
 	if len(falseOKSeeds) > 0 {
 		fmt.Fprintf(&b, "FALSE OK seeds: %s\n", strings.Join(falseOKSeeds, " "))
 	}
