@@ -369,7 +369,8 @@ func inputFor(kind string, s Sample) ([]byte, string, error) {
 		data, err := EncodePNG(pages[0].img)
 		return data, ".png", err
 	case "photo":
-		pages, err := renderPages(s.PDF, 150)
+		// A phone photographs an A4 page at roughly 200-300 DPI.
+		pages, err := renderPages(s.PDF, 200+r.IntN(51))
 		if err != nil {
 			return nil, "", err
 		}
