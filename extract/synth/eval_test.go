@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"passbook/extract"
+	"passbook/extract/engine"
 )
 
 // The random-layout evaluation. `make eval-random N=300 SEED=1 KINDS=text`
@@ -120,7 +121,7 @@ func evalSample(kind string, s Sample) evalResult {
 		res.err = fmt.Errorf("render %s: %w", kind, err)
 		return res
 	}
-	out, err := extract.Convert(res.input, extract.Options{})
+	out, err := engine.New().Convert(res.input, extract.Options{})
 	if err != nil {
 		res.err = fmt.Errorf("convert: %w", err)
 		return res
