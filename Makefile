@@ -28,7 +28,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tools bench-service compares Passbook with, and drives it with.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk
 
-.PHONY: deps test-deps bench-deps build run test eval bench bench-service fuzz contrib-check clean
+.PHONY: deps test-deps bench-deps build run test eval eval-random bench bench-service fuzz contrib-check clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -90,3 +90,21 @@ contrib-check: build
 
 clean:
 	rm -rf bin
+
+# eval-random generates N random-layout statements per kind (text, scan,
+# png, photo), converts them in-process and prints F1, the share exactly
+# right, false "ok" statuses and failures by feature; failing samples go to
+# EVALRANDOMOUT. Reproduce a failure with its seed. FORCE=card,unsorted
+# gives every statement those features; PLAIN=1 keeps every other choice at
+# its most common option, to look at one feature at a time.
+N            ?= 300
+SEED         ?= 1
+KINDS        ?= text
+MINEXACT     ?= 0
+FORCE        ?=
+PLAIN        ?=
+EVALRANDOMOUT ?= /tmp/passbook-eval-random
+eval-random: deps
+	OMP_THREAD_LIMIT=1 $(GO) test -count=1 -timeout 120m -run '^TestEvalRandom$$' ./extract/synth \
+		-args -n $(N) -seed $(SEED) -kinds $(KINDS) -out $(EVALRANDOMOUT) -min-exact $(MINEXACT) \
+		-force '$(FORCE)' $(if $(PLAIN),-plain)

@@ -1,0 +1,99 @@
+package synth
+
+import (
+	"bytes"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func testPage() *image.Gray {
+	g := image.NewGray(image.Rect(0, 0, 400, 560))
+	for i := range g.Pix {
+		g.Pix[i] = 255
+	}
+	for y := 100; y < 110; y++ {
+		for x := 50; x < 350; x++ {
+			g.Pix[y*g.Stride+x] = 0
+		}
+	}
+	return g
+}
+
+func decode(t *testing.T, data []byte) image.Image {
+	t.Helper()
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+func TestScanResolutionAndInk(t *testing.T) {
+	for seed := range uint64(8) {
+		r := rand.New(rand.NewPCG(seed, 1))
+		data, o, err := Scan(r, testPage(), 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img := decode(t, data)
+		want := int(400 * float64(o.DPI) / 200)
+		if got := img.Bounds().Dx(); got < want-1 || got > want+1 {
+			t.Errorf("seed %d: width %d at %d DPI, want %d", seed, got, o.DPI, want)
+		}
+		if math.Abs(o.Angle) > 2 {
+			t.Errorf("seed %d: angle %.2f beyond 2 degrees", seed, o.Angle)
+		}
+		// The bar stays dark near the middle of the page.
+		x, y := img.Bounds().Dx()/2, int(105*float64(o.DPI)/200)
+		if v, _, _, _ := img.At(x, y).RGBA(); v > 0x9000 {
+			t.Errorf("seed %d: bar lost (grey %d)", seed, v>>8)
+		}
+	}
+}
+
+func TestSmallScan(t *testing.T) {
+	data, dpi, err := SmallScan(rand.New(rand.NewPCG(1, 1)), testPage(), 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dpi < 70 || dpi > 100 {
+		t.Errorf("dpi %d", dpi)
+	}
+	if w := decode(t, data).Bounds().Dx(); w != 400*dpi/200 {
+		t.Errorf("width %d at %d DPI", w, dpi)
+	}
+}
+
+func TestPhotoFramesThePage(t *testing.T) {
+	data, err := Photo(rand.New(rand.NewPCG(3, 1)), testPage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := decode(t, data)
+	b := img.Bounds()
+	if b.Dx() <= 400 || b.Dy() <= 560 {
+		t.Fatalf("photo %v smaller than the page plus a border", b)
+	}
+	// A corner is desk, the centre is page.
+	corner, _, _, _ := img.At(1, 1).RGBA()
+	centre, _, _, _ := img.At(b.Dx()/2, b.Dy()*3/4).RGBA()
+	if corner >= centre {
+		t.Errorf("desk corner %d not darker than the page %d", corner>>8, centre>>8)
+	}
+}
+
+func TestHomographyMapsCorners(t *testing.T) {
+	from := [4][2]float64{{10, 20}, {300, 5}, {320, 400}, {0, 380}}
+	to := [4][2]float64{{0, 0}, {100, 0}, {100, 140}, {0, 140}}
+	h := homography(from, to)
+	for i := range 4 {
+		x, y, ok := apply(h, from[i][0], from[i][1])
+		if !ok || math.Abs(x-to[i][0]) > 1e-6 || math.Abs(y-to[i][1]) > 1e-6 {
+			t.Errorf("corner %d -> (%.3f, %.3f), want %v", i, x, y, to[i])
+		}
+	}
+}

@@ -1,0 +1,416 @@
+package synth
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"github.com/gen2brain/go-fitz"
+	"github.com/go-pdf/fpdf"
+	"image"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"passbook/extract"
+	"passbook/extract/engine"
+)
+
+// The random-layout evaluation. `make eval-random N=300 SEED=1 KINDS=text`
+// runs it at length; `make test` runs a short slice with a seed that changes
+// every day and fails if any statement says "ok" while it is wrong.
+var (
+	evalN        = flag.Int("n", 20, "random statements per kind")
+	evalSeed     = flag.Int64("seed", 0, "first seed (0: from today's date)")
+	evalKinds    = flag.String("kinds", "text", "comma-separated kinds: text, scan, png, photo")
+	evalOut      = flag.String("out", "/tmp/passbook-eval-random", "where failing samples are written")
+	evalMinExact = flag.Float64("min-exact", 0, "minimum share of statements exactly right, per kind")
+	evalForce    = flag.String("force", "", "comma-separated features every statement must have (see AllFeatures)")
+	evalPlain    = flag.Bool("plain", false, "take the most common option of every choice not forced")
+)
+
+// evalResult is one converted sample.
+type evalResult struct {
+	sample          Sample
+	kind            string
+	truth, found    int
+	matched         int
+	status          string
+	err             error
+	got             []TruthTxn
+	input           []byte
+	ext             string
+	openOK, closeOK bool
+}
+
+func (e evalResult) exact() bool {
+	return e.err == nil && e.matched == e.truth && e.found == e.truth
+}
+
+func TestEvalRandom(t *testing.T) {
+	seed := *evalSeed
+	if seed == 0 {
+		y, m, d := time.Now().UTC().Date()
+		seed = int64(y*10000+int(m)*100+d) * 1000
+	}
+	kinds := strings.Split(*evalKinds, ",")
+	repro := fmt.Sprintf("make eval-random SEED=%d N=%d KINDS=%s", seed, *evalN, *evalKinds)
+	if *evalForce != "" {
+		repro += " FORCE=" + *evalForce
+	}
+	if *evalPlain {
+		repro += " PLAIN=1"
+	}
+	fmt.Printf("eval-random: seed %d, n %d, kinds %s (reproduce: %s)\n", seed, *evalN, *evalKinds, repro)
+	if err := os.MkdirAll(*evalOut, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range kinds {
+		start := time.Now()
+		results := evalKind(t, kind, seed, *evalN)
+		report(t, kind, results, time.Since(start))
+	}
+}
+
+func evalKind(t *testing.T, kind string, seed int64, n int) []evalResult {
+	t.Helper()
+	results := make([]evalResult, n)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i] = evalOne(kind, seed+int64(i))
+			}
+		}()
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return results
+}
+
+func evalOne(kind string, seed int64) evalResult {
+	var force []string
+	if *evalForce != "" {
+		force = strings.Split(*evalForce, ",")
+	}
+	s, err := GenerateWith(seed, force, Options{OnePage: kind == "png" || kind == "photo", Plain: *evalPlain})
+	if err != nil {
+		return evalResult{kind: kind, err: fmt.Errorf("generate: %w", err)}
+	}
+	return evalSample(kind, s)
+}
+
+// evalSample converts one generated sample as kind and scores it.
+func evalSample(kind string, s Sample) evalResult {
+	res := evalResult{kind: kind, sample: s}
+	var err error
+	res.truth = len(s.Truth.Transactions)
+	res.input, res.ext, err = inputFor(kind, s)
+	if err != nil {
+		res.err = fmt.Errorf("render %s: %w", kind, err)
+		return res
+	}
+	out, err := engine.New().Convert(res.input, extract.Options{})
+	if err != nil {
+		res.err = fmt.Errorf("convert: %w", err)
+		return res
+	}
+	res.got = gotTxns(out)
+	res.found = len(res.got)
+	res.matched = matchTxns(s.Truth.Transactions, res.got)
+	res.status = out.Statement.Reconciliation.Status
+	st := s.Truth.Statement
+	res.openOK = st.OpeningBalance == nil || out.Statement.OpeningBalance != nil && out.Statement.OpeningBalance.StringFixed(2) == *st.OpeningBalance
+	res.closeOK = st.ClosingBalance == nil || out.Statement.ClosingBalance != nil && out.Statement.ClosingBalance.StringFixed(2) == *st.ClosingBalance
+	return res
+}
+
+func gotTxns(r *extract.Result) []TruthTxn {
+	got := make([]TruthTxn, 0, len(r.Transactions))
+	for _, tx := range r.Transactions {
+		g := TruthTxn{Date: tx.Date.Format(time.DateOnly), Type: tx.Type(), Description: tx.Description, Account: tx.Account}
+		if tx.AmountIn != nil {
+			s := tx.AmountIn.StringFixed(2)
+			g.AmountIn = &s
+		}
+		if tx.AmountOut != nil {
+			s := tx.AmountOut.StringFixed(2)
+			g.AmountOut = &s
+		}
+		b := tx.Balance.StringFixed(2)
+		g.Balance = &b
+		got = append(got, g)
+	}
+	return got
+}
+
+// featureClasses are the layout classes of issue 7 ("Layout features that
+// broke it", 1-10), each as the features GenerateWith forces.
+var featureClasses = []struct {
+	n     int
+	force []string
+}{
+	{1, []string{"short-table", "signed-amount", "balance-none"}},
+	{1, []string{"two-tables", "signed-amount", "balance-none"}},
+	{2, []string{"num-no-decimals"}},
+	{2, []string{"num-one-decimal"}},
+	{2, []string{"placeholder-zero"}},
+	{2, []string{"placeholder-zero-dec"}},
+	{2, []string{"placeholder-dash"}},
+	{2, []string{"placeholder-cur-zero"}},
+	{2, []string{"placeholder-neg-cur-zero"}},
+	{3, []string{"date-iso", "num-no-decimals"}},
+	{4, []string{"opening-box", "box-format-differs"}},
+	{4, []string{"opening-row"}},
+	{4, []string{"closing-row", "totals-row"}},
+	{4, []string{"fees-table"}},
+	{5, []string{"card"}},
+	{5, []string{"card-purchases-negative"}},
+	{6, []string{"date-far-left", "ref-column"}},
+	{6, []string{"category", "points"}},
+	{6, []string{"unsorted"}},
+	{7, []string{"wrap-long", "amount-line-top"}},
+	{7, []string{"wrap-long", "amount-line-middle"}},
+	{7, []string{"wrap-long", "amount-line-bottom"}},
+	{7, []string{"tricky-words"}},
+	{8, []string{"glyph-by-glyph"}},
+	{8, []string{"watermark"}},
+	{9, []string{"two-accounts"}},
+	{10, []string{"balance-daily"}},
+}
+
+// report prints the figures of one kind and writes its failing samples.
+func report(t *testing.T, kind string, results []evalResult, took time.Duration) {
+	t.Helper()
+	var T, F, M, exact, falseOK, errs, statusDiff, openBad, closeBad int
+	have := map[string]int{}
+	fail := map[string]int{}
+	statuses := map[string]int{} // "expected -> got"
+	var falseOKSeeds, failSeeds []string
+	for _, r := range results {
+		T += r.truth
+		F += r.found
+		M += r.matched
+		if r.err != nil {
+			errs++
+		}
+		if !r.openOK {
+			openBad++
+		}
+		if !r.closeOK {
+			closeBad++
+		}
+		if r.err == nil && r.status != r.sample.Truth.Statement.Reconciliation {
+			statusDiff++
+		}
+		statuses[r.sample.Truth.Statement.Reconciliation+" -> "+r.status]++
+		for _, f := range r.sample.Features {
+			have[f]++
+		}
+		if r.exact() {
+			exact++
+			continue
+		}
+		failSeeds = append(failSeeds, fmt.Sprint(r.sample.Seed))
+		if r.status == extract.ReconcileOK {
+			falseOK++
+			falseOKSeeds = append(falseOKSeeds, fmt.Sprint(r.sample.Seed))
+		}
+		for _, f := range r.sample.Features {
+			fail[f]++
+		}
+		writeFailure(t, r)
+	}
+	p, rc := ratio(M, F), ratio(M, T)
+	f1 := 0.0
+	if p+rc > 0 {
+		f1 = 2 * p * rc / (p + rc)
+	}
+	n := len(results)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n== kind %s: %d statements in %s ==\n", kind, n, took.Round(time.Second))
+	fmt.Fprintf(&b, "transactions: truth %d found %d matched %d  precision %.4f recall %.4f F1 %.4f\n", T, F, M, p, rc, f1)
+	fmt.Fprintf(&b, "exactly right: %d/%d = %.1f%%   false ok: %d   errors: %d\n", exact, n, 100*ratio(exact, n), falseOK, errs)
+	fmt.Fprintf(&b, "status differs from expected: %d   opening balance wrong: %d   closing balance wrong: %d\n", statusDiff, openBad, closeBad)
+	pairs := make([]string, 0, len(statuses))
+	for k, v := range statuses {
+		pairs = append(pairs, fmt.Sprintf("%s: %d", k, v))
+	}
+	sort.Strings(pairs)
+	fmt.Fprintf(&b, "status (expected -> got): %s\n", strings.Join(pairs, ", "))
+	if len(falseOKSeeds) > 0 {
+		fmt.Fprintf(&b, "FALSE OK seeds: %s\n", strings.Join(falseOKSeeds, " "))
+	}
+	if len(failSeeds) > 0 {
+		shown := failSeeds[:min(len(failSeeds), 40)]
+		fmt.Fprintf(&b, "failing seeds: %s\n", strings.Join(shown, " "))
+		fmt.Fprintf(&b, "failures by feature (failing/with, share failing):\n")
+		feats := make([]string, 0, len(have))
+		for f := range have {
+			feats = append(feats, f)
+		}
+		sort.Slice(feats, func(i, j int) bool {
+			ri, rj := ratio(fail[feats[i]], have[feats[i]]), ratio(fail[feats[j]], have[feats[j]])
+			if ri != rj {
+				return ri > rj
+			}
+			return feats[i] < feats[j]
+		})
+		for _, f := range feats {
+			fmt.Fprintf(&b, "  %-26s %4d/%-4d %5.1f%%\n", f, fail[f], have[f], 100*ratio(fail[f], have[f]))
+		}
+		fmt.Fprintf(&b, "failing samples written to %s\n", *evalOut)
+	}
+	fmt.Print(b.String())
+	if falseOK > 0 {
+		t.Errorf("kind %s: %d statements say ok while wrong (seeds %s)", kind, falseOK, strings.Join(falseOKSeeds, " "))
+	}
+	if share := ratio(exact, n); share < *evalMinExact {
+		t.Errorf("kind %s: %.3f exactly right, want at least %.3f", kind, share, *evalMinExact)
+	}
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// writeFailure saves the input, the truth and what the engine returned.
+func writeFailure(t *testing.T, r evalResult) {
+	t.Helper()
+	base := filepath.Join(*evalOut, fmt.Sprintf("seed-%d-%s", r.sample.Seed, r.kind))
+	if len(r.input) > 0 {
+		if err := os.WriteFile(base+r.ext, r.input, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	truth := struct {
+		Truth
+		Features []string `json:"features"`
+	}{r.sample.Truth, r.sample.Features}
+	writeJSON(t, base+".truth.json", truth)
+	got := map[string]any{"transactions": r.got, "reconciliation": r.status}
+	if r.err != nil {
+		got["error"] = r.err.Error()
+	}
+	writeJSON(t, base+".got.json", got)
+}
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Error(err)
+	}
+}
+
+// inputFor makes the file a kind converts: the PDF itself for text; an
+// image-only PDF of degraded page scans for scan (a one-page statement is
+// sometimes a small low-resolution PNG instead); a clean PNG of the page
+// for png; a JPEG phone photo of the page for photo. Pages are rendered
+// with MuPDF, degraded in pure Go, seeded by the sample's seed.
+func inputFor(kind string, s Sample) ([]byte, string, error) {
+	r := rand.New(rand.NewPCG(uint64(s.Seed), 7))
+	switch kind {
+	case "text":
+		return s.PDF, ".pdf", nil
+	case "scan":
+		pages, err := renderPages(s.PDF, 200)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(pages) == 1 && r.IntN(5) == 0 {
+			data, _, err := SmallScan(r, pages[0].img, 200)
+			return data, ".png", err
+		}
+		pdf := fpdf.New("P", "mm", "A4", "")
+		pdf.SetCreationDate(epoch)
+		pdf.SetModificationDate(epoch)
+		pdf.SetAutoPageBreak(false, 0)
+		for i, pg := range pages {
+			data, o, err := Scan(r, pg.img, 200)
+			if err != nil {
+				return nil, "", err
+			}
+			typ := "JPG"
+			if o.Quality == 0 {
+				typ = "PNG"
+			}
+			name := fmt.Sprintf("p%d", i)
+			pdf.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: typ}, bytes.NewReader(data))
+			pdf.AddPageFormat(pg.orient, fpdf.SizeType{Wd: pg.w, Ht: pg.h})
+			pdf.ImageOptions(name, 0, 0, pg.w, pg.h, false, fpdf.ImageOptions{ImageType: typ}, 0, "")
+		}
+		var buf bytes.Buffer
+		if err := pdf.Output(&buf); err != nil {
+			return nil, "", err
+		}
+		return buf.Bytes(), ".pdf", nil
+	case "png":
+		pages, err := renderPages(s.PDF, 150+r.IntN(51))
+		if err != nil {
+			return nil, "", err
+		}
+		data, err := EncodePNG(pages[0].img)
+		return data, ".png", err
+	case "photo":
+		// A phone photographs an A4 page at roughly 200-300 DPI.
+		pages, err := renderPages(s.PDF, 200+r.IntN(51))
+		if err != nil {
+			return nil, "", err
+		}
+		data, err := Photo(r, pages[0].img)
+		return data, ".jpg", err
+	}
+	return nil, "", fmt.Errorf("unknown kind %q", kind)
+}
+
+type renderedPage struct {
+	img    *image.Gray
+	w, h   float64 // mm
+	orient string
+}
+
+// renderPages renders every page of a PDF to grey pixels with MuPDF.
+func renderPages(pdf []byte, dpi int) ([]renderedPage, error) {
+	doc, err := fitz.NewFromMemory(pdf)
+	if err != nil {
+		return nil, err
+	}
+	defer doc.Close()
+	var pages []renderedPage
+	for i := range doc.NumPage() {
+		img, err := doc.ImageDPI(i, float64(dpi))
+		if err != nil {
+			return nil, err
+		}
+		b := img.Bounds()
+		g := image.NewGray(b)
+		for j := 0; j < len(g.Pix); j++ {
+			p := img.Pix[j*4 : j*4+3]
+			g.Pix[j] = uint8((299*int(p[0]) + 587*int(p[1]) + 114*int(p[2])) / 1000)
+		}
+		rp := renderedPage{img: g, w: float64(b.Dx()) * 25.4 / float64(dpi), h: float64(b.Dy()) * 25.4 / float64(dpi), orient: "P"}
+		if rp.w > rp.h {
+			rp.orient = "L"
+		}
+		pages = append(pages, rp)
+	}
+	return pages, nil
+}

@@ -1,0 +1,103 @@
+package synth
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// Scoring as /work/shared/corpus/score.py does it: a found transaction
+// matches a true one when date, amountIn, amountOut and balance are equal
+// as decimals (a truth without a balance does not judge it) and the
+// descriptions agree (normalised similarity >= 0.85, or one contains the
+// other); matching keeps order (longest common subsequence).
+
+var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
+
+func normDesc(s string) string {
+	return strings.Join(strings.Fields(nonAlnum.ReplaceAllString(strings.ToLower(s), " ")), " ")
+}
+
+func descOK(a, b string) bool {
+	a, b = normDesc(a), normDesc(b)
+	if a == "" || b == "" {
+		return a == b
+	}
+	if strings.Contains(a, b) || strings.Contains(b, a) {
+		return true
+	}
+	return seqRatio(a, b) >= 0.85
+}
+
+// seqRatio is difflib.SequenceMatcher(None, a, b).ratio() without the
+// auto-junk heuristic (descriptions are short).
+func seqRatio(a, b string) float64 {
+	ra, rb := []rune(a), []rune(b)
+	m := matchingChars(ra, rb)
+	return 2 * float64(m) / float64(len(ra)+len(rb))
+}
+
+func matchingChars(a, b []rune) int {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	// Longest common substring, leftmost in a then b, as difflib finds it.
+	best, bi, bj := 0, 0, 0
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			if a[i-1] == b[j-1] {
+				cur[j] = prev[j-1] + 1
+				if cur[j] > best {
+					best, bi, bj = cur[j], i-cur[j], j-cur[j]
+				}
+			} else {
+				cur[j] = 0
+			}
+		}
+		prev, cur = cur, prev
+		clear(cur)
+	}
+	if best == 0 {
+		return 0
+	}
+	return best + matchingChars(a[:bi], b[:bj]) + matchingChars(a[bi+best:], b[bj+best:])
+}
+
+func decEq(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	x, err1 := decimal.NewFromString(*a)
+	y, err2 := decimal.NewFromString(*b)
+	if err1 != nil || err2 != nil {
+		return *a == *b
+	}
+	return x.Equal(y)
+}
+
+func keyEq(t, o TruthTxn) bool {
+	return t.Date == o.Date && decEq(t.AmountIn, o.AmountIn) && decEq(t.AmountOut, o.AmountOut) &&
+		(t.Balance == nil || decEq(t.Balance, o.Balance))
+}
+
+// matchTxns returns the number of truth rows matched in order.
+func matchTxns(truth, out []TruthTxn) int {
+	n, m := len(truth), len(out)
+	L := make([][]int, n+1)
+	for i := range L {
+		L[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if keyEq(truth[i], out[j]) && descOK(truth[i].Description, out[j].Description) {
+				L[i][j] = L[i+1][j+1] + 1
+			} else {
+				L[i][j] = max(L[i+1][j], L[i][j+1])
+			}
+		}
+	}
+	return L[0][0]
+}
