@@ -101,10 +101,11 @@ N            ?= 300
 SEED         ?= 1
 KINDS        ?= text
 MINEXACT     ?= 0
+MAXFALSEOK   ?= 0
 FORCE        ?=
 PLAIN        ?=
 EVALRANDOMOUT ?= /tmp/passbook-eval-random
 eval-random: deps
 	OMP_THREAD_LIMIT=1 $(GO) test -count=1 -timeout 120m -run '^TestEvalRandom$$' ./extract/synth \
-		-args -n $(N) -seed $(SEED) -kinds $(KINDS) -out $(EVALRANDOMOUT) -min-exact $(MINEXACT) \
+		-args -n $(N) -seed $(SEED) -kinds $(KINDS) -out $(EVALRANDOMOUT) -min-exact $(MINEXACT) -max-false-ok $(MAXFALSEOK) \
 		-force '$(FORCE)' $(if $(PLAIN),-plain)
