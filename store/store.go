@@ -16,7 +16,8 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Sentinel errors of the store.
@@ -27,7 +28,20 @@ var (
 	ErrExists = errors.New("already exists")
 	// ErrNoJob means the queue is empty.
 	ErrNoJob = errors.New("no job queued")
+	// ErrFull means the data file could not grow: the disk (or its quota)
+	// is full.
+	ErrFull = errors.New("the data file's disk is full")
 )
+
+// storageErr marks an SQLite "database or disk is full" error with ErrFull,
+// matched by its result code; other errors pass unchanged.
+func storageErr(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL {
+		return fmt.Errorf("%w: %w", ErrFull, err)
+	}
+	return err
+}
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -48,7 +62,7 @@ type Store struct {
 
 // Open opens (creating if need be) the data file at path and migrates it.
 func Open(ctx context.Context, path string) (*Store, error) {
-	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=secure_delete(1)"
 	u := "file:" + (&url.URL{Path: path}).EscapedPath() + "?"
 	w, err := sql.Open("sqlite", u+pragmas+"&_txlock=immediate")
 	if err != nil {
@@ -93,7 +107,7 @@ func (s *Store) Close() error {
 // pragma keys it does not know, silently.
 func (s *Store) checkPragmas(ctx context.Context, db *sql.DB) error {
 	var mode string
-	var fk, timeout int
+	var fk, timeout, secure int
 	if err := db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
 		return fmt.Errorf("read journal_mode: %w", err)
 	}
@@ -103,8 +117,11 @@ func (s *Store) checkPragmas(ctx context.Context, db *sql.DB) error {
 	if err := db.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&timeout); err != nil {
 		return fmt.Errorf("read busy_timeout: %w", err)
 	}
-	if !strings.EqualFold(mode, "wal") || fk != 1 || timeout == 0 {
-		return fmt.Errorf("data file settings not applied (journal_mode=%s foreign_keys=%d busy_timeout=%d)", mode, fk, timeout)
+	if err := db.QueryRowContext(ctx, "PRAGMA secure_delete").Scan(&secure); err != nil {
+		return fmt.Errorf("read secure_delete: %w", err)
+	}
+	if !strings.EqualFold(mode, "wal") || fk != 1 || timeout == 0 || secure != 1 {
+		return fmt.Errorf("data file settings not applied (journal_mode=%s foreign_keys=%d busy_timeout=%d secure_delete=%d)", mode, fk, timeout, secure)
 	}
 	return nil
 }
