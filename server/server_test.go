@@ -472,7 +472,8 @@ func TestInterruptedJobResumes(t *testing.T) {
 }
 
 func TestConcurrentUploadsAtTheQuota(t *testing.T) {
-	e := newEnv(t, false)
+	// Room for all 50 at once: this tests the quota, not the upload bounds.
+	e := newEnv(t, false, func(c *Config, _ *Converter) { c.MaxUploads, c.ProbeTimeout = 64, time.Minute })
 	key := e.account("race@example.com", quota.Free)
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -51,6 +51,7 @@ var migrations embed.FS
 // use a pool.
 type Store struct {
 	w, r *sql.DB
+	path string
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 	// Loc is the time zone of quota periods (UTC by default).
@@ -70,7 +71,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
-	s := &Store{w: w, Now: time.Now, Loc: time.UTC}
+	s := &Store{w: w, path: path, Now: time.Now, Loc: time.UTC}
 	if err := s.checkPragmas(ctx, w); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open data file %s: %w", path, err)
@@ -214,19 +215,19 @@ func (s *Store) apply(ctx context.Context, conn *sql.Conn, version int, name str
 
 // CheckWritable proves the data file takes writes, by rewriting one row in
 // a write transaction and committing it: a read-only mount, a full disk or
-// a file the server may no longer write fails it.
+// a file the server may no longer write fails it; a full disk wraps ErrFull.
 func (s *Store) CheckWritable(ctx context.Context) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("data file not writable: %w", err)
+		return fmt.Errorf("data file not writable: %w", storageErr(err))
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO health (id, checked_at) VALUES (1, ?)
 		ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, s.stamp()); err != nil {
-		return fmt.Errorf("data file not writable: %w", err)
+		return fmt.Errorf("data file not writable: %w", storageErr(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("data file not writable: %w", err)
+		return fmt.Errorf("data file not writable: %w", storageErr(err))
 	}
 	return nil
 }
