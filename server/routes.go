@@ -22,6 +22,11 @@ func (s *Server) routes() {
 	api.HandleFunc("/status", s.handleStatus).Methods(http.MethodGet)
 	api.HandleFunc("/download", s.handleDownload).Methods(http.MethodGet)
 	api.HandleFunc("/user", s.handleUser).Methods(http.MethodGet)
+	// Any other method on those paths is 405: gorilla's own method check
+	// loses to the web catch-all below and answers 404.
+	for _, p := range []string{"/extract", "/status", "/download", "/user"} {
+		api.HandleFunc(p, s.handleMethodNotAllowed)
+	}
 
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
 	r.HandleFunc("/readyz", s.handleReady).Methods(http.MethodGet, http.MethodHead)

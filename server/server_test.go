@@ -508,11 +508,13 @@ func TestConcurrentUploadsAtTheQuota(t *testing.T) {
 
 func TestCleanName(t *testing.T) {
 	for in, want := range map[string]string{
-		"statement.pdf":          "statement.pdf",
-		"C:\\Users\\me\\jan.pdf": "jan.pdf",
-		"../../etc/passwd":       "passwd",
-		"":                       "statement",
-		"bad\x00\nname.pdf":      "badname.pdf",
+		"statement.pdf":           "statement.pdf",
+		"C:\\Users\\me\\jan.pdf":  "jan.pdf",
+		"../../etc/passwd":        "passwd",
+		"":                        "statement",
+		"bad\x00\nname.pdf":       "badname.pdf",
+		"invoice\u202efdp.exe":    "invoicefdp.exe",
+		"a\u2066b\u200fc\x85.pdf": "abc.pdf",
 	} {
 		if got := cleanName(in); got != want {
 			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)
