@@ -52,7 +52,7 @@ func mustRead(p string) []byte {
 }
 
 type testEnv struct {
-	t      *testing.T
+	t      testing.TB
 	store  *store.Store
 	srv    *Server
 	http   *httptest.Server
@@ -72,7 +72,7 @@ func (conversionFails) Convert(context.Context, []byte, extract.Options) (*extra
 
 type option func(*Config, *Converter)
 
-func newEnv(t *testing.T, workers bool, opts ...option) *testEnv {
+func newEnv(t testing.TB, workers bool, opts ...option) *testEnv {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {
