@@ -27,6 +27,9 @@ func (s *Server) RunWorkers(ctx context.Context) error {
 	for range max(s.cfg.Workers, 1) {
 		wg.Go(func() { s.work(ctx) })
 	}
+	if s.cfg.Retention > 0 {
+		wg.Go(func() { s.retain(ctx, time.Hour) })
+	}
 	wg.Wait()
 	return nil
 }

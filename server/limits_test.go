@@ -228,3 +228,27 @@ func TestForgottenPasswordFailsTheJob(t *testing.T) {
 }
 
 func jsonDecode(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
+
+func TestRetentionDeletesOldDocuments(t *testing.T) {
+	e := newEnv(t, true, func(c *Config, _ *Converter) { c.Retention = 90 * 24 * time.Hour })
+	key := e.account("ret@example.com", quota.Professional)
+	resp, m := e.upload(key, map[string][]byte{"file": sample})
+	if resp.StatusCode != 200 {
+		t.Fatalf("upload: %d %v", resp.StatusCode, m)
+	}
+	id := m["file_id"].(string)
+	e.waitDone(key, id)
+	if n := e.srv.retentionPass(context.Background()); n != 0 {
+		t.Fatalf("retention deleted %d documents younger than 90 days", n)
+	}
+	e.mu.Lock()
+	e.now = e.now.Add(91 * 24 * time.Hour)
+	e.mu.Unlock()
+	if n := e.srv.retentionPass(context.Background()); n != 1 {
+		t.Fatalf("retention deleted %d documents, want 1", n)
+	}
+	raw, err := e.store.Result(context.Background(), id)
+	if err == nil && len(raw) > 0 {
+		t.Errorf("the result outlived retention: %d bytes", len(raw))
+	}
+}

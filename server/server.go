@@ -58,6 +58,10 @@ type Config struct {
 	AuthWindow time.Duration
 	// TempDir holds uploads while they arrive ("" is the system's).
 	TempDir string
+	// Retention is how long a document is kept before it is deleted as
+	// DELETE /api/v1/documents/{file_id} deletes it; zero, the default,
+	// keeps documents until their owner deletes them.
+	Retention time.Duration
 	// PollInterval is how often idle workers look for jobs they were not woken for.
 	PollInterval time.Duration
 	// IntuBID is the Intuit bank id written as INTU.BID into QFX and QBO

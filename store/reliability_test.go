@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -140,3 +142,59 @@ func TestFullDiskIsErrFull(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestDeleteLeavesNoCopy deletes a document and looks for its bytes in the
+// data file and the WAL.
+func TestDeleteLeavesNoCopy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	a := newAccount(t, s, "d@example.com", quota.Enterprise)
+	marker := []byte("SECRET-STATEMENT-BYTES-" + strings.Repeat("z", 6000)) // spans overflow pages
+	d, err := s.CreateDocument(ctx, NewDocument{AccountID: a.ID, OriginalName: "private-name.pdf", Kind: "pdf", PageCount: 1,
+		Content: marker, IdempotencyKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ClaimJob(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CompleteJob(ctx, d.ID, 1, []byte(`{"secret":"SECRET-RESULT"}`)); err != nil {
+		t.Fatal(err)
+	}
+	// A checkpoint copies the bytes into the data file, as time would.
+	if _, err := s.w.Exec("PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
+		t.Fatal(err)
+	}
+	expired, err := s.ExpiredDocuments(ctx, s.Now().Add(time.Second))
+	if err != nil || len(expired) != 1 || expired[0] != d.ID {
+		t.Fatalf("ExpiredDocuments = %v, %v; want [%s]", expired, err, d.ID)
+	}
+	if err := s.DeleteDocument(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{path, path + "-wal"} {
+		b, _ := os.ReadFile(f)
+		for _, secret := range []string{"SECRET-STATEMENT-BYTES", "SECRET-RESULT", "private-name"} {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("%s still holds %q after the delete", filepath.Base(f), secret)
+			}
+		}
+	}
+	if err := s.DeleteDocument(ctx, d.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("deleting twice: %v, want ErrNotFound", err)
+	}
+	if expired, _ := s.ExpiredDocuments(ctx, s.Now().Add(time.Second)); len(expired) != 0 {
+		t.Errorf("a deleted document is still listed as expired: %v", expired)
+	}
+	if _, err := s.Idempotent(ctx, a.ID, "k"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the idempotency key outlived its document: %v", err)
+	}
+	if used(t, s, a.ID) != 1 {
+		t.Errorf("a delete refunded pages")
+	}
+}
