@@ -80,6 +80,9 @@ bench: deps
 fuzz: deps
 	$(GO) test ./extract -run '^$$' -fuzz FuzzParseAmount -fuzztime 30s
 	$(GO) test ./extract -run '^$$' -fuzz FuzzLexDate -fuzztime 30s
+	$(GO) test ./server -run '^$$' -fuzz '^FuzzUpload$$' -fuzztime 60s
+	$(GO) test ./server -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime 60s
+	$(GO) test ./export -run '^$$' -fuzz '^FuzzEscaping$$' -fuzztime 60s
 
 # contrib-check runs systemd-analyze verify on the units in contrib/, with
 # this build standing in for /usr/local/bin/passbook.
