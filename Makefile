@@ -94,7 +94,7 @@ contrib-check: build
 # and prints its figures (lines starting STRESS). The disk-full part mounts
 # a 20 MB tmpfs, so it needs root. It stops by itself within ~10 minutes.
 stress: deps
-	set -o pipefail; OMP_THREAD_LIMIT=1 $(GO) test -tags stress -run '^TestStress' -count=1 -v -timeout 20m . 2>&1 | \
+	set -o pipefail; CORPUS=$(abspath $(CORPUS)) OMP_THREAD_LIMIT=1 $(GO) test -tags stress -run '^TestStress' -count=1 -v -timeout 20m . 2>&1 | \
 		grep -E '^(STRESS|--- |FAIL|ok|PASS)|_test.go:'
 
 clean:

@@ -9,9 +9,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"mime/multipart"
 	"net"
@@ -19,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -476,5 +479,113 @@ func TestStressDiskFull(t *testing.T) {
 		codes, health.Code, processingWhileFull, stuck, after, f.completed, f.failed, f.processing, f.integrity, pwOnDisk)
 	if codes[507] == 0 || codes[500] != 0 || stuck != 0 || after != 200 || f.processing != 0 || f.integrity != "ok" || pwOnDisk != 0 {
 		t.Errorf("disk full: want 507s and no 500, nothing stuck after freeing space, a later upload accepted, integrity ok, no password on disk")
+	}
+}
+
+// childCount counts the processes whose parent is pid (the converters).
+func childCount(pid int) int {
+	ents, _ := os.ReadDir("/proc")
+	n := 0
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so split after ')'.
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestStressProbeFlood floods the server with uploads from one account (8
+// clients for 20 s; past its quota each is still probed, then refused) and
+// times another account's scan against the same scan on an idle server.
+func TestStressProbeFlood(t *testing.T) {
+	corpus := os.Getenv("CORPUS")
+	scan, err := os.ReadFile(filepath.Join(corpus, "dev", "northwind_us_02_scan.pdf"))
+	if err != nil {
+		t.Fatalf("the probe-flood test needs the corpus (CORPUS=%q): %v", corpus, err)
+	}
+	dir := t.TempDir()
+	data := filepath.Join(dir, "p.db")
+	srv := startStress(t, data)
+	flooder := keyRE.FindString(srv.stdout.String())
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"accounts", "create", "other@example.com", "--plan", "business", "--data", data},
+		os.Getenv, nil, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	other := client{t: t, base: srv.base, key: keyRE.FindString(out.String())}
+	timeScan := func() time.Duration {
+		start := time.Now()
+		code, id := post(srv.base, other.key, scan, "", "")
+		if code != 200 {
+			t.Fatalf("the other account's scan: %d", code)
+		}
+		if waitSettled(t, other, []string{id}, 3*time.Minute) != 0 {
+			t.Fatal("the other account's scan did not finish within 3 minutes")
+		}
+		if st := other.status(id); st.Status != "completed" {
+			t.Fatalf("the other account's scan: %+v", st)
+		}
+		return time.Since(start)
+	}
+	idle := timeScan()
+
+	var flood bytes.Buffer
+	if _, err := writeStatement(&flood, 20, 40); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	codes := map[int]int{}
+	for range 8 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				code, _ := post(srv.base, flooder, flood.Bytes(), "", "")
+				mu.Lock()
+				codes[code]++
+				mu.Unlock()
+			}
+		})
+	}
+	maxKids := 0
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+				maxKids = max(maxKids, childCount(srv.cmd.Process.Pid))
+			}
+		}
+	}()
+	time.Sleep(3 * time.Second)
+	loaded := timeScan()
+	time.Sleep(2 * time.Second)
+	close(stop)
+	wg.Wait()
+	<-sampled
+	srv.stop(t)
+	workers := runtime.NumCPU()
+	fmt.Printf("STRESS probe flood: 8 clients uploading 20-page PDFs (answers %v): at most %d converter processes at once (limit %d probes + %d conversions); the other account's %d KB scan took %.1f s idle, %.1f s during the flood (%.1f×)\n",
+		codes, maxKids, workers, workers, len(scan)>>10, idle.Seconds(), loaded.Seconds(), loaded.Seconds()/idle.Seconds())
+	if maxKids > 2*workers {
+		t.Errorf("%d converter processes at once, want ≤ %d", maxKids, 2*workers)
+	}
+	if loaded > 2*idle {
+		t.Errorf("the other account's scan took %.1f× as long during the flood, want ≤ 2×", loaded.Seconds()/idle.Seconds())
 	}
 }

@@ -84,12 +84,19 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	_ = rc.SetReadDeadline(time.Time{})
 
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ProbeTimeout)
-	defer cancel()
+	// Waiting for a probe slot and the probe itself each get ProbeTimeout:
+	// a wait that runs out is 503 busy, a probe that does is the file's.
+	wait, cancelWait := context.WithTimeout(r.Context(), s.cfg.ProbeTimeout)
+	defer cancelWait()
+	if !s.accountProbes.acquire(acc.ID, wait.Done()) {
+		s.fail(w, r, busy(w))
+		return
+	}
+	defer s.accountProbes.release(acc.ID)
 	select {
 	case s.probes <- struct{}{}:
 		defer func() { <-s.probes }()
-	case <-ctx.Done():
+	case <-wait.Done():
 		s.fail(w, r, busy(w))
 		return
 	}
@@ -98,6 +105,8 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("read upload back: %w", err))
 		return
 	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ProbeTimeout)
+	defer cancel()
 	info, err := s.conv.Probe(ctx, data, up.password)
 	if err != nil {
 		s.fail(w, r, probeError(err))

@@ -136,3 +136,44 @@ func (d *deadlineReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// accountSlots bounds what one account holds at once (its probes), so one
+// account's flood of uploads cannot take every probe slot while another
+// account's upload waits.
+type accountSlots struct {
+	mu    sync.Mutex
+	limit int
+	held  map[int64]chan struct{}
+}
+
+func newAccountSlots(limit int) *accountSlots {
+	return &accountSlots{limit: max(limit, 1), held: map[int64]chan struct{}{}}
+}
+
+// acquire takes one of the account's slots, waiting until done is closed;
+// false when it gave up. release gives it back.
+func (a *accountSlots) acquire(account int64, done <-chan struct{}) bool {
+	a.mu.Lock()
+	c := a.held[account]
+	if c == nil {
+		c = make(chan struct{}, a.limit)
+		a.held[account] = c
+	}
+	a.mu.Unlock()
+	select {
+	case c <- struct{}{}:
+		return true
+	case <-done:
+		return false
+	}
+}
+
+func (a *accountSlots) release(account int64) {
+	a.mu.Lock()
+	c := a.held[account]
+	<-c
+	if len(c) == 0 {
+		delete(a.held, account)
+	}
+	a.mu.Unlock()
+}

@@ -252,3 +252,23 @@ func TestRetentionDeletesOldDocuments(t *testing.T) {
 		t.Errorf("the result outlived retention: %d bytes", len(raw))
 	}
 }
+
+func TestOneAccountCannotHoldEveryProbeSlot(t *testing.T) {
+	a := newAccountSlots(1)
+	never := make(chan struct{})
+	if !a.acquire(1, never) {
+		t.Fatal("first slot refused")
+	}
+	gaveUp := make(chan struct{})
+	close(gaveUp)
+	if a.acquire(1, gaveUp) {
+		t.Fatal("account 1 took a second slot past its limit")
+	}
+	if !a.acquire(2, gaveUp) {
+		t.Fatal("account 2 waited on account 1's slot")
+	}
+	a.release(1)
+	if !a.acquire(1, gaveUp) {
+		t.Fatal("account 1's slot did not come back")
+	}
+}

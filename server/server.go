@@ -113,6 +113,8 @@ type Server struct {
 	// uploads and probes are semaphores: uploads being received, and
 	// uploads held in memory for their probe (at most Workers).
 	uploads, probes chan struct{}
+	// accountProbes lets one account hold at most half the probe slots.
+	accountProbes *accountSlots
 	// passwords holds encrypted PDFs' passwords by file_id, in memory only.
 	passwords *secrets
 	// failures counts failed authentications by address.
@@ -122,10 +124,11 @@ type Server struct {
 // New builds the server. Call RunWorkers to process uploads.
 func New(log *slog.Logger, st *store.Store, conv Converter, cfg Config) *Server {
 	s := &Server{log: log, store: st, conv: conv, cfg: cfg, wake: make(chan struct{}, 1),
-		uploads:   make(chan struct{}, max(cfg.MaxUploads, 1)),
-		probes:    make(chan struct{}, max(cfg.Workers, 1)),
-		passwords: &secrets{m: map[string]string{}},
-		failures:  newFailures(cfg.AuthFailures, cfg.AuthWindow, st.Now),
+		uploads:       make(chan struct{}, max(cfg.MaxUploads, 1)),
+		probes:        make(chan struct{}, max(cfg.Workers, 1)),
+		accountProbes: newAccountSlots(max(cfg.Workers, 1) / 2),
+		passwords:     &secrets{m: map[string]string{}},
+		failures:      newFailures(cfg.AuthFailures, cfg.AuthWindow, st.Now),
 	}
 	s.routes()
 	s.handler = s.accessLog(s.withBase(s.router))
