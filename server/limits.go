@@ -163,6 +163,11 @@ func (a *accountSlots) acquire(account int64, done <-chan struct{}) bool {
 	select {
 	case c <- struct{}{}:
 		return true
+	default:
+	}
+	select {
+	case c <- struct{}{}:
+		return true
 	case <-done:
 		return false
 	}
