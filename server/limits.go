@@ -173,12 +173,12 @@ func (a *accountSlots) acquire(account int64, done <-chan struct{}) bool {
 	}
 }
 
+// release gives back a slot. Channels stay in the map (one per account
+// that ever uploaded): dropping one while a waiter holds it would split
+// the account's slots in two.
 func (a *accountSlots) release(account int64) {
 	a.mu.Lock()
 	c := a.held[account]
-	<-c
-	if len(c) == 0 {
-		delete(a.held, account)
-	}
 	a.mu.Unlock()
+	<-c
 }
