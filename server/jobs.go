@@ -127,6 +127,11 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 	if !s.record(ctx, log, "complete job", func() error {
 		return s.store.CompleteJob(bg, job.DocumentID, len(res.Transactions), raw)
 	}) {
+		if ctx.Err() == nil {
+			s.record(ctx, log, "fail job", func() error {
+				return s.store.FailJob(bg, job.DocumentID, "conversion_failed", "The result could not be stored.")
+			})
+		}
 		return
 	}
 	log.Info("conversion completed", "transactions", len(res.Transactions),
@@ -134,9 +139,11 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 }
 
 // record runs a bookkeeping write until it holds, backing off from 100 ms to
-// 5 s between tries (a full disk frees up without a restart). It gives up
-// when the write finds the document no longer processing, or at shutdown:
-// the job is then still claimed, and the next start queues it again.
+// 5 s between tries: a full disk (store.ErrFull) frees up without a
+// restart, so it is waited out; any other error gets 5 tries. It gives up
+// when the write finds the document no longer processing, after those
+// tries, or at shutdown: the job is then still claimed, and the next start
+// queues it again.
 func (s *Server) record(ctx context.Context, log *slog.Logger, what string, write func() error) bool {
 	wait := 100 * time.Millisecond
 	for try := 1; ; try++ {
@@ -149,6 +156,10 @@ func (s *Server) record(ctx context.Context, log *slog.Logger, what string, writ
 		}
 		if errors.Is(err, store.ErrNotFound) {
 			log.Warn(what+": document no longer processing", "err", err)
+			return false
+		}
+		if !errors.Is(err, store.ErrFull) && try >= 5 {
+			log.Error(what+": giving up", "tries", try, "err", err)
 			return false
 		}
 		if try == 1 || try%20 == 0 {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -270,5 +272,30 @@ func TestOneAccountCannotHoldEveryProbeSlot(t *testing.T) {
 	a.release(1)
 	if !a.acquire(1, gaveUp) {
 		t.Fatal("account 1's slot did not come back")
+	}
+}
+
+func TestRecordWaitsOutAFullDisk(t *testing.T) {
+	s := &Server{}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tries := 0
+	ok := s.record(context.Background(), log, "complete job", func() error {
+		if tries++; tries < 6 {
+			return fmt.Errorf("complete: %w", store.ErrFull)
+		}
+		return nil
+	})
+	if !ok || tries != 6 {
+		t.Errorf("full disk: record = %v after %d tries, want true after 6 (a full disk is waited out past the 5 tries other errors get)", ok, tries)
+	}
+	tries = 0
+	ok = s.record(context.Background(), log, "complete job", func() error { tries++; return errors.New("other") })
+	if ok || tries != 5 {
+		t.Errorf("other error: record = %v after %d tries, want false after 5", ok, tries)
+	}
+	tries = 0
+	ok = s.record(context.Background(), log, "complete job", func() error { tries++; return store.ErrNotFound })
+	if ok || tries != 1 {
+		t.Errorf("document gone: record = %v after %d tries, want false at once", ok, tries)
 	}
 }
