@@ -24,7 +24,7 @@ func FuzzEscaping(f *testing.F) {
 		want := cleanText(desc)
 
 		var buf bytes.Buffer
-		if err := Write(&buf, CSV, "doc_fuzz", res); err != nil {
+		if err := Write(&buf, CSV, Options{FileID: "doc_fuzz"}, res); err != nil {
 			t.Fatalf("csv: %v", err)
 		}
 		rows, err := csv.NewReader(&buf).ReadAll()
@@ -34,7 +34,7 @@ func FuzzEscaping(f *testing.F) {
 		checkCell(t, "csv", rows[1][2], want)
 
 		buf.Reset()
-		if err := Write(&buf, XLSX, "doc_fuzz", res); err != nil {
+		if err := Write(&buf, XLSX, Options{FileID: "doc_fuzz"}, res); err != nil {
 			t.Fatalf("xlsx: %v", err)
 		}
 		x, err := excelize.OpenReader(bytes.NewReader(buf.Bytes()))

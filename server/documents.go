@@ -283,7 +283,7 @@ func (s *Server) spool(part *multipart.Part) (*upload, error) {
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		return up, bodyError(err)
 	}
-	if len(head) > 0 && extract.Sniff(head) == "" {
+	if len(head) > 0 && s.cfg.Sniff != nil && s.cfg.Sniff(head) == "" {
 		return up, probeError(extract.ErrUnsupported)
 	}
 	n, err := io.Copy(io.MultiWriter(f, h), br)

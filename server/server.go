@@ -58,6 +58,10 @@ type Config struct {
 	AuthWindow time.Duration
 	// TempDir holds uploads while they arrive ("" is the system's).
 	TempDir string
+	// Sniff names a document's type from its first KiB, "" when the
+	// converter cannot read it: such an upload is refused before the rest
+	// is read. extract.Sniff by default; nil leaves it to the probe.
+	Sniff func(head []byte) string
 	// Retention is how long a document is kept before it is deleted as
 	// DELETE /api/v1/documents/{file_id} deletes it; zero, the default,
 	// keeps documents until their owner deletes them.
@@ -73,10 +77,6 @@ type Config struct {
 	// when a reverse proxy serves it below its root; "" for the root. Set
 	// it through CleanBasePath.
 	BasePath string
-	// Retention is how long a document is kept before it is deleted as
-	// DELETE /api/v1/documents/{file_id} deletes it; zero, the default,
-	// keeps documents until their owner deletes them.
-	Retention time.Duration
 }
 
 // DefaultConfig suits a small office on one machine.
@@ -89,6 +89,7 @@ func DefaultConfig() Config {
 		MaxAttempts:    2,
 		PollInterval:   2 * time.Second,
 		MaxUploads:     32,
+		Sniff:          extract.Sniff,
 		BodyIdle:       20 * time.Second,
 		BodyIdleBytes:  32 << 10,
 		BodyTimeout:    10 * time.Minute,

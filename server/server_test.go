@@ -82,6 +82,7 @@ func newEnv(t testing.TB, workers bool, opts ...option) *testEnv {
 	st.Now = func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now }
 	cfg := DefaultConfig()
 	cfg.PollInterval = 20 * time.Millisecond
+	cfg.Sniff = testSniff
 	pool := worker.NewPool(worker.DefaultConfig(os.Args[0], []string{"worker"}, 2))
 	t.Cleanup(func() { pool.Close() })
 	var conv Converter = pool
