@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver
@@ -230,6 +232,15 @@ func (s *Store) CheckWritable(ctx context.Context) error {
 		return fmt.Errorf("data file not writable: %w", storageErr(err))
 	}
 	return nil
+}
+
+// FreeBytes is the room left on the data file's disk for this process.
+func (s *Store) FreeBytes() (uint64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(filepath.Dir(s.path), &st); err != nil {
+		return 0, fmt.Errorf("free space of %s: %w", s.path, err)
+	}
+	return st.Bavail * uint64(st.Bsize), nil
 }
 
 // Backup writes a consistent copy of the data file to path.
