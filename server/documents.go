@@ -108,6 +108,16 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ProbeTimeout)
 	defer cancel()
 	info, err := s.conv.Probe(ctx, data, up.password)
+	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
+		// The probe waits for a pool worker and runs under one deadline:
+		// past it, the pool was busy or the file is unusually hard to read.
+		// Either way nothing was charged, and a later try may pass.
+		w.Header().Set("Retry-After", "30")
+		s.fail(w, r, &apiError{http.StatusServiceUnavailable, "busy",
+			fmt.Sprintf("The file could not be read within %s: the server is busy, or the file is unusually hard to read.", s.cfg.ProbeTimeout),
+			"Retry after the number of seconds in the Retry-After header; if it keeps failing, export or scan the statement again."})
+		return
+	}
 	if err != nil {
 		s.fail(w, r, probeError(err))
 		return
@@ -344,7 +354,7 @@ func probeError(err error) error {
 		return &apiError{http.StatusBadRequest, "password_required", "The PDF is password-protected and no correct password was given.", "Send the password in a form field named 'password', e.g. curl -F file=@statement.pdf -F password=..."}
 	case errors.Is(err, extract.ErrTooLarge):
 		return &apiError{http.StatusRequestEntityTooLarge, "too_large", "The document is too large to convert.", "Split the document and upload the parts."}
-	case errors.Is(err, extract.ErrLimit), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, extract.ErrLimit):
 		return &apiError{http.StatusBadRequest, "unreadable_file", "The file took too long to read: it may be damaged or built to be hard to read.",
 			"Open it on your computer to check it, export or scan it again, and upload the new file."}
 	case errors.Is(err, context.Canceled):

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"passbook/extract"
 	"passbook/quota"
 	"passbook/store"
 )
@@ -297,5 +298,30 @@ func TestRecordWaitsOutAFullDisk(t *testing.T) {
 	ok = s.record(context.Background(), log, "complete job", func() error { tries++; return store.ErrNotFound })
 	if ok || tries != 1 {
 		t.Errorf("document gone: record = %v after %d tries, want false at once", ok, tries)
+	}
+}
+
+// stuckProbe never finishes a probe, as a pool whose workers are all busy.
+type stuckProbe struct{ Converter }
+
+func (stuckProbe) Probe(ctx context.Context, _ []byte, _ string) (extract.Info, error) {
+	<-ctx.Done()
+	return extract.Info{}, ctx.Err()
+}
+
+func TestProbeOutOfTimeIsBusyNotTheFilesFault(t *testing.T) {
+	e := newEnv(t, false, func(c *Config, conv *Converter) {
+		c.ProbeTimeout = 100 * time.Millisecond
+		*conv = stuckProbe{*conv}
+	})
+	key := e.account("late@example.com", quota.Free)
+	resp, m := e.upload(key, map[string][]byte{"file": sample})
+	wantError(t, resp, m, 503, "busy")
+	if resp.Header.Get("Retry-After") == "" {
+		t.Error("503 busy without Retry-After")
+	}
+	_, u, _ := e.do("GET", "/api/v1/user", key, nil, "")
+	if q := u["quota"].(map[string]any); q["used"] != 0.0 {
+		t.Errorf("quota.used = %v after a probe that ran out of time, want 0", q["used"])
 	}
 }
