@@ -166,6 +166,9 @@ func TestDeleteLeavesNoCopy(t *testing.T) {
 	if err := s.CompleteJob(ctx, d.ID, 1, []byte(`{"secret":"SECRET-RESULT"}`)); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.SaveEdit(ctx, d.ID, []byte(`{"secret":"SECRET-EDIT"}`), 1, "ok"); err != nil {
+		t.Fatal(err)
+	}
 	// A checkpoint copies the bytes into the data file, as time would.
 	if _, err := s.w.Exec("PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
 		t.Fatal(err)
@@ -179,7 +182,7 @@ func TestDeleteLeavesNoCopy(t *testing.T) {
 	}
 	for _, f := range []string{path, path + "-wal"} {
 		b, _ := os.ReadFile(f)
-		for _, secret := range []string{"SECRET-STATEMENT-BYTES", "SECRET-RESULT", "private-name"} {
+		for _, secret := range []string{"SECRET-STATEMENT-BYTES", "SECRET-RESULT", "SECRET-EDIT", "private-name"} {
 			if bytes.Contains(b, []byte(secret)) {
 				t.Errorf("%s still holds %q after the delete", filepath.Base(f), secret)
 			}
