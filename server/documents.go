@@ -1,17 +1,23 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"passbook/export"
@@ -30,18 +36,87 @@ type uploadResponse struct {
 }
 
 // handleUpload validates a statement by its bytes, counts its pages, charges
-// the quota and queues its conversion, all before it answers.
+// the quota and queues its conversion, all before it answers. The body is
+// streamed to a private temporary file, hashed and sniffed as it arrives;
+// only uploads that hold a probe slot (at most Workers) are in memory.
 func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	acc := account(r)
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes)
-	name, data, password, err := s.readUpload(r)
+	if r.ContentLength > s.cfg.MaxUploadBytes {
+		s.fail(w, r, tooLarge(s.cfg.MaxUploadBytes))
+		return
+	}
+	key, err := idempotencyKey(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	if key != "" {
+		prev, err := s.store.Idempotent(r.Context(), acc.ID, key)
+		if err == nil {
+			s.replay(w, r, prev)
+			return
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	select {
+	case s.uploads <- struct{}{}:
+		defer func() { <-s.uploads }()
+	default:
+		s.fail(w, r, busy(w))
+		return
+	}
+	rc := http.NewResponseController(w)
+	dr := &deadlineReader{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes), rc: rc, idle: s.cfg.BodyIdle,
+		minBytes: s.cfg.BodyIdleBytes, end: time.Now().Add(s.cfg.BodyTimeout), now: time.Now}
+	dr.start()
+	r.Body = readCloser{dr, r.Body}
+	up, err := s.receive(r)
+	if up != nil {
+		defer up.remove()
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	_ = rc.SetReadDeadline(time.Time{})
+
+	// Waiting for a probe slot and the probe itself each get ProbeTimeout:
+	// a wait that runs out is 503 busy, a probe that does is the file's.
+	wait, cancelWait := context.WithTimeout(r.Context(), s.cfg.ProbeTimeout)
+	defer cancelWait()
+	if !s.accountProbes.acquire(acc.ID, wait.Done()) {
+		s.fail(w, r, busy(w))
+		return
+	}
+	defer s.accountProbes.release(acc.ID)
+	select {
+	case s.probes <- struct{}{}:
+		defer func() { <-s.probes }()
+	case <-wait.Done():
+		s.fail(w, r, busy(w))
+		return
+	}
+	data, err := os.ReadFile(up.path)
+	if err != nil {
+		s.fail(w, r, fmt.Errorf("read upload back: %w", err))
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ProbeTimeout)
-	info, err := s.conv.Probe(ctx, data, password)
-	cancel()
+	defer cancel()
+	info, err := s.conv.Probe(ctx, data, up.password)
+	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
+		// The probe waits for a pool worker and runs under one deadline:
+		// past it, the pool was busy or the file is unusually hard to read.
+		// Either way nothing was charged, and a later try may pass.
+		w.Header().Set("Retry-After", "30")
+		s.fail(w, r, &apiError{http.StatusServiceUnavailable, "busy",
+			fmt.Sprintf("The file could not be read within %s: the server is busy, or the file is unusually hard to read.", s.cfg.ProbeTimeout),
+			"Retry after the number of seconds in the Retry-After header; if it keeps failing, export or scan the statement again."})
+		return
+	}
 	if err != nil {
 		s.fail(w, r, probeError(err))
 		return
@@ -52,19 +127,36 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 			"Split the document and upload the parts."})
 		return
 	}
-	doc, err := s.store.CreateDocument(r.Context(), store.NewDocument{
-		AccountID: acc.ID, OriginalName: name, Kind: info.Kind, PageCount: info.PageCount, Content: data, Password: password,
-	})
-	var qe *store.QuotaError
-	if errors.As(err, &qe) {
-		s.fail(w, r, quotaError(qe.Usage, info.PageCount, s.store.Now()))
-		return
-	}
+	id, err := store.NewFileID()
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	s.log.Info("document queued", "file_id", doc.ID, "account_id", acc.ID, "pages", doc.PageCount, "kind", doc.Kind)
+	if up.password != "" {
+		s.passwords.put(id, up.password)
+	}
+	doc, err := s.store.CreateDocument(r.Context(), store.NewDocument{
+		ID: id, AccountID: acc.ID, OriginalName: up.name, Kind: info.Kind, PageCount: info.PageCount, Content: data,
+		Encrypted: up.password != "", IdempotencyKey: key,
+	})
+	if err != nil {
+		s.passwords.drop(id)
+	}
+	var qe *store.QuotaError
+	var ie *store.IdempotentError
+	switch {
+	case errors.As(err, &ie):
+		s.replay(w, r, ie.Document)
+		return
+	case errors.As(err, &qe):
+		s.fail(w, r, quotaError(qe.Usage, info.PageCount, s.store.Now()))
+		return
+	case err != nil:
+		s.fail(w, r, err)
+		return
+	}
+	s.log.Info("document queued", "file_id", doc.ID, "account_id", acc.ID, "pages", doc.PageCount, "kind", doc.Kind,
+		"size", up.size, "sha256", up.sha256)
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -73,72 +165,171 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		PageCount: doc.PageCount, Status: doc.Status})
 }
 
-// readUpload streams the multipart body: the "file" part (the statement) and
-// an optional "password" part for an encrypted PDF.
-func (s *Server) readUpload(r *http.Request) (name string, data []byte, password string, err error) {
+// replay answers an upload that repeats an Idempotency-Key with the first
+// upload's document, as it stands now.
+func (s *Server) replay(w http.ResponseWriter, r *http.Request, doc store.Document) {
+	if r.ContentLength != 0 {
+		w.Header().Set("Connection", "close")
+	}
+	w.Header().Set("Idempotent-Replayed", "true")
+	writeJSON(w, http.StatusOK, uploadResponse{Success: true, FileID: doc.ID, OriginalName: doc.OriginalName,
+		PageCount: doc.PageCount, Status: doc.Status})
+}
+
+// maxKeyLen bounds an Idempotency-Key.
+const maxKeyLen = 255
+
+// idempotencyKey reads the Idempotency-Key header: printable ASCII, at
+// most 255 bytes; "" when absent.
+func idempotencyKey(r *http.Request) (string, error) {
+	k := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
+	if len(k) > maxKeyLen {
+		return "", &apiError{http.StatusBadRequest, "invalid_idempotency_key", "The Idempotency-Key header is too long.",
+			fmt.Sprintf("Send at most %d printable ASCII characters, e.g. a UUID.", maxKeyLen)}
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < 0x21 || k[i] > 0x7e {
+			return "", &apiError{http.StatusBadRequest, "invalid_idempotency_key", "The Idempotency-Key header holds characters it may not.",
+				"Send printable ASCII without spaces, e.g. a UUID."}
+		}
+	}
+	return k, nil
+}
+
+func busy(w http.ResponseWriter) *apiError {
+	w.Header().Set("Retry-After", "5")
+	return &apiError{http.StatusServiceUnavailable, "busy", "The server is receiving as many uploads as it can take.",
+		"Retry after the number of seconds in the Retry-After header."}
+}
+
+func tooLarge(limit int64) *apiError {
+	return &apiError{http.StatusRequestEntityTooLarge, "file_too_large",
+		fmt.Sprintf("The upload is larger than the limit of %d MB.", limit>>20), "Upload a smaller file, or split the statement."}
+}
+
+// readCloser reads through r and closes c.
+type readCloser struct {
+	io.Reader
+	c io.Closer
+}
+
+func (rc readCloser) Close() error { return rc.c.Close() }
+
+// upload is a received upload: its file in a private temporary file.
+type upload struct {
+	name, password string
+	path           string
+	size           int64
+	sha256         string
+}
+
+func (u *upload) remove() { _ = os.Remove(u.path) }
+
+// receive streams the multipart body: the "file" part (the statement) to a
+// temporary file, refusing it from its first bytes when it is no supported
+// type, and an optional "password" part for an encrypted PDF. On error the
+// upload, when not nil, still has a file to remove.
+func (s *Server) receive(r *http.Request) (*upload, error) {
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return "", nil, "", &apiError{http.StatusBadRequest, "invalid_request",
+		return nil, &apiError{http.StatusBadRequest, "invalid_request",
 			"The request is not a multipart form upload.", "Send multipart/form-data with the statement in a part named 'file', e.g. curl -F file=@statement.pdf."}
 	}
-	found := false
+	var up *upload
+	var password string
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return "", nil, "", bodyError(err)
+			return up, bodyError(err)
 		}
 		switch part.FormName() {
 		case "file":
-			if found {
+			if up != nil {
 				part.Close()
-				return "", nil, "", &apiError{http.StatusBadRequest, "too_many_files", "Only one file can be uploaded at a time.", "Send one part named 'file' per request."}
+				return up, &apiError{http.StatusBadRequest, "too_many_files", "Only one file can be uploaded at a time.", "Send one part named 'file' per request."}
 			}
-			found = true
-			name = cleanName(part.FileName())
-			if data, err = io.ReadAll(part); err != nil {
-				return "", nil, "", bodyError(err)
+			if up, err = s.spool(part); err != nil {
+				return up, err
 			}
 		case "password":
 			b, err := io.ReadAll(io.LimitReader(part, 1024))
 			if err != nil {
-				return "", nil, "", bodyError(err)
+				return up, bodyError(err)
 			}
 			password = string(b)
 		default:
 			if _, err := io.Copy(io.Discard, part); err != nil {
-				return "", nil, "", bodyError(err)
+				return up, bodyError(err)
 			}
 		}
 		part.Close()
 	}
-	if !found {
-		return "", nil, "", &apiError{http.StatusBadRequest, "missing_file", "No file was uploaded.", "Put the statement in a form part named 'file', e.g. curl -F file=@statement.pdf."}
+	if up == nil {
+		return nil, &apiError{http.StatusBadRequest, "missing_file", "No file was uploaded.", "Put the statement in a form part named 'file', e.g. curl -F file=@statement.pdf."}
 	}
-	if len(data) == 0 {
-		return "", nil, "", &apiError{http.StatusBadRequest, "empty_file", "The uploaded file is empty.", "Check the file on disk and upload it again."}
+	if up.size == 0 {
+		return up, &apiError{http.StatusBadRequest, "empty_file", "The uploaded file is empty.", "Check the file on disk and upload it again."}
 	}
-	return name, data, password, nil
+	up.password = password
+	return up, nil
+}
+
+// spool copies a file part to a private temporary file (mode 0600), hashing
+// it, and checks its type from its first KiB before reading on.
+func (s *Server) spool(part *multipart.Part) (*upload, error) {
+	f, err := os.CreateTemp(s.cfg.TempDir, "passbook-upload-*")
+	if err != nil {
+		return nil, fmt.Errorf("create upload file: %w", err)
+	}
+	defer f.Close()
+	up := &upload{name: cleanName(part.FileName()), path: f.Name()}
+	h := sha256.New()
+	br := bufio.NewReaderSize(part, 1024)
+	head, err := br.Peek(1024)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return up, bodyError(err)
+	}
+	if len(head) > 0 && s.cfg.Sniff != nil && s.cfg.Sniff(head) == "" {
+		return up, probeError(extract.ErrUnsupported)
+	}
+	n, err := io.Copy(io.MultiWriter(f, h), br)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return up, fmt.Errorf("write upload file: %w", err)
+		}
+		return up, bodyError(err)
+	}
+	if err := f.Close(); err != nil {
+		return up, fmt.Errorf("write upload file: %w", err)
+	}
+	up.size, up.sha256 = n, hex.EncodeToString(h.Sum(nil))
+	return up, nil
 }
 
 func bodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return &apiError{http.StatusRequestEntityTooLarge, "file_too_large",
-			fmt.Sprintf("The upload is larger than the limit of %d MB.", mbe.Limit>>20), "Upload a smaller file, or split the statement."}
+		return tooLarge(mbe.Limit)
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return &apiError{http.StatusRequestTimeout, "upload_too_slow", "The upload arrived too slowly and was cut off.",
+			"Upload again over a faster connection; the server needs at least some data every few seconds."}
 	}
 	return &apiError{http.StatusBadRequest, "invalid_request", "The upload could not be read: " + err.Error() + ".", "Send multipart/form-data with the statement in a part named 'file'."}
 }
 
 // cleanName keeps the base name of an uploaded file's name, as valid UTF-8
-// with no control characters, at most 200 bytes.
+// with no control or format characters (a right-to-left override would make
+// "statement\u202Efdp.exe" show as "statementexe.pdf"), at most 200 bytes.
 func cleanName(n string) string {
 	n = strings.ReplaceAll(n, "\\", "/")
 	n = path.Base(n)
 	n = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError {
 			return -1
 		}
 		return r
@@ -162,6 +353,9 @@ func probeError(err error) error {
 		return &apiError{http.StatusBadRequest, "password_required", "The PDF is password-protected and no correct password was given.", "Send the password in a form field named 'password', e.g. curl -F file=@statement.pdf -F password=..."}
 	case errors.Is(err, extract.ErrTooLarge):
 		return &apiError{http.StatusRequestEntityTooLarge, "too_large", "The document is too large to convert.", "Split the document and upload the parts."}
+	case errors.Is(err, extract.ErrLimit):
+		return &apiError{http.StatusBadRequest, "unreadable_file", "The file took too long to read: it may be damaged or built to be hard to read.",
+			"Open it on your computer to check it, export or scan it again, and upload the new file."}
 	case errors.Is(err, context.Canceled):
 		return err
 	default:
@@ -243,7 +437,8 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", format.ContentType())
 	if format != export.JSON {
-		base := strings.TrimSuffix(doc.OriginalName, path.Ext(doc.OriginalName))
+		name := cleanName(doc.OriginalName) // names stored before the rules tightened
+		base := strings.TrimSuffix(name, path.Ext(name))
 		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": base + format.Ext()}))
 	}
 	w.Header().Set("Cache-Control", "no-store")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -25,6 +26,9 @@ func (s *Server) RunWorkers(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for range max(s.cfg.Workers, 1) {
 		wg.Go(func() { s.work(ctx) })
+	}
+	if s.cfg.Retention > 0 {
+		wg.Go(func() { s.retain(ctx, time.Hour) })
 	}
 	wg.Wait()
 	return nil
@@ -56,21 +60,29 @@ func (s *Server) work(ctx context.Context) {
 }
 
 // runJob converts one document and records the outcome. Only a shutdown
-// leaves the job unfinished, handed back to the queue.
+// leaves the job unfinished, handed back to the queue. A converter crash is
+// retried at the back of the queue until MaxAttempts; outcome writes that
+// fail (a full disk) are retried with backoff until they hold, so a job is
+// never left claimed once space is freed.
 func (s *Server) runJob(ctx context.Context, job store.Job) {
 	log := s.log.With("file_id", job.DocumentID)
 	// Bookkeeping must survive the shutdown that cancels the conversion.
 	bg := context.WithoutCancel(ctx)
-	if job.Attempts > s.cfg.MaxAttempts {
-		log.Warn("giving up on a conversion interrupted too often", "attempts", job.Attempts)
-		if err := s.store.FailJob(bg, job.DocumentID, "interrupted", "The conversion was interrupted repeatedly and was stopped."); err != nil {
-			log.Error("fail job", "err", err)
-		}
+	password, known := s.passwords.get(job.DocumentID)
+	if job.Password != "" {
+		password, known = job.Password, true
+	}
+	if job.Encrypted && !known {
+		log.Info("password forgotten by a restart")
+		s.record(ctx, log, "fail job", func() error {
+			return s.store.FailJob(bg, job.DocumentID, "password_required",
+				"The server restarted before the conversion ran, and PDF passwords are kept only in memory. Upload the file again with its password.")
+		})
 		return
 	}
 	start := time.Now()
 	res, err := s.conv.Convert(ctx, job.Content, extract.Options{
-		Password: job.Password,
+		Password: password,
 		Progress: func(done, total int) {
 			if err := s.store.SetProgress(bg, job.DocumentID, done); err != nil {
 				log.Error("record progress", "err", err)
@@ -83,24 +95,92 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		}
 		return
 	}
+	if errors.Is(err, extract.ErrCrashed) && job.Attempts+1 < s.cfg.MaxAttempts {
+		log.Warn("converter crashed; trying again later", "attempt", job.Attempts+1, "err", err)
+		s.record(ctx, log, "retry job", func() error {
+			_, err := s.store.RetryJob(bg, job.DocumentID)
+			return err
+		})
+		s.nudge()
+		return
+	}
+	defer s.passwords.drop(job.DocumentID)
 	if err != nil {
 		code := failureCode(err)
 		log.Info("conversion failed", "code", code, "err", err)
-		if err := s.store.FailJob(bg, job.DocumentID, code, failureMessage(err)); err != nil {
-			log.Error("fail job", "err", err)
-		}
+		s.record(ctx, log, "fail job", func() error {
+			return s.store.FailJob(bg, job.DocumentID, code, failureMessage(err))
+		})
 		return
 	}
-	raw, err := json.Marshal(res)
-	if err == nil {
-		err = s.store.CompleteJob(bg, job.DocumentID, len(res.Transactions), raw)
+	if len(res.Transactions) == 0 {
+		res.Statement.Warnings = append(res.Statement.Warnings, "no transactions were found: the file may be cut short, or hold no statement")
 	}
+	raw, err := json.Marshal(res)
 	if err != nil {
-		log.Error("complete job", "err", err)
+		log.Error("encode result", "err", err)
+		s.record(ctx, log, "fail job", func() error {
+			return s.store.FailJob(bg, job.DocumentID, "conversion_failed", "The document could not be converted.")
+		})
+		return
+	}
+	if !s.record(ctx, log, "complete job", func() error {
+		return s.store.CompleteJob(bg, job.DocumentID, len(res.Transactions), raw)
+	}) {
+		if ctx.Err() == nil {
+			s.record(ctx, log, "fail job", func() error {
+				return s.store.FailJob(bg, job.DocumentID, "conversion_failed", "The result could not be stored.")
+			})
+		}
 		return
 	}
 	log.Info("conversion completed", "transactions", len(res.Transactions),
 		"reconciliation", res.Statement.Reconciliation.Status, "ms", time.Since(start).Milliseconds())
+}
+
+// record runs a bookkeeping write until it holds, backing off from 100 ms to
+// 5 s between tries: a full disk (store.ErrFull) frees up without a
+// restart, so it is waited out; any other error gets 5 tries. It gives up
+// when the write finds the document no longer processing, after those
+// tries, or at shutdown: the job is then still claimed, and the next start
+// queues it again.
+func (s *Server) record(ctx context.Context, log *slog.Logger, what string, write func() error) bool {
+	wait := 100 * time.Millisecond
+	for try := 1; ; try++ {
+		err := write()
+		if err == nil {
+			if try > 1 {
+				log.Info(what+": written after retries", "tries", try)
+			}
+			return true
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			log.Warn(what+": document no longer processing", "err", err)
+			return false
+		}
+		if !errors.Is(err, store.ErrFull) && try >= 5 {
+			log.Error(what+": giving up", "tries", try, "err", err)
+			return false
+		}
+		if try == 1 || try%20 == 0 {
+			log.Error(what+": will retry", "tries", try, "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			log.Error(what+": stopped by shutdown; the job is queued again at the next start", "err", err)
+			return false
+		case <-time.After(wait):
+		}
+		wait = min(wait*2, 5*time.Second)
+	}
+}
+
+// nudge wakes an idle worker.
+func (s *Server) nudge() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 }
 
 // failures maps conversion errors to the code and message a client sees.

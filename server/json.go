@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"syscall"
+	"time"
 
 	"passbook/store"
 )
@@ -35,11 +37,20 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // fail answers with the error: an *apiError as it says, a missing row as
-// 404, anything else as a 500 that is logged and shows no internals.
+// 404, a full disk as 507, anything else as a 500 that is logged and shows
+// no internals. A request whose body may be unread is answered and its
+// connection closed at once, so a slow body cannot hold it.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if r.ContentLength != 0 {
+		w.Header().Set("Connection", "close")
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(time.Second))
+	}
 	var ae *apiError
 	switch {
 	case errors.As(err, &ae):
+	case errors.Is(err, store.ErrFull), errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		s.log.Error("storage full", "method", r.Method, "path", r.URL.Path, "err", err)
+		ae = errStorageFull
 	case errors.Is(err, store.ErrNotFound):
 		ae = &apiError{http.StatusNotFound, "not_found", "No document with that file_id.", "Use the file_id returned by POST /api/v1/extract."}
 	default:
@@ -51,10 +62,14 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, ae.status, errorBody{Success: false, Error: ae.msg, Hint: ae.hint, Code: ae.code})
 }
 
+// errStorageFull answers a write the disk had no room for.
+var errStorageFull = &apiError{http.StatusInsufficientStorage, "storage_full", "The server's disk is full; nothing was saved or charged.",
+	"Try again later; the administrator has been told by the server log."}
+
 func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 	s.fail(w, r, &apiError{http.StatusNotFound, "not_found", "No such endpoint.", "Endpoints are POST /api/v1/extract, GET /api/v1/status, GET /api/v1/download, GET /api/v1/user and /api/v1/documents (see docs/api.md)."})
 }
 
 func (s *Server) handleMethodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, r, &apiError{http.StatusMethodNotAllowed, "method_not_allowed", "This endpoint does not take " + r.Method + ".", "Upload with POST /api/v1/extract; the other endpoints are GET."})
+	s.fail(w, r, &apiError{http.StatusMethodNotAllowed, "method_not_allowed", "This endpoint does not take " + r.Method + ".", "Upload with POST /api/v1/extract; a document also takes DELETE, and its transactions PUT and DELETE; the rest is GET (see docs/api.md)."})
 }

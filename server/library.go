@@ -93,6 +93,7 @@ func (s *Server) handleDeleteDocument(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.passwords.drop(doc.ID)
 	s.log.Info("document deleted", "file_id", doc.ID, "account_id", doc.AccountID)
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "file_id": doc.ID})
 }

@@ -143,6 +143,10 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	if err := s.store.CheckWritable(ctx); err != nil {
 		s.log.Error("not ready", "check", "data_file", "err", err)
 		body.Success, body.Checks["data_file"] = false, "not writable"
+	} else if free, err := s.store.FreeBytes(); err == nil && free < uint64(s.cfg.MaxUploadBytes) {
+		// One small write fits long after an upload no longer does.
+		s.log.Error("not ready", "check", "data_file", "err", fmt.Sprintf("%d bytes free, less than one upload", free))
+		body.Success, body.Checks["data_file"] = false, "disk full"
 	}
 	if n := s.workersUp.Load(); n > 0 {
 		body.Checks["workers"] = strconv.Itoa(int(n)) + " running"

@@ -62,6 +62,7 @@ func newOpsEnv(t *testing.T, path string, workers bool, logs *logBuffer, cfgf fu
 	cfg := DefaultConfig()
 	cfg.PollInterval = 20 * time.Millisecond
 	cfg.Workers = 2
+	cfg.Sniff = testSniff
 	if cfgf != nil {
 		cfgf(&cfg)
 	}

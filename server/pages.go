@@ -13,8 +13,9 @@ import (
 )
 
 // handlePage sends a PNG of one page of the caller's document, drawn in a
-// worker child. An encrypted PDF's password is not kept after conversion:
-// the client sends it again in the X-Document-Password header.
+// worker child. An encrypted PDF's password is never stored (the server
+// holds it in memory only until its conversion ends): the client sends it
+// again in the X-Document-Password header.
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	doc, err := s.ownDocumentID(r, mux.Vars(r)["file_id"])
 	if err != nil {

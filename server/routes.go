@@ -18,9 +18,6 @@ func (s *Server) routes() {
 	api.NotFoundHandler = r.NotFoundHandler
 	api.MethodNotAllowedHandler = r.MethodNotAllowedHandler
 	api.Use(s.requireKey)
-	// Routes with methods other than GET come first: gorilla/mux forgets a
-	// method mismatch (405) when a later route matches the method but not
-	// the path.
 	api.HandleFunc("/documents", s.handleDocuments).Methods(http.MethodGet)
 	api.HandleFunc("/documents/{file_id}", s.handleDeleteDocument).Methods(http.MethodDelete)
 	api.HandleFunc("/documents/{file_id}/pages/{n}", s.handlePage).Methods(http.MethodGet)
@@ -30,6 +27,13 @@ func (s *Server) routes() {
 	api.HandleFunc("/status", s.handleStatus).Methods(http.MethodGet)
 	api.HandleFunc("/download", s.handleDownload).Methods(http.MethodGet)
 	api.HandleFunc("/user", s.handleUser).Methods(http.MethodGet)
+	// Any other method on an API path is 405. gorilla/mux's own method
+	// check is not enough: a later route under the /api/v1 prefix clears
+	// the mismatch, and the web catch-all below then answers 404.
+	for _, p := range []string{"/documents", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
+		"/documents/{file_id}/transactions", "/extract", "/status", "/download", "/user"} {
+		api.HandleFunc(p, s.handleMethodNotAllowed)
+	}
 
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
 	r.HandleFunc("/readyz", s.handleReady).Methods(http.MethodGet, http.MethodHead)

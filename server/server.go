@@ -35,11 +35,38 @@ type Config struct {
 	MaxPages int
 	// Workers is how many conversions run at once.
 	Workers int
-	// ProbeTimeout bounds reading a document's type and page count at upload.
+	// ProbeTimeout bounds reading a document's type and page count at
+	// upload, waiting for a free probe slot included. Probes run at most
+	// Workers at once.
 	ProbeTimeout time.Duration
-	// MaxAttempts is how many times a job interrupted by a crash of the
-	// whole server is tried before it fails.
+	// MaxAttempts is how many times a job whose converter crashed is tried
+	// before it fails; a crash of the whole server counts no attempt.
 	MaxAttempts int
+	// MaxUploads bounds the uploads being received at once; past it an
+	// upload gets 503 busy with Retry-After.
+	MaxUploads int
+	// BodyIdle cuts off an upload that sends less than BodyIdleBytes within
+	// this long (a slow-body attack holds a connection forever otherwise).
+	BodyIdle time.Duration
+	// BodyIdleBytes is the least an upload must send each BodyIdle.
+	BodyIdleBytes int64
+	// BodyTimeout bounds receiving a whole upload.
+	BodyTimeout time.Duration
+	// AuthFailures is how many failed authentications an address may make
+	// within AuthWindow before it gets 429 too_many_failures.
+	AuthFailures int
+	// AuthWindow is the period AuthFailures counts over.
+	AuthWindow time.Duration
+	// TempDir holds uploads while they arrive ("" is the system's).
+	TempDir string
+	// Sniff names a document's type from its first KiB, "" when the
+	// converter cannot read it: such an upload is refused before the rest
+	// is read. extract.Sniff by default; nil leaves it to the probe.
+	Sniff func(head []byte) string
+	// Retention is how long a document is kept before it is deleted as
+	// DELETE /api/v1/documents/{file_id} deletes it; zero, the default,
+	// keeps documents until their owner deletes them.
+	Retention time.Duration
 	// PollInterval is how often idle workers look for jobs they were not woken for.
 	PollInterval time.Duration
 	// IntuBID is the Intuit bank id written as INTU.BID into QFX and QBO
@@ -51,10 +78,6 @@ type Config struct {
 	// when a reverse proxy serves it below its root; "" for the root. Set
 	// it through CleanBasePath.
 	BasePath string
-	// Retention is how long a document is kept before it is deleted as
-	// DELETE /api/v1/documents/{file_id} deletes it; zero, the default,
-	// keeps documents until their owner deletes them.
-	Retention time.Duration
 }
 
 // DefaultConfig suits a small office on one machine.
@@ -63,9 +86,16 @@ func DefaultConfig() Config {
 		MaxUploadBytes: 50 << 20,
 		MaxPages:       500,
 		Workers:        runtime.NumCPU(),
-		ProbeTimeout:   30 * time.Second,
-		MaxAttempts:    3,
+		ProbeTimeout:   5 * time.Second,
+		MaxAttempts:    2,
 		PollInterval:   2 * time.Second,
+		MaxUploads:     32,
+		Sniff:          extract.Sniff,
+		BodyIdle:       20 * time.Second,
+		BodyIdleBytes:  32 << 10,
+		BodyTimeout:    10 * time.Minute,
+		AuthFailures:   20,
+		AuthWindow:     time.Minute,
 	}
 }
 
@@ -82,11 +112,26 @@ type Server struct {
 	wake chan struct{}
 	// workersUp counts the running conversion workers, for /readyz.
 	workersUp atomic.Int32
+	// uploads and probes are semaphores: uploads being received, and
+	// uploads held in memory for their probe (at most Workers).
+	uploads, probes chan struct{}
+	// accountProbes lets one account hold at most half the probe slots.
+	accountProbes *accountSlots
+	// passwords holds encrypted PDFs' passwords by file_id, in memory only.
+	passwords *secrets
+	// failures counts failed authentications by address.
+	failures *authFailures
 }
 
 // New builds the server. Call RunWorkers to process uploads.
 func New(log *slog.Logger, st *store.Store, conv Converter, cfg Config) *Server {
-	s := &Server{log: log, store: st, conv: conv, cfg: cfg, wake: make(chan struct{}, 1)}
+	s := &Server{log: log, store: st, conv: conv, cfg: cfg, wake: make(chan struct{}, 1),
+		uploads:       make(chan struct{}, max(cfg.MaxUploads, 1)),
+		probes:        make(chan struct{}, max(cfg.Workers, 1)),
+		accountProbes: newAccountSlots(max(cfg.Workers, 1) / 2),
+		passwords:     &secrets{m: map[string]string{}},
+		failures:      newFailures(cfg.AuthFailures, cfg.AuthWindow, st.Now),
+	}
 	s.routes()
 	s.handler = s.accessLog(s.withBase(s.router))
 	return s

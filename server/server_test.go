@@ -52,7 +52,7 @@ func mustRead(p string) []byte {
 }
 
 type testEnv struct {
-	t      *testing.T
+	t      testing.TB
 	store  *store.Store
 	srv    *Server
 	http   *httptest.Server
@@ -72,7 +72,7 @@ func (conversionFails) Convert(context.Context, []byte, extract.Options) (*extra
 
 type option func(*Config, *Converter)
 
-func newEnv(t *testing.T, workers bool, opts ...option) *testEnv {
+func newEnv(t testing.TB, workers bool, opts ...option) *testEnv {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {
@@ -82,6 +82,7 @@ func newEnv(t *testing.T, workers bool, opts ...option) *testEnv {
 	st.Now = func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now }
 	cfg := DefaultConfig()
 	cfg.PollInterval = 20 * time.Millisecond
+	cfg.Sniff = testSniff
 	pool := worker.NewPool(worker.DefaultConfig(os.Args[0], []string{"worker"}, 2))
 	t.Cleanup(func() { pool.Close() })
 	var conv Converter = pool
@@ -472,7 +473,8 @@ func TestInterruptedJobResumes(t *testing.T) {
 }
 
 func TestConcurrentUploadsAtTheQuota(t *testing.T) {
-	e := newEnv(t, false)
+	// Room for all 50 at once: this tests the quota, not the upload bounds.
+	e := newEnv(t, false, func(c *Config, _ *Converter) { c.MaxUploads, c.ProbeTimeout = 64, time.Minute })
 	key := e.account("race@example.com", quota.Free)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -507,11 +509,13 @@ func TestConcurrentUploadsAtTheQuota(t *testing.T) {
 
 func TestCleanName(t *testing.T) {
 	for in, want := range map[string]string{
-		"statement.pdf":          "statement.pdf",
-		"C:\\Users\\me\\jan.pdf": "jan.pdf",
-		"../../etc/passwd":       "passwd",
-		"":                       "statement",
-		"bad\x00\nname.pdf":      "badname.pdf",
+		"statement.pdf":           "statement.pdf",
+		"C:\\Users\\me\\jan.pdf":  "jan.pdf",
+		"../../etc/passwd":        "passwd",
+		"":                        "statement",
+		"bad\x00\nname.pdf":       "badname.pdf",
+		"invoice\u202efdp.exe":    "invoicefdp.exe",
+		"a\u2066b\u200fc\x85.pdf": "abc.pdf",
 	} {
 		if got := cleanName(in); got != want {
 			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)

@@ -31,13 +31,33 @@ func (e *QuotaError) Unwrap() error { return quota.ErrExceeded }
 
 // NewDocument is an accepted upload.
 type NewDocument struct {
+	// ID is the file_id to give it; empty makes a new one. The server picks
+	// it first when it must remember something under it (a password).
+	ID           string
 	AccountID    int64
 	OriginalName string
 	Kind         string
 	PageCount    int
 	Content      []byte
-	// Password opens an encrypted PDF; it is kept only until the job ends.
-	Password string
+	// Encrypted says the PDF needs a password. The password itself never
+	// reaches the data file: the server keeps it in memory.
+	Encrypted bool
+	// IdempotencyKey, when set, names the upload for 24 hours: the same key
+	// from the same account gets this document back (an *IdempotentError).
+	IdempotencyKey string
+}
+
+// IdempotencyWindow is how long an upload's Idempotency-Key is remembered.
+const IdempotencyWindow = 24 * time.Hour
+
+// IdempotentError says an upload repeats an earlier one's Idempotency-Key;
+// Document is the earlier upload.
+type IdempotentError struct {
+	Document Document
+}
+
+func (e *IdempotentError) Error() string {
+	return "upload repeats the idempotency key of " + e.Document.ID
 }
 
 // Document is an upload and what became of it.
@@ -91,16 +111,27 @@ func (s *Store) usage(ctx context.Context, tx *sql.Tx, accountID int64) (quota.U
 // CreateDocument stores an upload, charges its pages and queues its job, in
 // one transaction: the quota check and the charge cannot be split by a
 // concurrent upload. A refused upload (a *QuotaError) charges nothing.
-func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (Document, error) {
-	id, err := NewFileID()
-	if err != nil {
-		return Document{}, err
+// A disk that is full gives an error that wraps ErrFull.
+func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document, err error) {
+	defer func() { err = storageErr(err) }()
+	id := nd.ID
+	if id == "" {
+		if id, err = NewFileID(); err != nil {
+			return Document{}, err
+		}
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return Document{}, fmt.Errorf("create document: %w", err)
 	}
 	defer tx.Rollback()
+	if nd.IdempotencyKey != "" {
+		if prev, err := s.idempotent(ctx, tx, nd.AccountID, nd.IdempotencyKey); err == nil {
+			return Document{}, &IdempotentError{Document: prev}
+		} else if !errors.Is(err, ErrNotFound) {
+			return Document{}, err
+		}
+	}
 	u, err := s.usage(ctx, tx, nd.AccountID)
 	if err != nil {
 		return Document{}, err
@@ -127,15 +158,55 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (Document, e
 			return Document{}, fmt.Errorf("spend credits: %w", err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO jobs (document_id, state, password, queued_at) VALUES (?, 'queued', ?, ?)",
-		id, nd.Password, stamp); err != nil {
+	if _, err := tx.ExecContext(ctx, "INSERT INTO jobs (document_id, state, encrypted, queued_at) VALUES (?, 'queued', ?, ?)",
+		id, nd.Encrypted, stamp); err != nil {
 		return Document{}, fmt.Errorf("queue job: %w", err)
+	}
+	if nd.IdempotencyKey != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO idempotency_keys (account_id, key, document_id, created_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (account_id, key) DO UPDATE SET document_id = excluded.document_id, created_at = excluded.created_at`,
+			nd.AccountID, nd.IdempotencyKey, id, stamp); err != nil {
+			return Document{}, fmt.Errorf("record idempotency key: %w", err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return Document{}, fmt.Errorf("create document: %w", err)
 	}
 	return Document{ID: id, AccountID: nd.AccountID, OriginalName: nd.OriginalName, Kind: nd.Kind,
 		PageCount: nd.PageCount, Size: int64(len(nd.Content)), Status: StatusProcessing, CreatedAt: now.UTC()}, nil
+}
+
+// idempotent finds the document an account uploaded under key within the
+// last IdempotencyWindow; ErrNotFound when there is none.
+func (s *Store) idempotent(ctx context.Context, tx *sql.Tx, accountID int64, key string) (Document, error) {
+	var id string
+	err := tx.QueryRowContext(ctx, "SELECT document_id FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at > ?",
+		accountID, key, formatTime(s.Now().Add(-IdempotencyWindow))).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Document{}, fmt.Errorf("idempotency key: %w", ErrNotFound)
+	}
+	if err != nil {
+		return Document{}, fmt.Errorf("idempotency key: %w", err)
+	}
+	d, err := scanDocument(tx.QueryRowContext(ctx, "SELECT "+documentColumns+" FROM documents WHERE id = ? AND deleted_at IS NULL", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Document{}, fmt.Errorf("idempotency key: document %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Document{}, fmt.Errorf("idempotency key: document %s: %w", id, err)
+	}
+	return d, nil
+}
+
+// Idempotent finds the document an account uploaded under an
+// Idempotency-Key within the last IdempotencyWindow; ErrNotFound when none.
+func (s *Store) Idempotent(ctx context.Context, accountID int64, key string) (Document, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return Document{}, err
+	}
+	defer tx.Rollback()
+	return s.idempotent(ctx, tx, accountID, key)
 }
 
 const documentColumns = `id, account_id, original_name, kind, page_count, size, status, pages_done,
@@ -187,14 +258,20 @@ type Job struct {
 	DocumentID string
 	Kind       string
 	Content    []byte
-	Password   string
-	// Attempts counts claims, this one included: a job whose earlier
-	// attempts were cut short by a crash of the whole server has more than one.
+	// Encrypted says the PDF needs the password the server holds in memory.
+	Encrypted bool
+	// Password is only ever set for a job queued before passwords left the
+	// data file (migration 0005 wipes them, so in practice never).
+	Password string
+	// Attempts counts earlier runs whose converter crashed (RetryJob); a
+	// crash of the whole server counts nothing.
 	Attempts int
 }
 
-// ClaimJob takes the oldest queued job and marks it running; ErrNoJob when
-// there is none.
+// ClaimJob takes a queued job and marks it running; ErrNoJob when there is
+// none. It is fair between accounts: the job comes from the account with the
+// fewest jobs running, the oldest of its jobs first, so one account's batch
+// cannot hold every worker while another account waits.
 func (s *Store) ClaimJob(ctx context.Context) (Job, error) {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -202,9 +279,13 @@ func (s *Store) ClaimJob(ctx context.Context) (Job, error) {
 	}
 	defer tx.Rollback()
 	var j Job
-	err = tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1, claimed_at = ?
-		WHERE document_id = (SELECT document_id FROM jobs WHERE state = 'queued' ORDER BY queued_at, rowid LIMIT 1)
-		RETURNING document_id, password, attempts`, s.stamp()).Scan(&j.DocumentID, &j.Password, &j.Attempts)
+	err = tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', claimed_at = ?
+		WHERE document_id = (SELECT j.document_id FROM jobs j JOIN documents d ON d.id = j.document_id
+			WHERE j.state = 'queued'
+			ORDER BY (SELECT count(*) FROM jobs r JOIN documents rd ON rd.id = r.document_id
+				WHERE r.state = 'running' AND rd.account_id = d.account_id), j.queued_at, j.rowid
+			LIMIT 1)
+		RETURNING document_id, encrypted, password, attempts`, s.stamp()).Scan(&j.DocumentID, &j.Encrypted, &j.Password, &j.Attempts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Job{}, ErrNoJob
 	}
@@ -229,8 +310,11 @@ func (s *Store) SetProgress(ctx context.Context, id string, pagesDone int) error
 	return nil
 }
 
-// CompleteJob stores a job's result and ends it.
-func (s *Store) CompleteJob(ctx context.Context, id string, transactionCount int, result []byte) error {
+// CompleteJob stores a job's result and ends it. A disk that is full gives
+// an error that wraps ErrFull; the job is then still running, and the call
+// can be repeated.
+func (s *Store) CompleteJob(ctx context.Context, id string, transactionCount int, result []byte) (err error) {
+	defer func() { err = storageErr(err) }()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("complete %s: %w", id, err)
@@ -249,7 +333,8 @@ func (s *Store) CompleteJob(ctx context.Context, id string, transactionCount int
 
 // FailJob ends a job as failed with a reason, and refunds its pages: the
 // period's quota by marking the charge refunded, credits by giving them back.
-func (s *Store) FailJob(ctx context.Context, id, code, reason string) error {
+func (s *Store) FailJob(ctx context.Context, id, code, reason string) (err error) {
+	defer func() { err = storageErr(err) }()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("fail %s: %w", id, err)
@@ -287,20 +372,37 @@ func endJob(ctx context.Context, tx *sql.Tx, res sql.Result, id string) error {
 }
 
 // ReleaseJob hands a running job back to the queue (at shutdown), without
-// counting the attempt.
+// counting an attempt; it keeps its place.
 func (s *Store) ReleaseJob(ctx context.Context, id string) error {
-	_, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), claimed_at = NULL
+	_, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', claimed_at = NULL
 		WHERE document_id = ? AND state = 'running'`, id)
 	if err != nil {
-		return fmt.Errorf("release job %s: %w", id, err)
+		return fmt.Errorf("release job %s: %w", id, storageErr(err))
 	}
 	return nil
 }
 
+// RetryJob hands a running job whose converter crashed back to the queue,
+// at its back, and counts the attempt; it returns the attempts so far.
+func (s *Store) RetryJob(ctx context.Context, id string) (int, error) {
+	var n int
+	err := s.w.QueryRowContext(ctx, `UPDATE jobs SET state = 'queued', claimed_at = NULL, attempts = attempts + 1, queued_at = ?
+		WHERE document_id = ? AND state = 'running' RETURNING attempts`, s.stamp(), id).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("retry job %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("retry job %s: %w", id, storageErr(err))
+	}
+	return n, nil
+}
+
 // RequeueInterrupted puts back in the queue every job left running by a
-// process that died; it is called at start-up, before any worker runs.
+// process that died, at the back of the queue and without counting an
+// attempt: the server's death is not the document's fault. It is called at
+// start-up, before any worker runs.
 func (s *Store) RequeueInterrupted(ctx context.Context) (int, error) {
-	res, err := s.w.ExecContext(ctx, "UPDATE jobs SET state = 'queued', claimed_at = NULL WHERE state = 'running'")
+	res, err := s.w.ExecContext(ctx, "UPDATE jobs SET state = 'queued', claimed_at = NULL, queued_at = ? WHERE state = 'running'", s.stamp())
 	if err != nil {
 		return 0, fmt.Errorf("requeue jobs: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Documents lists an account's documents, newest first, at most limit of
@@ -53,11 +54,14 @@ func (s *Store) Documents(ctx context.Context, accountID int64, limit int, befor
 	return docs, next, nil
 }
 
-// DeleteDocument removes a document's bytes, results and edits at once
-// (the data file overwrites deleted content), and forgets its name; a
-// queued conversion is dropped. The row stays, unseen, because the quota
-// ledger points at it: charged pages stay charged.
-func (s *Store) DeleteDocument(ctx context.Context, id string) error {
+// DeleteDocument removes a document's bytes, results and edits at once,
+// and forgets its name and its Idempotency-Key; a queued conversion is
+// dropped, and a processing document ends failed ("deleted"). The row
+// stays, unseen, because the quota ledger points at it: charged pages stay
+// charged. No copy is left in either file: secure_delete zeroes the freed
+// pages of the data file, and the WAL is truncated after the commit.
+func (s *Store) DeleteDocument(ctx context.Context, id string) (err error) {
+	defer func() { err = storageErr(err) }()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("delete %s: %w", id, err)
@@ -65,7 +69,8 @@ func (s *Store) DeleteDocument(ctx context.Context, id string) error {
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, `UPDATE documents SET content = x'', result = NULL, edited = NULL, edited_count = NULL,
 		edited_reconciliation = NULL, edited_at = NULL, original_name = '', error = NULL, deleted_at = ?,
-		status = CASE status WHEN 'processing' THEN 'failed' ELSE status END
+		status = CASE status WHEN 'processing' THEN 'failed' ELSE status END,
+		error_code = CASE status WHEN 'processing' THEN 'deleted' ELSE error_code END
 		WHERE id = ? AND deleted_at IS NULL`, s.stamp(), id)
 	if err != nil {
 		return fmt.Errorf("delete %s: %w", id, err)
@@ -73,13 +78,52 @@ func (s *Store) DeleteDocument(ctx context.Context, id string) error {
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return fmt.Errorf("delete %s: %w", id, ErrNotFound)
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM jobs WHERE document_id = ?", id); err != nil {
-		return fmt.Errorf("delete job of %s: %w", id, err)
+	for _, q := range []string{"DELETE FROM jobs WHERE document_id = ?", "DELETE FROM idempotency_keys WHERE document_id = ?"} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return fmt.Errorf("delete %s: %w", id, err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete %s: %w", id, err)
 	}
+	return s.truncateWAL(ctx)
+}
+
+// truncateWAL copies the WAL into the data file and empties it: the WAL is
+// otherwise reused from its start but keeps old frames (old bytes) beyond
+// the point written since.
+func (s *Store) truncateWAL(ctx context.Context) error {
+	var busy, logFrames, done int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logFrames, &done); err != nil {
+		return fmt.Errorf("truncate the WAL: %w", err)
+	}
+	if busy != 0 {
+		return fmt.Errorf("truncate the WAL: readers kept it busy")
+	}
 	return nil
+}
+
+// ExpiredDocuments lists the documents uploaded before cutoff that are not
+// deleted yet: what retention deletes.
+func (s *Store) ExpiredDocuments(ctx context.Context, cutoff time.Time) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, "SELECT id FROM documents WHERE created_at < ? AND deleted_at IS NULL ORDER BY created_at",
+		formatTime(cutoff))
+	if err != nil {
+		return nil, fmt.Errorf("expired documents: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("expired documents: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("expired documents: %w", err)
+	}
+	return ids, nil
 }
 
 // Content reads a document's uploaded bytes.

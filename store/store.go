@@ -11,12 +11,15 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Sentinel errors of the store.
@@ -27,7 +30,20 @@ var (
 	ErrExists = errors.New("already exists")
 	// ErrNoJob means the queue is empty.
 	ErrNoJob = errors.New("no job queued")
+	// ErrFull means the data file could not grow: the disk (or its quota)
+	// is full.
+	ErrFull = errors.New("the data file's disk is full")
 )
+
+// storageErr marks an SQLite "database or disk is full" error with ErrFull,
+// matched by its result code; other errors pass unchanged.
+func storageErr(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL {
+		return fmt.Errorf("%w: %w", ErrFull, err)
+	}
+	return err
+}
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -37,6 +53,7 @@ var migrations embed.FS
 // use a pool.
 type Store struct {
 	w, r *sql.DB
+	path string
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 	// Loc is the time zone of quota periods (UTC by default).
@@ -56,7 +73,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
-	s := &Store{w: w, Now: time.Now, Loc: time.UTC}
+	s := &Store{w: w, path: path, Now: time.Now, Loc: time.UTC}
 	if err := s.checkPragmas(ctx, w); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open data file %s: %w", path, err)
@@ -93,7 +110,7 @@ func (s *Store) Close() error {
 // pragma keys it does not know, silently.
 func (s *Store) checkPragmas(ctx context.Context, db *sql.DB) error {
 	var mode string
-	var fk, timeout int
+	var fk, timeout, secure int
 	if err := db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
 		return fmt.Errorf("read journal_mode: %w", err)
 	}
@@ -103,8 +120,11 @@ func (s *Store) checkPragmas(ctx context.Context, db *sql.DB) error {
 	if err := db.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&timeout); err != nil {
 		return fmt.Errorf("read busy_timeout: %w", err)
 	}
-	if !strings.EqualFold(mode, "wal") || fk != 1 || timeout == 0 {
-		return fmt.Errorf("data file settings not applied (journal_mode=%s foreign_keys=%d busy_timeout=%d)", mode, fk, timeout)
+	if err := db.QueryRowContext(ctx, "PRAGMA secure_delete").Scan(&secure); err != nil {
+		return fmt.Errorf("read secure_delete: %w", err)
+	}
+	if !strings.EqualFold(mode, "wal") || fk != 1 || timeout == 0 || secure != 1 {
+		return fmt.Errorf("data file settings not applied (journal_mode=%s foreign_keys=%d busy_timeout=%d secure_delete=%d)", mode, fk, timeout, secure)
 	}
 	return nil
 }
@@ -197,21 +217,30 @@ func (s *Store) apply(ctx context.Context, conn *sql.Conn, version int, name str
 
 // CheckWritable proves the data file takes writes, by rewriting one row in
 // a write transaction and committing it: a read-only mount, a full disk or
-// a file the server may no longer write fails it.
+// a file the server may no longer write fails it; a full disk wraps ErrFull.
 func (s *Store) CheckWritable(ctx context.Context) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("data file not writable: %w", err)
+		return fmt.Errorf("data file not writable: %w", storageErr(err))
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO health (id, checked_at) VALUES (1, ?)
 		ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, s.stamp()); err != nil {
-		return fmt.Errorf("data file not writable: %w", err)
+		return fmt.Errorf("data file not writable: %w", storageErr(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("data file not writable: %w", err)
+		return fmt.Errorf("data file not writable: %w", storageErr(err))
 	}
 	return nil
+}
+
+// FreeBytes is the room left on the data file's disk for this process.
+func (s *Store) FreeBytes() (uint64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(filepath.Dir(s.path), &st); err != nil {
+		return 0, fmt.Errorf("free space of %s: %w", s.path, err)
+	}
+	return st.Bavail * uint64(st.Bsize), nil
 }
 
 // Backup writes a consistent copy of the data file to path.

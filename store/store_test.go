@@ -74,9 +74,9 @@ func TestOpenMigratesOnceAndKeepsData(t *testing.T) {
 	}
 	defer s.Close()
 	var n int
-	names, _ := fs.Glob(migrations, "migrations/*.sql")
-	if err := s.r.QueryRow("SELECT count(*) FROM schema_migrations").Scan(&n); err != nil || n != len(names) {
-		t.Errorf("schema_migrations rows = %d, %v; want %d", n, err, len(names))
+	files, _ := fs.Glob(migrations, "migrations/*.sql")
+	if err := s.r.QueryRow("SELECT count(*) FROM schema_migrations").Scan(&n); err != nil || n != len(files) {
+		t.Errorf("schema_migrations rows = %d, %v; want %d (one a migration)", n, err, len(files))
 	}
 	if _, err := s.AccountByEmail(ctx, "A@Example.com"); err != nil {
 		t.Errorf("account lost across reopen: %v", err)
@@ -222,28 +222,36 @@ func TestJobLifecycle(t *testing.T) {
 	ctx := context.Background()
 	a := newAccount(t, s, "j@example.com", quota.Business)
 	d, err := s.CreateDocument(ctx, NewDocument{AccountID: a.ID, OriginalName: "x.pdf", Kind: "pdf", PageCount: 2,
-		Content: []byte("bytes"), Password: "secret"})
+		Content: []byte("bytes"), Encrypted: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	job, err := s.ClaimJob(ctx)
-	if err != nil || job.Password != "secret" || string(job.Content) != "bytes" || job.Attempts != 1 {
+	if err != nil || !job.Encrypted || job.Password != "" || string(job.Content) != "bytes" || job.Attempts != 0 {
 		t.Fatalf("claim = %+v, %v", job, err)
 	}
 	if _, err := s.ClaimJob(ctx); !errors.Is(err, ErrNoJob) {
 		t.Errorf("claiming a running job again: %v, want ErrNoJob", err)
 	}
-	// A crash leaves it running; start-up queues it again.
+	// A crash of the server leaves it running; start-up queues it again
+	// without counting an attempt.
 	if n, err := s.RequeueInterrupted(ctx); err != nil || n != 1 {
 		t.Fatalf("RequeueInterrupted = %d, %v", n, err)
 	}
-	if job, err = s.ClaimJob(ctx); err != nil || job.Attempts != 2 {
-		t.Fatalf("reclaim = %+v, %v; want attempt 2", job, err)
+	if job, err = s.ClaimJob(ctx); err != nil || job.Attempts != 0 {
+		t.Fatalf("reclaim = %+v, %v; want 0 attempts (the server died, not the converter)", job, err)
+	}
+	// A crash of the converter counts.
+	if n, err := s.RetryJob(ctx, d.ID); err != nil || n != 1 {
+		t.Fatalf("RetryJob = %d, %v; want 1", n, err)
+	}
+	if job, err = s.ClaimJob(ctx); err != nil || job.Attempts != 1 {
+		t.Fatalf("claim after retry = %+v, %v; want attempt 1", job, err)
 	}
 	if err := s.ReleaseJob(ctx, d.ID); err != nil {
 		t.Fatal(err)
 	}
-	if job, err = s.ClaimJob(ctx); err != nil || job.Attempts != 2 {
+	if job, err = s.ClaimJob(ctx); err != nil || job.Attempts != 1 {
 		t.Fatalf("claim after release = %+v, %v; a release must not count as an attempt", job, err)
 	}
 	if err := s.SetProgress(ctx, d.ID, 1); err != nil {

@@ -1,0 +1,184 @@
+package server
+
+import (
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// secrets holds PDF passwords by file_id, in memory only: a password never
+// reaches the data file, and a restart forgets it.
+type secrets struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (p *secrets) put(id, password string) {
+	p.mu.Lock()
+	p.m[id] = password
+	p.mu.Unlock()
+}
+
+func (p *secrets) get(id string) (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pw, ok := p.m[id]
+	return pw, ok
+}
+
+func (p *secrets) drop(id string) {
+	p.mu.Lock()
+	delete(p.m, id)
+	p.mu.Unlock()
+}
+
+// authFailures counts failed authentications per client address over a
+// window, so guessing keys is throttled.
+type authFailures struct {
+	mu     sync.Mutex
+	limit  int
+	window time.Duration
+	now    func() time.Time
+	seen   map[string]*failureCount
+}
+
+type failureCount struct {
+	n     int
+	since time.Time
+}
+
+func newFailures(limit int, window time.Duration, now func() time.Time) *authFailures {
+	return &authFailures{limit: limit, window: window, now: now, seen: map[string]*failureCount{}}
+}
+
+// blocked says whether addr has used up its failures, and for how long.
+func (f *authFailures) blocked(addr string) (time.Duration, bool) {
+	if f.limit <= 0 {
+		return 0, false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := f.seen[addr]
+	if c == nil {
+		return 0, false
+	}
+	left := c.since.Add(f.window).Sub(f.now())
+	if left <= 0 {
+		delete(f.seen, addr)
+		return 0, false
+	}
+	return left, c.n >= f.limit
+}
+
+// fail counts one failure of addr.
+func (f *authFailures) fail(addr string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := f.now()
+	// Forget expired addresses as the map grows, so a scan of many
+	// addresses cannot grow it for ever.
+	if len(f.seen) > 10000 {
+		for a, c := range f.seen {
+			if now.Sub(c.since) >= f.window {
+				delete(f.seen, a)
+			}
+		}
+	}
+	c := f.seen[addr]
+	if c == nil || now.Sub(c.since) >= f.window {
+		c = &failureCount{since: now}
+		f.seen[addr] = c
+	}
+	c.n++
+}
+
+// clientAddr is the request's remote IP address, without its port.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// deadlineReader keeps an upload's read deadline moving while the client
+// sends at least minBytes each idle period, up to an overall end: a slow
+// body is cut off after idle, a steady one is not.
+type deadlineReader struct {
+	r        interface{ Read([]byte) (int, error) }
+	rc       *http.ResponseController
+	idle     time.Duration
+	minBytes int64
+	end      time.Time
+	now      func() time.Time
+	got      int64
+}
+
+func (d *deadlineReader) start() {
+	_ = d.rc.SetReadDeadline(d.next())
+}
+
+func (d *deadlineReader) next() time.Time {
+	t := d.now().Add(d.idle)
+	if t.After(d.end) {
+		t = d.end
+	}
+	return t
+}
+
+func (d *deadlineReader) Read(p []byte) (int, error) {
+	n, err := d.r.Read(p)
+	d.got += int64(n)
+	if d.got >= d.minBytes {
+		d.got = 0
+		_ = d.rc.SetReadDeadline(d.next())
+	}
+	return n, err
+}
+
+// accountSlots bounds what one account holds at once (its probes), so one
+// account's flood of uploads cannot take every probe slot while another
+// account's upload waits.
+type accountSlots struct {
+	mu    sync.Mutex
+	limit int
+	held  map[int64]chan struct{}
+}
+
+func newAccountSlots(limit int) *accountSlots {
+	return &accountSlots{limit: max(limit, 1), held: map[int64]chan struct{}{}}
+}
+
+// acquire takes one of the account's slots, waiting until done is closed;
+// false when it gave up. release gives it back.
+func (a *accountSlots) acquire(account int64, done <-chan struct{}) bool {
+	a.mu.Lock()
+	c := a.held[account]
+	if c == nil {
+		c = make(chan struct{}, a.limit)
+		a.held[account] = c
+	}
+	a.mu.Unlock()
+	select {
+	case c <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case c <- struct{}{}:
+		return true
+	case <-done:
+		return false
+	}
+}
+
+// release gives back a slot. Channels stay in the map (one per account
+// that ever uploaded): dropping one while a waiter holds it would split
+// the account's slots in two.
+func (a *accountSlots) release(account int64) {
+	a.mu.Lock()
+	c := a.held[account]
+	a.mu.Unlock()
+	<-c
+}
