@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strings"
 	"time"
 )
 
@@ -72,15 +73,21 @@ func analyze(pages []Page) *Result {
 	return res
 }
 
-// isCardStatement reports a credit-card statement: one that prints words
-// only a card statement prints (credit limit, minimum payment).
+// isCardStatement reports a credit-card statement: one that prints at
+// least two of the things only a card statement prints (a credit limit, a
+// minimum payment, a payment due date). One alone is often a bank
+// account's small print about its overdraft.
 func isCardStatement(lines []*line) bool {
+	seen := map[string]bool{}
 	for _, l := range lines {
-		if hasPhrase(foldLabel(l.text()), vocab.card) {
-			return true
+		f := foldLabel(l.text())
+		for _, p := range vocab.card {
+			if strings.Contains(f, " "+p+" ") {
+				seen[p] = true
+			}
 		}
 	}
-	return false
+	return len(seen) >= 2
 }
 
 // fallbackPeriod gives dates printed without a year something to resolve

@@ -102,7 +102,7 @@ var german = lexicon{
 	account:       []string{"kontonummer", "konto nr", "konto", "iban"},
 	period:        []string{"zeitraum", "von", "vom", "bis", "auszug"},
 	currency:      []string{"wahrung"},
-	card:          []string{"kreditrahmen", "kartenlimit", "mindestzahlung", "verfugungsrahmen"},
+	card:          []string{"kreditrahmen", "kreditlimit", "kartenlimit", "mindestzahlung", "mindestbetrag", "verfugungsrahmen", "verfugbarer betrag"},
 	months: [12][]string{
 		{"januar", "jan", "janner", "jaen"}, {"februar", "feb"}, {"marz", "maerz", "mrz"}, {"april", "apr"},
 		{"mai"}, {"juni", "jun"}, {"juli", "jul"}, {"august", "aug"},
@@ -135,7 +135,7 @@ var french = lexicon{
 	account:       []string{"numero de compte", "n de compte", "compte n", "compte", "iban"},
 	period:        []string{"periode", "du", "au", "releve"},
 	currency:      []string{"devise", "monnaie"},
-	card:          []string{"limite de credit", "paiement minimum"},
+	card:          []string{"limite de credit", "plafond de credit", "credit disponible", "paiement minimum", "date d echeance"},
 	months: [12][]string{
 		{"janvier", "janv", "jan"}, {"fevrier", "fevr", "fev"}, {"mars"}, {"avril", "avr"},
 		{"mai"}, {"juin"}, {"juillet", "juil"}, {"aout", "aou"},
@@ -168,7 +168,7 @@ var spanish = lexicon{
 	account:       []string{"numero de cuenta", "cuenta", "iban"},
 	period:        []string{"periodo", "desde", "hasta", "del", "al"},
 	currency:      []string{"moneda", "divisa"},
-	card:          []string{"limite de credito", "pago minimo"},
+	card:          []string{"limite de credito", "credito disponible", "pago minimo", "fecha limite de pago"},
 	months: [12][]string{
 		{"enero", "ene"}, {"febrero", "feb"}, {"marzo", "mar"}, {"abril", "abr"},
 		{"mayo", "may"}, {"junio", "jun"}, {"julio", "jul"}, {"agosto", "ago"},
@@ -201,7 +201,7 @@ var italian = lexicon{
 	account:       []string{"numero di conto", "conto n", "conto", "iban"},
 	period:        []string{"periodo", "dal", "al"},
 	currency:      []string{"valuta", "divisa"},
-	card:          []string{"limite di credito", "pagamento minimo"},
+	card:          []string{"limite di credito", "fido accordato", "disponibilita residua", "pagamento minimo"},
 	months: [12][]string{
 		{"gennaio", "gen"}, {"febbraio", "feb"}, {"marzo", "mar"}, {"aprile", "apr"},
 		{"maggio", "mag"}, {"giugno", "giu"}, {"luglio", "lug"}, {"agosto", "ago"},
@@ -234,7 +234,7 @@ var dutch = lexicon{
 	account:       []string{"rekeningnummer", "rekening", "iban"},
 	period:        []string{"periode", "van", "tot"},
 	currency:      []string{"munt", "valuta"},
-	card:          []string{"kredietlimiet", "bestedingslimiet", "minimaal te betalen"},
+	card:          []string{"kredietlimiet", "bestedingslimiet", "beschikbaar krediet", "minimaal te betalen", "uiterste betaaldatum"},
 	months: [12][]string{
 		{"januari", "jan"}, {"februari", "feb"}, {"maart", "mrt"}, {"april", "apr"},
 		{"mei"}, {"juni", "jun"}, {"juli", "jul"}, {"augustus", "aug"},
@@ -267,7 +267,7 @@ var portuguese = lexicon{
 	account:       []string{"numero da conta", "conta n", "conta", "iban", "nib"},
 	period:        []string{"periodo", "de", "a", "ate"},
 	currency:      []string{"moeda"},
-	card:          []string{"limite de credito", "pagamento minimo"},
+	card:          []string{"limite de credito", "credito disponivel", "pagamento minimo", "data limite de pagamento"},
 	months: [12][]string{
 		{"janeiro", "jan"}, {"fevereiro", "fev"}, {"marco", "mar"}, {"abril", "abr"},
 		{"maio", "mai"}, {"junho", "jun"}, {"julho", "jul"}, {"agosto", "ago"},

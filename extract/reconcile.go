@@ -14,9 +14,47 @@ import (
 type reading struct {
 	swap bool // the columns headed "debit" and "credit" (or guessed so) hold the opposite
 	flip bool // a signed amount column counts money out as positive
+	// card is a credit card's balance: the amount owed, which money going
+	// out (a purchase) raises.
+	card bool
 }
 
 var readings = []reading{{}, {swap: true}, {flip: true}, {swap: true, flip: true}}
+
+// chain is what a movement d (money in positive) does to the balance as
+// the statement prints it.
+func (r reading) chain(d decimal.Decimal) decimal.Decimal {
+	if r.card {
+		return d.Neg()
+	}
+	return d
+}
+
+// readingsFor lists the readings to try, in the order ties are settled. On
+// a card statement, purchases are most rows: when most signed amounts are
+// printed positive, positive is first read as money out.
+func readingsFor(rows []row, card bool) []reading {
+	if !card {
+		return readings
+	}
+	pos, neg := 0, 0
+	for _, rw := range rows {
+		for _, c := range rw.cells {
+			if c.role == roleAmount {
+				if c.val.IsNegative() {
+					neg++
+				} else {
+					pos++
+				}
+			}
+		}
+	}
+	order := []reading{{card: true}, {swap: true, card: true}, {flip: true, card: true}, {swap: true, flip: true, card: true}}
+	if pos > neg {
+		order = []reading{{flip: true, card: true}, {swap: true, flip: true, card: true}, {card: true}, {swap: true, card: true}}
+	}
+	return order
+}
 
 // movement is a row's change to the balance under r. known is false when the
 // row's only amount carries no sign and nothing else says which way it went;
@@ -105,7 +143,7 @@ func score(rows []row, r reading, unsigned bool, prev decimal.Decimal, have bool
 		d, abs, known, _ := r.movement(rw, unsigned)
 		b, ok := printedBalance(rw)
 		if ok && have {
-			if known && prev.Add(d).Equal(b) || !known && (prev.Add(d).Add(abs).Equal(b) || prev.Add(d).Sub(abs).Equal(b)) {
+			if known && prev.Add(r.chain(d)).Equal(b) || !known && (prev.Add(r.chain(d.Add(abs))).Equal(b) || prev.Add(r.chain(d.Sub(abs))).Equal(b)) {
 				n++
 			}
 		}
@@ -113,7 +151,7 @@ func score(rows []row, r reading, unsigned bool, prev decimal.Decimal, have bool
 		case ok:
 			prev, have = b, true
 		case have && known:
-			prev = prev.Add(d)
+			prev = prev.Add(r.chain(d))
 		default:
 			have = false
 		}
@@ -125,7 +163,7 @@ func score(rows []row, r reading, unsigned bool, prev decimal.Decimal, have bool
 // columns that the printed balances agree with most; ties keep the headings'
 // plain meaning. Segments are judged apart because a page's headings can be
 // placed so that a lone column is matched to the wrong heading.
-func chooseReadings(rows []row, unsigned bool, opening *decimal.Decimal) map[int]reading {
+func chooseReadings(rows []row, readings []reading, unsigned bool, opening *decimal.Decimal) map[int]reading {
 	out := map[int]reading{}
 	var prev decimal.Decimal
 	have := opening != nil
@@ -160,8 +198,10 @@ func chooseReadings(rows []row, unsigned bool, opening *decimal.Decimal) map[int
 // closing balance.
 func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time, card bool) []Transaction {
 	rows, dropped := dropAfterClosing(rows, markers)
+	rows = oneWaySections(rows)
 	rows = mergeSections(rows, order, periodStart, periodEnd)
 	unsigned := unsignedAmounts(rows)
+	readings := readingsFor(rows, card)
 	best, bestScore := readings[0], -1
 	for _, r := range readings {
 		if s := score(rows, r, unsigned, decimal.Zero, false); s > bestScore {
@@ -189,14 +229,14 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		for _, rw := range rows {
 			d, _, known, _ := best.movement(rw, unsigned)
 			if b, ok := printedBalance(rw); ok && known {
-				v := b.Sub(sum).Sub(d)
+				v := b.Sub(sum).Sub(best.chain(d))
 				opening, derivedOpening = &v, true
 				break
 			}
 			if !known {
 				break
 			}
-			sum = sum.Add(d)
+			sum = sum.Add(best.chain(d))
 		}
 	}
 	if st.OpeningBalance == nil && opening != nil && !derivedOpening {
@@ -204,7 +244,22 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		st.OpeningBalance = &v
 	}
 
-	bySeg := chooseReadings(rows, unsigned, opening)
+	bySeg := chooseReadings(rows, readings, unsigned, opening)
+	// Closing balance: the summary, else a carried-forward line at the end.
+	if st.ClosingBalance == nil {
+		for i := len(markers) - 1; i >= 0; i-- {
+			if markers[i].kind == "closing" && markers[i].after == len(rows) {
+				v := markers[i].val
+				st.ClosingBalance = &v
+				break
+			}
+		}
+	}
+	if r, ok := readingByTotal(rows, readings, unsigned, opening, st.ClosingBalance); ok {
+		for id := range bySeg {
+			bySeg[id] = r
+		}
+	}
 	var txs []Transaction
 	rec := Reconciliation{}
 	checks := 0
@@ -217,7 +272,8 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		prev = *opening
 	}
 	for _, rw := range rows {
-		d, abs, known, any := bySeg[rw.segID].movement(rw, unsigned)
+		r := bySeg[rw.segID]
+		d, abs, known, any := r.movement(rw, unsigned)
 		b, hasBal := printedBalance(rw)
 		if !any {
 			// A dated line with no money moving: a note, or a day's balance to check.
@@ -245,10 +301,10 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		if !known {
 			// The amount carries no sign: the balance says which way it went.
 			switch {
-			case hasBal && havePrev && prev.Add(d).Add(abs).Equal(b):
+			case hasBal && havePrev && prev.Add(r.chain(d.Add(abs))).Equal(b):
 				d = d.Add(abs)
 				tx.Warnings = append(tx.Warnings, "direction inferred from the running balance")
-			case hasBal && havePrev && prev.Add(d).Sub(abs).Equal(b):
+			case hasBal && havePrev && prev.Add(r.chain(d.Sub(abs))).Equal(b):
 				d = d.Sub(abs)
 				tx.Warnings = append(tx.Warnings, "direction inferred from the running balance")
 			default:
@@ -268,7 +324,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 			if havePrev {
 				checks++
 				proven = len(txs) + 1
-				if want := prev.Add(d); !want.Equal(b) {
+				if want := prev.Add(r.chain(d)); !want.Equal(b) {
 					recordBreak(&rec, len(txs), b.Sub(want))
 					tx.Warnings = append(tx.Warnings, warnBreakPrefix+fmt.Sprintf("%s does not follow from the previous balance %s", b.StringFixed(2), prev.StringFixed(2)))
 				}
@@ -276,27 +332,17 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 			tx.Balance = b
 			prev, havePrev = b, true
 		case havePrev:
-			prev = prev.Add(d)
+			prev = prev.Add(r.chain(d))
 			tx.Balance = prev
 			tx.Warnings = append(tx.Warnings, warnComputedPrefix+": computed from the running balance")
 		default:
-			prev, havePrev = d, true
+			prev, havePrev = r.chain(d), true
 			tx.Balance = prev
 			tx.Warnings = append(tx.Warnings, warnNoOpeningPref+": balance counted from zero")
 		}
 		txs = append(txs, tx)
 	}
 
-	// Closing balance: the summary, else a carried-forward line at the end.
-	if st.ClosingBalance == nil {
-		for i := len(markers) - 1; i >= 0; i-- {
-			if markers[i].kind == "closing" && markers[i].after == len(rows) {
-				v := markers[i].val
-				st.ClosingBalance = &v
-				break
-			}
-		}
-	}
 	if st.ClosingBalance != nil && len(txs) > 0 {
 		checks++
 		proven = len(txs)
@@ -328,30 +374,32 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	if dropped > 0 {
 		st.Warnings = append(st.Warnings, fmt.Sprintf("%d line(s) with amounts after the closing balance were not read as transactions", dropped))
 	}
-	if card {
-		cardDirections(txs)
-	}
 	return txs
 }
 
-// cardDirections turns a credit card's movements the card holder's way.
-// A card prints the balance owed, which purchases raise: read against it,
-// purchases come out as money in. Purchases are most of a card's rows, so
-// when most rows read as money in, every row is turned; the balances stay
-// as printed.
-func cardDirections(txs []Transaction) {
-	in := 0
-	for _, tx := range txs {
-		if tx.AmountIn != nil {
-			in++
+// readingByTotal settles the reading of a statement that prints no
+// running balance by its closing balance: the first reading under which the
+// opening balance and every row's movement come to it.
+func readingByTotal(rows []row, readings []reading, unsigned bool, opening, closing *decimal.Decimal) (reading, bool) {
+	if opening == nil || closing == nil || unsigned {
+		return reading{}, false
+	}
+	for _, rw := range rows {
+		if _, ok := printedBalance(rw); ok {
+			return reading{}, false
 		}
 	}
-	if 2*in <= len(txs) {
-		return
+	for _, r := range readings {
+		sum := *opening
+		for _, rw := range rows {
+			d, _, _, _ := r.movement(rw, unsigned)
+			sum = sum.Add(r.chain(d))
+		}
+		if sum.Equal(*closing) {
+			return r, true
+		}
 	}
-	for i := range txs {
-		txs[i].AmountIn, txs[i].AmountOut = txs[i].AmountOut, txs[i].AmountIn
-	}
+	return reading{}, false
 }
 
 // dropAfterClosing removes the rows read after the table's closing balance
@@ -389,6 +437,25 @@ func recordBreak(rec *Reconciliation, i int, diff decimal.Decimal) {
 	if n := len(rec.Rows); n == 0 || rec.Rows[n-1] != i {
 		rec.Rows = append(rec.Rows, i)
 	}
+}
+
+// oneWaySections forgets the direction section titles give when the
+// document titles only one way: a statement that lists money in and money
+// out apart names both, while a lone "credit" is more often a document's
+// title ("Credit Card Statement") than a table of money in.
+func oneWaySections(rows []row) []row {
+	in, out := false, false
+	for _, rw := range rows {
+		in = in || rw.section > 0
+		out = out || rw.section < 0
+	}
+	if in == out {
+		return rows
+	}
+	for i := range rows {
+		rows[i].section = 0
+	}
+	return rows
 }
 
 // mergeSections puts the rows of a statement that lists money in and money
