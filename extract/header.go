@@ -124,11 +124,13 @@ func buildLabels(band []*line) []label {
 				_, pair := classifyPhrase(cur[i-1].Text + " " + cur[i].Text)
 				split := gi != 0 && gp != 0 && gi != gp && pair <= max(wi, wp)
 				if !split {
-					// Two money headings set close together ("Debits
-					// Running Balance"): two labels, unless one only
-					// qualifies the other ("Debit Amount").
+					// Two money or two date headings set close together
+					// ("Debits Running Balance"): two labels, unless one
+					// only qualifies the other ("Debit Amount").
 					l, r := classifyLabel(joinWords(cur[start:i])), classifyLabel(joinWords(cur[i:]))
-					split = l.isMoney() && r.isMoney() && l != r && l != roleAmount && r != roleAmount && pair <= max(wi, wp)
+					twoMoney := l.isMoney() && r.isMoney() && l != roleAmount && r != roleAmount
+					twoDates := l.isDate() && r.isDate() // "Trans Date Posted"
+					split = (twoMoney || twoDates) && l != r && pair <= max(wi, wp)
 				}
 				if split {
 					phrases = append(phrases, label{text: joinWords(cur[start:i]), x0: cur[start].X0, x1: cur[i-1].X1})
