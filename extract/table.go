@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -549,7 +550,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 			// Both rows reach the whole stretch: split at the widest gap,
 			// or by the table's habit when the gaps are alike.
 			lo, hi := up, down
-			widest, second := lo, -1.0
+			widest, second := lo, math.Inf(-1)
 			for c := lo; c <= hi; c++ {
 				if gaps[c] > gaps[widest] {
 					widest = c
@@ -561,7 +562,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 				}
 			}
 			switch {
-			case second >= 0 && gaps[widest] > 1.25*second:
+			case gaps[widest]-second > 0.25*run[0].l.height():
 				cut = widest
 			case hangsAbove && !hangsBelow:
 				cut = lo
