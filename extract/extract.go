@@ -106,7 +106,10 @@ type Statement struct {
 	Currency       string // ISO 4217 code when known
 	OpeningBalance *decimal.Decimal
 	ClosingBalance *decimal.Decimal
-	Reconciliation Reconciliation
+	// TotalIn and TotalOut are the sums of money in and out over the period
+	// as the statement prints them, when it does.
+	TotalIn, TotalOut *decimal.Decimal
+	Reconciliation    Reconciliation
 	// Warnings are notes on the whole document (a page that could not be read).
 	Warnings []string
 	// Accounts lists each account when one document holds several, each

@@ -27,6 +27,8 @@ type lexicon struct {
 	opening, closing []string
 	// totals are sums of columns and rate tables: never transactions.
 	totals []string
+	// totalIn and totalOut label the printed sums of money in and out.
+	totalIn, totalOut []string
 	// stats are figures about the balance over the period (average,
 	// minimum): never transactions.
 	stats []string
@@ -65,6 +67,8 @@ var english = lexicon{
 	opening:       []string{"brought forward", "b f", "bal b f", "balance b f", "opening balance", "balance brought forward", "balance forward", "previous balance", "starting balance", "start balance", "beginning balance", "balance brought forward", "opening bal"},
 	closing:       []string{"closing balance", "new balance", "ending balance", "end balance", "carried forward", "c f", "balance carried", "balance carried forward", "closing bal", "statement balance"},
 	totals:        []string{"total", "totals", "sub total", "subtotal", "grand total", "interest rate"},
+	totalIn:       []string{"total credits", "total deposits", "total money in", "total paid in", "total in", "payments and credits", "deposits and other credits", "deposits and additions", "total receipts"},
+	totalOut:      []string{"total debits", "total withdrawals", "total money out", "total paid out", "total out", "purchases and debits", "withdrawals and other debits", "total payments"},
 	stats:         []string{"average balance", "average daily balance", "avg balance", "avg daily balance", "minimum balance", "maximum balance", "lowest balance", "highest balance", "mean balance", "average credit balance", "average debit balance", "average collected balance", "average ledger balance", "minimum daily balance", "lowest daily balance"},
 	account:       []string{"account number", "account no", "account nr", "account", "acct number", "acct no", "acct", "a c no", "a c", "iban", "card number"},
 	period:        []string{"period", "statement", "from", "between", "to", "through", "thru"},
@@ -98,6 +102,8 @@ var german = lexicon{
 	opening:       []string{"alter saldo", "alter kontostand", "anfangssaldo", "saldo vortrag", "vortrag", "saldovortrag", "kontostand am anfang", "saldo alt", "ubertrag"},
 	closing:       []string{"neuer saldo", "neuer kontostand", "endsaldo", "schlusssaldo", "saldo neu"},
 	totals:        []string{"summe", "gesamt", "zwischensumme", "zinssatz", "summe soll", "summe haben"},
+	totalIn:       []string{"summe haben", "summe gutschriften", "gutschriften gesamt", "summe eingange", "haben gesamt"},
+	totalOut:      []string{"summe soll", "summe lastschriften", "lastschriften gesamt", "summe ausgange", "soll gesamt", "summe belastungen"},
 	stats:         []string{"durchschnitt", "durchschnittssaldo", "durchschnittlicher saldo"},
 	account:       []string{"kontonummer", "konto nr", "konto", "iban"},
 	period:        []string{"zeitraum", "von", "vom", "bis", "auszug"},
@@ -131,6 +137,8 @@ var french = lexicon{
 	opening:       []string{"solde precedent", "solde initial", "solde debut", "solde de debut", "solde reporte", "ancien solde", "report", "solde d ouverture", "solde au debut"},
 	closing:       []string{"solde nouveau", "nouveau solde", "solde final", "solde fin", "solde a reporter", "solde de cloture", "solde a la fin"},
 	totals:        []string{"total", "totaux", "somme", "taux", "total des operations"},
+	totalIn:       []string{"total des credits", "total credits", "total credit", "total des versements", "total des entrees"},
+	totalOut:      []string{"total des debits", "total debits", "total debit", "total des retraits", "total des sorties"},
 	stats:         []string{"solde moyen"},
 	account:       []string{"numero de compte", "n de compte", "compte n", "compte", "iban"},
 	period:        []string{"periode", "du", "au", "releve"},
@@ -164,6 +172,8 @@ var spanish = lexicon{
 	opening:       []string{"saldo anterior", "saldo inicial", "saldo de apertura"},
 	closing:       []string{"saldo final", "saldo nuevo", "nuevo saldo", "saldo de cierre", "saldo actual", "suma y sigue"},
 	totals:        []string{"total", "totales", "suma", "tasa"},
+	totalIn:       []string{"total abonos", "total creditos", "total de abonos", "total ingresos", "total haber", "total entradas"},
+	totalOut:      []string{"total cargos", "total debitos", "total de cargos", "total egresos", "total debe", "total salidas"},
 	stats:         []string{"saldo medio", "saldo promedio"},
 	account:       []string{"numero de cuenta", "cuenta", "iban"},
 	period:        []string{"periodo", "desde", "hasta", "del", "al"},
@@ -197,6 +207,8 @@ var italian = lexicon{
 	opening:       []string{"saldo iniziale", "saldo precedente", "saldo inizio", "saldo di apertura", "riporto"},
 	closing:       []string{"saldo finale", "saldo attuale", "saldo di chiusura"},
 	totals:        []string{"totale", "totali", "tasso"},
+	totalIn:       []string{"totale accrediti", "totale avere", "totale entrate"},
+	totalOut:      []string{"totale addebiti", "totale dare", "totale uscite"},
 	stats:         []string{"saldo medio"},
 	account:       []string{"numero di conto", "conto n", "conto", "iban"},
 	period:        []string{"periodo", "dal", "al"},
@@ -230,6 +242,8 @@ var dutch = lexicon{
 	opening:       []string{"beginsaldo", "vorig saldo", "oud saldo", "saldo vorig", "transport"},
 	closing:       []string{"eindsaldo", "nieuw saldo"},
 	totals:        []string{"totaal", "totalen", "rentepercentage"},
+	totalIn:       []string{"totaal bij", "totaal bijschrijvingen", "totaal credit"},
+	totalOut:      []string{"totaal af", "totaal afschrijvingen", "totaal debet"},
 	stats:         []string{"gemiddeld saldo"},
 	account:       []string{"rekeningnummer", "rekening", "iban"},
 	period:        []string{"periode", "van", "tot"},
@@ -263,6 +277,8 @@ var portuguese = lexicon{
 	opening:       []string{"saldo anterior", "saldo inicial", "saldo de abertura", "transporte"},
 	closing:       []string{"saldo atual", "saldo final", "saldo de fecho", "a transportar"},
 	totals:        []string{"total", "totais", "soma", "taxa"},
+	totalIn:       []string{"total creditos", "total de creditos", "total entradas"},
+	totalOut:      []string{"total debitos", "total de debitos", "total saidas"},
 	stats:         []string{"saldo medio"},
 	account:       []string{"numero da conta", "conta n", "conta", "iban", "nib"},
 	period:        []string{"periodo", "de", "a", "ate"},
@@ -284,6 +300,7 @@ type vocabulary struct {
 	balanceTitles             []string
 	opening, closing          []string
 	totals, stats             []string
+	totalIn, totalOut         []string
 	account, period, currency []string
 	card                      []string
 	months                    map[string]int
@@ -321,6 +338,8 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 	v.closing = merge(func(l lexicon) []string { return l.closing })
 	v.totals = merge(func(l lexicon) []string { return l.totals })
 	v.stats = merge(func(l lexicon) []string { return l.stats })
+	v.totalIn = merge(func(l lexicon) []string { return l.totalIn })
+	v.totalOut = merge(func(l lexicon) []string { return l.totalOut })
 	v.account = merge(func(l lexicon) []string { return l.account })
 	v.period = merge(func(l lexicon) []string { return l.period })
 	v.currency = merge(func(l lexicon) []string { return l.currency })

@@ -259,6 +259,22 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		for id := range bySeg {
 			bySeg[id] = r
 		}
+	} else if r, ok := readingBySums(rows, readings, unsigned, st.TotalIn, st.TotalOut); ok {
+		for id := range bySeg {
+			bySeg[id] = r
+		}
+	}
+	// With no balance printed on any row and no opening balance, the
+	// closing balance gives it back; then the closing balance checks
+	// nothing.
+	openingFromClosing := false
+	if opening == nil && st.ClosingBalance != nil && !anyPrintedBalance(rows) {
+		v := *st.ClosingBalance
+		for _, rw := range rows {
+			d, _, _, _ := bySeg[rw.segID].movement(rw, unsigned)
+			v = v.Sub(bySeg[rw.segID].chain(d))
+		}
+		opening, openingFromClosing = &v, true
 	}
 	var txs []Transaction
 	rec := Reconciliation{}
@@ -343,11 +359,30 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		txs = append(txs, tx)
 	}
 
-	if st.ClosingBalance != nil && len(txs) > 0 {
+	if st.ClosingBalance != nil && len(txs) > 0 && !openingFromClosing {
 		checks++
 		proven = len(txs)
 		if last := txs[len(txs)-1].Balance; !last.Equal(*st.ClosingBalance) {
 			recordBreak(&rec, len(txs)-1, st.ClosingBalance.Sub(last))
+		}
+	}
+	// Printed sums of money in and out check every row's amount and way.
+	if len(txs) > 0 && (st.TotalIn != nil || st.TotalOut != nil) {
+		in, out := sums(txs)
+		ok := (st.TotalIn == nil || st.TotalIn.Equal(in)) && (st.TotalOut == nil || st.TotalOut.Equal(out))
+		checks++
+		if ok && st.TotalIn != nil && st.TotalOut != nil {
+			proven = len(txs)
+		}
+		if !ok {
+			diff := decimal.Zero
+			if st.TotalIn != nil {
+				diff = diff.Add(st.TotalIn.Sub(in))
+			}
+			if st.TotalOut != nil {
+				diff = diff.Sub(st.TotalOut.Sub(out))
+			}
+			recordBreak(&rec, len(txs)-1, diff)
 		}
 	}
 	if st.OpeningBalance != nil && derivedOpening {
@@ -375,6 +410,52 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		st.Warnings = append(st.Warnings, fmt.Sprintf("%d line(s) with amounts after the closing balance were not read as transactions", dropped))
 	}
 	return txs
+}
+
+// readingBySums settles the reading of a statement that prints no running
+// balance by its printed sums of money in and out.
+func readingBySums(rows []row, readings []reading, unsigned bool, totalIn, totalOut *decimal.Decimal) (reading, bool) {
+	if totalIn == nil || totalOut == nil || unsigned || anyPrintedBalance(rows) {
+		return reading{}, false
+	}
+	for _, r := range readings {
+		in, out := decimal.Zero, decimal.Zero
+		for _, rw := range rows {
+			d, _, _, _ := r.movement(rw, unsigned)
+			if d.IsNegative() {
+				out = out.Sub(d)
+			} else {
+				in = in.Add(d)
+			}
+		}
+		if in.Equal(*totalIn) && out.Equal(*totalOut) {
+			return r, true
+		}
+	}
+	return reading{}, false
+}
+
+// anyPrintedBalance reports whether any row prints a balance.
+func anyPrintedBalance(rows []row) bool {
+	for _, rw := range rows {
+		if _, ok := printedBalance(rw); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// sums adds up the money in and out of txs.
+func sums(txs []Transaction) (in, out decimal.Decimal) {
+	for _, tx := range txs {
+		if tx.AmountIn != nil {
+			in = in.Add(*tx.AmountIn)
+		}
+		if tx.AmountOut != nil {
+			out = out.Add(*tx.AmountOut)
+		}
+	}
+	return in, out
 }
 
 // readingByTotal settles the reading of a statement that prints no

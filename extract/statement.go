@@ -48,6 +48,18 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 				st.OpeningBalance = &v
 			}
 		}
+		if st.TotalIn == nil {
+			if v, ok := amountAfter(l, vocab.totalIn); ok {
+				v = v.Abs()
+				st.TotalIn = &v
+			}
+		}
+		if st.TotalOut == nil {
+			if v, ok := amountAfter(l, vocab.totalOut); ok {
+				v = v.Abs()
+				st.TotalOut = &v
+			}
+		}
 		if st.ClosingBalance == nil || bundled {
 			if v, ok := amountAfter(l, vocab.closing); ok {
 				st.ClosingBalance = &v
