@@ -123,14 +123,18 @@ func buildLabels(band []*line) []label {
 				// A phrase that spans both words ("Date débit") is one label.
 				_, pair := classifyPhrase(cur[i-1].Text + " " + cur[i].Text)
 				split := gi != 0 && gp != 0 && gi != gp && pair <= max(wi, wp)
-				if !split {
-					// Two money or two date headings set close together
-					// ("Debits Running Balance"): two labels, unless one
-					// only qualifies the other ("Debit Amount").
+				if !split && pair <= max(wi, wp) {
+					// The words before and after read as headings of their
+					// own ("Fecha contable | Concepto"), or as two money or
+					// two date headings set close together ("Debits |
+					// Running Balance"): two labels, unless one only
+					// qualifies the other ("Debit Amount").
 					l, r := classifyLabel(joinWords(cur[start:i])), classifyLabel(joinWords(cur[i:]))
-					twoMoney := l.isMoney() && r.isMoney() && l != roleAmount && r != roleAmount
+					gl, gr := roleGroup(l), roleGroup(r)
+					qualifies := l == roleAmount && (r == roleDebit || r == roleCredit) || r == roleAmount && (l == roleDebit || l == roleCredit)
+					twoMoney := l.isMoney() && r.isMoney() && !qualifies
 					twoDates := l.isDate() && r.isDate() // "Trans Date Posted"
-					split = (twoMoney || twoDates) && l != r && pair <= max(wi, wp)
+					split = gl != 0 && gr != 0 && gl != gr && gi != 0 || (twoMoney || twoDates) && l != r
 				}
 				if split {
 					phrases = append(phrases, label{text: joinWords(cur[start:i]), x0: cur[start].X0, x1: cur[i-1].X1})
