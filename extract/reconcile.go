@@ -199,6 +199,7 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time, card bool) []Transaction {
 	rows, dropped := dropAfterClosing(rows, markers)
 	rows = oneWaySections(rows)
+	signUnmarked(rows)
 	rows = mergeSections(rows, order, periodStart, periodEnd)
 	unsigned := unsignedAmounts(rows)
 	readings := readingsFor(rows, card)
@@ -517,6 +518,34 @@ func recordBreak(rec *Reconciliation, i int, diff decimal.Decimal) {
 	}
 	if n := len(rec.Rows); n == 0 || rec.Rows[n-1] != i {
 		rec.Rows = append(rec.Rows, i)
+	}
+}
+
+// signUnmarked reads an amount column that marks only its credits ("117.14
+// CR" among plain "90.63"): there the plain amounts are the debits. It
+// turns them negative, as a column that marks its debits would print them.
+func signUnmarked(rows []row) {
+	creditMarks := false
+	for _, rw := range rows {
+		for _, c := range rw.cells {
+			if c.role != roleAmount {
+				continue
+			}
+			if c.val.IsNegative() {
+				return // debits are marked: the plain amounts are credits
+			}
+			creditMarks = creditMarks || c.marked
+		}
+	}
+	if !creditMarks {
+		return
+	}
+	for i := range rows {
+		for j := range rows[i].cells {
+			if c := &rows[i].cells[j]; c.role == roleAmount && !c.marked {
+				c.val, c.marked = c.val.Neg(), true
+			}
+		}
 	}
 }
 
