@@ -25,7 +25,8 @@ const maxImagePixels = 80_000_000
 // absurdly long chain ends with extract.ErrTooLarge instead of running on.
 const maxTIFFFrames = extract.MaxPages
 
-// Decode returns the pages (frames) of an uploaded PNG, JPEG, TIFF (all pages) or WebP.
+// Decode returns the pages (frames) of an uploaded PNG, JPEG, TIFF (all pages) or WebP,
+// a JPEG turned and mirrored as its EXIF orientation tag says.
 func Decode(data []byte) ([]image.Image, error) {
 	kind := extract.Sniff(data)
 	if kind == "tiff" {
@@ -46,6 +47,13 @@ func Decode(data []byte) ([]image.Image, error) {
 	img, err := decodeOne(kind, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
+	}
+	if kind == "jpeg" {
+		// A phone stores a photo as its sensor lay and says in EXIF how to
+		// turn it; the pages are grey from here on in any case.
+		if o := jpegOrientation(data); o != 1 {
+			img = applyOrientation(toGray(img), o)
+		}
 	}
 	return []image.Image{img}, nil
 }
