@@ -111,7 +111,7 @@ func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64) {
 	}
 	switch {
 	case dpi < minOCRDPI:
-		g = scaleGray(g, lowOCRDPI/dpi)
+		g = upscaleGray(g, lowOCRDPI/dpi)
 		dpi = lowOCRDPI
 	case dpi > maxOCRDPI:
 		g = scaleGray(g, highOCRDPI/dpi)
