@@ -142,6 +142,23 @@ func TestOCRImageVariants(t *testing.T) {
 	}
 }
 
+// TestReadQuarterTurnFallback: a page that orientation left on its side
+// (as the ink profile does on some photos in perspective) reads poorly; it
+// is read again a quarter turned and comes out upright and read.
+func TestReadQuarterTurnFallback(t *testing.T) {
+	clean, text := renderFixture(t, "en_signed_amount", 200)
+	for _, turns := range []int{1, 3} {
+		pg, err := readPrepared(rotateQuarter(clean, turns), 200, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pg.Width > pg.Height {
+			t.Errorf("%d quarter turns: page is %.0fx%.0f pt, want portrait", turns, pg.Width, pg.Height)
+		}
+		checkWords(t, text, pg, map[string]bool{"+238.56": true}, 0)
+	}
+}
+
 // TestOCRWordBoxes checks that boxes come back in points, where the text
 // layer puts the same words: on a 200 DPI page, and on a 72 DPI one whose
 // resolution is estimated and which is enlarged before recognition.
