@@ -60,20 +60,37 @@ func Read(img image.Image, dpi float64, pageNo int) (extract.Page, error) {
 		return extract.Page{Number: pageNo, OCR: true}, nil
 	}
 	g, dpi := preparePage(toGray(img), dpi)
+	return readPrepared(g, dpi, pageNo)
+}
+
+// readPrepared recognises a prepared page, turning it over or a quarter
+// when it reads poorly as it stands.
+func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) {
 	words, conf, err := recognize(g, dpi)
 	if err != nil {
 		return extract.Page{}, err
 	}
 	if conf < uprightConf && len(words) > 0 {
 		// Poorly read: the page may be upside down, which the ink alone
-		// does not tell. Read it turned over and keep the better reading.
-		g2 := rotateQuarter(g, 2)
-		words2, conf2, err := recognize(g2, dpi)
-		if err != nil {
-			return extract.Page{}, err
-		}
-		if conf2 > conf {
-			g, words = g2, words2
+		// does not tell, or turned a quarter, which the ink misjudges on a
+		// photo in perspective. Read it turned over, then a quarter each
+		// way, until a reading is good; keep the best.
+		first := g
+		for _, turns := range []int{2, 1, 3} {
+			g2 := rotateQuarter(first, turns)
+			if turns != 2 {
+				g2 = deskew(g2, dpi)
+			}
+			words2, conf2, err := recognize(g2, dpi)
+			if err != nil {
+				return extract.Page{}, err
+			}
+			if conf2 > conf {
+				g, words, conf = g2, words2, conf2
+			}
+			if conf >= uprightConf {
+				break
+			}
 		}
 	}
 	k := 72 / dpi
@@ -111,7 +128,7 @@ func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64) {
 	}
 	switch {
 	case dpi < minOCRDPI:
-		g = scaleGray(g, lowOCRDPI/dpi)
+		g = upscaleGray(g, lowOCRDPI/dpi)
 		dpi = lowOCRDPI
 	case dpi > maxOCRDPI:
 		g = scaleGray(g, highOCRDPI/dpi)
@@ -142,6 +159,18 @@ func orient(g *image.Gray, dpi float64) *image.Gray {
 	}
 	if math.Abs(angH) >= 0.1 {
 		g = rotateSmall(g, angH)
+	}
+	return g
+}
+
+// deskew levels the text lines of g, taking them to run left to right.
+func deskew(g *image.Gray, dpi float64) *image.Gray {
+	m := newInkMap(g, dpi)
+	if len(m.pts) < 200 {
+		return g
+	}
+	if ang, _ := m.bestAngle(maxSkew, false); math.Abs(ang) >= 0.1 {
+		g = rotateSmall(g, ang)
 	}
 	return g
 }
