@@ -84,6 +84,8 @@ func isCardStatement(lines []*line) bool {
 		for _, p := range vocab.card {
 			if strings.Contains(f, " "+p+" ") {
 				seen[p] = true
+				// Counted once: "credit card statement" is not also a "card statement".
+				f = strings.ReplaceAll(f, " "+p+" ", " | ")
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -77,6 +78,56 @@ func classifyPhrase(s string) (colRole, int) {
 	return best, bestWords
 }
 
+// headingCuts splits a run of heading words into whole headings, as few as
+// can be, and returns where each starts; nil when some word belongs to no
+// heading. A money heading that only qualifies its neighbour ("Debit |
+// Amount") stays joined to it.
+func headingCuts(words []Word) []int {
+	n := len(words)
+	// best[i] is the fewest headings covering words[:i], -1 when none do.
+	best := make([]int, n+1)
+	from := make([]int, n+1)
+	for i := 1; i <= n; i++ {
+		best[i] = -1
+		for j := i - 1; j >= 0; j-- {
+			if best[j] < 0 || best[i] >= 0 && best[j]+1 >= best[i] || !isHeading(joinWords(words[j:i])) {
+				continue
+			}
+			best[i], from[i] = best[j]+1, j
+		}
+	}
+	if best[n] < 0 {
+		return nil
+	}
+	var cuts []int
+	for i := n; i > 0; i = from[i] {
+		cuts = append([]int{from[i]}, cuts...)
+	}
+	for k := 1; k < len(cuts); k++ {
+		end := n
+		if k+1 < len(cuts) {
+			end = cuts[k+1]
+		}
+		l, r := classifyLabel(joinWords(words[cuts[k-1]:cuts[k]])), classifyLabel(joinWords(words[cuts[k]:end]))
+		if l == roleAmount && (r == roleDebit || r == roleCredit) || r == roleAmount && (l == roleDebit || l == roleCredit) {
+			cuts = append(cuts[:k], cuts[k+1:]...)
+			k--
+		}
+	}
+	return cuts
+}
+
+// isHeading reports text that is one heading phrase, whole.
+func isHeading(s string) bool {
+	f := strings.TrimSpace(foldLabel(s))
+	for _, rp := range vocab.headings {
+		if slices.Contains(rp.phrases, f) {
+			return true
+		}
+	}
+	return false
+}
+
 // roleGroup puts roles that may share one printed phrase together, so that a
 // phrase is split only between groups ("Date Description" is two labels,
 // "Debit Amount" one).
@@ -114,6 +165,19 @@ func buildLabels(band []*line) []label {
 			if len(cur) == 0 {
 				return
 			}
+			if cuts := headingCuts(cur); len(cuts) > 1 {
+				// Every word belongs to a whole heading: one label each
+				// ("Val. Date | Txn Date | Transaction Details").
+				for k, a := range cuts {
+					b := len(cur)
+					if k+1 < len(cuts) {
+						b = cuts[k+1]
+					}
+					phrases = append(phrases, label{text: joinWords(cur[a:b]), x0: cur[a].X0, x1: cur[b-1].X1})
+				}
+				cur = nil
+				return
+			}
 			// Split where neighbouring words name roles of different groups.
 			start := 0
 			for i := 1; i < len(cur); i++ {
@@ -133,8 +197,10 @@ func buildLabels(band []*line) []label {
 					gl, gr := roleGroup(l), roleGroup(r)
 					qualifies := l == roleAmount && (r == roleDebit || r == roleCredit) || r == roleAmount && (l == roleDebit || l == roleCredit)
 					twoMoney := l.isMoney() && r.isMoney() && !qualifies
-					twoDates := l.isDate() && r.isDate() // "Trans Date Posted"
-					split = gl != 0 && gr != 0 && gl != gr && gi != 0 || (twoMoney || twoDates) && l != r
+					// "Trans Date Posted"; "Data operazione Data contabile",
+					// two whole headings of one role.
+					twoDates := l.isDate() && r.isDate() && (l != r || isHeading(joinWords(cur[start:i])) && isHeading(joinWords(cur[i:])))
+					split = gl != 0 && gr != 0 && gl != gr && gi != 0 || twoMoney && l != r || twoDates
 				}
 				if split {
 					phrases = append(phrases, label{text: joinWords(cur[start:i]), x0: cur[start].X0, x1: cur[i-1].X1})

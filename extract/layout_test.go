@@ -188,3 +188,62 @@ func TestBareAmounts(t *testing.T) {
 		}
 	}
 }
+
+// Headings set a word space apart split into the whole headings they are
+// made of, as few as can be; a money heading that only qualifies its
+// neighbour stays with it.
+func TestHeadingsSetClose(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Val. Date Txn Date Transaction Details Debit Amount Balance", "Val. Date|Txn Date|Transaction Details|Debit Amount|Balance"},
+		{"Rif. Data operazione Data contabile Descrizione Importo", "Rif.|Data operazione|Data contabile|Descrizione|Importo"},
+		{"Transaction Date Description", "Transaction Date|Description"},
+		{"Date Posted Details", "Date Posted|Details"},
+	}
+	for _, c := range cases {
+		pg := synthPage(1, []cellAt{at(10, c.in)})
+		lines := groupLines(pg, 0)
+		var got []string
+		for _, lb := range buildLabels(lines) {
+			got = append(got, lb.text)
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q: labels %s, want %s", c.in, strings.Join(got, "|"), c.want)
+		}
+	}
+}
+
+// Of two date headings, the one naming the booking gives the row its date,
+// wherever it stands.
+func TestDateLabelPrefersPosting(t *testing.T) {
+	for _, heads := range [][]string{{"Data operazione", "Data contabile"}, {"Posting Date", "Date"}, {"Date", "Date Posted"}} {
+		labels := []label{{text: heads[0], role: classifyLabel(heads[0])}, {text: heads[1], role: classifyLabel(heads[1])}, {text: "Amount", role: roleAmount}}
+		want := 1
+		if heads[0] == "Posting Date" {
+			want = 0
+		}
+		if got := dateLabel(labels); got != want {
+			t.Errorf("%v: date from label %d, want %d", heads, got, want)
+		}
+	}
+}
+
+// A card statement is told by two things only cards print; its title counts
+// once, however many card phrases it holds.
+func TestCardStatementTitle(t *testing.T) {
+	read := func(texts ...string) bool {
+		var cells [][]cellAt
+		for _, s := range texts {
+			cells = append(cells, []cellAt{at(10, s)})
+		}
+		return isCardStatement(groupLines(synthPage(1, cells...), 0))
+	}
+	if read("Credit Card Statement") {
+		t.Error("a title alone made a card statement")
+	}
+	if !read("Estratto conto carta di credito", "Pagamento minimo 0,00 EUR") {
+		t.Error("an Italian card statement was not told")
+	}
+	if read("Account statement", "Minimum payment") {
+		t.Error("one card phrase made a card statement")
+	}
+}

@@ -34,8 +34,13 @@ type lexicon struct {
 	stats []string
 	// account, period and currency label the statement's own facts.
 	account, period, currency []string
+	// posting are the date headings that name the day the bank booked a
+	// row, as against the day it happened: beside another date heading
+	// ("Data operazione | Data contabile"), theirs is the row's date.
+	posting []string
 	// card are words only a credit-card statement prints. Not "credit
-	// card" itself: a bank account's rows name card payments.
+	// card" itself: a bank account's rows name card payments; but a title
+	// that says the statement is a card's.
 	card []string
 	// months are the month names and abbreviations, January first.
 	months [12][]string
@@ -56,7 +61,7 @@ var english = lexicon{
 		roleDebit:     {"paid out", "money out", "amount out", "withdrawal", "withdrawals", "debit", "debits", "payments", "payment", "out", "dr", "spent", "charges", "charge", "outgoing", "outgoings"},
 		roleCredit:    {"paid in", "money in", "amount in", "deposit", "deposits", "credit", "credits", "receipts", "in", "cr", "received", "incoming"},
 		roleAmount:    {"amount", "amt", "sum", "transaction amount"},
-		roleDate:      {"post date", "posting date", "posted", "booking date", "book date", "date", "dt", "posted date"},
+		roleDate:      {"post date", "posting date", "posted", "booking date", "book date", "date", "dt", "posted date", "date posted"},
 		roleType:      {"type", "tran type", "transaction type", "code"},
 		roleRef:       {"chq", "cheque", "check no", "check number", "cheque number", "check", "serial no", "ref", "reference", "ref no", "doc no", "document"},
 		roleDesc:      {"transaction details", "transaction description", "description", "details", "detail", "particulars", "narration", "narrative", "memo", "payee", "text", "merchant", "transaction", "transactions"},
@@ -73,7 +78,8 @@ var english = lexicon{
 	account:       []string{"account number", "account no", "account nr", "account", "acct number", "acct no", "acct", "a c no", "a c", "iban", "card number"},
 	period:        []string{"period", "statement", "from", "between", "to", "through", "thru"},
 	currency:      []string{"currency"},
-	card:          []string{"credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "cash advance limit"},
+	posting:       []string{"post date", "posting date", "posted", "posted date", "date posted", "booking date", "book date"},
+	card:          []string{"credit card statement", "card statement", "credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "cash advance limit"},
 	months: [12][]string{
 		{"january", "jan"}, {"february", "feb", "febr"}, {"march", "mar"}, {"april", "apr"},
 		{"may"}, {"june", "jun"}, {"july", "jul"}, {"august", "aug"},
@@ -108,7 +114,8 @@ var german = lexicon{
 	account:       []string{"kontonummer", "konto nr", "konto", "iban"},
 	period:        []string{"zeitraum", "von", "vom", "bis", "auszug"},
 	currency:      []string{"wahrung"},
-	card:          []string{"kreditrahmen", "kreditlimit", "kartenlimit", "mindestzahlung", "mindestbetrag", "verfugungsrahmen", "verfugbarer betrag"},
+	posting:       []string{"buchungstag", "buchungsdatum"},
+	card:          []string{"kreditkartenabrechnung", "kreditkartenauszug", "kreditrahmen", "kreditlimit", "kartenlimit", "mindestzahlung", "mindestbetrag", "verfugungsrahmen", "verfugbarer betrag"},
 	months: [12][]string{
 		{"januar", "jan", "janner", "jaen"}, {"februar", "feb"}, {"marz", "maerz", "mrz"}, {"april", "apr"},
 		{"mai"}, {"juni", "jun"}, {"juli", "jul"}, {"august", "aug"},
@@ -143,7 +150,8 @@ var french = lexicon{
 	account:       []string{"numero de compte", "n de compte", "compte n", "compte", "iban"},
 	period:        []string{"periode", "du", "au", "releve"},
 	currency:      []string{"devise", "monnaie"},
-	card:          []string{"limite de credit", "plafond de credit", "credit disponible", "paiement minimum", "date d echeance"},
+	posting:       []string{"date comptable", "date debit", "date de debit"},
+	card:          []string{"releve de carte de credit", "releve de carte", "limite de credit", "plafond de credit", "credit disponible", "paiement minimum", "date d echeance"},
 	months: [12][]string{
 		{"janvier", "janv", "jan"}, {"fevrier", "fevr", "fev"}, {"mars"}, {"avril", "avr"},
 		{"mai"}, {"juin"}, {"juillet", "juil"}, {"aout", "aou"},
@@ -178,7 +186,8 @@ var spanish = lexicon{
 	account:       []string{"numero de cuenta", "cuenta", "iban"},
 	period:        []string{"periodo", "desde", "hasta", "del", "al"},
 	currency:      []string{"moneda", "divisa"},
-	card:          []string{"limite de credito", "credito disponible", "pago minimo", "fecha limite de pago"},
+	posting:       []string{"f contable", "fecha contable", "fecha cargo"},
+	card:          []string{"extracto de tarjeta de credito", "extracto de tarjeta", "limite de credito", "credito disponible", "pago minimo", "fecha limite de pago"},
 	months: [12][]string{
 		{"enero", "ene"}, {"febrero", "feb"}, {"marzo", "mar"}, {"abril", "abr"},
 		{"mayo", "may"}, {"junio", "jun"}, {"julio", "jul"}, {"agosto", "ago"},
@@ -213,7 +222,8 @@ var italian = lexicon{
 	account:       []string{"numero di conto", "conto n", "conto", "iban"},
 	period:        []string{"periodo", "dal", "al"},
 	currency:      []string{"valuta", "divisa"},
-	card:          []string{"limite di credito", "fido accordato", "disponibilita residua", "pagamento minimo"},
+	posting:       []string{"data contabile", "data registrazione", "data addebito"},
+	card:          []string{"estratto conto carta di credito", "estratto conto carta", "limite di credito", "fido accordato", "disponibilita residua", "pagamento minimo"},
 	months: [12][]string{
 		{"gennaio", "gen"}, {"febbraio", "feb"}, {"marzo", "mar"}, {"aprile", "apr"},
 		{"maggio", "mag"}, {"giugno", "giu"}, {"luglio", "lug"}, {"agosto", "ago"},
@@ -248,7 +258,8 @@ var dutch = lexicon{
 	account:       []string{"rekeningnummer", "rekening", "iban"},
 	period:        []string{"periode", "van", "tot"},
 	currency:      []string{"munt", "valuta"},
-	card:          []string{"kredietlimiet", "bestedingslimiet", "beschikbaar krediet", "minimaal te betalen", "uiterste betaaldatum"},
+	posting:       []string{"boekdatum", "boekingsdatum", "verwerkingsdatum"},
+	card:          []string{"creditcardafschrift", "creditcardoverzicht", "kredietlimiet", "bestedingslimiet", "beschikbaar krediet", "minimaal te betalen", "uiterste betaaldatum"},
 	months: [12][]string{
 		{"januari", "jan"}, {"februari", "feb"}, {"maart", "mrt"}, {"april", "apr"},
 		{"mei"}, {"juni", "jun"}, {"juli", "jul"}, {"augustus", "aug"},
@@ -264,7 +275,7 @@ var portuguese = lexicon{
 		roleDebit:     {"debito", "debitos", "saida", "saidas", "retirada", "retiradas"},
 		roleCredit:    {"credito", "creditos", "entrada", "entradas"},
 		roleAmount:    {"valor", "montante", "importancia"},
-		roleDate:      {"data", "data lancamento", "data movimento", "data do movimento"},
+		roleDate:      {"data", "data lancamento", "data movimento", "data do movimento", "data registo"},
 		roleType:      {"tipo", "codigo"},
 		roleRef:       {"referencia", "documento", "doc"},
 		roleTransDate: {"data compra", "data transacao"},
@@ -283,7 +294,8 @@ var portuguese = lexicon{
 	account:       []string{"numero da conta", "conta n", "conta", "iban", "nib"},
 	period:        []string{"periodo", "de", "a", "ate"},
 	currency:      []string{"moeda"},
-	card:          []string{"limite de credito", "credito disponivel", "pagamento minimo", "data limite de pagamento"},
+	posting:       []string{"data lancamento", "data registo"},
+	card:          []string{"extrato do cartao de credito", "extrato do cartao", "limite de credito", "credito disponivel", "pagamento minimo", "data limite de pagamento"},
 	months: [12][]string{
 		{"janeiro", "jan"}, {"fevereiro", "fev"}, {"marco", "mar"}, {"abril", "abr"},
 		{"maio", "mai"}, {"junho", "jun"}, {"julho", "jul"}, {"agosto", "ago"},
@@ -302,7 +314,7 @@ type vocabulary struct {
 	totals, stats             []string
 	totalIn, totalOut         []string
 	account, period, currency []string
-	card                      []string
+	posting, card             []string
 	months                    map[string]int
 }
 
@@ -343,6 +355,7 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 	v.account = merge(func(l lexicon) []string { return l.account })
 	v.period = merge(func(l lexicon) []string { return l.period })
 	v.currency = merge(func(l lexicon) []string { return l.currency })
+	v.posting = merge(func(l lexicon) []string { return l.posting })
 	v.card = merge(func(l lexicon) []string { return l.card })
 	v.months = map[string]int{}
 	for _, lx := range lxs {

@@ -230,13 +230,25 @@ func colOf(seg *segment, t token) int {
 	return -1
 }
 
-// dateLabel picks the label whose dates are the posting date.
+// dateLabel picks the label whose dates are the posting date: of two date
+// headings, the one that names the booking ("Data contabile" beside "Data
+// operazione").
 func dateLabel(labels []label) int {
 	for _, want := range []colRole{roleDate, roleTransDate, roleValueDate} {
+		first := -1
 		for i, lb := range labels {
-			if lb.role == want {
+			if lb.role != want {
+				continue
+			}
+			if first < 0 {
+				first = i
+			}
+			if hasPhrase(foldLabel(lb.text), vocab.posting) {
 				return i
 			}
+		}
+		if first >= 0 {
+			return first
 		}
 	}
 	return -1
