@@ -117,6 +117,61 @@ func headingCuts(words []Word) []int {
 	return cuts
 }
 
+// stackedHeading reports whether below continues the heading line above:
+// mostly heading words ("Amt. Amt. Balance"), or words each set under a
+// heading above, under two or more of them ("F. | F." over "Transacción |
+// Contable"). A description's first line set just under the heading is
+// neither.
+func stackedHeading(above, below *line) bool {
+	if headingShare(below) >= 0.5 {
+		return true
+	}
+	labels := buildLabels([]*line{above})
+	under := map[int]bool{}
+	for _, w := range below.words {
+		k := slices.IndexFunc(labels, func(lb label) bool { return w.X0 < lb.x1 && w.X1 > lb.x0 })
+		if k < 0 {
+			return false
+		}
+		under[k] = true
+	}
+	return len(under) >= 2
+}
+
+// headingShare is the share of a line's words that belong to heading
+// phrases: a stacked heading's second line is mostly headings ("Amt. Amt.
+// Balance"), a description's first line set just under the heading is not.
+func headingShare(l *line) float64 {
+	toks := strings.Fields(foldLabel(l.text()))
+	if len(toks) == 0 {
+		return 0
+	}
+	covered := make([]bool, len(toks))
+	for _, rp := range vocab.headings {
+		for _, p := range rp.phrases {
+			ps := strings.Fields(p)
+		next:
+			for s := 0; s+len(ps) <= len(toks); s++ {
+				for k, f := range ps {
+					if toks[s+k] != f {
+						continue next
+					}
+				}
+				for k := range ps {
+					covered[s+k] = true
+				}
+			}
+		}
+	}
+	n := 0
+	for _, c := range covered {
+		if c {
+			n++
+		}
+	}
+	return float64(n) / float64(len(toks))
+}
+
 // isHeading reports text that is one heading phrase, whole.
 func isHeading(s string) bool {
 	f := strings.TrimSpace(foldLabel(s))
@@ -296,7 +351,7 @@ func findHeaders(lines []*line) []header {
 		// Grow the band to close plain-text neighbours (at most three lines).
 		first, last := i, i
 		for last+1 < len(lines) && last-first < 2 && isPlainText(lines[last+1]) &&
-			lines[last+1].y0-lines[last].y1 < 0.8*l.height() {
+			lines[last+1].y0-lines[last].y1 < 0.8*l.height() && stackedHeading(lines[last], lines[last+1]) {
 			last++
 		}
 		best, bestScore := header{}, 0

@@ -247,3 +247,37 @@ func TestCardStatementTitle(t *testing.T) {
 		t.Error("one card phrase made a card statement")
 	}
 }
+
+// A description's first line set just under the heading is not a second
+// heading line; a heading broken over two lines across its columns is.
+func TestHeadingBandStopsAtDescription(t *testing.T) {
+	labelsOf := func(lines ...[]cellAt) string {
+		ls := groupLines(synthPage(1, lines...), 0)
+		for _, l := range ls {
+			tokenize(l, false)
+		}
+		hs := findHeaders(ls)
+		if len(hs) != 1 {
+			t.Fatalf("got %d headers, want 1", len(hs))
+		}
+		var got []string
+		for _, lb := range hs[0].labels {
+			got = append(got, lb.text)
+		}
+		return strings.Join(got, "|")
+	}
+	if got, want := labelsOf(
+		[]cellAt{at(10, "Date"), at(80, "Description"), at(300, "Debit"), at(380, "Credit"), at(460, "Balance")},
+		[]cellAt{at(80, "Gutschrift Netflix Invoice 15464 Branch Madrid")},
+		[]cellAt{at(10, "04/12/2022"), rat(420, "156.67"), rat(520, "1,156.67")},
+	), "Date|Description|Debit|Credit|Balance"; got != want {
+		t.Errorf("labels = %s, want %s", got, want)
+	}
+	if got, want := labelsOf(
+		[]cellAt{at(10, "F."), at(100, "F."), at(170, "Movimiento"), at(400, "Cantidad")},
+		[]cellAt{at(10, "Transacción"), at(100, "Contable")},
+		[]cellAt{at(10, "14/07/2025"), at(100, "14/07/2025"), at(170, "TESCO"), rat(450, "6.75")},
+	), "F. Transacción|F. Contable|Movimiento|Cantidad"; got != want {
+		t.Errorf("labels = %s, want %s", got, want)
+	}
+}
