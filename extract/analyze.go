@@ -26,31 +26,53 @@ func analyze(pages []Page) *Result {
 		all = append(all, ls...)
 	}
 	segs := buildSegments(byPage)
-	var rows []row
-	var markers []marker
-	inTable := map[*line]bool{}
-	var labels []label
-	for i := range segs {
-		rows, markers = readRows(&segs[i], i, rows, markers)
-		for _, l := range segs[i].lines {
-			inTable[l] = true
+	parts := splitAccounts(all, segs)
+	if parts == nil {
+		one := accountPart{lines: all}
+		for i := range segs {
+			one.segs = append(one.segs, i)
 		}
-		labels = append(labels, segs[i].labels...)
+		parts = []accountPart{one}
 	}
-	rows = dropRelistings(rows)
+	// Each account's tables are read on their own: its brought-forward
+	// line opens its rows, not the document's.
+	type partRows struct {
+		rows    []row
+		markers []marker
+		outside []*line
+		labels  []label
+	}
+	read := make([]partRows, len(parts))
 	var toks []dateToken
-	for _, r := range rows {
-		if r.ownDate {
-			toks = append(toks, r.date)
+	var labels []label
+	for k, p := range parts {
+		pr := &read[k]
+		inTable := map[*line]bool{}
+		for _, i := range p.segs {
+			pr.rows, pr.markers = readRows(&segs[i], i, pr.rows, pr.markers)
+			for _, l := range segs[i].lines {
+				inTable[l] = true
+			}
+			pr.labels = append(pr.labels, segs[i].labels...)
 		}
+		pr.rows = dropRelistings(pr.rows)
+		for _, r := range pr.rows {
+			if r.ownDate {
+				toks = append(toks, r.date)
+			}
+		}
+		for _, l := range p.lines {
+			if !inTable[l] {
+				pr.outside = append(pr.outside, l)
+			}
+		}
+		labels = append(labels, pr.labels...)
+	}
+	var outside []*line
+	for _, pr := range read {
+		outside = append(outside, pr.outside...)
 	}
 	order := guessDateOrder(toks)
-	var outside []*line
-	for _, l := range all {
-		if !inTable[l] {
-			outside = append(outside, l)
-		}
-	}
 	st := readStatement(outside, order, labels)
 	// Two readings of numeric dates may both run in order ("03/01, 03/03");
 	// then the one that keeps the dates inside the printed period wins.
@@ -68,8 +90,41 @@ func analyze(pages []Page) *Result {
 	if ps == nil {
 		ps, pe = fallbackPeriod(all, order)
 	}
+	card := isCardStatement(all)
 	res := &Result{Statement: st}
-	res.Transactions = reconcile(rows, markers, &res.Statement, order, ps, pe, isCardStatement(all))
+	if len(parts) == 1 {
+		res.Transactions = reconcile(read[0].rows, read[0].markers, &res.Statement, order, ps, pe, card)
+		return res
+	}
+	// Several accounts: each is read and reconciled as a statement of its
+	// own; the document's fields describe the first.
+	var offsets []int
+	for k, p := range parts {
+		ast := readStatement(read[k].outside, order, read[k].labels)
+		ast.AccountNumber = p.number
+		if ast.PeriodStart == nil {
+			ast.PeriodStart, ast.PeriodEnd = st.PeriodStart, st.PeriodEnd
+		}
+		if ast.Currency == "" {
+			ast.Currency = st.Currency
+		}
+		offsets = append(offsets, len(res.Transactions))
+		txs := reconcile(read[k].rows, read[k].markers, &ast, order, ps, pe, card)
+		for i := range txs {
+			txs[i].Account = p.number
+		}
+		res.Transactions = append(res.Transactions, txs...)
+		res.Statement.Warnings = append(res.Statement.Warnings, ast.Warnings...)
+		res.Statement.Accounts = append(res.Statement.Accounts, Account{
+			Number: p.number, Currency: ast.Currency, PeriodStart: ast.PeriodStart, PeriodEnd: ast.PeriodEnd,
+			OpeningBalance: ast.OpeningBalance, ClosingBalance: ast.ClosingBalance, Reconciliation: ast.Reconciliation,
+		})
+	}
+	first := res.Statement.Accounts[0]
+	res.Statement.AccountNumber = first.Number
+	res.Statement.OpeningBalance, res.Statement.ClosingBalance = first.OpeningBalance, first.ClosingBalance
+	res.Statement.TotalIn, res.Statement.TotalOut = nil, nil
+	res.Statement.Reconciliation = combineAccounts(res.Statement.Accounts, offsets)
 	return res
 }
 

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
@@ -20,7 +21,7 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 		folded := foldLabel(l.text())
 		if st.AccountNumber == "" {
 			if end := phraseEnd(l.words, vocab.account); end >= 0 {
-				st.AccountNumber = accountValue(joinWords(l.words[end:]))
+				st.AccountNumber = accountValue(l.words[end:])
 			}
 		}
 		if st.Currency == "" {
@@ -98,20 +99,36 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 	return st
 }
 
+// ibanStart and ibanGroup read an IBAN printed in groups of four, letters
+// among them (GB29 NWBK 6016 1331 9268 19).
+var (
+	ibanStart = regexp.MustCompile(`^[A-Z]{2}[0-9]{2}`)
+	ibanGroup = regexp.MustCompile(`^[A-Z0-9]{1,4}$`)
+)
+
 // accountValue takes an account number as printed from the text after its
 // label: the words that hold digits or masking characters.
-func accountValue(s string) string {
+func accountValue(words []Word) string {
 	var parts []string
-	for _, f := range strings.Fields(s) {
-		f = strings.TrimRight(f, ",;")
-		if !strings.ContainsAny(f, "0123456789*•xX") || len(parts) > 0 && !strings.ContainsAny(f, "0123456789*•") {
-			break
+	for i, w := range words {
+		if i > 0 && w.X0-words[i-1].X1 > 1.2*(w.Y1-w.Y0) {
+			break // the next thing on the line ("12 High Street")
 		}
-		if strings.ContainsAny(f, "0123456789*•") || strings.Trim(f, "xX-") == "" {
-			parts = append(parts, f)
-			continue
+		for _, f := range strings.Fields(w.Text) {
+			f = strings.TrimRight(f, ",;")
+			if len(parts) > 0 && ibanStart.MatchString(parts[0]) && ibanGroup.MatchString(f) {
+				parts = append(parts, f) // "GB29 NWBK 6016"
+				continue
+			}
+			if !strings.ContainsAny(f, "0123456789*•xX") || len(parts) > 0 && !strings.ContainsAny(f, "0123456789*•") {
+				return strings.Join(parts, " ")
+			}
+			if strings.ContainsAny(f, "0123456789*•") || strings.Trim(f, "xX-") == "" {
+				parts = append(parts, f)
+				continue
+			}
+			return strings.Join(parts, " ")
 		}
-		break
 	}
 	return strings.Join(parts, " ")
 }

@@ -365,3 +365,75 @@ func TestAnalyzeRelistingDropped(t *testing.T) {
 		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
 	}
 }
+
+// Two accounts in one document, each named above its own table with its own
+// opening balance, and a page header that names the first again: each row
+// carries its account, each account is reconciled on its own, and one
+// breaking makes the document a mismatch at that row.
+func TestAnalyzeTwoAccounts(t *testing.T) {
+	table := func(acct, opening string, rows ...[]cellAt) [][]cellAt {
+		lines := [][]cellAt{
+			{at(10, "Account number: "+acct)},
+			{at(10, "Opening balance"), rat(300, opening)},
+			nil,
+			{at(10, "Date"), at(80, "Details"), at(330, "Withdrawals"), at(420, "Deposits"), at(500, "Balance")},
+		}
+		return append(lines, rows...)
+	}
+	lines := [][]cellAt{{at(10, "Statement period 1 Feb 2026 to 28 Feb 2026")}}
+	lines = append(lines, table("12-3456-7890123", "$100.00",
+		[]cellAt{at(10, "03 Feb"), at(80, "SHOP"), rat(380, "10.00"), rat(560, "90.00")},
+		[]cellAt{at(10, "04 Feb"), at(80, "RENT"), rat(380, "50.00"), rat(560, "40.00")})...)
+	lines = append(lines, nil)
+	p1 := synthPage(1, append(lines, table("GB29 NWBK 6016 1331 9268 19", "$500.00",
+		[]cellAt{at(10, "05 Feb"), at(80, "SALARY"), rat(470, "60.00"), rat(560, "560.00")})...)...)
+	p2 := synthPage(2,
+		[]cellAt{at(10, "Statement - Account number: 12-3456-7890123")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Details"), at(330, "Withdrawals"), at(420, "Deposits"), at(500, "Balance")},
+		[]cellAt{at(10, "09 Feb"), at(80, "CAFE"), rat(380, "5.00"), rat(560, "555.00")},
+	)
+	res := analyze([]Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2026-02-03|SHOP||10.00|90.00",
+		"2026-02-04|RENT||50.00|40.00",
+		"2026-02-05|SALARY|60.00||560.00",
+		"2026-02-09|CAFE||5.00|555.00",
+	})
+	wantAcct := []string{"12-3456-7890123", "12-3456-7890123", "GB29 NWBK 6016 1331 9268 19", "GB29 NWBK 6016 1331 9268 19"}
+	for i, tx := range res.Transactions {
+		if tx.Account != wantAcct[i] {
+			t.Errorf("row %d account %q, want %q", i, tx.Account, wantAcct[i])
+		}
+	}
+	st := res.Statement
+	if len(st.Accounts) != 2 || st.Accounts[1].OpeningBalance == nil || st.Accounts[1].OpeningBalance.StringFixed(2) != "500.00" {
+		t.Fatalf("accounts = %+v, want two, the second opening at 500.00", st.Accounts)
+	}
+	if st.Reconciliation.Status != ReconcileOK || st.Accounts[0].Reconciliation.Status != ReconcileOK {
+		t.Errorf("reconciliation = %+v, want ok", st.Reconciliation)
+	}
+
+	// The second account's row breaks its chain: the document says where.
+	p2.Words[len(p2.Words)-1].Text = "556.00"
+	res = analyze([]Page{p1, p2})
+	if r := res.Statement.Reconciliation; r.Status != ReconcileMismatch || len(r.Rows) != 1 || r.Rows[0] != 3 {
+		t.Errorf("reconciliation = %+v, want a mismatch at row 3", r)
+	}
+}
+
+// One account named twice before its table, as a number and as an IBAN,
+// is one account.
+func TestAnalyzeOneAccountNamedTwice(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Account number: 12345678")},
+		[]cellAt{at(10, "IBAN: GB29 NWBK 6016 1331 9268 19")},
+		[]cellAt{at(10, "Opening balance"), rat(300, "$100.00")},
+		[]cellAt{at(10, "Date"), at(80, "Details"), at(330, "Withdrawals"), at(420, "Deposits"), at(500, "Balance")},
+		[]cellAt{at(10, "03/02/2026"), at(80, "SHOP"), rat(380, "10.00"), rat(560, "90.00")},
+	)
+	res := analyze([]Page{pg})
+	if len(res.Statement.Accounts) != 0 || res.Transactions[0].Account != "" || res.Statement.AccountNumber != "12345678" {
+		t.Errorf("accounts %+v, row account %q, number %q: want one account 12345678", res.Statement.Accounts, res.Transactions[0].Account, res.Statement.AccountNumber)
+	}
+}

@@ -51,10 +51,12 @@ type evalResult struct {
 	input           []byte
 	ext             string
 	openOK, closeOK bool
+	// accountsOK: a document of several accounts lists each of them.
+	accountsOK bool
 }
 
 func (e evalResult) exact() bool {
-	return e.err == nil && e.matched == e.truth && e.found == e.truth
+	return e.err == nil && e.matched == e.truth && e.found == e.truth && e.accountsOK
 }
 
 func TestEvalRandom(t *testing.T) {
@@ -137,7 +139,24 @@ func evalSample(kind string, s Sample) evalResult {
 	st := s.Truth.Statement
 	res.openOK = st.OpeningBalance == nil || out.Statement.OpeningBalance != nil && out.Statement.OpeningBalance.StringFixed(2) == *st.OpeningBalance
 	res.closeOK = st.ClosingBalance == nil || out.Statement.ClosingBalance != nil && out.Statement.ClosingBalance.StringFixed(2) == *st.ClosingBalance
+	res.accountsOK = accountsMatch(st.Accounts, out.Statement.Accounts)
 	return res
+}
+
+// accountsMatch reports whether got lists the truth's accounts, in order.
+func accountsMatch(truth []TruthAccount, got []extract.Account) bool {
+	if len(truth) == 0 {
+		return len(got) == 0
+	}
+	if len(got) != len(truth) {
+		return false
+	}
+	for i, a := range truth {
+		if !sameNumber(a.Number, got[i].Number) {
+			return false
+		}
+	}
+	return true
 }
 
 func gotTxns(r *extract.Result) []TruthTxn {

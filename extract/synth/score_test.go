@@ -80,7 +80,20 @@ func decEq(a, b *string) bool {
 
 func keyEq(t, o TruthTxn) bool {
 	return t.Date == o.Date && decEq(t.AmountIn, o.AmountIn) && decEq(t.AmountOut, o.AmountOut) &&
-		(t.Balance == nil || decEq(t.Balance, o.Balance))
+		(t.Balance == nil || decEq(t.Balance, o.Balance)) && sameNumber(t.Account, o.Account)
+}
+
+// sameNumber compares account numbers by their digits.
+func sameNumber(a, b string) bool {
+	digits := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, s)
+	}
+	return digits(a) == digits(b)
 }
 
 // matchTxns returns the number of truth rows matched in order.

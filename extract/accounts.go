@@ -1,0 +1,169 @@
+package extract
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// accountPart is the part of a document that belongs to one account: its
+// tables and the lines around them, from the line that names the account to
+// the line that names the next.
+type accountPart struct {
+	number string
+	segs   []int // indexes into the document's segments
+	lines  []*line
+}
+
+// splitAccounts finds the accounts of a document that holds several, each
+// named above its own tables and printing its own opening or closing
+// balance. It returns nil for a document of one account: one that names its
+// account more than once, or in two forms (a number and an IBAN), is that.
+func splitAccounts(all []*line, segs []segment) []accountPart {
+	pos := make(map[*line]int, len(all))
+	for i, l := range all {
+		pos[l] = i
+	}
+	segStarts := map[int]bool{}
+	for _, sg := range segs {
+		if len(sg.lines) > 0 {
+			segStarts[pos[sg.lines[0]]] = true
+		}
+	}
+	var parts []accountPart
+	var starts []int // where each account is first named
+	for i, l := range all {
+		end := phraseEnd(l.words, vocab.account)
+		if end < 0 {
+			continue
+		}
+		num := accountValue(l.words[end:])
+		if !accountLike(num) {
+			continue
+		}
+		if n := len(parts); n > 0 {
+			table := false
+			for j := starts[n-1]; j < i && !table; j++ {
+				table = segStarts[j]
+			}
+			again := slices.ContainsFunc(parts, func(p accountPart) bool { return sameAccount(p.number, num) })
+			if again || !table {
+				// Named again (a page's running header), or named twice
+				// before its table (a number, then an IBAN).
+				continue
+			}
+		}
+		parts = append(parts, accountPart{number: num})
+		starts = append(starts, i)
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	// Each line and table goes to the last account named before it.
+	owner := func(l *line) int {
+		p := pos[l]
+		o := 0
+		for j, s := range starts {
+			if p >= s {
+				o = j
+			}
+		}
+		return o
+	}
+	for i := range segs {
+		if len(segs[i].lines) == 0 {
+			continue
+		}
+		o := owner(segs[i].lines[0])
+		parts[o].segs = append(parts[o].segs, i)
+	}
+	for _, l := range all {
+		o := owner(l)
+		parts[o].lines = append(parts[o].lines, l)
+	}
+	// Each account holds a table and prints a balance of its own; else
+	// the names are one account's, printed again.
+	for _, p := range parts {
+		if len(p.segs) == 0 || !printsBalance(p.lines) {
+			return nil
+		}
+	}
+	return parts
+}
+
+// accountLike reports a printed account number: at least four digits.
+func accountLike(s string) bool {
+	return len(digitsOf(s)) >= 4
+}
+
+// sameAccount reports two printings of one account number: the same
+// digits, or one masked to the other's last digits.
+func sameAccount(a, b string) bool {
+	da, db := digitsOf(a), digitsOf(b)
+	if da == db {
+		return true
+	}
+	masked := strings.ContainsAny(a, "*•xX") || strings.ContainsAny(b, "*•xX")
+	return masked && len(da) >= 4 && len(db) >= 4 && (strings.HasSuffix(da, db) || strings.HasSuffix(db, da))
+}
+
+func digitsOf(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// printsBalance reports lines that name an opening or closing balance with
+// an amount.
+func printsBalance(lines []*line) bool {
+	for _, l := range lines {
+		if _, ok := amountAfter(l, vocab.opening); ok {
+			return true
+		}
+		if _, ok := amountAfter(l, vocab.closing); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// combineAccounts sums up the accounts' reconciliations for the document:
+// mismatch when any breaks (its rows counted in the document's list), ok
+// when every account is proven, unverified otherwise.
+func combineAccounts(accts []Account, offsets []int) Reconciliation {
+	rec := Reconciliation{Status: ReconcileOK}
+	var ok, none int
+	for i, a := range accts {
+		r := a.Reconciliation
+		switch r.Status {
+		case ReconcileMismatch:
+			rec.Status = ReconcileMismatch
+			if rec.Difference == nil {
+				rec.Difference = r.Difference
+			}
+			for _, row := range r.Rows {
+				rec.Rows = append(rec.Rows, row+offsets[i])
+			}
+		case ReconcileOK:
+			ok++
+		case ReconcileNoTransactions:
+			none++
+		}
+	}
+	switch {
+	case rec.Status == ReconcileMismatch:
+		rec.Message = fmt.Sprintf("the running balance breaks at %d row(s) over %d accounts; the first difference is %s", len(rec.Rows), len(accts), rec.Difference.StringFixed(2))
+	case none == len(accts):
+		rec.Status, rec.Message = ReconcileNoTransactions, "the document holds no transactions"
+	case ok+none == len(accts):
+		rec.Message = fmt.Sprintf("each of the %d accounts' balances meets its rows", len(accts))
+	default:
+		rec.Status = ReconcileUnverified
+		rec.Message = fmt.Sprintf("%d of the %d accounts print nothing that proves all their rows", len(accts)-ok-none, len(accts))
+	}
+	return rec
+}
