@@ -2,6 +2,7 @@ package extract
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -703,6 +704,9 @@ func buildSegments(pages [][]*line) []segment {
 				// A heading repeated at the top of a page continues the section before it.
 				sec = lastSection
 			}
+			if k == 0 && found {
+				h.labels = completeHeading(h.labels, lastLabels)
+			}
 			skip := balances && !hasTextLabel(h.labels) || !hasMovementLabel(h.labels)
 			segs = append(segs, segment{lines: lines[h.last+1 : end], labels: h.labels, section: sec, skip: skip})
 			lastLabels, lastSection, lastSkip = h.labels, sec, skip
@@ -721,6 +725,31 @@ func buildSegments(pages [][]*line) []segment {
 		findColumns(&segs[i])
 	}
 	return segs
+}
+
+// completeHeading fills in a heading repeated on a later page from the one
+// before it, when the two agree on at least two headings and the later one
+// lacks some (recognition lost a word or two of it): the lost headings come
+// back where they stood.
+func completeHeading(labels, before []label) []label {
+	overlaps := func(a, b label) bool { return a.x0 < b.x1 && b.x0 < a.x1 }
+	agree := 0
+	var lost []label
+	for _, b := range before {
+		i := slices.IndexFunc(labels, func(l label) bool { return overlaps(l, b) })
+		switch {
+		case i < 0:
+			lost = append(lost, b)
+		case labels[i].role == b.role && b.role != roleNone:
+			agree++
+		}
+	}
+	if agree < 2 || len(lost) == 0 {
+		return labels
+	}
+	out := append(slices.Clone(labels), lost...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].x0 < out[j].x0 })
+	return out
 }
 
 // sectionDirection reads a line as a section title: +1 when it names money

@@ -437,3 +437,19 @@ func TestAnalyzeOneAccountNamedTwice(t *testing.T) {
 		t.Errorf("accounts %+v, row account %q, number %q: want one account 12345678", res.Statement.Accounts, res.Transactions[0].Account, res.Statement.AccountNumber)
 	}
 }
+
+// A heading repeated on a later page that lost a word to recognition
+// takes it back from the page before.
+func TestCompleteHeading(t *testing.T) {
+	before := []label{{text: "Date", role: roleDate, x0: 10, x1: 30}, {text: "Details", role: roleDesc, x0: 80, x1: 115},
+		{text: "Amount", role: roleAmount, x0: 400, x1: 430}, {text: "Balance", role: roleBalance, x0: 500, x1: 535}}
+	lost := []label{before[0], before[1], before[3]}
+	got := completeHeading(lost, before)
+	if len(got) != 4 || got[2].role != roleAmount {
+		t.Errorf("completed heading = %+v, want the amount heading back third", got)
+	}
+	other := []label{{text: "Date", role: roleDate, x0: 10, x1: 30}, {text: "Fee", role: roleAmount, x0: 200, x1: 220}}
+	if got := completeHeading(other, before); len(got) != 2 {
+		t.Errorf("a different table's heading was completed: %+v", got)
+	}
+}

@@ -101,6 +101,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) 
 		OCR:    true,
 	}
 	repairAmounts(words)
+	repairDates(words)
 	lineHeights(words)
 	for _, w := range words {
 		pg.Words = append(pg.Words, extract.Word{
@@ -316,10 +317,10 @@ func cleanOCRText(s string) string {
 }
 
 // ocrAmount matches a word that is an amount as OCR commonly garbles it:
-// junk or a misread minus before it, any of .,;: as separators, and two
+// junk or a misread minus before it (a minus is often read as a quote), any of .,;: as separators, and two
 // decimals at the end. Groups: prefix, integer part with separators,
 // decimal separator, decimals, suffix.
-var ocrAmount = regexp.MustCompile(`^([-~_=(]*)([0-9]{1,3}(?:[.,;:' ][0-9]{2,3})*)([.,;:])([0-9]{2})([-)]?|CR|DR|Cr|Dr)$`)
+var ocrAmount = regexp.MustCompile(`^([-~_=("']*)([0-9]{1,3}(?:[.,;:' ][0-9]{2,3})*)([.,;:])([0-9]{2})([-)]?|CR|DR|Cr|Dr)$`)
 
 // repairAmounts rewrites amount words to the page's own number convention:
 // Tesseract often reads a decimal comma as a point (or ';', ':') and a minus
@@ -360,7 +361,7 @@ func repairAmounts(words []ocrWord) {
 		switch {
 		case strings.HasSuffix(m[1], "("):
 			sign = "("
-		case strings.ContainsAny(m[1], "-~"):
+		case strings.ContainsAny(m[1], "-~\"'"):
 			sign = "-"
 		}
 		intPart := m[2]
@@ -373,6 +374,33 @@ func repairAmounts(words []ocrWord) {
 			}, intPart)
 		}
 		words[i].text = sign + intPart + dec + m[4] + m[5]
+	}
+}
+
+// ocrDate matches a numeric date as OCR garbles its digits: letters that
+// look like digits (o, s, l, I, B) in place of some of them.
+var ocrDate = regexp.MustCompile(`^[0-9oOsSlIB]{1,4}[/.-][0-9oOsSlIB]{1,2}[/.-][0-9oOsSlIB]{2,4}$`)
+
+// digitLike maps the letters OCR reads for digits back to the digits.
+var digitLike = strings.NewReplacer("o", "0", "O", "0", "s", "5", "S", "5", "l", "1", "I", "1", "B", "8")
+
+// repairDates rewrites a numeric date read with a letter or two for its
+// digits ("os/04/22" for "05/04/22"). A word with fewer than four real
+// digits is left alone: it is more likely text than a date.
+func repairDates(words []ocrWord) {
+	for i, w := range words {
+		if !ocrDate.MatchString(w.text) || strings.IndexFunc(w.text, unicode.IsLetter) < 0 {
+			continue
+		}
+		digits := 0
+		for _, r := range w.text {
+			if unicode.IsDigit(r) {
+				digits++
+			}
+		}
+		if digits >= 4 {
+			words[i].text = digitLike.Replace(w.text)
+		}
 	}
 }
 

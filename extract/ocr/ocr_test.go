@@ -313,8 +313,8 @@ func TestRepairAmounts(t *testing.T) {
 		in   []string
 		want []string
 	}{
-		{"decimal comma page", []string{"1.234,56", "12,00", "4,501,96", "~42,38", "--15.611,57", "9.458;54", "03.05.2024"},
-			[]string{"1.234,56", "12,00", "4.501,96", "-42,38", "-15.611,57", "9.458,54", "03.05.2024"}},
+		{"decimal comma page", []string{"1.234,56", "12,00", "4,501,96", "~42,38", "--15.611,57", "9.458;54", "03.05.2024", `"8,65`},
+			[]string{"1.234,56", "12,00", "4.501,96", "-42,38", "-15.611,57", "9.458,54", "03.05.2024", "-8,65"}},
 		{"decimal point page", []string{"1,234.56", "12.00", "2;321.17", "393,11", "8,514,50", "-_-92,609.85", "(12.50)", "4,49,600.25"},
 			[]string{"1,234.56", "12.00", "2,321.17", "393.11", "8,514.50", "-92,609.85", "(12.50)", "4,49,600.25"}},
 		{"too few amounts to tell", []string{"12,50", "hello"}, []string{"12,50", "hello"}},
@@ -382,3 +382,18 @@ func TestOCRBlankAndTinyPages(t *testing.T) {
 }
 
 func abs(x float64) float64 { return math.Abs(x) }
+
+func TestRepairDates(t *testing.T) {
+	in := []string{"os/04/22", "O5.O4.2022", "2024-0l-15", "05/04/22", "Sl/IB", "so/so/so", "Bos/sl"}
+	want := []string{"05/04/22", "05.04.2022", "2024-01-15", "05/04/22", "Sl/IB", "so/so/so", "Bos/sl"}
+	words := make([]ocrWord, len(in))
+	for i, s := range in {
+		words[i].text = s
+	}
+	repairDates(words)
+	for i, w := range words {
+		if w.text != want[i] {
+			t.Errorf("%q -> %q, want %q", in[i], w.text, want[i])
+		}
+	}
+}
