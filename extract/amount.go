@@ -308,9 +308,11 @@ func indianGroups(g []string) bool {
 // decimal separator is a comma. Each number votes: both separators present
 // settles it ("1.234,56"), a lone separator followed by one or two digits is
 // the decimal one, repeated valid groups ("1.234.567") are the thousands
-// separator. Ties go to the dot.
+// separator. With no decimals anywhere, a lone separator before three
+// digits ("8.766") groups thousands. Ties go to the dot.
 func guessDecimalComma(cells []string) bool {
 	comma, dot := 0, 0
+	groupDot, groupComma := 0, 0
 	for _, cell := range cells {
 		for _, run := range numberRuns(normalizeAmountSpaces(cell)) {
 			nc, nd := strings.Count(run, ","), strings.Count(run, ".")
@@ -335,6 +337,14 @@ func guessDecimalComma(cells []string) bool {
 				} else {
 					dot++
 				}
+			case nc+nd == 1 && after == 3:
+				// "8.766": a thousands separator, unless a number with
+				// decimals says otherwise.
+				if run[last] == '.' {
+					groupDot++
+				} else {
+					groupComma++
+				}
 			case nc+nd > 1 && westernGroups(strings.FieldsFunc(run, func(r rune) bool { return r == '.' || r == ',' })):
 				if nc > 0 {
 					dot++
@@ -343,6 +353,10 @@ func guessDecimalComma(cells []string) bool {
 				}
 			}
 		}
+	}
+	if comma == 0 && dot == 0 {
+		// Whole amounts only: the separator they group thousands with.
+		return groupDot > groupComma
 	}
 	return comma > dot
 }
