@@ -288,6 +288,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	if havePrev {
 		prev = *opening
 	}
+	fromZero := false // some balance was counted from an assumed zero
 	for _, rw := range rows {
 		r := bySeg[rw.segID]
 		d, abs, known, any := r.movement(rw, unsigned)
@@ -356,6 +357,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 			prev, havePrev = r.chain(d), true
 			tx.Balance = prev
 			tx.Warnings = append(tx.Warnings, warnNoOpeningPref+": balance counted from zero")
+			fromZero = true
 		}
 		txs = append(txs, tx)
 	}
@@ -399,6 +401,11 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	case checks == 0:
 		rec.Status = ReconcileUnverified
 		rec.Message = "the statement prints no balances to check the transactions against"
+	case fromZero:
+		// The amounts may be proven (by printed totals), but not the
+		// balances: they stand on an opening balance of zero nobody printed.
+		rec.Status = ReconcileUnverified
+		rec.Message = "the statement prints no opening balance: the balances are counted from zero and nothing proves them"
 	case proven < len(txs):
 		rec.Status = ReconcileUnverified
 		rec.Message = fmt.Sprintf("the printed balances check the first %d transaction(s); nothing printed checks the %d after them", proven, len(txs)-proven)

@@ -453,3 +453,20 @@ func TestCompleteHeading(t *testing.T) {
 		t.Errorf("a different table's heading was completed: %+v", got)
 	}
 }
+
+// Printed totals prove the amounts, but with no opening balance anywhere
+// the balances are counted from zero: the statement is not ok.
+func TestAnalyzeTotalsWithoutOpeningUnverified(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Total credits"), rat(300, "60.00")},
+		[]cellAt{at(10, "Total debits"), rat(300, "10.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Details"), at(330, "Withdrawals"), at(420, "Deposits")},
+		[]cellAt{at(10, "03/02/2026"), at(80, "SHOP"), rat(380, "10.00")},
+		[]cellAt{at(10, "04/02/2026"), at(80, "SALARY"), rat(470, "60.00")},
+	)
+	res := analyze([]Page{pg})
+	if len(res.Transactions) != 2 || res.Statement.Reconciliation.Status != ReconcileUnverified {
+		t.Errorf("%d rows, reconciliation %+v: want 2 rows, unverified", len(res.Transactions), res.Statement.Reconciliation)
+	}
+}
