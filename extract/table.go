@@ -728,20 +728,26 @@ func buildSegments(pages [][]*line) []segment {
 }
 
 // completeHeading fills in a heading repeated on a later page from the one
-// before it, when the two agree on at least two headings and the later one
-// lacks some (recognition lost a word or two of it): the lost headings come
-// back where they stood.
+// before it, when the later one is part of it (every heading it kept stands
+// where it stood before, with the same meaning, two of them at least) and
+// lacks some: recognition lost a word or two of it, and the lost headings
+// come back where they stood.
 func completeHeading(labels, before []label) []label {
 	overlaps := func(a, b label) bool { return a.x0 < b.x1 && b.x0 < a.x1 }
 	agree := 0
+	for _, l := range labels {
+		i := slices.IndexFunc(before, func(b label) bool { return overlaps(l, b) })
+		if i < 0 || before[i].role != l.role {
+			return labels // a heading of another table
+		}
+		if l.role != roleNone {
+			agree++
+		}
+	}
 	var lost []label
 	for _, b := range before {
-		i := slices.IndexFunc(labels, func(l label) bool { return overlaps(l, b) })
-		switch {
-		case i < 0:
+		if !slices.ContainsFunc(labels, func(l label) bool { return overlaps(l, b) }) {
 			lost = append(lost, b)
-		case labels[i].role == b.role && b.role != roleNone:
-			agree++
 		}
 	}
 	if agree < 2 || len(lost) == 0 {

@@ -448,9 +448,13 @@ func TestCompleteHeading(t *testing.T) {
 	if len(got) != 4 || got[2].role != roleAmount {
 		t.Errorf("completed heading = %+v, want the amount heading back third", got)
 	}
-	other := []label{{text: "Date", role: roleDate, x0: 10, x1: 30}, {text: "Fee", role: roleAmount, x0: 200, x1: 220}}
-	if got := completeHeading(other, before); len(got) != 2 {
-		t.Errorf("a different table's heading was completed: %+v", got)
+	for _, other := range [][]label{
+		{{text: "Date", role: roleDate, x0: 10, x1: 30}, {text: "Fee", role: roleAmount, x0: 200, x1: 220}},
+		{before[0], before[1], {text: "Amount", role: roleAmount, x0: 505, x1: 532}},
+	} {
+		if got := completeHeading(other, before); len(got) != len(other) {
+			t.Errorf("a different table's heading was completed: %+v", got)
+		}
 	}
 }
 
