@@ -724,6 +724,12 @@ func buildSegments(pages [][]*line) []segment {
 	for i := range segs {
 		findColumns(&segs[i])
 	}
+	if !found && len(segs[0].cols) < 2 {
+		// Dated lines with one column of figures and no heading are not a
+		// statement's table (a guide's example, a schedule): without a
+		// balance beside the amounts nothing says they are.
+		return nil
+	}
 	return segs
 }
 
