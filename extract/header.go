@@ -79,24 +79,40 @@ func classifyPhrase(s string) (colRole, int) {
 }
 
 // headingCuts splits a run of heading words into whole headings, as few as
-// can be, and returns where each starts; nil when some word belongs to no
-// heading. A money heading that only qualifies its neighbour ("Debit |
-// Amount") stays joined to it.
+// can be, and returns where each starts; nil when the run does not start
+// with a heading. A word that belongs to no heading stays with the heading
+// before it ("Libellé | de l'opération"), as few such words as can be. A
+// money heading that only qualifies its neighbour ("Debit | Amount") stays
+// joined to it.
 func headingCuts(words []Word) []int {
 	n := len(words)
-	// best[i] is the fewest headings covering words[:i], -1 when none do.
-	best := make([]int, n+1)
+	// cost[i] orders the readings of words[:i]: fewest words outside any
+	// heading, then fewest headings; -1 when none reads them.
+	type cost struct{ loose, heads int }
+	better := func(a, b cost) bool { return a.loose < b.loose || a.loose == b.loose && a.heads < b.heads }
+	best := make([]cost, n+1)
 	from := make([]int, n+1)
+	ok := make([]bool, n+1)
+	ok[0] = true
 	for i := 1; i <= n; i++ {
-		best[i] = -1
 		for j := i - 1; j >= 0; j-- {
-			if best[j] < 0 || best[i] >= 0 && best[j]+1 >= best[i] || !isHeading(joinWords(words[j:i])) {
+			if !ok[j] {
 				continue
 			}
-			best[i], from[i] = best[j]+1, j
+			// words[j:i] is a heading followed by loose words.
+			for k := i; k > j; k-- {
+				if !isHeading(joinWords(words[j:k])) {
+					continue
+				}
+				c := cost{best[j].loose + i - k, best[j].heads + 1}
+				if !ok[i] || better(c, best[i]) {
+					best[i], from[i], ok[i] = c, j, true
+				}
+				break // the longest heading from j
+			}
 		}
 	}
-	if best[n] < 0 {
+	if !ok[n] {
 		return nil
 	}
 	var cuts []int

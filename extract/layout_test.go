@@ -198,6 +198,7 @@ func TestHeadingsSetClose(t *testing.T) {
 		{"Rif. Data operazione Data contabile Descrizione Importo", "Rif.|Data operazione|Data contabile|Descrizione|Importo"},
 		{"Transaction Date Description", "Transaction Date|Description"},
 		{"Date Posted Details", "Date Posted|Details"},
+		{"Date transaction Date comptable Libellé de l'opération", "Date transaction|Date comptable|Libellé de l'opération"},
 	}
 	for _, c := range cases {
 		pg := synthPage(1, []cellAt{at(10, c.in)})
