@@ -52,13 +52,8 @@ func tiffOrientation(t []byte) int {
 	if len(t) < 8 {
 		return 0
 	}
-	var bo binary.ByteOrder
-	switch string(t[:2]) {
-	case "II":
-		bo = binary.LittleEndian
-	case "MM":
-		bo = binary.BigEndian
-	default:
+	bo := tiffByteOrder(t)
+	if bo == nil {
 		return 0
 	}
 	if bo.Uint16(t[2:]) != 42 {

@@ -147,19 +147,26 @@ func PageCount(data []byte) (int, error) {
 	return 0, extract.ErrUnsupported
 }
 
+// tiffByteOrder reads the byte order a TIFF header (or an Exif block, which
+// is one) starts with; nil when it names none.
+func tiffByteOrder(t []byte) binary.ByteOrder {
+	switch string(t[:2]) {
+	case "II":
+		return binary.LittleEndian
+	case "MM":
+		return binary.BigEndian
+	}
+	return nil
+}
+
 // tiffIFDs walks a TIFF's chain of image file directories and returns the
 // offset of each one: one per page.
 func tiffIFDs(data []byte) ([]uint32, error) {
 	if len(data) < 8 {
 		return nil, fmt.Errorf("tiff: short header: %w", extract.ErrCorrupt)
 	}
-	var bo binary.ByteOrder
-	switch string(data[:2]) {
-	case "II":
-		bo = binary.LittleEndian
-	case "MM":
-		bo = binary.BigEndian
-	default:
+	bo := tiffByteOrder(data)
+	if bo == nil {
 		return nil, fmt.Errorf("tiff: bad byte order: %w", extract.ErrCorrupt)
 	}
 	if bo.Uint16(data[2:4]) != 42 {
