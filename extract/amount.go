@@ -98,6 +98,13 @@ func parseNumber(s string, decimalComma bool) (v decimal.Decimal, marked, bare, 
 	}
 	neg := minus
 	marked = haveSign || haveParen || haveDrCr
+	lead := byte('.')
+	if decimalComma {
+		lead = ','
+	}
+	if len(s) == 3 && s[0] == lead && isDigitAt(s, 1) && isDigitAt(s, 2) {
+		s = "0" + s // ".26": cents printed without the zero before them
+	}
 	num, grouped, hasDecimals, ok := normalizeNumber(s, decimalComma)
 	if !ok {
 		return decimal.Decimal{}, false, false, false, false
