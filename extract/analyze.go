@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -92,6 +94,15 @@ func analyze(pages []Page) *Result {
 	}
 	card := isCardStatement(all)
 	res := &Result{Statement: st}
+	if ps == nil && slices.ContainsFunc(toks, func(t dateToken) bool { return t.YearDigits == 0 }) {
+		// No year printed anywhere: the dates are taken in the year up to
+		// the day of conversion, and the statement says so.
+		y, m, d := today().Date()
+		end := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		start := end.AddDate(-1, 0, 1)
+		ps, pe = &start, &end
+		res.Statement.Warnings = append(res.Statement.Warnings, fmt.Sprintf("the statement prints no year: its dates are taken as falling in the year up to %s", end.Format(time.DateOnly)))
+	}
 	if len(parts) == 1 {
 		res.Transactions = reconcile(read[0].rows, read[0].markers, &res.Statement, order, ps, pe, card)
 		return res
@@ -127,6 +138,9 @@ func analyze(pages []Page) *Result {
 	res.Statement.Reconciliation = combineAccounts(res.Statement.Accounts, offsets)
 	return res
 }
+
+// today is the day of conversion (a variable for tests).
+var today = time.Now
 
 // isCardStatement reports a credit-card statement: one that prints at
 // least two of the things only a card statement prints (a credit limit, a

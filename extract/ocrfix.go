@@ -154,8 +154,9 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 
 // ocrConfusable says how OCR could have turned want into got ("a lost
 // minus sign", "one digit misread", ...), or "" when it could not have:
-// the sign dropped or added, one digit read as another, or one digit
-// added or dropped (a '+' read as '4', a stray mark read as '1').
+// the sign dropped or added, one digit read as another, one digit added
+// or dropped (a '+' read as '4', a stray mark read as '1'), or the decimal
+// point lost ("26" for ".26").
 func ocrConfusable(got, want decimal.Decimal) string {
 	if got.Equal(want) {
 		return ""
@@ -168,6 +169,9 @@ func ocrConfusable(got, want decimal.Decimal) string {
 	}
 	if got.IsNegative() != want.IsNegative() && !got.IsZero() && !want.IsZero() {
 		return "" // a sign and a digit both wrong: too far
+	}
+	if hundred := decimal.NewFromInt(100); got.Equal(want.Mul(hundred)) || want.Equal(got.Mul(hundred)) {
+		return "a lost decimal point" // ".26" read as "26"
 	}
 	g := strings.ReplaceAll(got.Abs().StringFixed(2), ".", "")
 	w := strings.ReplaceAll(want.Abs().StringFixed(2), ".", "")

@@ -155,6 +155,9 @@ func TestOCRConfusable(t *testing.T) {
 		{"2108.76", "2160.76", ""},
 		{"-2108.76", "2106.76", ""},
 		{"12.34", "12.34", ""},
+		{"26", "0.26", "a lost decimal point"},
+		{"1234", "12.34", "a lost decimal point"},
+		{"2.60", "0.26", ""},
 	}
 	for _, tc := range tests {
 		if got := ocrConfusable(dec(tc.got), dec(tc.want)); got != tc.kind {

@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // txLine renders a transaction as "date|description|in|out|balance" for comparisons.
@@ -485,5 +486,25 @@ func TestAnalyzeHeadlessSingleColumnIgnored(t *testing.T) {
 	)
 	if res := analyze([]Page{pg}); len(res.Transactions) != 0 {
 		t.Errorf("read %d rows from a headless single column, want none", len(res.Transactions))
+	}
+}
+
+// Dates printed with no year, in a document that prints none anywhere, are
+// taken in the year up to the day of conversion, and the statement says so.
+func TestAnalyzeNoYearAnywhere(t *testing.T) {
+	defer func(f func() time.Time) { today = f }(today)
+	today = func() time.Time { return time.Date(2026, 1, 20, 15, 0, 0, 0, time.UTC) }
+	pg := synthPage(1,
+		[]cellAt{at(10, "Date"), at(80, "Details"), at(330, "Withdrawals"), at(420, "Deposits"), at(500, "Balance")},
+		[]cellAt{at(10, "12/30"), at(80, "SHOP"), rat(380, "10.00"), rat(560, "90.00")},
+		[]cellAt{at(10, "01/04"), at(80, "SALARY"), rat(470, "60.00"), rat(560, "150.00")},
+	)
+	res := analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2025-12-30|SHOP||10.00|90.00",
+		"2026-01-04|SALARY|60.00||150.00",
+	})
+	if len(res.Statement.Warnings) == 0 || !strings.Contains(res.Statement.Warnings[0], "no year") {
+		t.Errorf("warnings %q, want one saying no year is printed", res.Statement.Warnings)
 	}
 }
