@@ -15,6 +15,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"passbook/extract"
+	"passbook/extract/internal/golden"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -33,29 +34,18 @@ const fixtureDir = "../../testdata/statements"
 // same bytes.
 var fixtureEpoch = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 
-// goldenTxn and goldenDoc are the golden JSON: the shape of the download body.
-type goldenTxn struct {
-	Date        string  `json:"date"`
-	Type        string  `json:"type"`
-	Description string  `json:"description"`
-	AmountIn    *string `json:"amountIn"`
-	AmountOut   *string `json:"amountOut"`
-	Balance     string  `json:"balance"`
-}
+// The golden statements' shape and comparison (extract/internal/golden).
+type (
+	goldenTxn       = golden.Txn
+	goldenStatement = golden.Statement
+	goldenDoc       = golden.Doc
+)
 
-type goldenStatement struct {
-	AccountNumber  string `json:"account_number"`
-	PeriodStart    string `json:"period_start"`
-	PeriodEnd      string `json:"period_end"`
-	Currency       string `json:"currency"`
-	OpeningBalance string `json:"opening_balance"`
-	ClosingBalance string `json:"closing_balance"`
-}
-
-type goldenDoc struct {
-	Transactions []goldenTxn     `json:"transactions"`
-	Statement    goldenStatement `json:"statement"`
-}
+var (
+	compareFixture        = golden.Compare
+	goldenFromTransaction = golden.FromTransaction
+	strOrNull             = golden.StrOrNull
+)
 
 func TestFixtures(t *testing.T) {
 	if *updateFixtures {
@@ -104,84 +94,6 @@ func TestFixtures(t *testing.T) {
 			compareFixture(t, res, want)
 		})
 	}
-}
-
-// compareFixture reports every field that differs, row by row, and at most
-// a screenful of them.
-func compareFixture(t *testing.T, res *extract.Result, want goldenDoc) {
-	t.Helper()
-	got := make([]goldenTxn, len(res.Transactions))
-	for i, tx := range res.Transactions {
-		got[i] = goldenFromTransaction(tx)
-	}
-	if len(got) != len(want.Transactions) {
-		t.Errorf("got %d transactions, want %d", len(got), len(want.Transactions))
-	}
-	reported := 0
-	for i := 0; i < min(len(got), len(want.Transactions)) && reported < 12; i++ {
-		g, w := got[i], want.Transactions[i]
-		var diffs []string
-		check := func(field, gv, wv string) {
-			if gv != wv {
-				diffs = append(diffs, fmt.Sprintf("%s got %q want %q", field, gv, wv))
-			}
-		}
-		check("date", g.Date, w.Date)
-		check("type", g.Type, w.Type)
-		check("description", g.Description, w.Description)
-		check("amountIn", strOrNull(g.AmountIn), strOrNull(w.AmountIn))
-		check("amountOut", strOrNull(g.AmountOut), strOrNull(w.AmountOut))
-		check("balance", g.Balance, w.Balance)
-		if len(diffs) > 0 {
-			reported++
-			t.Errorf("row %d (want %s %q): %s", i, w.Date, w.Description, strings.Join(diffs, "; "))
-		}
-	}
-	for i := len(want.Transactions); i < len(got) && i < len(want.Transactions)+3; i++ {
-		t.Errorf("extra row %d: %+v", i, got[i])
-	}
-	for i := len(got); i < len(want.Transactions) && i < len(got)+3; i++ {
-		t.Errorf("missing row %d: %+v", i, want.Transactions[i])
-	}
-	st := res.Statement
-	if s := decString(st.OpeningBalance); s != want.Statement.OpeningBalance {
-		t.Logf("statement opening balance got %q want %q", s, want.Statement.OpeningBalance)
-	}
-	if s := decString(st.ClosingBalance); s != want.Statement.ClosingBalance {
-		t.Logf("statement closing balance got %q want %q", s, want.Statement.ClosingBalance)
-	}
-}
-
-func goldenFromTransaction(tx extract.Transaction) goldenTxn {
-	g := goldenTxn{
-		Date:        tx.Date.Format(time.DateOnly),
-		Type:        tx.Type(),
-		Description: tx.Description,
-		Balance:     tx.Balance.StringFixed(2),
-	}
-	if tx.AmountIn != nil {
-		s := tx.AmountIn.StringFixed(2)
-		g.AmountIn = &s
-	}
-	if tx.AmountOut != nil {
-		s := tx.AmountOut.StringFixed(2)
-		g.AmountOut = &s
-	}
-	return g
-}
-
-func strOrNull(s *string) string {
-	if s == nil {
-		return "null"
-	}
-	return *s
-}
-
-func decString(d *decimal.Decimal) string {
-	if d == nil {
-		return "null"
-	}
-	return d.StringFixed(2)
 }
 
 // TestFixtureGenerator checks that the generator is deterministic and that

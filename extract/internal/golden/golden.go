@@ -1,0 +1,118 @@
+// Package golden holds the golden-statement files of the engine's and OCR's
+// fixture tests: their shape and the comparison both hold results to.
+package golden
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"passbook/extract"
+)
+
+// Txn, Statement and Doc are the golden JSON: the shape of the download body.
+type Txn struct {
+	Date        string  `json:"date"`
+	Type        string  `json:"type"`
+	Description string  `json:"description"`
+	AmountIn    *string `json:"amountIn"`
+	AmountOut   *string `json:"amountOut"`
+	Balance     string  `json:"balance"`
+}
+
+type Statement struct {
+	AccountNumber  string `json:"account_number"`
+	PeriodStart    string `json:"period_start"`
+	PeriodEnd      string `json:"period_end"`
+	Currency       string `json:"currency"`
+	OpeningBalance string `json:"opening_balance"`
+	ClosingBalance string `json:"closing_balance"`
+}
+
+type Doc struct {
+	Transactions []Txn     `json:"transactions"`
+	Statement    Statement `json:"statement"`
+}
+
+// Compare reports every field of res that differs from the golden want that differs, row by row, and at most
+// a screenful of them.
+func Compare(t *testing.T, res *extract.Result, want Doc) {
+	t.Helper()
+	got := make([]Txn, len(res.Transactions))
+	for i, tx := range res.Transactions {
+		got[i] = FromTransaction(tx)
+	}
+	if len(got) != len(want.Transactions) {
+		t.Errorf("got %d transactions, want %d", len(got), len(want.Transactions))
+	}
+	reported := 0
+	for i := 0; i < min(len(got), len(want.Transactions)) && reported < 12; i++ {
+		g, w := got[i], want.Transactions[i]
+		var diffs []string
+		check := func(field, gv, wv string) {
+			if gv != wv {
+				diffs = append(diffs, fmt.Sprintf("%s got %q want %q", field, gv, wv))
+			}
+		}
+		check("date", g.Date, w.Date)
+		check("type", g.Type, w.Type)
+		check("description", g.Description, w.Description)
+		check("amountIn", StrOrNull(g.AmountIn), StrOrNull(w.AmountIn))
+		check("amountOut", StrOrNull(g.AmountOut), StrOrNull(w.AmountOut))
+		check("balance", g.Balance, w.Balance)
+		if len(diffs) > 0 {
+			reported++
+			t.Errorf("row %d (want %s %q): %s", i, w.Date, w.Description, strings.Join(diffs, "; "))
+		}
+	}
+	for i := len(want.Transactions); i < len(got) && i < len(want.Transactions)+3; i++ {
+		t.Errorf("extra row %d: %+v", i, got[i])
+	}
+	for i := len(got); i < len(want.Transactions) && i < len(got)+3; i++ {
+		t.Errorf("missing row %d: %+v", i, want.Transactions[i])
+	}
+	st := res.Statement
+	if s := decString(st.OpeningBalance); s != want.Statement.OpeningBalance {
+		t.Logf("statement opening balance got %q want %q", s, want.Statement.OpeningBalance)
+	}
+	if s := decString(st.ClosingBalance); s != want.Statement.ClosingBalance {
+		t.Logf("statement closing balance got %q want %q", s, want.Statement.ClosingBalance)
+	}
+}
+
+// FromTransaction is tx as the golden JSON holds it.
+func FromTransaction(tx extract.Transaction) Txn {
+	g := Txn{
+		Date:        tx.Date.Format(time.DateOnly),
+		Type:        tx.Type(),
+		Description: tx.Description,
+		Balance:     tx.Balance.StringFixed(2),
+	}
+	if tx.AmountIn != nil {
+		s := tx.AmountIn.StringFixed(2)
+		g.AmountIn = &s
+	}
+	if tx.AmountOut != nil {
+		s := tx.AmountOut.StringFixed(2)
+		g.AmountOut = &s
+	}
+	return g
+}
+
+// StrOrNull prints an optional amount as the golden JSON does.
+func StrOrNull(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}
+
+func decString(d *decimal.Decimal) string {
+	if d == nil {
+		return "null"
+	}
+	return d.StringFixed(2)
+}
