@@ -75,11 +75,23 @@ func Compare(t *testing.T, res *extract.Result, want Doc) {
 		t.Errorf("missing row %d: %+v", i, want.Transactions[i])
 	}
 	st := res.Statement
-	if s := decString(st.OpeningBalance); s != want.Statement.OpeningBalance {
-		t.Logf("statement opening balance got %q want %q", s, want.Statement.OpeningBalance)
+	date := func(d *time.Time) string {
+		if d == nil {
+			return ""
+		}
+		return d.Format(time.DateOnly)
 	}
-	if s := decString(st.ClosingBalance); s != want.Statement.ClosingBalance {
-		t.Logf("statement closing balance got %q want %q", s, want.Statement.ClosingBalance)
+	for _, f := range []struct{ name, got, want string }{
+		{"account number", st.AccountNumber, want.Statement.AccountNumber},
+		{"period start", date(st.PeriodStart), want.Statement.PeriodStart},
+		{"period end", date(st.PeriodEnd), want.Statement.PeriodEnd},
+		{"currency", st.Currency, want.Statement.Currency},
+		{"opening balance", decString(st.OpeningBalance), want.Statement.OpeningBalance},
+		{"closing balance", decString(st.ClosingBalance), want.Statement.ClosingBalance},
+	} {
+		if f.got != f.want {
+			t.Errorf("statement %s got %q want %q", f.name, f.got, f.want)
+		}
 	}
 }
 
