@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -69,22 +68,7 @@ func newOpsEnv(t *testing.T, path string, workers bool, logs *logBuffer, cfgf fu
 	// newEnv's own converter, whatever it is, taken through its option.
 	var conv Converter
 	newEnv(t, false, func(_ *Config, c *Converter) { conv = *c })
-	e.srv = New(slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), st, conv, cfg)
-	e.http = httptest.NewServer(e.srv)
-	ctx, cancel := context.WithCancel(context.Background())
-	e.cancel, e.done = cancel, make(chan struct{})
-	go func() {
-		defer close(e.done)
-		if workers {
-			_ = e.srv.RunWorkers(ctx)
-		}
-	}()
-	t.Cleanup(func() {
-		e.http.Close()
-		cancel()
-		<-e.done
-		st.Close()
-	})
+	e.serve(slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), conv, cfg, workers)
 	return e
 }
 

@@ -89,7 +89,14 @@ func newEnv(t testing.TB, workers bool, opts ...option) *testEnv {
 	for _, o := range opts {
 		o(&cfg, &conv)
 	}
-	e.srv = New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, conv, cfg)
+	e.serve(slog.New(slog.NewTextHandler(io.Discard, nil)), conv, cfg, workers)
+	return e
+}
+
+// serve starts e's server over HTTP, with its workers when workers is set,
+// and stops it and closes e's store when the test ends.
+func (e *testEnv) serve(logger *slog.Logger, conv Converter, cfg Config, workers bool) {
+	e.srv = New(logger, e.store, conv, cfg)
 	e.http = httptest.NewServer(e.srv)
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel, e.done = cancel, make(chan struct{})
@@ -99,13 +106,12 @@ func newEnv(t testing.TB, workers bool, opts ...option) *testEnv {
 			_ = e.srv.RunWorkers(ctx)
 		}
 	}()
-	t.Cleanup(func() {
+	e.t.Cleanup(func() {
 		e.http.Close()
 		cancel()
 		<-e.done
-		st.Close()
+		e.store.Close()
 	})
-	return e
 }
 
 func (e *testEnv) account(email string, plan quota.Plan) string {
