@@ -22,6 +22,7 @@ func analyze(pages []Page) *Result {
 	for i, pg := range pages {
 		ls := groupLines(pg, i)
 		for _, l := range ls {
+			repairHeadingWords(l)
 			tokenize(l, decimalComma)
 		}
 		byPage = append(byPage, ls)
@@ -103,8 +104,15 @@ func analyze(pages []Page) *Result {
 		ps, pe = &start, &end
 		res.Statement.Warnings = append(res.Statement.Warnings, fmt.Sprintf("the statement prints no year: its dates are taken as falling in the year up to %s", end.Format(time.DateOnly)))
 	}
+	// The running balance catches what recognition commonly gets wrong: a
+	// lost minus, a misread digit.
+	ocr := slices.ContainsFunc(pages, func(p Page) bool { return p.OCR })
 	if len(parts) == 1 {
 		res.Transactions = reconcile(read[0].rows, read[0].markers, &res.Statement, order, ps, pe, card)
+		if ocr {
+			applyOCRRepairs(res.Transactions, &res.Statement, card)
+			unprovenDates(res.Transactions, &res.Statement)
+		}
 		return res
 	}
 	// Several accounts: each is read and reconciled as a statement of its
@@ -121,6 +129,10 @@ func analyze(pages []Page) *Result {
 		}
 		offsets = append(offsets, len(res.Transactions))
 		txs := reconcile(read[k].rows, read[k].markers, &ast, order, ps, pe, card)
+		if ocr {
+			applyOCRRepairs(txs, &ast, card)
+			unprovenDates(txs, &ast)
+		}
 		for i := range txs {
 			txs[i].Account = p.number
 		}

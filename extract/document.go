@@ -2,7 +2,6 @@ package extract
 
 import (
 	"bytes"
-	"slices"
 )
 
 // MaxPages bounds the pages (or image frames) of one document.
@@ -62,10 +61,5 @@ func Sniff(data []byte) string {
 func Analyze(pages []Page) *Result {
 	res := analyze(pages)
 	res.PageCount = len(pages)
-	if slices.ContainsFunc(pages, func(p Page) bool { return p.OCR }) {
-		// The running balance catches what recognition commonly gets
-		// wrong: a lost minus, a misread digit.
-		applyOCRRepairs(res)
-	}
 	return res
 }

@@ -284,7 +284,7 @@ func buildLabels(band []*line) []label {
 		for _, w := range l.words {
 			if len(cur) > 0 {
 				prev := cur[len(cur)-1]
-				if w.X0-prev.X1 > 1.2*(w.Y1-w.Y0) {
+				if w.X0-prev.X1 > 1.2*max(w.Y1-w.Y0, l.em) {
 					flush()
 				}
 			}

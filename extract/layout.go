@@ -13,6 +13,14 @@ type line struct {
 	page   int // index into the document's pages
 	words  []Word
 	y0, y1 float64
+	// em is the height of the line's typical word (the median): the font's
+	// size, near enough. OCR boxes hug the glyphs, so "nov" is shorter than
+	// "23" beside it and both are shorter than the font; there em is scaled
+	// from the typical glyph height up to the font's. Gaps between words are
+	// measured against em, not against the one word's box.
+	em float64
+	// ocr is true when the line's words came from recognition.
+	ocr bool
 	// toks are the words read as dates, amounts and text (see tokenize).
 	toks []token
 }
@@ -55,6 +63,11 @@ func (t token) isAmount() bool { return t.kind == tokAmount || t.bare }
 
 func (t token) center() float64 { return (t.x0 + t.x1) / 2 }
 
+// ocrGlyphShare is how much of the font's size an OCR'd word's box
+// typically spans: digits and capitals stand about 0.7 of it, and the box
+// holds neither the ascent above them nor the descent below.
+const ocrGlyphShare = 0.75
+
 // groupLines sorts a page's words into visual lines. A word joins a line when
 // its vertical middle falls inside the line's band; the band is the line's
 // first word's, so superscripts and mixed font sizes stay on their line.
@@ -84,13 +97,20 @@ func groupLines(pg Page, pageIdx int) []*line {
 				continue
 			}
 		}
-		cur = &line{page: pageIdx, y0: w.Y0, y1: w.Y1, words: []Word{w}}
+		cur = &line{page: pageIdx, y0: w.Y0, y1: w.Y1, words: []Word{w}, ocr: pg.OCR}
 		lines = append(lines, cur)
 	}
 	for _, l := range lines {
 		sort.SliceStable(l.words, func(i, j int) bool { return l.words[i].X0 < l.words[j].X0 })
-		for _, w := range l.words {
+		hs := make([]float64, len(l.words))
+		for i, w := range l.words {
 			l.y0, l.y1 = min(l.y0, w.Y0), max(l.y1, w.Y1)
+			hs[i] = w.Y1 - w.Y0
+		}
+		sort.Float64s(hs)
+		l.em = hs[len(hs)/2]
+		if pg.OCR {
+			l.em /= ocrGlyphShare
 		}
 	}
 	return lines
@@ -126,7 +146,7 @@ func tokenize(l *line, decimalComma bool) {
 	ws := l.words
 	for i := 0; i < len(ws); {
 		w := ws[i]
-		h := w.Y1 - w.Y0
+		h := max(w.Y1-w.Y0, l.em)
 		// Date: try the words from here on, at most four of them.
 		if tok, n := lexDateWords(ws[i:], h); n > 0 {
 			l.toks = append(l.toks, tok)

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -30,21 +31,30 @@ type chainFix struct {
 	Warning string
 }
 
+// openingRow is the key under which repairOCRChain returns a correction of
+// the opening balance.
+const openingRow = -1
+
 // repairOCRChain finds the misreads OCR typically makes in numbers — a lost
 // or invented minus sign, one digit read wrong, a '+' read as a '4' — where
 // the statement's own arithmetic proves them: opening balance plus the
 // movements must meet every printed balance and the closing balance.
 //
-// At each printed balance that does not follow, two explanations are
+// At each printed balance that does not follow, the explanations are
 // weighed: the balance was misread (the chain goes on from the computed
-// value), or one amount since the last good balance was misread (the chain
-// goes on from the printed one). A fix is made only when the misread value
-// and the corrected one differ the way OCR errs (see ocrConfusable) and the
-// next printed balance (or the closing balance) agrees with it, or, with
-// nothing after it to check against, when only one explanation fits that
-// way. Anything else is left for reconciliation to report as a mismatch.
+// value), one amount since the last good balance was misread, or, before
+// any balance has followed from it, the opening balance was (for both the
+// chain goes on from the printed balance). A fix is made only when the
+// misread value and the corrected one differ the way OCR errs (see
+// ocrConfusable) and the next printed balance (or the closing balance)
+// agrees with it, or, with nothing after it to check against, when only one
+// explanation fits that way. A closing balance the chain does not meet is
+// weighed the same way: the closing balance, one amount since the last good
+// balance, or the opening balance misread. Anything else is left for
+// reconciliation to report as a mismatch.
 //
-// It returns the fixes by row index. opening and closing may be nil.
+// It returns the fixes by row index, the opening balance's under
+// openingRow. opening and closing may be nil.
 func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decimal.Decimal) map[int]chainFix {
 	fixes := map[int]chainFix{}
 	moves := make([]decimal.Decimal, len(steps))
@@ -56,10 +66,53 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 	if have {
 		prev = *opening
 	}
+	// onOpening is true while the chain still stands on the opening balance:
+	// no printed balance has been met since.
+	onOpening := have
 	start := 0 // first row since the last balance the chain stands on
+	// amountAt finds the one row since start whose amount, misread by
+	// diff, OCR could have turned into what was read: -1 for none, -2 for
+	// more than one.
+	amountAt := func(end int, diff decimal.Decimal) (int, string) {
+		row, kind := -1, ""
+		for k := start; k <= end; k++ {
+			fixed := moves[k].Add(diff)
+			if fixed.IsZero() || moves[k].IsZero() {
+				continue // a row moves money: a zero amount is no reading of one
+			}
+			if kd := ocrConfusable(moves[k], fixed); kd != "" {
+				if row >= 0 {
+					return -2, "" // more than one row could be it: no telling which
+				}
+				row, kind = k, kd
+			}
+		}
+		return row, kind
+	}
+	// openingKind says how the opening balance could have been misread when
+	// the chain from it is diff short of a balance it should meet.
+	openingKind := func(diff decimal.Decimal) string {
+		if !onOpening {
+			return ""
+		}
+		return ocrConfusable(*opening, opening.Add(diff))
+	}
+	fixOpening := func(diff decimal.Decimal, kind string) {
+		v := opening.Add(diff)
+		fixes[openingRow] = chainFix{Balance: &v, Warning: fmt.Sprintf(
+			"OCR correction: opening balance read as %s, corrected to %s (%s) by the running balance",
+			opening.StringFixed(2), v.StringFixed(2), kind)}
+	}
+	fixAmount := func(k int, diff decimal.Decimal, kind string) {
+		v := moves[k].Add(diff)
+		fixes[k] = chainFix{Move: &v, Warning: fmt.Sprintf(
+			"OCR correction: amount read as %s, corrected to %s (%s) by the running balance",
+			moves[k].Abs().StringFixed(2), v.Abs().StringFixed(2), kind)}
+		moves[k] = v
+	}
 	for i, s := range steps {
 		if !s.Known {
-			have = false
+			have, onOpening = false, false
 			if s.Printed {
 				prev, have, start = s.Balance, true, i+1
 			}
@@ -77,7 +130,7 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 			want = want.Add(moves[k])
 		}
 		if want.Equal(s.Balance) {
-			prev, start = s.Balance, i+1
+			prev, start, onOpening = s.Balance, i+1, false
 			continue
 		}
 		// next reports whether the chain, continued from bal after row i,
@@ -105,22 +158,11 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 		// The balance misread?
 		balKind := ocrConfusable(s.Balance, want)
 		balOK, balChecked := next(want)
-		// One amount misread? The chain must go on from the printed balance.
-		amtRow, amtKind := -1, ""
+		// One amount, or the opening balance, misread? The chain must go on
+		// from the printed balance.
 		diff := s.Balance.Sub(want)
-		for k := start; k <= i; k++ {
-			fixed := moves[k].Add(diff)
-			if fixed.IsZero() || moves[k].IsZero() {
-				continue // a row moves money: a zero amount is no reading of one
-			}
-			if kind := ocrConfusable(moves[k], fixed); kind != "" {
-				if amtRow >= 0 {
-					amtRow = -2 // more than one row could be it: no telling which
-					break
-				}
-				amtRow, amtKind = k, kind
-			}
-		}
+		amtRow, amtKind := amountAt(i, diff)
+		openKind := openingKind(diff)
 		amtOK, amtChecked := next(s.Balance)
 
 		switch {
@@ -130,15 +172,14 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 				"OCR correction: balance read as %s, corrected to %s (%s) by the running balance",
 				s.Balance.StringFixed(2), v.StringFixed(2), balKind)}
 			prev = want
-		case amtRow >= 0 && amtChecked && amtOK,
-			amtRow >= 0 && !amtChecked && balKind == "":
-			v := moves[amtRow].Add(diff)
-			fixes[amtRow] = chainFix{Move: &v, Warning: fmt.Sprintf(
-				"OCR correction: amount read as %s, corrected to %s (%s) by the running balance",
-				moves[amtRow].Abs().StringFixed(2), v.Abs().StringFixed(2), amtKind)}
-			moves[amtRow] = v
+		case amtRow >= 0 && openKind == "" && amtChecked && amtOK,
+			amtRow >= 0 && openKind == "" && !amtChecked && balKind == "":
+			fixAmount(amtRow, diff, amtKind)
 			prev = s.Balance
-		case balKind != "" && !balChecked && amtRow == -1:
+		case openKind != "" && amtRow == -1 && (amtChecked && amtOK || !amtChecked && balKind == ""):
+			fixOpening(diff, openKind)
+			prev = s.Balance
+		case balKind != "" && !balChecked && amtRow == -1 && openKind == "":
 			v := want
 			fixes[i] = chainFix{Balance: &v, Warning: fmt.Sprintf(
 				"OCR correction: balance read as %s, corrected to %s (%s) by the running balance",
@@ -147,8 +188,35 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 		default:
 			prev = s.Balance // unexplained: reconciliation reports it
 		}
-		start = i + 1
+		start, onOpening = i+1, false
 	}
+	// The closing balance: nothing after it checks a fix, so one
+	// explanation alone must fit.
+	if closing == nil || !have {
+		return fixes
+	}
+	want := prev
+	for k := start; k < len(steps); k++ {
+		if !steps[k].Known {
+			return fixes
+		}
+		want = want.Add(moves[k])
+	}
+	if want.Equal(*closing) {
+		return fixes
+	}
+	diff := closing.Sub(want)
+	closeKind := ocrConfusable(*closing, want)
+	amtRow, amtKind := amountAt(len(steps)-1, diff)
+	openKind := openingKind(diff)
+	switch {
+	case amtRow >= 0 && closeKind == "" && openKind == "":
+		fixAmount(amtRow, diff, amtKind)
+	case openKind != "" && amtRow == -1 && closeKind == "":
+		fixOpening(diff, openKind)
+	}
+	// A misread closing balance is left for reconciliation to report: the
+	// statement's own figure is not corrected to fit the rows.
 	return fixes
 }
 
@@ -207,44 +275,72 @@ func dropsOne(long, short string) bool {
 // Warning texts of reconcile that applyOCRRepairs reads back: they say which
 // balances were computed rather than printed, and which rows broke.
 const (
-	warnComputedPrefix = "balance not printed"
-	warnNoOpeningPref  = "no opening balance"
-	warnDirUnknownPref = "direction unknown"
-	warnBreakPrefix    = "printed balance "
+	warnComputedPrefix   = "balance not printed"
+	warnNoOpeningPref    = "no opening balance"
+	warnDirUnknownPref   = "direction unknown"
+	warnBreakPrefix      = "printed balance "
+	warnDateUnreadPrefix = "the date printed on this row could not be read"
 )
 
-// applyOCRRepairs corrects, in a converted OCR'd document, the misreads the
-// running balance proves (see repairOCRChain): amounts, printed balances,
-// the balances computed after them, and the reconciliation. Each corrected
-// row says so in a warning. Running it on a result it has already repaired
-// changes nothing. It returns the number of corrections.
-func applyOCRRepairs(res *Result) int {
-	txs := res.Transactions
+// unprovenDates keeps a statement whose arithmetic holds from saying ok
+// when recognition could not read some row's date: the balances prove the
+// amounts, not the day that stands in for the one printed.
+func unprovenDates(txs []Transaction, st *Statement) {
+	n := 0
+	for _, tx := range txs {
+		if slices.ContainsFunc(tx.Warnings, func(w string) bool { return strings.HasPrefix(w, warnDateUnreadPrefix) }) {
+			n++
+		}
+	}
+	if n > 0 && st.Reconciliation.Status == ReconcileOK {
+		st.Reconciliation.Status = ReconcileUnverified
+		st.Reconciliation.Message = fmt.Sprintf("the balances agree, but the date of %d row(s) could not be read; check them against the page", n)
+	}
+}
+
+// applyOCRRepairs corrects, in the transactions of one reconciled account
+// read by OCR, the misreads the running balance proves (see repairOCRChain):
+// amounts, printed balances, the balances computed after them, and st's
+// reconciliation. card says the balance is the amount owed, which money out
+// raises (see reading.card). Each corrected row says so in a warning.
+// Running it on transactions it has already repaired changes nothing. It
+// returns the number of corrections.
+func applyOCRRepairs(txs []Transaction, st *Statement, card bool) int {
 	if len(txs) == 0 {
 		return 0
 	}
-	st := make([]chainStep, len(txs))
+	// chain is a transaction's change to the balance as printed.
+	chain := func(tx Transaction) decimal.Decimal {
+		return reading{card: card}.chain(txMove(tx))
+	}
+	steps := make([]chainStep, len(txs))
 	for i, tx := range txs {
-		st[i] = chainStep{Move: txMove(tx), Known: true, Balance: tx.Balance, Printed: true}
+		steps[i] = chainStep{Move: chain(tx), Known: true, Balance: tx.Balance, Printed: true}
 		for _, w := range tx.Warnings {
 			switch {
 			case strings.HasPrefix(w, warnComputedPrefix), strings.HasPrefix(w, warnNoOpeningPref):
-				st[i].Printed = false
+				steps[i].Printed = false
 			case strings.HasPrefix(w, warnDirUnknownPref):
-				st[i].Known = false
+				steps[i].Known = false
 			}
 		}
 	}
-	fixes := repairOCRChain(res.Statement.OpeningBalance, st, res.Statement.ClosingBalance)
+	fixes := repairOCRChain(st.OpeningBalance, steps, st.ClosingBalance)
 	if len(fixes) == 0 {
 		return 0
 	}
 	for i, f := range fixes {
+		if i == openingRow {
+			st.OpeningBalance = f.Balance
+			st.Warnings = append(st.Warnings, f.Warning)
+			continue
+		}
 		tx := &txs[i]
 		switch {
 		case f.Move != nil:
-			v := f.Move.Abs()
-			if f.Move.IsNegative() {
+			move := reading{card: card}.chain(*f.Move) // the chain's sign is its own inverse
+			v := move.Abs()
+			if move.IsNegative() {
 				tx.AmountIn, tx.AmountOut = nil, &v
 			} else {
 				tx.AmountIn, tx.AmountOut = &v, nil
@@ -257,33 +353,33 @@ func applyOCRRepairs(res *Result) int {
 	// Walk the chain again: recompute the balances that were computed, and
 	// drop break warnings the corrections answered.
 	var prev decimal.Decimal
-	have := res.Statement.OpeningBalance != nil
+	have := st.OpeningBalance != nil
 	if have {
-		prev = *res.Statement.OpeningBalance
+		prev = *st.OpeningBalance
 	}
 	var breaks []int
 	var first *decimal.Decimal
 	for i := range txs {
 		tx := &txs[i]
-		if !st[i].Known {
+		if !steps[i].Known {
 			have = false
 		}
-		want := prev.Add(txMove(*tx))
+		want := prev.Add(chain(*tx))
 		switch {
-		case !st[i].Printed && have:
+		case !steps[i].Printed && have:
 			tx.Balance = want
-		case st[i].Printed && have && !want.Equal(tx.Balance):
+		case steps[i].Printed && have && !want.Equal(tx.Balance):
 			breaks = append(breaks, i)
 			if first == nil {
 				d := tx.Balance.Sub(want)
 				first = &d
 			}
-		case st[i].Printed && have:
+		case steps[i].Printed && have:
 			tx.Warnings = dropPrefixed(tx.Warnings, warnBreakPrefix)
 		}
 		prev, have = tx.Balance, true
 	}
-	if c := res.Statement.ClosingBalance; c != nil && !txs[len(txs)-1].Balance.Equal(*c) {
+	if c := st.ClosingBalance; c != nil && !txs[len(txs)-1].Balance.Equal(*c) {
 		if len(breaks) == 0 || breaks[len(breaks)-1] != len(txs)-1 {
 			breaks = append(breaks, len(txs)-1)
 		}
@@ -292,7 +388,7 @@ func applyOCRRepairs(res *Result) int {
 			first = &d
 		}
 	}
-	rec := &res.Statement.Reconciliation
+	rec := &st.Reconciliation
 	if rec.Status == ReconcileMismatch || rec.Status == ReconcileOK {
 		if len(breaks) == 0 {
 			rec.Status, rec.Difference, rec.Rows = ReconcileOK, nil, nil

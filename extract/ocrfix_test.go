@@ -27,6 +27,15 @@ func steps(pairs ...string) []chainStep {
 	return out
 }
 
+// unprinted makes chain steps of movements on rows that print no balance.
+func unprinted(moves ...string) []chainStep {
+	var out []chainStep
+	for _, m := range moves {
+		out = append(out, chainStep{Move: dec(m), Known: true})
+	}
+	return out
+}
+
 func TestRepairOCRChain(t *testing.T) {
 	type fix struct {
 		row     int
@@ -81,9 +90,45 @@ func TestRepairOCRChain(t *testing.T) {
 		},
 		{
 			name:    "last balance lost its minus, nothing after it",
+			opening: decp("100.00"),
+			steps:   steps("-112.34", "12.34"),
+			want:    []fix{{row: 0, balance: "-12.34", why: "lost minus"}},
+		},
+		{
+			name:    "the balance or the opening misread, nothing after it: no telling which",
 			opening: decp("10.00"),
 			steps:   steps("-20.00", "10.00"),
-			want:    []fix{{row: 0, balance: "-10.00", why: "lost minus"}},
+		},
+		{
+			name:    "the opening balance or the first amount misread: no telling which",
+			opening: decp("1164.31"),
+			steps:   steps("39.47", "1223.78", "280.54", "1504.32"),
+		},
+		{
+			name:    "opening balance misread: the balances after it agree with each other",
+			opening: decp("1164.31"),
+			steps:   steps("89.47", "1273.78", "280.54", "1554.32"),
+			want:    []fix{{row: openingRow, balance: "1184.31", why: "one digit"}},
+		},
+		{
+			name:    "opening balance misread, no balance on the rows: the closing balance says so",
+			opening: decp("1184.31"),
+			steps:   unprinted("89.47", "280.54", "-12.34"),
+			closing: decp("-826.64"),
+			want:    []fix{{row: openingRow, balance: "-1184.31", why: "lost minus"}},
+		},
+		{
+			name:    "one amount misread, no balance on the rows: the closing balance says so",
+			opening: decp("1000.00"),
+			steps:   unprinted("39.47", "280.54", "-12.34"),
+			closing: decp("1228.73"),
+			want:    []fix{{row: 0, move: "-39.47", why: "lost minus"}},
+		},
+		{
+			name:    "the closing balance misread: left for reconciliation",
+			opening: decp("1000.00"),
+			steps:   unprinted("39.47", "280.54", "-12.34"),
+			closing: decp("1367.67"),
 		},
 		{
 			name:    "closing balance settles the last row",
@@ -163,5 +208,78 @@ func TestOCRConfusable(t *testing.T) {
 		if got := ocrConfusable(dec(tc.got), dec(tc.want)); got != tc.kind {
 			t.Errorf("ocrConfusable(%s, %s) = %q, want %q", tc.got, tc.want, got, tc.kind)
 		}
+	}
+}
+
+// ocrLike makes a page read as recognition reads it: each word's box hugs
+// its glyphs, so a word of small letters ("nov") is shorter than digits and
+// capitals ("23"), and neither spans the font's size.
+func ocrLike(pg Page) Page {
+	pg.OCR = true
+	for i := range pg.Words {
+		w := &pg.Words[i]
+		h := 5.0 // x-height
+		if strings.IndexFunc(w.Text, func(r rune) bool {
+			return r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || strings.ContainsRune("bdfhklt()", r)
+		}) >= 0 {
+			h = 7
+		}
+		w.Y1 = w.Y0 + 8 // the baseline
+		w.Y0 = w.Y1 - h
+	}
+	return pg
+}
+
+// A card statement read by OCR: purchases in parentheses raise the balance
+// owed. The running-balance repair follows the card's chain, and dates of a
+// short word and a number a word space apart are read as one date.
+func TestAnalyzeOCRCardStatement(t *testing.T) {
+	pg := ocrLike(synthPage(1,
+		[]cellAt{at(10, "Maple Trust Credit Card Statement")},
+		[]cellAt{at(10, "Statement period: 23 Nov 2021 to 22 Dec 2021")},
+		[]cellAt{at(10, "Credit limit"), rat(300, "2,000.00")},
+		[]cellAt{at(10, "Minimum payment due"), rat(300, "17.60")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Description"), rat(400, "Amount"), rat(500, "Balance")},
+		[]cellAt{at(80, "Previous balance"), rat(500, "373.47")},
+		[]cellAt{at(10, "nov 23"), at(80, "Cafe Roma"), rat(400, "(14.91)"), rat(500, "388.38")},
+		[]cellAt{at(10, "nov 26"), at(80, "Shop Lisboa"), rat(400, "(142.65)"), rat(500, "531.03")},
+		[]cellAt{at(10, "dec 17"), at(80, "Refund card"), rat(400, "41.54"), rat(500, "489.49")},
+		[]cellAt{at(80, "New balance"), rat(500, "489.49")},
+	))
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2021-11-23|Cafe Roma||14.91|388.38",
+		"2021-11-26|Shop Lisboa||142.65|531.03",
+		"2021-12-17|Refund card|41.54||489.49",
+	})
+	if rec := res.Statement.Reconciliation; rec.Status != ReconcileOK {
+		t.Errorf("reconciliation %s (%s), want ok", rec.Status, rec.Message)
+	}
+}
+
+// An amount column that marks both ways with Dr/Cr words, where one word
+// came out garbled: that amount's direction is the balance's to say, and
+// the marked amounts keep theirs whatever reading the others suggest.
+func TestAnalyzeLostDrCrMark(t *testing.T) {
+	pg := ocrLike(synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/11/2023 to 30/11/2023")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Narrative"), rat(400, "Amount"), rat(500, "Balance")},
+		[]cellAt{at(80, "Opening balance"), rat(500, "873.24")},
+		[]cellAt{at(10, "01/11/2023"), at(80, "Salary"), rat(400, "257.34 Cr"), rat(500, "1,130.58")},
+		[]cellAt{at(10, "04/11/2023"), at(80, "Cafe de Flore"), rat(400, "45.23 Or"), rat(500, "1,085.35")},
+		[]cellAt{at(10, "08/11/2023"), at(80, "Card payment"), rat(400, "397.91"), rat(500, "687.44")},
+		[]cellAt{at(10, "14/11/2023"), at(80, "Rent"), rat(400, "7.38 Dr"), rat(500, "680.06")},
+	))
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2023-11-01|Salary|257.34||1130.58",
+		"2023-11-04|Cafe de Flore||45.23|1085.35",
+		"2023-11-08|Card payment||397.91|687.44",
+		"2023-11-14|Rent||7.38|680.06",
+	})
+	if rec := res.Statement.Reconciliation; rec.Status != ReconcileOK {
+		t.Errorf("reconciliation %s (%s), want ok", rec.Status, rec.Message)
 	}
 }

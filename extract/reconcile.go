@@ -89,7 +89,7 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 				d = d.Add(v)
 			case rw.section < 0:
 				d = d.Sub(v)
-			case unsigned:
+			case unsigned, c.lost:
 				abs = abs.Add(v)
 				continue
 			default:
@@ -200,6 +200,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	rows, dropped := dropAfterClosing(rows, markers)
 	rows = oneWaySections(rows)
 	signUnmarked(rows)
+	lostMarks(rows)
 	rows = mergeSections(rows, order, periodStart, periodEnd)
 	unsigned := unsignedAmounts(rows)
 	readings := readingsFor(rows, card)
@@ -313,7 +314,10 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 				tx.Warnings = append(tx.Warnings, "date could not be read: "+rw.date.Text)
 			}
 		}
-		if !rw.ownDate {
+		switch {
+		case rw.dateUnread:
+			tx.Warnings = append(tx.Warnings, warnDateUnreadPrefix+": the date above is used")
+		case !rw.ownDate:
 			tx.Warnings = append(tx.Warnings, "no date printed on this row: the date above is used")
 		}
 		if !known {
@@ -551,6 +555,31 @@ func signUnmarked(rows []row) {
 		for j := range rows[i].cells {
 			if c := &rows[i].cells[j]; c.role == roleAmount && !c.marked {
 				c.val, c.marked = c.val.Neg(), true
+			}
+		}
+	}
+}
+
+// lostMarks finds, in an amount column that marks both ways with Dr/Cr
+// words, the amounts printed with neither: recognition dropped or garbled
+// their word ("45.23 Or"). Their direction is left for the balance to say.
+func lostMarks(rows []row) {
+	debit, credit := false, false
+	for _, rw := range rows {
+		for _, c := range rw.cells {
+			if c.role == roleAmount && c.drcr {
+				debit = debit || c.val.IsNegative()
+				credit = credit || !c.val.IsNegative()
+			}
+		}
+	}
+	if !debit || !credit {
+		return
+	}
+	for i := range rows {
+		for j := range rows[i].cells {
+			if c := &rows[i].cells[j]; c.role == roleAmount && !c.drcr && !c.val.IsZero() {
+				c.lost = true
 			}
 		}
 	}

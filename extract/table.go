@@ -38,6 +38,12 @@ type cell struct {
 	role   colRole
 	val    decimal.Decimal
 	marked bool
+	// drcr says the mark was a Dr/Cr word ("257.34 Cr").
+	drcr bool
+	// lost marks an amount printed without the Dr/Cr word every other
+	// amount of its column carries (see lostMarks): which way it went is
+	// for the balance to say.
+	lost bool
 }
 
 // row is a transaction as read from the page, before reconciliation.
@@ -53,6 +59,10 @@ type row struct {
 	section int
 	// ownDate is false when the row printed no date and took the one above.
 	ownDate bool
+	// dateUnread is true when recognition found something under the date
+	// heading that does not read as a date ("dec" with its day lost): the
+	// row had a date of its own, and the one above stands in for it.
+	dateUnread bool
 	// line is the line the row was started from: its date or amounts.
 	line *line
 	// box is the row's extent on its page: its line and its description's.
@@ -313,12 +323,13 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 			// A line that is one whole number alone is a page number.
 			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t) {
 				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.isMoney() {
-					cells = append(cells, cell{col: ci, role: seg.cols[ci].role, val: t.amount, marked: t.marked})
+					_, _, drcr := cutDrCr(t.text)
+					cells = append(cells, cell{col: ci, role: seg.cols[ci].role, val: t.amount, marked: t.marked, drcr: drcr})
 					continue
 				}
 			}
 			li := labelAt(seg.labels, t.x0)
-			if descLabel >= 0 && t.kind == tokText && lastDesc >= 0 && ti == lastDesc+1 && t.x0-l.toks[lastDesc].x1 < 0.8*(t.y1-t.y0) &&
+			if descLabel >= 0 && t.kind == tokText && lastDesc >= 0 && ti == lastDesc+1 && t.x0-l.toks[lastDesc].x1 < 0.8*max(t.y1-t.y0, l.em) &&
 				(li < 0 || abs(t.x0-seg.labels[li].x0) > 2) {
 				// A description running on past its heading's region, a
 				// word space after the word before and not where the next
@@ -401,11 +412,11 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date read.
-			rows = append(rows, row{page: l.page, date: *lastDate, hasDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, row{page: l.page, date: *lastDate, hasDate: true, dateUnread: l.ocr && underDateHeading(seg, l), desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) > 0 && (near || lastLine == nil):
 			last := rows[len(rows)-1]
-			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, dateUnread: l.ocr && underDateHeading(seg, l), desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
 			rows[cur].cells = append(rows[cur].cells, *bal)
@@ -675,6 +686,17 @@ func inDateColumn(seg *segment, l *line, dl int) bool {
 	lb := seg.labels[dl]
 	x := l.words[0].X0
 	return x >= lo && x < lb.x1+2 && labelAt(seg.labels, x) == dl
+}
+
+// underDateHeading reports a line that starts under one of the segment's
+// date headings (the booking date's or another).
+func underDateHeading(seg *segment, l *line) bool {
+	for i, lb := range seg.labels {
+		if lb.role.isDate() && inDateColumn(seg, l, i) {
+			return true
+		}
+	}
+	return false
 }
 
 // buildSegments cuts the document's lines into table segments: from each
