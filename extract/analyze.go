@@ -111,6 +111,7 @@ func analyze(pages []Page) *Result {
 		res.Transactions = reconcile(read[0].rows, read[0].markers, &res.Statement, order, ps, pe, card)
 		if ocr {
 			applyOCRRepairs(res.Transactions, &res.Statement, card)
+			repairOCRDates(res.Transactions, &res.Statement)
 			unprovenDates(res.Transactions, &res.Statement)
 		}
 		return res
@@ -131,6 +132,7 @@ func analyze(pages []Page) *Result {
 		txs := reconcile(read[k].rows, read[k].markers, &ast, order, ps, pe, card)
 		if ocr {
 			applyOCRRepairs(txs, &ast, card)
+			repairOCRDates(txs, &ast)
 			unprovenDates(txs, &ast)
 		}
 		for i := range txs {

@@ -102,6 +102,16 @@ func groupLines(pg Page, pageIdx int) []*line {
 	}
 	for _, l := range lines {
 		sort.SliceStable(l.words, func(i, j int) bool { return l.words[i].X0 < l.words[j].X0 })
+		if pg.OCR {
+			// Recognition sometimes gives a word a box that runs on over
+			// the words after it (across a shaded heading band): it ends
+			// where the next word starts.
+			for i := 0; i+1 < len(l.words); i++ {
+				if w, next := &l.words[i], l.words[i+1]; w.X1 > next.X0 {
+					w.X1 = max(next.X0-1, w.X0+1)
+				}
+			}
+		}
 		hs := make([]float64, len(l.words))
 		for i, w := range l.words {
 			l.y0, l.y1 = min(l.y0, w.Y0), max(l.y1, w.Y1)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -421,4 +422,61 @@ func dropPrefixed(ws []string, prefix string) []string {
 		}
 	}
 	return out
+}
+
+// periodSlack is how far outside the printed period a row's date may fall
+// and still be taken as printed: a card purchase booked on the first day
+// may be dated the day before. A month or a year misread lands further out.
+const periodSlack = 5 * 24 * time.Hour
+
+// repairOCRDates corrects, in transactions read by OCR from a statement
+// that prints its period, a date recognition misread by one digit: one that
+// falls outside the period, where a single digit changed puts it inside
+// and in order between its neighbours. When no one such date exists, the
+// row says its date could not be read (see unprovenDates). It returns the
+// number of corrections.
+func repairOCRDates(txs []Transaction, st *Statement) int {
+	if st.PeriodStart == nil || st.PeriodEnd == nil {
+		return 0
+	}
+	ps, pe := *st.PeriodStart, *st.PeriodEnd
+	inside := func(d time.Time) bool { return !d.Before(ps) && !d.After(pe) }
+	fixed := 0
+	for i := range txs {
+		tx := &txs[i]
+		d := tx.Date
+		if d.IsZero() || !d.Before(ps.Add(-periodSlack)) && !d.After(pe.Add(periodSlack)) {
+			continue
+		}
+		lo, hi := ps, pe
+		if i > 0 && inside(txs[i-1].Date) {
+			lo = txs[i-1].Date
+		}
+		if i+1 < len(txs) && inside(txs[i+1].Date) {
+			hi = txs[i+1].Date
+		}
+		var found []time.Time
+		digits := []byte(d.Format("20060102"))
+		for k := range digits {
+			for c := byte('0'); c <= '9'; c++ {
+				if c == digits[k] {
+					continue
+				}
+				alt := slices.Clone(digits)
+				alt[k] = c
+				t, err := time.Parse("20060102", string(alt))
+				if err == nil && inside(t) && !t.Before(lo) && !t.After(hi) {
+					found = append(found, t)
+				}
+			}
+		}
+		if len(found) != 1 {
+			tx.Warnings = append(tx.Warnings, fmt.Sprintf("%s: %s lies outside the statement's period", warnDateUnreadPrefix, d.Format(time.DateOnly)))
+			continue
+		}
+		tx.Date = found[0]
+		tx.Warnings = append(tx.Warnings, fmt.Sprintf("OCR correction: date read as %s, corrected to %s (one digit misread): the first lies outside the statement's period", d.Format(time.DateOnly), found[0].Format(time.DateOnly)))
+		fixed++
+	}
+	return fixed
 }

@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -281,5 +283,46 @@ func TestAnalyzeLostDrCrMark(t *testing.T) {
 	})
 	if rec := res.Statement.Reconciliation; rec.Status != ReconcileOK {
 		t.Errorf("reconciliation %s (%s), want ok", rec.Status, rec.Message)
+	}
+}
+
+func TestRepairOCRDates(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	ps, pe := day("2024-05-01"), day("2024-05-31")
+	tests := []struct {
+		name   string
+		dates  []string
+		want   []string // "" where the date stays as read
+		unread int
+	}{
+		{"a month misread: one digit puts it in the period, in order", []string{"2024-08-01", "2024-05-02", "2024-05-04"}, []string{"2024-05-01", "", ""}, 0},
+		{"a year misread", []string{"2024-05-02", "2021-05-03", "2024-05-04"}, []string{"", "2024-05-03", ""}, 0},
+		{"near the period: as printed", []string{"2024-04-29", "2024-05-02"}, []string{"", ""}, 0},
+		{"no one digit fits between its neighbours: unread", []string{"2024-05-20", "2024-09-27", "2024-05-22"}, []string{"", "", ""}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var txs []Transaction
+			for _, d := range tc.dates {
+				txs = append(txs, Transaction{Date: day(d)})
+			}
+			repairOCRDates(txs, &Statement{PeriodStart: &ps, PeriodEnd: &pe})
+			unread := 0
+			for i, tx := range txs {
+				want := tc.want[i]
+				if want == "" {
+					want = tc.dates[i]
+				}
+				if got := tx.Date.Format(time.DateOnly); got != want {
+					t.Errorf("row %d: %s, want %s", i, got, want)
+				}
+				if slices.ContainsFunc(tx.Warnings, func(w string) bool { return strings.HasPrefix(w, warnDateUnreadPrefix) }) {
+					unread++
+				}
+			}
+			if unread != tc.unread {
+				t.Errorf("%d rows unread, want %d", unread, tc.unread)
+			}
+		})
 	}
 }
