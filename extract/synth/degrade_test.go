@@ -97,3 +97,35 @@ func TestHomographyMapsCorners(t *testing.T) {
 		}
 	}
 }
+
+// A statement too wide for a portrait page is drawn landscape; its scan
+// must keep the whole page, not crop it to a portrait one.
+func TestScanKeepsLandscapePages(t *testing.T) {
+	s, err := Generate(48, Options{}) // a Courier layout drawn landscape
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := renderPages(s.PDF, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text[0].w <= text[0].h {
+		t.Fatalf("seed 48 is no longer drawn landscape (%.0f×%.0f mm): pick another seed", text[0].w, text[0].h)
+	}
+	data, ext, err := inputFor("scan", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ext != ".pdf" {
+		t.Fatalf("the scan of a two-page statement is a %s, not a PDF", ext)
+	}
+	scan, err := renderPages(data, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pg := range scan {
+		if pg.w <= pg.h {
+			t.Errorf("page %d of the scan is %.0f×%.0f mm: the landscape page was cropped", i+1, pg.w, pg.h)
+		}
+	}
+}

@@ -377,7 +377,9 @@ func inputFor(kind string, s Sample) ([]byte, string, error) {
 			}
 			name := fmt.Sprintf("p%d", i)
 			pdf.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: typ}, bytes.NewReader(data))
-			pdf.AddPageFormat(pg.orient, fpdf.SizeType{Wd: pg.w, Ht: pg.h})
+			// fpdf swaps the size it is given for "L": a page given its
+			// own width and height, landscape or not, is "P".
+			pdf.AddPageFormat("P", fpdf.SizeType{Wd: pg.w, Ht: pg.h})
 			pdf.ImageOptions(name, 0, 0, pg.w, pg.h, false, fpdf.ImageOptions{ImageType: typ}, 0, "")
 		}
 		var buf bytes.Buffer
@@ -405,9 +407,8 @@ func inputFor(kind string, s Sample) ([]byte, string, error) {
 }
 
 type renderedPage struct {
-	img    *image.Gray
-	w, h   float64 // mm
-	orient string
+	img  *image.Gray
+	w, h float64 // mm
 }
 
 // renderPages renders every page of a PDF to grey pixels with MuPDF.
@@ -429,11 +430,7 @@ func renderPages(pdf []byte, dpi int) ([]renderedPage, error) {
 			p := img.Pix[j*4 : j*4+3]
 			g.Pix[j] = uint8((299*int(p[0]) + 587*int(p[1]) + 114*int(p[2])) / 1000)
 		}
-		rp := renderedPage{img: g, w: float64(b.Dx()) * 25.4 / float64(dpi), h: float64(b.Dy()) * 25.4 / float64(dpi), orient: "P"}
-		if rp.w > rp.h {
-			rp.orient = "L"
-		}
-		pages = append(pages, rp)
+		pages = append(pages, renderedPage{img: g, w: float64(b.Dx()) * 25.4 / float64(dpi), h: float64(b.Dy()) * 25.4 / float64(dpi)})
 	}
 	return pages, nil
 }
