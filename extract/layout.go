@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -86,19 +87,23 @@ func groupLines(pg Page, pageIdx int) []*line {
 		return ws[i].X0 < ws[j].X0
 	})
 	var lines []*line
-	var cur *line
-	for _, w := range ws {
-		mid := (w.Y0 + w.Y1) / 2
-		if cur != nil {
-			h := cur.y1 - cur.y0
-			cmid := (cur.y0 + cur.y1) / 2
-			if mid-cmid < 0.35*h {
-				cur.words = append(cur.words, w)
-				continue
+	if pg.OCR {
+		lines = chainLines(ws, pageIdx)
+	} else {
+		var cur *line
+		for _, w := range ws {
+			mid := (w.Y0 + w.Y1) / 2
+			if cur != nil {
+				h := cur.y1 - cur.y0
+				cmid := (cur.y0 + cur.y1) / 2
+				if mid-cmid < 0.35*h {
+					cur.words = append(cur.words, w)
+					continue
+				}
 			}
+			cur = &line{page: pageIdx, y0: w.Y0, y1: w.Y1, words: []Word{w}}
+			lines = append(lines, cur)
 		}
-		cur = &line{page: pageIdx, y0: w.Y0, y1: w.Y1, words: []Word{w}, ocr: pg.OCR}
-		lines = append(lines, cur)
 	}
 	for _, l := range lines {
 		sort.SliceStable(l.words, func(i, j int) bool { return l.words[i].X0 < l.words[j].X0 })
@@ -121,7 +126,93 @@ func groupLines(pg Page, pageIdx int) []*line {
 		l.em = hs[len(hs)/2]
 		if pg.OCR {
 			l.em /= ocrGlyphShare
+			l.ocr = true
 		}
+	}
+	return lines
+}
+
+// chainLines groups recognised words into lines the way the eye follows
+// a line across a page photographed at a slant: left to right, each word
+// joins the line whose last word sits beside it, at the height the slant
+// of nearby lines predicts, so a line may climb or fall across the page. A
+// band fixed by the line's first word would cut a tilted row in two (its
+// date on one line, its amounts on the next).
+func chainLines(ws []Word, pageIdx int) []*line {
+	byX := slices.Clone(ws)
+	sort.SliceStable(byX, func(i, j int) bool { return byX[i].X0 < byX[j].X0 })
+	// A first pass takes the slant as level; the lines it finds give the
+	// slant for the second.
+	lines := chainPass(byX, pageIdx, nil)
+	var slants []slant
+	for _, l := range lines {
+		a, b := l.words[0], l.words[len(l.words)-1]
+		if len(l.words) >= 3 && b.X0-a.X1 > 80 {
+			slants = append(slants, slant{y: (a.Y0 + a.Y1) / 2, dy: ((b.Y0 + b.Y1) - (a.Y0 + a.Y1)) / 2 / ((b.X0+b.X1)/2 - (a.X0+a.X1)/2)})
+		}
+	}
+	if len(slants) > 0 {
+		lines = chainPass(byX, pageIdx, slants)
+	}
+	// Top to bottom by where each line starts.
+	sort.SliceStable(lines, func(i, j int) bool {
+		a, b := lines[i].words[0], lines[j].words[0]
+		return a.Y0+a.Y1 < b.Y0+b.Y1
+	})
+	return lines
+}
+
+// slant is how much a line found at height y climbs (negative) or falls
+// per point to the right.
+type slant struct{ y, dy float64 }
+
+// slantAt is the median slant of the lines within 150 points of y, else of
+// all of them.
+func slantAt(slants []slant, y float64) float64 {
+	var near, all []float64
+	for _, s := range slants {
+		all = append(all, s.dy)
+		if abs(s.y-y) < 150 {
+			near = append(near, s.dy)
+		}
+	}
+	if len(near) == 0 {
+		near = all
+	}
+	if len(near) == 0 {
+		return 0
+	}
+	sort.Float64s(near)
+	return near[len(near)/2]
+}
+
+// chainPass is one left-to-right pass of chainLines over words sorted by
+// their left edge; slants (nil for level) predict the next word's height.
+func chainPass(byX []Word, pageIdx int, slants []slant) []*line {
+	var lines []*line
+	for _, w := range byX {
+		mid, h := (w.Y0+w.Y1)/2, w.Y1-w.Y0
+		best, bestD := -1, 0.0
+		for i, l := range lines {
+			last := l.words[len(l.words)-1]
+			if last.X0 >= w.X0 {
+				// Words join a line left to right. A box that runs over
+				// the next word's is recognition's error, cut back once
+				// the line is whole.
+				continue
+			}
+			lmid, lh := (last.Y0+last.Y1)/2, last.Y1-last.Y0
+			gap := (w.X0+w.X1)/2 - (last.X0+last.X1)/2
+			d := abs(mid - (lmid + slantAt(slants, lmid)*gap))
+			if d < 0.4*max(h, lh) && (best < 0 || d < bestD) {
+				best, bestD = i, d
+			}
+		}
+		if best < 0 {
+			lines = append(lines, &line{page: pageIdx, y0: w.Y0, y1: w.Y1, words: []Word{w}})
+			continue
+		}
+		lines[best].words = append(lines[best].words, w)
 	}
 	return lines
 }

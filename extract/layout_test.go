@@ -282,3 +282,37 @@ func TestHeadingBandStopsAtDescription(t *testing.T) {
 		t.Errorf("labels = %s, want %s", got, want)
 	}
 }
+
+// A page photographed at a slant: each row falls 1.2% across the page, so
+// its amounts sit half a line lower than its date. Each row is still one
+// line, and a word box recognition ran on over the next word does not
+// split its line.
+func TestGroupLinesSlantedOCR(t *testing.T) {
+	pg := Page{OCR: true}
+	for r := range 6 {
+		y := 100 + 14*float64(r)
+		for _, w := range []struct {
+			x    float64
+			text string
+		}{{40, "01/05/2024"}, {140, "Payment"}, {190, "Lisboa"}, {470, "12.50"}, {540, "100.00"}} {
+			y0 := y + 0.012*w.x
+			pg.Words = append(pg.Words, Word{Text: w.text, X0: w.x, X1: w.x + 5*float64(len(w.text)), Y0: y0, Y1: y0 + 7})
+		}
+	}
+	pg.Words[3].X1 = 560 // the first row's "12.50" runs on over "100.00"
+	lines := groupLines(pg, 0)
+	if len(lines) != 6 {
+		for _, l := range lines {
+			t.Log(l.text())
+		}
+		t.Fatalf("%d lines, want 6", len(lines))
+	}
+	for i, l := range lines {
+		if got := l.text(); got != "01/05/2024 Payment Lisboa 12.50 100.00" {
+			t.Errorf("line %d: %q", i, got)
+		}
+	}
+	if x1 := lines[0].words[3].X1; x1 >= 540 {
+		t.Errorf("the box run over the next word ends at %.0f, not before it", x1)
+	}
+}
