@@ -25,7 +25,10 @@ enum {
 	PB_ERR_TOO_LARGE = 5
 };
 
-/* pb_open copies data and opens it as a PDF. *err is one of PB_*. */
+/* pb_open copies data and opens it as a PDF. It counts the pages by
+ * walking the page tree, not by trusting /Count, and rebuilds the tree
+ * when its counts are wrong so that every page it counted loads. *err is
+ * one of PB_*. */
 pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int *err, char *msg, size_t msglen);
 void pb_close(pb_doc *d);
 int pb_page_count(pb_doc *d);

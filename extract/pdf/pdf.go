@@ -3,6 +3,8 @@
 // headers are vendored under third_party/mupdf; its libraries come from
 // go-fitz. MuPDF reads hostile files: run this in a worker process
 // (extract/worker), never in the server.
+//
+// Pages are counted by walking the page tree, not by its /Count.
 package pdf
 
 /*
@@ -52,16 +54,13 @@ func Open(data []byte, password string) (*Doc, error) {
 			return nil, extract.ErrPassword
 		case C.PB_ERR_NOMEM:
 			return nil, fmt.Errorf("open pdf: %w", extract.ErrLimit)
+		case C.PB_ERR_TOO_LARGE:
+			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), extract.ErrTooLarge)
 		default:
 			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), extract.ErrCorrupt)
 		}
 	}
-	n := int(C.pb_page_count(d))
-	if n < 0 {
-		C.pb_close(d)
-		return nil, fmt.Errorf("count pages: %w", extract.ErrCorrupt)
-	}
-	return &Doc{d: d, pages: n}, nil
+	return &Doc{d: d, pages: int(C.pb_page_count(d))}, nil
 }
 
 // Close releases the document and its context.
@@ -72,7 +71,8 @@ func (p *Doc) Close() {
 	}
 }
 
-// PageCount is the number of pages.
+// PageCount is the number of pages found in the page tree, whatever the
+// document claims.
 func (p *Doc) PageCount() int { return p.pages }
 
 // rawChar is one character from MuPDF's structured text.
