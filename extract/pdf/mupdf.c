@@ -1,4 +1,5 @@
 #include <mupdf/fitz.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mupdf.h"
@@ -30,12 +31,141 @@ pdf_obj *pdf_new_name(fz_context *ctx, const char *str);
 pdf_obj *pdf_keep_obj(fz_context *ctx, pdf_obj *obj);
 void pdf_drop_obj(fz_context *ctx, pdf_obj *obj);
 
+/* ---- Decoded-size caps ----
+ *
+ * A few KB of PDF can hold a gigabyte behind two Flate layers, and MuPDF
+ * would decode and interpret all of it. The link step wraps MuPDF's own
+ * Flate and LZW decoders and its content-stream opener (-Wl,--wrap, see
+ * pdf.go), so every decoded stream passes through a counting stream that
+ * ends it at its cap. MuPDF treats a read error as the end of a stream,
+ * so the cap is recorded in the document's state, the rest of the
+ * document's streams end at once, the interpreter is told to stop through
+ * its cookie, and the operation that was running fails with PB_ERR_BOMB. */
+
+static pb_caps caps = {
+	/* A 600 DPI A4 page in RGB is about 100 MB decoded. */
+	.stream = (size_t)128 << 20,
+	/* A bank statement's page holds tens of KB of content. */
+	.content = (size_t)32 << 20,
+	.doc_base = (size_t)256 << 20,
+	.doc_per_page = (size_t)64 << 20,
+};
+
+void pb_set_caps(pb_caps c) { caps = c; }
+pb_caps pb_get_caps(void) { return caps; }
+
+/* pb_state is one open document's decoding budget; the context's user
+ * pointer points to it while the document is open. */
+typedef struct {
+	size_t total, budget;
+	int over;
+	char why[160];
+	fz_cookie cookie;
+} pb_state;
+
 struct pb_doc {
 	fz_context *ctx;
 	fz_document *doc;
 	unsigned char *data;
 	int pages;
+	pb_state st;
 };
+
+static void pb_over(pb_state *st, const char *what, size_t limit)
+{
+	if (!st || st->over)
+		return;
+	st->over = 1;
+	st->cookie.abort = 1;
+	snprintf(st->why, sizeof st->why, "%s expands past %zu MB when decoded", what, limit >> 20);
+}
+
+typedef struct {
+	fz_stream *chain;
+	pb_state *st; /* NULL in a context that is not this file's */
+	size_t limit, count;
+	const char *what;
+	unsigned char buf[8192];
+} pb_capped;
+
+static int pb_capped_next(fz_context *ctx, fz_stream *stm, size_t max)
+{
+	pb_capped *c = stm->state;
+	size_t n, room;
+	if (c->st && c->st->over)
+		return EOF;
+	n = fz_available(ctx, c->chain, max);
+	if (n == 0)
+		return EOF;
+	if (n > sizeof c->buf)
+		n = sizeof c->buf;
+	room = c->limit - c->count;
+	if (n > room) {
+		pb_over(c->st, c->what, c->limit);
+		return EOF;
+	}
+	if (c->st) {
+		if (n > c->st->budget - c->st->total) {
+			pb_over(c->st, "the document", c->st->budget);
+			return EOF;
+		}
+		c->st->total += n;
+	}
+	memcpy(c->buf, c->chain->rp, n);
+	c->chain->rp += n;
+	c->count += n;
+	stm->rp = c->buf;
+	stm->wp = c->buf + n;
+	stm->pos += (int64_t)n;
+	return *stm->rp++;
+}
+
+static void pb_capped_drop(fz_context *ctx, void *state)
+{
+	pb_capped *c = state;
+	fz_drop_stream(ctx, c->chain);
+	fz_free(ctx, c);
+}
+
+/* pb_cap wraps chain (taking it over) in a stream that ends it at limit
+ * decoded bytes and counts them against the open document's budget. */
+static fz_stream *pb_cap(fz_context *ctx, fz_stream *chain, size_t limit, const char *what)
+{
+	pb_capped *c = NULL;
+	if (!chain)
+		return NULL;
+	fz_var(c);
+	fz_try(ctx) {
+		c = fz_malloc_struct(ctx, pb_capped);
+		c->chain = chain;
+		c->st = fz_user_context(ctx);
+		c->limit = limit;
+		c->what = what;
+	}
+	fz_catch(ctx) {
+		fz_drop_stream(ctx, chain);
+		fz_rethrow(ctx);
+	}
+	return fz_new_stream(ctx, c, pb_capped_next, pb_capped_drop);
+}
+
+fz_stream *__real_fz_open_flated(fz_context *ctx, fz_stream *chain, int window_bits);
+fz_stream *__wrap_fz_open_flated(fz_context *ctx, fz_stream *chain, int window_bits)
+{
+	return pb_cap(ctx, __real_fz_open_flated(ctx, chain, window_bits), caps.stream, "a compressed stream");
+}
+
+fz_stream *__real_fz_open_lzwd(fz_context *ctx, fz_stream *chain, int early_change, int min_bits, int reverse_bits, int old_tiff);
+fz_stream *__wrap_fz_open_lzwd(fz_context *ctx, fz_stream *chain, int early_change, int min_bits, int reverse_bits, int old_tiff)
+{
+	return pb_cap(ctx, __real_fz_open_lzwd(ctx, chain, early_change, min_bits, reverse_bits, old_tiff), caps.stream, "a compressed stream");
+}
+
+fz_stream *__real_pdf_open_contents_stream(fz_context *ctx, pdf_document *doc, pdf_obj *obj);
+fz_stream *__wrap_pdf_open_contents_stream(fz_context *ctx, pdf_document *doc, pdf_obj *obj)
+{
+	return pb_cap(ctx, __real_pdf_open_contents_stream(ctx, doc, obj), caps.content, "a page's content");
+}
 
 static void pb_quiet(void *user, const char *message)
 {
@@ -52,6 +182,22 @@ static void pb_msg(fz_context *ctx, char *msg, size_t msglen)
 		m = "";
 	strncpy(msg, m, msglen - 1);
 	msg[msglen - 1] = 0;
+}
+
+/* pb_fail records an error of d's for the caller: a cap that was hit wins
+ * over whatever MuPDF made of the streams it cut short. */
+static int pb_fail(pb_doc *d, int rc, char *msg, size_t msglen)
+{
+	if (d->st.over) {
+		if (msg && msglen) {
+			strncpy(msg, d->st.why, msglen - 1);
+			msg[msglen - 1] = 0;
+		}
+		return PB_ERR_BOMB;
+	}
+	if (rc == PB_ERR_CORRUPT)
+		pb_msg(d->ctx, msg, msglen);
+	return rc;
 }
 
 /* ---- The page tree ----
@@ -190,6 +336,8 @@ static int pb_count_pages(fz_context *ctx, fz_document *doc)
 	return n;
 }
 
+/* ---- Documents ---- */
+
 pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int *err, char *msg, size_t msglen)
 {
 	pb_doc *d = calloc(1, sizeof(*d));
@@ -216,6 +364,8 @@ pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int
 	/* Warnings about damaged files go to stderr by default; keep them quiet. */
 	fz_set_warning_callback(d->ctx, pb_quiet, NULL);
 	fz_set_error_callback(d->ctx, pb_quiet, NULL);
+	d->st.budget = caps.doc_base;
+	fz_set_user_context(d->ctx, &d->st);
 	fz_var(stm);
 	fz_try(d->ctx) {
 		fz_register_document_handlers(d->ctx);
@@ -226,8 +376,7 @@ pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int
 		fz_drop_stream(d->ctx, stm);
 	}
 	fz_catch(d->ctx) {
-		pb_msg(d->ctx, msg, msglen);
-		*err = PB_ERR_CORRUPT;
+		*err = pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
 		pb_close(d);
 		return NULL;
 	}
@@ -242,13 +391,19 @@ pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int
 			d->pages = pb_count_pages(d->ctx, d->doc);
 	}
 	fz_catch(d->ctx) {
-		pb_msg(d->ctx, msg, msglen);
 		*err = fz_caught(d->ctx) == FZ_ERROR_LIMIT ? PB_ERR_TOO_LARGE : PB_ERR_CORRUPT;
+		if (*err == PB_ERR_TOO_LARGE)
+			pb_msg(d->ctx, msg, msglen);
+		*err = pb_fail(d, *err, msg, msglen);
 	}
+	if (*err == PB_OK && d->st.over)
+		*err = pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
 	if (*err != PB_OK) {
 		pb_close(d);
 		return NULL;
 	}
+	/* Pages get their share of the budget once they are known. */
+	d->st.budget = caps.doc_base + (size_t)d->pages * caps.doc_per_page;
 	return d;
 }
 
@@ -272,6 +427,11 @@ int pb_page_count(pb_doc *d)
 	return d->pages;
 }
 
+size_t pb_inflated(pb_doc *d)
+{
+	return d->st.total;
+}
+
 static float qmin(float a, float b, float c, float e) { float m = a; if (b < m) m = b; if (c < m) m = c; if (e < m) m = e; return m; }
 static float qmax(float a, float b, float c, float e) { float m = a; if (b > m) m = b; if (c > m) m = c; if (e > m) m = e; return m; }
 
@@ -280,13 +440,17 @@ int pb_page_chars(pb_doc *d, int page, pb_char **out, int *n, float *w, float *h
 	fz_context *ctx = d->ctx;
 	fz_page *pg = NULL;
 	fz_stext_page *tp = NULL;
+	fz_device *dev = NULL;
 	pb_char *buf = NULL;
 	int cap = 0, cnt = 0, line = 0;
 	int rc = PB_OK;
 	*out = NULL;
 	*n = 0;
+	if (d->st.over)
+		return pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
 	fz_var(pg);
 	fz_var(tp);
+	fz_var(dev);
 	fz_var(buf);
 	fz_var(cap);
 	fz_var(cnt);
@@ -299,7 +463,14 @@ int pb_page_chars(pb_doc *d, int page, pb_char **out, int *n, float *w, float *h
 		b = fz_bound_page(ctx, pg);
 		*w = b.x1 - b.x0;
 		*h = b.y1 - b.y0;
-		tp = fz_new_stext_page_from_page(ctx, pg, &opts);
+		/* fz_new_stext_page_from_page, with the cookie that stops the
+		 * interpreter when a cap is hit. */
+		tp = fz_new_stext_page(ctx, b);
+		dev = fz_new_stext_device(ctx, tp, &opts);
+		fz_run_page_contents(ctx, pg, dev, fz_identity, &d->st.cookie);
+		fz_close_device(ctx, dev);
+		if (d->st.over)
+			fz_throw(ctx, FZ_ERROR_LIMIT, "%s", d->st.why);
 		for (fz_stext_block *bl = tp->first_block; bl; bl = bl->next) {
 			if (bl->type != FZ_STEXT_BLOCK_TEXT)
 				continue;
@@ -330,15 +501,15 @@ int pb_page_chars(pb_doc *d, int page, pb_char **out, int *n, float *w, float *h
 		}
 	}
 	fz_always(ctx) {
+		fz_drop_device(ctx, dev);
 		fz_drop_stext_page(ctx, tp);
 		fz_drop_page(ctx, pg);
 	}
 	fz_catch(ctx) {
-		pb_msg(ctx, msg, msglen);
+		rc = pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
 		free(buf);
 		buf = NULL;
 		cnt = 0;
-		rc = PB_ERR_CORRUPT;
 	}
 	*out = buf;
 	*n = cnt;
@@ -350,10 +521,14 @@ int pb_render_gray(pb_doc *d, int page, float dpi, long maxpix, unsigned char **
 	fz_context *ctx = d->ctx;
 	fz_page *pg = NULL;
 	fz_pixmap *pix = NULL;
+	fz_device *dev = NULL;
 	int rc = PB_OK;
 	*out = NULL;
+	if (d->st.over)
+		return pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
 	fz_var(pg);
 	fz_var(pix);
+	fz_var(dev);
 	fz_try(ctx) {
 		float s = dpi / 72.0f;
 		fz_matrix m = fz_scale(s, s);
@@ -363,7 +538,14 @@ int pb_render_gray(pb_doc *d, int page, float dpi, long maxpix, unsigned char **
 		if ((double)(b.x1 - b.x0) * (double)(b.y1 - b.y0) > (double)maxpix) {
 			rc = PB_ERR_TOO_LARGE;
 		} else {
-			pix = fz_new_pixmap_from_page(ctx, pg, m, fz_device_gray(ctx), 0);
+			/* fz_new_pixmap_from_page, with the cookie. */
+			pix = fz_new_pixmap_with_bbox(ctx, fz_device_gray(ctx), fz_round_rect(b), NULL, 0);
+			fz_clear_pixmap_with_value(ctx, pix, 0xFF);
+			dev = fz_new_draw_device(ctx, m, pix);
+			fz_run_page(ctx, pg, dev, fz_identity, &d->st.cookie);
+			fz_close_device(ctx, dev);
+			if (d->st.over)
+				fz_throw(ctx, FZ_ERROR_LIMIT, "%s", d->st.why);
 			*w = fz_pixmap_width(ctx, pix);
 			*h = fz_pixmap_height(ctx, pix);
 			*stride = fz_pixmap_stride(ctx, pix);
@@ -375,12 +557,12 @@ int pb_render_gray(pb_doc *d, int page, float dpi, long maxpix, unsigned char **
 		}
 	}
 	fz_always(ctx) {
+		fz_drop_device(ctx, dev);
 		fz_drop_pixmap(ctx, pix);
 		fz_drop_page(ctx, pg);
 	}
 	fz_catch(ctx) {
-		pb_msg(ctx, msg, msglen);
-		rc = PB_ERR_CORRUPT;
+		rc = pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
 	}
 	return rc;
 }
@@ -390,6 +572,8 @@ int pb_page_size(pb_doc *d, int page, float *w, float *h, char *msg, size_t msgl
 	fz_context *ctx = d->ctx;
 	fz_page *pg = NULL;
 	int rc = PB_OK;
+	if (d->st.over)
+		return pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
 	fz_var(pg);
 	fz_try(ctx) {
 		pg = fz_load_page(ctx, d->doc, page);
@@ -400,9 +584,10 @@ int pb_page_size(pb_doc *d, int page, float *w, float *h, char *msg, size_t msgl
 	fz_always(ctx)
 		fz_drop_page(ctx, pg);
 	fz_catch(ctx) {
-		pb_msg(ctx, msg, msglen);
-		rc = PB_ERR_CORRUPT;
+		rc = pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
 	}
+	if (rc == PB_OK && d->st.over)
+		rc = pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
 	return rc;
 }
 

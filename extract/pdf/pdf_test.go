@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -92,5 +93,77 @@ func TestPageTreeBounds(t *testing.T) {
 				t.Errorf("got %v, want ErrTooLarge saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestInflateCap: a PDF of a few KB whose page holds a gigabyte of spaces
+// behind two Flate layers fails on that page with ErrTooLarge, having
+// decoded no more than its caps allow; so does one whose catalog hides in
+// an object stream behind a gigabyte, as it is opened. The same context
+// then reads a good document.
+func TestInflateCap(t *testing.T) {
+	caps := DefaultCaps()
+	bomb := hostile.FlateBomb(hostile.GiB)
+	d, err := Open(bomb, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Words(0)
+	inflated := d.Inflated()
+	d.Close()
+	if !errors.Is(err, extract.ErrTooLarge) || !strings.Contains(err.Error(), "content expands past 32 MB") {
+		t.Errorf("page 1 of a %d-byte flate bomb: %v, want ErrTooLarge for the page's content", len(bomb), err)
+	}
+	if limit := caps.DocBase + caps.DocPerPage; inflated > limit {
+		t.Errorf("decoded %d bytes, want at most the document's cap %d", inflated, limit)
+	}
+
+	probe := hostile.ProbeBomb(hostile.GiB)
+	if d, err := Open(probe, ""); err == nil {
+		d.Close()
+		t.Errorf("opened a catalog behind a gigabyte")
+	} else if !errors.Is(err, extract.ErrTooLarge) || !strings.Contains(err.Error(), "compressed stream expands past 128 MB") {
+		t.Errorf("catalog behind a gigabyte: %v, want ErrTooLarge for a compressed stream", err)
+	}
+
+	d, err = Open(hostile.PageTree(2, 2), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := pageText(t, d, 1); got != "Page 2 of the statement" {
+		t.Errorf("a good document after the bombs reads %q", got)
+	}
+}
+
+// TestDocumentCap: each page's content is within its caps, but together
+// they pass the document's.
+func TestDocumentCap(t *testing.T) {
+	defer SetCaps(DefaultCaps())
+	SetCaps(Caps{Stream: 1 << 20, Content: 1 << 20, DocBase: 3 << 20, DocPerPage: 0})
+	var b hostile.Builder
+	catalog := b.Reserve()
+	root := b.Reserve()
+	var kids []string
+	for i := range 4 {
+		content := b.AddStream("/Filter /FlateDecode", hostile.Spaces(fmt.Sprintf("BT /F1 24 Tf 72 700 Td (Page %d) Tj ET ", i+1), 900<<10, ""))
+		kids = append(kids, fmt.Sprintf("%d 0 R", b.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /Contents %d 0 R >>", root, content))))
+	}
+	b.Set(root, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count 4 /MediaBox [0 0 612 792] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>", strings.Join(kids, " ")))
+	b.Set(catalog, fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", root))
+	d, err := Open(b.PDF(catalog), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := pageText(t, d, 0); got != "Page 1" {
+		t.Errorf("page 1 reads %q", got)
+	}
+	var failed error
+	for page := 1; page < 4 && failed == nil; page++ {
+		_, failed = d.Words(page)
+	}
+	if !errors.Is(failed, extract.ErrTooLarge) || !strings.Contains(failed.Error(), "the document expands past 3 MB") {
+		t.Errorf("four pages of 1.8 MB decoded each against a 3 MB document cap: %v, want ErrTooLarge for the document", failed)
 	}
 }
