@@ -1,4 +1,5 @@
 #include <mupdf/fitz.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@ struct pb_doc {
 	fz_document *doc;
 	unsigned char *data;
 	int pages;
+	int tainted; /* an error happened: do not reuse the context */
 	pb_state st;
 };
 
@@ -167,10 +169,81 @@ fz_stream *__wrap_pdf_open_contents_stream(fz_context *ctx, pdf_document *doc, p
 	return pb_cap(ctx, __real_pdf_open_contents_stream(ctx, doc, obj), caps.content, "a page's content");
 }
 
+/* ---- Contexts ----
+ *
+ * A worker converts one document at a time, so it keeps one MuPDF
+ * context for its life instead of building one per document: the font
+ * and colour machinery is set up once. In-process callers (the CLI,
+ * tests, the evaluation) may open documents on several threads, so
+ * contexts come from a small free list, one per open document. A context
+ * is emptied when its document closes, and dropped rather than reused
+ * when anything went wrong with that document. */
+
+enum { pb_keep_contexts = 4 };
+
+static pthread_mutex_t pb_ctx_mu = PTHREAD_MUTEX_INITIALIZER;
+static fz_context *pb_ctx_free[pb_keep_contexts];
+static int pb_ctx_nfree;
+static long pb_ctx_made;
+
 static void pb_quiet(void *user, const char *message)
 {
 	(void)user;
 	(void)message;
+}
+
+long pb_contexts_made(void)
+{
+	long n;
+	pthread_mutex_lock(&pb_ctx_mu);
+	n = pb_ctx_made;
+	pthread_mutex_unlock(&pb_ctx_mu);
+	return n;
+}
+
+static fz_context *pb_get_context(void)
+{
+	fz_context *ctx = NULL;
+	pthread_mutex_lock(&pb_ctx_mu);
+	if (pb_ctx_nfree > 0)
+		ctx = pb_ctx_free[--pb_ctx_nfree];
+	pthread_mutex_unlock(&pb_ctx_mu);
+	if (ctx)
+		return ctx;
+	ctx = fz_new_context(NULL, NULL, FZ_STORE_DEFAULT);
+	if (!ctx)
+		return NULL;
+	/* Warnings about damaged files go to stderr by default; keep them quiet. */
+	fz_set_warning_callback(ctx, pb_quiet, NULL);
+	fz_set_error_callback(ctx, pb_quiet, NULL);
+	fz_try(ctx)
+		fz_register_document_handlers(ctx);
+	fz_catch(ctx) {
+		fz_drop_context(ctx);
+		return NULL;
+	}
+	pthread_mutex_lock(&pb_ctx_mu);
+	pb_ctx_made++;
+	pthread_mutex_unlock(&pb_ctx_mu);
+	return ctx;
+}
+
+static void pb_put_context(fz_context *ctx, int reuse)
+{
+	fz_set_user_context(ctx, NULL);
+	if (reuse) {
+		/* Nothing of one document is kept for the next. */
+		fz_empty_store(ctx);
+		fz_purge_glyph_cache(ctx);
+		pthread_mutex_lock(&pb_ctx_mu);
+		if (pb_ctx_nfree < pb_keep_contexts) {
+			pb_ctx_free[pb_ctx_nfree++] = ctx;
+			ctx = NULL;
+		}
+		pthread_mutex_unlock(&pb_ctx_mu);
+	}
+	if (ctx)
+		fz_drop_context(ctx);
 }
 
 static void pb_msg(fz_context *ctx, char *msg, size_t msglen)
@@ -188,6 +261,7 @@ static void pb_msg(fz_context *ctx, char *msg, size_t msglen)
  * over whatever MuPDF made of the streams it cut short. */
 static int pb_fail(pb_doc *d, int rc, char *msg, size_t msglen)
 {
+	d->tainted = 1;
 	if (d->st.over) {
 		if (msg && msglen) {
 			strncpy(msg, d->st.why, msglen - 1);
@@ -354,21 +428,17 @@ pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int
 		return NULL;
 	}
 	memcpy(d->data, data, len);
-	d->ctx = fz_new_context(NULL, NULL, FZ_STORE_DEFAULT);
+	d->ctx = pb_get_context();
 	if (!d->ctx) {
 		free(d->data);
 		free(d);
 		*err = PB_ERR_NOMEM;
 		return NULL;
 	}
-	/* Warnings about damaged files go to stderr by default; keep them quiet. */
-	fz_set_warning_callback(d->ctx, pb_quiet, NULL);
-	fz_set_error_callback(d->ctx, pb_quiet, NULL);
 	d->st.budget = caps.doc_base;
 	fz_set_user_context(d->ctx, &d->st);
 	fz_var(stm);
 	fz_try(d->ctx) {
-		fz_register_document_handlers(d->ctx);
 		stm = fz_open_memory(d->ctx, d->data, len);
 		d->doc = fz_open_document_with_stream(d->ctx, "application/pdf", stm);
 	}
@@ -399,6 +469,8 @@ pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int
 	if (*err == PB_OK && d->st.over)
 		*err = pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
 	if (*err != PB_OK) {
+		if (*err == PB_ERR_PASSWORD)
+			d->tainted = 0; /* a wrong password is no fault of the context */
 		pb_close(d);
 		return NULL;
 	}
@@ -415,8 +487,8 @@ void pb_close(pb_doc *d)
 		fz_try(d->ctx)
 			fz_drop_document(d->ctx, d->doc);
 		fz_catch(d->ctx)
-			{}
-		fz_drop_context(d->ctx);
+			d->tainted = 1;
+		pb_put_context(d->ctx, !d->tainted);
 	}
 	free(d->data);
 	free(d);

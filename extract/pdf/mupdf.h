@@ -42,11 +42,14 @@ typedef struct {
 void pb_set_caps(pb_caps caps);
 pb_caps pb_get_caps(void);
 
-/* pb_open copies data and opens it as a PDF. It counts the pages by
+/* pb_open copies data and opens it as a PDF, with a MuPDF context taken
+ * from the process's free list (or a new one). It counts the pages by
  * walking the page tree, not by trusting /Count, and rebuilds the tree
  * when its counts are wrong so that every page it counted loads. *err is
  * one of PB_*. */
 pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int *err, char *msg, size_t msglen);
+/* pb_close drops the document and gives its context back to the free list,
+ * emptied, unless an error left it in doubt. */
 void pb_close(pb_doc *d);
 int pb_page_count(pb_doc *d);
 /* pb_page_chars returns a malloc'd array of *n chars for page (0-based) and its
@@ -59,6 +62,8 @@ int pb_page_size(pb_doc *d, int page, float *w, float *h, char *msg, size_t msgl
 /* pb_inflated is how many decoded bytes the document's streams have
  * produced so far. */
 size_t pb_inflated(pb_doc *d);
+/* pb_contexts_made counts the MuPDF contexts this process has created. */
+long pb_contexts_made(void);
 void pb_free(void *p);
 
 #endif

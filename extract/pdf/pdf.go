@@ -4,11 +4,13 @@
 // go-fitz. MuPDF reads hostile files: run this in a worker process
 // (extract/worker), never in the server.
 //
-// Two things are not left to the file. Pages are counted by walking the
+// Three things are not left to the file. Pages are counted by walking the
 // page tree, not by its /Count. Decoded streams are capped (Caps): the
 // link step wraps MuPDF's Flate and LZW decoders and its content-stream
 // opener (-Wl,--wrap) with a counting stream, so a few KB that inflate to
-// a gigabyte fail with extract.ErrTooLarge in a fraction of a second.
+// a gigabyte fail with extract.ErrTooLarge in a fraction of a second. And
+// MuPDF contexts are reused: a worker process builds one and keeps it,
+// with a fresh document for each job.
 package pdf
 
 /*
@@ -64,8 +66,12 @@ func SetCaps(c Caps) {
 	C.pb_set_caps(C.pb_caps{stream: C.size_t(c.Stream), content: C.size_t(c.Content), doc_base: C.size_t(c.DocBase), doc_per_page: C.size_t(c.DocPerPage)})
 }
 
-// Doc is an open PDF with its own MuPDF context. It is not safe for
-// concurrent use: MuPDF contexts are single-threaded.
+// ContextsMade counts the MuPDF contexts this process has built: one per
+// document opened at the same time, not one per document.
+func ContextsMade() int { return int(C.pb_contexts_made()) }
+
+// Doc is an open PDF with a MuPDF context of its own while it is open. It
+// is not safe for concurrent use: MuPDF contexts are single-threaded.
 type Doc struct {
 	d     *C.pb_doc
 	pages int

@@ -167,3 +167,52 @@ func TestDocumentCap(t *testing.T) {
 		t.Errorf("four pages of 1.8 MB decoded each against a 3 MB document cap: %v, want ErrTooLarge for the document", failed)
 	}
 }
+
+// TestContextReuse: documents opened one after another share one MuPDF
+// context; one that failed does not hand its context on.
+func TestContextReuse(t *testing.T) {
+	good := hostile.PageTree(2, 2)
+	open := func() {
+		d, err := Open(good, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pageText(t, d, 1); got != "Page 2 of the statement" {
+			t.Errorf("page 2 reads %q", got)
+		}
+		d.Close()
+	}
+	open()
+	before := ContextsMade()
+	for range 10 {
+		open()
+	}
+	if made := ContextsMade() - before; made != 0 {
+		t.Errorf("10 documents in turn built %d new contexts, want 0", made)
+	}
+	d, err := Open(hostile.FlateBomb(hostile.GiB), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Words(0); err == nil {
+		t.Error("read a flate bomb's page")
+	}
+	d.Close()
+	open()
+	if made := ContextsMade() - before; made != 1 {
+		t.Errorf("after a failed document, %d new contexts, want 1 (its context dropped)", made)
+	}
+}
+
+// BenchmarkOpen opens and closes a 1-page document: the per-job cost of a
+// worker's MuPDF context and document.
+func BenchmarkOpen(b *testing.B) {
+	data := hostile.PageTree(1, 1)
+	for b.Loop() {
+		d, err := Open(data, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		d.Close()
+	}
+}
