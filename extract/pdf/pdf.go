@@ -16,6 +16,7 @@ package pdf
 /*
 #cgo CFLAGS: -I${SRCDIR}/third_party/mupdf/include
 #cgo LDFLAGS: -Wl,--wrap=fz_open_flated -Wl,--wrap=fz_open_lzwd -Wl,--wrap=pdf_open_contents_stream
+#include <malloc.h>
 #include <stdlib.h>
 #include "mupdf.h"
 */
@@ -65,6 +66,13 @@ func currentCaps() Caps {
 func SetCaps(c Caps) {
 	C.pb_set_caps(C.pb_caps{stream: C.size_t(c.Stream), content: C.size_t(c.Content), doc_base: C.size_t(c.DocBase), doc_per_page: C.size_t(c.DocPerPage)})
 }
+
+// ReleaseMemory gives the C heap's free memory back to the system
+// (malloc_trim). A worker calls it when it goes idle: workers run with a
+// high trim threshold (see extract/worker), so that MuPDF's allocations
+// are reused from one page to the next instead of being returned and
+// faulted in again.
+func ReleaseMemory() { C.malloc_trim(0) }
 
 // ContextsMade counts the MuPDF contexts this process has built: one per
 // document opened at the same time, not one per document.

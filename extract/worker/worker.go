@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"time"
 
@@ -27,6 +28,13 @@ type Engine interface {
 	Probe(data []byte, password string) (extract.Info, error)
 	Convert(data []byte, opts extract.Options) (*extract.Result, error)
 	RenderPage(data []byte, password string, page, width int) (extract.Rendered, error)
+}
+
+// Releaser is an Engine that can give memory it holds but does not need
+// back to the system (the C libraries' free heap). Serve calls it when
+// the worker goes idle.
+type Releaser interface {
+	ReleaseMemory()
 }
 
 // Limits bound one job and the process that runs it.
@@ -136,6 +144,17 @@ const exitCPU = 86
 // maxDocument bounds the size of a document a child accepts.
 const maxDocument = 1 << 30
 
+// releaseAfter is how long a worker waits without a job before it gives
+// the memory of its last one back: between the jobs of a burst it keeps
+// its heap (regrowing it costs a third of a small job), and an idle
+// worker holds little.
+const releaseAfter = 500 * time.Millisecond
+
+// gcPercent is the workers' GOGC: a job's garbage is short-lived and the
+// process is capped by Limits.MemoryBytes, so collecting less often is
+// cheaper (about a tenth of a text conversion) for a little more memory.
+const gcPercent = 200
+
 // Serve is the child's side: it reads jobs from in (a JSON header line and
 // the document's bytes), runs each on eng under the limits the header
 // carries, and writes progress lines and one final line per job to out. It
@@ -145,6 +164,16 @@ func Serve(in io.Reader, out io.Writer, eng Engine) error {
 	bw := bufio.NewWriter(out)
 	enc := json.NewEncoder(bw)
 	memSet := false
+	debug.SetGCPercent(gcPercent)
+	idle := newIdler(releaseAfter, func() {
+		// Nothing of the last job is needed any more: give its pages and
+		// pixels back to the system.
+		debug.FreeOSMemory()
+		if r, ok := eng.(Releaser); ok {
+			r.ReleaseMemory()
+		}
+	})
+	defer idle.stop()
 	// Go ignores SIGXCPU, which the kernel sends past the soft CPU limit:
 	// end the process, with a status the parent reads as the CPU limit.
 	xcpu := make(chan os.Signal, 1)
@@ -164,6 +193,7 @@ func Serve(in io.Reader, out io.Writer, eng Engine) error {
 		if err != nil {
 			return fmt.Errorf("read request: %w", err)
 		}
+		idle.busy()
 		var req request
 		if err := json.Unmarshal(line, &req); err != nil {
 			return fmt.Errorf("decode request: %w", err)
@@ -194,12 +224,49 @@ func Serve(in io.Reader, out io.Writer, eng Engine) error {
 		if err := bw.Flush(); err != nil {
 			return err
 		}
-		// A warm worker keeps only what the next job needs: give the
-		// document's pages and pixels back to the system between jobs.
 		data, final = nil, message{}
-		debug.FreeOSMemory()
+		idle.done()
 	}
 }
+
+// idler runs release once a worker has had no job for a while.
+type idler struct {
+	mu      sync.Mutex
+	working bool
+	after   time.Duration
+	timer   *time.Timer
+}
+
+func newIdler(after time.Duration, release func()) *idler {
+	i := &idler{after: after}
+	i.timer = time.AfterFunc(after, func() {
+		i.mu.Lock()
+		defer i.mu.Unlock()
+		if !i.working {
+			release()
+		}
+	})
+	i.timer.Stop()
+	return i
+}
+
+// busy marks a job started: a release under way finishes first.
+func (i *idler) busy() {
+	i.timer.Stop()
+	i.mu.Lock()
+	i.working = true
+	i.mu.Unlock()
+}
+
+// done marks a job ended, and starts the wait for the next.
+func (i *idler) done() {
+	i.mu.Lock()
+	i.working = false
+	i.mu.Unlock()
+	i.timer.Reset(i.after)
+}
+
+func (i *idler) stop() { i.timer.Stop() }
 
 func run(eng Engine, req request, data []byte, progress func(done, total int)) message {
 	switch req.Op {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -30,16 +31,23 @@ func TestMain(m *testing.M) {
 
 // fakeEngine acts on the document's text: "pages N EACH" converts N pages
 // taking EACH per page, "fail" fails with its own words, "crash" dies,
-// "hang" never answers, "spin" burns CPU, "alloc" takes 1 GiB. Probe answers with the worker's
-// pid as the kind, so tests can tell workers apart.
+// "hang" never answers, "spin" burns CPU, "alloc" takes 1 GiB. Probe
+// answers with the worker's pid as the kind, so tests can tell workers
+// apart, and with how many times the worker was told to release memory as
+// the page count (from 1).
 type fakeEngine struct{}
+
+// released counts ReleaseMemory calls.
+var released atomic.Int32
 
 func (fakeEngine) Probe(data []byte, password string) (extract.Info, error) {
 	if err := act(string(data)); err != nil {
 		return extract.Info{}, err
 	}
-	return extract.Info{Kind: strconv.Itoa(os.Getpid()), PageCount: 1}, nil
+	return extract.Info{Kind: strconv.Itoa(os.Getpid()), PageCount: 1 + int(released.Load())}, nil
 }
+
+func (fakeEngine) ReleaseMemory() { released.Add(1) }
 
 func (fakeEngine) Convert(data []byte, opts extract.Options) (*extract.Result, error) {
 	s := string(data)
@@ -233,3 +241,26 @@ func TestPoolStopsIdleWorkers(t *testing.T) {
 }
 
 func syscallKill0(pid int) error { return syscall.Kill(pid, 0) }
+
+// TestServeReleasesWhenIdle: a worker gives memory back once it has had no
+// job for a while, not between the jobs of a burst.
+func TestServeReleasesWhenIdle(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.Size = 1 })
+	count := func() int {
+		info, err := p.Probe(context.Background(), []byte("ok"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.PageCount - 1
+	}
+	first := count()
+	for range 5 {
+		if got := count(); got != first {
+			t.Fatalf("released %d times during back-to-back jobs", got-first)
+		}
+	}
+	time.Sleep(3 * releaseAfter)
+	if got := count(); got != first+1 {
+		t.Errorf("released %d times over an idle spell, want once", got-first)
+	}
+}
