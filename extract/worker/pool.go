@@ -24,9 +24,14 @@ type Config struct {
 	// worker (e.g. ["worker"]), that is, make it call Serve.
 	Exe  string
 	Args []string
-	// Size bounds the workers alive at once, and so the jobs running at
-	// once and the memory they take. Probes, conversions and renders share it.
+	// Size bounds the conversions running at once, and with Spare the
+	// workers alive at once, and so the memory they take.
 	Size int
+	// Spare is how many workers beyond Size probes and renders may use
+	// when the Size workers are all busy: an upload's probe, which takes
+	// milliseconds, does not wait behind conversions of scans that take
+	// minutes. Probes take a spare worker first, so conversions keep theirs.
+	Spare int
 	// MaxJobs is how many jobs a worker runs before it is replaced.
 	MaxJobs int
 	// IdleTimeout is how long a worker may wait for a job before it is stopped.
@@ -36,9 +41,10 @@ type Config struct {
 	Log *slog.Logger
 }
 
-// DefaultConfig runs exe args as size workers with the default limits.
+// DefaultConfig runs exe args as size workers, and one spare for probes
+// and renders, with the default limits.
 func DefaultConfig(exe string, args []string, size int) Config {
-	return Config{Exe: exe, Args: args, Size: max(size, 1), MaxJobs: 200, IdleTimeout: 2 * time.Minute, Limits: DefaultLimits()}
+	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, MaxJobs: 200, IdleTimeout: 2 * time.Minute, Limits: DefaultLimits()}
 }
 
 // Pool runs jobs in a bounded set of long-lived child processes. A worker
@@ -47,7 +53,8 @@ func DefaultConfig(exe string, args []string, size int) Config {
 // or sat idle for IdleTimeout is stopped. It is safe for concurrent use.
 type Pool struct {
 	cfg   Config
-	slots chan struct{} // one token per worker that may exist
+	slots chan struct{} // one token per job that may run
+	spare chan struct{} // one token per spare worker for short jobs; nil for none
 
 	mu     sync.Mutex
 	idle   []*proc // warmest last
@@ -66,9 +73,15 @@ func NewPool(cfg Config) *Pool {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	p := &Pool{cfg: cfg, slots: make(chan struct{}, cfg.Size), stop: make(chan struct{}), done: make(chan struct{})}
+	if cfg.Spare > 0 {
+		p.spare = make(chan struct{}, cfg.Spare)
+	}
 	go p.reap()
 	return p
 }
+
+// Processes is the most worker processes the pool runs at once.
+func (p *Pool) Processes() int { return p.cfg.Size + p.cfg.Spare }
 
 // Close stops the idle workers and the reaper; workers running jobs stop
 // when their jobs end. Jobs submitted after Close fail.
@@ -137,12 +150,11 @@ const progressEvery = 100 * time.Millisecond
 // do runs one job: take a slot, reuse an idle worker or start one, run,
 // then keep the worker for the next job or stop it.
 func (p *Pool) do(ctx context.Context, req request, data []byte, progress func(done, total int)) (message, error) {
-	select {
-	case p.slots <- struct{}{}:
-	case <-ctx.Done():
-		return message{}, ctx.Err()
+	release, err := p.acquire(ctx, req.Op != "convert")
+	if err != nil {
+		return message{}, err
 	}
-	defer func() { <-p.slots }()
+	defer release()
 	w, err := p.get()
 	if err != nil {
 		return message{}, err
@@ -152,6 +164,34 @@ func (p *Pool) do(ctx context.Context, req request, data []byte, progress func(d
 	m, err := w.run(ctx, req, data, progress)
 	p.put(w)
 	return m, err
+}
+
+// acquire waits for a slot to run a job in; a short job (a probe or a
+// render) takes a spare one first, then whichever frees first.
+func (p *Pool) acquire(ctx context.Context, short bool) (release func(), err error) {
+	freeSlot := func() { <-p.slots }
+	freeSpare := func() { <-p.spare }
+	if short && p.spare != nil {
+		select {
+		case p.spare <- struct{}{}:
+			return freeSpare, nil
+		default:
+		}
+		select {
+		case p.slots <- struct{}{}:
+			return freeSlot, nil
+		case p.spare <- struct{}{}:
+			return freeSpare, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	select {
+	case p.slots <- struct{}{}:
+		return freeSlot, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // get returns the warmest idle worker, or starts one.

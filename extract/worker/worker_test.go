@@ -202,7 +202,7 @@ func TestPoolFailures(t *testing.T) {
 }
 
 func TestPoolBoundsWorkers(t *testing.T) {
-	p := testPool(t, func(c *Config) { c.Size = 2 })
+	p := testPool(t, func(c *Config) { c.Size, c.Spare = 2, 0 })
 	var mu sync.Mutex
 	pids := map[string]bool{}
 	var wg sync.WaitGroup
@@ -242,10 +242,47 @@ func TestPoolStopsIdleWorkers(t *testing.T) {
 
 func syscallKill0(pid int) error { return syscall.Kill(pid, 0) }
 
+// TestPoolSpareForShortJobs: with every conversion slot taken, a probe
+// runs in the spare worker instead of waiting, and the pool never has
+// more than Size+Spare workers.
+func TestPoolSpareForShortJobs(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.Size, c.Spare = 1, 1 })
+	started := make(chan struct{})
+	converted := make(chan error, 1)
+	go func() {
+		_, err := p.Convert(context.Background(), []byte("pages 2 1s"), extract.Options{Progress: func(done, total int) {
+			if done == 1 {
+				close(started)
+			}
+		}})
+		converted <- err
+	}()
+	<-started
+	pids := map[string]bool{}
+	for range 3 {
+		pids[pid(t, p)] = true
+	}
+	select {
+	case err := <-converted:
+		t.Fatalf("the conversion ended (%v) before the probes: they waited for its slot", err)
+	default:
+	}
+	if err := <-converted; err != nil {
+		t.Fatal(err)
+	}
+	pids[pid(t, p)] = true
+	if len(pids) > p.Processes() {
+		t.Errorf("%d workers, want at most %d", len(pids), p.Processes())
+	}
+	if got := p.Processes(); got != 2 {
+		t.Errorf("Processes() = %d, want Size+Spare = 2", got)
+	}
+}
+
 // TestServeReleasesWhenIdle: a worker gives memory back once it has had no
 // job for a while, not between the jobs of a burst.
 func TestServeReleasesWhenIdle(t *testing.T) {
-	p := testPool(t, func(c *Config) { c.Size = 1 })
+	p := testPool(t, func(c *Config) { c.Size, c.Spare = 1, 0 })
 	count := func() int {
 		info, err := p.Probe(context.Background(), []byte("ok"), "")
 		if err != nil {
