@@ -36,15 +36,24 @@ type Config struct {
 	MaxJobs int
 	// IdleTimeout is how long a worker may wait for a job before it is stopped.
 	IdleTimeout time.Duration
-	Limits      Limits
+	// HeavyRSS and HeavyIdle retire big workers sooner: one whose resident
+	// memory after a job was over HeavyRSS (it loaded Tesseract and its
+	// model, or read a large document) is stopped once it has waited
+	// HeavyIdle for a job, so an idle pool holds only small workers.
+	HeavyRSS  int64
+	HeavyIdle time.Duration
+	Limits    Limits
 	// Log, when set, hears about workers that die or are replaced.
 	Log *slog.Logger
 }
 
 // DefaultConfig runs exe args as size workers, and one spare for probes
-// and renders, with the default limits.
+// and renders, with the default limits. A worker that reads text PDFs
+// holds about 40 MB once idle; one that has loaded Tesseract holds twice
+// that, and is retired after 2 s without a job.
 func DefaultConfig(exe string, args []string, size int) Config {
-	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, MaxJobs: 200, IdleTimeout: 2 * time.Minute, Limits: DefaultLimits()}
+	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, MaxJobs: 200, IdleTimeout: 2 * time.Minute,
+		HeavyRSS: 64 << 20, HeavyIdle: 2 * time.Second, Limits: DefaultLimits()}
 }
 
 // Pool runs jobs in a bounded set of long-lived child processes. A worker
@@ -231,12 +240,16 @@ func (p *Pool) put(w *proc) {
 	p.mu.Unlock()
 }
 
-// reap stops workers idle longer than IdleTimeout.
+// reap stops workers idle longer than IdleTimeout, and heavy ones idle
+// longer than HeavyIdle.
 func (p *Pool) reap() {
 	defer close(p.done)
 	every := p.cfg.IdleTimeout / 2
 	if every <= 0 {
 		every = time.Minute
+	}
+	if p.cfg.HeavyRSS > 0 && p.cfg.HeavyIdle > 0 {
+		every = min(every, p.cfg.HeavyIdle/4)
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -250,7 +263,9 @@ func (p *Pool) reap() {
 		p.mu.Lock()
 		kept := p.idle[:0]
 		for _, w := range p.idle {
-			if p.cfg.IdleTimeout > 0 && time.Since(w.idleSince) > p.cfg.IdleTimeout {
+			idle := time.Since(w.idleSince)
+			heavy := p.cfg.HeavyRSS > 0 && w.rss > p.cfg.HeavyRSS && p.cfg.HeavyIdle > 0 && idle > p.cfg.HeavyIdle
+			if heavy || p.cfg.IdleTimeout > 0 && idle > p.cfg.IdleTimeout {
 				old = append(old, w)
 			} else {
 				kept = append(kept, w)
@@ -274,6 +289,7 @@ type proc struct {
 	waitErr   error
 	jobs      int
 	idleSince time.Time
+	rss       int64 // resident bytes after the last job, as the worker said
 	broken    bool
 	why       string
 }
@@ -381,9 +397,11 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 	})
 	var ans *childAnswer
 	if errors.As(err, &ans) {
+		w.rss = ans.rss
 		return message{}, ans.err // the job failed; the worker is sound
 	}
 	if err == nil {
+		w.rss = m.RSS
 		return m, nil
 	}
 	// The process failed us: make sure it is gone, then say why.
@@ -441,7 +459,7 @@ func (w *proc) exchange(req request, data []byte, progress func(done, total int)
 			continue
 		}
 		if m.Code != "" || m.Error != "" {
-			return message{}, &childAnswer{m.err()}
+			return message{}, &childAnswer{m.err(), m.RSS}
 		}
 		return m, nil
 	}
@@ -449,7 +467,10 @@ func (w *proc) exchange(req request, data []byte, progress func(done, total int)
 
 // childAnswer is an error the child answered with: the job failed, but the
 // worker is sound.
-type childAnswer struct{ err error }
+type childAnswer struct {
+	err error
+	rss int64
+}
 
 func (a *childAnswer) Error() string { return a.err.Error() }
 

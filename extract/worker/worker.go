@@ -15,6 +15,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -91,7 +93,8 @@ type request struct {
 	Limits   Limits `json:"limits"`
 }
 
-// message is one line the child writes: progress, then a result or an error.
+// message is one line the child writes: progress, then a result or an
+// error, with the worker's resident memory as the job ended.
 type message struct {
 	Done   int               `json:"done,omitempty"`
 	Total  int               `json:"total,omitempty"`
@@ -100,6 +103,7 @@ type message struct {
 	Image  *extract.Rendered `json:"image,omitempty"`
 	Code   string            `json:"code,omitempty"`
 	Error  string            `json:"error,omitempty"`
+	RSS    int64             `json:"rss,omitempty"`
 }
 
 func (m message) final() bool {
@@ -218,6 +222,7 @@ func Serve(in io.Reader, out io.Writer, eng Engine) error {
 			_ = enc.Encode(message{Done: done, Total: total})
 			_ = bw.Flush()
 		})
+		final.RSS = residentBytes()
 		if err := enc.Encode(final); err != nil {
 			return err
 		}
@@ -267,6 +272,23 @@ func (i *idler) done() {
 }
 
 func (i *idler) stop() { i.timer.Stop() }
+
+// residentBytes is the process's resident memory (VmRSS), 0 if unknown.
+func residentBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
+}
 
 func run(eng Engine, req request, data []byte, progress func(done, total int)) message {
 	switch req.Op {

@@ -31,14 +31,17 @@ func TestMain(m *testing.M) {
 
 // fakeEngine acts on the document's text: "pages N EACH" converts N pages
 // taking EACH per page, "fail" fails with its own words, "crash" dies,
-// "hang" never answers, "spin" burns CPU, "alloc" takes 1 GiB. Probe
-// answers with the worker's pid as the kind, so tests can tell workers
-// apart, and with how many times the worker was told to release memory as
-// the page count (from 1).
+// "hang" never answers, "spin" burns CPU, "alloc" takes 1 GiB, "heavy"
+// takes 100 MB and keeps it. Probe answers with the worker's pid as the
+// kind, so tests can tell workers apart, and with how many times the
+// worker was told to release memory as the page count (from 1).
 type fakeEngine struct{}
 
-// released counts ReleaseMemory calls.
-var released atomic.Int32
+// kept is what "heavy" holds on to; released counts ReleaseMemory calls.
+var (
+	kept     []byte
+	released atomic.Int32
+)
 
 func (fakeEngine) Probe(data []byte, password string) (extract.Info, error) {
 	if err := act(string(data)); err != nil {
@@ -87,6 +90,11 @@ func act(s string) error {
 		b := make([]byte, 1<<30)
 		for i := range b {
 			b[i] = 1
+		}
+	case "heavy":
+		kept = make([]byte, 100<<20)
+		for i := range kept {
+			kept[i] = 1
 		}
 	case "spin":
 		for i := 0; ; i++ {
@@ -276,6 +284,34 @@ func TestPoolSpareForShortJobs(t *testing.T) {
 	}
 	if got := p.Processes(); got != 2 {
 		t.Errorf("Processes() = %d, want Size+Spare = 2", got)
+	}
+}
+
+// TestPoolRetiresHeavyWorkers: a worker that ended a job holding more than
+// HeavyRSS is stopped once it has idled HeavyIdle; a small one stays.
+func TestPoolRetiresHeavyWorkers(t *testing.T) {
+	p := testPool(t, func(c *Config) {
+		c.Size, c.Spare = 1, 0
+		c.HeavyRSS, c.HeavyIdle = 80<<20, 100*time.Millisecond
+	})
+	small := pid(t, p)
+	time.Sleep(5 * 100 * time.Millisecond)
+	if got := pid(t, p); got != small {
+		t.Fatalf("a small worker was stopped after HeavyIdle (%s, then %s)", small, got)
+	}
+	if _, err := p.Convert(context.Background(), []byte("heavy"), extract.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(small)
+	deadline := time.Now().Add(10 * time.Second)
+	for syscallKill0(n) == nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if syscallKill0(n) == nil {
+		t.Fatalf("worker %d still alive holding 100 MB, idle, with HeavyRSS 80 MB", n)
+	}
+	if got := pid(t, p); got == small {
+		t.Errorf("the heavy worker was reused")
 	}
 }
 
