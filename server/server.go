@@ -27,6 +27,15 @@ type Converter interface {
 	RenderPage(ctx context.Context, data []byte, password string, page, width int) (extract.Rendered, error)
 }
 
+// jsonConverter is a Converter that can also hand a conversion's result
+// over as the JSON encoding of extract.Result it received from its worker,
+// with the number of transactions and the reconciliation status: the
+// server stores that JSON as it is, instead of decoding and encoding every
+// transaction again (extract/worker's Pool is one).
+type jsonConverter interface {
+	ConvertJSON(ctx context.Context, data []byte, opts extract.Options) (raw []byte, transactions int, reconciliation string, err error)
+}
+
 // Config holds the server's settings.
 type Config struct {
 	// MaxUploadBytes bounds a request body; larger uploads get 413.

@@ -93,17 +93,40 @@ type request struct {
 	Limits   Limits `json:"limits"`
 }
 
-// message is one line the child writes: progress, then a result or an
-// error, with the worker's resident memory as the job ended.
+// message is one line the child writes: progress, then a result (with its
+// summary) or an error, with the worker's resident memory as the job ended.
 type message struct {
-	Done   int               `json:"done,omitempty"`
-	Total  int               `json:"total,omitempty"`
-	Result *extract.Result   `json:"result,omitempty"`
-	Info   *extract.Info     `json:"info,omitempty"`
-	Image  *extract.Rendered `json:"image,omitempty"`
-	Code   string            `json:"code,omitempty"`
-	Error  string            `json:"error,omitempty"`
-	RSS    int64             `json:"rss,omitempty"`
+	Done    int               `json:"done,omitempty"`
+	Total   int               `json:"total,omitempty"`
+	Result  *result           `json:"result,omitempty"`
+	Summary *Summary          `json:"summary,omitempty"`
+	Info    *extract.Info     `json:"info,omitempty"`
+	Image   *extract.Rendered `json:"image,omitempty"`
+	Code    string            `json:"code,omitempty"`
+	Error   string            `json:"error,omitempty"`
+	RSS     int64             `json:"rss,omitempty"`
+}
+
+// Summary is what the caller of a conversion learns without decoding its
+// result.
+type Summary struct {
+	Transactions   int    `json:"transactions"`
+	Reconciliation string `json:"reconciliation"`
+}
+
+// result is a conversion's result on the pipe: the child encodes value,
+// and the parent keeps the JSON as it came, for a caller that stores it as
+// it is (Pool.ConvertJSON) rather than decode and encode every transaction.
+type result struct {
+	value *extract.Result
+	raw   []byte
+}
+
+func (r *result) MarshalJSON() ([]byte, error) { return json.Marshal(r.value) }
+
+func (r *result) UnmarshalJSON(b []byte) error {
+	r.raw = append(r.raw[:0], b...)
+	return nil
 }
 
 func (m message) final() bool {
@@ -303,7 +326,8 @@ func run(eng Engine, req request, data []byte, progress func(done, total int)) m
 		if err != nil {
 			return errorMessage(err)
 		}
-		return message{Result: res}
+		return message{Result: &result{value: res},
+			Summary: &Summary{Transactions: len(res.Transactions), Reconciliation: res.Statement.Reconciliation.Status}}
 	case "render":
 		img, err := eng.RenderPage(data, req.Password, req.Page, req.Width)
 		if err != nil {

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -335,5 +336,23 @@ func TestServeReleasesWhenIdle(t *testing.T) {
 	time.Sleep(3 * releaseAfter)
 	if got := count(); got != first+1 {
 		t.Errorf("released %d times over an idle spell, want once", got-first)
+	}
+}
+
+// TestPoolConvertJSON hands over the worker's JSON as it came, with the
+// summary the caller needs; Convert decodes the same JSON.
+func TestPoolConvertJSON(t *testing.T) {
+	p := testPool(t, nil)
+	raw, txs, recon, err := p.ConvertJSON(context.Background(), []byte("pages 3 1ms"), extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res extract.Result
+	if err := json.Unmarshal(raw, &res); err != nil || res.PageCount != 3 || txs != 0 || recon != "" {
+		t.Errorf("ConvertJSON = %s, %d, %q, %v; want a result of 3 pages, no transactions", raw, txs, recon, err)
+	}
+	dec, err := p.Convert(context.Background(), []byte("pages 3 1ms"), extract.Options{})
+	if err != nil || dec.PageCount != 3 {
+		t.Errorf("Convert = %+v, %v", dec, err)
 	}
 }
