@@ -30,8 +30,11 @@ type Config struct {
 	// Spare is how many workers beyond Size probes and renders may use
 	// when the Size workers are all busy: an upload's probe, which takes
 	// milliseconds, does not wait behind conversions of scans that take
-	// minutes. Probes take a spare worker first, so conversions keep theirs.
-	Spare int
+	// minutes. A short job that finds no free slot waits SpareAfter for
+	// one before it takes a spare worker, so text conversions, which
+	// free their slots within that, do not keep an extra process alive.
+	Spare      int
+	SpareAfter time.Duration
 	// MaxJobs is how many jobs a worker runs before it is replaced.
 	MaxJobs int
 	// IdleTimeout is how long a worker may wait for a job before it is stopped.
@@ -53,7 +56,7 @@ type Config struct {
 // once idle; one that has run Tesseract ends its jobs over 150 MB and
 // holds 68 MB idle, so it is retired after 2 s without a job.
 func DefaultConfig(exe string, args []string, size int) Config {
-	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, MaxJobs: 200, IdleTimeout: 2 * time.Minute,
+	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, SpareAfter: 100 * time.Millisecond, MaxJobs: 200, IdleTimeout: 2 * time.Minute,
 		HeavyRSS: 128 << 20, HeavyIdle: 2 * time.Second, Limits: DefaultLimits()}
 }
 
@@ -198,15 +201,19 @@ func (p *Pool) do(ctx context.Context, req request, data []byte, progress func(d
 }
 
 // acquire waits for a slot to run a job in; a short job (a probe or a
-// render) takes a spare one first, then whichever frees first.
+// render) that has waited SpareAfter takes a spare one too.
 func (p *Pool) acquire(ctx context.Context, short bool) (release func(), err error) {
 	freeSlot := func() { <-p.slots }
 	freeSpare := func() { <-p.spare }
 	if short && p.spare != nil {
+		wait := time.NewTimer(p.cfg.SpareAfter)
+		defer wait.Stop()
 		select {
-		case p.spare <- struct{}{}:
-			return freeSpare, nil
-		default:
+		case p.slots <- struct{}{}:
+			return freeSlot, nil
+		case <-wait.C:
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 		select {
 		case p.slots <- struct{}{}:
