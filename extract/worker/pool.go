@@ -332,12 +332,12 @@ func startProc(cfg Config) (*proc, error) {
 		// glibc gives freed memory back as soon as 128 KB lie free at the
 		// top of a heap; MuPDF frees and takes that much again on every
 		// page, and each return costs a TLB shootdown: a quarter of a text
-		// page's time. Workers keep up to 64 MB free, take blocks up to
-		// 32 MB (a page's pixels) from the heap, and give it all back when
-		// idle (Releaser).
-		"MALLOC_TRIM_THRESHOLD_=67108864",
-		"MALLOC_MMAP_THRESHOLD_=33554432",
-		"MALLOC_ARENA_MAX=2")
+		// page's time. Workers keep up to 16 MB free, in one arena (cgo
+		// calls hop threads, and each thread's arena would keep its own
+		// 16 MB: 15–30 MB more in a worker that ran Tesseract), and give
+		// it back when idle (Releaser).
+		"MALLOC_TRIM_THRESHOLD_=16777216",
+		"MALLOC_ARENA_MAX=1")
 	// Its own process group, so a kill takes anything it started; killed
 	// with the server.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
