@@ -32,9 +32,12 @@ type Config struct {
 	// milliseconds, does not wait behind conversions of scans that take
 	// minutes. A short job that finds no free slot waits SpareAfter for
 	// one before it takes a spare worker, so text conversions, which
-	// free their slots within that, do not keep an extra process alive.
+	// free their slots within that, do not keep an extra process alive;
+	// and of the workers that wait for jobs, those beyond Size are
+	// stopped after SpareIdle.
 	Spare      int
 	SpareAfter time.Duration
+	SpareIdle  time.Duration
 	// MaxJobs is how many jobs a worker runs before it is replaced.
 	MaxJobs int
 	// IdleTimeout is how long a worker may wait for a job before it is stopped.
@@ -56,7 +59,7 @@ type Config struct {
 // once idle; one that has run Tesseract ends its jobs over 150 MB and
 // holds 68 MB idle, so it is retired after 2 s without a job.
 func DefaultConfig(exe string, args []string, size int) Config {
-	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, SpareAfter: 100 * time.Millisecond, MaxJobs: 200, IdleTimeout: 2 * time.Minute,
+	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, SpareAfter: 100 * time.Millisecond, SpareIdle: 2 * time.Second, MaxJobs: 200, IdleTimeout: 2 * time.Minute,
 		HeavyRSS: 128 << 20, HeavyIdle: 2 * time.Second, Limits: DefaultLimits()}
 }
 
@@ -269,8 +272,8 @@ func (p *Pool) put(w *proc) {
 	p.mu.Unlock()
 }
 
-// reap stops workers idle longer than IdleTimeout, and heavy ones idle
-// longer than HeavyIdle.
+// reap stops workers idle longer than IdleTimeout, heavy ones idle longer
+// than HeavyIdle, and those beyond Size idle longer than SpareIdle.
 func (p *Pool) reap() {
 	defer close(p.done)
 	every := p.cfg.IdleTimeout / 2
@@ -279,6 +282,9 @@ func (p *Pool) reap() {
 	}
 	if p.cfg.HeavyRSS > 0 && p.cfg.HeavyIdle > 0 {
 		every = min(every, p.cfg.HeavyIdle/4)
+	}
+	if p.spare != nil && p.cfg.SpareIdle > 0 {
+		every = min(every, p.cfg.SpareIdle/4)
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -290,11 +296,15 @@ func (p *Pool) reap() {
 		}
 		var old []*proc
 		p.mu.Lock()
+		// Workers beyond Size: those running jobs, and those waiting.
+		extra := len(p.slots) + len(p.spare) + len(p.idle) - p.cfg.Size
 		kept := p.idle[:0]
-		for _, w := range p.idle {
+		for _, w := range p.idle { // longest idle first
 			idle := time.Since(w.idleSince)
 			heavy := p.cfg.HeavyRSS > 0 && w.rss > p.cfg.HeavyRSS && p.cfg.HeavyIdle > 0 && idle > p.cfg.HeavyIdle
-			if heavy || p.cfg.IdleTimeout > 0 && idle > p.cfg.IdleTimeout {
+			spare := extra > 0 && p.cfg.SpareIdle > 0 && idle > p.cfg.SpareIdle
+			if heavy || spare || p.cfg.IdleTimeout > 0 && idle > p.cfg.IdleTimeout {
+				extra--
 				old = append(old, w)
 			} else {
 				kept = append(kept, w)

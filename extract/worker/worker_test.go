@@ -356,3 +356,46 @@ func TestPoolConvertJSON(t *testing.T) {
 		t.Errorf("Convert = %+v, %v", dec, err)
 	}
 }
+
+// TestPoolStopsSpareWorkers: once the jobs are done, the workers beyond
+// Size are stopped after SpareIdle, and Size of them stay warm.
+func TestPoolStopsSpareWorkers(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.Size, c.Spare, c.SpareIdle = 1, 1, 200*time.Millisecond })
+	started := make(chan struct{})
+	converted := make(chan string, 1)
+	go func() {
+		_, err := p.Convert(context.Background(), []byte("pages 2 300ms"), extract.Options{Progress: func(done, total int) {
+			if done == 1 {
+				close(started)
+			}
+		}})
+		if err != nil {
+			t.Error(err)
+		}
+		converted <- ""
+	}()
+	<-started
+	spare := pid(t, p) // the conversion holds the only slot
+	<-converted
+	warm := pid(t, p) // the warmest: the conversion's worker
+	pids := []string{spare, warm}
+	if spare == warm {
+		t.Fatalf("a probe during the conversion and one after it ran in the same worker %s", spare)
+	}
+	alive := func() (n int) {
+		for _, s := range pids {
+			n2, _ := strconv.Atoi(s)
+			if syscallKill0(n2) == nil {
+				n++
+			}
+		}
+		return n
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for alive() > 1 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := alive(); n != 1 {
+		t.Errorf("%d of the 2 workers alive after SpareIdle, want Size = 1", n)
+	}
+}
