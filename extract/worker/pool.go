@@ -419,7 +419,7 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 	stopCancel := context.AfterFunc(ctx, w.kill)
 	defer stopCancel()
 	start := time.Now()
-	var lastProgress time.Time
+	lastProgress := start
 
 	m, err := w.exchange(req, data, func(done, total int) {
 		if done == 0 && timer != nil && req.Op == "convert" {
@@ -427,10 +427,13 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 			timer.Reset(req.Limits.convertWall(total) - time.Since(start))
 			budget = req.Limits.convertWall(total)
 		}
-		// Pass progress on at most every progressEvery (and the first and
-		// last page): each report is a write to the data file.
-		if progress != nil && done > 0 && (lastProgress.IsZero() || done == total || time.Since(lastProgress) >= progressEvery) {
-			lastProgress = time.Now()
+		// Pass progress on at most every progressEvery, and the last page
+		// of a job that has taken that long: each report is a write to the
+		// data file, and a job that ends sooner has none to make (its end
+		// records its pages).
+		now := time.Now()
+		if progress != nil && done > 0 && (now.Sub(lastProgress) >= progressEvery || done == total && now.Sub(start) >= progressEvery) {
+			lastProgress = now
 			progress(done, total)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -397,5 +398,29 @@ func TestPoolStopsSpareWorkers(t *testing.T) {
 	}
 	if n := alive(); n != 1 {
 		t.Errorf("%d of the 2 workers alive after SpareIdle, want Size = 1", n)
+	}
+}
+
+// TestPoolProgressOnlyForLongJobs: progress costs a write to the data
+// file, so a job that ends within progressEvery reports none; a longer
+// one reports pages as they pass, its last page included.
+func TestPoolProgressOnlyForLongJobs(t *testing.T) {
+	p := testPool(t, nil)
+	for _, tc := range []struct {
+		doc  string
+		want []int
+	}{
+		{"pages 5 1ms", nil},
+		{"pages 3 150ms", []int{1, 2, 3}},
+	} {
+		var got []int
+		if _, err := p.Convert(context.Background(), []byte(tc.doc), extract.Options{Progress: func(done, total int) {
+			got = append(got, done)
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: progress %v, want %v", tc.doc, got, tc.want)
+		}
 	}
 }
