@@ -256,7 +256,7 @@ func syscallKill0(pid int) error { return syscall.Kill(pid, 0) }
 // runs in the spare worker instead of waiting, and the pool never has
 // more than Size+Spare workers.
 func TestPoolSpareForShortJobs(t *testing.T) {
-	p := testPool(t, func(c *Config) { c.Size, c.Spare = 1, 1 })
+	p := testPool(t, func(c *Config) { c.Size, c.Spare, c.SpareAfter = 1, 1, 50*time.Millisecond })
 	started := make(chan struct{})
 	converted := make(chan error, 1)
 	go func() {
@@ -361,7 +361,7 @@ func TestPoolConvertJSON(t *testing.T) {
 // TestPoolStopsSpareWorkers: once the jobs are done, the workers beyond
 // Size are stopped after SpareIdle, and Size of them stay warm.
 func TestPoolStopsSpareWorkers(t *testing.T) {
-	p := testPool(t, func(c *Config) { c.Size, c.Spare, c.SpareIdle = 1, 1, 200*time.Millisecond })
+	p := testPool(t, func(c *Config) { c.Size, c.Spare, c.SpareAfter, c.SpareIdle = 1, 1, 50*time.Millisecond, 200*time.Millisecond })
 	started := make(chan struct{})
 	converted := make(chan string, 1)
 	go func() {
