@@ -59,7 +59,7 @@ type Config struct {
 // once idle; one that has run Tesseract ends its jobs over 150 MB and
 // holds 68 MB idle, so it is retired after 2 s without a job.
 func DefaultConfig(exe string, args []string, size int) Config {
-	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, SpareAfter: 500 * time.Millisecond, SpareIdle: 2 * time.Second, MaxJobs: 200, IdleTimeout: 2 * time.Minute,
+	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, SpareAfter: 100 * time.Millisecond, SpareIdle: 2 * time.Second, MaxJobs: 200, IdleTimeout: 2 * time.Minute,
 		HeavyRSS: 128 << 20, HeavyIdle: 2 * time.Second, Limits: DefaultLimits()}
 }
 
