@@ -56,11 +56,13 @@ type Config struct {
 // DefaultConfig runs exe args as size workers, and one spare for probes
 // and renders, with the default limits. A worker ends a text job of up to
 // 50 pages holding under 60 MB (200 pages: 100 MB), and holds about 38 MB
-// once idle; one that has run Tesseract ends its jobs over 150 MB and
-// holds 68 MB idle, so it is retired after 2 s without a job.
+// once idle; one that has run Tesseract ends its jobs over 120 MB and
+// holds 68 MB idle, so it is retired after half a second without a job,
+// as is a spare beyond Size: when a worker would give its memory back
+// (releaseAfter), the pool is back to Size small workers.
 func DefaultConfig(exe string, args []string, size int) Config {
-	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, SpareAfter: 100 * time.Millisecond, SpareIdle: 2 * time.Second, MaxJobs: 200, IdleTimeout: 2 * time.Minute,
-		HeavyRSS: 128 << 20, HeavyIdle: 2 * time.Second, Limits: DefaultLimits()}
+	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, SpareAfter: 100 * time.Millisecond, SpareIdle: 500 * time.Millisecond, MaxJobs: 200, IdleTimeout: 2 * time.Minute,
+		HeavyRSS: 128 << 20, HeavyIdle: 500 * time.Millisecond, Limits: DefaultLimits()}
 }
 
 // Pool runs jobs in a bounded set of long-lived child processes. A worker
