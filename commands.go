@@ -19,6 +19,7 @@ import (
 	"passbook/export"
 	"passbook/extract"
 	"passbook/extract/engine"
+	"passbook/extract/pdf"
 	"passbook/extract/worker"
 	"passbook/quota"
 	"passbook/server"
@@ -70,7 +71,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "extract":
 		err = cmdExtract(ctx, e)
 	case workerCommand:
-		return worker.Serve(stdin, stdout, engine.New())
+		return worker.Serve(stdin, stdout, workerEngine{engine.New()})
 	case "accounts":
 		err = cmdAccounts(ctx, e)
 	case "keys":
@@ -96,6 +97,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 // workerCommand makes the binary a conversion child process.
 const workerCommand = "worker"
+
+// workerEngine is the engine a worker process serves: it also gives
+// MuPDF's and Tesseract's free heap back when the worker goes idle.
+type workerEngine struct{ *engine.Engine }
+
+// ReleaseMemory implements worker.Releaser.
+func (workerEngine) ReleaseMemory() { pdf.ReleaseMemory() }
 
 // workerPool runs conversions in n warm children of this very binary.
 func workerPool(log *slog.Logger, n int) (*worker.Pool, error) {

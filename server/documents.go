@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -91,7 +92,10 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, busy(w))
 		return
 	}
-	defer s.accountProbes.release(acc.ID)
+	// The account's slot is given back when the upload is answered, or,
+	// after a file the converter could not read, after a penalty.
+	var hold time.Duration
+	defer func() { s.accountProbes.releaseAfter(acc.ID, hold) }()
 	select {
 	case s.probes <- struct{}{}:
 		defer func() { <-s.probes }()
@@ -107,6 +111,9 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ProbeTimeout)
 	defer cancel()
 	info, err := s.conv.Probe(ctx, data, up.password)
+	if unreadable(err) {
+		hold = penalty(s.cfg.ProbePenalty, s.unreadable.fail(strconv.FormatInt(acc.ID, 10)))
+	}
 	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
 		// The probe waits for a pool worker and runs under one deadline:
 		// past it, the pool was busy or the file is unusually hard to read.
@@ -342,6 +349,19 @@ func cleanName(n string) string {
 		return "statement"
 	}
 	return n
+}
+
+// unreadable says whether a probe failed on the file itself (damaged, too
+// large to read, past a limit, or crashing the converter), which earns its
+// account a ProbePenalty; a wrong password, a busy server or a client that
+// went away does not.
+func unreadable(err error) bool {
+	for _, e := range []error{extract.ErrCorrupt, extract.ErrTooLarge, extract.ErrLimit, extract.ErrCrashed} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // probeError tells the uploader why a document cannot be taken.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -81,14 +82,27 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		return
 	}
 	start := time.Now()
-	res, err := s.conv.Convert(ctx, job.Content, extract.Options{
+	opts := extract.Options{
 		Password: password,
 		Progress: func(done, total int) {
 			if err := s.store.SetProgress(bg, job.DocumentID, done); err != nil {
 				log.Error("record progress", "err", err)
 			}
 		},
-	})
+	}
+	var raw []byte
+	var transactions int
+	var reconciliation string
+	var err error
+	if jc, ok := s.conv.(jsonConverter); ok {
+		raw, transactions, reconciliation, err = jc.ConvertJSON(ctx, job.Content, opts)
+	} else {
+		var res *extract.Result
+		if res, err = s.conv.Convert(ctx, job.Content, opts); err == nil {
+			raw, err = json.Marshal(res)
+			transactions, reconciliation = len(res.Transactions), res.Statement.Reconciliation.Status
+		}
+	}
 	if ctx.Err() != nil {
 		if err := s.store.ReleaseJob(bg, job.DocumentID); err != nil {
 			log.Error("release job", "err", err)
@@ -113,19 +127,18 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		})
 		return
 	}
-	if len(res.Transactions) == 0 {
-		res.Statement.Warnings = append(res.Statement.Warnings, "no transactions were found: the file may be cut short, or hold no statement")
-	}
-	raw, err := json.Marshal(res)
-	if err != nil {
-		log.Error("encode result", "err", err)
-		s.record(ctx, log, "fail job", func() error {
-			return s.store.FailJob(bg, job.DocumentID, "conversion_failed", "The document could not be converted.")
-		})
-		return
+	if transactions == 0 {
+		raw, err = noTransactions(raw)
+		if err != nil {
+			log.Error("encode result", "err", err)
+			s.record(ctx, log, "fail job", func() error {
+				return s.store.FailJob(bg, job.DocumentID, "conversion_failed", "The document could not be converted.")
+			})
+			return
+		}
 	}
 	if !s.record(ctx, log, "complete job", func() error {
-		return s.store.CompleteJob(bg, job.DocumentID, len(res.Transactions), raw)
+		return s.store.CompleteJob(bg, job.DocumentID, transactions, raw)
 	}) {
 		if ctx.Err() == nil {
 			s.record(ctx, log, "fail job", func() error {
@@ -134,8 +147,19 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		}
 		return
 	}
-	log.Info("conversion completed", "transactions", len(res.Transactions),
-		"reconciliation", res.Statement.Reconciliation.Status, "ms", time.Since(start).Milliseconds())
+	log.Info("conversion completed", "transactions", transactions,
+		"reconciliation", reconciliation, "ms", time.Since(start).Milliseconds())
+}
+
+// noTransactions adds to a result that found no transactions the warning
+// that says so.
+func noTransactions(raw []byte) ([]byte, error) {
+	var res extract.Result
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("decode result: %w", err)
+	}
+	res.Statement.Warnings = append(res.Statement.Warnings, "no transactions were found: the file may be cut short, or hold no statement")
+	return json.Marshal(&res)
 }
 
 // record runs a bookkeeping write until it holds, backing off from 100 ms to

@@ -71,8 +71,9 @@ func (f *authFailures) blocked(addr string) (time.Duration, bool) {
 	return left, c.n >= f.limit
 }
 
-// fail counts one failure of addr.
-func (f *authFailures) fail(addr string) {
+// fail counts one failure of addr, and returns how many it has made in
+// the window so far.
+func (f *authFailures) fail(addr string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.now()
@@ -91,6 +92,7 @@ func (f *authFailures) fail(addr string) {
 		f.seen[addr] = c
 	}
 	c.n++
+	return c.n
 }
 
 // clientAddr is the request's remote IP address, without its port.
@@ -181,4 +183,24 @@ func (a *accountSlots) release(account int64) {
 	c := a.held[account]
 	a.mu.Unlock()
 	<-c
+}
+
+// releaseAfter gives back a slot after d, so the account's next probe
+// waits that long (its timer owns the slot until then).
+func (a *accountSlots) releaseAfter(account int64, d time.Duration) {
+	if d <= 0 {
+		a.release(account)
+		return
+	}
+	time.AfterFunc(d, func() { a.release(account) })
+}
+
+// penalty is how long an account's next probe waits after its n-th upload
+// within the window that the converter could not read: base, doubled for
+// each one more, at most 128 times base.
+func penalty(base time.Duration, n int) time.Duration {
+	if base <= 0 || n <= 0 {
+		return 0
+	}
+	return base << min(n-1, 7)
 }

@@ -332,3 +332,42 @@ func TestProbeOutOfTimeIsBusyNotTheFilesFault(t *testing.T) {
 		t.Errorf("quota.used = %v after a probe that ran out of time, want 0", q["used"])
 	}
 }
+
+// TestUnreadableUploadsSlowTheirAccount: after an upload the converter
+// cannot read, the account's next probe waits ProbePenalty (here longer
+// than ProbeTimeout, so it gets 503 busy); other accounts, and an account
+// that sent a wrong password, do not wait.
+func TestUnreadableUploadsSlowTheirAccount(t *testing.T) {
+	e := newEnv(t, false, func(c *Config, _ *Converter) {
+		c.ProbePenalty, c.ProbeTimeout, c.Workers = time.Hour, 300*time.Millisecond, 2
+	})
+	bad := e.account("bad@example.com", quota.Business)
+	other := e.account("other@example.com", quota.Business)
+	forgetful := e.account("forgetful@example.com", quota.Business)
+	resp, m := e.upload(bad, map[string][]byte{"file": []byte("%PDF-1.4 cut short")})
+	wantError(t, resp, m, 400, "unreadable_file")
+	resp, m = e.upload(bad, map[string][]byte{"file": sample})
+	wantError(t, resp, m, 503, "busy")
+	if resp, m := e.upload(other, map[string][]byte{"file": sample}); resp.StatusCode != 200 {
+		t.Errorf("another account: %d %v", resp.StatusCode, m)
+	}
+	resp, m = e.upload(forgetful, map[string][]byte{"file": mustRead("testdata/encrypted.txt"), "password": []byte("wrong")})
+	wantError(t, resp, m, 400, "password_required")
+	if resp, m := e.upload(forgetful, map[string][]byte{"file": sample}); resp.StatusCode != 200 {
+		t.Errorf("after a wrong password: %d %v, want no penalty", resp.StatusCode, m)
+	}
+}
+
+func TestPenaltyDoubles(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want time.Duration
+	}{{0, 0}, {1, time.Second}, {2, 2 * time.Second}, {3, 4 * time.Second}, {8, 128 * time.Second}, {20, 128 * time.Second}} {
+		if got := penalty(time.Second, tc.n); got != tc.want {
+			t.Errorf("penalty(1s, %d) = %s, want %s", tc.n, got, tc.want)
+		}
+	}
+	if got := penalty(0, 5); got != 0 {
+		t.Errorf("penalty off: %s", got)
+	}
+}

@@ -27,6 +27,15 @@ type Converter interface {
 	RenderPage(ctx context.Context, data []byte, password string, page, width int) (extract.Rendered, error)
 }
 
+// jsonConverter is a Converter that can also hand a conversion's result
+// over as the JSON encoding of extract.Result it received from its worker,
+// with the number of transactions and the reconciliation status: the
+// server stores that JSON as it is, instead of decoding and encoding every
+// transaction again (extract/worker's Pool is one).
+type jsonConverter interface {
+	ConvertJSON(ctx context.Context, data []byte, opts extract.Options) (raw []byte, transactions int, reconciliation string, err error)
+}
+
 // Config holds the server's settings.
 type Config struct {
 	// MaxUploadBytes bounds a request body; larger uploads get 413.
@@ -57,6 +66,15 @@ type Config struct {
 	AuthFailures int
 	// AuthWindow is the period AuthFailures counts over.
 	AuthWindow time.Duration
+	// ProbePenalty slows an account whose uploads the converter cannot
+	// read (damaged, too large to read, past a limit; a wrong password
+	// does not count): after such an upload the account's next probe waits
+	// ProbePenalty, doubled for each more within AuthWindow, up to 128
+	// times. Reading such a file costs the server a worker's time and the
+	// uploader nothing; a person who sends one broken file waits a quarter
+	// of a second, a flood of probe bombs waits for ever longer, holding
+	// no worker. 0 turns it off.
+	ProbePenalty time.Duration
 	// TempDir holds uploads while they arrive ("" is the system's).
 	TempDir string
 	// Sniff names a document's type from its first KiB, "" when the
@@ -96,6 +114,7 @@ func DefaultConfig() Config {
 		BodyTimeout:    10 * time.Minute,
 		AuthFailures:   20,
 		AuthWindow:     time.Minute,
+		ProbePenalty:   250 * time.Millisecond,
 	}
 }
 
@@ -121,6 +140,8 @@ type Server struct {
 	passwords *secrets
 	// failures counts failed authentications by address.
 	failures *authFailures
+	// unreadable counts uploads the converter could not read, by account.
+	unreadable *authFailures
 }
 
 // New builds the server. Call RunWorkers to process uploads.
@@ -131,6 +152,7 @@ func New(log *slog.Logger, st *store.Store, conv Converter, cfg Config) *Server 
 		accountProbes: newAccountSlots(max(cfg.Workers, 1) / 2),
 		passwords:     &secrets{m: map[string]string{}},
 		failures:      newFailures(cfg.AuthFailures, cfg.AuthWindow, st.Now),
+		unreadable:    newFailures(1, cfg.AuthWindow, st.Now),
 	}
 	s.routes()
 	s.handler = s.accessLog(s.withBase(s.router))

@@ -576,3 +576,52 @@ func TestDownloadOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestResultStoredAsConverted: the pool hands over the JSON its worker
+// wrote and the server stores it as it came (jsonConverter); a converter
+// without that stores the decoded result encoded again. Downloads read the
+// same either way, and a result without transactions gets its warning.
+func TestResultStoredAsConverted(t *testing.T) {
+	empty := []byte(testHeader + "\npages 1\n")
+	got := map[string][2]map[string]any{}
+	for _, path := range []struct {
+		name string
+		opts []option
+	}{
+		{"as converted", nil},
+		// Embedding the Converter interface hides the pool's ConvertJSON.
+		{"decoded and encoded", []option{func(_ *Config, c *Converter) { *c = struct{ Converter }{*c} }}},
+	} {
+		e := newEnv(t, true, path.opts...)
+		if _, ok := e.srv.conv.(jsonConverter); ok != (path.opts == nil) {
+			t.Fatalf("%s: the converter offers ConvertJSON: %v", path.name, ok)
+		}
+		key := e.account("a@example.com", quota.Business)
+		var both [2]map[string]any
+		for i, doc := range [][]byte{sample, empty} {
+			_, m := e.upload(key, map[string][]byte{"file": doc})
+			id := m["file_id"].(string)
+			if st := e.waitDone(key, id); st["status"] != "completed" {
+				t.Fatalf("%s: status %v", path.name, st)
+			}
+			_, j, _ := e.do("GET", "/api/v1/download?format=json&file_id="+id, key, nil, "")
+			delete(j, "file_id")
+			both[i] = j
+		}
+		got[path.name] = both
+		warnings, _ := both[1]["statement"].(map[string]any)["warnings"].([]any)
+		if len(warnings) != 1 || !strings.Contains(warnings[0].(string), "no transactions were found") {
+			t.Errorf("%s: a document without transactions warns %v", path.name, warnings)
+		}
+		if txs, _ := both[0]["transactions"].([]any); len(txs) != 8 {
+			t.Errorf("%s: %d transactions, want 8", path.name, len(txs))
+		}
+	}
+	for i := range 2 {
+		a, _ := json.Marshal(got["as converted"][i])
+		b, _ := json.Marshal(got["decoded and encoded"][i])
+		if !bytes.Equal(a, b) {
+			t.Errorf("document %d reads differently:\nas converted: %s\ndecoded:      %s", i, a, b)
+		}
+	}
+}

@@ -22,11 +22,34 @@ enum {
 	PB_ERR_PASSWORD = 2,
 	PB_ERR_NOMEM = 3,
 	PB_ERR_RANGE = 4,
-	PB_ERR_TOO_LARGE = 5
+	PB_ERR_TOO_LARGE = 5,
+	/* PB_ERR_BOMB: a compressed stream, a page's content or the whole
+	 * document expanded past its cap (pb_caps); the message says which. */
+	PB_ERR_BOMB = 6
 };
 
-/* pb_open copies data and opens it as a PDF. *err is one of PB_*. */
+/* pb_caps bounds what a document may expand to when its streams are
+ * decoded: each Flate or LZW stream, each content stream a page or form
+ * runs, and all of a document's decoded bytes (base plus per page). */
+typedef struct {
+	size_t stream;
+	size_t content;
+	size_t doc_base;
+	size_t doc_per_page;
+} pb_caps;
+
+/* pb_set_caps replaces the caps (for tests); pb_get_caps reads them. */
+void pb_set_caps(pb_caps caps);
+pb_caps pb_get_caps(void);
+
+/* pb_open copies data and opens it as a PDF, with a MuPDF context taken
+ * from the process's free list (or a new one). It counts the pages by
+ * walking the page tree, not by trusting /Count, and rebuilds the tree
+ * when its counts are wrong so that every page it counted loads. *err is
+ * one of PB_*. */
 pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int *err, char *msg, size_t msglen);
+/* pb_close drops the document and gives its context back to the free list,
+ * emptied, unless an error left it in doubt. */
 void pb_close(pb_doc *d);
 int pb_page_count(pb_doc *d);
 /* pb_page_chars returns a malloc'd array of *n chars for page (0-based) and its
@@ -36,6 +59,11 @@ int pb_page_chars(pb_doc *d, int page, pb_char **out, int *n, float *w, float *h
 int pb_render_gray(pb_doc *d, int page, float dpi, long maxpix, unsigned char **out, int *w, int *h, int *stride, char *msg, size_t msglen);
 /* pb_page_size gives page's (0-based) size in points. */
 int pb_page_size(pb_doc *d, int page, float *w, float *h, char *msg, size_t msglen);
+/* pb_inflated is how many decoded bytes the document's streams have
+ * produced so far. */
+size_t pb_inflated(pb_doc *d);
+/* pb_contexts_made counts the MuPDF contexts this process has created. */
+long pb_contexts_made(void);
 void pb_free(void *p);
 
 #endif

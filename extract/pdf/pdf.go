@@ -3,10 +3,20 @@
 // headers are vendored under third_party/mupdf; its libraries come from
 // go-fitz. MuPDF reads hostile files: run this in a worker process
 // (extract/worker), never in the server.
+//
+// Three things are not left to the file. Pages are counted by walking the
+// page tree, not by its /Count. Decoded streams are capped (Caps): the
+// link step wraps MuPDF's Flate and LZW decoders and its content-stream
+// opener (-Wl,--wrap) with a counting stream, so a few KB that inflate to
+// a gigabyte fail with extract.ErrTooLarge in a fraction of a second. And
+// MuPDF contexts are reused: a worker process builds one and keeps it,
+// with a fresh document for each job.
 package pdf
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/third_party/mupdf/include
+#cgo LDFLAGS: -Wl,--wrap=fz_open_flated -Wl,--wrap=fz_open_lzwd -Wl,--wrap=pdf_open_contents_stream
+#include <malloc.h>
 #include <stdlib.h>
 #include "mupdf.h"
 */
@@ -27,8 +37,49 @@ import (
 // maxRenderPixels bounds one rendered page (about 12,000 x 12,000 grey pixels).
 const maxRenderPixels = 150_000_000
 
-// Doc is an open PDF with its own MuPDF context. It is not safe for
-// concurrent use: MuPDF contexts are single-threaded.
+// Caps bound what one document may expand to when its compressed streams
+// are decoded. Past one of them, the operation under way fails with
+// extract.ErrTooLarge.
+type Caps struct {
+	// Stream bounds each Flate or LZW stream's decoded bytes.
+	Stream int64
+	// Content bounds each content stream a page or form runs (its
+	// operators, after decoding).
+	Content int64
+	// DocBase and DocPerPage bound all of a document's decoded bytes:
+	// DocBase before its pages are counted, plus DocPerPage for each page.
+	DocBase, DocPerPage int64
+}
+
+// DefaultCaps are the caps in force unless SetCaps changed them.
+func DefaultCaps() Caps { return defaultCaps }
+
+var defaultCaps = currentCaps()
+
+func currentCaps() Caps {
+	c := C.pb_get_caps()
+	return Caps{Stream: int64(c.stream), Content: int64(c.content), DocBase: int64(c.doc_base), DocPerPage: int64(c.doc_per_page)}
+}
+
+// SetCaps changes the caps for documents opened from now on, process-wide
+// (tests lower them).
+func SetCaps(c Caps) {
+	C.pb_set_caps(C.pb_caps{stream: C.size_t(c.Stream), content: C.size_t(c.Content), doc_base: C.size_t(c.DocBase), doc_per_page: C.size_t(c.DocPerPage)})
+}
+
+// ReleaseMemory gives the C heap's free memory back to the system
+// (malloc_trim). A worker calls it when it goes idle: workers run with a
+// high trim threshold (see extract/worker), so that MuPDF's allocations
+// are reused from one page to the next instead of being returned and
+// faulted in again.
+func ReleaseMemory() { C.malloc_trim(0) }
+
+// ContextsMade counts the MuPDF contexts this process has built: one per
+// document opened at the same time, not one per document.
+func ContextsMade() int { return int(C.pb_contexts_made()) }
+
+// Doc is an open PDF with a MuPDF context of its own while it is open. It
+// is not safe for concurrent use: MuPDF contexts are single-threaded.
 type Doc struct {
 	d     *C.pb_doc
 	pages int
@@ -52,16 +103,13 @@ func Open(data []byte, password string) (*Doc, error) {
 			return nil, extract.ErrPassword
 		case C.PB_ERR_NOMEM:
 			return nil, fmt.Errorf("open pdf: %w", extract.ErrLimit)
+		case C.PB_ERR_BOMB, C.PB_ERR_TOO_LARGE:
+			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), extract.ErrTooLarge)
 		default:
 			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), extract.ErrCorrupt)
 		}
 	}
-	n := int(C.pb_page_count(d))
-	if n < 0 {
-		C.pb_close(d)
-		return nil, fmt.Errorf("count pages: %w", extract.ErrCorrupt)
-	}
-	return &Doc{d: d, pages: n}, nil
+	return &Doc{d: d, pages: int(C.pb_page_count(d))}, nil
 }
 
 // Close releases the document and its context.
@@ -72,8 +120,23 @@ func (p *Doc) Close() {
 	}
 }
 
-// PageCount is the number of pages.
+// PageCount is the number of pages found in the page tree, whatever the
+// document claims.
 func (p *Doc) PageCount() int { return p.pages }
+
+// Inflated is how many bytes the document's streams have decoded to so far.
+func (p *Doc) Inflated() int64 { return int64(C.pb_inflated(p.d)) }
+
+// pageError turns a failed page operation's code into an error.
+func pageError(what string, page int, rc C.int, msg *C.char) error {
+	switch rc {
+	case C.PB_ERR_BOMB:
+		return fmt.Errorf("%s %d: %s: %w", what, page+1, C.GoString(msg), extract.ErrTooLarge)
+	case C.PB_ERR_TOO_LARGE:
+		return fmt.Errorf("%s %d: %w", what, page+1, extract.ErrTooLarge)
+	}
+	return fmt.Errorf("%s %d: %s: %w", what, page+1, C.GoString(msg), extract.ErrCorrupt)
+}
 
 // rawChar is one character from MuPDF's structured text.
 type rawChar struct {
@@ -94,7 +157,7 @@ func (p *Doc) Words(page int) (extract.Page, error) {
 	var msg [256]C.char
 	rc := C.pb_page_chars(p.d, C.int(page), &out, &n, &w, &h, &msg[0], C.size_t(len(msg)))
 	if rc != C.PB_OK {
-		return pg, fmt.Errorf("page %d: %s: %w", page+1, C.GoString(&msg[0]), extract.ErrCorrupt)
+		return pg, pageError("page", page, rc, &msg[0])
 	}
 	defer C.pb_free(unsafe.Pointer(out))
 	pg.Width, pg.Height = float64(w), float64(h)
@@ -158,7 +221,7 @@ func (p *Doc) PageSize(page int) (w, h float64, err error) {
 	var cw, ch C.float
 	var msg [256]C.char
 	if rc := C.pb_page_size(p.d, C.int(page), &cw, &ch, &msg[0], C.size_t(len(msg))); rc != C.PB_OK {
-		return 0, 0, fmt.Errorf("page %d: %s: %w", page+1, C.GoString(&msg[0]), extract.ErrCorrupt)
+		return 0, 0, pageError("page", page, rc, &msg[0])
 	}
 	return float64(cw), float64(ch), nil
 }
@@ -172,12 +235,8 @@ func (p *Doc) RenderGray(page int, dpi float64) (*image.Gray, error) {
 	var w, h, stride C.int
 	var msg [256]C.char
 	rc := C.pb_render_gray(p.d, C.int(page), C.float(dpi), C.long(maxRenderPixels), &out, &w, &h, &stride, &msg[0], C.size_t(len(msg)))
-	switch rc {
-	case C.PB_OK:
-	case C.PB_ERR_TOO_LARGE:
-		return nil, fmt.Errorf("render page %d: %w", page+1, extract.ErrTooLarge)
-	default:
-		return nil, fmt.Errorf("render page %d: %s: %w", page+1, C.GoString(&msg[0]), extract.ErrCorrupt)
+	if rc != C.PB_OK {
+		return nil, pageError("render page", page, rc, &msg[0])
 	}
 	defer C.pb_free(unsafe.Pointer(out))
 	img := image.NewGray(image.Rect(0, 0, int(w), int(h)))

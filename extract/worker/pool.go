@@ -24,21 +24,45 @@ type Config struct {
 	// worker (e.g. ["worker"]), that is, make it call Serve.
 	Exe  string
 	Args []string
-	// Size bounds the workers alive at once, and so the jobs running at
-	// once and the memory they take. Probes, conversions and renders share it.
+	// Size bounds the conversions running at once, and with Spare the
+	// workers alive at once, and so the memory they take.
 	Size int
+	// Spare is how many workers beyond Size probes and renders may use
+	// when the Size workers are all busy: an upload's probe, which takes
+	// milliseconds, does not wait behind conversions of scans that take
+	// minutes. A short job that finds no free slot waits SpareAfter for
+	// one before it takes a spare worker, so text conversions, which
+	// free their slots within that, do not keep an extra process alive;
+	// and of the workers that wait for jobs, those beyond Size are
+	// stopped after SpareIdle.
+	Spare      int
+	SpareAfter time.Duration
+	SpareIdle  time.Duration
 	// MaxJobs is how many jobs a worker runs before it is replaced.
 	MaxJobs int
 	// IdleTimeout is how long a worker may wait for a job before it is stopped.
 	IdleTimeout time.Duration
-	Limits      Limits
+	// HeavyRSS and HeavyIdle retire big workers sooner: one whose resident
+	// memory after a job was over HeavyRSS (it loaded Tesseract and its
+	// model, or read a large document) is stopped once it has waited
+	// HeavyIdle for a job, so an idle pool holds only small workers.
+	HeavyRSS  int64
+	HeavyIdle time.Duration
+	Limits    Limits
 	// Log, when set, hears about workers that die or are replaced.
 	Log *slog.Logger
 }
 
-// DefaultConfig runs exe args as size workers with the default limits.
+// DefaultConfig runs exe args as size workers, and one spare for probes
+// and renders, with the default limits. A worker ends a text job of up to
+// 50 pages holding under 60 MB (200 pages: 100 MB), and holds about 38 MB
+// once idle; one that has run Tesseract ends its jobs over 120 MB and
+// holds 68 MB idle, so it is retired after half a second without a job,
+// as is a spare beyond Size: when a worker would give its memory back
+// (releaseAfter), the pool is back to Size small workers.
 func DefaultConfig(exe string, args []string, size int) Config {
-	return Config{Exe: exe, Args: args, Size: max(size, 1), MaxJobs: 200, IdleTimeout: 2 * time.Minute, Limits: DefaultLimits()}
+	return Config{Exe: exe, Args: args, Size: max(size, 1), Spare: 1, SpareAfter: 100 * time.Millisecond, SpareIdle: 500 * time.Millisecond, MaxJobs: 200, IdleTimeout: 2 * time.Minute,
+		HeavyRSS: 128 << 20, HeavyIdle: 500 * time.Millisecond, Limits: DefaultLimits()}
 }
 
 // Pool runs jobs in a bounded set of long-lived child processes. A worker
@@ -47,7 +71,8 @@ func DefaultConfig(exe string, args []string, size int) Config {
 // or sat idle for IdleTimeout is stopped. It is safe for concurrent use.
 type Pool struct {
 	cfg   Config
-	slots chan struct{} // one token per worker that may exist
+	slots chan struct{} // one token per job that may run
+	spare chan struct{} // one token per spare worker for short jobs; nil for none
 
 	mu     sync.Mutex
 	idle   []*proc // warmest last
@@ -66,9 +91,15 @@ func NewPool(cfg Config) *Pool {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	p := &Pool{cfg: cfg, slots: make(chan struct{}, cfg.Size), stop: make(chan struct{}), done: make(chan struct{})}
+	if cfg.Spare > 0 {
+		p.spare = make(chan struct{}, cfg.Spare)
+	}
 	go p.reap()
 	return p
 }
+
+// Processes is the most worker processes the pool runs at once.
+func (p *Pool) Processes() int { return p.cfg.Size + p.cfg.Spare }
 
 // Close stops the idle workers and the reaper; workers running jobs stop
 // when their jobs end. Jobs submitted after Close fail.
@@ -93,14 +124,35 @@ func (p *Pool) Close() error {
 // Convert converts data in a worker. Its wall-clock budget grows with the
 // page count the worker reports, up to Limits.WallMax.
 func (p *Pool) Convert(ctx context.Context, data []byte, opts extract.Options) (*extract.Result, error) {
-	m, err := p.do(ctx, request{Op: "convert", Password: opts.Password}, data, opts.Progress)
+	raw, _, err := p.convert(ctx, data, opts)
 	if err != nil {
 		return nil, err
 	}
-	if m.Result == nil {
-		return nil, fmt.Errorf("worker sent no result: %w", extract.ErrCrashed)
+	var res extract.Result
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("worker sent a result that does not decode: %v: %w", err, extract.ErrCrashed)
 	}
-	return m.Result, nil
+	return &res, nil
+}
+
+// ConvertJSON is Convert for a caller that stores the result as JSON: it
+// returns the JSON encoding of the extract.Result the worker wrote, as it
+// came (decoding and encoding again 1,500 transactions costs ~10 ms), with
+// its number of transactions and reconciliation status.
+func (p *Pool) ConvertJSON(ctx context.Context, data []byte, opts extract.Options) (raw []byte, transactions int, reconciliation string, err error) {
+	raw, sum, err := p.convert(ctx, data, opts)
+	return raw, sum.Transactions, sum.Reconciliation, err
+}
+
+func (p *Pool) convert(ctx context.Context, data []byte, opts extract.Options) ([]byte, Summary, error) {
+	m, err := p.do(ctx, request{Op: "convert", Password: opts.Password}, data, opts.Progress)
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	if m.Result == nil || len(m.Result.raw) == 0 || m.Summary == nil {
+		return nil, Summary{}, fmt.Errorf("worker sent no result: %w", extract.ErrCrashed)
+	}
+	return m.Result.raw, *m.Summary, nil
 }
 
 // Probe reads a document's type and page count in a worker.
@@ -137,12 +189,11 @@ const progressEvery = 100 * time.Millisecond
 // do runs one job: take a slot, reuse an idle worker or start one, run,
 // then keep the worker for the next job or stop it.
 func (p *Pool) do(ctx context.Context, req request, data []byte, progress func(done, total int)) (message, error) {
-	select {
-	case p.slots <- struct{}{}:
-	case <-ctx.Done():
-		return message{}, ctx.Err()
+	release, err := p.acquire(ctx, req.Op != "convert")
+	if err != nil {
+		return message{}, err
 	}
-	defer func() { <-p.slots }()
+	defer release()
 	w, err := p.get()
 	if err != nil {
 		return message{}, err
@@ -152,6 +203,38 @@ func (p *Pool) do(ctx context.Context, req request, data []byte, progress func(d
 	m, err := w.run(ctx, req, data, progress)
 	p.put(w)
 	return m, err
+}
+
+// acquire waits for a slot to run a job in; a short job (a probe or a
+// render) that has waited SpareAfter takes a spare one too.
+func (p *Pool) acquire(ctx context.Context, short bool) (release func(), err error) {
+	freeSlot := func() { <-p.slots }
+	freeSpare := func() { <-p.spare }
+	if short && p.spare != nil {
+		wait := time.NewTimer(p.cfg.SpareAfter)
+		defer wait.Stop()
+		select {
+		case p.slots <- struct{}{}:
+			return freeSlot, nil
+		case <-wait.C:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		select {
+		case p.slots <- struct{}{}:
+			return freeSlot, nil
+		case p.spare <- struct{}{}:
+			return freeSpare, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	select {
+	case p.slots <- struct{}{}:
+		return freeSlot, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // get returns the warmest idle worker, or starts one.
@@ -191,12 +274,19 @@ func (p *Pool) put(w *proc) {
 	p.mu.Unlock()
 }
 
-// reap stops workers idle longer than IdleTimeout.
+// reap stops workers idle longer than IdleTimeout, heavy ones idle longer
+// than HeavyIdle, and those beyond Size idle longer than SpareIdle.
 func (p *Pool) reap() {
 	defer close(p.done)
 	every := p.cfg.IdleTimeout / 2
 	if every <= 0 {
 		every = time.Minute
+	}
+	if p.cfg.HeavyRSS > 0 && p.cfg.HeavyIdle > 0 {
+		every = min(every, p.cfg.HeavyIdle/4)
+	}
+	if p.spare != nil && p.cfg.SpareIdle > 0 {
+		every = min(every, p.cfg.SpareIdle/4)
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -208,9 +298,15 @@ func (p *Pool) reap() {
 		}
 		var old []*proc
 		p.mu.Lock()
+		// Workers beyond Size: those running jobs, and those waiting.
+		extra := len(p.slots) + len(p.spare) + len(p.idle) - p.cfg.Size
 		kept := p.idle[:0]
-		for _, w := range p.idle {
-			if p.cfg.IdleTimeout > 0 && time.Since(w.idleSince) > p.cfg.IdleTimeout {
+		for _, w := range p.idle { // longest idle first
+			idle := time.Since(w.idleSince)
+			heavy := p.cfg.HeavyRSS > 0 && w.rss > p.cfg.HeavyRSS && p.cfg.HeavyIdle > 0 && idle > p.cfg.HeavyIdle
+			spare := extra > 0 && p.cfg.SpareIdle > 0 && idle > p.cfg.SpareIdle
+			if heavy || spare || p.cfg.IdleTimeout > 0 && idle > p.cfg.IdleTimeout {
+				extra--
 				old = append(old, w)
 			} else {
 				kept = append(kept, w)
@@ -234,15 +330,26 @@ type proc struct {
 	waitErr   error
 	jobs      int
 	idleSince time.Time
+	rss       int64 // resident bytes after the last job, as the worker said
 	broken    bool
 	why       string
 }
 
 func startProc(cfg Config) (*proc, error) {
 	cmd := exec.Command(cfg.Exe, cfg.Args...)
-	// Tesseract's OpenMP threads must be limited before the process starts;
-	// parallelism comes from running several workers, not threads.
-	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
+	cmd.Env = append(os.Environ(),
+		// Tesseract's OpenMP threads must be limited before the process
+		// starts; parallelism comes from running several workers, not threads.
+		"OMP_THREAD_LIMIT=1",
+		// glibc gives freed memory back as soon as 128 KB lie free at the
+		// top of a heap; MuPDF frees and takes that much again on every
+		// page, and each return costs a TLB shootdown: a quarter of a text
+		// page's time. Workers keep up to 16 MB free, in one arena (cgo
+		// calls hop threads, and each thread's arena would keep its own
+		// 16 MB: 15–30 MB more in a worker that ran Tesseract), and give
+		// it back when idle (Releaser).
+		"MALLOC_TRIM_THRESHOLD_=16777216",
+		"MALLOC_ARENA_MAX=1")
 	// Its own process group, so a kill takes anything it started; killed
 	// with the server.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -314,7 +421,7 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 	stopCancel := context.AfterFunc(ctx, w.kill)
 	defer stopCancel()
 	start := time.Now()
-	var lastProgress time.Time
+	lastProgress := start
 
 	m, err := w.exchange(req, data, func(done, total int) {
 		if done == 0 && timer != nil && req.Op == "convert" {
@@ -322,18 +429,23 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 			timer.Reset(req.Limits.convertWall(total) - time.Since(start))
 			budget = req.Limits.convertWall(total)
 		}
-		// Pass progress on at most every progressEvery (and the first and
-		// last page): each report is a write to the data file.
-		if progress != nil && done > 0 && (lastProgress.IsZero() || done == total || time.Since(lastProgress) >= progressEvery) {
-			lastProgress = time.Now()
+		// Pass progress on at most every progressEvery, and the last page
+		// of a job that has taken that long: each report is a write to the
+		// data file, and a job that ends sooner has none to make (its end
+		// records its pages).
+		now := time.Now()
+		if progress != nil && done > 0 && (now.Sub(lastProgress) >= progressEvery || done == total && now.Sub(start) >= progressEvery) {
+			lastProgress = now
 			progress(done, total)
 		}
 	})
 	var ans *childAnswer
 	if errors.As(err, &ans) {
+		w.rss = ans.rss
 		return message{}, ans.err // the job failed; the worker is sound
 	}
 	if err == nil {
+		w.rss = m.RSS
 		return m, nil
 	}
 	// The process failed us: make sure it is gone, then say why.
@@ -391,7 +503,7 @@ func (w *proc) exchange(req request, data []byte, progress func(done, total int)
 			continue
 		}
 		if m.Code != "" || m.Error != "" {
-			return message{}, &childAnswer{m.err()}
+			return message{}, &childAnswer{m.err(), m.RSS}
 		}
 		return m, nil
 	}
@@ -399,7 +511,10 @@ func (w *proc) exchange(req request, data []byte, progress func(done, total int)
 
 // childAnswer is an error the child answered with: the job failed, but the
 // worker is sound.
-type childAnswer struct{ err error }
+type childAnswer struct {
+	err error
+	rss int64
+}
 
 func (a *childAnswer) Error() string { return a.err.Error() }
 

@@ -2,12 +2,15 @@ package worker
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -30,16 +33,26 @@ func TestMain(m *testing.M) {
 
 // fakeEngine acts on the document's text: "pages N EACH" converts N pages
 // taking EACH per page, "fail" fails with its own words, "crash" dies,
-// "hang" never answers, "spin" burns CPU, "alloc" takes 1 GiB. Probe answers with the worker's
-// pid as the kind, so tests can tell workers apart.
+// "hang" never answers, "spin" burns CPU, "alloc" takes 1 GiB, "heavy"
+// takes 100 MB and keeps it. Probe answers with the worker's pid as the
+// kind, so tests can tell workers apart, and with how many times the
+// worker was told to release memory as the page count (from 1).
 type fakeEngine struct{}
+
+// kept is what "heavy" holds on to; released counts ReleaseMemory calls.
+var (
+	kept     []byte
+	released atomic.Int32
+)
 
 func (fakeEngine) Probe(data []byte, password string) (extract.Info, error) {
 	if err := act(string(data)); err != nil {
 		return extract.Info{}, err
 	}
-	return extract.Info{Kind: strconv.Itoa(os.Getpid()), PageCount: 1}, nil
+	return extract.Info{Kind: strconv.Itoa(os.Getpid()), PageCount: 1 + int(released.Load())}, nil
 }
+
+func (fakeEngine) ReleaseMemory() { released.Add(1) }
 
 func (fakeEngine) Convert(data []byte, opts extract.Options) (*extract.Result, error) {
 	s := string(data)
@@ -79,6 +92,11 @@ func act(s string) error {
 		b := make([]byte, 1<<30)
 		for i := range b {
 			b[i] = 1
+		}
+	case "heavy":
+		kept = make([]byte, 100<<20)
+		for i := range kept {
+			kept[i] = 1
 		}
 	case "spin":
 		for i := 0; ; i++ {
@@ -194,7 +212,7 @@ func TestPoolFailures(t *testing.T) {
 }
 
 func TestPoolBoundsWorkers(t *testing.T) {
-	p := testPool(t, func(c *Config) { c.Size = 2 })
+	p := testPool(t, func(c *Config) { c.Size, c.Spare = 2, 0 })
 	var mu sync.Mutex
 	pids := map[string]bool{}
 	var wg sync.WaitGroup
@@ -233,3 +251,176 @@ func TestPoolStopsIdleWorkers(t *testing.T) {
 }
 
 func syscallKill0(pid int) error { return syscall.Kill(pid, 0) }
+
+// TestPoolSpareForShortJobs: with every conversion slot taken, a probe
+// runs in the spare worker instead of waiting, and the pool never has
+// more than Size+Spare workers.
+func TestPoolSpareForShortJobs(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.Size, c.Spare, c.SpareAfter = 1, 1, 50*time.Millisecond })
+	started := make(chan struct{})
+	converted := make(chan error, 1)
+	go func() {
+		_, err := p.Convert(context.Background(), []byte("pages 2 1s"), extract.Options{Progress: func(done, total int) {
+			if done == 1 {
+				close(started)
+			}
+		}})
+		converted <- err
+	}()
+	<-started
+	pids := map[string]bool{}
+	for range 3 {
+		pids[pid(t, p)] = true
+	}
+	select {
+	case err := <-converted:
+		t.Fatalf("the conversion ended (%v) before the probes: they waited for its slot", err)
+	default:
+	}
+	if err := <-converted; err != nil {
+		t.Fatal(err)
+	}
+	pids[pid(t, p)] = true
+	if len(pids) > p.Processes() {
+		t.Errorf("%d workers, want at most %d", len(pids), p.Processes())
+	}
+	if got := p.Processes(); got != 2 {
+		t.Errorf("Processes() = %d, want Size+Spare = 2", got)
+	}
+}
+
+// TestPoolRetiresHeavyWorkers: a worker that ended a job holding more than
+// HeavyRSS is stopped once it has idled HeavyIdle; a small one stays.
+func TestPoolRetiresHeavyWorkers(t *testing.T) {
+	p := testPool(t, func(c *Config) {
+		c.Size, c.Spare = 1, 0
+		c.HeavyRSS, c.HeavyIdle = 80<<20, 100*time.Millisecond
+	})
+	small := pid(t, p)
+	time.Sleep(5 * 100 * time.Millisecond)
+	if got := pid(t, p); got != small {
+		t.Fatalf("a small worker was stopped after HeavyIdle (%s, then %s)", small, got)
+	}
+	if _, err := p.Convert(context.Background(), []byte("heavy"), extract.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(small)
+	deadline := time.Now().Add(10 * time.Second)
+	for syscallKill0(n) == nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if syscallKill0(n) == nil {
+		t.Fatalf("worker %d still alive holding 100 MB, idle, with HeavyRSS 80 MB", n)
+	}
+	if got := pid(t, p); got == small {
+		t.Errorf("the heavy worker was reused")
+	}
+}
+
+// TestServeReleasesWhenIdle: a worker gives memory back once it has had no
+// job for a while, not between the jobs of a burst.
+func TestServeReleasesWhenIdle(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.Size, c.Spare = 1, 0 })
+	count := func() int {
+		info, err := p.Probe(context.Background(), []byte("ok"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.PageCount - 1
+	}
+	first := count()
+	for range 5 {
+		if got := count(); got != first {
+			t.Fatalf("released %d times during back-to-back jobs", got-first)
+		}
+	}
+	time.Sleep(3 * releaseAfter)
+	if got := count(); got != first+1 {
+		t.Errorf("released %d times over an idle spell, want once", got-first)
+	}
+}
+
+// TestPoolConvertJSON hands over the worker's JSON as it came, with the
+// summary the caller needs; Convert decodes the same JSON.
+func TestPoolConvertJSON(t *testing.T) {
+	p := testPool(t, nil)
+	raw, txs, recon, err := p.ConvertJSON(context.Background(), []byte("pages 3 1ms"), extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res extract.Result
+	if err := json.Unmarshal(raw, &res); err != nil || res.PageCount != 3 || txs != 0 || recon != "" {
+		t.Errorf("ConvertJSON = %s, %d, %q, %v; want a result of 3 pages, no transactions", raw, txs, recon, err)
+	}
+	dec, err := p.Convert(context.Background(), []byte("pages 3 1ms"), extract.Options{})
+	if err != nil || dec.PageCount != 3 {
+		t.Errorf("Convert = %+v, %v", dec, err)
+	}
+}
+
+// TestPoolStopsSpareWorkers: once the jobs are done, the workers beyond
+// Size are stopped after SpareIdle, and Size of them stay warm.
+func TestPoolStopsSpareWorkers(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.Size, c.Spare, c.SpareAfter, c.SpareIdle = 1, 1, 50*time.Millisecond, 200*time.Millisecond })
+	started := make(chan struct{})
+	converted := make(chan string, 1)
+	go func() {
+		_, err := p.Convert(context.Background(), []byte("pages 2 300ms"), extract.Options{Progress: func(done, total int) {
+			if done == 1 {
+				close(started)
+			}
+		}})
+		if err != nil {
+			t.Error(err)
+		}
+		converted <- ""
+	}()
+	<-started
+	spare := pid(t, p) // the conversion holds the only slot
+	<-converted
+	warm := pid(t, p) // the warmest: the conversion's worker
+	pids := []string{spare, warm}
+	if spare == warm {
+		t.Fatalf("a probe during the conversion and one after it ran in the same worker %s", spare)
+	}
+	alive := func() (n int) {
+		for _, s := range pids {
+			n2, _ := strconv.Atoi(s)
+			if syscallKill0(n2) == nil {
+				n++
+			}
+		}
+		return n
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for alive() > 1 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := alive(); n != 1 {
+		t.Errorf("%d of the 2 workers alive after SpareIdle, want Size = 1", n)
+	}
+}
+
+// TestPoolProgressOnlyForLongJobs: progress costs a write to the data
+// file, so a job that ends within progressEvery reports none; a longer
+// one reports pages as they pass, its last page included.
+func TestPoolProgressOnlyForLongJobs(t *testing.T) {
+	p := testPool(t, nil)
+	for _, tc := range []struct {
+		doc  string
+		want []int
+	}{
+		{"pages 5 1ms", nil},
+		{"pages 3 150ms", []int{1, 2, 3}},
+	} {
+		var got []int
+		if _, err := p.Convert(context.Background(), []byte(tc.doc), extract.Options{Progress: func(done, total int) {
+			got = append(got, done)
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: progress %v, want %v", tc.doc, got, tc.want)
+		}
+	}
+}

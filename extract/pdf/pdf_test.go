@@ -1,0 +1,218 @@
+package pdf
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"passbook/extract"
+	"passbook/extract/pdf/hostile"
+)
+
+// pageText is the text of a page's words, joined by spaces.
+func pageText(t *testing.T, d *Doc, page int) string {
+	t.Helper()
+	pg, err := d.Words(page)
+	if err != nil {
+		t.Fatalf("page %d: %v", page+1, err)
+	}
+	var words []string
+	for _, w := range pg.Words {
+		words = append(words, w.Text)
+	}
+	return strings.Join(words, " ")
+}
+
+// TestPageCountWalksTree counts pages by the page tree, not by what its
+// /Count claims, and every page counted loads, in order, with what it
+// inherits from the tree.
+func TestPageCountWalksTree(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		pdf   []byte
+		pages int
+		// check maps a page (from 0) to the text it must show.
+		check map[int]string
+	}{
+		{"true counts", hostile.PageTree(3, 3), 3, map[int]string{2: "Page 3 of the statement"}},
+		{"1 page claiming 499", hostile.PageTree(1, 499), 1, map[int]string{0: "Page 1 of the statement"}},
+		{"900 pages claiming 1", hostile.PageTree(900, 1), 900,
+			map[int]string{0: "Page 1 of the statement", 450: "Page 451 of the statement", 899: "Page 900 of the statement"}},
+		{"inner counts wrong, root right", hostile.Tree(map[string][]string{"root": {"a", "b"}, "a": {"1", "2"}, "b": {"3"}},
+			map[string]int{"a": 7, "b": 0}, nil), 3, map[int]string{1: "Page 2 of the statement", 2: "Page 3 of the statement"}},
+		{"a node that is its own descendant", hostile.Tree(map[string][]string{"root": {"1", "a"}, "a": {"2", "root"}}, nil, nil),
+			2, map[int]string{1: "Page 2 of the statement"}},
+		{"a font among the kids", hostile.Tree(map[string][]string{"root": {"1", "font", "2"}},
+			map[string]int{"root": 3}, map[string]string{"font": "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>"}),
+			2, map[int]string{1: "Page 2 of the statement"}},
+		{"a kid that is not there", hostile.Tree(map[string][]string{"root": {"1", "gone", "2"}},
+			map[string]int{"root": 3}, map[string]string{"gone": "null"}), 2, map[int]string{1: "Page 2 of the statement"}},
+		{"64 levels deep", hostile.DeepTree(64), 1, map[int]string{0: "Page 1 of the statement"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Open(tc.pdf, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if got := d.PageCount(); got != tc.pages {
+				t.Fatalf("PageCount = %d, want %d", got, tc.pages)
+			}
+			for page, want := range tc.check {
+				if got := pageText(t, d, page); got != want {
+					t.Errorf("page %d reads %q, want %q", page+1, got, want)
+				}
+			}
+			if _, err := d.Words(tc.pages); !errors.Is(err, extract.ErrCorrupt) {
+				t.Errorf("page %d of %d: %v, want ErrCorrupt", tc.pages+1, tc.pages, err)
+			}
+		})
+	}
+}
+
+// TestPageTreeBounds refuses page trees built to make the walk itself
+// expensive: too deep, or sharing subtrees until they name millions of
+// pages.
+func TestPageTreeBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pdf  []byte
+		want string
+	}{
+		{"65 levels deep", hostile.DeepTree(65), "more than 64 levels deep"},
+		{"2^24 pages from 24 objects", hostile.WideDAG(24), "more than 100000 nodes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Open(tc.pdf, "")
+			if err == nil {
+				d.Close()
+				t.Fatalf("opened, with %d pages", d.PageCount())
+			}
+			if !errors.Is(err, extract.ErrTooLarge) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want ErrTooLarge saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestInflateCap: a PDF of a few KB whose page holds a gigabyte of spaces
+// behind two Flate layers fails on that page with ErrTooLarge, having
+// decoded no more than its caps allow; so does one whose catalog hides in
+// an object stream behind a gigabyte, as it is opened. The same context
+// then reads a good document.
+func TestInflateCap(t *testing.T) {
+	caps := DefaultCaps()
+	bomb := hostile.FlateBomb(hostile.GiB)
+	d, err := Open(bomb, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Words(0)
+	inflated := d.Inflated()
+	d.Close()
+	if !errors.Is(err, extract.ErrTooLarge) || !strings.Contains(err.Error(), "content expands past 32 MB") {
+		t.Errorf("page 1 of a %d-byte flate bomb: %v, want ErrTooLarge for the page's content", len(bomb), err)
+	}
+	if limit := caps.DocBase + caps.DocPerPage; inflated > limit {
+		t.Errorf("decoded %d bytes, want at most the document's cap %d", inflated, limit)
+	}
+
+	probe := hostile.ProbeBomb(hostile.GiB)
+	if d, err := Open(probe, ""); err == nil {
+		d.Close()
+		t.Errorf("opened a catalog behind a gigabyte")
+	} else if !errors.Is(err, extract.ErrTooLarge) || !strings.Contains(err.Error(), "compressed stream expands past 128 MB") {
+		t.Errorf("catalog behind a gigabyte: %v, want ErrTooLarge for a compressed stream", err)
+	}
+
+	d, err = Open(hostile.PageTree(2, 2), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := pageText(t, d, 1); got != "Page 2 of the statement" {
+		t.Errorf("a good document after the bombs reads %q", got)
+	}
+}
+
+// TestDocumentCap: each page's content is within its caps, but together
+// they pass the document's.
+func TestDocumentCap(t *testing.T) {
+	defer SetCaps(DefaultCaps())
+	SetCaps(Caps{Stream: 1 << 20, Content: 1 << 20, DocBase: 3 << 20, DocPerPage: 0})
+	var b hostile.Builder
+	catalog := b.Reserve()
+	root := b.Reserve()
+	var kids []string
+	for i := range 4 {
+		content := b.AddStream("/Filter /FlateDecode", hostile.Spaces(fmt.Sprintf("BT /F1 24 Tf 72 700 Td (Page %d) Tj ET ", i+1), 900<<10, ""))
+		kids = append(kids, fmt.Sprintf("%d 0 R", b.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /Contents %d 0 R >>", root, content))))
+	}
+	b.Set(root, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count 4 /MediaBox [0 0 612 792] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>", strings.Join(kids, " ")))
+	b.Set(catalog, fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", root))
+	d, err := Open(b.PDF(catalog), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := pageText(t, d, 0); got != "Page 1" {
+		t.Errorf("page 1 reads %q", got)
+	}
+	var failed error
+	for page := 1; page < 4 && failed == nil; page++ {
+		_, failed = d.Words(page)
+	}
+	if !errors.Is(failed, extract.ErrTooLarge) || !strings.Contains(failed.Error(), "the document expands past 3 MB") {
+		t.Errorf("four pages of 1.8 MB decoded each against a 3 MB document cap: %v, want ErrTooLarge for the document", failed)
+	}
+}
+
+// TestContextReuse: documents opened one after another share one MuPDF
+// context; one that failed does not hand its context on.
+func TestContextReuse(t *testing.T) {
+	good := hostile.PageTree(2, 2)
+	open := func() {
+		d, err := Open(good, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pageText(t, d, 1); got != "Page 2 of the statement" {
+			t.Errorf("page 2 reads %q", got)
+		}
+		d.Close()
+	}
+	open()
+	before := ContextsMade()
+	for range 10 {
+		open()
+	}
+	if made := ContextsMade() - before; made != 0 {
+		t.Errorf("10 documents in turn built %d new contexts, want 0", made)
+	}
+	d, err := Open(hostile.FlateBomb(hostile.GiB), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Words(0); err == nil {
+		t.Error("read a flate bomb's page")
+	}
+	d.Close()
+	open()
+	if made := ContextsMade() - before; made != 1 {
+		t.Errorf("after a failed document, %d new contexts, want 1 (its context dropped)", made)
+	}
+}
+
+// BenchmarkOpen opens and closes a 1-page document: the per-job cost of a
+// worker's MuPDF context and document.
+func BenchmarkOpen(b *testing.B) {
+	data := hostile.PageTree(1, 1)
+	for b.Loop() {
+		d, err := Open(data, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		d.Close()
+	}
+}
