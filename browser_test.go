@@ -113,20 +113,9 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// The server, on port 0, and a free-plan account (5 pages a day).
-	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
 	data := filepath.Join(dir, "passbook.db")
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data}, os.Getenv, nil, &stdout, &stderr)
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	addr := waitFor(t, "the server to listen", func() string {
-		if m := addrRE.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1]
-		}
-		return ""
-	})
+	srv := serve(t, data)
+	ctx, addr := srv.ctx, srv.addr
 	base := "http://" + addr
 	var out bytes.Buffer
 	if err := run(ctx, []string{"accounts", "create", "clerk@example.com", "--plan", "free", "--data", data}, os.Getenv, nil, &out, io.Discard); err != nil {

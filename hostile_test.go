@@ -1,12 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"mime/multipart"
-	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,40 +13,10 @@ import (
 // claiming 499 pages is charged 1; a 900-page file claiming 1 is refused
 // as over the 500-page limit; a flate bomb fails as too large.
 func TestHostilePages(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
-	data := filepath.Join(t.TempDir(), "passbook.db")
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data}, os.Getenv, nil, &stdout, &stderr)
-	}()
-	defer func() { cancel(); <-done }()
-	addr := waitFor(t, "the server to listen", func() string {
-		if m := addrRE.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1]
-		}
-		return ""
-	})
-	c := client{t: t, base: "http://" + addr, key: waitFor(t, "the API key", func() string { return keyRE.FindString(stdout.String()) })}
+	srv := serve(t, filepath.Join(t.TempDir(), "passbook.db"))
+	c := client{t: t, base: "http://" + srv.addr, key: waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })}
 
-	post := func(doc []byte) (int, map[string]any) {
-		var body bytes.Buffer
-		mw := multipart.NewWriter(&body)
-		w, _ := mw.CreateFormFile("file", "hostile.pdf")
-		w.Write(doc)
-		mw.Close()
-		req, _ := http.NewRequest("POST", c.base+"/api/v1/extract", &body)
-		req.Header.Set("Authorization", "Bearer "+c.key)
-		req.Header.Set("Content-Type", mw.FormDataContentType())
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var m map[string]any
-		json.NewDecoder(resp.Body).Decode(&m)
-		return resp.StatusCode, m
-	}
+	post := func(doc []byte) (int, map[string]any) { return c.post("hostile.pdf", doc) }
 	settle := func(id string) status {
 		var st status
 		waitFor(t, "the conversion", func() string {

@@ -73,6 +73,42 @@ func waitFor(t *testing.T, what string, f func() string) string {
 	return ""
 }
 
+// serving is the whole program serving a data file on port 0, as
+// `passbook serve` runs it.
+type serving struct {
+	ctx            context.Context
+	addr           string
+	stdout, stderr *syncBuffer
+	// stop ends serve and returns what it returned; the test's cleanup
+	// calls it too, so calling it is only needed to check that.
+	stop func() error
+}
+
+// serve starts `passbook serve` on data and waits for it to listen.
+func serve(t *testing.T, data string) *serving {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &serving{ctx: ctx, stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data}, os.Getenv, nil, s.stdout, s.stderr)
+	}()
+	var once sync.Once
+	var err error
+	s.stop = func() error {
+		once.Do(func() { cancel(); err = <-done })
+		return err
+	}
+	t.Cleanup(func() { s.stop() })
+	s.addr = waitFor(t, "the server to listen", func() string {
+		if m := addrRE.FindStringSubmatch(s.stderr.String()); m != nil {
+			return m[1]
+		}
+		return ""
+	})
+	return s
+}
+
 type client struct {
 	t    *testing.T
 	base string
@@ -96,6 +132,17 @@ func (c client) get(path string, v any) int {
 
 func (c client) upload(name string, data []byte) string {
 	c.t.Helper()
+	code, m := c.post(name, data)
+	if code != 200 {
+		c.t.Fatalf("upload: %d %v", code, m)
+	}
+	return m["file_id"].(string)
+}
+
+// post uploads data as a file called name and returns the answer's status
+// and body, whatever they are.
+func (c client) post(name string, data []byte) (int, map[string]any) {
+	c.t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	w, _ := mw.CreateFormFile("file", name)
@@ -111,10 +158,7 @@ func (c client) upload(name string, data []byte) string {
 	defer resp.Body.Close()
 	var m map[string]any
 	json.NewDecoder(resp.Body).Decode(&m)
-	if resp.StatusCode != 200 {
-		c.t.Fatalf("upload: %d %v", resp.StatusCode, m)
-	}
-	return m["file_id"].(string)
+	return resp.StatusCode, m
 }
 
 type status struct {
@@ -135,24 +179,14 @@ func (c client) status(id string) status {
 // file prints a key, an upload converts through the worker, and the JSON
 // download has the same transactions and statement as `passbook extract`.
 func TestServeAndExtractAgree(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
 	data := filepath.Join(t.TempDir(), "passbook.db")
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data}, os.Getenv, nil, &stdout, &stderr)
-	}()
-	addr := waitFor(t, "the server to listen", func() string {
-		if m := addrRE.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1]
-		}
-		return ""
-	})
+	srv := serve(t, data)
+	ctx, stdout := srv.ctx, srv.stdout
 	key := keyRE.FindString(stdout.String())
 	if key == "" {
 		t.Fatalf("no API key printed on a new data file: %q", stdout.String())
 	}
-	c := client{t: t, base: "http://" + addr, key: key}
+	c := client{t: t, base: "http://" + srv.addr, key: key}
 	sample, err := os.ReadFile("testdata/sample_statement.pdf")
 	if err != nil {
 		t.Fatal(err)
@@ -193,11 +227,10 @@ func TestServeAndExtractAgree(t *testing.T) {
 		t.Errorf("extract file_id = %v, want the input's name", extracted["file_id"])
 	}
 
-	cancel()
-	if err := <-done; err != nil {
+	if err := srv.stop(); err != nil {
 		t.Errorf("serve returned %v after shutdown", err)
 	}
-	if err := run(context.Background(), []string{"accounts", "list", "--data", data}, os.Getenv, nil, &stdout, io.Discard); err != nil ||
+	if err := run(context.Background(), []string{"accounts", "list", "--data", data}, os.Getenv, nil, stdout, io.Discard); err != nil ||
 		!regexp.MustCompile(`admin@localhost +admin +1 +none +month`).MatchString(stdout.String()) {
 		t.Errorf("accounts list after the run: %v\n%s", err, stdout.String())
 	}

@@ -361,7 +361,9 @@ func TestPoolConvertJSON(t *testing.T) {
 // TestPoolStopsSpareWorkers: once the jobs are done, the workers beyond
 // Size are stopped after SpareIdle, and Size of them stay warm.
 func TestPoolStopsSpareWorkers(t *testing.T) {
-	p := testPool(t, func(c *Config) { c.Size, c.Spare, c.SpareAfter, c.SpareIdle = 1, 1, 50*time.Millisecond, 200*time.Millisecond })
+	p := testPool(t, func(c *Config) {
+		c.Size, c.Spare, c.SpareAfter, c.SpareIdle = 1, 1, 50*time.Millisecond, 200*time.Millisecond
+	})
 	started := make(chan struct{})
 	converted := make(chan string, 1)
 	go func() {
