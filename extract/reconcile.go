@@ -290,6 +290,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		prev = *opening
 	}
 	fromZero := false // some balance was counted from an assumed zero
+	guessed := 0      // rows whose direction nothing told
 	for _, rw := range rows {
 		r := bySeg[rw.segID]
 		d, abs, known, any := r.movement(rw, unsigned)
@@ -332,6 +333,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 			default:
 				d = d.Sub(abs)
 				tx.Warnings = append(tx.Warnings, warnDirUnknownPref+": read as money out")
+				guessed++
 			}
 		}
 		if d.IsNegative() {
@@ -410,6 +412,11 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		// balances: they stand on an opening balance of zero nobody printed.
 		rec.Status = ReconcileUnverified
 		rec.Message = "the statement prints no opening balance: the balances are counted from zero and nothing proves them"
+	case guessed > 0:
+		// A row whose direction nothing told was read as money out: the
+		// balances after it may agree, but nothing proves that row.
+		rec.Status = ReconcileUnverified
+		rec.Message = fmt.Sprintf("the direction of %d row(s) could not be told and was taken as money out", guessed)
 	case proven < len(txs):
 		rec.Status = ReconcileUnverified
 		rec.Message = fmt.Sprintf("the printed balances check the first %d transaction(s); nothing printed checks the %d after them", proven, len(txs)-proven)

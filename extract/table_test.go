@@ -508,3 +508,23 @@ func TestAnalyzeNoYearAnywhere(t *testing.T) {
 		t.Errorf("warnings %q, want one saying no year is printed", res.Statement.Warnings)
 	}
 }
+
+// With no opening balance printed, an unsigned amount on the first row has
+// nothing to tell its direction: it is read as money out, and the
+// statement cannot say ok however well the balances after it agree.
+func TestAnalyzeFirstDirectionGuessedUnverified(t *testing.T) {
+	res := analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/03/2024 - 31/03/2024")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Description"), rat(400, "Amount"), rat(500, "Balance")},
+		[]cellAt{at(10, "01/03/2024"), at(80, "Salary"), rat(400, "10.00"), rat(500, "110.00")},
+		[]cellAt{at(10, "02/03/2024"), at(80, "Coffee"), rat(400, "5.00"), rat(500, "105.00")},
+		[]cellAt{at(10, "03/03/2024"), at(80, "Refund"), rat(400, "2.00"), rat(500, "107.00")},
+	)})
+	if rec := res.Statement.Reconciliation; rec.Status != ReconcileUnverified {
+		t.Errorf("reconciliation %s (%s), want unverified", rec.Status, rec.Message)
+	}
+	if len(res.Transactions) != 3 || !strings.HasPrefix(strings.Join(res.Transactions[0].Warnings, ";"), warnDirUnknownPref) {
+		t.Errorf("the first row does not say its direction is unknown: %+v", res.Transactions)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"passbook/extract"
 	"passbook/extract/worker"
+	"slices"
 	"testing"
 	"time"
 )
@@ -72,8 +73,11 @@ func TestIsolatedConvert(t *testing.T) {
 	if len(res.Transactions) != 8 || res.PageCount != 1 {
 		t.Errorf("got %d transactions on %d pages, want 8 on 1", len(res.Transactions), res.PageCount)
 	}
-	if len(progress) != 2 || progress[0] != 1 || progress[1] != 1 {
-		t.Errorf("progress reports %v, want [1 1]", progress)
+	// A job that ends within the pool's progress interval reports no
+	// progress (extract/worker's tests hold that to time); one the machine
+	// slowed reports its one page.
+	if len(progress) != 0 && !slices.Equal(progress, []int{1, 1}) {
+		t.Errorf("progress reports %v, want none or [1 1]", progress)
 	}
 	info, err := child(t, "worker", worker.DefaultLimits()).Probe(context.Background(), data, "")
 	if err != nil || info.Kind != "pdf" || info.PageCount != 1 {
