@@ -112,7 +112,7 @@ func analyze(pages []Page) *Result {
 		if ocr {
 			applyOCRRepairs(res.Transactions, &res.Statement, card)
 			repairOCRDates(res.Transactions, &res.Statement)
-			unprovenDates(res.Transactions, &res.Statement)
+			unprovenOCR(res.Transactions, &res.Statement)
 		}
 		return res
 	}
@@ -133,7 +133,7 @@ func analyze(pages []Page) *Result {
 		if ocr {
 			applyOCRRepairs(txs, &ast, card)
 			repairOCRDates(txs, &ast)
-			unprovenDates(txs, &ast)
+			unprovenOCR(txs, &ast)
 		}
 		for i := range txs {
 			txs[i].Account = p.number

@@ -283,19 +283,35 @@ const (
 	warnDateUnreadPrefix = "the date printed on this row could not be read"
 )
 
-// unprovenDates keeps a statement whose arithmetic holds from saying ok
-// when recognition could not read some row's date: the balances prove the
-// amounts, not the day that stands in for the one printed.
-func unprovenDates(txs []Transaction, st *Statement) {
-	n := 0
+// unprovenOCR keeps a statement read by OCR from saying ok on what its
+// arithmetic does not prove: a row's date recognition could not read (the
+// balances prove the amounts, not the day that stands in for the one
+// printed), or balances counted from an opening balance nothing checks
+// (no row prints one and no closing balance is read: printed totals prove
+// the amounts, and a misread opening would shift every balance unseen).
+func unprovenOCR(txs []Transaction, st *Statement) {
+	if st.Reconciliation.Status != ReconcileOK {
+		return
+	}
+	has := func(tx Transaction, prefix string) bool {
+		return slices.ContainsFunc(tx.Warnings, func(w string) bool { return strings.HasPrefix(w, prefix) })
+	}
+	unread, computed := 0, 0
 	for _, tx := range txs {
-		if slices.ContainsFunc(tx.Warnings, func(w string) bool { return strings.HasPrefix(w, warnDateUnreadPrefix) }) {
-			n++
+		if has(tx, warnDateUnreadPrefix) {
+			unread++
+		}
+		if has(tx, warnComputedPrefix) {
+			computed++
 		}
 	}
-	if n > 0 && st.Reconciliation.Status == ReconcileOK {
+	switch {
+	case unread > 0:
 		st.Reconciliation.Status = ReconcileUnverified
-		st.Reconciliation.Message = fmt.Sprintf("the balances agree, but the date of %d row(s) could not be read; check them against the page", n)
+		st.Reconciliation.Message = fmt.Sprintf("the balances agree, but the date of %d row(s) could not be read; check them against the page", unread)
+	case computed == len(txs) && st.ClosingBalance == nil:
+		st.Reconciliation.Status = ReconcileUnverified
+		st.Reconciliation.Message = "the printed totals prove the amounts, but the balances are counted from an opening balance that nothing printed after it checks"
 	}
 }
 

@@ -326,3 +326,26 @@ func TestRepairOCRDates(t *testing.T) {
 		})
 	}
 }
+
+// A scan that prints no balance on its rows and no closing balance: the
+// totals prove the amounts, but the balances rest on an opening balance
+// that OCR may have misread and nothing checks, so the statement is not ok.
+// The same page from a text layer is.
+func TestAnalyzeOCROpeningUnchecked(t *testing.T) {
+	page := synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/03/2024 - 31/03/2024")},
+		[]cellAt{at(10, "Opening balance"), rat(300, "110.60")},
+		[]cellAt{at(10, "Total paid in"), rat(300, "50.00")},
+		[]cellAt{at(10, "Total paid out"), rat(300, "20.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Description"), rat(400, "Paid out"), rat(500, "Paid in")},
+		[]cellAt{at(10, "01/03/2024"), at(80, "Salary"), rat(500, "50.00")},
+		[]cellAt{at(10, "02/03/2024"), at(80, "Coffee"), rat(400, "20.00")},
+	)
+	if rec := analyze([]Page{page}).Statement.Reconciliation; rec.Status != ReconcileOK {
+		t.Fatalf("from a text layer: %s (%s), want ok", rec.Status, rec.Message)
+	}
+	if rec := analyze([]Page{ocrLike(page)}).Statement.Reconciliation; rec.Status != ReconcileUnverified {
+		t.Errorf("by OCR: %s (%s), want unverified", rec.Status, rec.Message)
+	}
+}
