@@ -34,19 +34,6 @@ const fixtureDir = "../../testdata/statements"
 // same bytes.
 var fixtureEpoch = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 
-// The golden statements' shape and comparison (extract/internal/golden).
-type (
-	goldenTxn       = golden.Txn
-	goldenStatement = golden.Statement
-	goldenDoc       = golden.Doc
-)
-
-var (
-	compareFixture        = golden.Compare
-	goldenFromTransaction = golden.FromTransaction
-	strOrNull             = golden.StrOrNull
-)
-
 func TestFixtures(t *testing.T) {
 	if *updateFixtures {
 		if err := os.MkdirAll(fixtureDir, 0o755); err != nil {
@@ -79,7 +66,7 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want goldenDoc
+			var want golden.Doc
 			raw, err := os.ReadFile(filepath.Join(fixtureDir, name+".golden.json"))
 			if err != nil {
 				t.Fatal(err)
@@ -91,7 +78,7 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Convert: %v", err)
 			}
-			compareFixture(t, res, want)
+			golden.Compare(t, res, want)
 		})
 	}
 }
@@ -119,7 +106,7 @@ func TestFixtureGenerator(t *testing.T) {
 			if !bytes.Equal(onDisk, golden1) {
 				t.Errorf("%s.golden.json is stale: run go test ./extract/engine -run TestFixtures -update", f.name)
 			}
-			var doc goldenDoc
+			var doc golden.Doc
 			if err := json.Unmarshal(golden1, &doc); err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +118,7 @@ func TestFixtureGenerator(t *testing.T) {
 // checkGoldenArithmetic proves the generator's own truth: opening + in - out
 // runs through every balance to the closing balance, dates lie in the
 // period, and exactly one amount is set per row.
-func checkGoldenArithmetic(t *testing.T, doc goldenDoc) {
+func checkGoldenArithmetic(t *testing.T, doc golden.Doc) {
 	t.Helper()
 	bal := decimal.RequireFromString(doc.Statement.OpeningBalance)
 	for i, tx := range doc.Transactions {
@@ -365,11 +352,11 @@ func (f fixture) build() (pdfBytes, golden []byte, err error) {
 }
 
 func (f *fixture) golden() ([]byte, error) {
-	doc := goldenDoc{Transactions: []goldenTxn{}}
+	doc := golden.Doc{Transactions: []golden.Txn{}}
 	// The truth is in booking order: for the sections layout that is not the
 	// printed order, and its balance is the running balance in date order.
 	for _, tx := range f.generated {
-		g := goldenTxn{
+		g := golden.Txn{
 			Date:        tx.date.Format(time.DateOnly),
 			Type:        "DEBIT",
 			Description: tx.desc,
@@ -387,7 +374,7 @@ func (f *fixture) golden() ([]byte, error) {
 	if n := len(f.generated); n > 0 {
 		closing = f.generated[n-1].balance
 	}
-	doc.Statement = goldenStatement{
+	doc.Statement = golden.Statement{
 		AccountNumber:  f.account,
 		PeriodStart:    f.start.Format(time.DateOnly),
 		PeriodEnd:      f.end.Format(time.DateOnly),

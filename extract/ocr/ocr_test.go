@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"passbook/extract"
+	"passbook/extract/internal/golden"
 	"passbook/extract/pdf"
 	"path/filepath"
 	"regexp"
@@ -244,7 +245,7 @@ func TestOCRConvertGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want goldenDoc
+			var want golden.Doc
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
 			}
@@ -253,17 +254,17 @@ func TestOCRConvertGolden(t *testing.T) {
 				want.Transactions[i].Description = foldAccents(want.Transactions[i].Description)
 			}
 			if tc.minMatch == 0 {
-				compareFixture(t, res, want)
+				golden.Compare(t, res, want)
 				return
 			}
 			got := map[string]int{}
 			for _, tx := range res.Transactions {
-				g := goldenFromTransaction(tx)
-				got[g.Date+strOrNull(g.AmountIn)+strOrNull(g.AmountOut)+g.Balance]++
+				g := golden.FromTransaction(tx)
+				got[g.Date+golden.StrOrNull(g.AmountIn)+golden.StrOrNull(g.AmountOut)+g.Balance]++
 			}
 			matched := 0
 			for _, w := range want.Transactions {
-				if k := w.Date + strOrNull(w.AmountIn) + strOrNull(w.AmountOut) + w.Balance; got[k] > 0 {
+				if k := w.Date + golden.StrOrNull(w.AmountIn) + golden.StrOrNull(w.AmountOut) + w.Balance; got[k] > 0 {
 					got[k]--
 					matched++
 				}
