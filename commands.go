@@ -278,12 +278,15 @@ func firstRun(ctx context.Context, st *store.Store, out io.Writer) error {
 	return nil
 }
 
-var extractHelp = help{"extract [--format F] [--profile P] [--intu-bid N] [-o FILE] [--password P] STATEMENT",
+var extractHelp = help{"extract [--format F] [--profile P] [--intu-bid N] [-o FILE] [--password P] [--explain] STATEMENT",
 	`Converts one statement (PDF, PNG, JPEG, TIFF or WebP) with no server and no
 data file. Its JSON is the body of the API's JSON download. F is one of json,
 csv, xlsx, ofx, qfx, qbo, qif, camt053, mt940; P, a CSV profile: xero,
 quickbooks or excel-eu. It exits 0 when the document was converted, and 1
-with the reason when it could not be.`}
+with the reason when it could not be. --explain prints instead how the
+statement was read: the tables on each page, each column's role and why,
+the readings weighed with their arithmetic scores, and the lines left out
+and why (with -o, the document is still written to FILE).`}
 
 func cmdExtract(ctx context.Context, e env) error {
 	fs := newFlags("extract")
@@ -292,6 +295,7 @@ func cmdExtract(ctx context.Context, e env) error {
 	intuBID := fs.String("intu-bid", "", "INTU.BID (Intuit bank id) to write into qfx and qbo")
 	outPath := fs.String("o", "", "output file (default standard output)")
 	password := fs.String("password", "", "password of an encrypted PDF")
+	explain := fs.Bool("explain", false, "print how the statement was read (tables, column roles and why, readings tried, lines left out) instead of the document; with -o the document is written there too")
 	pos, err := parse(fs, e.args, e, extractHelp)
 	if err != nil {
 		return err
@@ -324,9 +328,16 @@ func cmdExtract(ctx context.Context, e env) error {
 	if err := worker.LimitMemory(worker.DefaultLimits().MemoryBytes); err != nil {
 		return err
 	}
-	res, err := engine.New().Convert(data, extract.Options{Password: *password})
+	conv := extract.Options{Password: *password}
+	if *explain {
+		conv.Explain = e.stdout
+	}
+	res, err := engine.New().Convert(data, conv)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	if *explain && *outPath == "" {
+		return nil
 	}
 	if *outPath == "" {
 		return export.Write(e.stdout, f, opts, res)

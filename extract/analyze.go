@@ -9,7 +9,7 @@ import (
 
 // analyze finds the transaction tables in a document's words and reads them
 // into a reconciled Result.
-func analyze(pages []Page) *Result {
+func analyze(pages []Page, x *explainer) *Result {
 	var cells []string
 	for _, pg := range pages {
 		for _, w := range pg.Words {
@@ -28,7 +28,7 @@ func analyze(pages []Page) *Result {
 		byPage = append(byPage, ls)
 		all = append(all, ls...)
 	}
-	segs := buildSegments(byPage)
+	segs := buildSegments(byPage, x)
 	parts := splitAccounts(all, segs)
 	if parts == nil {
 		one := accountPart{lines: all}
@@ -52,7 +52,7 @@ func analyze(pages []Page) *Result {
 		pr := &read[k]
 		inTable := map[*line]bool{}
 		for _, i := range p.segs {
-			pr.rows, pr.markers = readRows(&segs[i], i, pr.rows, pr.markers)
+			pr.rows, pr.markers = readRows(&segs[i], i, pr.rows, pr.markers, x)
 			for _, l := range segs[i].lines {
 				inTable[l] = true
 			}
@@ -108,7 +108,7 @@ func analyze(pages []Page) *Result {
 	// lost minus, a misread digit.
 	ocr := slices.ContainsFunc(pages, func(p Page) bool { return p.OCR })
 	if len(parts) == 1 {
-		res.Transactions = reconcile(read[0].rows, read[0].markers, &res.Statement, order, ps, pe, card)
+		res.Transactions = reconcile(read[0].rows, read[0].markers, &res.Statement, order, ps, pe, card, x)
 		if ocr {
 			applyOCRRepairs(res.Transactions, &res.Statement, card)
 			repairOCRDates(res.Transactions, &res.Statement)
@@ -129,7 +129,7 @@ func analyze(pages []Page) *Result {
 			ast.Currency = st.Currency
 		}
 		offsets = append(offsets, len(res.Transactions))
-		txs := reconcile(read[k].rows, read[k].markers, &ast, order, ps, pe, card)
+		txs := reconcile(read[k].rows, read[k].markers, &ast, order, ps, pe, card, x)
 		if ocr {
 			applyOCRRepairs(txs, &ast, card)
 			repairOCRDates(txs, &ast)

@@ -59,7 +59,7 @@ func Sniff(data []byte) string {
 // recognition) into its transactions and statement summary. It is the whole
 // analysis, pure Go: extract/engine feeds it the pages MuPDF and Tesseract read.
 func Analyze(pages []Page) *Result {
-	res := analyze(pages)
+	res := analyze(pages, nil)
 	res.PageCount = len(pages)
 	return res
 }

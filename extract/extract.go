@@ -12,6 +12,7 @@ package extract
 
 import (
 	"errors"
+	"io"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -44,6 +45,10 @@ type Options struct {
 	Password string
 	// Progress, when set, is called after each page with the pages done so far.
 	Progress func(done, total int)
+	// Explain, when set, receives for a person how the document was read:
+	// the tables on each page, each column's role and why, the readings
+	// tried with their arithmetic scores and the lines left out.
+	Explain io.Writer
 }
 
 // Transaction is one booked movement of money. Exactly one of AmountIn and

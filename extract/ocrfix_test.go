@@ -342,10 +342,10 @@ func TestAnalyzeOCROpeningUnchecked(t *testing.T) {
 		[]cellAt{at(10, "01/03/2024"), at(80, "Salary"), rat(500, "50.00")},
 		[]cellAt{at(10, "02/03/2024"), at(80, "Coffee"), rat(400, "20.00")},
 	)
-	if rec := analyze([]Page{page}).Statement.Reconciliation; rec.Status != ReconcileOK {
+	if rec := Analyze([]Page{page}).Statement.Reconciliation; rec.Status != ReconcileOK {
 		t.Fatalf("from a text layer: %s (%s), want ok", rec.Status, rec.Message)
 	}
-	if rec := analyze([]Page{ocrLike(page)}).Statement.Reconciliation; rec.Status != ReconcileUnverified {
+	if rec := Analyze([]Page{ocrLike(page)}).Statement.Reconciliation; rec.Status != ReconcileUnverified {
 		t.Errorf("by OCR: %s (%s), want unverified", rec.Status, rec.Message)
 	}
 }

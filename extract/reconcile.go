@@ -21,6 +21,23 @@ type reading struct {
 
 var readings = []reading{{}, {swap: true}, {flip: true}, {swap: true, flip: true}}
 
+func (r reading) String() string {
+	var parts []string
+	if r.swap {
+		parts = append(parts, "debit and credit columns swapped")
+	}
+	if r.flip {
+		parts = append(parts, "signed amounts count money out as positive")
+	}
+	if r.card {
+		parts = append(parts, "a card's balance owed")
+	}
+	if len(parts) == 0 {
+		return "as headed"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // chain is what a movement d (money in positive) does to the balance as
 // the statement prints it.
 func (r reading) chain(d decimal.Decimal) decimal.Decimal {
@@ -196,7 +213,7 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 // reading of the amount columns the balances agree with, fills in balances
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
-func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time, card bool) []Transaction {
+func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time, card bool, x *explainer) []Transaction {
 	rows, dropped := dropAfterClosing(rows, markers)
 	rows = oneWaySections(rows)
 	signUnmarked(rows)
@@ -206,7 +223,9 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	readings := readingsFor(rows, card)
 	best, bestScore := readings[0], -1
 	for _, r := range readings {
-		if s := score(rows, r, unsigned, decimal.Zero, false); s > bestScore {
+		s := score(rows, r, unsigned, decimal.Zero, false)
+		x.printf("reading %s: %d printed balance(s) follow", r, s)
+		if s > bestScore {
 			best, bestScore = r, s
 		}
 	}
@@ -397,6 +416,12 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	if st.OpeningBalance != nil && derivedOpening {
 		checks++
 	}
+	// A first row whose amount is its whole balance, worked back to an
+	// opening of zero, and whose words name a balance ("BALANCE 500.00
+	// 500.00"), may restate the opening balance rather than move money:
+	// nothing printed tells which.
+	restated := derivedOpening && opening.IsZero() && len(txs) > 0 && st.OpeningBalance == nil &&
+		hasPhrase(foldLabel(txs[0].Description), vocab.balanceTitles)
 	switch {
 	case len(txs) == 0:
 		rec.Status = ReconcileNoTransactions
@@ -412,6 +437,9 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		// balances: they stand on an opening balance of zero nobody printed.
 		rec.Status = ReconcileUnverified
 		rec.Message = "the statement prints no opening balance: the balances are counted from zero and nothing proves them"
+	case restated:
+		rec.Status = ReconcileUnverified
+		rec.Message = "the first row's amount is its whole balance and its words name a balance: it may restate the opening balance rather than move money"
 	case guessed > 0:
 		// A row whose direction nothing told was read as money out: the
 		// balances after it may agree, but nothing proves that row.
@@ -425,6 +453,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		rec.Message = fmt.Sprintf("opening balance plus money in minus money out meets all %d printed balance(s)", checks)
 	}
 	st.Reconciliation = rec
+	x.printf("%d transaction(s); %s: %s", len(txs), rec.Status, rec.Message)
 	if dropped > 0 {
 		st.Warnings = append(st.Warnings, fmt.Sprintf("%d line(s) with amounts after the closing balance were not read as transactions", dropped))
 	}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -267,8 +268,11 @@ func dateLabel(labels []label) int {
 
 // readRows turns a segment's lines into rows, joining wrapped descriptions
 // and setting aside brought-forward, carried-forward and total lines.
-func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []marker) {
+func readRows(seg *segment, segID int, rows []row, markers []marker, x *explainer) ([]row, []marker) {
 	if seg.skip {
+		if x.on() && len(seg.lines) > 0 {
+			x.printf("table %d (page %d): skipped: it lists balances, not movements", segID, seg.lines[0].page+1)
+		}
 		return rows, markers
 	}
 	dl := dateLabel(seg.labels)
@@ -385,18 +389,35 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 		near := lastLine != nil && lastLine.page == l.page && l.y0-lastLine.y0 < 2.5*pitch
 		switch {
 		case isStat:
+			x.printf("  left out %s: a figure about the balance (average, minimum), not a movement", lineRef(l))
 			cur = -1
 		case !hasMove && hasPhrase(folded, vocab.opening):
 			if bal != nil {
 				markers = append(markers, marker{kind: "opening", val: bal.val, after: len(rows)})
+				x.printf("  opening balance %s from %s", bal.val, lineRef(l))
 			}
 			cur = -1
 		case !hasMove && hasPhrase(folded, vocab.closing):
 			if bal != nil {
 				markers = append(markers, marker{kind: "closing", val: bal.val, after: len(rows)})
+				x.printf("  closing balance %s from %s", bal.val, lineRef(l))
 			}
 			cur = -1
+		case hasMove && len(rows) == first && restatesRow(text, vocab.opening, cells, bal):
+			// "BALANCE B/F 15,000.00" with the balance printed in a money
+			// column, above the table's first movement: the balance the
+			// rows start from, not a movement.
+			v := restatedBalance(cells, bal)
+			markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
+			x.printf("  opening balance %s from %s: it restates a balance above the first movement", v, lineRef(l))
+			cur = -1
+		case hasMove && restatesRow(text, vocab.closing, cells, bal) && !movementBelow(seg, l):
+			v := restatedBalance(cells, bal)
+			markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
+			x.printf("  closing balance %s from %s: it restates a balance below the last movement", v, lineRef(l))
+			cur = -1
 		case dateTok == nil && hasPhrase(folded, vocab.totals):
+			x.printf("  left out %s: a totals line", lineRef(l))
 			cur = -1
 		case dateTok != nil && hasMove:
 			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
@@ -429,6 +450,8 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 		default:
 			if len(cells) == 0 && text != "" && !inDateColumn(seg, l, dl) && !allHeadings(l) {
 				texts = append(texts, descLine{l: l, text: text})
+			} else {
+				x.printf("  left out %s: no date, no movement, and not a description's line", lineRef(l))
 			}
 			cur = -1
 		}
@@ -442,6 +465,90 @@ func readRows(seg *segment, segID int, rows []row, markers []marker) ([]row, []m
 	}
 	assignDescriptions(rows[first:], texts)
 	return rows, markers
+}
+
+// restates reports a row's description that names a balance brought or
+// carried forward ("BALANCE B/F", "Nouveau solde créditeur", "Opening
+// Balance"): one of phrases with at most three other words beside it
+// (numbers aside: "Solde au 28 février 2002"). A phrase that names no
+// balance by itself ("Report", "B/F") must stand alone: a movement's
+// description may hold such a word ("report Gehalt Pingo Doce").
+func restates(text string, phrases []string) bool {
+	f := foldLabel(text)
+	for _, p := range phrases {
+		if !strings.Contains(f, " "+p+" ") {
+			continue
+		}
+		others := 0
+		for _, w := range strings.Fields(strings.Replace(f, " "+p+" ", " ", 1)) {
+			if strings.Trim(w, "0123456789x") != "" {
+				others++
+			}
+		}
+		if strings.Contains(p, " ") || hasPhrase(" "+p+" ", vocab.balanceTitles) {
+			return others <= 3
+		}
+		return others == 0
+	}
+	return false
+}
+
+// restatesRow reports a row that restates a balance: its words say so,
+// and a balance it prints is its amount ("BALANCE B/F 15,000.00
+// 15,000.00"), not the balance after a movement.
+func restatesRow(text string, phrases []string, cells []cell, bal *cell) bool {
+	if !restates(text, phrases) {
+		return false
+	}
+	if bal == nil {
+		return true
+	}
+	for _, c := range cells {
+		if c.role != roleBalance && !c.val.Abs().Equal(bal.val.Abs()) {
+			return false
+		}
+	}
+	return true
+}
+
+// restatedBalance is the balance a restating row prints: its balance
+// column's, else its one amount with its own sign, else signed as its
+// column says (a balance "in credit" printed under Credit is positive,
+// under Debit negative).
+func restatedBalance(cells []cell, bal *cell) decimal.Decimal {
+	if bal != nil {
+		return bal.val
+	}
+	for _, c := range cells {
+		switch {
+		case c.marked:
+			return c.val
+		case c.role == roleDebit:
+			return c.val.Abs().Neg()
+		case c.role == roleCredit:
+			return c.val.Abs()
+		case c.role == roleAmount:
+			return c.val
+		}
+	}
+	return decimal.Zero
+}
+
+// movementBelow reports a dated line with an amount below l in its table:
+// l is not the table's last row.
+func movementBelow(seg *segment, l *line) bool {
+	below := false
+	for _, m := range seg.lines {
+		if m == l {
+			below = true
+			continue
+		}
+		if below && len(m.toks) > 0 && slices.ContainsFunc(m.toks, func(t token) bool { return t.kind == tokDate }) &&
+			slices.ContainsFunc(m.toks, func(t token) bool { return t.kind == tokAmount }) {
+			return true
+		}
+	}
+	return false
 }
 
 // descLine is a line of description text with no date or amount.
@@ -702,17 +809,20 @@ func underDateHeading(seg *segment, l *line) bool {
 // buildSegments cuts the document's lines into table segments: from each
 // heading to the next heading or the end of its page. A page with no heading
 // continues the table of the page before it.
-func buildSegments(pages [][]*line) []segment {
+func buildSegments(pages [][]*line, x *explainer) []segment {
 	var segs []segment
 	var lastLabels []label
 	lastSection := 0
 	lastSkip := false
 	found := false
-	for _, lines := range pages {
+	for pi, lines := range pages {
 		hs := findHeaders(lines)
 		if len(hs) == 0 {
 			if found {
 				segs = append(segs, segment{lines: lines, labels: lastLabels, section: lastSection, skip: lastSkip})
+				x.printf("page %d: no heading: its lines continue the table above", pi+1)
+			} else {
+				x.printf("page %d: no heading", pi+1)
 			}
 			continue
 		}
@@ -730,6 +840,7 @@ func buildSegments(pages [][]*line) []segment {
 				h.labels = completeHeading(h.labels, lastLabels)
 			}
 			skip := balances && !hasTextLabel(h.labels) || !hasMovementLabel(h.labels)
+			x.printf("page %d: heading at %s: %s (section %+d)", pi+1, lineRef(lines[h.first]), labelsText(h.labels), sec)
 			segs = append(segs, segment{lines: lines[h.last+1 : end], labels: h.labels, section: sec, skip: skip})
 			lastLabels, lastSection, lastSkip = h.labels, sec, skip
 			found = true
@@ -743,10 +854,28 @@ func buildSegments(pages [][]*line) []segment {
 		}
 		segs = append(segs, segment{lines: all})
 	}
+	if !found {
+		x.printf("no heading anywhere: every line that starts with a date is read")
+	}
 	for i := range segs {
 		findColumns(&segs[i])
+		if x.on() && len(segs[i].lines) > 0 {
+			var cs []string
+			for _, c := range segs[i].cols {
+				why := "under heading " + fmt.Sprintf("%q", c.label)
+				if c.label == "" {
+					why = "no heading above it"
+					if len(segs[i].labels) == 0 {
+						why = "guessed from its place"
+					}
+				}
+				cs = append(cs, fmt.Sprintf("%.0f-%.0f %s (%d amounts; %s)", c.x0, c.x1, c.role, c.n, why))
+			}
+			x.printf("table %d (page %d, %d lines): amount columns: %s", i, segs[i].lines[0].page+1, len(segs[i].lines), strings.Join(cs, "; "))
+		}
 	}
 	if !found && len(segs[0].cols) < 2 {
+		x.printf("one column of figures and no heading: not read as a statement's table")
 		// Dated lines with one column of figures and no heading are not a
 		// statement's table (a guide's example, a schedule): without a
 		// balance beside the amounts nothing says they are.

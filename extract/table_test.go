@@ -51,7 +51,7 @@ func usPage() Page {
 }
 
 func TestAnalyzeTwoColumns(t *testing.T) {
-	res := analyze([]Page{usPage()})
+	res := Analyze([]Page{usPage()})
 	checkTxs(t, res, []string{
 		"2024-03-01|MOBILE PHONE CO BILL||94.80|967.95",
 		"2024-03-01|CITY WATER UTILITY VIA MOBILE BANKING||379.80|588.15",
@@ -82,7 +82,7 @@ func TestAnalyzeSignedGerman(t *testing.T) {
 		[]cellAt{at(10, "03.05.2024"), at(90, "04.05.2024"), at(160, "SHELL FUEL"), rat(450, "-146,93"), rat(560, "-84,10")},
 		[]cellAt{at(10, "05.05.2024"), at(90, "06.05.2024"), at(160, "CASH DEPOSIT"), rat(450, "+2.664,72"), rat(560, "2.580,62")},
 	)
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	checkTxs(t, res, []string{
 		"2024-05-03|SHELL FUEL||146.93|-84.10",
 		"2024-05-05|CASH DEPOSIT|2664.72||2580.62",
@@ -105,7 +105,7 @@ func TestAnalyzeSomeBalances(t *testing.T) {
 		[]cellAt{at(10, "10 Feb 24"), at(80, "SALARY"), rat(450, "50.00"), rat(560, "140.00")},
 		[]cellAt{at(10, "11 Feb 24"), at(80, "CAFE"), rat(350, "5.50")},
 	)
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	checkTxs(t, res, []string{
 		"2024-02-10|PARKING||10.00|90.00",
 		"2024-02-10|SALARY|50.00||140.00",
@@ -128,7 +128,7 @@ func TestAnalyzeNoHeadingBalanceDecides(t *testing.T) {
 		[]cellAt{at(10, "02/02/2024"), at(80, "RENT"), rat(350, "300.00"), rat(560, "300.00")},
 		[]cellAt{at(10, "03/02/2024"), at(80, "SHOP"), rat(350, "20.00"), rat(560, "280.00")},
 	)
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	checkTxs(t, res, []string{
 		"2024-02-01|SALARY|500.00||600.00",
 		"2024-02-02|RENT||300.00|300.00",
@@ -147,7 +147,7 @@ func TestAnalyzeMismatchFlagged(t *testing.T) {
 		[]cellAt{at(10, "02/03/2024"), at(60, "TWO"), rat(380, "10.00"), rat(560, "70.00")},
 		[]cellAt{at(10, "03/03/2024"), at(60, "THREE"), rat(380, "10.00"), rat(560, "60.00")},
 	)
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	rec := res.Statement.Reconciliation
 	if rec.Status != ReconcileMismatch {
 		t.Fatalf("status = %q, want mismatch", rec.Status)
@@ -163,7 +163,7 @@ func TestAnalyzeMismatchFlagged(t *testing.T) {
 // With only "03/01"-style dates both day-first and month-first run in order:
 // the printed period decides.
 func TestDateOrderFromPeriod(t *testing.T) {
-	res := analyze([]Page{usPage()})
+	res := Analyze([]Page{usPage()})
 	if len(res.Transactions) == 0 || res.Transactions[0].Date.Format("2006-01-02") != "2024-03-01" {
 		t.Errorf("first date = %v, want 2024-03-01", res.Transactions)
 	}
@@ -171,7 +171,7 @@ func TestDateOrderFromPeriod(t *testing.T) {
 
 func TestAnalyzeNoTransactions(t *testing.T) {
 	pg := synthPage(1, []cellAt{at(10, "Thank you for banking with us")})
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	if len(res.Transactions) != 0 || res.Statement.Reconciliation.Status != ReconcileNoTransactions {
 		t.Errorf("got %d transactions, status %q; want 0 and no_transactions", len(res.Transactions), res.Statement.Reconciliation.Status)
 	}
@@ -203,7 +203,7 @@ func TestAnalyzeSections(t *testing.T) {
 		[]cellAt{at(10, "05.03.2024"), at(80, "STROM"), rat(560, "24,50")},
 		[]cellAt{at(80, "Summe Belastungen"), rat(560, "124,50")},
 	)
-	res := analyze([]Page{p1, p2})
+	res := Analyze([]Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2024-03-01|MIETE||100.00|900.00",
 		"2024-03-05|GEHALT|500.00||1400.00",
@@ -269,7 +269,7 @@ func TestAnalyzeBalanceListAndSummarySkipped(t *testing.T) {
 		[]cellAt{at(10, "Service Fee"), rat(500, "$0.00")},
 		[]cellAt{at(10, "Net Service Fee"), rat(500, "$0.00")},
 	)
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	checkTxs(t, res, []string{
 		"2022-07-02|Deposit|100.00||1100.00",
 		"2022-07-05|1041||30.00|1070.00",
@@ -296,7 +296,7 @@ func TestAnalyzeCentredDescriptionAndUndatedFirstRow(t *testing.T) {
 		[]cellAt{at(10, "3 Feb"), at(60, "Cash Withdrawal - High Street"), rat(380, "30.00"), rat(560, "445.50")},
 		[]cellAt{at(60, "timed 17:30 31 Jan")},
 	)
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	checkTxs(t, res, []string{
 		"2019-02-01|Card payment - Petrol Station||24.50|475.50",
 		"2019-02-03|Cash Withdrawal - High Street timed 17:30 31 Jan||30.00|445.50",
@@ -323,7 +323,7 @@ func TestAnalyzeBundledStatements(t *testing.T) {
 		[]cellAt{at(10, "03 Feb"), at(80, "SHOP"), rat(380, "10.00"), rat(560, "90.00")})
 	p2 := page(2, "from 1 Mar 2026 to 31 Mar 2026", "$90.00", "$150.00",
 		[]cellAt{at(10, "05 Mar"), at(80, "SALARY"), rat(470, "60.00"), rat(560, "150.00")})
-	res := analyze([]Page{p1, p2})
+	res := Analyze([]Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2026-02-03|SHOP||10.00|90.00",
 		"2026-03-05|SALARY|60.00||150.00",
@@ -357,7 +357,7 @@ func TestAnalyzeRelistingDropped(t *testing.T) {
 		[]cellAt{at(10, "Date"), at(60, "Description"), at(520, "Amount")},
 		[]cellAt{at(10, "05/12"), at(60, "SHOP TERMINAL 443565"), rat(560, "30.00")},
 	)
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	checkTxs(t, res, []string{
 		"2003-05-12|SHOP||30.00|70.00",
 		"2003-05-15|PAYROLL|100.00||170.00",
@@ -394,7 +394,7 @@ func TestAnalyzeTwoAccounts(t *testing.T) {
 		[]cellAt{at(10, "Date"), at(80, "Details"), at(330, "Withdrawals"), at(420, "Deposits"), at(500, "Balance")},
 		[]cellAt{at(10, "09 Feb"), at(80, "CAFE"), rat(380, "5.00"), rat(560, "555.00")},
 	)
-	res := analyze([]Page{p1, p2})
+	res := Analyze([]Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2026-02-03|SHOP||10.00|90.00",
 		"2026-02-04|RENT||50.00|40.00",
@@ -417,7 +417,7 @@ func TestAnalyzeTwoAccounts(t *testing.T) {
 
 	// The second account's row breaks its chain: the document says where.
 	p2.Words[len(p2.Words)-1].Text = "556.00"
-	res = analyze([]Page{p1, p2})
+	res = Analyze([]Page{p1, p2})
 	if r := res.Statement.Reconciliation; r.Status != ReconcileMismatch || len(r.Rows) != 1 || r.Rows[0] != 3 {
 		t.Errorf("reconciliation = %+v, want a mismatch at row 3", r)
 	}
@@ -433,7 +433,7 @@ func TestAnalyzeOneAccountNamedTwice(t *testing.T) {
 		[]cellAt{at(10, "Date"), at(80, "Details"), at(330, "Withdrawals"), at(420, "Deposits"), at(500, "Balance")},
 		[]cellAt{at(10, "03/02/2026"), at(80, "SHOP"), rat(380, "10.00"), rat(560, "90.00")},
 	)
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	if len(res.Statement.Accounts) != 0 || res.Transactions[0].Account != "" || res.Statement.AccountNumber != "12345678" {
 		t.Errorf("accounts %+v, row account %q, number %q: want one account 12345678", res.Statement.Accounts, res.Transactions[0].Account, res.Statement.AccountNumber)
 	}
@@ -470,7 +470,7 @@ func TestAnalyzeTotalsWithoutOpeningUnverified(t *testing.T) {
 		[]cellAt{at(10, "03/02/2026"), at(80, "SHOP"), rat(380, "10.00")},
 		[]cellAt{at(10, "04/02/2026"), at(80, "SALARY"), rat(470, "60.00")},
 	)
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	if len(res.Transactions) != 2 || res.Statement.Reconciliation.Status != ReconcileUnverified {
 		t.Errorf("%d rows, reconciliation %+v: want 2 rows, unverified", len(res.Transactions), res.Statement.Reconciliation)
 	}
@@ -484,7 +484,7 @@ func TestAnalyzeHeadlessSingleColumnIgnored(t *testing.T) {
 		[]cellAt{at(10, "05/12/2025"), at(80, "Investment 56.8807 units"), rat(500, "150.00")},
 		[]cellAt{at(10, "31/12/2025"), at(80, "Withdrawal 1,510.9164 units"), rat(500, "4,000.00")},
 	)
-	if res := analyze([]Page{pg}); len(res.Transactions) != 0 {
+	if res := Analyze([]Page{pg}); len(res.Transactions) != 0 {
 		t.Errorf("read %d rows from a headless single column, want none", len(res.Transactions))
 	}
 }
@@ -499,7 +499,7 @@ func TestAnalyzeNoYearAnywhere(t *testing.T) {
 		[]cellAt{at(10, "12/30"), at(80, "SHOP"), rat(380, "10.00"), rat(560, "90.00")},
 		[]cellAt{at(10, "01/04"), at(80, "SALARY"), rat(470, "60.00"), rat(560, "150.00")},
 	)
-	res := analyze([]Page{pg})
+	res := Analyze([]Page{pg})
 	checkTxs(t, res, []string{
 		"2025-12-30|SHOP||10.00|90.00",
 		"2026-01-04|SALARY|60.00||150.00",
@@ -513,7 +513,7 @@ func TestAnalyzeNoYearAnywhere(t *testing.T) {
 // nothing to tell its direction: it is read as money out, and the
 // statement cannot say ok however well the balances after it agree.
 func TestAnalyzeFirstDirectionGuessedUnverified(t *testing.T) {
-	res := analyze([]Page{synthPage(1,
+	res := Analyze([]Page{synthPage(1,
 		[]cellAt{at(10, "Statement period: 01/03/2024 - 31/03/2024")},
 		nil,
 		[]cellAt{at(10, "Date"), at(80, "Description"), rat(400, "Amount"), rat(500, "Balance")},

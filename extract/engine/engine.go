@@ -78,7 +78,12 @@ func (e *Engine) Convert(data []byte, opts extract.Options) (*extract.Result, er
 	if err != nil {
 		return nil, err
 	}
-	res := extract.Analyze(pages)
+	var res *extract.Result
+	if opts.Explain != nil {
+		res = extract.Explain(pages, opts.Explain)
+	} else {
+		res = extract.Analyze(pages)
+	}
 	res.Statement.Warnings = append(res.Statement.Warnings, warnings...)
 	return res, nil
 }

@@ -1,0 +1,79 @@
+package extract
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// explainer writes what the analysis weighed, for `passbook extract
+// --explain`: the tables found on each page, each column's role and why,
+// the readings tried with their arithmetic scores, and the lines left out
+// and why. A nil explainer writes nothing, so the analysis calls it
+// unconditionally.
+type explainer struct {
+	w io.Writer
+}
+
+func (x *explainer) on() bool { return x != nil && x.w != nil }
+
+func (x *explainer) printf(format string, args ...any) {
+	if x.on() {
+		fmt.Fprintf(x.w, format+"\n", args...)
+	}
+}
+
+// Explain is Analyze that also writes to w, for a person, how the
+// document was read.
+func Explain(pages []Page, w io.Writer) *Result {
+	res := analyze(pages, &explainer{w: w})
+	res.PageCount = len(pages)
+	return res
+}
+
+// roleName is a column role as --explain prints it.
+func (r colRole) String() string {
+	switch r {
+	case roleDate:
+		return "date"
+	case roleTransDate:
+		return "transaction date"
+	case roleValueDate:
+		return "value date"
+	case roleDesc:
+		return "description"
+	case roleType:
+		return "type"
+	case roleRef:
+		return "reference"
+	case roleDebit:
+		return "money out"
+	case roleCredit:
+		return "money in"
+	case roleAmount:
+		return "signed amount"
+	case roleBalance:
+		return "balance"
+	case roleDrCr:
+		return "Dr/Cr indicator"
+	}
+	return "none"
+}
+
+// labelsText lists a heading's labels with their roles.
+func labelsText(labels []label) string {
+	parts := make([]string, len(labels))
+	for i, lb := range labels {
+		parts[i] = fmt.Sprintf("%q@%.0f-%.0f=%s", lb.text, lb.x0, lb.x1, lb.role)
+	}
+	return strings.Join(parts, " | ")
+}
+
+// lineRef names a line for a person: its page, height and text.
+func lineRef(l *line) string {
+	t := l.text()
+	if len(t) > 90 {
+		t = t[:87] + "..."
+	}
+	return fmt.Sprintf("p%d y%.0f %q", l.page+1, l.y0, t)
+}
