@@ -4,7 +4,8 @@ GO      ?= go
 BIN     := bin/passbook
 DATA    ?= ./passbook.db
 ADDR    ?= 127.0.0.1:8080
-CORPUS  ?= ../shared/corpus
+# The statement corpus with truths (make eval, and the ratchet in make test).
+CORPUS  ?= $(firstword $(wildcard ../shared/corpus /work/shared/corpus) ../shared/corpus)
 EVALOUT ?= /tmp/passbook-eval
 export CGO_ENABLED := 1
 
@@ -28,7 +29,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tools bench-service compares Passbook with, and drives it with.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk
 
-.PHONY: deps test-deps bench-deps build run test eval eval-random bench bench-service fuzz contrib-check stress clean
+.PHONY: deps test-deps bench-deps build run test eval ratchet eval-random bench bench-service fuzz contrib-check stress clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -52,16 +53,25 @@ run: build
 
 test: test-deps
 	$(GO) vet ./...
-	OMP_THREAD_LIMIT=1 $(GO) test -count=1 -timeout 30m ./...
+	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -count=1 -timeout 30m ./...
 
-# eval converts every statement of the dev corpus with `passbook extract`
-# and prints the scorer's summary (F1 by kind).
-eval: build
-	@if [ ! -f $(CORPUS)/dev/manifest.json ]; then echo "no corpus at $(CORPUS)/dev"; exit 1; fi
-	@rm -rf $(EVALOUT) && mkdir -p $(EVALOUT)
-	@python3 -c 'import json,sys; [print(e["file"]) for e in json.load(open(sys.argv[1]))]' $(CORPUS)/dev/manifest.json | \
-		xargs -P 2 -I{} sh -c '$(BIN) extract --format json -o $(EVALOUT)/{}.json $(CORPUS)/dev/{} 2>$(EVALOUT)/{}.err || echo "FAILED {}: $$(cat $(EVALOUT)/{}.err)"'
-	@python3 $(CORPUS)/score.py --dir $(CORPUS)/dev --outputs $(EVALOUT)
+# eval converts every file of every set under $(CORPUS) (text PDFs, scans,
+# page images, photos and negatives) in-process, writes each JSON download
+# body to $(EVALOUT)/SET/FILE.json (score.py reads them) and prints per set
+# the statements exactly right, the negatives right and the statements that
+# say ok while wrong, F1 by kind and the files that fail. SETS=real,chromium
+# and KINDS=text (or images, or scan,png,photo) narrow it. It fails on any
+# statement that says ok while wrong.
+SETS ?= dev,real,public,chromium,reportlab
+eval: deps
+	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestEvalCorpus$$' ./extract/engine \
+		-args -sets $(SETS) -kinds '$(if $(filter command line environment,$(origin KINDS)),$(KINDS))' -out $(EVALOUT)
+
+# ratchet moves the corpus baseline (extract/engine/testdata/corpus_baseline.json)
+# up with what the engine now reads exactly; LOWER=1 lets files drop out of
+# it (say why in the commit).
+ratchet: deps
+	CORPUS=$(abspath $(CORPUS)) $(GO) test -count=1 -run '^TestCorpusRatchet$$' ./extract/engine -args -update-baseline $(if $(LOWER),-lower-baseline)
 
 bench-deps:
 	@missing=""; for p in $(BENCH_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -19,6 +19,7 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/engine"
+	"passbook/extract/internal/score"
 )
 
 // The random-layout evaluation. `make eval-random N=300 SEED=1 KINDS=text`
@@ -132,9 +133,9 @@ func evalSample(kind string, s Sample) evalResult {
 		res.err = fmt.Errorf("convert: %w", err)
 		return res
 	}
-	res.got = gotTxns(out)
+	res.got = score.FromResult(out)
 	res.found = len(res.got)
-	res.matched = matchTxns(s.Truth.Transactions, res.got)
+	res.matched = score.Match(s.Truth.Transactions, res.got)
 	res.status = out.Statement.Reconciliation.Status
 	st := s.Truth.Statement
 	res.openOK = st.OpeningBalance == nil || out.Statement.OpeningBalance != nil && out.Statement.OpeningBalance.StringFixed(2) == *st.OpeningBalance
@@ -152,30 +153,11 @@ func accountsMatch(truth []TruthAccount, got []extract.Account) bool {
 		return false
 	}
 	for i, a := range truth {
-		if !sameNumber(a.Number, got[i].Number) {
+		if !score.SameNumber(a.Number, got[i].Number) {
 			return false
 		}
 	}
 	return true
-}
-
-func gotTxns(r *extract.Result) []TruthTxn {
-	got := make([]TruthTxn, 0, len(r.Transactions))
-	for _, tx := range r.Transactions {
-		g := TruthTxn{Date: tx.Date.Format(time.DateOnly), Type: tx.Type(), Description: tx.Description, Account: tx.Account}
-		if tx.AmountIn != nil {
-			s := tx.AmountIn.StringFixed(2)
-			g.AmountIn = &s
-		}
-		if tx.AmountOut != nil {
-			s := tx.AmountOut.StringFixed(2)
-			g.AmountOut = &s
-		}
-		b := tx.Balance.StringFixed(2)
-		g.Balance = &b
-		got = append(got, g)
-	}
-	return got
 }
 
 // featureClasses are the layout classes of issue 7 ("Layout features that

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"passbook/extract/internal/score"
 )
 
 // Options tune generation.
@@ -46,17 +48,10 @@ type Truth struct {
 	Statement    TruthStatement `json:"statement"`
 }
 
-// TruthTxn is one expected transaction. Balance is nil when the document
-// prints nothing from which it could be known.
-type TruthTxn struct {
-	Date        string  `json:"date"`
-	Type        string  `json:"type"`
-	Description string  `json:"description"`
-	AmountIn    *string `json:"amountIn"`
-	AmountOut   *string `json:"amountOut"`
-	Balance     *string `json:"balance"`
-	Account     string  `json:"account,omitempty"`
-}
+// TruthTxn is one expected transaction, in the JSON download's shape.
+// Balance is nil when the document prints nothing from which it could be
+// known.
+type TruthTxn = score.Txn
 
 // TruthStatement is the expected statement object.
 type TruthStatement struct {
