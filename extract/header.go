@@ -82,8 +82,8 @@ func classifyPhrase(s string) (colRole, int) {
 // can be, and returns where each starts; nil when the run does not start
 // with a heading. A word that belongs to no heading stays with the heading
 // before it ("Libellé | de l'opération"), as few such words as can be. A
-// money heading that only qualifies its neighbour ("Debit | Amount") stays
-// joined to it.
+// money heading that only qualifies its neighbour ("Debit | Amount"), or
+// names its role again ("Deposits & Credits"), stays joined to it.
 func headingCuts(words []Word) []int {
 	n := len(words)
 	// cost[i] orders the readings of words[:i]: fewest words outside any
@@ -125,7 +125,9 @@ func headingCuts(words []Word) []int {
 			end = cuts[k+1]
 		}
 		l, r := classifyLabel(joinWords(words[cuts[k-1]:cuts[k]])), classifyLabel(joinWords(words[cuts[k]:end]))
-		if l == roleAmount && (r == roleDebit || r == roleCredit) || r == roleAmount && (l == roleDebit || l == roleCredit) {
+		// Two money headings of one role a word apart name one column
+		// ("Deposits & Credits").
+		if l == roleAmount && (r == roleDebit || r == roleCredit) || r == roleAmount && (l == roleDebit || l == roleCredit) || l == r && l.isMoney() {
 			cuts = append(cuts[:k], cuts[k+1:]...)
 			k--
 		}

@@ -38,6 +38,9 @@ type lexicon struct {
 	// row, as against the day it happened: beside another date heading
 	// ("Data operazione | Data contabile"), theirs is the row's date.
 	posting []string
+	// indicatorOut and indicatorIn are the words a Dr/Cr indicator column
+	// prints for money out and in ("Af" and "Bij", "S" and "H").
+	indicatorOut, indicatorIn []string
 	// card are words only a credit-card statement prints. Not "credit
 	// card" itself: a bank account's rows name card payments; but a title
 	// that says the statement is a card's.
@@ -79,6 +82,8 @@ var english = lexicon{
 	period:        []string{"period", "statement", "from", "between", "to", "through", "thru"},
 	currency:      []string{"currency"},
 	posting:       []string{"post date", "posting date", "posted", "posted date", "date posted", "booking date", "book date"},
+	indicatorOut:  []string{"dr", "d", "db", "debit"},
+	indicatorIn:   []string{"cr", "c", "credit"},
 	card:          []string{"credit card statement", "card statement", "credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "cash advance limit"},
 	months: [12][]string{
 		{"january", "jan"}, {"february", "feb", "febr"}, {"march", "mar"}, {"april", "apr"},
@@ -115,6 +120,8 @@ var german = lexicon{
 	period:        []string{"zeitraum", "von", "vom", "bis", "auszug"},
 	currency:      []string{"wahrung"},
 	posting:       []string{"buchungstag", "buchungsdatum"},
+	indicatorOut:  []string{"s", "soll"},
+	indicatorIn:   []string{"h", "haben"},
 	card:          []string{"kreditkartenabrechnung", "kreditkartenauszug", "kreditrahmen", "kreditlimit", "kartenlimit", "mindestzahlung", "mindestbetrag", "verfugungsrahmen", "verfugbarer betrag"},
 	months: [12][]string{
 		{"januar", "jan", "janner", "jaen"}, {"februar", "feb"}, {"marz", "maerz", "mrz"}, {"april", "apr"},
@@ -151,6 +158,8 @@ var french = lexicon{
 	period:        []string{"periode", "du", "au", "releve"},
 	currency:      []string{"devise", "monnaie"},
 	posting:       []string{"date comptable", "date debit", "date de debit"},
+	indicatorOut:  []string{"d", "debit"},
+	indicatorIn:   []string{"c", "credit"},
 	card:          []string{"releve de carte de credit", "releve de carte", "limite de credit", "plafond de credit", "credit disponible", "paiement minimum", "date d echeance"},
 	months: [12][]string{
 		{"janvier", "janv", "jan"}, {"fevrier", "fevr", "fev"}, {"mars"}, {"avril", "avr"},
@@ -187,6 +196,8 @@ var spanish = lexicon{
 	period:        []string{"periodo", "desde", "hasta", "del", "al"},
 	currency:      []string{"moneda", "divisa"},
 	posting:       []string{"f contable", "fecha contable", "fecha cargo"},
+	indicatorOut:  []string{"d", "debe", "cargo"},
+	indicatorIn:   []string{"h", "haber", "abono"},
 	card:          []string{"extracto de tarjeta de credito", "extracto de tarjeta", "limite de credito", "credito disponible", "pago minimo", "fecha limite de pago"},
 	months: [12][]string{
 		{"enero", "ene"}, {"febrero", "feb"}, {"marzo", "mar"}, {"abril", "abr"},
@@ -223,6 +234,8 @@ var italian = lexicon{
 	period:        []string{"periodo", "dal", "al"},
 	currency:      []string{"valuta", "divisa"},
 	posting:       []string{"data contabile", "data registrazione", "data addebito"},
+	indicatorOut:  []string{"d", "dare", "addebito"},
+	indicatorIn:   []string{"a", "avere", "accredito"},
 	card:          []string{"estratto conto carta di credito", "estratto conto carta", "limite di credito", "fido accordato", "disponibilita residua", "pagamento minimo"},
 	months: [12][]string{
 		{"gennaio", "gen"}, {"febbraio", "feb"}, {"marzo", "mar"}, {"aprile", "apr"},
@@ -259,6 +272,8 @@ var dutch = lexicon{
 	period:        []string{"periode", "van", "tot"},
 	currency:      []string{"munt", "valuta"},
 	posting:       []string{"boekdatum", "boekingsdatum", "verwerkingsdatum"},
+	indicatorOut:  []string{"af", "debet"},
+	indicatorIn:   []string{"bij", "credit"},
 	card:          []string{"creditcardafschrift", "creditcardoverzicht", "kredietlimiet", "bestedingslimiet", "beschikbaar krediet", "minimaal te betalen", "uiterste betaaldatum"},
 	months: [12][]string{
 		{"januari", "jan"}, {"februari", "feb"}, {"maart", "mrt"}, {"april", "apr"},
@@ -295,6 +310,8 @@ var portuguese = lexicon{
 	period:        []string{"periodo", "de", "a", "ate"},
 	currency:      []string{"moeda"},
 	posting:       []string{"data lancamento", "data registo"},
+	indicatorOut:  []string{"d", "debito"},
+	indicatorIn:   []string{"c", "credito"},
 	card:          []string{"extrato do cartao de credito", "extrato do cartao", "limite de credito", "credito disponivel", "pagamento minimo", "data limite de pagamento"},
 	months: [12][]string{
 		{"janeiro", "jan"}, {"fevereiro", "fev"}, {"marco", "mar"}, {"abril", "abr"},
@@ -315,6 +332,7 @@ type vocabulary struct {
 	totalIn, totalOut         []string
 	account, period, currency []string
 	posting, card             []string
+	indicatorOut, indicatorIn []string
 	months                    map[string]int
 }
 
@@ -357,6 +375,8 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 	v.currency = merge(func(l lexicon) []string { return l.currency })
 	v.posting = merge(func(l lexicon) []string { return l.posting })
 	v.card = merge(func(l lexicon) []string { return l.card })
+	v.indicatorOut = merge(func(l lexicon) []string { return l.indicatorOut })
+	v.indicatorIn = merge(func(l lexicon) []string { return l.indicatorIn })
 	v.months = map[string]int{}
 	for _, lx := range lxs {
 		for m, names := range lx.months {

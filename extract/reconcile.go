@@ -2,6 +2,8 @@ package extract
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -17,6 +19,13 @@ type reading struct {
 	// card is a credit card's balance: the amount owed, which money going
 	// out (a purchase) raises.
 	card bool
+	// cols gives a table's money-out and money-in columns (by index) the
+	// roles the arithmetic found for them, where their headings were
+	// misplaced or misread; nil keeps the headings' roles.
+	cols map[int]colRole
+	// ind gives the words of a Dr/Cr indicator column that the lexicon
+	// does not know the direction the arithmetic found for them.
+	ind map[string]int
 }
 
 var readings = []reading{{}, {swap: true}, {flip: true}, {swap: true, flip: true}}
@@ -31,6 +40,20 @@ func (r reading) String() string {
 	}
 	if r.card {
 		parts = append(parts, "a card's balance owed")
+	}
+	if len(r.cols) > 0 {
+		var cs []string
+		for _, c := range slices.Sorted(maps.Keys(r.cols)) {
+			cs = append(cs, fmt.Sprintf("column %d %s", c, r.cols[c]))
+		}
+		parts = append(parts, strings.Join(cs, ", "))
+	}
+	if len(r.ind) > 0 {
+		var ws []string
+		for _, w := range slices.Sorted(maps.Keys(r.ind)) {
+			ws = append(ws, fmt.Sprintf("%q money %s", w, map[int]string{-1: "out", 1: "in"}[r.ind[w]]))
+		}
+		parts = append(parts, "indicator "+strings.Join(ws, ", "))
 	}
 	if len(parts) == 0 {
 		return "as headed"
@@ -80,6 +103,9 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 	for _, c := range rw.cells {
 		v := c.val.Abs()
 		role := c.role
+		if o, ok := r.cols[c.col]; ok {
+			role = o
+		}
 		if r.swap && role == roleDebit {
 			role = roleCredit
 		} else if r.swap && role == roleCredit {
@@ -94,10 +120,10 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 			any = true
 		case roleAmount:
 			any = true
-			switch ind := strings.ToUpper(strings.TrimSpace(rw.drcr)); {
-			case ind != "" && (strings.HasPrefix(ind, "D") || strings.HasPrefix(ind, "S")):
+			switch ind := r.indicated(rw.drcr); {
+			case ind < 0:
 				d = d.Sub(v)
-			case ind != "" && (strings.HasPrefix(ind, "C") || strings.HasPrefix(ind, "H")):
+			case ind > 0:
 				d = d.Add(v)
 			case rw.section != 0 && c.marked:
 				// A sign printed in a titled section is the sign ("-5.00" among deposits is a reversal).
@@ -120,6 +146,94 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 	}
 	known = abs.IsZero()
 	return d, abs, known, any
+}
+
+// indicated is the direction a Dr/Cr indicator column's word gives: -1
+// money out, +1 money in, 0 for none or a word nothing tells.
+func (r reading) indicated(word string) int {
+	f := strings.TrimSpace(foldLabel(word))
+	if d, ok := r.ind[f]; ok {
+		return d
+	}
+	return indicatorDir(word)
+}
+
+// indicatorDir is the direction the lexicon gives an indicator word; a
+// word it does not hold that starts as a debit or credit mark does ("DR.",
+// "Deb") is taken by its first letter.
+func indicatorDir(word string) int {
+	f := strings.TrimSpace(foldLabel(word))
+	switch {
+	case strings.TrimSpace(word) == "-" || slices.Contains(vocab.indicatorOut, f):
+		return -1
+	case strings.TrimSpace(word) == "+" || slices.Contains(vocab.indicatorIn, f):
+		return 1
+	}
+	switch u := strings.ToUpper(f); {
+	case strings.HasPrefix(u, "D") || strings.HasPrefix(u, "S"):
+		return -1
+	case strings.HasPrefix(u, "C") || strings.HasPrefix(u, "H"):
+		return 1
+	}
+	return 0
+}
+
+// variants lists the readings to weigh for one table: the readings as
+// headed first, then each with the table's money-out and money-in columns
+// given other roles (every way of making each of them out or in, for a
+// table whose headings sit over the wrong columns), and with indicator
+// words nothing tells given each direction (at most two such words).
+func variants(rows []row, readings []reading) []reading {
+	var cols []int
+	seenCol := map[int]bool{}
+	var words []string
+	seenWord := map[string]bool{}
+	for _, rw := range rows {
+		for _, c := range rw.cells {
+			if (c.role == roleDebit || c.role == roleCredit) && !seenCol[c.col] {
+				seenCol[c.col] = true
+				cols = append(cols, c.col)
+			}
+		}
+		if w := strings.TrimSpace(foldLabel(rw.drcr)); w != "" && indicatorDir(rw.drcr) == 0 && !seenWord[w] {
+			seenWord[w] = true
+			words = append(words, w)
+		}
+	}
+	var colMaps []map[int]colRole
+	if len(cols) <= 4 {
+		for mask := 0; mask < 1<<len(cols); mask++ {
+			m := map[int]colRole{}
+			for k, c := range cols {
+				m[c] = roleDebit
+				if mask&(1<<k) != 0 {
+					m[c] = roleCredit
+				}
+			}
+			colMaps = append(colMaps, m)
+		}
+	}
+	var indMaps []map[string]int
+	switch len(words) {
+	case 1:
+		indMaps = []map[string]int{{words[0]: -1}, {words[0]: 1}}
+	case 2:
+		indMaps = []map[string]int{{words[0]: -1, words[1]: 1}, {words[0]: 1, words[1]: -1}}
+	}
+	out := slices.Clone(readings)
+	for _, r := range readings {
+		for _, cm := range colMaps {
+			v := r
+			v.cols = cm
+			out = append(out, v)
+		}
+		for _, im := range indMaps {
+			v := r
+			v.ind = im
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // printedBalance returns the balance a row prints, if any.
@@ -180,7 +294,7 @@ func score(rows []row, r reading, unsigned bool, prev decimal.Decimal, have bool
 // columns that the printed balances agree with most; ties keep the headings'
 // plain meaning. Segments are judged apart because a page's headings can be
 // placed so that a lone column is matched to the wrong heading.
-func chooseReadings(rows []row, readings []reading, unsigned bool, opening *decimal.Decimal) map[int]reading {
+func chooseReadings(rows []row, readings []reading, unsigned bool, opening *decimal.Decimal, x *explainer) map[int]reading {
 	out := map[int]reading{}
 	var prev decimal.Decimal
 	have := opening != nil
@@ -193,12 +307,13 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 			j++
 		}
 		best, bestScore := readings[0], -1
-		for _, r := range readings {
+		for _, r := range variants(rows[i:j], readings) {
 			if s := score(rows[i:j], r, unsigned, prev, have); s > bestScore {
 				best, bestScore = r, s
 			}
 		}
 		out[rows[i].segID] = best
+		x.printf("table %d: reading %s: %d printed balance(s) follow", rows[i].segID, best, bestScore)
 		for _, rw := range rows[i:j] {
 			if b, ok := printedBalance(rw); ok {
 				prev, have = b, true
@@ -265,7 +380,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		st.OpeningBalance = &v
 	}
 
-	bySeg := chooseReadings(rows, readings, unsigned, opening)
+	bySeg := chooseReadings(rows, readings, unsigned, opening, x)
 	// Closing balance: the summary, else a carried-forward line at the end.
 	if st.ClosingBalance == nil {
 		for i := len(markers) - 1; i >= 0; i-- {

@@ -120,3 +120,58 @@ func TestExplain(t *testing.T) {
 		}
 	}
 }
+
+// The roles of a table's money columns come from the arithmetic where the
+// headings sit over the wrong columns: here "Cheques & Debits" and
+// "Deposits & Credits" each span two words, and the right-aligned figures
+// of each column end under the heading to its right, as a browser prints
+// them.
+func TestColumnRolesByArithmetic(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement Period: November 21, 2024 - November 30, 2024")},
+		nil,
+		[]cellAt{at(10, "Date"), at(60, "Description"), at(230, "Cheques & Debits"), at(330, "Deposits & Credits"), at(460, "Balance")},
+		[]cellAt{at(10, "Balance brought forward"), rat(520, "1613.54")},
+		[]cellAt{at(10, "Nov 21"), at(60, "SALARY ACME CORP LTD"), rat(430, "5669.05"), rat(520, "7282.59")},
+		[]cellAt{at(10, "Nov 21"), at(60, "CAFE LUNA"), rat(345, "345.14"), rat(520, "6937.45")},
+		[]cellAt{at(10, "Nov 22"), at(60, "CITY WATER UTILITY"), rat(345, "55.30"), rat(520, "6882.15")},
+		[]cellAt{at(10, "Nov 23"), at(60, "CASH DEPOSIT BRANCH 12"), rat(430, "259.57"), rat(520, "7141.72")},
+		[]cellAt{at(10, "Nov 26"), at(60, "TESCO STORES 3172"), rat(345, "8216.94"), rat(520, "(1075.22)")},
+	)
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2024-11-21|SALARY ACME CORP LTD|5669.05||7282.59",
+		"2024-11-21|CAFE LUNA||345.14|6937.45",
+		"2024-11-22|CITY WATER UTILITY||55.30|6882.15",
+		"2024-11-23|CASH DEPOSIT BRANCH 12|259.57||7141.72",
+		"2024-11-26|TESCO STORES 3172||8216.94|-1075.22",
+	})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok", s)
+	}
+}
+
+// A Dr/Cr indicator column's words give each amount its direction: the
+// lexicon's ("Af", "Bij"), and words it does not hold by the arithmetic.
+func TestIndicatorWords(t *testing.T) {
+	for _, tc := range []struct{ out, in string }{{"Af", "Bij"}, {"Ka", "Ba"}} {
+		pg := synthPage(1,
+			[]cellAt{at(10, "Periode 01-10-2024 tot 15-10-2024")},
+			nil,
+			[]cellAt{at(10, "Datum"), at(70, "Omschrijving"), at(300, "Bedrag"), at(370, "Af/Bij"), at(460, "Saldo")},
+			[]cellAt{at(10, "Beginsaldo"), rat(500, "3.467,75")},
+			[]cellAt{at(10, "01-10-2024"), at(70, "ALBERT HEIJN"), rat(340, "67,40"), at(370, tc.out), rat(500, "3.400,35")},
+			[]cellAt{at(10, "02-10-2024"), at(70, "SALARIS"), rat(340, "2.578,89"), at(370, tc.in), rat(500, "5.979,24")},
+			[]cellAt{at(10, "03-10-2024"), at(70, "HUUR"), rat(340, "1.200,00"), at(370, tc.out), rat(500, "4.779,24")},
+		)
+		res := Analyze([]Page{pg})
+		checkTxs(t, res, []string{
+			"2024-10-01|ALBERT HEIJN||67.40|3400.35",
+			"2024-10-02|SALARIS|2578.89||5979.24",
+			"2024-10-03|HUUR||1200.00|4779.24",
+		})
+		if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+			t.Errorf("%s/%s: reconciliation %s, want ok", tc.out, tc.in, s)
+		}
+	}
+}
