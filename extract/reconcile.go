@@ -329,6 +329,9 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
 func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time, card bool, x *explainer) []Transaction {
+	for i := range rows {
+		rows[i].seq = i
+	}
 	rows, dropped := dropAfterClosing(rows, markers)
 	rows = oneWaySections(rows)
 	signUnmarked(rows)
@@ -423,6 +426,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	if havePrev {
 		prev = *opening
 	}
+	var txSeq []int   // each transaction's row's seq
 	fromZero := false // some balance was counted from an assumed zero
 	guessed := 0      // rows whose direction nothing told
 	for _, rw := range rows {
@@ -500,6 +504,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 			fromZero = true
 		}
 		txs = append(txs, tx)
+		txSeq = append(txSeq, rw.seq)
 	}
 
 	if st.ClosingBalance != nil && len(txs) > 0 && !openingFromClosing {
@@ -531,6 +536,16 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	if st.OpeningBalance != nil && derivedOpening {
 		checks++
 	}
+	// Totals lines prove the rows above them, back to the last one.
+	byTotals := totalsProve(txs, txSeq, markers, card, x)
+	for _, n := range byTotals {
+		if n > 0 {
+			checks++
+		}
+	}
+	for proven < len(txs) && byTotals[proven] > 0 {
+		proven++
+	}
 	// A first row whose amount is its whole balance, worked back to an
 	// opening of zero, and whose words name a balance ("BALANCE 500.00
 	// 500.00"), may restate the opening balance rather than move money:
@@ -552,6 +567,9 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		// balances: they stand on an opening balance of zero nobody printed.
 		rec.Status = ReconcileUnverified
 		rec.Message = "the statement prints no opening balance: the balances are counted from zero and nothing proves them"
+		if proven == len(txs) {
+			rec.Message = "the amounts add up to the printed totals, but the statement prints no opening balance: the balances are counted from zero and nothing proves them"
+		}
 	case restated:
 		rec.Status = ReconcileUnverified
 		rec.Message = "the first row's amount is its whole balance and its words name a balance: it may restate the opening balance rather than move money"
@@ -573,6 +591,58 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		st.Warnings = append(st.Warnings, fmt.Sprintf("%d line(s) with amounts after the closing balance were not read as transactions", dropped))
 	}
 	return txs
+}
+
+// totalsProve checks each totals line against the transactions read
+// since the one before it: a sum under a money-out column against their
+// money out, under a money-in column against their money in, under a
+// signed column against their net (or, on a card, its negation). It
+// returns, per transaction, the number of totals lines that prove it.
+func totalsProve(txs []Transaction, txSeq []int, markers []marker, card bool, x *explainer) []int {
+	proven := make([]int, len(txs))
+	from := 0
+	for _, m := range markers {
+		if m.kind != "total" {
+			continue
+		}
+		var in, out decimal.Decimal
+		var covered []int
+		for i, seq := range txSeq {
+			if seq >= from && seq < m.after {
+				covered = append(covered, i)
+				if txs[i].AmountIn != nil {
+					in = in.Add(*txs[i].AmountIn)
+				}
+				if txs[i].AmountOut != nil {
+					out = out.Add(*txs[i].AmountOut)
+				}
+			}
+		}
+		from = m.after
+		if len(covered) == 0 {
+			continue
+		}
+		ok := true
+		for _, c := range m.cells {
+			switch net := in.Sub(out); c.role {
+			case roleDebit:
+				ok = ok && c.val.Abs().Equal(out)
+			case roleCredit:
+				ok = ok && c.val.Abs().Equal(in)
+			case roleAmount:
+				ok = ok && (c.val.Equal(net) || card && c.val.Equal(net.Neg()))
+			default:
+				ok = false
+			}
+		}
+		x.printf("totals line after %d row(s): %d transaction(s) add up to it: %v", m.after, len(covered), ok)
+		if ok {
+			for _, i := range covered {
+				proven[i]++
+			}
+		}
+	}
+	return proven
 }
 
 // readingBySums settles the reading of a statement that prints no running

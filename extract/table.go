@@ -49,6 +49,9 @@ type cell struct {
 
 // row is a transaction as read from the page, before reconciliation.
 type row struct {
+	// seq is the row's place in the order it was read (markers count
+	// rows in it).
+	seq     int
 	page    int
 	date    dateToken
 	hasDate bool
@@ -72,9 +75,13 @@ type row struct {
 
 // marker is a balance the table prints outside transactions.
 type marker struct {
-	kind  string // "opening" or "closing"
+	kind  string // "opening", "closing" or "total"
 	val   decimal.Decimal
 	after int // number of rows read before it
+	// cells are a totals line's sums, each under its money column
+	// ("Totals 6,435.32", "Total 1,204.10 980.00"): the rows since the
+	// last totals line add up to them.
+	cells []cell
 }
 
 // regionOf returns, for a label list sorted by x, the horizontal band each
@@ -417,7 +424,12 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			x.printf("  closing balance %s from %s: it restates a balance below the last movement", v, lineRef(l))
 			cur = -1
 		case dateTok == nil && hasPhrase(folded, vocab.totals):
-			x.printf("  left out %s: a totals line", lineRef(l))
+			if len(cells) > 0 {
+				markers = append(markers, marker{kind: "total", cells: cells, after: len(rows)})
+				x.printf("  totals line %s: the rows above it must add up to it", lineRef(l))
+			} else {
+				x.printf("  left out %s: a totals line", lineRef(l))
+			}
 			cur = -1
 		case dateTok != nil && hasMove:
 			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})

@@ -567,6 +567,14 @@ int pb_page_chars(pb_doc *d, int page, pb_char **out, int *n, float *w, float *h
 					pc->x1 = qmax(q.ul.x, q.ur.x, q.ll.x, q.lr.x) - b.x0;
 					pc->y0 = qmin(q.ul.y, q.ur.y, q.ll.y, q.lr.y) - b.y0;
 					pc->y1 = qmax(q.ul.y, q.ur.y, q.ll.y, q.lr.y) - b.y0;
+					if (pc->y1 - pc->y0 < 0.1f * ch->size) {
+						/* A font with no ascent or descent (some
+						 * generators' Type 3 fonts) gives flat quads:
+						 * the glyph stands on its origin, as tall
+						 * as its size. */
+						pc->y0 = ch->origin.y - 0.8f * ch->size - b.y0;
+						pc->y1 = ch->origin.y + 0.2f * ch->size - b.y0;
+					}
 				}
 				line++;
 			}

@@ -216,3 +216,49 @@ func BenchmarkOpen(b *testing.B) {
 		d.Close()
 	}
 }
+
+// flatFontPDF draws text in a Type 3 font that declares no ascent or
+// descent (a FontBBox of zeros) and whose glyphs draw nothing, as Figma's
+// PDFs do (they draw the letters as paths apart): MuPDF gives its glyphs
+// flat boxes.
+func flatFontPDF(text string) []byte {
+	var b hostile.Builder
+	glyph := b.AddStream("", []byte("0.5 0 0.05 0 0.45 0.7 d1"))
+	var widths []string
+	for range 256 {
+		widths = append(widths, "0.5")
+	}
+	font := b.Add(fmt.Sprintf(`<< /Type /Font /Subtype /Type3 /FontBBox [0 0 0 0] /FontMatrix [1 0 0 1 0 0]
+/CharProcs << /g %d 0 R >> /Encoding << /Type /Encoding /Differences [32 /space 33 /g] >>
+/FirstChar 0 /LastChar 255 /Widths [%s] /Resources << >> >>`, glyph, strings.Join(widths, " ")))
+	content := b.AddStream("", []byte(fmt.Sprintf("BT 10 0 0 10 72 700 Tm /T3 1 Tf (%s) Tj ET", text)))
+	pages := b.Reserve()
+	page := b.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /T3 %d 0 R >> >> >>", pages, content, font))
+	b.Set(pages, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", page))
+	return b.PDF(b.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages)))
+}
+
+// A font with no ascent or descent still gives words a height (from the
+// font's size), so its lines are read.
+func TestFlatGlyphsGetHeight(t *testing.T) {
+	d, err := Open(flatFontPDF("Date Amount"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	pg, err := d.Words(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pg.Words) != 2 {
+		t.Fatalf("got %d words (%+v), want 2", len(pg.Words), pg.Words)
+	}
+	for _, w := range pg.Words {
+		if h := w.Y1 - w.Y0; h < 7 || h > 13 {
+			t.Errorf("word %q is %.1f points tall, want about the font's 10", w.Text, h)
+		}
+		if w.Y0 < 80 || w.Y1 > 100 {
+			t.Errorf("word %q spans y %.1f-%.1f, want it about the baseline at 92", w.Text, w.Y0, w.Y1)
+		}
+	}
+}
