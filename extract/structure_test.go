@@ -175,3 +175,33 @@ func TestIndicatorWords(t *testing.T) {
 		}
 	}
 }
+
+// A totals line under a table proves the rows above it: with a printed
+// opening balance and no balance on the rows, rows that add up to their
+// totals line are ok; rows that do not are not.
+func TestTotalsLineProves(t *testing.T) {
+	page := func(total string) Page {
+		return synthPage(1,
+			[]cellAt{at(10, "Statement period: March 1, 2023 - March 31, 2023")},
+			[]cellAt{at(10, "Opening balance"), rat(300, "1,000.00")},
+			nil,
+			[]cellAt{at(10, "Date"), at(90, "Description"), at(440, "Amount")},
+			[]cellAt{at(10, "03/12/23"), at(90, "Office Supplies Inc"), rat(480, "-10.31")},
+			[]cellAt{at(10, "03/15/23"), at(90, "Transfer from savings"), rat(480, "1,305.45")},
+			[]cellAt{at(10, "03/30/23"), at(90, "Deposit - payroll"), rat(480, "5,507.76")},
+			[]cellAt{at(10, "Totals"), rat(480, total)},
+		)
+	}
+	res := Analyze([]Page{page("$6,802.90")})
+	checkTxs(t, res, []string{
+		"2023-03-12|Office Supplies Inc||10.31|989.69",
+		"2023-03-15|Transfer from savings|1305.45||2295.14",
+		"2023-03-30|Deposit - payroll|5507.76||7802.90",
+	})
+	if rec := res.Statement.Reconciliation; rec.Status != ReconcileOK {
+		t.Errorf("rows that add up to their totals line: %+v, want ok", rec)
+	}
+	if rec := Analyze([]Page{page("$6,812.90")}).Statement.Reconciliation; rec.Status == ReconcileOK {
+		t.Errorf("rows that do not add up to their totals line: %+v, want not ok", rec)
+	}
+}
