@@ -326,7 +326,7 @@ func headerScore(labels []label) int {
 			known++
 		}
 	}
-	if !hasDate || !hasMoney || known < 3 || known*3 < len(labels)*2 {
+	if !hasDate || !hasMoney || known < 3 || known*2 < len(labels) {
 		return 0
 	}
 	return known

@@ -61,7 +61,7 @@ var english = lexicon{
 		roleTransDate: {"trans date", "transaction date", "txn date", "tran date", "trx date", "date of transaction", "purchase date", "card date", "activity date", "sale date"},
 		roleDrCr:      {"dr cr", "cr dr", "d c", "c d", "debit credit indicator"},
 		roleBalance:   {"balance", "running balance", "ledger balance"},
-		roleDebit:     {"paid out", "money out", "amount out", "withdrawal", "withdrawals", "debit", "debits", "payments", "payment", "out", "dr", "spent", "charges", "charge", "outgoing", "outgoings"},
+		roleDebit:     {"paid out", "money out", "amount out", "withdrawal", "withdrawals", "withdraw", "debit", "debits", "payments", "payment", "out", "dr", "spent", "charges", "charge", "outgoing", "outgoings"},
 		roleCredit:    {"paid in", "money in", "amount in", "deposit", "deposits", "credit", "credits", "receipts", "in", "cr", "received", "incoming"},
 		roleAmount:    {"amount", "amt", "sum", "transaction amount"},
 		roleDate:      {"post date", "posting date", "posted", "booking date", "book date", "date", "dt", "posted date", "date posted"},
@@ -84,7 +84,7 @@ var english = lexicon{
 	posting:       []string{"post date", "posting date", "posted", "posted date", "date posted", "booking date", "book date"},
 	indicatorOut:  []string{"dr", "d", "db", "debit"},
 	indicatorIn:   []string{"cr", "c", "credit"},
-	card:          []string{"credit card statement", "card statement", "credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "cash advance limit"},
+	card:          []string{"credit card statement", "card statement", "credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "cash advance limit", "cash advances", "purchases"},
 	months: [12][]string{
 		{"january", "jan"}, {"february", "feb", "febr"}, {"march", "mar"}, {"april", "apr"},
 		{"may"}, {"june", "jun"}, {"july", "jul"}, {"august", "aug"},

@@ -205,3 +205,54 @@ func TestTotalsLineProves(t *testing.T) {
 		t.Errorf("rows that do not add up to their totals line: %+v, want not ok", rec)
 	}
 }
+
+// A table whose headings the lexicon does not know is still read, from
+// its dates and its column of figures, and says it is unverified: never
+// zero rows from a dated amount table.
+func TestUnknownHeadingsOneColumn(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "KỲ SAO KÊ: 2025-03-11 - 2025-04-10")},
+		nil,
+		[]cellAt{at(10, "Ngày"), at(120, "Mô tả"), at(400, "Số tiền")},
+		[]cellAt{at(10, "2025-03-12"), at(120, "Payment Received"), rat(460, "RM -800.00")},
+		[]cellAt{at(10, "2025-03-13"), at(120, "Restaurant"), rat(460, "RM 120.00")},
+		[]cellAt{at(10, "2025-03-14"), at(120, "Mobile Bill"), rat(460, "RM 90.00")},
+	)
+	res := Analyze([]Page{pg})
+	if len(res.Transactions) != 3 {
+		t.Fatalf("got %d transactions, want 3", len(res.Transactions))
+	}
+	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+		t.Errorf("reconciliation %s, want unverified", s)
+	}
+}
+
+// A heading with columns the lexicon does not know (Category, Points)
+// beside the ones it does is a table's heading; the numbers under Points
+// are not money.
+func TestHeadingWithUnknownColumns(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Credit Card Statement"), at(300, "Statement Period: 2025-04-01 to 2025-04-18")},
+		[]cellAt{at(10, "Credit Limit S$ 25,000.00"), at(300, "Minimum Payment S$ 512.78")},
+		[]cellAt{at(10, "Previous Balance"), at(300, "Payment Due Date")},
+		[]cellAt{at(10, "S$ 0.00"), at(300, "2025-05-09")},
+		nil,
+		[]cellAt{at(10, "Date"), at(100, "Description"), at(220, "Category"), at(330, "Amount (SGD)"), at(450, "Points")},
+		[]cellAt{at(10, "14/04/2025"), at(100, "NTUC FairPrice"), at(220, "Groceries"), at(330, "488.81"), at(450, "196")},
+		[]cellAt{at(10, "02/04/2025"), at(100, "Grab Transport"), at(220, "Transport"), at(330, "1,271.05"), at(450, "1,271")},
+	)
+	res := Analyze([]Page{pg})
+	var got []string
+	for _, tx := range res.Transactions {
+		got = append(got, txLine(tx))
+	}
+	want := []string{"2025-04-14|NTUC FairPrice||488.81|", "2025-04-02|Grab Transport||1271.05|"}
+	if len(got) != len(want) {
+		t.Fatalf("transactions %q, want %q (balances aside)", got, want)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("transaction %d = %q, want %q (balance aside)", i, got[i], want[i])
+		}
+	}
+}

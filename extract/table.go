@@ -859,15 +859,25 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 		}
 	}
 	if !found {
-		// No heading anywhere: read every line that starts with a date.
+		// No heading anywhere: read every line that starts with a date,
+		// when there are two or more such lines with figures (one is a
+		// letter's or a bill's date and sum, not a table).
 		var all []*line
+		dated := 0
 		for _, lines := range pages {
 			all = append(all, lines...)
+			for _, l := range lines {
+				if len(l.toks) > 1 && l.toks[0].kind == tokDate && slices.ContainsFunc(l.toks[1:], func(t token) bool { return t.kind == tokAmount }) {
+					dated++
+				}
+			}
 		}
-		segs = append(segs, segment{lines: all})
-	}
-	if !found {
+		if dated < 2 {
+			x.printf("no heading anywhere, and %d dated line(s) with figures: no table", dated)
+			return nil
+		}
 		x.printf("no heading anywhere: every line that starts with a date is read")
+		segs = append(segs, segment{lines: all})
 	}
 	for i := range segs {
 		findColumns(&segs[i])
@@ -885,13 +895,6 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 			}
 			x.printf("table %d (page %d, %d lines): amount columns: %s", i, segs[i].lines[0].page+1, len(segs[i].lines), strings.Join(cs, "; "))
 		}
-	}
-	if !found && len(segs[0].cols) < 2 {
-		x.printf("one column of figures and no heading: not read as a statement's table")
-		// Dated lines with one column of figures and no heading are not a
-		// statement's table (a guide's example, a schedule): without a
-		// balance beside the amounts nothing says they are.
-		return nil
 	}
 	return segs
 }

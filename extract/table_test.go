@@ -476,16 +476,18 @@ func TestAnalyzeTotalsWithoutOpeningUnverified(t *testing.T) {
 	}
 }
 
-// Dated lines with one column of figures under no heading (a guide's
-// example, a schedule) are not read as a statement.
-func TestAnalyzeHeadlessSingleColumnIgnored(t *testing.T) {
+// Dated lines with one column of figures under no heading are a table
+// all the same (issue 19: never zero rows from a dated amount table); with
+// nothing to prove them they are unverified.
+func TestAnalyzeHeadlessSingleColumn(t *testing.T) {
 	pg := synthPage(1,
 		[]cellAt{at(10, "Your fund at a glance")},
 		[]cellAt{at(10, "05/12/2025"), at(80, "Investment 56.8807 units"), rat(500, "150.00")},
-		[]cellAt{at(10, "31/12/2025"), at(80, "Withdrawal 1,510.9164 units"), rat(500, "4,000.00")},
+		[]cellAt{at(10, "31/12/2025"), at(80, "Withdrawal 1,510.9164 units"), rat(500, "-4,000.00")},
 	)
-	if res := Analyze([]Page{pg}); len(res.Transactions) != 0 {
-		t.Errorf("read %d rows from a headless single column, want none", len(res.Transactions))
+	res := Analyze([]Page{pg})
+	if len(res.Transactions) != 2 || res.Statement.Reconciliation.Status != ReconcileUnverified {
+		t.Errorf("%d rows, reconciliation %+v: want 2 rows, unverified", len(res.Transactions), res.Statement.Reconciliation)
 	}
 }
 
