@@ -29,14 +29,35 @@ func analyze(pages []Page, x *explainer) *Result {
 		all = append(all, ls...)
 	}
 	segs := buildSegments(byPage, x)
+	one := accountPart{lines: all}
+	for i := range segs {
+		one.segs = append(one.segs, i)
+	}
 	parts := splitAccounts(all, segs)
 	if parts == nil {
-		one := accountPart{lines: all}
-		for i := range segs {
-			one.segs = append(one.segs, i)
-		}
-		parts = []accountPart{one}
+		return readAccounts(pages, all, segs, []accountPart{one}, x)
 	}
+	// Several accounts named above their tables, unless the arithmetic says
+	// the names are one account's (a running header that prints another
+	// number on each page): the rows then run from the first part's
+	// opening balance to the last part's closing balance as one chain.
+	x.printf("reading as %d accounts", len(parts))
+	res := readAccounts(pages, all, segs, parts, x)
+	if res.Statement.Reconciliation.Status == ReconcileOK {
+		return res
+	}
+	x.printf("reading as one account")
+	if single := readAccounts(pages, all, segs, []accountPart{one}, x); single.Statement.Reconciliation.Status == ReconcileOK {
+		return single
+	}
+	x.printf("kept the reading as %d accounts", len(parts))
+	return res
+}
+
+// readAccounts reads the rows of each account part and reconciles them:
+// one part is the whole document's statement; several are each reconciled
+// as a statement of its own.
+func readAccounts(pages []Page, all []*line, segs []segment, parts []accountPart, x *explainer) *Result {
 	// Each account's tables are read on their own: its brought-forward
 	// line opens its rows, not the document's.
 	type partRows struct {

@@ -332,6 +332,9 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	for i := range rows {
 		rows[i].seq = i
 	}
+	if x.on() {
+		x.printf("summary: opening %s, closing %s, total in %s, total out %s", decText(st.OpeningBalance), decText(st.ClosingBalance), decText(st.TotalIn), decText(st.TotalOut))
+	}
 	rows, dropped := dropAfterClosing(rows, markers)
 	rows = oneWaySections(rows)
 	signUnmarked(rows)
@@ -643,6 +646,14 @@ func totalsProve(txs []Transaction, txSeq []int, markers []marker, card bool, x 
 		}
 	}
 	return proven
+}
+
+// decText is a balance as --explain prints it: "none" when not read.
+func decText(d *decimal.Decimal) string {
+	if d == nil {
+		return "none"
+	}
+	return d.String()
 }
 
 // readingBySums settles the reading of a statement that prints no running

@@ -256,3 +256,37 @@ func TestHeadingWithUnknownColumns(t *testing.T) {
 		}
 	}
 }
+
+// Pages whose running header prints a different account number each are
+// one account when the arithmetic says so: the rows run from the first
+// page's opening balance to the last page's closing balance, printed in
+// the table's description column.
+func TestAccountNamesOneChain(t *testing.T) {
+	p1 := synthPage(1,
+		[]cellAt{at(10, "Estratto conto dal 01/03/2024 al 27/04/2024"), at(400, "Account 382-869186")},
+		[]cellAt{at(10, "Saldo iniziale al 01/03/2024 EUR 318,64")},
+		nil,
+		[]cellAt{at(10, "Data contabile"), at(100, "Descrizione operazione"), at(330, "Dare"), at(420, "Avere")},
+		[]cellAt{at(10, "03/03/2024"), at(100, "NETFLIX.COM"), rat(360, "215,89")},
+		[]cellAt{at(10, "04/03/2024"), at(100, "CASH DEPOSIT BRANCH 12"), rat(460, "2.579,29")},
+	)
+	p2 := synthPage(2,
+		[]cellAt{at(10, "Estratto conto dal 01/03/2024 al 27/04/2024"), at(400, "Account 355-597131")},
+		nil,
+		[]cellAt{at(10, "Data contabile"), at(100, "Descrizione operazione"), at(330, "Dare"), at(420, "Avere")},
+		[]cellAt{at(10, "08/04/2024"), at(100, "GYM MEMBERSHIP DD"), rat(360, "264,91")},
+		[]cellAt{at(10, "25/04/2024"), at(100, "SALARY ACME CORP LTD"), rat(460, "3.610,25")},
+		nil,
+		[]cellAt{at(10, "Saldo finale al 27/04/2024 EUR 6.027,38")},
+	)
+	res := Analyze([]Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2024-03-03|NETFLIX.COM||215.89|102.75",
+		"2024-03-04|CASH DEPOSIT BRANCH 12|2579.29||2682.04",
+		"2024-04-08|GYM MEMBERSHIP DD||264.91|2417.13",
+		"2024-04-25|SALARY ACME CORP LTD|3610.25||6027.38",
+	})
+	if len(res.Statement.Accounts) != 0 || res.Statement.Reconciliation.Status != ReconcileOK {
+		t.Errorf("accounts %d, reconciliation %+v: want one account, ok", len(res.Statement.Accounts), res.Statement.Reconciliation)
+	}
+}

@@ -399,15 +399,15 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			x.printf("  left out %s: a figure about the balance (average, minimum), not a movement", lineRef(l))
 			cur = -1
 		case !hasMove && hasPhrase(folded, vocab.opening):
-			if bal != nil {
-				markers = append(markers, marker{kind: "opening", val: bal.val, after: len(rows)})
-				x.printf("  opening balance %s from %s", bal.val, lineRef(l))
+			if v, ok := balanceOn(l, bal, vocab.opening); ok {
+				markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
+				x.printf("  opening balance %s from %s", v, lineRef(l))
 			}
 			cur = -1
 		case !hasMove && hasPhrase(folded, vocab.closing):
-			if bal != nil {
-				markers = append(markers, marker{kind: "closing", val: bal.val, after: len(rows)})
-				x.printf("  closing balance %s from %s", bal.val, lineRef(l))
+			if v, ok := balanceOn(l, bal, vocab.closing); ok {
+				markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
+				x.printf("  closing balance %s from %s", v, lineRef(l))
 			}
 			cur = -1
 		case hasMove && len(rows) == first && restatesRow(text, vocab.opening, cells, bal):
@@ -544,6 +544,17 @@ func restatedBalance(cells []cell, bal *cell) decimal.Decimal {
 		}
 	}
 	return decimal.Zero
+}
+
+// balanceOn is the balance an opening or closing line of a table prints:
+// under the balance column, else the amount after its label wherever it
+// stands ("Saldo finale al 27/04/2024 EUR 25.360,59" under the
+// description).
+func balanceOn(l *line, bal *cell, phrases []string) (decimal.Decimal, bool) {
+	if bal != nil {
+		return bal.val, true
+	}
+	return amountAfter(l, phrases)
 }
 
 // movementBelow reports a dated line with an amount below l in its table:
