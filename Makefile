@@ -23,6 +23,9 @@ DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config python3-ofxpa
 # LibreOffice opens the excel-eu CSV and the XLSX in the export tests. It is
 # large, so only the test target installs it.
 TEST_DEBS := libreoffice-calc-nogui
+# The export tests read MT940 with mt940js (npm; Node.js and npm from Debian
+# when the machine has no npm).
+MT940JS := export/testdata/mt940js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Tools bench-service compares Passbook with, and drives it with.
@@ -39,10 +42,14 @@ deps:
 
 test-deps: deps
 	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages for the tests:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+	@# mt940js, the export tests' independent MT940 reader, from the npm
+	@# registry at the version package-lock.json pins.
+	@[ -d $(MT940JS)/node_modules/mt940js ] || (cd $(MT940JS) && npm ci --no-audit --no-fund --silent)
 
 build: deps
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .

@@ -80,6 +80,8 @@ func creditDebit(d decimal.Decimal) string {
 // summary of the entries, and one booked Ntry per row whose AcctSvcrRef
 // and NtryRef are the row's FITID and whose text is in RmtInf/Ustrd
 // (140-character pieces) and AddtlNtryInf (the first 500 characters).
+// CLBD is the opening balance plus the entries (see closingBalance); when
+// the statement shows another, AddtlStmtInf says so.
 func writeCAMT(w io.Writer, opts Options, res *extract.Result) error {
 	c := &camtWriter{w: bufio.NewWriter(w)}
 	created := opts.Created.Format("2006-01-02T15:04:05Z")
@@ -154,6 +156,9 @@ func writeCAMT(w io.Writer, opts Options, res *extract.Result) error {
 				c.leaf("AddtlNtryInf", truncate(desc, camtInfoLen))
 			}
 			c.close("Ntry")
+		}
+		if note := b.closingNote(); note != "" {
+			c.leaf("AddtlStmtInf", truncate(note, camtInfoLen))
 		}
 		c.close("Stmt")
 	}

@@ -32,8 +32,9 @@ var errSWIFTAmount = errors.New("amount too large for MT940")
 // account, :28C: the statement number, :60F: the opening balance, per row
 // a :61: statement line (value and entry date, C or D, the amount, type
 // NMSC, no customer reference, and the FITID as the bank's reference)
-// with its description in :86:, and :62F: the closing balance. Lines end
-// in CRLF.
+// with its description in :86:, and :62F: the closing balance, which is
+// the opening balance plus the lines (see closingBalance); when the
+// statement shows another, a last :86: says so. Lines end in CRLF.
 //
 // Text is limited to SWIFT's X character set: accents are dropped (é is
 // e, ß is ss), other characters become a similar allowed one or ".", and
@@ -71,7 +72,13 @@ func writeMT940(w io.Writer, opts Options, res *extract.Result) error {
 				fmt.Fprintf(bw, ":86:%s\r\n", strings.Join(lines, "\r\n"))
 			}
 		}
-		fmt.Fprintf(bw, ":62F:%s\r\n-\r\n", closing)
+		fmt.Fprintf(bw, ":62F:%s\r\n", closing)
+		// The statement-level :86: (information to the account owner)
+		// says what a statement that does not add up prints instead.
+		if lines := swiftLines(swiftText(b.closingNote())); len(lines) > 0 {
+			fmt.Fprintf(bw, ":86:%s\r\n", strings.Join(lines, "\r\n"))
+		}
+		bw.WriteString("-\r\n")
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write mt940: %w", err)

@@ -3,6 +3,7 @@ package export
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -137,16 +138,44 @@ func (b *block) openingBalance() decimal.Decimal {
 	return decimal.Zero
 }
 
-// closingBalance is the printed closing balance, or the last row's
-// balance, or the opening balance of a statement without rows.
+// closingBalance is the closing balance the statement formats write: the
+// opening balance plus the rows, each amount rounded to the cents it is
+// written with. A reader that checks opening + entries = closing (mt940js
+// refuses a statement that does not add up: "Sum of lines != turnover")
+// then accepts every export, also of a statement that does not reconcile;
+// what that statement itself shows is in shownClosing, and the formats
+// that have a place for it carry it beside (closingNote).
 func (b *block) closingBalance() decimal.Decimal {
+	c := b.openingBalance().Round(2)
+	for _, r := range b.rows {
+		c = c.Add(signed(r.Transaction).Round(2))
+	}
+	return c
+}
+
+// shownClosing is the closing balance the statement itself shows: the
+// printed one, or its last row's balance; false when it shows neither.
+func (b *block) shownClosing() (decimal.Decimal, bool) {
 	switch {
 	case b.closing != nil:
-		return *b.closing
+		return *b.closing, true
 	case len(b.rows) > 0:
-		return b.rows[len(b.rows)-1].Balance
+		return b.rows[len(b.rows)-1].Balance, true
 	}
-	return b.openingBalance()
+	return decimal.Decimal{}, false
+}
+
+// closingNote says, for a statement whose shown closing balance is not the
+// one its rows give, what it shows and by how much they differ; "" when
+// they agree.
+func (b *block) closingNote() string {
+	shown, ok := b.shownClosing()
+	rows := b.closingBalance()
+	if !ok || shown.Round(2).Equal(rows) {
+		return ""
+	}
+	return fmt.Sprintf("The statement shows a closing balance of %s; its rows give %s (difference %s).",
+		shown.StringFixed(2), rows.StringFixed(2), shown.Round(2).Sub(rows).StringFixed(2))
 }
 
 // startDate is the period's first day: printed, or the earliest row's
