@@ -11,8 +11,6 @@ import (
 
 	"github.com/shopspring/decimal"
 	"golang.org/x/text/unicode/norm"
-
-	"passbook/extract"
 )
 
 // SWIFT limits of the fields MT940 uses.
@@ -39,9 +37,9 @@ var errSWIFTAmount = errors.New("amount too large for MT940")
 // Text is limited to SWIFT's X character set: accents are dropped (é is
 // e, ß is ss), other characters become a similar allowed one or ".", and
 // :86: holds 6 lines of 65 characters, so a longer description is cut.
-func writeMT940(w io.Writer, opts Options, res *extract.Result) error {
+func writeMT940(w io.Writer, opts Options, bs []block) error {
 	bw := bufio.NewWriter(w)
-	for i, b := range blocks(res) {
+	for i, b := range bs {
 		ccy := b.currencyCode()
 		start, end := b.startDate(opts.Created), b.endDate(opts.Created)
 		acct := truncate(swiftText(b.number), swiftAcctLen)

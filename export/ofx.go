@@ -10,8 +10,6 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/transform"
-
-	"passbook/extract"
 )
 
 // ofxDialect is how an OFX file is spelled.
@@ -118,7 +116,7 @@ func (o *ofxWriter) text(s string) string {
 // BALLIST, OFX's place for balances it has no element for; a statement
 // that shows another closing balance adds it there as "Closing balance as
 // printed".
-func writeOFX(w io.Writer, dialect ofxDialect, opts Options, res *extract.Result) error {
+func writeOFX(w io.Writer, dialect ofxDialect, opts Options, bs []block) error {
 	o := &ofxWriter{sgml: dialect == ofxSGML}
 	var enc io.WriteCloser
 	if o.sgml {
@@ -145,7 +143,7 @@ func writeOFX(w io.Writer, dialect ofxDialect, opts Options, res *extract.Result
 	o.close("SONRS")
 	o.close("SIGNONMSGSRSV1")
 	o.open("BANKMSGSRSV1")
-	for i, b := range blocks(res) {
+	for i, b := range bs {
 		o.open("STMTTRNRS")
 		o.leaf("TRNUID", strconv.Itoa(i+1))
 		ofxStatus(o)

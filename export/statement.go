@@ -24,6 +24,11 @@ type block struct {
 	opening  *decimal.Decimal
 	closing  *decimal.Decimal
 	rows     []row
+	// status is the reconciliation status of this account's rows.
+	status string
+	// merged says the block joins several statements of one account (a
+	// folder's), for the words of closingNote.
+	merged bool
 }
 
 // row is a transaction with the id the statement formats give it.
@@ -31,6 +36,8 @@ type row struct {
 	extract.Transaction
 	fitid string
 	index int // position in Result.Transactions
+	// source and sourceName name the document the row comes from, in a Set.
+	source, sourceName string
 }
 
 // placed is a row with the block it belongs to.
@@ -60,7 +67,7 @@ func blocks(res *extract.Result) []block {
 	s := &res.Statement
 	if len(s.Accounts) == 0 {
 		b := block{number: s.AccountNumber, currency: s.Currency, start: s.PeriodStart, end: s.PeriodEnd,
-			opening: s.OpeningBalance, closing: s.ClosingBalance}
+			opening: s.OpeningBalance, closing: s.ClosingBalance, status: s.Reconciliation.Status}
 		for i, t := range res.Transactions {
 			b.rows = append(b.rows, row{Transaction: t, index: i})
 		}
@@ -75,14 +82,14 @@ func blocks(res *extract.Result) []block {
 		}
 		index[a.Number] = len(out)
 		out = append(out, block{number: a.Number, currency: a.Currency, start: a.PeriodStart, end: a.PeriodEnd,
-			opening: a.OpeningBalance, closing: a.ClosingBalance})
+			opening: a.OpeningBalance, closing: a.ClosingBalance, status: a.Reconciliation.Status})
 	}
 	for n, t := range res.Transactions {
 		i, ok := index[t.Account]
 		if !ok {
 			i = len(out)
 			index[t.Account] = i
-			out = append(out, block{number: t.Account, currency: s.Currency})
+			out = append(out, block{number: t.Account, currency: s.Currency, status: s.Reconciliation.Status})
 		}
 		out[i].rows = append(out[i].rows, row{Transaction: t, index: n})
 	}
@@ -174,8 +181,12 @@ func (b *block) closingNote() string {
 	if !ok || shown.Round(2).Equal(rows) {
 		return ""
 	}
-	return fmt.Sprintf("The statement shows a closing balance of %s; its rows give %s (difference %s).",
-		shown.StringFixed(2), rows.StringFixed(2), shown.Round(2).Sub(rows).StringFixed(2))
+	subject := "The statement shows"
+	if b.merged {
+		subject = "The last statement shows"
+	}
+	return fmt.Sprintf("%s a closing balance of %s; its rows give %s (difference %s).",
+		subject, shown.StringFixed(2), rows.StringFixed(2), shown.Round(2).Sub(rows).StringFixed(2))
 }
 
 // startDate is the period's first day: printed, or the earliest row's
