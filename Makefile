@@ -31,7 +31,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tools bench-service compares Passbook with, and drives it with.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk
 
-.PHONY: deps test-deps bench-deps build run test eval eval-random bench bench-service fuzz contrib-check stress clean
+.PHONY: deps test-deps bench-deps build run test eval eval-random bench bench-service bench-extract fuzz contrib-check stress clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -81,6 +81,12 @@ bench-deps:
 # issue 10's table beside mutool and tesseract, with peak RSS. A few minutes.
 bench-service: build bench-deps
 	PASSBOOK_BIN=$${PASSBOOK_BIN:-$(abspath $(BIN))} OMP_THREAD_LIMIT=1 $(GO) test -tags benchservice -run '^TestBenchService$$' -count=1 -v -timeout 20m .
+
+# bench-extract times `passbook extract -d out DIR` on 40 generated text
+# statements against `mutool draw -F stext`, one process per file, in pages
+# a second (issue 21's goal: 0.8 × cores × mutool). Under a minute.
+bench-extract: build bench-deps
+	PASSBOOK_BIN=$${PASSBOOK_BIN:-$(abspath $(BIN))} OMP_THREAD_LIMIT=1 $(GO) test -tags benchservice -run '^TestBenchExtract$$' -count=1 -v -timeout 20m .
 
 bench: deps
 	OMP_THREAD_LIMIT=1 $(GO) test -run '^$$' -bench . -benchmem ./...
