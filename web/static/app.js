@@ -1017,6 +1017,17 @@ function uploadToFolder(files) {
   refreshFolder();
 }
 
+// exportFormats are the download formats, for the review's "or as" list
+// (which has buttons for the first three) and the folder's.
+const exportFormats = [
+  ["xlsx", "Excel (a sheet per account)"], ["csv", "CSV"], ["json", "JSON"],
+  ["ofx", "OFX"], ["qfx", "QFX (Quicken)"], ["qbo", "QBO (QuickBooks)"], ["qif", "QIF"],
+  ["camt053", "CAMT.053 (ISO 20022)"], ["mt940", "MT940"],
+  ["csv:xero", "CSV for Xero"], ["csv:quickbooks", "CSV for QuickBooks"], ["csv:excel-eu", "CSV for Excel (Europe)"],
+];
+$("more-format").replaceChildren(...exportFormats.slice(3).map(([v, t]) => el("option", { value: v, text: t })));
+$("folder-format").replaceChildren(...exportFormats.map(([v, t]) => el("option", { value: v, text: t })));
+
 // ---- wiring ----
 $("signin-form").addEventListener("submit", (e) => {
   e.preventDefault();
