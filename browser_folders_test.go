@@ -17,7 +17,8 @@ import (
 
 // TestBrowserFolders drives the folder view in headless Chromium as an
 // accountant closing a client's year would: as the admin (no page limit),
-// make a folder and drop twelve months into it, see eleven green links;
+// make a folder and choose the directory of a year's twelve months for it,
+// see eleven green links;
 // drop a year with May missing into another, see the red link that says
 // so; open a statement's review from its block, its long description
 // wrapped; download the first year as XLSX and open it with LibreOffice.
@@ -57,13 +58,22 @@ func TestBrowserFolders(t *testing.T) {
 		t.Errorf("the admin plan's quota reads %q", q)
 	}
 
-	// A folder, and twelve months dropped into it.
+	// A folder, and the directory of twelve months put into it.
 	b.do("new folder", chromedp.SendKeys("#folder-name", "Client 2024", chromedp.ByID), click(`#folder-new button[type=submit]`),
 		chromedp.WaitVisible("#folder", chromedp.ByID))
 	b.waitJS("folder open", `document.getElementById("folder-h").textContent === "Folder: Client 2024"`)
-	b.do("drop twelve statements", chromedp.SetUploadFiles("#folder-files", yearFiles, chromedp.ByID))
+	// The year chosen as a directory (it holds a note, left alone).
+	if err := os.WriteFile(filepath.Join(year, "notes.txt"), []byte("not a statement"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.do("choose the year's directory", chromedp.SetUploadFiles("#folder-dir", []string{year}, chromedp.ByID))
 	b.waitJS("twelve months continuous", `document.querySelectorAll("#timeline .month").length === 12 &&
 		document.getElementById("folder-status").textContent.startsWith("✓ Continuous")`)
+	var noted bool
+	b.do("the note", chromedp.Evaluate(`!!document.querySelector('#folder-uploads li[data-name="notes.txt"]')`, &noted))
+	if noted {
+		t.Errorf("the directory's notes.txt was uploaded")
+	}
 	var green, red int
 	b.do("count links", chromedp.Evaluate(`document.querySelectorAll("#timeline .link.good").length`, &green),
 		chromedp.Evaluate(`document.querySelectorAll("#timeline .link.bad").length`, &red))
