@@ -24,12 +24,15 @@ DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config python3-ofxpa
 # LibreOffice opens the excel-eu CSV and the XLSX in the export tests. It is
 # large, so only the test target installs it.
 TEST_DEBS := libreoffice-calc-nogui
+# The export tests read MT940 with mt940js (npm; Node.js and npm from Debian
+# when the machine has no npm).
+MT940JS := export/testdata/mt940js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Tools bench-service compares Passbook with, and drives it with.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk
 
-.PHONY: deps test-deps bench-deps build run test eval ratchet eval-random bench bench-service fuzz contrib-check stress clean
+.PHONY: deps test-deps bench-deps build run test eval ratchet eval-random bench bench-service bench-extract fuzz contrib-check stress clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -40,10 +43,14 @@ deps:
 
 test-deps: deps
 	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages for the tests:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+	@# mt940js, the export tests' independent MT940 reader, from the npm
+	@# registry at the version package-lock.json pins.
+	@[ -d $(MT940JS)/node_modules/mt940js ] || (cd $(MT940JS) && npm ci --no-audit --no-fund --silent)
 
 build: deps
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -84,6 +91,12 @@ bench-deps:
 # issue 10's table beside mutool and tesseract, with peak RSS. A few minutes.
 bench-service: build bench-deps
 	PASSBOOK_BIN=$${PASSBOOK_BIN:-$(abspath $(BIN))} OMP_THREAD_LIMIT=1 $(GO) test -tags benchservice -run '^TestBenchService$$' -count=1 -v -timeout 20m .
+
+# bench-extract times `passbook extract -d out DIR` on 40 generated text
+# statements against `mutool draw -F stext`, one process per file, in pages
+# a second (issue 21's goal: 0.8 × cores × mutool). Under a minute.
+bench-extract: build bench-deps
+	PASSBOOK_BIN=$${PASSBOOK_BIN:-$(abspath $(BIN))} OMP_THREAD_LIMIT=1 $(GO) test -tags benchservice -run '^TestBenchExtract$$' -count=1 -v -timeout 20m .
 
 bench: deps
 	OMP_THREAD_LIMIT=1 $(GO) test -run '^$$' -bench . -benchmem ./...

@@ -82,9 +82,6 @@ type docList struct {
 // see them complete with the right badges, review one beside its page,
 // correct it, download the correction, hit the quota and delete a document.
 func TestBrowser(t *testing.T) {
-	chromium := chromiumPath(t)
-	shots := screens(t)
-	os.Remove(filepath.Join(shots, "failed.png"))
 	dir := t.TempDir()
 
 	// The files: a generated statement, a scan of it, a protected PDF, and
@@ -123,84 +120,8 @@ func TestBrowser(t *testing.T) {
 	}
 	key := keyRE.FindString(out.String())
 
-	// The browser, with a fresh profile. Chromium's helpers may still be
-	// writing to it as the test ends, so it is removed on a best-effort basis.
-	profile, err := os.MkdirTemp("", "passbook-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for range 20 {
-			if os.RemoveAll(profile) == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	})
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium), chromedp.UserDataDir(profile),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.WindowSize(1366, 768),
-	}
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(func(format string, args ...any) {
-		// This chromedp predates some events Debian's Chromium sends.
-		if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "unhandled node event") {
-			t.Logf("chromedp: %s", msg)
-		}
-	}))
-	defer bcancel()
-	bctx, tcancel := context.WithTimeout(bctx, 90*time.Second)
-	defer tcancel()
-	do := func(what string, actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(bctx, actions...); err != nil {
-			shot := filepath.Join(shots, "failed.png")
-			var buf []byte
-			if chromedp.Run(bctx, chromedp.FullScreenshot(&buf, 100)) == nil {
-				os.WriteFile(shot, buf, 0o644)
-			}
-			t.Fatalf("%s: %v (screenshot %s)", what, err, shot)
-		}
-	}
-	shot := func(name string) {
-		t.Helper()
-		var buf []byte
-		do("screenshot "+name, chromedp.FullScreenshot(&buf, 100))
-		if err := os.WriteFile(filepath.Join(shots, name), buf, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// click brings an element to the middle of the window first, clear of
-	// the status line, then clicks it as a person would.
-	click := func(sel string) chromedp.Action {
-		return chromedp.Tasks{
-			chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q).scrollIntoView({block: "center"})`, sel), nil),
-			chromedp.Click(sel, chromedp.ByQuery),
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		var s string
-		do("read "+sel, chromedp.Text(sel, &s, chromedp.ByQuery))
-		return s
-	}
-	// a11y lists, on the screen as it stands, text whose contrast with its
-	// background is under WCAG AA's 4.5:1, and form fields without a label.
-	a11y := func(where string) {
-		t.Helper()
-		var problems []string
-		do("check "+where, chromedp.Evaluate(a11yScript, &problems))
-		for _, p := range problems {
-			t.Errorf("%s: %s", where, p)
-		}
-	}
-	waitJS := func(what, expr string) {
-		t.Helper()
-		do(what, chromedp.Poll(expr, nil, chromedp.WithPollingTimeout(60*time.Second), chromedp.WithPollingInterval(100*time.Millisecond)))
-	}
+	b := startBrowser(t, ctx)
+	do, shot, click, text, a11y, waitJS := b.do, b.shot, click, b.text, b.a11y, b.waitJS
 
 	// Sign in: a wrong key is refused in plain words, the right one opens the page.
 	do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#key", chromedp.ByID))
@@ -371,7 +292,112 @@ func TestBrowser(t *testing.T) {
 	if code := apiJSON(t, base, key, "GET", "/api/v1/status?file_id="+scanID, nil, &map[string]any{}); code != 404 {
 		t.Errorf("status of a deleted document: %d, want 404", code)
 	}
-	t.Logf("screenshots in %s", shots)
+	t.Logf("screenshots in %s", b.shots)
+}
+
+// browserSession is headless Chromium with a fresh profile, and the steps
+// the browser tests take in it. A failed step leaves a screenshot.
+type browserSession struct {
+	t     *testing.T
+	ctx   context.Context
+	shots string
+}
+
+// startBrowser starts Chromium for the test; it stops with ctx or the test.
+func startBrowser(t *testing.T, ctx context.Context) *browserSession {
+	t.Helper()
+	chromium := chromiumPath(t)
+	shots := screens(t)
+	os.Remove(filepath.Join(shots, "failed.png"))
+	// Chromium's helpers may still be writing to its profile as the test
+	// ends, so it is removed on a best-effort basis.
+	profile, err := os.MkdirTemp("", "passbook-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium), chromedp.UserDataDir(profile),
+		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.WindowSize(1366, 768),
+	}
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(func(format string, args ...any) {
+		// This chromedp predates some events Debian's Chromium sends.
+		if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "unhandled node event") {
+			t.Logf("chromedp: %s", msg)
+		}
+	}))
+	t.Cleanup(bcancel)
+	bctx, tcancel := context.WithTimeout(bctx, 120*time.Second)
+	t.Cleanup(tcancel)
+	return &browserSession{t: t, ctx: bctx, shots: shots}
+}
+
+// do runs actions, failing the test with a screenshot when one fails.
+func (b *browserSession) do(what string, actions ...chromedp.Action) {
+	b.t.Helper()
+	if err := chromedp.Run(b.ctx, actions...); err != nil {
+		shot := filepath.Join(b.shots, "failed.png")
+		var buf []byte
+		if chromedp.Run(b.ctx, chromedp.FullScreenshot(&buf, 100)) == nil {
+			os.WriteFile(shot, buf, 0o644)
+		}
+		b.t.Fatalf("%s: %v (screenshot %s)", what, err, shot)
+	}
+}
+
+// shot saves a screenshot of the whole page as name.
+func (b *browserSession) shot(name string) {
+	b.t.Helper()
+	var buf []byte
+	b.do("screenshot "+name, chromedp.FullScreenshot(&buf, 100))
+	if err := os.WriteFile(filepath.Join(b.shots, name), buf, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// click brings an element to the middle of the window first, clear of the
+// status line, then clicks it as a person would.
+func click(sel string) chromedp.Action {
+	return chromedp.Tasks{
+		chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q).scrollIntoView({block: "center"})`, sel), nil),
+		chromedp.Click(sel, chromedp.ByQuery),
+	}
+}
+
+// text reads an element's text.
+func (b *browserSession) text(sel string) string {
+	b.t.Helper()
+	var s string
+	b.do("read "+sel, chromedp.Text(sel, &s, chromedp.ByQuery))
+	return s
+}
+
+// a11y lists, on the screen as it stands, text whose contrast with its
+// background is under WCAG AA's 4.5:1, and form fields without a label.
+func (b *browserSession) a11y(where string) {
+	b.t.Helper()
+	var problems []string
+	b.do("check "+where, chromedp.Evaluate(a11yScript, &problems))
+	for _, p := range problems {
+		b.t.Errorf("%s: %s", where, p)
+	}
+}
+
+// waitJS waits until expr is true in the page.
+func (b *browserSession) waitJS(what, expr string) {
+	b.t.Helper()
+	b.do(what, chromedp.Poll(expr, nil, chromedp.WithPollingTimeout(60*time.Second), chromedp.WithPollingInterval(100*time.Millisecond)))
 }
 
 // a11yScript returns the problems a11y reports.

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -34,6 +35,9 @@ commands:
                                             convert one file, no server, no data file;
                                             F: json csv xlsx ofx qfx qbo qif camt053 mt940
                                             P (csv): xero quickbooks excel-eu
+  extract   -d DIR | --combine [-o FILE] [flags] FILE|DIR...
+                                            convert many in parallel, one output each or
+                                            one for all, with a continuity report
   accounts  create EMAIL [--plan P] | list | set-plan EMAIL PLAN | grant-credits EMAIL PAGES
   keys      create EMAIL [--label L] | list [EMAIL] | revoke ID
   documents list EMAIL [--limit N] | delete FILE_ID   an account's documents, newest first; delete one
@@ -278,7 +282,8 @@ func firstRun(ctx context.Context, st *store.Store, out io.Writer) error {
 	return nil
 }
 
-var extractHelp = help{"extract [--format F] [--profile P] [--intu-bid N] [-o FILE] [--password P] [--explain] STATEMENT",
+var extractHelp = help{"extract [--format F] [--profile P] [--intu-bid N] [-o FILE] [--password P] [--explain] STATEMENT\n" +
+	"       passbook extract -d DIR | --combine [-o FILE] [flags] FILE|DIR...",
 	`Converts one statement (PDF, PNG, JPEG, TIFF or WebP) with no server and no
 data file. Its JSON is the body of the API's JSON download. F is one of json,
 csv, xlsx, ofx, qfx, qbo, qif, camt053, mt940; P, a CSV profile: xero,
@@ -286,7 +291,29 @@ quickbooks or excel-eu. It exits 0 when the document was converted, and 1
 with the reason when it could not be. --explain prints instead how the
 statement was read: the tables on each page, each column's role and why,
 the readings weighed with their arithmetic scores, and the lines left out
-and why (with -o, the document is still written to FILE).`}
+and why (with -o, the document is still written to FILE).
+
+Given several files or directories (searched through for PDF, PNG, JPEG,
+TIFF and WebP files, hidden ones left out), it converts them in parallel,
+a worker process per core (-j), with a progress bar on a terminal and a
+line per file otherwise, all on standard error:
+  -d DIR       writes one output per statement into DIR, named after it
+               (a directory's layout is kept below DIR);
+  --combine    writes one output for all of them to -o FILE (or standard
+               output): every account over the whole period, the
+               transactions two statements share counted once (as a
+               folder's download: CSV with an account column, XLSX a sheet
+               per account and a Continuity sheet, OFX/QFX/QBO one
+               statement per account, CAMT.053 and MT940 one per statement).
+Either way it then prints the continuity report of the statements on
+standard error: per account its statements' period, and every gap,
+balance break, overlap and duplicate. Its exit status is then the sum of:
+  2  some file could not be converted
+  4  some statement is not ok (its balances do not prove its rows)
+  8  the statements are not continuous (a gap, balance break, overlap or
+     duplicate)
+so 0 means every statement converted, proved and continuous; 1 means the
+command itself failed (bad arguments, an output it could not write).`}
 
 func cmdExtract(ctx context.Context, e env) error {
 	fs := newFlags("extract")
@@ -294,14 +321,14 @@ func cmdExtract(ctx context.Context, e env) error {
 	profile := fs.String("profile", "", "CSV profile: xero, quickbooks or excel-eu")
 	intuBID := fs.String("intu-bid", "", "INTU.BID (Intuit bank id) to write into qfx and qbo")
 	outPath := fs.String("o", "", "output file (default standard output)")
-	password := fs.String("password", "", "password of an encrypted PDF")
+	password := fs.String("password", "", "password of an encrypted PDF (of every file given)")
+	dir := fs.String("d", "", "write one output per statement into `DIR` (several files or directories)")
+	combine := fs.Bool("combine", false, "write one output for all statements (-o FILE), with their continuity")
+	jobs := fs.Int("j", runtime.NumCPU(), "conversions at once, each in a worker process (several files)")
 	explain := fs.Bool("explain", false, "print how the statement was read (tables, column roles and why, readings tried, lines left out) instead of the document; with -o the document is written there too")
 	pos, err := parse(fs, e.args, e, extractHelp)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return errors.New("extract takes one statement file (see 'passbook extract --help')")
 	}
 	f, err := export.ParseFormat(*format)
 	if err != nil {
@@ -310,6 +337,39 @@ func cmdExtract(ctx context.Context, e env) error {
 	p, err := export.ParseProfile(*profile)
 	if err != nil {
 		return err
+	}
+	if *dir != "" || *combine {
+		switch {
+		case *dir != "" && *combine:
+			return errors.New("extract: give -d DIR (one output each) or --combine (one for all), not both")
+		case *explain:
+			return errors.New("extract: --explain explains one statement; give it one file, without -d or --combine")
+		case *dir != "" && *outPath != "":
+			return errors.New("extract: -o names the one output of --combine; -d DIR names where each output goes")
+		case len(pos) == 0:
+			return errors.New("extract: name the statements, or directories of them (see 'passbook extract --help')")
+		case *jobs < 1:
+			return fmt.Errorf("extract: -j must be at least 1 (got %d)", *jobs)
+		}
+		opts := export.Options{Profile: p, IntuBID: *intuBID}
+		if *combine {
+			name := filepath.Base(*outPath)
+			opts.FileID, opts.OriginalName = name, strings.TrimSuffix(name, filepath.Ext(name))
+		}
+		if err := export.Check(f, opts); err != nil {
+			return err
+		}
+		inputs, err := collectInputs(pos)
+		if err != nil {
+			return err
+		}
+		return extractMany(ctx, e, inputs, batchConfig{format: f, opts: opts, password: *password, dir: *dir, out: *outPath, workers: *jobs})
+	}
+	if len(pos) != 1 {
+		return errBatchUsage
+	}
+	if fi, err := os.Stat(pos[0]); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory: %w", pos[0], errBatchUsage)
 	}
 	name := filepath.Base(pos[0])
 	opts := export.Options{FileID: name, OriginalName: name, Profile: p, IntuBID: *intuBID}

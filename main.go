@@ -4,7 +4,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -14,8 +16,23 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "passbook:", err)
-		os.Exit(1)
+	os.Exit(exitStatusOf(err, os.Stderr))
+}
+
+// exitStatusOf is the process's exit status for what run returned, after
+// printing the error's message on stderr: 0 for none, the status an
+// *exitStatus carries, 1 for any other error.
+func exitStatusOf(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
 	}
+	var xs *exitStatus
+	if errors.As(err, &xs) {
+		if xs.msg != "" {
+			fmt.Fprintln(stderr, "passbook:", xs.msg)
+		}
+		return xs.code
+	}
+	fmt.Fprintln(stderr, "passbook:", err)
+	return exitFailed
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -31,11 +30,7 @@ func TestMain(m *testing.M) {
 			<-sig
 			stop()
 		}()
-		if err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
-			fmt.Fprintln(os.Stderr, "passbook:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
+		os.Exit(exitStatusOf(run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -143,10 +138,19 @@ func (c client) upload(name string, data []byte) string {
 // and body, whatever they are.
 func (c client) post(name string, data []byte) (int, map[string]any) {
 	c.t.Helper()
+	return c.postWith(name, data, nil)
+}
+
+// postWith is post with more form fields (folder_id, password).
+func (c client) postWith(name string, data []byte, fields map[string]string) (int, map[string]any) {
+	c.t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	w, _ := mw.CreateFormFile("file", name)
 	w.Write(data)
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
 	mw.Close()
 	req, _ := http.NewRequest("POST", c.base+"/api/v1/extract", &body)
 	req.Header.Set("Authorization", "Bearer "+c.key)

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-
-	"passbook/extract"
 )
 
 // camtNamespace is the namespace of ISO 20022 camt.053.001.02, the version
@@ -80,7 +78,9 @@ func creditDebit(d decimal.Decimal) string {
 // summary of the entries, and one booked Ntry per row whose AcctSvcrRef
 // and NtryRef are the row's FITID and whose text is in RmtInf/Ustrd
 // (140-character pieces) and AddtlNtryInf (the first 500 characters).
-func writeCAMT(w io.Writer, opts Options, res *extract.Result) error {
+// CLBD is the opening balance plus the entries (see closingBalance); when
+// the statement shows another, AddtlStmtInf says so.
+func writeCAMT(w io.Writer, opts Options, bs []block) error {
 	c := &camtWriter{w: bufio.NewWriter(w)}
 	created := opts.Created.Format("2006-01-02T15:04:05Z")
 	sum := sha256.Sum256([]byte(opts.FileID))
@@ -93,7 +93,7 @@ func writeCAMT(w io.Writer, opts Options, res *extract.Result) error {
 	c.leaf("MsgId", msgID)
 	c.leaf("CreDtTm", created)
 	c.close("GrpHdr")
-	for i, b := range blocks(res) {
+	for i, b := range bs {
 		ccy := b.currencyCode()
 		start, end := b.startDate(opts.Created), b.endDate(opts.Created)
 		c.open("Stmt")
@@ -154,6 +154,9 @@ func writeCAMT(w io.Writer, opts Options, res *extract.Result) error {
 				c.leaf("AddtlNtryInf", truncate(desc, camtInfoLen))
 			}
 			c.close("Ntry")
+		}
+		if note := b.closingNote(); note != "" {
+			c.leaf("AddtlStmtInf", truncate(note, camtInfoLen))
 		}
 		c.close("Stmt")
 	}

@@ -200,9 +200,9 @@ func run(t *testing.T, timeout time.Duration, name string, args ...string) []byt
 	return out
 }
 
-// TestOFXConsumer reads OFX, QFX and QBO with ofxparse (Debian's
-// python3-ofxparse).
-func TestOFXConsumer(t *testing.T) {
+// python is the interpreter that has ofxparse.
+func python(t *testing.T) string {
+	t.Helper()
 	python := os.Getenv("PASSBOOK_PYTHON")
 	if python == "" {
 		// Debian's interpreter, where python3-ofxparse installs; a python3
@@ -212,6 +212,13 @@ func TestOFXConsumer(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
 		t.Fatalf("%s not found: install Debian's python3-ofxparse (make test does)", python)
 	}
+	return python
+}
+
+// TestOFXConsumer reads OFX, QFX and QBO with ofxparse (Debian's
+// python3-ofxparse).
+func TestOFXConsumer(t *testing.T) {
+	python := python(t)
 	res := roundTrip()
 	want := fromJSON(t, res)
 	dir := t.TempDir()

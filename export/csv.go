@@ -56,10 +56,12 @@ const (
 // excelEUHeader is the header row of the excel-eu profile.
 var excelEUHeader = []string{"Date", "Type", "Description", "Amount", "Money in", "Money out", "Balance", "Currency", "Notes"}
 
-// writeProfileCSV writes the transactions in the CSV dialect of profile p.
-// Text cells are neutralised as in the default CSV; amounts are signed
-// (negative for money out) where the importer wants one Amount column.
-func writeProfileCSV(w io.Writer, p Profile, res *extract.Result) error {
+// writeProfileCSV writes rows in the CSV dialect of profile p. Text cells
+// are neutralised as in the default CSV; amounts are signed (negative for
+// money out) where the importer wants one Amount column. withAccount adds
+// a last column, Account, for rows of several accounts in one file (an
+// importer takes one account at a time: filter by it).
+func writeProfileCSV(w io.Writer, p Profile, rows []placed, withAccount bool) error {
 	cw := csv.NewWriter(w)
 	cw.UseCRLF = true
 	var header []string
@@ -101,13 +103,19 @@ func writeProfileCSV(w io.Writer, p Profile, res *extract.Result) error {
 	default:
 		return fmt.Errorf("write csv: profile %q: %w", p, ErrProfile)
 	}
+	if withAccount {
+		header = append(header, accountHeader)
+	}
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("write csv: %w", err)
 	}
-	// Rows in document order; blocks only lend each row its FITID and
-	// currency.
-	for _, p := range documentOrder(blocks(res)) {
-		if err := cw.Write(record(p.row, p.b)); err != nil {
+	// Blocks lend each row its FITID, currency and account.
+	for _, p := range rows {
+		rec := record(p.row, p.b)
+		if withAccount {
+			rec = append(rec, textCell(p.b.number))
+		}
+		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("write csv: %w", err)
 		}
 	}

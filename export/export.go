@@ -225,21 +225,21 @@ func writeAs(w io.Writer, f Format, opts Options, res *extract.Result, edited bo
 		return writeJSON(w, opts.FileID, res, edited)
 	case CSV:
 		if opts.Profile != "" {
-			return writeProfileCSV(w, opts.Profile, res)
+			return writeProfileCSV(w, opts.Profile, documentOrder(blocks(res)), false)
 		}
 		return writeCSV(w, res)
 	case XLSX:
 		return writeXLSX(w, opts, res, edited)
 	case OFX:
-		return writeOFX(w, ofxXML, opts, res)
+		return writeOFX(w, ofxXML, opts, blocks(res))
 	case QFX, QBO:
-		return writeOFX(w, ofxSGML, opts, res)
+		return writeOFX(w, ofxSGML, opts, blocks(res))
 	case QIF:
-		return writeQIF(w, res)
+		return writeQIF(w, blocks(res))
 	case CAMT053:
-		return writeCAMT(w, opts, res)
+		return writeCAMT(w, opts, blocks(res))
 	case MT940:
-		return writeMT940(w, opts, res)
+		return writeMT940(w, opts, blocks(res))
 	}
 	return fmt.Errorf("write %q: %w", string(f), ErrFormat)
 }

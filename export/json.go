@@ -38,6 +38,8 @@ type jsonTransaction struct {
 	Box *[4]float64 `json:"box,omitempty"`
 	// Account is the row's account in a document holding several.
 	Account string `json:"account,omitempty"`
+	// FileID is, in a folder's download, the document the row comes from.
+	FileID string `json:"file_id,omitempty"`
 }
 
 // jsonStatement is what the document says about itself. Unknown values are
@@ -92,22 +94,7 @@ func writeJSON(w io.Writer, fileID string, res *extract.Result, edited bool) err
 	}
 	doc.Statement.Edited = edited
 	for _, t := range res.Transactions {
-		jt := jsonTransaction{
-			Date:        t.Date.Format(dateLayout),
-			Type:        t.Type(),
-			Description: t.Description,
-			AmountIn:    money(t.AmountIn),
-			AmountOut:   money(t.AmountOut),
-			Balance:     t.Balance.StringFixed(2),
-			Warnings:    t.Warnings,
-			Page:        t.Page,
-			Account:     t.Account,
-		}
-		if t.Box != [4]float64{} {
-			box := t.Box
-			jt.Box = &box
-		}
-		doc.Transactions = append(doc.Transactions, jt)
+		doc.Transactions = append(doc.Transactions, newJSONTransaction(t))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -115,6 +102,25 @@ func writeJSON(w io.Writer, fileID string, res *extract.Result, edited bool) err
 		return fmt.Errorf("write json: %w", err)
 	}
 	return nil
+}
+
+func newJSONTransaction(t extract.Transaction) jsonTransaction {
+	jt := jsonTransaction{
+		Date:        t.Date.Format(dateLayout),
+		Type:        t.Type(),
+		Description: t.Description,
+		AmountIn:    money(t.AmountIn),
+		AmountOut:   money(t.AmountOut),
+		Balance:     t.Balance.StringFixed(2),
+		Warnings:    t.Warnings,
+		Page:        t.Page,
+		Account:     t.Account,
+	}
+	if t.Box != [4]float64{} {
+		box := t.Box
+		jt.Box = &box
+	}
+	return jt
 }
 
 func newJSONStatement(s *extract.Statement) jsonStatement {

@@ -11,8 +11,6 @@ import (
 
 	"github.com/shopspring/decimal"
 	"golang.org/x/text/unicode/norm"
-
-	"passbook/extract"
 )
 
 // SWIFT limits of the fields MT940 uses.
@@ -32,15 +30,16 @@ var errSWIFTAmount = errors.New("amount too large for MT940")
 // account, :28C: the statement number, :60F: the opening balance, per row
 // a :61: statement line (value and entry date, C or D, the amount, type
 // NMSC, no customer reference, and the FITID as the bank's reference)
-// with its description in :86:, and :62F: the closing balance. Lines end
-// in CRLF.
+// with its description in :86:, and :62F: the closing balance, which is
+// the opening balance plus the lines (see closingBalance); when the
+// statement shows another, a last :86: says so. Lines end in CRLF.
 //
 // Text is limited to SWIFT's X character set: accents are dropped (é is
 // e, ß is ss), other characters become a similar allowed one or ".", and
 // :86: holds 6 lines of 65 characters, so a longer description is cut.
-func writeMT940(w io.Writer, opts Options, res *extract.Result) error {
+func writeMT940(w io.Writer, opts Options, bs []block) error {
 	bw := bufio.NewWriter(w)
-	for i, b := range blocks(res) {
+	for i, b := range bs {
 		ccy := b.currencyCode()
 		start, end := b.startDate(opts.Created), b.endDate(opts.Created)
 		acct := truncate(swiftText(b.number), swiftAcctLen)
@@ -71,7 +70,13 @@ func writeMT940(w io.Writer, opts Options, res *extract.Result) error {
 				fmt.Fprintf(bw, ":86:%s\r\n", strings.Join(lines, "\r\n"))
 			}
 		}
-		fmt.Fprintf(bw, ":62F:%s\r\n-\r\n", closing)
+		fmt.Fprintf(bw, ":62F:%s\r\n", closing)
+		// The statement-level :86: (information to the account owner)
+		// says what a statement that does not add up prints instead.
+		if lines := swiftLines(swiftText(b.closingNote())); len(lines) > 0 {
+			fmt.Fprintf(bw, ":86:%s\r\n", strings.Join(lines, "\r\n"))
+		}
+		bw.WriteString("-\r\n")
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write mt940: %w", err)

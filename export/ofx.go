@@ -10,8 +10,6 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/transform"
-
-	"passbook/extract"
 )
 
 // ofxDialect is how an OFX file is spelled.
@@ -113,9 +111,12 @@ func (o *ofxWriter) text(s string) string {
 // writeOFX writes res as one OFX bank statement response with a STMTTRNRS
 // per account: the account and currency, the period (BANKTRANLIST's
 // DTSTART and DTEND), each row as a STMTTRN with its FITID, the closing
-// balance as LEDGERBAL and the opening balance as a BAL named "Opening
-// balance" in BALLIST, OFX's place for balances it has no element for.
-func writeOFX(w io.Writer, dialect ofxDialect, opts Options, res *extract.Result) error {
+// balance (the opening balance plus the rows, see closingBalance) as
+// LEDGERBAL and the opening balance as a BAL named "Opening balance" in
+// BALLIST, OFX's place for balances it has no element for; a statement
+// that shows another closing balance adds it there as "Closing balance as
+// printed".
+func writeOFX(w io.Writer, dialect ofxDialect, opts Options, bs []block) error {
 	o := &ofxWriter{sgml: dialect == ofxSGML}
 	var enc io.WriteCloser
 	if o.sgml {
@@ -142,7 +143,7 @@ func writeOFX(w io.Writer, dialect ofxDialect, opts Options, res *extract.Result
 	o.close("SONRS")
 	o.close("SIGNONMSGSRSV1")
 	o.open("BANKMSGSRSV1")
-	for i, b := range blocks(res) {
+	for i, b := range bs {
 		o.open("STMTTRNRS")
 		o.leaf("TRNUID", strconv.Itoa(i+1))
 		ofxStatus(o)
@@ -194,6 +195,15 @@ func writeOFX(w io.Writer, dialect ofxDialect, opts Options, res *extract.Result
 		o.leaf("VALUE", b.openingBalance().StringFixed(2))
 		o.leaf("DTASOF", ofxDate(start))
 		o.close("BAL")
+		if shown, ok := b.shownClosing(); ok && b.closingNote() != "" {
+			o.open("BAL")
+			o.leaf("NAME", "Closing balance as printed")
+			o.leaf("DESC", "The statement's own; LEDGERBAL is what its rows give")
+			o.leaf("BALTYPE", "DOLLAR")
+			o.leaf("VALUE", shown.StringFixed(2))
+			o.leaf("DTASOF", ofxDate(end))
+			o.close("BAL")
+		}
 		o.close("BALLIST")
 		o.close("STMTRS")
 		o.close("STMTTRNRS")

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	"passbook/extract"
 )
 
 // qifDate is QIF's date: month first, four-digit year, as Quicken writes
@@ -22,9 +20,9 @@ const qifDateOrder = "Dates are month/day/year (MM/DD/YYYY)"
 // balance with its date, which is all of a statement QIF can hold), then
 // the account's rows under !Type:Bank: D date, T signed amount, P the
 // description. QIF has no field for a row id or an opening balance.
-func writeQIF(w io.Writer, res *extract.Result) error {
+func writeQIF(w io.Writer, bs []block) error {
 	bw := bufio.NewWriter(w)
-	for _, b := range blocks(res) {
+	for _, b := range bs {
 		name := oneLine(b.number)
 		if name == "" {
 			name = "Statement"

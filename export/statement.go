@@ -3,6 +3,7 @@ package export
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,11 @@ type block struct {
 	opening  *decimal.Decimal
 	closing  *decimal.Decimal
 	rows     []row
+	// status is the reconciliation status of this account's rows.
+	status string
+	// merged says the block joins several statements of one account (a
+	// folder's), for the words of closingNote.
+	merged bool
 }
 
 // row is a transaction with the id the statement formats give it.
@@ -30,6 +36,8 @@ type row struct {
 	extract.Transaction
 	fitid string
 	index int // position in Result.Transactions
+	// source and sourceName name the document the row comes from, in a Set.
+	source, sourceName string
 }
 
 // placed is a row with the block it belongs to.
@@ -59,7 +67,7 @@ func blocks(res *extract.Result) []block {
 	s := &res.Statement
 	if len(s.Accounts) == 0 {
 		b := block{number: s.AccountNumber, currency: s.Currency, start: s.PeriodStart, end: s.PeriodEnd,
-			opening: s.OpeningBalance, closing: s.ClosingBalance}
+			opening: s.OpeningBalance, closing: s.ClosingBalance, status: s.Reconciliation.Status}
 		for i, t := range res.Transactions {
 			b.rows = append(b.rows, row{Transaction: t, index: i})
 		}
@@ -74,14 +82,14 @@ func blocks(res *extract.Result) []block {
 		}
 		index[a.Number] = len(out)
 		out = append(out, block{number: a.Number, currency: a.Currency, start: a.PeriodStart, end: a.PeriodEnd,
-			opening: a.OpeningBalance, closing: a.ClosingBalance})
+			opening: a.OpeningBalance, closing: a.ClosingBalance, status: a.Reconciliation.Status})
 	}
 	for n, t := range res.Transactions {
 		i, ok := index[t.Account]
 		if !ok {
 			i = len(out)
 			index[t.Account] = i
-			out = append(out, block{number: t.Account, currency: s.Currency})
+			out = append(out, block{number: t.Account, currency: s.Currency, status: s.Reconciliation.Status})
 		}
 		out[i].rows = append(out[i].rows, row{Transaction: t, index: n})
 	}
@@ -137,16 +145,48 @@ func (b *block) openingBalance() decimal.Decimal {
 	return decimal.Zero
 }
 
-// closingBalance is the printed closing balance, or the last row's
-// balance, or the opening balance of a statement without rows.
+// closingBalance is the closing balance the statement formats write: the
+// opening balance plus the rows, each amount rounded to the cents it is
+// written with. A reader that checks opening + entries = closing (mt940js
+// refuses a statement that does not add up: "Sum of lines != turnover")
+// then accepts every export, also of a statement that does not reconcile;
+// what that statement itself shows is in shownClosing, and the formats
+// that have a place for it carry it beside (closingNote).
 func (b *block) closingBalance() decimal.Decimal {
+	c := b.openingBalance().Round(2)
+	for _, r := range b.rows {
+		c = c.Add(signed(r.Transaction).Round(2))
+	}
+	return c
+}
+
+// shownClosing is the closing balance the statement itself shows: the
+// printed one, or its last row's balance; false when it shows neither.
+func (b *block) shownClosing() (decimal.Decimal, bool) {
 	switch {
 	case b.closing != nil:
-		return *b.closing
+		return *b.closing, true
 	case len(b.rows) > 0:
-		return b.rows[len(b.rows)-1].Balance
+		return b.rows[len(b.rows)-1].Balance, true
 	}
-	return b.openingBalance()
+	return decimal.Decimal{}, false
+}
+
+// closingNote says, for a statement whose shown closing balance is not the
+// one its rows give, what it shows and by how much they differ; "" when
+// they agree.
+func (b *block) closingNote() string {
+	shown, ok := b.shownClosing()
+	rows := b.closingBalance()
+	if !ok || shown.Round(2).Equal(rows) {
+		return ""
+	}
+	subject := "The statement shows"
+	if b.merged {
+		subject = "The last statement shows"
+	}
+	return fmt.Sprintf("%s a closing balance of %s; its rows give %s (difference %s).",
+		subject, shown.StringFixed(2), rows.StringFixed(2), shown.Round(2).Sub(rows).StringFixed(2))
 }
 
 // startDate is the period's first day: printed, or the earliest row's

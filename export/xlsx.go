@@ -95,7 +95,11 @@ func writeXLSX(w io.Writer, opts Options, res *extract.Result, edited bool) (err
 	if err := f.SetSheetName(f.GetSheetName(0), transactionsSheet); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
-	if err := writeTransactionsSheet(f, st, res); err != nil {
+	extra := ""
+	if len(res.Statement.Accounts) > 0 {
+		extra = accountHeader
+	}
+	if err := writeRowsSheet(f, st, transactionsSheet, res.Transactions, extra, func(i int) string { return res.Transactions[i].Account }); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
 	if err := writeStatementSheet(f, st, opts, res, edited); err != nil {
@@ -180,13 +184,14 @@ func textValue(cs cellStyles, s string) any {
 	return s
 }
 
-// writeTransactionsSheet streams the transactions, so that a long
-// statement costs one row of cells at a time rather than a cell tree.
-func writeTransactionsSheet(f *excelize.File, st xlsxStyles, res *extract.Result) error {
-	txs := res.Transactions
+// writeRowsSheet streams transactions into sheet (which exists), so that
+// a long statement costs one row of cells at a time rather than a cell
+// tree. A last column named extra, when not "", holds extraCell(i) for row
+// i: the Account of a document with several, a folder's File.
+func writeRowsSheet(f *excelize.File, st xlsxStyles, sheet string, txs []extract.Transaction, extra string, extraCell func(i int) string) error {
 	header := xlsxHeader
-	if len(res.Statement.Accounts) > 0 {
-		header = append(append([]string(nil), xlsxHeader...), accountHeader)
+	if extra != "" {
+		header = append(append([]string(nil), xlsxHeader...), extra)
 	}
 	lastRow := len(txs) + 1
 	// The stream writer reuses the sheet's settings as they are when it is
@@ -195,16 +200,16 @@ func writeTransactionsSheet(f *excelize.File, st xlsxStyles, res *extract.Result
 	// some readers size the sheet by it, and for the print set-up.
 	lastCol, _ := excelize.ColumnNumberToName(len(header))
 	used := fmt.Sprintf("A1:%s%d", lastCol, lastRow)
-	if err := f.SetSheetDimension(transactionsSheet, used); err != nil {
+	if err := f.SetSheetDimension(sheet, used); err != nil {
 		return err
 	}
-	if err := f.AutoFilter(transactionsSheet, used, nil); err != nil {
+	if err := f.AutoFilter(sheet, used, nil); err != nil {
 		return err
 	}
-	if err := setPrintLayout(f); err != nil {
+	if err := setPrintLayout(f, sheet); err != nil {
 		return err
 	}
-	sw, err := f.NewStreamWriter(transactionsSheet)
+	sw, err := f.NewStreamWriter(sheet)
 	if err != nil {
 		return err
 	}
@@ -248,7 +253,7 @@ func writeTransactionsSheet(f *excelize.File, st xlsxStyles, res *extract.Result
 		row[5] = moneyCell(cs.money, &t.Balance)
 		row[6] = textValue(cs, notes(t))
 		if len(row) > 7 {
-			row[7] = textValue(cs, t.Account)
+			row[7] = textValue(cs, extraCell(i))
 		}
 		if cs.text != 0 {
 			// A tinted row is tinted across, empty cells included.
@@ -266,22 +271,22 @@ func writeTransactionsSheet(f *excelize.File, st xlsxStyles, res *extract.Result
 	return sw.Flush()
 }
 
-// setPrintLayout sets the Transactions sheet to print landscape, fitted to
+// setPrintLayout sets a transactions sheet to print landscape, fitted to
 // one page wide (and as many tall as it takes), with the header row
 // repeated on every page.
-func setPrintLayout(f *excelize.File) error {
+func setPrintLayout(f *excelize.File, sheet string) error {
 	landscape, one, tall := "landscape", 1, 0
-	if err := f.SetPageLayout(transactionsSheet, &excelize.PageLayoutOptions{
+	if err := f.SetPageLayout(sheet, &excelize.PageLayoutOptions{
 		Orientation: &landscape, FitToWidth: &one, FitToHeight: &tall,
 	}); err != nil {
 		return err
 	}
 	fit := true
-	if err := f.SetSheetProps(transactionsSheet, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+	if err := f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
 		return err
 	}
 	return f.SetDefinedName(&excelize.DefinedName{
-		Name: "_xlnm.Print_Titles", RefersTo: "'" + transactionsSheet + "'!$1:$1", Scope: transactionsSheet,
+		Name: "_xlnm.Print_Titles", RefersTo: "'" + strings.ReplaceAll(sheet, "'", "''") + "'!$1:$1", Scope: sheet,
 	})
 }
 
@@ -353,22 +358,8 @@ func writeStatementSheet(f *excelize.File, st xlsxStyles, opts Options, res *ext
 	if edited {
 		rows = append(rows, []any{label("Edited"), textValue(cs, "yes: corrected by hand after conversion")})
 	}
-	for i, row := range rows {
-		for j, v := range row {
-			ref, _ := excelize.CoordinatesToCellName(j+1, i+1)
-			if l, ok := v.(label); ok {
-				if err := f.SetCellStr(statementSheet, ref, string(l)); err != nil {
-					return err
-				}
-				if err := f.SetCellStyle(statementSheet, ref, ref, st.label); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := setCell(f, ref, v); err != nil {
-				return err
-			}
-		}
+	if err := writeCells(f, st, statementSheet, rows); err != nil {
+		return err
 	}
 	if err := f.SetColWidth(statementSheet, "A", "A", 30); err != nil {
 		return err
@@ -379,13 +370,36 @@ func writeStatementSheet(f *excelize.File, st xlsxStyles, opts Options, res *ext
 	return f.SetColWidth(statementSheet, "C", "G", 16)
 }
 
-// label is a Statement sheet cell written bold.
+// label is a summary sheet's cell written bold.
 type label string
 
-// setCell writes one value of the Statement sheet, as the stream writer
+// writeCells writes rows of values into sheet from A1, cell by cell (for
+// the short summary sheets): a label bold, the rest as setCell does.
+func writeCells(f *excelize.File, st xlsxStyles, sheet string, rows [][]any) error {
+	for i, row := range rows {
+		for j, v := range row {
+			ref, _ := excelize.CoordinatesToCellName(j+1, i+1)
+			if l, ok := v.(label); ok {
+				if err := f.SetCellStr(sheet, ref, string(l)); err != nil {
+					return err
+				}
+				if err := f.SetCellStyle(sheet, ref, ref, st.label); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := setCell(f, sheet, ref, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// setCell writes one value of a summary sheet, as the stream writer
 // would have: a Cell's style applies, a string stays text even when it
 // looks like a number, and nil or "" leaves the cell empty.
-func setCell(f *excelize.File, ref string, v any) error {
+func setCell(f *excelize.File, sheet, ref string, v any) error {
 	style := 0
 	if c, ok := v.(excelize.Cell); ok {
 		style, v = c.StyleID, c.Value
@@ -398,14 +412,14 @@ func setCell(f *excelize.File, ref string, v any) error {
 		if v == "" {
 			return nil
 		}
-		err = f.SetCellStr(statementSheet, ref, v)
+		err = f.SetCellStr(sheet, ref, v)
 	default:
-		err = f.SetCellValue(statementSheet, ref, v)
+		err = f.SetCellValue(sheet, ref, v)
 	}
 	if err != nil || style == 0 {
 		return err
 	}
-	return f.SetCellStyle(statementSheet, ref, ref, style)
+	return f.SetCellStyle(sheet, ref, ref, style)
 }
 
 // excelEpoch is day 0 of Excel's 1900 date system as it counts from

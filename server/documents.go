@@ -83,6 +83,14 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = rc.SetReadDeadline(time.Time{})
+	if up.folderID != "" {
+		// Before reading the file, so a wrong folder costs nothing; the
+		// store checks again as it charges.
+		if _, err := s.ownFolder(r, up.folderID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
 
 	// Waiting for a probe slot and the probe itself each get ProbeTimeout:
 	// a wait that runs out is 503 busy, a probe that does is the file's.
@@ -144,7 +152,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	doc, err := s.store.CreateDocument(r.Context(), store.NewDocument{
 		ID: id, AccountID: acc.ID, OriginalName: up.name, Kind: info.Kind, PageCount: info.PageCount, Content: data,
-		Encrypted: up.password != "", IdempotencyKey: key,
+		Encrypted: up.password != "", IdempotencyKey: key, FolderID: up.folderID,
 	})
 	if err != nil {
 		s.passwords.drop(id)
@@ -225,9 +233,11 @@ func (rc readCloser) Close() error { return rc.c.Close() }
 // upload is a received upload: its file in a private temporary file.
 type upload struct {
 	name, password string
-	path           string
-	size           int64
-	sha256         string
+	// folderID is the folder the upload joins ("" for none).
+	folderID string
+	path     string
+	size     int64
+	sha256   string
 }
 
 func (u *upload) remove() { _ = os.Remove(u.path) }
@@ -243,7 +253,7 @@ func (s *Server) receive(r *http.Request) (*upload, error) {
 			"The request is not a multipart form upload.", "Send multipart/form-data with the statement in a part named 'file', e.g. curl -F file=@statement.pdf."}
 	}
 	var up *upload
-	var password string
+	var password, folderID string
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -267,6 +277,12 @@ func (s *Server) receive(r *http.Request) (*upload, error) {
 				return up, bodyError(err)
 			}
 			password = string(b)
+		case "folder_id":
+			b, err := io.ReadAll(io.LimitReader(part, 64))
+			if err != nil {
+				return up, bodyError(err)
+			}
+			folderID = strings.TrimSpace(string(b))
 		default:
 			if _, err := io.Copy(io.Discard, part); err != nil {
 				return up, bodyError(err)
@@ -280,7 +296,7 @@ func (s *Server) receive(r *http.Request) (*upload, error) {
 	if up.size == 0 {
 		return up, &apiError{http.StatusBadRequest, "empty_file", "The uploaded file is empty.", "Check the file on disk and upload it again."}
 	}
-	up.password = password
+	up.password, up.folderID = password, folderID
 	return up, nil
 }
 
@@ -455,16 +471,21 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("export %s as %s: %w", doc.ID, format, err))
 		return
 	}
-	w.Header().Set("Content-Type", format.ContentType())
-	if format != export.JSON {
-		name := cleanName(doc.OriginalName) // names stored before the rules tightened
-		base := strings.TrimSuffix(name, path.Ext(name))
-		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": base + format.Ext()}))
+	name := cleanName(doc.OriginalName) // names stored before the rules tightened
+	serveExport(w, format, strings.TrimSuffix(name, path.Ext(name)), buf.Bytes())
+}
+
+// serveExport answers with an export in format f: JSON inline, the other
+// formats as an attachment named base with the format's extension.
+func serveExport(w http.ResponseWriter, f export.Format, base string, body []byte) {
+	w.Header().Set("Content-Type", f.ContentType())
+	if f != export.JSON {
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": base + f.Ext()}))
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(body)
 }
 
 // downloadOptions reads the download's format, profile and intu_bid

@@ -146,6 +146,12 @@ func (s *Server) servedResultWith(ctx context.Context, id string, rawEdit []byte
 	if err != nil {
 		return nil, err
 	}
+	return decodeServed(id, raw, rawEdit)
+}
+
+// decodeServed decodes a stored result and applies rawEdit, a storedEdit,
+// when it is not nil, recomputing the reconciliation of the corrected rows.
+func decodeServed(id string, raw, rawEdit []byte) (*extract.Result, error) {
 	res := new(extract.Result)
 	if err := json.Unmarshal(raw, res); err != nil {
 		return nil, fmt.Errorf("decode result of %s: %w", id, err)
@@ -154,7 +160,8 @@ func (s *Server) servedResultWith(ctx context.Context, id string, rawEdit []byte
 		return res, nil
 	}
 	var se storedEdit
-	if err := json.Unmarshal(rawEdit, &se); err != nil {
+	var err error
+	if err = json.Unmarshal(rawEdit, &se); err != nil {
 		return nil, fmt.Errorf("decode edit of %s: %w", id, err)
 	}
 	if se.Version != editVersion {

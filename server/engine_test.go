@@ -25,6 +25,9 @@ import (
 //	pages N                    the page count a probe reports
 //	password P                 the document needs password P
 //	opening 1000.00            the opening balance
+//	closing 949.34             the closing balance
+//	account NUMBER CURRENCY    the account number and currency
+//	period FROM TO             the statement period (YYYY-MM-DD)
 //	row DATE AMOUNT BALANCE DESCRIPTION   a transaction (negative AMOUNT: money out)
 //	sleep 200ms                converting takes this long
 //	hang                       converting never ends
@@ -39,6 +42,10 @@ type testDoc struct {
 	pages    int
 	password string
 	opening  *decimal.Decimal
+	closing  *decimal.Decimal
+	number   string
+	currency string
+	from, to *time.Time
 	rows     []extract.Transaction
 	sleep    time.Duration
 	hang     bool
@@ -82,6 +89,19 @@ func parseTestDoc(data []byte, password string) (*testDoc, error) {
 			var v decimal.Decimal
 			v, err = decimal.NewFromString(rest)
 			d.opening = &v
+		case "closing":
+			var v decimal.Decimal
+			v, err = decimal.NewFromString(rest)
+			d.closing = &v
+		case "account":
+			d.number, d.currency, _ = strings.Cut(rest, " ")
+		case "period":
+			from, to, _ := strings.Cut(rest, " ")
+			var a, b time.Time
+			if a, err = time.Parse(time.DateOnly, from); err == nil {
+				b, err = time.Parse(time.DateOnly, to)
+			}
+			d.from, d.to = &a, &b
 		case "row":
 			var tx extract.Transaction
 			tx, err = parseTestRow(rest)
@@ -162,7 +182,9 @@ func (testEngine) Convert(data []byte, opts extract.Options) (*extract.Result, e
 		}
 	}
 	res := &extract.Result{PageCount: d.pages, Transactions: d.rows}
-	res.Statement.OpeningBalance = d.opening
+	res.Statement.OpeningBalance, res.Statement.ClosingBalance = d.opening, d.closing
+	res.Statement.AccountNumber, res.Statement.Currency = d.number, d.currency
+	res.Statement.PeriodStart, res.Statement.PeriodEnd = d.from, d.to
 	// The balance check is the one a person's corrections get: pure Go.
 	res.Statement.Reconciliation = extract.Recheck(res.Transactions, res.Statement)
 	return res, nil

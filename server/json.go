@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"syscall"
 	"time"
@@ -51,6 +52,11 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, store.ErrFull), errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
 		s.log.Error("storage full", "method", r.Method, "path", r.URL.Path, "err", err)
 		ae = errStorageFull
+	case errors.Is(err, store.ErrNoFolder):
+		ae = &apiError{http.StatusNotFound, "not_found", "No folder with that folder_id.", "Use a folder_id from POST or GET /api/v1/folders."}
+	case errors.Is(err, store.ErrFolderFull):
+		ae = &apiError{http.StatusConflict, "folder_full", fmt.Sprintf("The folder holds %d documents, the most it may.", store.MaxFolderDocuments),
+			"Make another folder for the rest, or take documents out of this one."}
 	case errors.Is(err, store.ErrNotFound):
 		ae = &apiError{http.StatusNotFound, "not_found", "No document with that file_id.", "Use the file_id returned by POST /api/v1/extract."}
 	default:
@@ -67,9 +73,9 @@ var errStorageFull = &apiError{http.StatusInsufficientStorage, "storage_full", "
 	"Try again later; the administrator has been told by the server log."}
 
 func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, r, &apiError{http.StatusNotFound, "not_found", "No such endpoint.", "Endpoints are POST /api/v1/extract, GET /api/v1/status, GET /api/v1/download, GET /api/v1/user and /api/v1/documents (see docs/api.md)."})
+	s.fail(w, r, &apiError{http.StatusNotFound, "not_found", "No such endpoint.", "Endpoints are POST /api/v1/extract, GET /api/v1/status, GET /api/v1/download, GET /api/v1/user, /api/v1/documents and /api/v1/folders (see docs/api.md)."})
 }
 
 func (s *Server) handleMethodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, r, &apiError{http.StatusMethodNotAllowed, "method_not_allowed", "This endpoint does not take " + r.Method + ".", "Upload with POST /api/v1/extract; a document also takes DELETE, and its transactions PUT and DELETE; the rest is GET (see docs/api.md)."})
+	s.fail(w, r, &apiError{http.StatusMethodNotAllowed, "method_not_allowed", "This endpoint does not take " + r.Method + ".", "Upload with POST /api/v1/extract; a document also takes DELETE, and its transactions PUT and DELETE; folders take POST and DELETE, a folder's documents PUT and DELETE; the rest is GET (see docs/api.md)."})
 }

@@ -27,11 +27,19 @@ func (s *Server) routes() {
 	api.HandleFunc("/status", s.handleStatus).Methods(http.MethodGet)
 	api.HandleFunc("/download", s.handleDownload).Methods(http.MethodGet)
 	api.HandleFunc("/user", s.handleUser).Methods(http.MethodGet)
+	api.HandleFunc("/folders", s.handleFolders).Methods(http.MethodGet)
+	api.HandleFunc("/folders", s.handleCreateFolder).Methods(http.MethodPost)
+	api.HandleFunc("/folders/{folder_id}", s.handleFolder).Methods(http.MethodGet)
+	api.HandleFunc("/folders/{folder_id}", s.handleDeleteFolder).Methods(http.MethodDelete)
+	api.HandleFunc("/folders/{folder_id}/documents/{file_id}", s.handleAddToFolder).Methods(http.MethodPut)
+	api.HandleFunc("/folders/{folder_id}/documents/{file_id}", s.handleRemoveFromFolder).Methods(http.MethodDelete)
+	api.HandleFunc("/folders/{folder_id}/download", s.handleFolderDownload).Methods(http.MethodGet)
 	// Any other method on an API path is 405. gorilla/mux's own method
 	// check is not enough: a later route under the /api/v1 prefix clears
 	// the mismatch, and the web catch-all below then answers 404.
 	for _, p := range []string{"/documents", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
-		"/documents/{file_id}/transactions", "/extract", "/status", "/download", "/user"} {
+		"/documents/{file_id}/transactions", "/extract", "/status", "/download", "/user",
+		"/folders", "/folders/{folder_id}", "/folders/{folder_id}/documents/{file_id}", "/folders/{folder_id}/download"} {
 		api.HandleFunc(p, s.handleMethodNotAllowed)
 	}
 

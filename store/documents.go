@@ -45,6 +45,10 @@ type NewDocument struct {
 	// IdempotencyKey, when set, names the upload for 24 hours: the same key
 	// from the same account gets this document back (an *IdempotentError).
 	IdempotencyKey string
+	// FolderID, when set, puts the document in that folder of the account
+	// in the same transaction (ErrNoFolder when there is none,
+	// ErrFolderFull when it has no room).
+	FolderID string
 }
 
 // IdempotencyWindow is how long an upload's Idempotency-Key is remembered.
@@ -162,6 +166,18 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document,
 		id, nd.Encrypted, stamp); err != nil {
 		return Document{}, fmt.Errorf("queue job: %w", err)
 	}
+	if nd.FolderID != "" {
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM folders WHERE id = ? AND account_id = ?", nd.FolderID, nd.AccountID).Scan(&n); err != nil {
+			return Document{}, fmt.Errorf("folder %s: %w", nd.FolderID, err)
+		}
+		if n == 0 {
+			return Document{}, fmt.Errorf("folder %s: %w", nd.FolderID, ErrNoFolder)
+		}
+		if err := addToFolder(ctx, tx, nd.FolderID, id, stamp); err != nil {
+			return Document{}, err
+		}
+	}
 	if nd.IdempotencyKey != "" {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO idempotency_keys (account_id, key, document_id, created_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (account_id, key) DO UPDATE SET document_id = excluded.document_id, created_at = excluded.created_at`,
@@ -225,12 +241,14 @@ func (s *Store) Document(ctx context.Context, id string) (Document, error) {
 	return d, nil
 }
 
-func scanDocument(row interface{ Scan(...any) error }) (Document, error) {
+// scanDocument reads documentColumns, and into extra any columns the query
+// selects after them.
+func scanDocument(row interface{ Scan(...any) error }, extra ...any) (Document, error) {
 	var d Document
 	var created string
 	var finished, edited sql.NullString
-	err := row.Scan(&d.ID, &d.AccountID, &d.OriginalName, &d.Kind, &d.PageCount, &d.Size, &d.Status, &d.PagesDone,
-		&d.TransactionCount, &d.ErrorCode, &d.Error, &created, &finished, &d.Reconciliation, &edited)
+	err := row.Scan(append([]any{&d.ID, &d.AccountID, &d.OriginalName, &d.Kind, &d.PageCount, &d.Size, &d.Status, &d.PagesDone,
+		&d.TransactionCount, &d.ErrorCode, &d.Error, &created, &finished, &d.Reconciliation, &edited}, extra...)...)
 	if err != nil {
 		return Document{}, err
 	}

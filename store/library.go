@@ -55,7 +55,8 @@ func (s *Store) Documents(ctx context.Context, accountID int64, limit int, befor
 }
 
 // DeleteDocument removes a document's bytes, results and edits at once,
-// and forgets its name and its Idempotency-Key; a queued conversion is
+// forgets its name and its Idempotency-Key and takes it out of its
+// folders; a queued conversion is
 // dropped, and a processing document ends failed ("deleted"). The row
 // stays, unseen, because the quota ledger points at it: charged pages stay
 // charged. No copy is left in either file: secure_delete zeroes the freed
@@ -78,7 +79,8 @@ func (s *Store) DeleteDocument(ctx context.Context, id string) (err error) {
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return fmt.Errorf("delete %s: %w", id, ErrNotFound)
 	}
-	for _, q := range []string{"DELETE FROM jobs WHERE document_id = ?", "DELETE FROM idempotency_keys WHERE document_id = ?"} {
+	for _, q := range []string{"DELETE FROM jobs WHERE document_id = ?", "DELETE FROM idempotency_keys WHERE document_id = ?",
+		"DELETE FROM folder_documents WHERE document_id = ?"} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return fmt.Errorf("delete %s: %w", id, err)
 		}

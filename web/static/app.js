@@ -111,8 +111,16 @@ async function loadUser() {
   const q = body.quota;
   $("acct-email").textContent = body.email;
   $("acct-plan").textContent = body.plan.charAt(0).toUpperCase() + body.plan.slice(1);
-  $("quota-label").textContent = `Pages used ${period(q.period)}: ${q.used} of ${q.limit}`;
   const m = $("quota-meter");
+  if (body.plan === "admin") {
+    // The admin plan's limit is the largest integer, standing for none.
+    $("quota-label").textContent = `Pages used ${period(q.period)}: ${q.used} · no page limit`;
+    m.hidden = true;
+    $("quota-text").textContent = "The admin plan has no page limit.";
+    return true;
+  }
+  m.hidden = false;
+  $("quota-label").textContent = `Pages used ${period(q.period)}: ${q.used} of ${q.limit}`;
   m.max = q.limit; m.value = q.used; m.low = q.limit * 0.8; m.high = q.limit * 0.95; m.optimum = 0;
   $("quota-text").textContent = `${pages(q.remaining)} left · resets ${localTime(q.resets_at)} · ${plural(body.credits, "credit")} (extra pages, used once the quota runs out)`;
   return true;
@@ -137,6 +145,7 @@ async function signIn(k, remember) {
   await loadUser();
   say(`Signed in as ${user.email}.`);
   loadDocuments(true);
+  loadFolders();
 }
 
 function signOut() {
@@ -147,6 +156,8 @@ function signOut() {
   $("signin").hidden = false;
   $("uploads").replaceChildren();
   $("docs").replaceChildren();
+  $("folder-list").replaceChildren();
+  closeFolder();
   closeReview();
   $("key").focus();
 }
@@ -220,7 +231,7 @@ async function pollDoc(id) {
       const { ok, body } = await call("status?file_id=" + encodeURIComponent(id));
       if (!ok) return;
       const row = document.querySelector(`#docs tr[data-id="${id}"]`);
-      const up = document.querySelector(`#uploads li[data-id="${id}"]`);
+      const up = document.querySelector(`#uploads li[data-id="${id}"], #folder-uploads li[data-id="${id}"]`);
       if (body.status === "processing") {
         if (row) row.cells[3].replaceChildren(badge(body));
         if (up) upProgress(up, body.pages_done || 0, body.page_count, `Converting: ${body.pages_done || 0} of ${pages(body.page_count)} done`);
@@ -261,14 +272,19 @@ async function download(d, format, profile) {
   if (profile) q += `&profile=${encodeURIComponent(profile)}`;
   const { ok, body, r } = await call(q);
   if (!ok) { say(message(body, { name: d.original_name }), true); return; }
-  const a = el("a", { download: fileName(r, d, format) });
+  await saveBlob(r, fileName(r, d, format));
+  const what = profile ? `${format.toUpperCase()} (${profile})` : format.toUpperCase();
+  say(`Downloading “${d.original_name}” as ${what}.`);
+}
+
+// saveBlob hands a download's body to the browser as a file called name.
+async function saveBlob(r, name) {
+  const a = el("a", { download: name });
   a.href = URL.createObjectURL(await r.blob());
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-  const what = profile ? `${format.toUpperCase()} (${profile})` : format.toUpperCase();
-  say(`Downloading “${d.original_name}” as ${what}.`);
 }
 
 function confirmDialog(text) {
@@ -287,6 +303,8 @@ async function remove(d) {
   if (!ok && body.code !== "not_found") { say(message(body, { name: d.original_name }), true); return; }
   document.querySelector(`#docs tr[data-id="${d.file_id}"]`)?.remove();
   document.querySelector(`#uploads li[data-id="${d.file_id}"]`)?.remove();
+  document.querySelector(`#folder-uploads li[data-id="${d.file_id}"]`)?.remove();
+  if (folder) refreshFolder();
   if (review && review.doc.file_id === d.file_id) closeReview();
   $("docs-empty").hidden = $("docs").children.length > 0;
   say(`Deleted “${d.original_name}”.`);
@@ -302,29 +320,60 @@ function upProgress(li, done, total, text) {
   li.querySelector(".msg").textContent = text;
 }
 
-function addUpload(file) {
+// addUpload uploads a file, into the folder folderId when it is given.
+// Uploads wait in a queue, a few at a time, so that a directory of a
+// hundred statements does not meet the server's "busy".
+function addUpload(file, folderId) {
   const li = el("li", { "data-name": file.name },
     el("span", { class: "name", text: file.name }),
-    el("span", { class: "state" }, el("span", { class: "badge processing", text: "Uploading" })),
+    el("span", { class: "state" }, el("span", { class: "badge processing", text: "Waiting" })),
     el("progress", { max: 1, value: 0, "aria-label": `Progress of ${file.name}` }),
     el("span", { class: "msg small" }));
-  $("uploads").prepend(li);
-  send(li, file, "");
+  $(folderId ? "folder-uploads" : "uploads").prepend(li);
+  if (folderId) folderUploads++;
+  queueUpload(() => send(li, file, "", folderId).finally(() => {
+    if (!folderId) return;
+    folderUploads--;
+    if (folder && folder.id === folderId) refreshFolder();
+  }));
 }
 
-function send(li, file, password) {
+const uploadQueue = [];
+let uploadsActive = 0;
+function queueUpload(start) { uploadQueue.push(start); pumpUploads(); }
+function pumpUploads() {
+  while (uploadsActive < 3 && uploadQueue.length) {
+    uploadsActive++;
+    uploadQueue.shift()().finally(() => { uploadsActive--; pumpUploads(); });
+  }
+}
+
+// send uploads file and resolves when the server has answered; a "busy"
+// answer is retried after the wait it names, a few times.
+function send(li, file, password, folderId, tries = 0) {
+  return new Promise((resolve) => sendOnce(li, file, password, folderId, tries, resolve));
+}
+
+function sendOnce(li, file, password, folderId, tries, resolve) {
   const form = new FormData();
   form.append("file", file, file.name);
   if (password) form.append("password", password);
+  if (folderId) form.append("folder_id", folderId);
   const xhr = new XMLHttpRequest();
   xhr.open("POST", "api/v1/extract");
   xhr.setRequestHeader("Authorization", "Bearer " + key);
   xhr.upload.onprogress = (e) => { if (e.lengthComputable) upProgress(li, e.loaded, e.total, `Uploading: ${Math.round(100 * e.loaded / e.total)}%`); };
-  xhr.onerror = () => failUpload(li, file, { code: "network" });
+  xhr.onerror = () => { failUpload(li, file, { code: "network" }, "", folderId); resolve(); };
   xhr.onload = async () => {
     let body = {};
     try { body = JSON.parse(xhr.responseText); } catch { body = { code: "internal_error" }; }
-    if (xhr.status !== 200) { await failUpload(li, file, body, password); return; }
+    if (xhr.status === 503 && body.code === "busy" && tries < 5) {
+      const wait = Number(xhr.getResponseHeader("Retry-After")) || 5;
+      upProgress(li, 0, 1, `The server is busy; trying again in ${wait} s.`);
+      setTimeout(() => sendOnce(li, file, password, folderId, tries + 1, resolve), wait * 1000);
+      return;
+    }
+    if (xhr.status !== 200) { await failUpload(li, file, body, password, folderId); resolve(); return; }
     li.dataset.id = body.file_id;
     li.querySelector(".pw-form")?.remove();
     if (password) passwords.set(body.file_id, password);
@@ -335,12 +384,13 @@ function send(li, file, password) {
     $("docs").prepend(tr);
     $("docs-empty").hidden = true;
     loadUser();
+    resolve();
   };
   li.querySelector(".state").replaceChildren(el("span", { class: "badge processing", text: "Uploading" }));
   xhr.send(form);
 }
 
-async function failUpload(li, file, body, triedPassword) {
+async function failUpload(li, file, body, triedPassword, folderId) {
   if (body.code === "quota_exceeded") {
     await loadUser();
     const m = /has (\d+) page/.exec(body.error || "");
@@ -366,7 +416,7 @@ async function failUpload(li, file, body, triedPassword) {
       const pw = form.querySelector("input").value;
       if (!pw) { form.querySelector("input").focus(); return; }
       li.querySelector(".msg").classList.remove("error");
-      send(li, file, pw);
+      send(li, file, pw, folderId).then(() => { if (folderId && folder && folder.id === folderId) refreshFolder(); });
     });
     li.append(form);
   }
@@ -533,6 +583,16 @@ function renderTable() {
   const body = $("tx");
   body.replaceChildren();
   review.txs.forEach((t, i) => body.append(txRow(t, i)));
+  body.querySelectorAll("textarea").forEach(fitText);
+}
+
+// fitText makes a description's box as tall as its text, where the
+// browser cannot do it by itself (CSS field-sizing).
+const sizesItself = window.CSS && CSS.supports && CSS.supports("field-sizing", "content");
+function fitText(ta) {
+  if (sizesItself) return;
+  ta.style.height = "auto";
+  ta.style.height = ta.scrollHeight + 2 + "px";
 }
 
 function txRow(t, i) {
@@ -542,12 +602,16 @@ function txRow(t, i) {
   if (warned) idx.append(el("span", { class: "warn", "aria-label": "has notes", title: t.warnings.join("; "), text: "⚠" }));
   const input = (field, label, cls, type) => {
     const v = t[field] == null ? "" : t[field];
-    const inp = el("input", { type: type || "text", value: v, "data-field": field, "aria-label": `Row ${n} ${label}`, inputmode: cls === "num" ? "decimal" : null });
+    // A description wraps over as many lines as it needs, never cut off.
+    const inp = type === "textarea"
+      ? el("textarea", { rows: 1, "data-field": field, "aria-label": `Row ${n} ${label}`, spellcheck: "false" })
+      : el("input", { type: type || "text", value: v, "data-field": field, "aria-label": `Row ${n} ${label}`, inputmode: cls === "num" ? "decimal" : null });
+    if (type === "textarea") inp.value = v;
     inp.addEventListener("focus", () => select(i, false));
-    inp.addEventListener("input", () => edit(i, field, inp.value));
+    inp.addEventListener("input", () => { edit(i, field, inp.value); if (type === "textarea") fitText(inp); });
     return el("td", { class: cls || "" }, inp);
   };
-  const desc = input("description", "description", "desc");
+  const desc = input("description", "description", "desc", "textarea");
   if (warned) desc.append(el("div", { class: "notes", text: "⚠ " + t.warnings.join("; ") }));
   const tr = el("tr", { "data-row": i, class: warned ? "warned" : "" },
     idx, input("date", "date", "", "date"), desc,
@@ -559,7 +623,7 @@ function txRow(t, i) {
 
 function markProblems(tr, t) {
   const p = problems(t);
-  for (const inp of tr.querySelectorAll("input[data-field]")) {
+  for (const inp of tr.querySelectorAll("[data-field]")) {
     const msg = p[inp.dataset.field];
     if (msg) { inp.setAttribute("aria-invalid", "true"); inp.title = msg; } else { inp.removeAttribute("aria-invalid"); inp.removeAttribute("title"); }
   }
@@ -590,7 +654,7 @@ function addRow() {
   renderBoxes();
   refreshReview();
   select(at, false);
-  $("tx").rows[at].querySelector('input[data-field="description"]').focus();
+  $("tx").rows[at].querySelector('[data-field="description"]').focus();
   say(`Row ${at + 1} added. Fill in its date, description, amount and balance.`);
 }
 
@@ -722,6 +786,248 @@ function pickAt(fig, n, e) {
   if (best >= 0 && bestD < 40) { select(best, true); say(`Row ${best + 1} selected: ${review.txs[best].description}.`); }
 }
 
+// ---- folders ----
+let folder = null; // {id, data}: the folder open, as GET folders/{id} gave it
+let folderUploads = 0; // uploads into a folder not yet answered
+let folderTimer = 0;
+
+async function loadFolders() {
+  const { ok, body } = await call("folders");
+  if (!ok) { say(message(body), true); return; }
+  const list = $("folder-list");
+  list.replaceChildren(...body.folders.map((f) => el("li", { "data-id": f.folder_id },
+    el("button", { type: "button", class: "link", text: f.name, "aria-label": `Open folder ${f.name}`, onclick: () => openFolder(f.folder_id) }),
+    el("span", { class: "small muted", text: " " + plural(f.document_count, "statement") }))));
+  if (!body.folders.length) list.append(el("li", { class: "small muted", text: "No folders yet." }));
+}
+
+async function createFolder() {
+  const name = $("folder-name").value.trim();
+  if (!name) { say("Give the folder a name, such as the client's and the year.", true); $("folder-name").focus(); return; }
+  const { ok, body } = await call("folders", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+  if (!ok) { say(body && body.code === "invalid_name" ? "A folder's name is 1 to 200 characters on one line." : message(body), true); return; }
+  $("folder-name").value = "";
+  say(`Folder “${name}” made. Drop its statements into it.`);
+  await loadFolders();
+  openFolder(body.folder_id);
+}
+
+async function openFolder(id) {
+  folder = { id, data: null };
+  $("folder").hidden = false;
+  $("folder-uploads").replaceChildren();
+  $("timeline").replaceChildren();
+  await refreshFolder();
+  if (!folder) return;
+  $("folder").scrollIntoView({ block: "start" });
+  $("folder-h").focus();
+}
+
+function closeFolder() {
+  clearTimeout(folderTimer);
+  folder = null;
+  $("folder").hidden = true;
+  $("timeline").replaceChildren();
+}
+
+// refreshFolder reads the open folder again and draws it; while a
+// statement converts or uploads, it reads it again every second.
+async function refreshFolder() {
+  if (!folder) return;
+  const id = folder.id;
+  const { ok, body } = await call("folders/" + encodeURIComponent(id));
+  if (!folder || folder.id !== id) return;
+  if (!ok) {
+    if (body && body.code === "not_found") { closeFolder(); loadFolders(); say("That folder no longer exists.", true); return; }
+    say(message(body), true);
+    return;
+  }
+  const was = folder.data && folder.data.status;
+  folder.data = body;
+  renderFolder();
+  clearTimeout(folderTimer);
+  if (body.status === "processing" || folderUploads > 0) folderTimer = setTimeout(refreshFolder, 1000);
+  else if (was === "processing") { say(statusWords(body).text); loadFolders(); }
+}
+
+function statusWords(f) {
+  switch (f.status) {
+    case "continuous": return { cls: "ok", text: "✓ Continuous: every statement reconciles and each starts where the one before it ended." };
+    case "broken": return { cls: "mismatch", text: `✗ Not continuous: ${plural(f.accounts.reduce((n, a) => n + a.findings.length, 0), "finding")}, marked in red below.` };
+    case "unproven": return { cls: "unverified", text: "⚠ No gaps, but some statements do not reconcile or could not be converted." };
+    case "processing": return { cls: "no_transactions", text: "Converting… the timeline fills in as the statements are read." };
+  }
+  return { cls: "no_transactions", text: "No statements yet." };
+}
+
+function renderFolder() {
+  const f = folder.data;
+  $("folder-h").textContent = "Folder: " + f.name;
+  const st = statusWords(f);
+  $("folder-status").className = "recon " + st.cls;
+  $("folder-status").textContent = st.text;
+  const docs = new Map(f.documents.map((d) => [d.file_id, d]));
+  const parts = f.accounts.map((a) => accountTimeline(a, docs));
+  const pending = f.documents.filter((d) => d.status !== "completed");
+  if (pending.length) {
+    parts.push(el("ul", { class: "pending", "aria-label": "Statements not in the timeline yet" }, ...pending.map((d) => el("li", {},
+      el("span", { class: "name", text: d.original_name + " " }), badge(d),
+      d.status === "failed" ? el("div", { class: "small error", text: message({ code: d.error_code }, { name: d.original_name }) }) : null))));
+  }
+  $("timeline").replaceChildren(...parts);
+  $("folder-empty").hidden = f.documents.length > 0;
+  // An upload converted is in the timeline now; what failed stays listed.
+  for (const li of $("folder-uploads").querySelectorAll("li[data-id]")) {
+    if ((docs.get(li.dataset.id) || {}).status === "completed") li.remove();
+  }
+}
+
+// periodLabel names a statement's period: its month when it is one
+// calendar month ("Mar 2024"), else its first and last day.
+function periodLabel(a, b) {
+  if (!a) return "Undated";
+  const [ya, ma, da] = a.split("-").map(Number), [yb, mb, db] = b.split("-").map(Number);
+  if (ya === yb && ma === mb && da === 1 && db === new Date(yb, mb, 0).getDate()) {
+    return new Date(ya, ma - 1, 1).toLocaleDateString(undefined, { month: "short", year: "numeric" });
+  }
+  return `${localDate(a)} – ${localDate(b)}`;
+}
+
+// accountTimeline draws one account: a block per statement in period
+// order and, between two, a link that is green when the later one starts
+// where the earlier ended and red with the finding when it does not. A
+// duplicate follows its original behind a red link.
+function accountTimeline(a, docs) {
+  const name = (a.account_number || a.iban || "Unknown account") + (a.currency ? " " + a.currency : "");
+  const box = el("section", { class: "account", "aria-label": "Account " + name });
+  box.append(el("h3", {}, name, el("span", { class: "small muted", text: a.period_start ? `  ${localDate(a.period_start)} – ${localDate(a.period_end)} · ${plural(a.transaction_count, "transaction")}` : "" })));
+  const before = new Map(); // findings by the statement they come before
+  for (const f of a.findings) {
+    const k = f.file_ids[f.file_ids.length - 1];
+    before.set(k, [...(before.get(k) || []), f]);
+  }
+  const ol = el("ol", { class: "timeline" });
+  let first = true;
+  for (const s of a.statements.filter((x) => !x.duplicate_of)) {
+    if (!first) ol.append(link((before.get(s.file_id) || []).filter((f) => f.kind !== "duplicate")));
+    first = false;
+    ol.append(block(s, docs, false));
+    for (const d of a.statements.filter((x) => x.duplicate_of === s.file_id)) {
+      ol.append(link((before.get(d.file_id) || []).filter((f) => f.kind === "duplicate")), block(d, docs, true));
+    }
+  }
+  box.append(ol);
+  return box;
+}
+
+function link(findings) {
+  if (!findings.length) {
+    return el("li", { class: "link good", title: "Continuous: this statement opens with the closing balance of the one before." },
+      el("span", { class: "visually-hidden", text: "continuous" }), el("span", { "aria-hidden": "true", text: "✓" }));
+  }
+  return el("li", { class: "link bad", "data-kind": findings.map((f) => f.kind).join(" "), title: findings.map((f) => f.message).join(" ") },
+    ...findings.map((f) => el("span", { class: "finding", text: findingWords(f) })));
+}
+
+function findingWords(f) {
+  const range = !f.from ? "" : f.from === f.to ? localDate(f.from) : `${localDate(f.from)} – ${localDate(f.to)}`;
+  switch (f.kind) {
+    case "gap": return `✗ Gap: no statement covers ${range}` + (f.difference && units(f.difference) !== 0n ? `; the balance moved by ${f.difference}` : "");
+    case "balance_break": return `✗ Balance break of ${f.difference}: the opening balance is not the closing balance before it`;
+    case "overlap": return `✗ Overlap: ${range} is in both; ${plural(f.common_transactions || 0, "shared transaction")} counted once`;
+    case "duplicate": return "✗ Duplicate: the same statement twice, counted once";
+  }
+  return "✗ " + f.message;
+}
+
+function block(s, docs, dup) {
+  const d = docs.get(s.file_id) || { file_id: s.file_id, original_name: s.original_name, page_count: 1 };
+  const label = periodLabel(s.period_start, s.period_end);
+  const rec = { ok: "✓ Reconciled", mismatch: "✗ Mismatch", unverified: "⚠ Unverified", no_transactions: "∅ No transactions" }[s.reconciliation] || s.reconciliation;
+  return el("li", { class: "month " + s.reconciliation + (dup ? " dup" : ""), "data-id": s.file_id },
+    el("button", { type: "button", title: s.original_name, "aria-label": `Review ${s.original_name}, ${label}`, onclick: () => openReview(d) },
+      el("span", { class: "when", text: label }),
+      el("span", { class: "small", text: rec }),
+      el("span", { class: "small", text: dup ? "duplicate" : plural(s.transaction_count, "transaction") })));
+}
+
+async function downloadFolder() {
+  if (!folder || !folder.data) return;
+  const [format, profile] = $("folder-format").value.split(":");
+  let q = `folders/${encodeURIComponent(folder.id)}/download?format=${encodeURIComponent(format)}`;
+  if (profile) q += `&profile=${encodeURIComponent(profile)}`;
+  const { ok, body, r } = await call(q);
+  if (!ok) {
+    say(body && body.code === "not_ready" ? "Some statements are still converting. Download the folder once they are done." : message(body), true);
+    return;
+  }
+  await saveBlob(r, fileName(r, { original_name: folder.data.name + ".x" }, format));
+  say(`Downloading the folder “${folder.data.name}”.`);
+}
+
+async function deleteFolder() {
+  if (!folder || !folder.data) return;
+  const name = folder.data.name;
+  const yes = await confirmDialog(`Delete the folder “${name}”? Its statements stay among your documents.`);
+  if (!yes) { say("Nothing was deleted."); return; }
+  const { ok, body } = await call("folders/" + encodeURIComponent(folder.id), { method: "DELETE" });
+  if (!ok && body.code !== "not_found") { say(message(body), true); return; }
+  closeFolder();
+  loadFolders();
+  say(`Deleted the folder “${name}”; its statements are still under Your documents.`);
+}
+
+const statementFile = /\.(pdf|png|jpe?g|tiff?|webp)$/i;
+
+// droppedFiles lists the files dropped, looking into dropped directories
+// (statements only, hidden files left out). The entries are taken at once:
+// a drop's items are gone after the event.
+async function droppedFiles(dt) {
+  const items = [...(dt.items || [])].filter((i) => i.kind === "file");
+  const found = items.map((i) => ({ entry: i.webkitGetAsEntry ? i.webkitGetAsEntry() : null, file: i.getAsFile() }));
+  if (!found.length) return [...dt.files];
+  const out = [];
+  const walk = async (entry) => {
+    if (entry.name.startsWith(".")) return;
+    if (entry.isFile) {
+      if (statementFile.test(entry.name)) out.push(await new Promise((res, rej) => entry.file(res, rej)));
+      return;
+    }
+    const reader = entry.createReader();
+    for (;;) {
+      const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+      if (!batch.length) return;
+      for (const e of batch) await walk(e);
+    }
+  };
+  for (const { entry, file } of found) {
+    if (entry && entry.isDirectory) await walk(entry);
+    else if (file) out.push(file);
+  }
+  return out;
+}
+
+function uploadToFolder(files) {
+  if (!folder) return;
+  files = files.filter((f) => !f.name.startsWith("."));
+  if (!files.length) { say("No statements there: Passbook reads PDF, PNG, JPEG, TIFF and WebP files.", true); return; }
+  say(`Uploading ${plural(files.length, "statement")} into “${folder.data ? folder.data.name : "the folder"}”.`);
+  files.sort((a, b) => (a.webkitRelativePath || a.name).localeCompare(b.webkitRelativePath || b.name));
+  for (const f of files) addUpload(f, folder.id);
+  refreshFolder();
+}
+
+// exportFormats are the download formats, for the review's "or as" list
+// (which has buttons for the first three) and the folder's.
+const exportFormats = [
+  ["xlsx", "Excel (a sheet per account)"], ["csv", "CSV"], ["json", "JSON"],
+  ["ofx", "OFX"], ["qfx", "QFX (Quicken)"], ["qbo", "QBO (QuickBooks)"], ["qif", "QIF"],
+  ["camt053", "CAMT.053 (ISO 20022)"], ["mt940", "MT940"],
+  ["csv:xero", "CSV for Xero"], ["csv:quickbooks", "CSV for QuickBooks"], ["csv:excel-eu", "CSV for Excel (Europe)"],
+];
+$("more-format").replaceChildren(...exportFormats.slice(3).map(([v, t]) => el("option", { value: v, text: t })));
+$("folder-format").replaceChildren(...exportFormats.map(([v, t]) => el("option", { value: v, text: t })));
+
 // ---- wiring ----
 $("signin-form").addEventListener("submit", (e) => {
   e.preventDefault();
@@ -740,13 +1046,27 @@ $("more-download").addEventListener("click", () => {
 $("files").addEventListener("change", (e) => {
   const files = [...e.target.files];
   e.target.value = ""; // choosing the same file again must work
-  files.forEach(addUpload);
+  files.forEach((f) => addUpload(f));
 });
 const drop = $("drop");
 drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
 drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); [...e.dataTransfer.files].forEach(addUpload); });
+drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); [...e.dataTransfer.files].forEach((f) => addUpload(f)); });
 $("review-close").addEventListener("click", () => { const id = review && review.doc.file_id; closeReview(); document.querySelector(`#docs tr[data-id="${id}"] button`)?.focus(); });
+$("folder-new").addEventListener("submit", (e) => { e.preventDefault(); createFolder(); });
+$("folder-close").addEventListener("click", () => { closeFolder(); $("folder-name").focus(); });
+$("folder-delete").addEventListener("click", deleteFolder);
+$("folder-download").addEventListener("click", downloadFolder);
+$("folder-files").addEventListener("change", (e) => { const files = [...e.target.files]; e.target.value = ""; uploadToFolder(files); });
+$("folder-dir").addEventListener("change", (e) => {
+  const files = [...e.target.files].filter((f) => statementFile.test(f.name) && !(f.webkitRelativePath || "").split("/").some((p) => p.startsWith(".")));
+  e.target.value = "";
+  uploadToFolder(files);
+});
+const folderDrop = $("folder-drop");
+folderDrop.addEventListener("dragover", (e) => { e.preventDefault(); folderDrop.classList.add("over"); });
+folderDrop.addEventListener("dragleave", () => folderDrop.classList.remove("over"));
+folderDrop.addEventListener("drop", async (e) => { e.preventDefault(); folderDrop.classList.remove("over"); uploadToFolder(await droppedFiles(e.dataTransfer)); });
 $("add-row").addEventListener("click", addRow);
 $("save").addEventListener("click", save);
 $("undo").addEventListener("click", undo);

@@ -1,0 +1,256 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gorilla/mux"
+
+	"passbook/export"
+	"passbook/store"
+)
+
+// maxFolderName bounds a folder's name, in characters.
+const maxFolderName = 200
+
+// folderItem is one folder of GET /api/v1/folders.
+type folderItem struct {
+	FolderID      string `json:"folder_id"`
+	Name          string `json:"name"`
+	CreatedAt     string `json:"created_at"`
+	DocumentCount int    `json:"document_count"`
+}
+
+func newFolderItem(f store.Folder) folderItem {
+	return folderItem{FolderID: f.ID, Name: f.Name, CreatedAt: f.CreatedAt.UTC().Format(time.RFC3339), DocumentCount: f.Documents}
+}
+
+// folderDocument is one document of a folder: every one, whether it
+// converted or not, so that a page shows what is still converting.
+type folderDocument struct {
+	FileID         string  `json:"file_id"`
+	OriginalName   string  `json:"original_name"`
+	PageCount      int     `json:"page_count"`
+	Status         string  `json:"status"`
+	Reconciliation *string `json:"reconciliation"`
+	Error          string  `json:"error,omitempty"`
+	ErrorCode      string  `json:"error_code,omitempty"`
+}
+
+// folderResponse is the body of GET /api/v1/folders/{id}.
+type folderResponse struct {
+	Success   bool             `json:"success"`
+	FolderID  string           `json:"folder_id"`
+	Name      string           `json:"name"`
+	CreatedAt string           `json:"created_at"`
+	Documents []folderDocument `json:"documents"`
+	export.SetJSON
+}
+
+// folderName checks a folder's name: one line of 1 to 200 characters,
+// without control characters, trimmed.
+func folderName(body io.Reader) (string, error) {
+	bad := &apiError{http.StatusBadRequest, "invalid_name", "A folder needs a name of 1 to 200 characters on one line.",
+		`Send {"name": "Smith & Co 2024"} as JSON.`}
+	var req struct {
+		Name *string `json:"name"`
+	}
+	if err := json.NewDecoder(body).Decode(&req); err != nil {
+		return "", &apiError{http.StatusBadRequest, "invalid_request", "The body is not a JSON object.", `Send {"name": "Smith & Co 2024"} as JSON.`}
+	}
+	if req.Name == nil {
+		return "", bad
+	}
+	name := strings.TrimSpace(*req.Name)
+	if name == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxFolderName ||
+		strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }) >= 0 {
+		return "", bad
+	}
+	return name, nil
+}
+
+func (s *Server) handleCreateFolder(w http.ResponseWriter, r *http.Request) {
+	name, err := folderName(http.MaxBytesReader(w, r.Body, 4096))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	f, err := s.store.CreateFolder(r.Context(), account(r).ID, name)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.log.Info("folder created", "folder_id", f.ID, "account_id", f.AccountID)
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "name": f.Name, "created_at": f.CreatedAt.Format(time.RFC3339)})
+}
+
+func (s *Server) handleFolders(w http.ResponseWriter, r *http.Request) {
+	fs, err := s.store.Folders(r.Context(), account(r).ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	items := make([]folderItem, 0, len(fs))
+	for _, f := range fs {
+		items = append(items, newFolderItem(f))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folders": items})
+}
+
+// ownFolder loads the caller's folder id: 404 when there is none, 403 when
+// it is another account's.
+func (s *Server) ownFolder(r *http.Request, id string) (store.Folder, error) {
+	f, err := s.store.Folder(r.Context(), id)
+	if err != nil {
+		return store.Folder{}, err
+	}
+	if f.AccountID != account(r).ID {
+		return store.Folder{}, &apiError{http.StatusForbidden, "forbidden", "This folder belongs to another account.", "Use a folder_id returned to your own API key."}
+	}
+	return f, nil
+}
+
+// folderSet reads a folder's documents and puts them together as a set.
+func (s *Server) folderSet(ctx context.Context, f store.Folder) (*export.Set, []store.FolderDocument, error) {
+	docs, err := s.store.FolderDocuments(ctx, f.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	sources := make([]export.Source, 0, len(docs))
+	for _, d := range docs {
+		src := export.Source{ID: d.ID, Name: d.OriginalName, Status: d.Status, Error: d.Error}
+		if d.Status == store.StatusCompleted {
+			if src.Result, err = decodeServed(d.ID, d.Result, d.Edit); err != nil {
+				return nil, nil, err
+			}
+		}
+		sources = append(sources, src)
+	}
+	return export.NewSet(sources), docs, nil
+}
+
+func (s *Server) handleFolder(w http.ResponseWriter, r *http.Request) {
+	f, err := s.ownFolder(r, mux.Vars(r)["folder_id"])
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	set, docs, err := s.folderSet(r.Context(), f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	resp := folderResponse{Success: true, FolderID: f.ID, Name: f.Name, CreatedAt: f.CreatedAt.UTC().Format(time.RFC3339),
+		Documents: make([]folderDocument, 0, len(docs)), SetJSON: set.JSON()}
+	for _, d := range docs {
+		fd := folderDocument{FileID: d.ID, OriginalName: d.OriginalName, PageCount: d.PageCount, Status: d.Status}
+		switch d.Status {
+		case store.StatusCompleted:
+			rec := d.Reconciliation
+			fd.Reconciliation = &rec
+		case store.StatusFailed:
+			fd.Error, fd.ErrorCode = d.Error, d.ErrorCode
+		}
+		resp.Documents = append(resp.Documents, fd)
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// handleDeleteFolder deletes a folder; its documents stay.
+func (s *Server) handleDeleteFolder(w http.ResponseWriter, r *http.Request) {
+	f, err := s.ownFolder(r, mux.Vars(r)["folder_id"])
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.store.DeleteFolder(r.Context(), f.ID); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.log.Info("folder deleted", "folder_id", f.ID, "account_id", f.AccountID)
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID})
+}
+
+// folderAndDocument loads the caller's folder and document named in the path.
+func (s *Server) folderAndDocument(r *http.Request) (store.Folder, store.Document, error) {
+	v := mux.Vars(r)
+	f, err := s.ownFolder(r, v["folder_id"])
+	if err != nil {
+		return f, store.Document{}, err
+	}
+	d, err := s.ownDocumentID(r, v["file_id"])
+	return f, d, err
+}
+
+// handleAddToFolder puts one of the caller's documents in a folder; a
+// document already in it stays.
+func (s *Server) handleAddToFolder(w http.ResponseWriter, r *http.Request) {
+	f, d, err := s.folderAndDocument(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.store.AddToFolder(r.Context(), f.ID, d.ID); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "file_id": d.ID})
+}
+
+// handleRemoveFromFolder takes a document out of a folder; it stays among
+// the caller's documents.
+func (s *Server) handleRemoveFromFolder(w http.ResponseWriter, r *http.Request) {
+	f, d, err := s.folderAndDocument(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.store.RemoveFromFolder(r.Context(), f.ID, d.ID); err != nil {
+		s.fail(w, r, &apiError{http.StatusNotFound, "not_found", "That document is not in this folder.",
+			"GET /api/v1/folders/{folder_id} lists the folder's documents."})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "file_id": d.ID})
+}
+
+// handleFolderDownload writes every account of the folder over the whole
+// period in one file. While a document still converts it answers 409
+// not_ready, as a document's download does: the file would miss its rows.
+func (s *Server) handleFolderDownload(w http.ResponseWriter, r *http.Request) {
+	format, opts, apiErr := downloadOptions(r.URL.Query(), s.cfg.IntuBID)
+	if apiErr != nil {
+		s.fail(w, r, apiErr)
+		return
+	}
+	f, err := s.ownFolder(r, mux.Vars(r)["folder_id"])
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	set, _, err := s.folderSet(r.Context(), f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if set.Status() == export.SetProcessing {
+		w.Header().Set("Retry-After", "2")
+		s.fail(w, r, &apiError{http.StatusConflict, "not_ready", "A document of the folder is still being processed.",
+			"Poll GET /api/v1/folders/{folder_id} every 2 seconds until no document is processing."})
+		return
+	}
+	var buf bytes.Buffer
+	opts.FileID, opts.OriginalName, opts.Created = f.ID, f.Name, s.store.Now()
+	if err := export.WriteSet(&buf, format, opts, set); err != nil {
+		s.fail(w, r, fmt.Errorf("export folder %s as %s: %w", f.ID, format, err))
+		return
+	}
+	serveExport(w, format, cleanName(strings.ReplaceAll(f.Name, "/", "-")), buf.Bytes())
+}

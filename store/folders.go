@@ -1,0 +1,216 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Errors of folders.
+var (
+	// ErrNoFolder means no folder has the id, or it is another account's.
+	ErrNoFolder = errors.New("no such folder")
+	// ErrFolderFull means a folder holds MaxFolderDocuments already.
+	ErrFolderFull = errors.New("the folder holds as many documents as it may")
+)
+
+// MaxFolderDocuments bounds the documents of one folder: a client's year is
+// a few dozen statements, and a folder's page reads every one of them.
+const MaxFolderDocuments = 1000
+
+// Folder is a named set of an account's documents.
+type Folder struct {
+	ID        string
+	AccountID int64
+	Name      string
+	CreatedAt time.Time
+	// Documents counts the folder's documents.
+	Documents int
+}
+
+// FolderDocument is a document of a folder with what downloads serve of
+// it: the result as the worker encoded it and a person's corrections (nil
+// when none, and both nil until it is completed).
+type FolderDocument struct {
+	Document
+	Result, Edit []byte
+}
+
+// NewFolderID makes a folder_id: "fld_" and 26 random base62 characters.
+func NewFolderID() (string, error) {
+	return randomString("fld_", 26)
+}
+
+const folderColumns = `f.id, f.account_id, f.name, f.created_at,
+	(SELECT count(*) FROM folder_documents fd WHERE fd.folder_id = f.id)`
+
+func scanFolder(row interface{ Scan(...any) error }) (Folder, error) {
+	var f Folder
+	var created string
+	if err := row.Scan(&f.ID, &f.AccountID, &f.Name, &created, &f.Documents); err != nil {
+		return Folder{}, err
+	}
+	f.CreatedAt = parseTime(created)
+	return f, nil
+}
+
+// CreateFolder makes an empty folder for an account.
+func (s *Store) CreateFolder(ctx context.Context, accountID int64, name string) (Folder, error) {
+	id, err := NewFolderID()
+	if err != nil {
+		return Folder{}, err
+	}
+	now := s.Now()
+	if _, err := s.w.ExecContext(ctx, "INSERT INTO folders (id, account_id, name, created_at) VALUES (?, ?, ?, ?)",
+		id, accountID, name, formatTime(now)); err != nil {
+		return Folder{}, fmt.Errorf("create folder: %w", storageErr(err))
+	}
+	return Folder{ID: id, AccountID: accountID, Name: name, CreatedAt: now.UTC()}, nil
+}
+
+// Folders lists an account's folders, newest first.
+func (s *Store) Folders(ctx context.Context, accountID int64) ([]Folder, error) {
+	rows, err := s.r.QueryContext(ctx, "SELECT "+folderColumns+" FROM folders f WHERE f.account_id = ? ORDER BY f.created_at DESC, f.id DESC", accountID)
+	if err != nil {
+		return nil, fmt.Errorf("list folders: %w", err)
+	}
+	defer rows.Close()
+	out := []Folder{}
+	for rows.Next() {
+		f, err := scanFolder(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list folders: %w", err)
+		}
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list folders: %w", err)
+	}
+	return out, nil
+}
+
+// Folder reads a folder; ErrNoFolder when there is none.
+func (s *Store) Folder(ctx context.Context, id string) (Folder, error) {
+	f, err := scanFolder(s.r.QueryRowContext(ctx, "SELECT "+folderColumns+" FROM folders f WHERE f.id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Folder{}, fmt.Errorf("folder %s: %w", id, ErrNoFolder)
+	}
+	if err != nil {
+		return Folder{}, fmt.Errorf("folder %s: %w", id, err)
+	}
+	return f, nil
+}
+
+// DeleteFolder deletes a folder; its documents stay.
+func (s *Store) DeleteFolder(ctx context.Context, id string) error {
+	res, err := s.w.ExecContext(ctx, "DELETE FROM folders WHERE id = ?", id)
+	if err != nil {
+		return fmt.Errorf("delete folder %s: %w", id, storageErr(err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("delete folder %s: %w", id, ErrNoFolder)
+	}
+	return nil
+}
+
+// AddToFolder puts a document in a folder; a document already in it stays
+// as it is. The document must be the folder's account's and not deleted
+// (else ErrNotFound); the folder must exist (else ErrNoFolder) and have
+// room (else ErrFolderFull).
+func (s *Store) AddToFolder(ctx context.Context, folderID, documentID string) (err error) {
+	defer func() { err = storageErr(err) }()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("add to folder: %w", err)
+	}
+	defer tx.Rollback()
+	var account int64
+	err = tx.QueryRowContext(ctx, "SELECT account_id FROM folders WHERE id = ?", folderID).Scan(&account)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("folder %s: %w", folderID, ErrNoFolder)
+	}
+	if err != nil {
+		return fmt.Errorf("add to folder: %w", err)
+	}
+	var n int
+	err = tx.QueryRowContext(ctx, "SELECT count(*) FROM documents WHERE id = ? AND account_id = ? AND deleted_at IS NULL", documentID, account).Scan(&n)
+	if err != nil {
+		return fmt.Errorf("add to folder: %w", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("document %s: %w", documentID, ErrNotFound)
+	}
+	if err := addToFolder(ctx, tx, folderID, documentID, s.stamp()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// addToFolder inserts the link, checking the folder's room.
+func addToFolder(ctx context.Context, tx *sql.Tx, folderID, documentID, stamp string) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM folder_documents WHERE folder_id = ? AND document_id != ?", folderID, documentID).Scan(&n); err != nil {
+		return fmt.Errorf("add to folder: %w", err)
+	}
+	if n >= MaxFolderDocuments {
+		return fmt.Errorf("folder %s: %w", folderID, ErrFolderFull)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO folder_documents (folder_id, document_id, added_at) VALUES (?, ?, ?)
+		ON CONFLICT (folder_id, document_id) DO NOTHING`, folderID, documentID, stamp); err != nil {
+		return fmt.Errorf("add to folder: %w", err)
+	}
+	return nil
+}
+
+// RemoveFromFolder takes a document out of a folder (the document stays);
+// ErrNotFound when it is not in it.
+func (s *Store) RemoveFromFolder(ctx context.Context, folderID, documentID string) error {
+	res, err := s.w.ExecContext(ctx, "DELETE FROM folder_documents WHERE folder_id = ? AND document_id = ?", folderID, documentID)
+	if err != nil {
+		return fmt.Errorf("remove from folder: %w", storageErr(err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("document %s in folder %s: %w", documentID, folderID, ErrNotFound)
+	}
+	return nil
+}
+
+// FolderDocuments reads a folder's documents in the order they were added,
+// each with its result and corrections when it is completed, in one read
+// transaction (so a folder's page sees one moment of it).
+func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderDocument, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("folder documents: %w", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, "SELECT "+documentColumns+`, CASE status WHEN 'completed' THEN result END, edited
+		FROM documents JOIN folder_documents fd ON fd.document_id = documents.id
+		WHERE fd.folder_id = ? AND deleted_at IS NULL ORDER BY fd.added_at, fd.rowid`, folderID)
+	if err != nil {
+		return nil, fmt.Errorf("folder documents: %w", err)
+	}
+	defer rows.Close()
+	var out []FolderDocument
+	for rows.Next() {
+		var result, edit sql.NullString
+		d, err := scanDocument(rows, &result, &edit)
+		if err != nil {
+			return nil, fmt.Errorf("folder documents: %w", err)
+		}
+		fd := FolderDocument{Document: d}
+		if result.Valid {
+			fd.Result = []byte(result.String)
+		}
+		if edit.Valid {
+			fd.Edit = []byte(edit.String)
+		}
+		out = append(out, fd)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("folder documents: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,158 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"passbook/quota"
+)
+
+// TestFolders walks a folder's life: made, documents added (one at
+// upload, in the same transaction), listed with their results, removed,
+// a document deleted, the folder deleted with its documents kept.
+func TestFolders(t *testing.T) {
+	s, c := openTest(t)
+	ctx := context.Background()
+	a := newAccount(t, s, "a@example.com", quota.Enterprise)
+	b := newAccount(t, s, "b@example.com", quota.Enterprise)
+	f, err := s.CreateFolder(ctx, a.ID, "Smith & Co 2024")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(f.ID, "fld_") || len(f.ID) != 30 {
+		t.Errorf("folder id %q", f.ID)
+	}
+	c.Set(c.Now().Add(time.Second))
+	older, err := upload(s, a.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withFolder, err := s.CreateDocument(ctx, NewDocument{AccountID: a.ID, OriginalName: "feb.pdf", Kind: "pdf", PageCount: 1,
+		Content: []byte("%PDF-1.4 x"), FolderID: f.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddToFolder(ctx, f.ID, older.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddToFolder(ctx, f.ID, older.ID); err != nil {
+		t.Errorf("adding a document twice: %v, want it left as it is", err)
+	}
+	// Another account's document, a missing one, a missing folder.
+	other, err := upload(s, b.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddToFolder(ctx, f.ID, other.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("another account's document: %v, want ErrNotFound", err)
+	}
+	if err := s.AddToFolder(ctx, "fld_nope", older.ID); !errors.Is(err, ErrNoFolder) {
+		t.Errorf("missing folder: %v, want ErrNoFolder", err)
+	}
+	if _, err := s.CreateDocument(ctx, NewDocument{AccountID: b.ID, OriginalName: "x.pdf", Kind: "pdf", PageCount: 2,
+		Content: []byte("%PDF-1.4 x"), FolderID: f.ID}); !errors.Is(err, ErrNoFolder) {
+		t.Errorf("upload into another account's folder: %v, want ErrNoFolder", err)
+	}
+	if got := used(t, s, b.ID); got != 1 {
+		t.Errorf("the refused upload was charged: %d pages used, want 1", got)
+	}
+
+	// Complete one; the folder's documents come with what is served.
+	if _, err := s.ClaimJob(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CompleteJob(ctx, older.ID, 2, []byte(`{"Transactions":[]}`)); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := s.FolderDocuments(ctx, f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 2 || docs[0].ID != withFolder.ID || docs[1].ID != older.ID {
+		t.Fatalf("folder documents %+v, want feb.pdf then the one added after", docs)
+	}
+	if docs[0].Result != nil || docs[0].Status != StatusProcessing || string(docs[1].Result) != `{"Transactions":[]}` || docs[1].Status != StatusCompleted {
+		t.Errorf("results: %q %s, %q %s", docs[0].Result, docs[0].Status, docs[1].Result, docs[1].Status)
+	}
+	list, err := s.Folders(ctx, a.ID)
+	if err != nil || len(list) != 1 || list[0].Documents != 2 || list[0].Name != "Smith & Co 2024" {
+		t.Errorf("folders: %+v, %v", list, err)
+	}
+	if list, _ := s.Folders(ctx, b.ID); len(list) != 0 {
+		t.Errorf("b sees a's folders: %+v", list)
+	}
+
+	if err := s.RemoveFromFolder(ctx, f.ID, older.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RemoveFromFolder(ctx, f.ID, older.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("removing twice: %v, want ErrNotFound", err)
+	}
+	if _, err := s.Document(ctx, older.ID); err != nil {
+		t.Errorf("a removed document is gone: %v", err)
+	}
+	if err := s.DeleteDocument(ctx, withFolder.ID); err != nil {
+		t.Fatal(err)
+	}
+	if docs, _ := s.FolderDocuments(ctx, f.ID); len(docs) != 0 {
+		t.Errorf("a deleted document stays in its folder: %+v", docs)
+	}
+	if err := s.AddToFolder(ctx, f.ID, withFolder.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("adding a deleted document: %v, want ErrNotFound", err)
+	}
+	if err := s.AddToFolder(ctx, f.ID, older.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteFolder(ctx, f.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Folder(ctx, f.ID); !errors.Is(err, ErrNoFolder) {
+		t.Errorf("folder after delete: %v, want ErrNoFolder", err)
+	}
+	if err := s.DeleteFolder(ctx, f.ID); !errors.Is(err, ErrNoFolder) {
+		t.Errorf("second delete: %v, want ErrNoFolder", err)
+	}
+	if d, err := s.Document(ctx, older.ID); err != nil || d.Status != StatusCompleted {
+		t.Errorf("the folder's document after the folder's delete: %+v, %v", d, err)
+	}
+}
+
+// TestFolderFull: a folder takes MaxFolderDocuments and refuses one more,
+// an upload into it included, which is then not charged.
+func TestFolderFull(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	a := newAccount(t, s, "a@example.com", quota.Admin)
+	f, err := s.CreateFolder(ctx, a.ID, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp := s.stamp()
+	for i := range MaxFolderDocuments {
+		d, err := upload(s, a.ID, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.w.ExecContext(ctx, "INSERT INTO folder_documents (folder_id, document_id, added_at) VALUES (?, ?, ?)", f.ID, d.ID, stamp); err != nil {
+			t.Fatalf("document %d: %v", i, err)
+		}
+	}
+	before := used(t, s, a.ID)
+	if _, err := s.CreateDocument(ctx, NewDocument{AccountID: a.ID, OriginalName: "x.pdf", Kind: "pdf", PageCount: 1,
+		Content: []byte("%PDF-1.4 x"), FolderID: f.ID}); !errors.Is(err, ErrFolderFull) {
+		t.Errorf("upload into a full folder: %v, want ErrFolderFull", err)
+	}
+	if got := used(t, s, a.ID); got != before {
+		t.Errorf("the refused upload was charged: %d pages, want %d", got, before)
+	}
+	d, err := upload(s, a.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddToFolder(ctx, f.ID, d.ID); !errors.Is(err, ErrFolderFull) {
+		t.Errorf("adding to a full folder: %v, want ErrFolderFull", err)
+	}
+}
