@@ -237,6 +237,11 @@ func normalizeNumber(s string, decimalComma bool) (num string, grouped, hasDecim
 				other = ','
 			}
 			switch {
+			case strings.Count(s, string(c)) > 1 && after == 2 && c != docDecimal:
+				// "2.853.82" in a document of decimal commas: the
+				// last group of two is the cents, its comma misprinted
+				// as the grouping dot (a bank's own specimen does).
+				isDecimal = true
 			case strings.Count(s, string(c)) > 1:
 				isDecimal = false
 			case strings.IndexByte(s, other) >= 0:

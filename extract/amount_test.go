@@ -193,3 +193,22 @@ func FuzzParseAmount(f *testing.F) {
 		}
 	})
 }
+
+func TestMisprintedCents(t *testing.T) {
+	for _, tc := range []struct {
+		s            string
+		decimalComma bool
+		want         string
+		ok           bool
+	}{
+		{"2.853.82", true, "2853.82", true},  // cents after a grouping dot, among decimal commas
+		{"1,234,56", false, "1234.56", true}, // and after a grouping comma among decimal points
+		{"2.853.820", true, "2853820", true}, // whole groups: thousands
+		{"2.853.82", false, "", false},       // among decimal points, two dots are no number
+	} {
+		v, _, ok := parseAmount(tc.s, tc.decimalComma)
+		if ok != tc.ok || ok && v.String() != tc.want {
+			t.Errorf("parseAmount(%q, %v) = %s, %v; want %s, %v", tc.s, tc.decimalComma, v, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -424,6 +424,13 @@ func hasPhrase(folded string, phrases []string) bool {
 // their folded forms, and returns the index of the word after it; -1 when
 // none is there. Phrases are tried longest first.
 func phraseEnd(words []Word, phrases []string) int {
+	_, end := phraseSpan(words, phrases)
+	return end
+}
+
+// phraseSpan is phraseEnd that also gives the index of the phrase's first
+// word; -1, -1 when none is there.
+func phraseSpan(words []Word, phrases []string) (start, end int) {
 	type tok struct {
 		s    string
 		word int
@@ -443,8 +450,8 @@ func phraseEnd(words []Word, phrases []string) int {
 					continue start
 				}
 			}
-			return toks[s+len(ps)-1].word + 1
+			return toks[s].word, toks[s+len(ps)-1].word + 1
 		}
 	}
-	return -1
+	return -1, -1
 }

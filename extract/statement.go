@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -17,7 +18,7 @@ var currencyBySymbol = map[string]string{"£": "GBP", "€": "EUR", "₹": "INR"
 func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 	var st Statement
 	bundled := false
-	for _, l := range lines {
+	for i, l := range lines {
 		folded := foldLabel(l.text())
 		if st.AccountNumber == "" {
 			if end := phraseEnd(l.words, vocab.account); end >= 0 {
@@ -45,24 +46,24 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 			}
 		}
 		if st.OpeningBalance == nil {
-			if v, ok := amountAfter(l, vocab.opening); ok {
+			if v, ok := labelAmount(lines, i, vocab.opening); ok {
 				st.OpeningBalance = &v
 			}
 		}
 		if st.TotalIn == nil {
-			if v, ok := amountAfter(l, vocab.totalIn); ok {
+			if v, ok := labelAmount(lines, i, vocab.totalIn); ok {
 				v = v.Abs()
 				st.TotalIn = &v
 			}
 		}
 		if st.TotalOut == nil {
-			if v, ok := amountAfter(l, vocab.totalOut); ok {
+			if v, ok := labelAmount(lines, i, vocab.totalOut); ok {
 				v = v.Abs()
 				st.TotalOut = &v
 			}
 		}
 		if st.ClosingBalance == nil || bundled {
-			if v, ok := amountAfter(l, vocab.closing); ok {
+			if v, ok := labelAmount(lines, i, vocab.closing); ok {
 				st.ClosingBalance = &v
 			}
 		}
@@ -155,6 +156,35 @@ func amountAfter(l *line, phrases []string) (decimal.Decimal, bool) {
 	}
 	if bare != nil {
 		return bare.amount, true
+	}
+	return decimal.Decimal{}, false
+}
+
+// labelAmount is the amount a label on lines[i] gives: after it on its
+// line, else in a box of labels over values, the first amount on the line
+// below that stands from the label's left edge to where the next label
+// starts ("Alter Kontostand" over "EUR + 2.853,82").
+func labelAmount(lines []*line, i int, phrases []string) (decimal.Decimal, bool) {
+	l := lines[i]
+	if v, ok := amountAfter(l, phrases); ok {
+		return v, true
+	}
+	start, end := phraseSpan(l.words, phrases)
+	if start < 0 || i+1 >= len(lines) {
+		return decimal.Decimal{}, false
+	}
+	below := lines[i+1]
+	if below.page != l.page || below.y0-l.y1 > 1.5*l.height() {
+		return decimal.Decimal{}, false
+	}
+	lo, hi := l.words[start].X0-0.5*l.em, math.Inf(1)
+	if end < len(l.words) {
+		hi = l.words[end].X0
+	}
+	for _, t := range below.toks {
+		if t.kind == tokAmount && t.x0 >= lo && t.x1 <= hi+0.5*l.em {
+			return t.amount, true
+		}
 	}
 	return decimal.Decimal{}, false
 }

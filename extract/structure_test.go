@@ -290,3 +290,33 @@ func TestAccountNamesOneChain(t *testing.T) {
 		t.Errorf("accounts %d, reconciliation %+v: want one account, ok", len(res.Statement.Accounts), res.Statement.Reconciliation)
 	}
 }
+
+// A box of labels over values gives the opening and closing balances
+// printed under their labels, and a figure misprinted with its cents
+// after a grouping dot ("2.853.82" among decimal commas) reads as cents.
+func TestLabelsOverValues(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Kontoauszug vom 01.01.2020 bis 02.02.2020")},
+		[]cellAt{at(10, "Auszug"), at(80, "IBAN"), at(330, "Alter Kontostand")},
+		[]cellAt{at(10, "001"), at(80, "DE31 2001 0020 9999 9999 99"), at(330, "EUR"), rat(500, "+ 2.853.82")},
+		nil,
+		[]cellAt{at(10, "Buchung"), at(70, "Vorgang"), at(330, "Soll"), at(420, "Haben")},
+		[]cellAt{at(10, "19.01.2020"), at(70, "Gutschr. SEPA"), rat(460, "+ 154,00")},
+		[]cellAt{at(10, "19.01.2020"), at(70, "SDD Lastschr"), rat(370, "- 580,06")},
+		nil,
+		[]cellAt{at(10, "Zinssatz"), at(330, "Neuer Kontostand")},
+		[]cellAt{at(10, "11,73 %"), at(330, "EUR"), rat(500, "+ 2.427,76")},
+	)
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2020-01-19|Gutschr. SEPA|154.00||3007.82",
+		"2020-01-19|SDD Lastschr||580.06|2427.76",
+	})
+	st := res.Statement
+	if st.OpeningBalance == nil || st.OpeningBalance.StringFixed(2) != "2853.82" || st.ClosingBalance == nil || st.ClosingBalance.StringFixed(2) != "2427.76" {
+		t.Errorf("opening %v closing %v, want 2853.82 and 2427.76", st.OpeningBalance, st.ClosingBalance)
+	}
+	if st.Reconciliation.Status != ReconcileOK {
+		t.Errorf("reconciliation %+v, want ok", st.Reconciliation)
+	}
+}

@@ -303,7 +303,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 	pitch := linePitch(seg.lines)
 	first := len(rows)
 	var texts []descLine
-	for _, l := range seg.lines {
+	for li, l := range seg.lines {
 		before := len(rows)
 		var dateTok *token
 		var cells []cell
@@ -399,13 +399,13 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			x.printf("  left out %s: a figure about the balance (average, minimum), not a movement", lineRef(l))
 			cur = -1
 		case !hasMove && hasPhrase(folded, vocab.opening):
-			if v, ok := balanceOn(l, bal, vocab.opening); ok {
+			if v, ok := balanceOn(seg.lines, li, bal, vocab.opening); ok {
 				markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
 				x.printf("  opening balance %s from %s", v, lineRef(l))
 			}
 			cur = -1
 		case !hasMove && hasPhrase(folded, vocab.closing):
-			if v, ok := balanceOn(l, bal, vocab.closing); ok {
+			if v, ok := balanceOn(seg.lines, li, bal, vocab.closing); ok {
 				markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
 				x.printf("  closing balance %s from %s", v, lineRef(l))
 			}
@@ -546,15 +546,15 @@ func restatedBalance(cells []cell, bal *cell) decimal.Decimal {
 	return decimal.Zero
 }
 
-// balanceOn is the balance an opening or closing line of a table prints:
-// under the balance column, else the amount after its label wherever it
-// stands ("Saldo finale al 27/04/2024 EUR 25.360,59" under the
-// description).
-func balanceOn(l *line, bal *cell, phrases []string) (decimal.Decimal, bool) {
+// balanceOn is the balance an opening or closing line of a table
+// (lines[i]) prints: under the balance column, else the amount its label
+// gives wherever it stands ("Saldo finale al 27/04/2024 EUR 25.360,59"
+// under the description, or the value under "Neuer Kontostand").
+func balanceOn(lines []*line, i int, bal *cell, phrases []string) (decimal.Decimal, bool) {
 	if bal != nil {
 		return bal.val, true
 	}
-	return amountAfter(l, phrases)
+	return labelAmount(lines, i, phrases)
 }
 
 // movementBelow reports a dated line with an amount below l in its table:
