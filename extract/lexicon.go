@@ -72,7 +72,7 @@ var english = lexicon{
 	sectionIn:     []string{"deposit", "deposits", "credit", "credits", "paid in", "money in", "receipts"},
 	sectionOut:    []string{"withdrawal", "withdrawals", "debit", "debits", "paid out", "money out", "payments", "checks paid", "cheques paid"},
 	balanceTitles: []string{"balance", "balances"},
-	opening:       []string{"brought forward", "b f", "bal b f", "balance b f", "opening balance", "balance brought forward", "balance forward", "previous balance", "starting balance", "start balance", "beginning balance", "balance brought forward", "opening bal"},
+	opening:       []string{"brought forward", "b f", "bal b f", "balance b f", "opening balance", "balance brought forward", "balance forward", "previous balance", "starting balance", "start balance", "beginning balance", "balance brought forward", "opening bal", "last month s balance", "last statement balance", "previous statement balance", "balance from last statement", "balance from previous statement"},
 	closing:       []string{"closing balance", "new balance", "ending balance", "end balance", "carried forward", "c f", "balance carried", "balance carried forward", "closing bal", "statement balance"},
 	totals:        []string{"total", "totals", "sub total", "subtotal", "grand total", "interest rate"},
 	totalIn:       []string{"total credits", "total deposits", "total money in", "total paid in", "total in", "payments and credits", "deposits and other credits", "deposits and additions", "total receipts"},

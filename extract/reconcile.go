@@ -540,12 +540,8 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		checks++
 	}
 	// Totals lines prove the rows above them, back to the last one.
-	byTotals := totalsProve(txs, txSeq, markers, card, x)
-	for _, n := range byTotals {
-		if n > 0 {
-			checks++
-		}
-	}
+	byTotals, totalsOK := totalsProve(txs, txSeq, markers, opening, card, x)
+	checks += totalsOK
 	for proven < len(txs) && byTotals[proven] > 0 {
 		proven++
 	}
@@ -587,6 +583,9 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	default:
 		rec.Status = ReconcileOK
 		rec.Message = fmt.Sprintf("opening balance plus money in minus money out meets all %d printed balance(s)", checks)
+		if totalsOK > 0 {
+			rec.Message = fmt.Sprintf("opening balance plus money in minus money out meets all %d printed balance(s) and total(s)", checks)
+		}
 	}
 	st.Reconciliation = rec
 	x.printf("%d transaction(s); %s: %s", len(txs), rec.Status, rec.Message)
@@ -599,10 +598,13 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 // totalsProve checks each totals line against the transactions read
 // since the one before it: a sum under a money-out column against their
 // money out, under a money-in column against their money in, under a
-// signed column against their net (or, on a card, its negation). It
-// returns, per transaction, the number of totals lines that prove it.
-func totalsProve(txs []Transaction, txSeq []int, markers []marker, card bool, x *explainer) []int {
-	proven := make([]int, len(txs))
+// signed column against their net (or, on a card, its negation), or,
+// for the first totals line, the opening balance carried through them (a
+// card's "TOTAL" that is its new balance). It returns, per transaction,
+// the number of totals lines that prove it, and how many lines prove
+// something.
+func totalsProve(txs []Transaction, txSeq []int, markers []marker, opening *decimal.Decimal, card bool, x *explainer) (proven []int, lines int) {
+	proven = make([]int, len(txs))
 	from := 0
 	for _, m := range markers {
 		if m.kind != "total" {
@@ -621,6 +623,7 @@ func totalsProve(txs []Transaction, txSeq []int, markers []marker, card bool, x 
 				}
 			}
 		}
+		first := from == 0
 		from = m.after
 		if len(covered) == 0 {
 			continue
@@ -633,19 +636,21 @@ func totalsProve(txs []Transaction, txSeq []int, markers []marker, card bool, x 
 			case roleCredit:
 				ok = ok && c.val.Abs().Equal(in)
 			case roleAmount:
-				ok = ok && (c.val.Equal(net) || card && c.val.Equal(net.Neg()))
+				carried := opening != nil && first && (c.val.Equal(opening.Add(net)) || card && c.val.Equal(opening.Sub(net)))
+				ok = ok && (c.val.Equal(net) || card && c.val.Equal(net.Neg()) || carried)
 			default:
 				ok = false
 			}
 		}
 		x.printf("totals line after %d row(s): %d transaction(s) add up to it: %v", m.after, len(covered), ok)
 		if ok {
+			lines++
 			for _, i := range covered {
 				proven[i]++
 			}
 		}
 	}
-	return proven
+	return proven, lines
 }
 
 // decText is a balance as --explain prints it: "none" when not read.

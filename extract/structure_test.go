@@ -320,3 +320,35 @@ func TestLabelsOverValues(t *testing.T) {
 		t.Errorf("reconciliation %+v, want ok", st.Reconciliation)
 	}
 }
+
+// A box of dates and sums under headings with no description column
+// ("Statement date | Payment due date | Credit limit") is not a table of
+// movements; a card's "last month's balance" row opens its table; and a
+// card's TOTAL that carries that balance through the rows proves them.
+func TestCardSummaryBoxAndTotal(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "STATEMENT DATE"), at(110, "PAYMENT DUE DATE"), at(230, "TOTAL CREDIT LIMIT"), at(360, "TOTAL MINIMUM DUE")},
+		[]cellAt{at(10, "01-07-2023"), at(110, "24-07-2023"), rat(320, "S$22,800"), rat(450, "S$50.00")},
+		nil,
+		[]cellAt{at(10, "TRANSACTION DATE"), at(110, "DESCRIPTION"), at(420, "AMOUNT (SGD)")},
+		[]cellAt{at(110, "LAST MONTH'S BALANCE"), rat(480, "412.16")},
+		[]cellAt{at(10, "02/07"), at(110, "PAYMENT BY INTERNET"), rat(480, "(412.16)")},
+		[]cellAt{at(10, "03/07"), at(110, "DELIGHTFUL BREAKFAST"), rat(480, "4.20")},
+		[]cellAt{at(10, "06/07"), at(110, "URBAN TRANSIT CO."), rat(480, "11.90")},
+		[]cellAt{at(110, "TOTAL"), rat(480, "16.10")},
+		nil,
+		[]cellAt{at(10, "Credit limit S$22,800"), at(300, "Minimum payment S$50.00")},
+	)
+	res := Analyze([]Page{pg})
+	var got []string
+	for _, tx := range res.Transactions {
+		got = append(got, tx.Date.Format("2006-01-02")+"|"+tx.Description+"|"+tx.Type())
+	}
+	want := []string{"2023-07-02|PAYMENT BY INTERNET|CREDIT", "2023-07-03|DELIGHTFUL BREAKFAST|DEBIT", "2023-07-06|URBAN TRANSIT CO.|DEBIT"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("transactions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rec := res.Statement.Reconciliation; rec.Status != ReconcileOK {
+		t.Errorf("reconciliation %+v, want ok: the TOTAL carries the last month's balance through the rows", rec)
+	}
+}

@@ -369,7 +369,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 					descParts = append(descParts, t.text)
 				}
 			default:
-				if li < 0 || !seg.labels[li].role.isMoney() {
+				if (li < 0 || !seg.labels[li].role.isMoney()) && t.kind != tokAmount {
 					descParts = append(descParts, t.text)
 				}
 			}
@@ -476,6 +476,15 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		prevLine = l
 	}
 	assignDescriptions(rows[first:], texts)
+	if !hasTextLabel(seg.labels) && len(seg.labels) > 0 && !slices.ContainsFunc(rows[first:], func(r row) bool { return len(r.desc) > 0 }) {
+		// Figures under headings with no description column, and none
+		// printed: a box of dates and sums ("Statement date | Payment
+		// due date | Credit limit"), not a table of movements.
+		if len(rows) > first {
+			x.printf("  left out the %d row(s) of table %d: figures with no description under headings with none, a summary box", len(rows)-first, segID)
+		}
+		rows = rows[:first]
+	}
 	return rows, markers
 }
 
