@@ -256,7 +256,7 @@ func tokenize(l *line, decimalComma bool) {
 		}
 		// Amount: the longest run of up to four close words that reads as one
 		// ("1,234.56", "- 92.26", "3 120,50 €", "EUR 12,00", "995.88 CR").
-		if n, v, marked, bare := lexAmountWords(ws[i:], h, decimalComma); n > 0 {
+		if n, v, marked, bare := lexAmountWords(ws[i:], h, decimalComma); n > 0 && !percent(ws[i+n:], ws[i+n-1], h) {
 			kind := tokAmount
 			if bare {
 				kind = tokText
@@ -274,6 +274,12 @@ func tokenize(l *line, decimalComma bool) {
 		l.toks = append(l.toks, token{kind: tokText, text: w.Text, x0: w.X0, y0: w.Y0, x1: w.X1, y1: w.Y1})
 		i++
 	}
+}
+
+// percent reports a "%" set just after a number (last): a rate, never an
+// amount of money.
+func percent(rest []Word, last Word, h float64) bool {
+	return strings.HasSuffix(last.Text, "%") || len(rest) > 0 && strings.HasPrefix(rest[0].Text, "%") && rest[0].X0-last.X1 < 0.8*h
 }
 
 func joinWords(ws []Word) string {

@@ -352,3 +352,27 @@ func TestCardSummaryBoxAndTotal(t *testing.T) {
 		t.Errorf("reconciliation %+v, want ok: the TOTAL carries the last month's balance through the rows", rec)
 	}
 }
+
+// A fees table printed under the transactions (undated lines of a fee and
+// its price, then rates in per cent) is not read as the last day's rows.
+func TestFeesTableAfterRows(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/09/2022 to 30/09/2022")},
+		[]cellAt{at(10, "Opening balance"), rat(300, "100.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Narrative"), at(330, "Withdrawals"), at(420, "Money In"), at(490, "Balance")},
+		[]cellAt{at(10, "30/09/2022"), at(90, "Card payment Albert Heijn"), rat(380, "5.10"), rat(540, "94.90")},
+		nil, nil, nil,
+		[]cellAt{at(10, "Fees and interest rates")},
+		nil,
+		[]cellAt{at(10, "Monthly account fee"), rat(380, "7.50")},
+		[]cellAt{at(10, "Overdraft arrangement fee"), rat(380, "12.90")},
+		[]cellAt{at(10, "Overdraft interest rate"), rat(380, "18.30 %")},
+		[]cellAt{at(10, "Cash advance rate"), rat(380, "3.46 %")},
+	)
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{"2022-09-30|Card payment Albert Heijn||5.10|94.90"})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok", s)
+	}
+}

@@ -466,6 +466,9 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				x.printf("  left out %s: no date, no movement, and not a description's line", lineRef(l))
 			}
 			cur = -1
+			// A line left out is no row for the lines below it to be
+			// near: a fees table's lines do not lead one another in.
+			cells = nil
 		}
 		if len(rows) > before {
 			rows[len(rows)-1].line = l
