@@ -56,6 +56,8 @@ func (r colRole) String() string {
 		return "balance"
 	case roleDrCr:
 		return "Dr/Cr indicator"
+	case roleCount:
+		return "count (not money)"
 	}
 	return "none"
 }

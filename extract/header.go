@@ -25,6 +25,7 @@ const (
 	roleAmount            // one signed (or Dr/Cr marked) amount
 	roleBalance           // running balance
 	roleDrCr              // a Dr/Cr indicator column
+	roleCount             // figures that are not money: points, units, quantities
 )
 
 func (r colRole) isDate() bool { return r == roleDate || r == roleTransDate || r == roleValueDate }
@@ -216,6 +217,8 @@ func roleGroup(r colRole) int {
 		return 5 // a type or reference column beside the description
 	case r == roleDrCr:
 		return 4
+	case r == roleCount:
+		return 6
 	}
 	return 3
 }

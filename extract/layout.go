@@ -220,7 +220,7 @@ func chainPass(byX []Word, pageIdx int, slants []slant) []*line {
 // drCrWord reports a Dr/Cr marker printed as its own word after an amount.
 func drCrWord(s string) bool {
 	switch strings.ToUpper(strings.TrimSuffix(s, ".")) {
-	case "DR", "CR", "D", "C", "-", "+":
+	case "DR", "CR", "D", "C", "S", "H", "-", "+": // S and H: Soll and Haben
 		return true
 	}
 	return false
@@ -295,7 +295,7 @@ func joinWords(ws []Word) string {
 // and whether it is bare: a whole number with no separators, which is money
 // only in a money column (see token.bare).
 func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decimal, bool, bool) {
-	if !strings.ContainsAny(ws[0].Text, "0123456789") && !currencyWord(ws[0].Text) && !drCrWord(ws[0].Text) {
+	if !strings.ContainsAny(ws[0].Text, "0123456789") && !currencyWord(strings.TrimLeft(ws[0].Text, "+-")) && !drCrWord(ws[0].Text) {
 		return 0, decimal.Decimal{}, false, false
 	}
 	n := 1

@@ -316,3 +316,20 @@ func TestGroupLinesSlantedOCR(t *testing.T) {
 		t.Errorf("the box run over the next word ends at %.0f, not before it", x1)
 	}
 }
+
+// A minus before a currency code ("-CHF 246.87") and a Soll/Haben mark
+// after a figure ("236.08 S") belong to the amount.
+func TestTokenizeSignedCurrencyAndSollHaben(t *testing.T) {
+	pg := synthPage(1, []cellAt{at(10, "-CHF 246.87"), at(200, "236.08 S"), at(300, "12.00 H")})
+	l := groupLines(pg, 0)[0]
+	tokenize(l, false)
+	var got []string
+	for _, tk := range l.toks {
+		if tk.kind == tokAmount {
+			got = append(got, tk.amount.String())
+		}
+	}
+	if strings.Join(got, " ") != "-246.87 -236.08 12" {
+		t.Errorf("amounts %q, want -246.87 -236.08 12", got)
+	}
+}

@@ -50,7 +50,7 @@ type lexicon struct {
 }
 
 // headingOrder is the order roles are tried in: the most specific first.
-var headingOrder = []colRole{roleValueDate, roleTransDate, roleDrCr, roleBalance, roleDebit, roleCredit, roleAmount, roleDate, roleType, roleRef, roleDesc}
+var headingOrder = []colRole{roleValueDate, roleTransDate, roleDrCr, roleCount, roleBalance, roleDebit, roleCredit, roleAmount, roleDate, roleType, roleRef, roleDesc}
 
 var lexicons = []lexicon{english, german, french, spanish, italian, dutch, portuguese}
 
@@ -60,6 +60,7 @@ var english = lexicon{
 		roleValueDate: {"value date", "value dt", "val date"},
 		roleTransDate: {"trans date", "transaction date", "txn date", "tran date", "trx date", "date of transaction", "purchase date", "card date", "activity date", "sale date"},
 		roleDrCr:      {"dr cr", "cr dr", "d c", "c d", "debit credit indicator"},
+		roleCount:     {"points", "reward points", "bonus points", "pts", "miles", "units", "quantity", "qty"},
 		roleBalance:   {"balance", "running balance", "ledger balance"},
 		roleDebit:     {"paid out", "money out", "amount out", "withdrawal", "withdrawals", "withdraw", "debit", "debits", "payments", "payment", "out", "dr", "spent", "charges", "charge", "outgoing", "outgoings"},
 		roleCredit:    {"paid in", "money in", "amount in", "deposit", "deposits", "credit", "credits", "receipts", "in", "cr", "received", "incoming"},
@@ -97,6 +98,7 @@ var german = lexicon{
 	headings: map[colRole][]string{
 		roleValueDate: {"valuta", "wertstellung", "wert", "valutadatum"},
 		roleDrCr:      {"s h", "soll haben"},
+		roleCount:     {"punkte", "bonuspunkte", "einheiten", "anzahl", "menge"},
 		roleBalance:   {"saldo", "kontostand"},
 		roleDebit:     {"soll", "lastschrift", "belastung", "ausgang", "ausgange", "abbuchung", "auszahlung"},
 		roleCredit:    {"haben", "gutschrift", "eingang", "eingange", "einzahlung"},
@@ -143,6 +145,7 @@ var french = lexicon{
 		roleRef:       {"reference", "ref", "cheque"},
 		roleTransDate: {"date achat", "date transaction", "date d achat"},
 		roleDrCr:      {"sens", "d c"},
+		roleCount:     {"points", "points fidelite", "unites", "quantite"},
 		roleDesc:      {"libelle", "operation", "operations", "description", "nature de l operation", "detail", "designation"},
 	},
 	sectionIn:     []string{"credits", "versements", "entrees"},
@@ -181,6 +184,7 @@ var spanish = lexicon{
 		roleRef:       {"referencia", "ref"},
 		roleTransDate: {"fecha compra", "f transaccion", "fecha transaccion"},
 		roleDrCr:      {"d h", "signo"},
+		roleCount:     {"puntos", "unidades", "cantidad de unidades"},
 		roleDesc:      {"concepto", "descripcion", "detalle", "movimiento", "movimientos"},
 	},
 	sectionIn:     []string{"abono", "abonos", "ingresos", "creditos", "depositos"},
@@ -219,6 +223,7 @@ var italian = lexicon{
 		roleRef:       {"riferimento", "rif", "n assegno", "assegno"},
 		roleTransDate: {"data acquisto"},
 		roleDrCr:      {"d a", "segno"},
+		roleCount:     {"punti", "punti fedelta", "quote", "quantita"},
 		roleDesc:      {"descrizione", "causale", "descrizione operazione", "dettaglio"},
 	},
 	sectionIn:     []string{"accredito", "accrediti", "entrate"},
@@ -257,6 +262,7 @@ var dutch = lexicon{
 		roleRef:       {"kenmerk", "referentie", "chequenr", "cheque nr"},
 		roleTransDate: {"aankoopdatum", "transactiedatum"},
 		roleDrCr:      {"af bij", "bij af"},
+		roleCount:     {"punten", "spaarpunten", "eenheden", "aantal"},
 		roleDesc:      {"omschrijving", "mededelingen", "naam omschrijving"},
 	},
 	sectionIn:     []string{"bijschrijving", "bijschrijvingen"},
@@ -295,6 +301,7 @@ var portuguese = lexicon{
 		roleRef:       {"referencia", "documento", "doc"},
 		roleTransDate: {"data compra", "data transacao"},
 		roleDrCr:      {"sinal", "d c"},
+		roleCount:     {"pontos", "unidades", "quantidade"},
 		roleDesc:      {"descricao", "historico", "movimento", "lancamento", "lancamentos", "descritivo"},
 	},
 	sectionIn:     []string{"credito", "creditos", "entradas"},

@@ -180,8 +180,8 @@ func indicatorDir(word string) int {
 
 // variants lists the readings to weigh for one table: the readings as
 // headed first, then each with the table's money-out and money-in columns
-// given other roles (every way of making each of them out or in, for a
-// table whose headings sit over the wrong columns), and with indicator
+// given other roles (every way of making each of them out, in or not
+// money, for a table whose headings sit over the wrong columns), and with indicator
 // words nothing tells given each direction (at most two such words).
 func variants(rows []row, readings []reading) []reading {
 	var cols []int
@@ -202,15 +202,23 @@ func variants(rows []row, readings []reading) []reading {
 	}
 	var colMaps []map[int]colRole
 	if len(cols) <= 4 {
-		for mask := 0; mask < 1<<len(cols); mask++ {
+		// Each column out, in, or not money at all (points or units under
+		// a heading read as money); at least one stays money.
+		n := 1
+		for range cols {
+			n *= 3
+		}
+		for code := 0; code < n; code++ {
 			m := map[int]colRole{}
-			for k, c := range cols {
-				m[c] = roleDebit
-				if mask&(1<<k) != 0 {
-					m[c] = roleCredit
-				}
+			money := false
+			for k, c, rest := 0, 0, code; k < len(cols); k, rest = k+1, rest/3 {
+				c = cols[k]
+				m[c] = []colRole{roleDebit, roleCredit, roleNone}[rest%3]
+				money = money || m[c] != roleNone
 			}
-			colMaps = append(colMaps, m)
+			if money {
+				colMaps = append(colMaps, m)
+			}
 		}
 	}
 	var indMaps []map[string]int

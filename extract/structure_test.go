@@ -376,3 +376,27 @@ func TestFeesTableAfterRows(t *testing.T) {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
 }
+
+// Points beside the amounts are counted, not money: under their own
+// heading ("Points fidélité") they stay out of the money columns, and the
+// credit heading beside them keeps its own column.
+func TestPointsColumn(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Période du: 1 août 2024 - 31 août 2024")},
+		nil,
+		[]cellAt{at(10, "Date"), at(70, "Libellé"), at(250, "Sorties"), at(320, "Crédit"), at(380, "Points fidélité"), at(490, "Solde")},
+		[]cellAt{at(70, "Solde initial"), rat(540, "0.00")},
+		[]cellAt{at(10, "11/08/2024"), at(70, "Pagamento Crème & Café"), rat(290, "2.99"), rat(440, "2"), rat(540, "-2.99")},
+		[]cellAt{at(10, "11/08/2024"), at(70, "Salary Société Générale"), rat(360, "212.52"), rat(540, "209.53")},
+		[]cellAt{at(10, "14/08/2024"), at(70, "Lastschrift Iberdrola"), rat(290, "233.79"), rat(440, "233"), rat(540, "-24.26")},
+	)
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2024-08-11|Pagamento Crème & Café||2.99|-2.99",
+		"2024-08-11|Salary Société Générale|212.52||209.53",
+		"2024-08-14|Lastschrift Iberdrola||233.79|-24.26",
+	})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok", s)
+	}
+}
