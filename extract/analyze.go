@@ -9,7 +9,8 @@ import (
 
 // analyze finds the transaction tables in a document's words and reads them
 // into a reconciled Result.
-func analyze(pages []Page, x *explainer) *Result {
+func analyze(doc Document, x *explainer) *Result {
+	pages := doc.Pages
 	var cells []string
 	for _, pg := range pages {
 		for _, w := range pg.Words {
@@ -35,19 +36,19 @@ func analyze(pages []Page, x *explainer) *Result {
 	}
 	parts := splitAccounts(all, segs)
 	if parts == nil {
-		return readAccounts(pages, all, segs, []accountPart{one}, x)
+		return readAccounts(doc, all, segs, []accountPart{one}, x)
 	}
 	// Several accounts named above their tables, unless the arithmetic says
 	// the names are one account's (a running header that prints another
 	// number on each page): the rows then run from the first part's
 	// opening balance to the last part's closing balance as one chain.
 	x.printf("reading as %d accounts", len(parts))
-	res := readAccounts(pages, all, segs, parts, x)
+	res := readAccounts(doc, all, segs, parts, x)
 	if res.Statement.Reconciliation.Status == ReconcileOK {
 		return res
 	}
 	x.printf("reading as one account")
-	if single := readAccounts(pages, all, segs, []accountPart{one}, x); single.Statement.Reconciliation.Status == ReconcileOK {
+	if single := readAccounts(doc, all, segs, []accountPart{one}, x); single.Statement.Reconciliation.Status == ReconcileOK {
 		return single
 	}
 	x.printf("kept the reading as %d accounts", len(parts))
@@ -57,7 +58,7 @@ func analyze(pages []Page, x *explainer) *Result {
 // readAccounts reads the rows of each account part and reconciles them:
 // one part is the whole document's statement; several are each reconciled
 // as a statement of its own.
-func readAccounts(pages []Page, all []*line, segs []segment, parts []accountPart, x *explainer) *Result {
+func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart, x *explainer) *Result {
 	// Each account's tables are read on their own: its brought-forward
 	// line opens its rows, not the document's.
 	type partRows struct {
@@ -116,24 +117,34 @@ func readAccounts(pages []Page, all []*line, segs []segment, parts []accountPart
 	}
 	card := isCardStatement(all)
 	res := &Result{Statement: st}
+	yearFromToday := false
 	if ps == nil && slices.ContainsFunc(toks, func(t dateToken) bool { return t.YearDigits == 0 }) {
 		// No year printed anywhere: the dates are taken in the year up to
-		// the day of conversion, and the statement says so.
-		y, m, d := today().Date()
+		// the day the file was made, else the day of conversion, and the
+		// statement says so.
+		from, why := doc.Created, "the file was made"
+		if from.IsZero() {
+			from, why, yearFromToday = today(), "the day of conversion", true
+		}
+		y, m, d := from.Date()
 		end := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 		start := end.AddDate(-1, 0, 1)
 		ps, pe = &start, &end
-		res.Statement.Warnings = append(res.Statement.Warnings, fmt.Sprintf("the statement prints no year: its dates are taken as falling in the year up to %s", end.Format(time.DateOnly)))
+		res.Statement.Warnings = append(res.Statement.Warnings, fmt.Sprintf("the statement prints no year: its dates are taken as falling in the year up to %s, %s", end.Format(time.DateOnly), why))
+		x.printf("no year printed: dates taken in the year up to %s, %s", end.Format(time.DateOnly), why)
 	}
 	// The running balance catches what recognition commonly gets wrong: a
 	// lost minus, a misread digit.
-	ocr := slices.ContainsFunc(pages, func(p Page) bool { return p.OCR })
+	ocr := slices.ContainsFunc(doc.Pages, func(p Page) bool { return p.OCR })
 	if len(parts) == 1 {
 		res.Transactions = reconcile(read[0].rows, read[0].markers, &res.Statement, order, ps, pe, card, x)
 		if ocr {
 			applyOCRRepairs(res.Transactions, &res.Statement, card)
 			repairOCRDates(res.Transactions, &res.Statement)
 			unprovenOCR(res.Transactions, &res.Statement)
+		}
+		if yearFromToday {
+			yearUnproven(&res.Statement.Reconciliation)
 		}
 		return res
 	}
@@ -170,8 +181,23 @@ func readAccounts(pages []Page, all []*line, segs []segment, parts []accountPart
 	res.Statement.AccountNumber = first.Number
 	res.Statement.OpeningBalance, res.Statement.ClosingBalance = first.OpeningBalance, first.ClosingBalance
 	res.Statement.TotalIn, res.Statement.TotalOut = nil, nil
+	if yearFromToday {
+		for i := range res.Statement.Accounts {
+			yearUnproven(&res.Statement.Accounts[i].Reconciliation)
+		}
+	}
 	res.Statement.Reconciliation = combineAccounts(res.Statement.Accounts, offsets)
 	return res
+}
+
+// yearUnproven keeps a statement whose dates took their year from the
+// day of conversion from ok: its arithmetic proves the amounts, not the
+// year of every date.
+func yearUnproven(rec *Reconciliation) {
+	if rec.Status == ReconcileOK {
+		rec.Status = ReconcileUnverified
+		rec.Message = "the amounts add up, but the statement prints no year and the file says not when it was made: the dates' year is the conversion's, which nothing proves"
+	}
 }
 
 // today is the day of conversion (a variable for tests).

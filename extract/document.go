@@ -2,6 +2,8 @@ package extract
 
 import (
 	"bytes"
+	"io"
+	"time"
 )
 
 // MaxPages bounds the pages (or image frames) of one document.
@@ -55,11 +57,31 @@ func Sniff(data []byte) string {
 	return ""
 }
 
+// Document is a document's pages with what the file says of itself.
+type Document struct {
+	Pages []Page
+	// Created is when the file says it was made (a PDF's creation date,
+	// its day); zero when it does not say. A statement that prints no
+	// year takes its dates in the year up to it.
+	Created time.Time
+}
+
 // Analyze reads the words of a document's pages (from a text layer or from
 // recognition) into its transactions and statement summary. It is the whole
 // analysis, pure Go: extract/engine feeds it the pages MuPDF and Tesseract read.
 func Analyze(pages []Page) *Result {
-	res := analyze(pages, nil)
-	res.PageCount = len(pages)
+	return AnalyzeDocument(Document{Pages: pages}, nil)
+}
+
+// AnalyzeDocument is Analyze of a document with what its file says of
+// itself; when explain is set it also writes there, for a person, how
+// the document was read (see Explain).
+func AnalyzeDocument(doc Document, explain io.Writer) *Result {
+	var x *explainer
+	if explain != nil {
+		x = &explainer{w: explain}
+	}
+	res := analyze(doc, x)
+	res.PageCount = len(doc.Pages)
 	return res
 }

@@ -26,9 +26,7 @@ func (x *explainer) printf(format string, args ...any) {
 // Explain is Analyze that also writes to w, for a person, how the
 // document was read.
 func Explain(pages []Page, w io.Writer) *Result {
-	res := analyze(pages, &explainer{w: w})
-	res.PageCount = len(pages)
-	return res
+	return AnalyzeDocument(Document{Pages: pages}, w)
 }
 
 // roleName is a column role as --explain prints it.

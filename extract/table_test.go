@@ -509,6 +509,20 @@ func TestAnalyzeNoYearAnywhere(t *testing.T) {
 	if len(res.Statement.Warnings) == 0 || !strings.Contains(res.Statement.Warnings[0], "no year") {
 		t.Errorf("warnings %q, want one saying no year is printed", res.Statement.Warnings)
 	}
+	// A year taken from today never gives ok, though the balances follow.
+	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+		t.Errorf("reconciliation %s, want unverified: the year is the conversion's", s)
+	}
+	// With the file's creation date the year comes from it, and the
+	// arithmetic may prove the rows.
+	res = AnalyzeDocument(Document{Pages: []Page{pg}, Created: time.Date(2023, 2, 1, 0, 0, 0, 0, time.UTC)}, nil)
+	checkTxs(t, res, []string{
+		"2022-12-30|SHOP||10.00|90.00",
+		"2023-01-04|SALARY|60.00||150.00",
+	})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok with the year from the file's creation date", s)
+	}
 }
 
 // With no opening balance printed, an unsigned amount on the first row has

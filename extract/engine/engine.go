@@ -64,26 +64,21 @@ func (e *Engine) Probe(data []byte, password string) (extract.Info, error) {
 // Convert reads every page of a PDF or image and returns its transactions
 // and statement summary.
 func (e *Engine) Convert(data []byte, opts extract.Options) (*extract.Result, error) {
-	var pages []extract.Page
+	var doc extract.Document
 	var warnings []string
 	var err error
 	switch extract.Sniff(data) {
 	case "":
 		return nil, extract.ErrUnsupported
 	case "pdf":
-		pages, warnings, err = e.pdfPages(data, opts)
+		doc, warnings, err = e.pdfPages(data, opts)
 	default:
-		pages, err = e.imagePages(data, opts)
+		doc.Pages, err = e.imagePages(data, opts)
 	}
 	if err != nil {
 		return nil, err
 	}
-	var res *extract.Result
-	if opts.Explain != nil {
-		res = extract.Explain(pages, opts.Explain)
-	} else {
-		res = extract.Analyze(pages)
-	}
+	res := extract.AnalyzeDocument(doc, opts.Explain)
 	res.Statement.Warnings = append(res.Statement.Warnings, warnings...)
 	return res, nil
 }
@@ -110,18 +105,18 @@ func nearlyBlank(g *image.Gray) bool {
 // pdfPages reads the words of each page, recognising pages that have no
 // text layer. A nearly blank page that recognition fails on keeps what its
 // text layer holds, with a warning, rather than failing the document.
-func (e *Engine) pdfPages(data []byte, opts extract.Options) ([]extract.Page, []string, error) {
+func (e *Engine) pdfPages(data []byte, opts extract.Options) (extract.Document, []string, error) {
 	doc, err := pdf.Open(data, opts.Password)
 	if err != nil {
-		return nil, nil, err
+		return extract.Document{}, nil, err
 	}
 	defer doc.Close()
 	n := doc.PageCount()
 	if n == 0 {
-		return nil, nil, fmt.Errorf("pdf has no pages: %w", extract.ErrCorrupt)
+		return extract.Document{}, nil, fmt.Errorf("pdf has no pages: %w", extract.ErrCorrupt)
 	}
 	if n > extract.MaxPages {
-		return nil, nil, fmt.Errorf("%d pages: %w", n, extract.ErrTooLarge)
+		return extract.Document{}, nil, fmt.Errorf("%d pages: %w", n, extract.ErrTooLarge)
 	}
 	if opts.Progress != nil {
 		// The page count first: a worker's time budget grows with it.
@@ -132,19 +127,19 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) ([]extract.Page, []
 	for i := 0; i < n; i++ {
 		pg, err := doc.Words(i)
 		if err != nil {
-			return nil, nil, err
+			return extract.Document{}, nil, err
 		}
 		if !hasTextLayer(pg) {
 			img, err := doc.RenderGray(i, ocrDPI)
 			if err != nil {
-				return nil, nil, err
+				return extract.Document{}, nil, err
 			}
 			opg, err := e.ocrPage(img, ocrDPI, i+1)
 			switch {
 			case err != nil && nearlyBlank(img):
 				warnings = append(warnings, fmt.Sprintf("page %d: text recognition failed on a nearly blank page; only its text layer was read (%v)", i+1, err))
 			case err != nil:
-				return nil, nil, fmt.Errorf("ocr page %d: %w", i+1, err)
+				return extract.Document{}, nil, fmt.Errorf("ocr page %d: %w", i+1, err)
 			default:
 				opg.Number = i + 1
 				pg = opg
@@ -155,7 +150,7 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) ([]extract.Page, []
 			opts.Progress(i+1, n)
 		}
 	}
-	return pages, warnings, nil
+	return extract.Document{Pages: pages, Created: doc.Created()}, warnings, nil
 }
 
 // hasTextLayer reports whether a page carries enough real text to read

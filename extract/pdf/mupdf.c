@@ -14,6 +14,8 @@ typedef struct pdf_obj pdf_obj;
 pdf_document *pdf_specifics(fz_context *ctx, fz_document *doc);
 pdf_obj *pdf_trailer(fz_context *ctx, pdf_document *doc);
 pdf_obj *pdf_dict_gets(fz_context *ctx, pdf_obj *dict, const char *key);
+fz_buffer *pdf_load_stream(fz_context *ctx, pdf_obj *ref);
+int pdf_is_stream(fz_context *ctx, pdf_obj *obj);
 void pdf_dict_puts_drop(fz_context *ctx, pdf_obj *dict, const char *key, pdf_obj *val);
 int pdf_is_dict(fz_context *ctx, pdf_obj *obj);
 int pdf_is_array(fz_context *ctx, pdf_obj *obj);
@@ -668,6 +670,44 @@ int pb_page_size(pb_doc *d, int page, float *w, float *h, char *msg, size_t msgl
 	}
 	if (rc == PB_OK && d->st.over)
 		rc = pb_fail(d, PB_ERR_CORRUPT, msg, msglen);
+	return rc;
+}
+
+int pb_created(pb_doc *d, char *info, size_t infolen, unsigned char **xmp, size_t *xmplen)
+{
+	fz_context *ctx = d->ctx;
+	fz_buffer *buf = NULL;
+	int rc = PB_OK;
+	info[0] = 0;
+	*xmp = NULL;
+	*xmplen = 0;
+	if (d->st.over)
+		return PB_ERR_CORRUPT;
+	fz_var(buf);
+	fz_try(ctx) {
+		if (fz_lookup_metadata(ctx, d->doc, FZ_META_INFO_CREATIONDATE, info, (int)infolen) < 0)
+			info[0] = 0;
+		pdf_document *pdf = pdf_specifics(ctx, d->doc);
+		pdf_obj *root = pdf ? pdf_dict_gets(ctx, pdf_trailer(ctx, pdf), "Root") : NULL;
+		pdf_obj *md = root ? pdf_dict_gets(ctx, root, "Metadata") : NULL;
+		if (md && pdf_is_stream(ctx, md)) {
+			unsigned char *data;
+			buf = pdf_load_stream(ctx, md);
+			size_t n = fz_buffer_storage(ctx, buf, &data);
+			if (n > 1 << 20)
+				n = 1 << 20; /* the packet's head holds the dates */
+			*xmp = malloc(n ? n : 1);
+			if (*xmp) {
+				memcpy(*xmp, data, n);
+				*xmplen = n;
+			}
+		}
+	}
+	fz_always(ctx)
+		fz_drop_buffer(ctx, buf);
+	fz_catch(ctx) {
+		rc = PB_ERR_CORRUPT;
+	}
 	return rc;
 }
 

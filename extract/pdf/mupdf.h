@@ -64,6 +64,10 @@ int pb_page_size(pb_doc *d, int page, float *w, float *h, char *msg, size_t msgl
 size_t pb_inflated(pb_doc *d);
 /* pb_contexts_made counts the MuPDF contexts this process has created. */
 long pb_contexts_made(void);
+/* pb_created gives the document's Info CreationDate as MuPDF reads it
+ * ("D:20240115...", "" when none) and a malloc'd copy of its XMP metadata
+ * packet (at most 1 MiB; NULL when none) to free with pb_free. */
+int pb_created(pb_doc *d, char *info, size_t infolen, unsigned char **xmp, size_t *xmplen);
 void pb_free(void *p);
 
 #endif

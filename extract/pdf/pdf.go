@@ -25,6 +25,9 @@ import "C"
 import (
 	"fmt"
 	"image"
+	"regexp"
+	"strings"
+	"time"
 	"unicode"
 	"unsafe"
 
@@ -211,6 +214,52 @@ func groupWords(chars []rawChar) []extract.Word {
 	}
 	flush()
 	return words
+}
+
+// Created is when the document says it was made: its XMP CreateDate,
+// else its Info dictionary's CreationDate; zero when it says neither or
+// nothing that reads as a date.
+func (p *Doc) Created() time.Time {
+	var info [128]C.char
+	var xmp *C.uchar
+	var n C.size_t
+	if C.pb_created(p.d, &info[0], C.size_t(len(info)), &xmp, &n) != C.PB_OK {
+		return time.Time{}
+	}
+	var packet []byte
+	if xmp != nil {
+		packet = C.GoBytes(unsafe.Pointer(xmp), C.int(n))
+		C.pb_free(unsafe.Pointer(xmp))
+	}
+	if t, ok := xmpCreated(packet); ok {
+		return t
+	}
+	t, _ := infoDate(C.GoString(&info[0]))
+	return t
+}
+
+// xmpCreateDate finds xmp:CreateDate as an element or an attribute.
+var xmpCreateDate = regexp.MustCompile(`xmp:CreateDate(?:>|\s*=\s*["'])\s*([0-9]{4}-[0-9]{2}-[0-9]{2})`)
+
+// xmpCreated reads an XMP packet's xmp:CreateDate (its day).
+func xmpCreated(packet []byte) (time.Time, bool) {
+	m := xmpCreateDate.FindSubmatch(packet)
+	if m == nil {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.DateOnly, string(m[1]))
+	return t, err == nil
+}
+
+// infoDate reads a PDF date ("D:20240115103000+01'00'", the "D:" and all
+// but the day optional) as its day.
+func infoDate(s string) (time.Time, bool) {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "D:")
+	if len(s) < 8 {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("20060102", s[:8])
+	return t, err == nil
 }
 
 // PageSize is page's (0-based) width and height in points.

@@ -262,3 +262,41 @@ func TestFlatGlyphsGetHeight(t *testing.T) {
 		}
 	}
 }
+
+// Created reads when the file says it was made: its XMP CreateDate first,
+// else its Info dictionary's CreationDate.
+func TestCreated(t *testing.T) {
+	build := func(info, xmp string) []byte {
+		var b hostile.Builder
+		content := b.AddStream("", []byte("BT /F1 10 Tf 72 700 Td (Statement) Tj ET"))
+		pages := b.Reserve()
+		page := b.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>", pages, content))
+		b.Set(pages, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", page))
+		meta := ""
+		if xmp != "" {
+			meta = fmt.Sprintf("/Metadata %d 0 R", b.AddStream("/Type /Metadata /Subtype /XML", []byte(xmp)))
+		}
+		if info != "" {
+			b.Trailer = fmt.Sprintf("/Info %d 0 R ", b.Add(fmt.Sprintf("<< /CreationDate (%s) >>", info)))
+		}
+		return b.PDF(b.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R %s >>", pages, meta)))
+	}
+	for _, tc := range []struct {
+		name, info, xmp, want string
+	}{
+		{"info", "D:20240115103000+01'00'", "", "2024-01-15"},
+		{"xmp element", "", `<x:xmpmeta><rdf:Description><xmp:CreateDate>2023-07-01T10:00:00Z</xmp:CreateDate></rdf:Description></x:xmpmeta>`, "2023-07-01"},
+		{"xmp attribute over info", "D:20240115", `<rdf:Description xmp:CreateDate="2022-12-31T23:00:00+01:00"/>`, "2022-12-31"},
+		{"none", "", "", "0001-01-01"},
+		{"not a date", "yesterday", "", "0001-01-01"},
+	} {
+		d, err := Open(build(tc.info, tc.xmp), "")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := d.Created().Format("2006-01-02"); got != tc.want {
+			t.Errorf("%s: Created = %s, want %s", tc.name, got, tc.want)
+		}
+		d.Close()
+	}
+}

@@ -19,6 +19,8 @@ const GiB = 1 << 30
 // Builder collects numbered objects (from 1) and writes them as a PDF.
 type Builder struct {
 	objs [][]byte
+	// Trailer holds more trailer entries ("/Info 7 0 R").
+	Trailer string
 }
 
 // Add appends an object's body (what goes between "N 0 obj" and "endobj")
@@ -63,7 +65,7 @@ func (b *Builder) PDF(root int) []byte {
 	for _, off := range offs {
 		fmt.Fprintf(&o, "%010d 00000 n \n", off)
 	}
-	fmt.Fprintf(&o, "trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(b.objs)+1, root, xref)
+	fmt.Fprintf(&o, "trailer\n<< /Size %d /Root %d 0 R %s>>\nstartxref\n%d\n%%%%EOF\n", len(b.objs)+1, root, b.Trailer, xref)
 	return o.Bytes()
 }
 
