@@ -20,6 +20,9 @@ type lexicon struct {
 	headings map[colRole][]string
 	// sectionIn and sectionOut are titles over a table of money in (out).
 	sectionIn, sectionOut []string
+	// sectionTitles are titles of a kind of rows that say no direction
+	// for every statement ("Purchases and adjustments" on a card).
+	sectionTitles []string
 	// balanceTitles are titles over a list of balances, not movements.
 	balanceTitles []string
 	// opening and closing name the balance before and after the period,
@@ -71,6 +74,7 @@ var english = lexicon{
 		roleDesc:      {"transaction details", "transaction description", "description", "details", "detail", "particulars", "narration", "narrative", "memo", "payee", "text", "merchant", "transaction", "transactions"},
 	},
 	sectionIn:     []string{"deposit", "deposits", "credit", "credits", "paid in", "money in", "receipts"},
+	sectionTitles: []string{"purchases", "purchases and adjustments", "payments and other credits", "payments and credits", "fees", "fees charged", "interest charged", "interest", "cash advances", "other transactions", "account activity", "transactions", "transaction details", "adjustments"},
 	sectionOut:    []string{"withdrawal", "withdrawals", "debit", "debits", "paid out", "money out", "payments", "checks paid", "cheques paid"},
 	balanceTitles: []string{"balance", "balances"},
 	opening:       []string{"brought forward", "b f", "bal b f", "balance b f", "opening balance", "balance brought forward", "balance forward", "previous balance", "starting balance", "start balance", "beginning balance", "balance brought forward", "opening bal", "last month s balance", "last statement balance", "previous statement balance", "balance from last statement", "balance from previous statement"},
@@ -110,6 +114,7 @@ var german = lexicon{
 		roleDesc:      {"verwendungszweck", "vorgang", "buchungstext", "text", "beschreibung", "erlauterung"},
 	},
 	sectionIn:     []string{"gutschrift", "gutschriften", "eingange", "habenumsatze"},
+	sectionTitles: []string{"umsatze", "kartenumsatze", "gebuhren", "zinsen", "sonstige umsatze"},
 	sectionOut:    []string{"belastung", "belastungen", "lastschrift", "lastschriften", "ausgange", "sollumsatze"},
 	balanceTitles: []string{"saldo", "salden", "tagessalden", "kontostand"},
 	opening:       []string{"alter saldo", "alter kontostand", "anfangssaldo", "saldo vortrag", "vortrag", "saldovortrag", "kontostand am anfang", "saldo alt", "ubertrag"},
@@ -333,6 +338,7 @@ var portuguese = lexicon{
 type vocabulary struct {
 	headings                  []rolePhrases
 	sectionIn, sectionOut     []string
+	sectionTitles             []string
 	balanceTitles             []string
 	opening, closing          []string
 	totals, stats             []string
@@ -370,6 +376,7 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 	}
 	v.sectionIn = merge(func(l lexicon) []string { return l.sectionIn })
 	v.sectionOut = merge(func(l lexicon) []string { return l.sectionOut })
+	v.sectionTitles = merge(func(l lexicon) []string { return l.sectionTitles })
 	v.balanceTitles = merge(func(l lexicon) []string { return l.balanceTitles })
 	v.opening = merge(func(l lexicon) []string { return l.opening })
 	v.closing = merge(func(l lexicon) []string { return l.closing })

@@ -400,3 +400,25 @@ func TestPointsColumn(t *testing.T) {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
 }
+
+// A section's title printed over its rows ("PURCHASES") is not part of
+// the next row's description, nor of the last row's above it.
+func TestSectionTitleNotDescription(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/03/2024 to 31/03/2024")},
+		[]cellAt{at(10, "Opening balance"), rat(300, "100.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Description"), at(330, "Withdrawals"), at(420, "Deposits"), at(490, "Balance")},
+		[]cellAt{at(10, "02/03/2024"), at(90, "SALARY ACME"), rat(470, "50.00"), rat(540, "150.00")},
+		nil,
+		[]cellAt{at(90, "PURCHASES AND ADJUSTMENTS")},
+		[]cellAt{at(10, "05/03/2024"), at(90, "CAFE LUNA"), rat(380, "20.00"), rat(540, "130.00")},
+		[]cellAt{at(10, "06/03/2024"), at(90, "SHELL FUEL"), rat(380, "30.00"), rat(540, "100.00")},
+	)
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2024-03-02|SALARY ACME|50.00||150.00",
+		"2024-03-05|CAFE LUNA||20.00|130.00",
+		"2024-03-06|SHELL FUEL||30.00|100.00",
+	})
+}

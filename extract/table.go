@@ -453,6 +453,11 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			cur = len(rows) - 1
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
 			rows[cur].cells = append(rows[cur].cells, *bal)
+		case len(cells) == 0 && dateTok == nil && sectionTitle(l.text()) && !follows(prevLine, l):
+			// "PURCHASES", "Payments and other credits" over the rows of
+			// a section: not the next row's description, nor the last's.
+			x.printf("  left out %s: a section's title", lineRef(l))
+			cur = -1
 		case len(cells) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
 			// A wrapped description: which row it belongs to is decided
 			// once the table's rows are known (see assignDescriptions).
@@ -584,6 +589,14 @@ func movementBelow(seg *segment, l *line) bool {
 		}
 	}
 	return false
+}
+
+// sectionTitle reports a line that is, whole, a section's title: a
+// title of money in or out, or of a kind of rows ("Purchases and
+// adjustments", "Fees charged").
+func sectionTitle(text string) bool {
+	f := strings.TrimSpace(foldLabel(text))
+	return f != "" && (slices.Contains(vocab.sectionIn, f) || slices.Contains(vocab.sectionOut, f) || slices.Contains(vocab.sectionTitles, f))
 }
 
 // descLine is a line of description text with no date or amount.
