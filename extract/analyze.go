@@ -24,6 +24,7 @@ func analyze(doc Document, x *explainer) *Result {
 		ls := groupLines(pg, i)
 		for _, l := range ls {
 			repairHeadingWords(l)
+			joinLostDecimals(l, decimalComma)
 			tokenize(l, decimalComma)
 		}
 		byPage = append(byPage, ls)

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -115,4 +116,38 @@ func editDistance(a, b string, limit int) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// lostPoint matches a whole number as recognition gives the part of an
+// amount before a decimal point it lost ("351", "2,749", "-263", "(1,469");
+// cents are the two digits of the next word ("20", "58)", "20Dr").
+var (
+	lostPoint = regexp.MustCompile(`^[-+(]?[0-9]{1,3}([,.' ][0-9]{3})*$|^[-+(]?[0-9]{1,7}$`)
+	yearWord  = regexp.MustCompile(`^[0-9]{2}([0-9]{2})?[,.]?$`)
+	centsWord = regexp.MustCompile(`^[0-9]{2}(\)|-|[CcDd][Rr]\.?)?$`)
+)
+
+// joinLostDecimals puts back the decimal point recognition drops from a
+// small font ("351 20" for "351.20"): on a recognised line, a whole number
+// followed within a word space by a word of two digits is one amount.
+// Text layers never lose the point, so their lines are left alone.
+func joinLostDecimals(l *line, decimalComma bool) {
+	if !l.ocr {
+		return
+	}
+	point := "."
+	if decimalComma {
+		point = ","
+	}
+	for i := 0; i+1 < len(l.words); i++ {
+		a, b := l.words[i], l.words[i+1]
+		if !lostPoint.MatchString(a.Text) || !centsWord.MatchString(b.Text) || b.X0-a.X1 > 0.8*l.em {
+			continue
+		}
+		if i+2 < len(l.words) && yearWord.MatchString(l.words[i+2].Text) && l.words[i+2].X0-b.X1 < 0.8*l.em {
+			continue // "12 03 2024": a date
+		}
+		l.words[i] = Word{Text: a.Text + point + b.Text, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1)}
+		l.words = append(l.words[:i+1], l.words[i+2:]...)
+	}
 }
