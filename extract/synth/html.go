@@ -16,12 +16,14 @@ import (
 // footer is Chromium's footer template, and there are no carried-forward
 // rows. A table either takes fpdf's column widths or lets the browser size
 // its columns and wrap the descriptions where it likes (html-auto-width).
+// A flowing page keeps each row on one page unless rows-split.
 
 // htmlStyle is how one sample is written.
 type htmlStyle struct {
 	mode  string // html-table, html-absolute, html-flex
 	paged bool
 	auto  bool // html-table: the browser sizes the columns
+	split bool // html-flow: a row may break over two pages
 	face  face
 	fit   float64 // the face's size factor (face.fit)
 	scale float64 // a further size factor, lowered when a page overflows
@@ -36,10 +38,14 @@ func chooseHTML(s Sample) (st htmlStyle, feats, dropped []string) {
 	st.paged = st.mode == "html-absolute" || r.IntN(3) == 0
 	st.face = pickFace(r, s.layout.Font, st.mode == "html-absolute")
 	st.auto = st.mode == "html-table" && r.IntN(3) == 0
+	st.split = !st.paged && r.IntN(4) == 0
 	st.scale = 1
 	feats = append([]string{st.mode, map[bool]string{true: "html-paged", false: "html-flow"}[st.paged]}, st.face.features(true)...)
 	if st.auto {
 		feats = append(feats, "html-auto-width")
+	}
+	if st.split {
+		feats = append(feats, "rows-split")
 	}
 	// Chromium lays out whole strings: it cannot print one glyph at a time.
 	dropped = []string{"glyph-by-glyph"}
@@ -59,20 +65,18 @@ func esc(s string) string { return html.EscapeString(s) }
 
 // htmlWriter writes one sample's HTML.
 type htmlWriter struct {
-	t     *trace
-	l     Layout
-	st    htmlStyle
-	b     strings.Builder
-	fs    float64 // the table's font size, pt
-	lh    float64 // a table line, mm
-	lang  string
-	pages int
+	t  *trace
+	l  Layout
+	st htmlStyle
+	b  strings.Builder
+	fs float64 // the table's font size, pt
+	lh float64 // a table line, mm
 }
 
 // html writes the sample as HTML in style st, and the footer template
 // Chromium prints on each page of a flowing page ("" when paged).
 func (s Sample) html(st htmlStyle) (doc, footer string) {
-	w := &htmlWriter{t: s.trace, l: s.layout, st: st, lang: s.layout.Lang}
+	w := &htmlWriter{t: s.trace, l: s.layout, st: st}
 	k := st.fit * st.scale
 	w.fs = s.trace.fontSize * k
 	w.lh = s.trace.lh * k
@@ -90,7 +94,7 @@ func (w *htmlWriter) size(v float64) string { return pt(v * w.st.fit * w.st.scal
 
 func (w *htmlWriter) write() {
 	t, st := w.t, w.st
-	w.p("<!DOCTYPE html>\n<html lang=%q><head><meta charset=\"utf-8\"><title>%s</title>\n<style>\n", w.lang, esc(t.bank))
+	w.p("<!DOCTYPE html>\n<html lang=%q><head><meta charset=\"utf-8\"><title>%s</title>\n<style>\n", w.l.Lang, esc(t.bank))
 	family := st.face.stack()
 	if !st.face.system {
 		family = `"Statement"`
@@ -121,7 +125,9 @@ func (w *htmlWriter) write() {
 	w.p(".row .c { padding-bottom: %s; }\n.label .c { padding-bottom: %s; }\n", mm(rowGap(w.l, w.lh)), mm(w.lh*0.5))
 	w.p("tr.rule .c, .fx.rule { border-bottom: 0.2mm solid #bebebe; }\n")
 	w.p(".grid .c + .c { border-left: 0.2mm solid #787878; }\n")
-	w.p("tr, .fx { break-inside: avoid; }\n")
+	if !st.split {
+		w.p("tr, .fx { break-inside: avoid; }\n")
+	}
 	w.p("table.tab { table-layout: fixed; border-collapse: collapse; }\ntable.tab.auto { table-layout: auto; }\n")
 	w.p(".fx { display: flex; }\n.fx > .c { flex: none; }\n")
 	// A flex row's cells stretch to its height (for the grid's lines) and

@@ -13,10 +13,12 @@ import (
 // paragraph per line with a tab stop per column (odt-tabs). Writer breaks
 // the pages: the footer (legal text, "Page N of M") and a later page's
 // heading are the page styles', and there are no carried-forward rows.
+// Unless rows-split, a row is kept on one page.
 
 // odtStyle is how one sample is written.
 type odtStyle struct {
 	mode  string // odt-table, odt-tabs
+	split bool   // a row may break over two pages, as Writer lets it
 	face  face
 	fit   float64
 	scale float64
@@ -35,8 +37,12 @@ func chooseODT(s Sample) (st odtStyle, feats, dropped []string) {
 			break
 		}
 	}
+	st.split = r.IntN(4) == 0
 	st.scale = 1
 	feats = append([]string{st.mode}, st.face.features(false)...)
+	if st.split {
+		feats = append(feats, "rows-split")
+	}
 	// Writer lays out whole strings and breaks its own pages.
 	dropped = []string{"glyph-by-glyph", "carried-forward"}
 	if st.mode == "odt-tabs" {
@@ -301,8 +307,12 @@ func (w *odtWriter) table(pa part) {
 			cell(i, w.lh*0.45, "bottom", extra), w.para(c.right, true, w.fs, w.lh, 0, ""), odfLines(h.labels[i]))
 	}
 	w.p("</table:table-row></table:table-header-rows>\n")
+	row := ""
+	if !w.st.split {
+		row = fmt.Sprintf(` table:style-name="%s"`, w.style("table-row", `<style:table-row-properties fo:keep-together="always"/>`))
+	}
 	for _, r := range pa.rows {
-		w.p("<table:table-row>")
+		w.p("<table:table-row%s>", row)
 		for i, c := range t.cols {
 			va := "top"
 			if c.kind != colDesc {
@@ -369,9 +379,9 @@ func (w *odtWriter) tabs(pa part) {
 		lines = max(lines, len(l))
 	}
 	for i := range lines {
-		more := ""
+		more := `fo:keep-with-next="always" `
 		if h.shaded {
-			more = `fo:background-color="#e1e1e1" `
+			more += `fo:background-color="#e1e1e1" `
 		}
 		below := 0.0
 		if i == lines-1 {
@@ -403,6 +413,9 @@ func (w *odtWriter) tabs(pa part) {
 				}
 			}
 			more, below := "", 0.0
+			if i < n-1 && !w.st.split {
+				more = `fo:keep-with-next="always" `
+			}
 			if i == n-1 {
 				below = rowGap(w.l, w.lh)
 				if r.label {

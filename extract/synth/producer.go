@@ -20,8 +20,8 @@ var Producers = []string{"fpdf", "chromium", "libreoffice"}
 // ProducerFeatures are the features a producer adds to a sample's list:
 // how it laid the statement out and with which font.
 var ProducerFeatures = map[string][]string{
-	"chromium":    {"html-table", "html-absolute", "html-flex", "html-paged", "html-flow", "html-auto-width", "font-system", "font-embedded", "font-dejavu"},
-	"libreoffice": {"odt-table", "odt-tabs", "font-dejavu"},
+	"chromium":    {"html-table", "html-absolute", "html-flex", "html-paged", "html-flow", "html-auto-width", "rows-split", "font-system", "font-embedded", "font-dejavu"},
+	"libreoffice": {"odt-table", "odt-tabs", "rows-split", "font-dejavu"},
 }
 
 // Print prints samples made by Generate through a producer and returns
@@ -60,6 +60,10 @@ func (s Sample) printed(producer string, pdf []byte, pages int, feats, dropped [
 		return f == "multi-page" || slices.Contains(dropped, f)
 	})
 	out.Features = append(out.Features, feats...)
+	if pages == 1 {
+		// Rows split only at a page's end.
+		out.Features = slices.DeleteFunc(out.Features, func(f string) bool { return f == "rows-split" })
+	}
 	if pages > 1 {
 		out.Features = append(out.Features, "multi-page")
 	}
