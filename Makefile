@@ -117,7 +117,7 @@ clean:
 # FORCE=card,unsorted gives every statement those features; PLAIN=1 keeps
 # every other choice at its most common option, to look at one feature at a
 # time. NPRINTED (default N) is the number printed by Chromium and
-# LibreOffice, which take about a second a statement.
+# LibreOffice, which take 10-20 times as long as fpdf.
 N            ?= 300
 NPRINTED     ?= 0
 SEED         ?= 1

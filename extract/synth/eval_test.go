@@ -28,8 +28,9 @@ import (
 // Chromium and 10 by LibreOffice, the same layouts) with a seed that changes
 // on every run, printed so a failure can be reproduced, and holds the
 // engine to floors well below today's figures, to be raised as the engine
-// improves (text, 300 seeds: fpdf 88-91% exactly right and under 1% false
-// ok; see README.md for the printed producers).
+// improves. Text, 300 seeds from 4242001: exactly right fpdf 81%, Chromium
+// 82%, LibreOffice 80%; false ok 0, 2 and 4 (under 1.5%: with 10 statements
+// one or two may happen, so the printed producers may have 2 of 10).
 var (
 	evalN        = flag.Int("n", 20, "random statements per kind")
 	evalNPrinted = flag.Int("n-printed", 10, "random statements per kind printed by Chromium and LibreOffice (0: as -n)")
@@ -37,8 +38,8 @@ var (
 	evalKinds    = flag.String("kinds", "text", "comma-separated kinds: text, scan, png, photo")
 	evalProducer = flag.String("producer", "all", "fpdf, chromium, libreoffice, a comma-separated list of them, or all")
 	evalOut      = flag.String("out", "/tmp/passbook-eval-random", "where failing samples are written")
-	evalMinExact = flag.String("min-exact", "fpdf=0.6,chromium=0.5,libreoffice=0.5", "minimum share of statements exactly right, per kind: one share, or producer=share,...")
-	evalMaxFalse = flag.String("max-false-ok", "fpdf=0.1,chromium=0.1,libreoffice=0.1", "largest share of statements that may say ok while wrong, per kind: one share, or producer=share,...")
+	evalMinExact = flag.String("min-exact", "fpdf=0.6,chromium=0.4,libreoffice=0.4", "minimum share of statements exactly right, per kind: one share, or producer=share,...")
+	evalMaxFalse = flag.String("max-false-ok", "fpdf=0.1,chromium=0.2,libreoffice=0.2", "largest share of statements that may say ok while wrong, per kind: one share, or producer=share,...")
 	evalForce    = flag.String("force", "", "comma-separated features every statement must have (see AllFeatures)")
 	evalPlain    = flag.Bool("plain", false, "take the most common option of every choice not forced")
 )
