@@ -175,7 +175,7 @@ func printChromium(samples []Sample) ([]Sample, error) {
 			if overflow || s.tooLong(pages) {
 				return fmt.Errorf("seed %d: Chromium: the statement does not fit its pages at %.2f of its size", s.Seed, st.scale)
 			}
-			out[i] = s.printed("chromium", pdf, pages, feats, dropped)
+			out[i] = s.printed(printing{"chromium", pdf, doc, ".html", pages, feats, dropped})
 			return nil
 		}
 	})

@@ -259,6 +259,7 @@ func report(t *testing.T, producer, kind string, results []evalResult, took time
 	have := map[string]int{}
 	fail := map[string]int{}
 	statuses := map[string]int{} // "expected -> got"
+	dropped := map[string]int{}  // layout features the producer could not print
 	var falseOKSeeds, failSeeds []string
 	for _, r := range results {
 		T += r.truth
@@ -279,6 +280,9 @@ func report(t *testing.T, producer, kind string, results []evalResult, took time
 		statuses[r.sample.Truth.Statement.Reconciliation+" -> "+r.status]++
 		for _, f := range r.sample.Features {
 			have[f]++
+		}
+		for _, f := range r.sample.Dropped {
+			dropped[f]++
 		}
 		if r.exact() {
 			exact++
@@ -311,6 +315,14 @@ func report(t *testing.T, producer, kind string, results []evalResult, took time
 	}
 	sort.Strings(pairs)
 	fmt.Fprintf(&b, "status (expected -> got): %s\n", strings.Join(pairs, ", "))
+	if len(dropped) > 0 {
+		var ds []string
+		for f, k := range dropped {
+			ds = append(ds, fmt.Sprintf("%s %d", f, k))
+		}
+		sort.Strings(ds)
+		fmt.Fprintf(&b, "layout features %s could not print (not in those statements' features): %s\n", producer, strings.Join(ds, ", "))
+	}
 	if len(falseOKSeeds) > 0 {
 		fmt.Fprintf(&b, "FALSE OK seeds: %s\n", strings.Join(falseOKSeeds, " "))
 	}
@@ -360,10 +372,16 @@ func writeFailure(t *testing.T, r evalResult) {
 			t.Error(err)
 		}
 	}
+	if r.sample.source != "" {
+		if err := os.WriteFile(base+r.sample.sourceExt, []byte(r.sample.source), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
 	truth := struct {
 		Truth
 		Features []string `json:"features"`
-	}{r.sample.Truth, r.sample.Features}
+		Dropped  []string `json:"features_not_printed,omitempty"`
+	}{r.sample.Truth, r.sample.Features, r.sample.Dropped}
 	writeJSON(t, base+".truth.json", truth)
 	got := map[string]any{"transactions": r.got, "reconciliation": r.status}
 	if r.err != nil {

@@ -51,6 +51,7 @@ func printOffice(samples []Sample) ([]Sample, error) {
 	defer os.RemoveAll(dir)
 	out := make([]Sample, len(samples))
 	errs := make([]error, len(samples))
+	docs := make([]string, len(samples))
 	styles := make([]odtStyle, len(samples))
 	feats := make([][]string, len(samples))
 	dropped := make([][]string, len(samples))
@@ -69,7 +70,8 @@ func printOffice(samples []Sample) ([]Sample, error) {
 		batches = batches[:min(len(batches), 2)]
 		for k, i := range todo {
 			name := filepath.Join(dir, fmt.Sprintf("seed-%d-%d.fodt", samples[i].Seed, i))
-			if err := os.WriteFile(name, []byte(samples[i].fodt(styles[i])), 0o644); err != nil {
+			docs[i] = samples[i].fodt(styles[i])
+			if err := os.WriteFile(name, []byte(docs[i]), 0o644); err != nil {
 				return nil, err
 			}
 			batches[k%len(batches)] = append(batches[k%len(batches)], name)
@@ -99,7 +101,7 @@ func printOffice(samples []Sample) ([]Sample, error) {
 				again = append(again, i)
 				continue
 			}
-			out[i] = s.printed("libreoffice", pdf, pages, feats[i], dropped[i])
+			out[i] = s.printed(printing{"libreoffice", pdf, docs[i], ".fodt", pages, feats[i], dropped[i]})
 		}
 		todo = again
 	}

@@ -50,16 +50,31 @@ func Print(producer string, samples []Sample) ([]Sample, error) {
 	return nil, fmt.Errorf("unknown producer %q (want one of %v)", producer, Producers)
 }
 
+// printing is what a producer made of a sample.
+type printing struct {
+	producer       string
+	pdf            []byte
+	source, ext    string // the document it printed (HTML, flat ODF) and its file extension
+	pages          int
+	feats, dropped []string // its own features; the layout's it could not print
+}
+
 // printed is s as a producer printed it.
-func (s Sample) printed(producer string, pdf []byte, pages int, feats, dropped []string) Sample {
+func (s Sample) printed(p printing) Sample {
 	out := s
-	out.Producer = producer
-	out.PDF = pdf
-	out.Pages = pages
+	out.Producer = p.producer
+	out.PDF = p.pdf
+	out.Pages = p.pages
+	out.source, out.sourceExt = p.source, p.ext
 	out.Features = slices.DeleteFunc(slices.Clone(s.Features), func(f string) bool {
-		return f == "multi-page" || slices.Contains(dropped, f)
+		if slices.Contains(p.dropped, f) {
+			out.Dropped = append(out.Dropped, f)
+			return true
+		}
+		return f == "multi-page"
 	})
-	out.Features = append(out.Features, feats...)
+	out.Features = append(out.Features, p.feats...)
+	pages := p.pages
 	if pages == 1 {
 		// Rows split only at a page's end.
 		out.Features = slices.DeleteFunc(out.Features, func(f string) bool { return f == "rows-split" })

@@ -161,6 +161,14 @@ func TestPrintedSameStatement(t *testing.T) {
 				if feat != "multi-page" && !slices.Contains(dropped, feat) && !s.Has(feat) {
 					t.Errorf("%s seed %d: feature %s lost (%v)", producer, s.Seed, feat, s.Features)
 				}
+				if slices.Contains(dropped, feat) != slices.Contains(s.Dropped, feat) {
+					t.Errorf("%s seed %d: feature %s not printed, Dropped %v", producer, s.Seed, feat, s.Dropped)
+				}
+			}
+			for _, feat := range s.Dropped {
+				if !f.Has(feat) {
+					t.Errorf("%s seed %d: dropped %s, which the layout has not", producer, s.Seed, feat)
+				}
 			}
 			modes := 0
 			for _, feat := range s.Features {

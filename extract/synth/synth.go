@@ -37,11 +37,16 @@ type Sample struct {
 	PDF      []byte
 	Truth    Truth
 	Features []string
-	Pages    int
+	// Dropped are the layout's features the producer could not print,
+	// left out of Features.
+	Dropped []string
+	Pages   int
 
-	layout  Layout
-	trace   *trace // what fpdf drew, for the other producers
-	onePage bool
+	source    string // the document a producer printed (HTML, flat ODF)
+	sourceExt string
+	layout    Layout
+	trace     *trace // what fpdf drew, for the other producers
+	onePage   bool
 }
 
 // Has reports whether the sample used a feature.
