@@ -37,6 +37,8 @@ type document struct {
 	y, left, right, foot float64
 	lh                   float64
 	cols                 []colSpec
+	bold                 bool   // the current font is bold
+	trace                *trace // what was drawn, for the other producers
 }
 
 // colSpec is a drawn column.
@@ -140,6 +142,12 @@ func (d *document) text(x, y float64, s string) {
 	if s == "" {
 		return
 	}
+	d.record(x, y, s, false)
+	d.show(x, y, s)
+}
+
+// show draws s at x, y without recording it.
+func (d *document) show(x, y float64, s string) {
 	if !d.l.Glyph {
 		d.pdf.Text(x, y, d.tr(s))
 		return
@@ -156,7 +164,19 @@ func (d *document) text(x, y float64, s string) {
 func (d *document) width(s string) float64 { return d.pdf.GetStringWidth(d.tr(s)) }
 
 // textRight draws s ending at x.
-func (d *document) textRight(x, y float64, s string) { d.text(x-d.width(s), y, s) }
+func (d *document) textRight(x, y float64, s string) {
+	if s == "" {
+		return
+	}
+	d.record(x, y, s, true)
+	d.show(x-d.width(s), y, s)
+}
+
+// setFont sets the layout's font in a style and size.
+func (d *document) setFont(style string, size float64) {
+	d.pdf.SetFont(d.l.Font, style, size)
+	d.bold = style == "B"
+}
 
 // wrap splits s into lines no wider than w.
 func (d *document) wrap(s string, w float64) []string {
@@ -316,7 +336,7 @@ func (d *document) draw() ([]byte, int, error) {
 	pdf := fpdf.New(orient, "mm", "A4", "")
 	d.pdf = pdf
 	d.tr = pdf.UnicodeTranslatorFromDescriptor("")
-	pdf.SetFont(l.Font, "", l.FontSize)
+	d.setFont("", l.FontSize)
 	d.lh = l.FontSize * 0.48
 	pageW := 210.0
 	d.left = 12 + float64(d.r.IntN(6))
@@ -325,7 +345,7 @@ func (d *document) draw() ([]byte, int, error) {
 		pdf = fpdf.New(orient, "mm", "A4", "")
 		d.pdf = pdf
 		d.tr = pdf.UnicodeTranslatorFromDescriptor("")
-		pdf.SetFont(l.Font, "", l.FontSize)
+		d.setFont("", l.FontSize)
 		d.layoutColumns(pageW)
 	}
 	pdf.SetCreationDate(epoch)
@@ -338,6 +358,13 @@ func (d *document) draw() ([]byte, int, error) {
 	d.foot = pageH - 22
 	pdf.SetFooterFunc(d.footer)
 	d.describe()
+	pageW, pageH = pdf.GetPageSize()
+	d.trace = &trace{pageW: pageW, pageH: pageH, left: d.left, right: d.right, lh: d.lh, cols: d.cols,
+		font: l.Font, fontSize: l.FontSize, legal: d.legal, pageWord: d.words["page"], ofWord: d.words["of"],
+		bank: d.bank, headLine: d.words["title"] + " - " + d.words["account"] + ": " + d.accounts[0].number}
+	if l.Watermark {
+		d.trace.watermark = d.watermark
+	}
 
 	pdf.AddPage()
 	d.watermarkPage()
@@ -370,6 +397,8 @@ func (d *document) draw() ([]byte, int, error) {
 	if err := pdf.Output(&buf); err != nil {
 		return nil, 0, err
 	}
+	d.trace.page(pdf.PageNo())
+	d.trace.finish()
 	return buf.Bytes(), pdf.PageNo(), nil
 }
 
@@ -379,7 +408,6 @@ func (d *document) layoutColumns(pageW float64) bool {
 	usable := pageW - 2*d.left
 	d.cols = nil
 	fixed := 0.0
-	pdf := d.pdf
 	for _, c := range l.Cols {
 		cs := colSpec{kind: c, label: d.colLabel(c)}
 		switch c {
@@ -387,9 +415,9 @@ func (d *document) layoutColumns(pageW float64) bool {
 			cs.right = true
 		}
 		if c != colDesc {
-			pdf.SetFont(l.Font, "B", l.FontSize)
+			d.setFont("B", l.FontSize)
 			w := d.width(cs.label)
-			pdf.SetFont(l.Font, "", l.FontSize)
+			d.setFont("", l.FontSize)
 			for _, a := range d.accounts {
 				for _, t := range a.txns {
 					w = max(w, d.width(d.cell(c, t)))
@@ -494,7 +522,7 @@ func (d *document) describe() {
 func (d *document) footer() {
 	pdf, l := d.pdf, d.l
 	pageW, pageH := pdf.GetPageSize()
-	pdf.SetFont(l.Font, "", 6.5)
+	d.setFont("", 6.5)
 	pdf.SetTextColor(90, 90, 90)
 	y := pageH - 15
 	for _, line := range d.wrap(d.legal, pageW-2*d.left-30) {
@@ -506,10 +534,11 @@ func (d *document) footer() {
 		page = fmt.Sprintf("%s %d", d.words["page"], pdf.PageNo())
 		d.textRight(pageW-d.left, pageH-15, page)
 	} else {
+		d.record(pageW-d.left, pageH-15, page, true)
 		pdf.Text(pageW-d.left-d.width(page), pageH-15, d.tr(page))
 	}
 	pdf.SetTextColor(0, 0, 0)
-	pdf.SetFont(l.Font, "", l.FontSize)
+	d.setFont("", l.FontSize)
 }
 
 // watermarkPage prints a light, rotated word across the page.
@@ -527,18 +556,20 @@ func (d *document) watermarkPage() {
 	pdf.Text(pageW/2-w/2, pageH/2, d.tr(d.watermark))
 	pdf.TransformEnd()
 	pdf.SetTextColor(0, 0, 0)
-	pdf.SetFont(d.l.Font, "", d.l.FontSize)
+	d.setFont("", d.l.FontSize)
 }
 
 func (d *document) newPage() {
 	d.pdf.AddPage()
 	d.watermarkPage()
-	pdf, l := d.pdf, d.l
-	pdf.SetFont(l.Font, "B", 11)
+	l := d.l
+	line := d.trace.headLine
+	d.setFont("B", 11)
 	d.text(d.left, 16, d.bank)
-	pdf.SetFont(l.Font, "", 7.5)
-	d.text(d.left, 21, d.words["title"]+" - "+d.words["account"]+": "+d.accounts[0].number)
-	pdf.SetFont(l.Font, "", l.FontSize)
+	d.setFont("", 7.5)
+	d.text(d.left, 21, line)
+	d.recordBlock(pageHeadBlock{d.bank, line})
+	d.setFont("", l.FontSize)
 	d.y = 30
 }
 
@@ -550,17 +581,17 @@ func (d *document) letterhead() {
 	if d.r.IntN(3) == 0 {
 		bankX, blockX = pageW/2+5, d.left
 	}
-	pdf.SetFont(l.Font, "B", 14)
+	d.setFont("B", 14)
 	d.text(bankX, 18, d.bank)
-	pdf.SetFont(l.Font, "", 7.5)
+	d.setFont("", 7.5)
 	y := 23.0
 	for _, a := range d.address {
 		d.text(bankX, y, a)
 		y += 3.4
 	}
-	pdf.SetFont(l.Font, "B", 10)
+	d.setFont("B", 10)
 	d.text(blockX, 18, w["title"])
-	pdf.SetFont(l.Font, "", 8)
+	d.setFont("", 8)
 	a0 := d.accounts[0]
 	block := []string{}
 	if len(d.accounts) == 1 {
@@ -578,11 +609,13 @@ func (d *document) letterhead() {
 		y2 += 3.8
 	}
 	y = max(y, y2) + 4
-	pdf.SetFont(l.Font, "", 8.5)
+	d.setFont("", 8.5)
 	d.text(d.left, y, d.holder)
 	d.text(d.left, y+4, d.address[(0+1)%len(d.address)])
+	d.recordBlock(letterheadBlock{bank: d.bank, address: d.address, bankRight: bankX != d.left, title: w["title"], info: block,
+		holder: []string{d.holder, d.address[(0+1)%len(d.address)]}})
 	d.y = y + 12
-	pdf.SetFont(l.Font, "", l.FontSize)
+	d.setFont("", l.FontSize)
 }
 
 // accountBlock prints an account's heading (when the document holds
@@ -590,10 +623,11 @@ func (d *document) letterhead() {
 func (d *document) accountBlock(a *account) {
 	pdf, l, w := d.pdf, d.l, d.words
 	if len(d.accounts) > 1 {
-		pdf.SetFont(l.Font, "B", 9.5)
+		d.setFont("B", 9.5)
 		d.text(d.left, d.y, w["account"]+": "+a.number)
+		d.recordBlock(accountHeadBlock{w["account"] + ": " + a.number})
 		d.y += 6
-		pdf.SetFont(l.Font, "", l.FontSize)
+		d.setFont("", l.FontSize)
 	}
 	var rows [][2]string
 	if l.Opening == "opening-box" {
@@ -619,9 +653,11 @@ func (d *document) accountBlock(a *account) {
 	if len(rows) == 0 {
 		return
 	}
+	d.recordBlock(boxBlock{rows})
 	pdf.SetDrawColor(150, 150, 150)
 	pdf.Rect(d.left, d.y-4, 90, float64(len(rows))*4.4+2.5, "D")
-	pdf.SetFont(l.Font, "", 8.5)
+	d.recordRule(rule{x1: d.left, y1: d.y - 4, x2: 90, y2: float64(len(rows))*4.4 + 2.5, rect: true, gray: 150})
+	d.setFont("", 8.5)
 	for _, kv := range rows {
 		d.text(d.left+2, d.y, kv[0])
 		d.textRight(d.left+88, d.y, kv[1])
@@ -629,16 +665,20 @@ func (d *document) accountBlock(a *account) {
 	}
 	d.y += 7
 	pdf.SetDrawColor(0, 0, 0)
-	pdf.SetFont(l.Font, "", l.FontSize)
+	d.setFont("", l.FontSize)
 }
 
-// header draws a table's column headings.
-func (d *document) header() {
+// header draws a table's column headings; repeat: again after a page
+// break.
+func (d *document) header(repeat bool) {
 	pdf, l := d.pdf, d.l
-	pdf.SetFont(l.Font, "B", l.FontSize)
+	d.setFont("B", l.FontSize)
+	hb := headerBlock{repeat: repeat}
 	if d.r.IntN(2) == 0 {
 		pdf.SetFillColor(225, 225, 225)
 		pdf.Rect(d.left, d.y-d.lh*1.1, d.right-d.left, d.lh*1.6, "F")
+		d.recordRule(rule{x1: d.left, y1: d.y - d.lh*1.1, x2: d.right - d.left, y2: d.lh * 1.6, rect: true, fill: true, gray: 225})
+		hb.shaded = true
 	}
 	lines := 1
 	for _, c := range d.cols {
@@ -649,6 +689,7 @@ func (d *document) header() {
 				lines = 2
 			}
 		}
+		hb.labels = append(hb.labels, parts)
 		for i, p := range parts {
 			y := d.y + float64(i)*d.lh
 			if c.right {
@@ -658,16 +699,20 @@ func (d *document) header() {
 			}
 		}
 	}
+	d.recordBlock(hb)
 	d.y += float64(lines-1) * d.lh
 	pdf.SetLineWidth(0.2)
 	pdf.Line(d.left, d.y+d.lh*0.6, d.right, d.y+d.lh*0.6)
+	d.recordRule(rule{x1: d.left, y1: d.y + d.lh*0.6, x2: d.right, y2: d.y + d.lh*0.6})
 	d.y += d.lh * 1.8
-	pdf.SetFont(l.Font, "", l.FontSize)
+	d.setFont("", l.FontSize)
 }
 
 // labelRow prints a non-transaction row: a label, maybe a date, a balance
-// and the sums of the amount columns.
-func (d *document) labelRow(label string, date *time.Time, bal *decimal.Decimal, in, out *decimal.Decimal) {
+// and the sums of the amount columns; forward: carried or brought forward
+// at a page break.
+func (d *document) labelRow(label string, forward bool, date *time.Time, bal *decimal.Decimal, in, out *decimal.Decimal) {
+	rb := rowBlock{label: true, forward: forward, bold: d.bold}
 	for _, c := range d.cols {
 		s := ""
 		switch {
@@ -682,12 +727,14 @@ func (d *document) labelRow(label string, date *time.Time, bal *decimal.Decimal,
 		case c.kind == colDebit && out != nil:
 			s = d.m.plain(*out)
 		}
+		rb.cells = append(rb.cells, []string{s})
 		if c.right {
 			d.textRight(c.x+c.w-1.5, d.y, s)
 		} else {
 			d.text(c.x+1, d.y, s)
 		}
 	}
+	d.recordBlock(rb)
 	d.y += d.lh * 1.5
 }
 
@@ -698,18 +745,19 @@ func (d *document) table(a *account, rows []txn, first, last bool, title string)
 		d.newPage()
 	}
 	if title != "" {
-		pdf.SetFont(l.Font, "B", l.FontSize+1.5)
+		d.setFont("B", l.FontSize+1.5)
 		d.text(d.left, d.y, title)
-		pdf.SetFont(l.Font, "", l.FontSize)
+		d.recordBlock(titleBlock{title})
+		d.setFont("", l.FontSize)
 		d.y += d.lh * 2.2
 	}
-	d.header()
+	d.header(false)
 	if first && (l.Opening == "opening-row" || l.Opening == "opening-row-dated") {
 		var date *time.Time
 		if l.Opening == "opening-row-dated" {
 			date = &a.start
 		}
-		d.labelRow(w["opening"], date, &a.opening, nil, nil)
+		d.labelRow(w["opening"], false, date, &a.opening, nil, nil)
 	}
 	descX, descW := 0.0, 0.0
 	for _, c := range d.cols {
@@ -731,12 +779,12 @@ func (d *document) table(a *account, rows []txn, first, last bool, title string)
 		n := float64(len(lines))
 		if d.y+n*d.lh+d.lh*3 > d.foot {
 			if l.Forward {
-				d.labelRow(w["carried"], nil, &prev, nil, nil)
+				d.labelRow(w["carried"], true, nil, &prev, nil, nil)
 			}
 			d.newPage()
-			d.header()
+			d.header(true)
 			if l.Forward {
-				d.labelRow(w["brought"], nil, &prev, nil, nil)
+				d.labelRow(w["brought"], true, nil, &prev, nil, nil)
 			}
 		}
 		at := 0
@@ -746,24 +794,29 @@ func (d *document) table(a *account, rows []txn, first, last bool, title string)
 		case "amount-line-bottom":
 			at = len(lines) - 1
 		}
+		rb := rowBlock{at: at, rules: rules}
 		for _, c := range d.cols {
 			if c.kind == colDesc {
+				rb.cells = append(rb.cells, lines)
 				for i, line := range lines {
 					d.text(descX+1, d.y+float64(i)*d.lh, line)
 				}
 				continue
 			}
 			s := d.cell(c.kind, t)
+			rb.cells = append(rb.cells, []string{s})
 			if c.right {
 				d.textRight(c.x+c.w-1.5, d.y+float64(at)*d.lh, s)
 			} else {
 				d.text(c.x+1, d.y+float64(at)*d.lh, s)
 			}
 		}
+		d.recordBlock(rb)
 		if l.Grid {
 			pdf.SetDrawColor(120, 120, 120)
 			for _, c := range d.cols[1:] {
 				pdf.Line(c.x, d.y-d.lh, c.x, d.y+n*d.lh-d.lh+gap)
+				d.recordRule(rule{x1: c.x, y1: d.y - d.lh, x2: c.x, y2: d.y + n*d.lh - d.lh + gap, gray: 120})
 			}
 			pdf.SetDrawColor(0, 0, 0)
 		}
@@ -771,6 +824,7 @@ func (d *document) table(a *account, rows []txn, first, last bool, title string)
 		if rules {
 			pdf.SetDrawColor(190, 190, 190)
 			pdf.Line(d.left, d.y-d.lh*0.75, d.right, d.y-d.lh*0.75)
+			d.recordRule(rule{x1: d.left, y1: d.y - d.lh*0.75, x2: d.right, y2: d.y - d.lh*0.75, gray: 190})
 			pdf.SetDrawColor(0, 0, 0)
 		}
 		prev = t.balance
@@ -780,35 +834,41 @@ func (d *document) table(a *account, rows []txn, first, last bool, title string)
 	}
 	if l.Totals == "totals-row" {
 		in, out := sumIn(a.txns), sumOut(a.txns)
-		pdf.SetFont(l.Font, "B", l.FontSize)
-		d.labelRow(w["totals"], nil, nil, &in, &out)
-		pdf.SetFont(l.Font, "", l.FontSize)
+		d.setFont("B", l.FontSize)
+		d.labelRow(w["totals"], false, nil, nil, &in, &out)
+		d.setFont("", l.FontSize)
 	}
 	if l.Closing == "closing-row" {
-		d.labelRow(w["closing"], nil, &a.closing, nil, nil)
+		d.labelRow(w["closing"], false, nil, &a.closing, nil, nil)
 	}
 }
 
 // feesTable prints fees and interest rates after the transactions: not
 // transactions.
 func (d *document) feesTable() {
-	pdf, l := d.pdf, d.l
+	l := d.l
 	if d.y > d.foot-d.lh*12 {
 		d.newPage()
 	}
 	d.y += d.lh * 2
-	pdf.SetFont(l.Font, "B", l.FontSize+1)
+	d.setFont("B", l.FontSize+1)
 	d.text(d.left, d.y, d.words["fees"])
-	pdf.SetFont(l.Font, "", l.FontSize)
+	d.setFont("", l.FontSize)
 	d.y += d.lh * 2
+	fb := feesBlock{title: d.words["fees"]}
 	for _, item := range d.lx.feeItems {
+		v := d.m.plain(decimal.NewFromFloat(float64(1+d.r.IntN(1500)) / 100).Round(int32(l.Decimals)))
 		d.text(d.left+1, d.y, item)
-		d.textRight(d.left+110, d.y, d.m.plain(decimal.NewFromFloat(float64(1+d.r.IntN(1500))/100).Round(int32(l.Decimals))))
+		d.textRight(d.left+110, d.y, v)
+		fb.items = append(fb.items, [2]string{item, v})
 		d.y += d.lh * 1.4
 	}
 	for _, item := range d.lx.rateItems {
+		v := fmt.Sprintf("%d.%02d %%", 1+d.r.IntN(20), d.r.IntN(100))
 		d.text(d.left+1, d.y, item)
-		d.textRight(d.left+110, d.y, fmt.Sprintf("%d.%02d %%", 1+d.r.IntN(20), d.r.IntN(100)))
+		d.textRight(d.left+110, d.y, v)
+		fb.items = append(fb.items, [2]string{item, v})
 		d.y += d.lh * 1.4
 	}
+	d.recordBlock(fb)
 }

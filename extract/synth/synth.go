@@ -32,11 +32,23 @@ type Options struct {
 
 // Sample is one generated statement.
 type Sample struct {
-	Seed     int64
+	Seed int64
+	// Producer printed the PDF: fpdf as generated, or another of Producers
+	// (see Print).
+	Producer string
 	PDF      []byte
 	Truth    Truth
 	Features []string
-	Pages    int
+	// Dropped are the layout's features the producer could not print,
+	// left out of Features.
+	Dropped []string
+	Pages   int
+
+	source    string // the document a producer printed (HTML, flat ODF)
+	sourceExt string
+	layout    Layout
+	trace     *trace // what fpdf drew, for the other producers
+	onePage   bool
 }
 
 // Has reports whether the sample used a feature.
@@ -125,7 +137,8 @@ func GenerateWith(seed int64, force []string, opts Options) (Sample, error) {
 		if pages > 1 {
 			feats = append(feats, "multi-page")
 		}
-		return Sample{Seed: seed, PDF: pdf, Truth: doc.truth(), Features: feats, Pages: pages}, nil
+		return Sample{Seed: seed, Producer: "fpdf", PDF: pdf, Truth: doc.truth(), Features: feats, Pages: pages,
+			layout: l, trace: doc.trace, onePage: opts.OnePage}, nil
 	}
 }
 
