@@ -21,10 +21,12 @@ func analyze(doc Document, x *explainer) *Result {
 	var byPage [][]*line
 	var all []*line
 	for i, pg := range pages {
+		if pg.OCR {
+			pg.Words = joinLostDecimals(pg.Words, decimalComma)
+		}
 		ls := groupLines(pg, i)
 		for _, l := range ls {
 			repairHeadingWords(l)
-			joinLostDecimals(l, decimalComma)
 			tokenize(l, decimalComma)
 		}
 		byPage = append(byPage, ls)

@@ -157,6 +157,21 @@ func stackedHeading(above, below *line) bool {
 	return len(under) >= 2
 }
 
+// over reports a line each of whose words stands over a heading of the
+// line below it, two headings at least.
+func over(above, below *line) bool {
+	labels := buildLabels([]*line{below})
+	under := map[int]bool{}
+	for _, w := range above.words {
+		k := slices.IndexFunc(labels, func(lb label) bool { return w.X0 < lb.x1+2 && w.X1 > lb.x0-2 })
+		if k < 0 {
+			return false
+		}
+		under[k] = true
+	}
+	return len(under) >= 2
+}
+
 // headingShare is the share of a line's words that belong to heading
 // phrases: a stacked heading's second line is mostly headings ("Amt. Amt.
 // Balance"), a description's first line set just under the heading is not.
@@ -374,6 +389,13 @@ func findHeaders(lines []*line) []header {
 		for last+1 < len(lines) && last-first < 2 && isPlainText(lines[last+1]) &&
 			lines[last+1].y0-lines[last].y1 < 0.8*l.height() && stackedHeading(lines[last], lines[last+1]) {
 			last++
+		}
+		// A heading's first line may hold no word the lexicon knows alone
+		// ("Value | Posting" over "Date | Date"): a plain line just above,
+		// each of whose words sits over a heading of the band, is part
+		// of it.
+		if first > 0 && first == i && isPlainText(lines[first-1]) && lines[first].y0-lines[first-1].y1 < 0.8*l.height() && over(lines[first-1], lines[first]) {
+			first--
 		}
 		best, bestScore := header{}, 0
 		for a := first; a <= last; a++ {

@@ -128,26 +128,56 @@ var (
 )
 
 // joinLostDecimals puts back the decimal point recognition drops from a
-// small font ("351 20" for "351.20"): on a recognised line, a whole number
-// followed within a word space by a word of two digits is one amount.
-// Text layers never lose the point, so their lines are left alone.
-func joinLostDecimals(l *line, decimalComma bool) {
-	if !l.ocr {
-		return
-	}
+// small font ("351 20" for "351.20"): on a recognised page, a whole number
+// followed within a word space, on its baseline, by a word of two digits
+// is one amount (not before a third word that makes it a date). It runs
+// on the page's words before they are chained into lines: the two halves'
+// boxes may sit at heights that would put them on lines of their own.
+func joinLostDecimals(ws []Word, decimalComma bool) []Word {
 	point := "."
 	if decimalComma {
 		point = ","
 	}
-	for i := 0; i+1 < len(l.words); i++ {
-		a, b := l.words[i], l.words[i+1]
-		if !lostPoint.MatchString(a.Text) || !centsWord.MatchString(b.Text) || b.X0-a.X1 > 0.8*l.em {
+	out := make([]Word, 0, len(ws))
+	used := make([]bool, len(ws))
+	for i, a := range ws {
+		if used[i] {
 			continue
 		}
-		if i+2 < len(l.words) && yearWord.MatchString(l.words[i+2].Text) && l.words[i+2].X0-b.X1 < 0.8*l.em {
-			continue // "12 03 2024": a date
+		if lostPoint.MatchString(a.Text) {
+			if j := centsAfter(ws, used, i); j >= 0 {
+				b := ws[j]
+				used[j] = true
+				a = Word{Text: a.Text + point + b.Text, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1)}
+			}
 		}
-		l.words[i] = Word{Text: a.Text + point + b.Text, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1)}
-		l.words = append(l.words[:i+1], l.words[i+2:]...)
+		out = append(out, a)
 	}
+	return out
+}
+
+// centsAfter finds the word of two digits just after ws[i] on its
+// baseline, -1 for none (or when a year-like word follows it: a date).
+func centsAfter(ws []Word, used []bool, i int) int {
+	a := ws[i]
+	h := a.Y1 - a.Y0
+	best := -1
+	for j, b := range ws {
+		if used[j] || j == i || b.X0 < a.X1-1 || b.X0-a.X1 > 1.3*h || abs(b.Y1-a.Y1) > 0.35*h {
+			continue
+		}
+		if best < 0 || b.X0 < ws[best].X0 {
+			best = j
+		}
+	}
+	if best < 0 || !centsWord.MatchString(ws[best].Text) {
+		return -1
+	}
+	b := ws[best]
+	for j, c := range ws {
+		if j != i && j != best && !used[j] && c.X0 >= b.X1-1 && c.X0-b.X1 < 0.6*h && abs(c.Y1-b.Y1) < 0.35*h && yearWord.MatchString(c.Text) {
+			return -1 // "12 03 2024": a date
+		}
+	}
+	return best
 }

@@ -422,3 +422,44 @@ func TestSectionTitleNotDescription(t *testing.T) {
 		"2024-03-06|SHELL FUEL||30.00|100.00",
 	})
 }
+
+// A heading over two lines whose first line holds no word the lexicon
+// knows alone ("Value | Posting" over "Date | Date") is read whole: the
+// posting date dates the row, not the value date.
+func TestHeadingFirstLineUnknown(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "For the period: 2024-10-01 - 2024-10-31")},
+		nil,
+		[]cellAt{at(10, "Value"), at(80, "Posting"), at(330, "Paid"), at(480, "Running")},
+		[]cellAt{at(10, "Date"), at(80, "Date"), at(150, "Particulars"), at(330, "Out"), at(400, "Credit"), at(480, "Balance")},
+		[]cellAt{at(150, "Previous balance"), rat(530, "276.66")},
+		[]cellAt{at(10, "2024-10-02"), at(80, "2024-10-03"), at(150, "Pagamento POS"), rat(370, "42.37"), rat(530, "234.29")},
+		[]cellAt{at(10, "2024-10-07"), at(80, "2024-10-08"), at(150, "Salaris"), rat(440, "35.79"), rat(530, "270.08")},
+	)
+	checkTxs(t, Analyze([]Page{pg}), []string{
+		"2024-10-03|Pagamento POS||42.37|234.29",
+		"2024-10-08|Salaris|35.79||270.08",
+	})
+}
+
+// A reference printed on a row's line is not its description when the
+// description is printed wrapped about that line (amounts set in the
+// middle of the row); only a row with no description at all takes it.
+func TestReferenceNotDescription(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement period: April 1, 2025 - April 30, 2025")},
+		nil,
+		[]cellAt{at(10, "Ref No"), at(80, "Date Posted"), at(170, "Particulars"), at(420, "Amount"), at(490, "Balance")},
+		[]cellAt{at(80, "April 1, 2025"), at(170, "Previous balance"), rat(540, "5,238.73")},
+		nil,
+		[]cellAt{at(170, "Prelevement Vodafone")},
+		[]cellAt{at(10, "FT337989"), at(80, "April 1, 2025"), rat(470, "-89.13"), rat(540, "5,149.60")},
+		[]cellAt{at(170, "Madrid")},
+		nil,
+		[]cellAt{at(10, "TR386201"), at(80, "April 4, 2025"), rat(470, "594.91"), rat(540, "5,744.51")},
+	)
+	checkTxs(t, Analyze([]Page{pg}), []string{
+		"2025-04-01|Prelevement Vodafone Madrid||89.13|5149.60",
+		"2025-04-04|TR386201|594.91||5744.51",
+	})
+}

@@ -67,6 +67,9 @@ type row struct {
 	// heading that does not read as a date ("dec" with its day lost): the
 	// row had a date of its own, and the one above stands in for it.
 	dateUnread bool
+	// other is the text the row's line prints under a type or reference
+	// heading: its description when it has none.
+	other string
 	// line is the line the row was started from: its date or amounts.
 	line *line
 	// box is the row's extent on its page: its line and its description's.
@@ -374,10 +377,6 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				}
 			}
 		}
-		if len(descParts) == 0 {
-			// No description printed: the reference or type says what the row is.
-			descParts = otherText
-		}
 		text := strings.Join(descParts, " ")
 		hasMove := false
 		var bal *cell
@@ -477,6 +476,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		}
 		if len(rows) > before {
 			rows[len(rows)-1].line = l
+			rows[len(rows)-1].other = strings.Join(otherText, " ")
 		}
 		if cur >= 0 || len(cells) > 0 && !isStat {
 			lastLine = l
@@ -484,6 +484,13 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		prevLine = l
 	}
 	assignDescriptions(rows[first:], texts)
+	for i := first; i < len(rows); i++ {
+		if len(rows[i].desc) == 0 && rows[i].other != "" {
+			// No description printed, on its line or wrapped about it:
+			// the reference or type says what the row is.
+			rows[i].desc = []string{rows[i].other}
+		}
+	}
 	if !hasTextLabel(seg.labels) && len(seg.labels) > 0 && !slices.ContainsFunc(rows[first:], func(r row) bool { return len(r.desc) > 0 }) {
 		// Figures under headings with no description column, and none
 		// printed: a box of dates and sums ("Statement date | Payment
