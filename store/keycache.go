@@ -58,7 +58,7 @@ func (c *keyCache) clear() {
 // statusStmts are the read queries of the request path, prepared once on
 // the read-only pool.
 type statusStmts struct {
-	accountByKey, document *sql.Stmt
+	accountByKey, document, status *sql.Stmt
 }
 
 func (s *Store) prepare(ctx context.Context) error {

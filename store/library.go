@@ -60,6 +60,8 @@ func (s *Store) Documents(ctx context.Context, accountID int64, limit int, befor
 // stays, unseen, because the quota ledger points at it: charged pages stay
 // charged. No copy is left in either file: secure_delete zeroes the freed
 // pages of the data file, and the WAL is truncated after the commit.
+// PostgreSQL has no secure_delete: there the old bytes are unreachable at
+// once, and their space is reclaimed and reused by (auto)vacuum.
 func (s *Store) DeleteDocument(ctx context.Context, id string) (err error) {
 	defer func() { err = storageErr(err) }()
 	tx, err := s.w.BeginTx(ctx, nil)
@@ -67,11 +69,11 @@ func (s *Store) DeleteDocument(ctx context.Context, id string) (err error) {
 		return fmt.Errorf("delete %s: %w", id, err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE documents SET content = x'', result = NULL, edited = NULL, edited_count = NULL,
+	res, err := tx.ExecContext(ctx, `UPDATE documents SET content = ?, result = NULL, edited = NULL, edited_count = NULL,
 		edited_reconciliation = NULL, edited_at = NULL, original_name = '', error = NULL, deleted_at = ?,
 		status = CASE status WHEN 'processing' THEN 'failed' ELSE status END,
 		error_code = CASE status WHEN 'processing' THEN 'deleted' ELSE error_code END
-		WHERE id = ? AND deleted_at IS NULL`, s.stamp(), id)
+		WHERE id = ? AND deleted_at IS NULL`, []byte{}, s.stamp(), id)
 	if err != nil {
 		return fmt.Errorf("delete %s: %w", id, err)
 	}
@@ -85,6 +87,9 @@ func (s *Store) DeleteDocument(ctx context.Context, id string) (err error) {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete %s: %w", id, err)
+	}
+	if s.d == postgresDB {
+		return nil
 	}
 	return s.truncateWAL(ctx)
 }
