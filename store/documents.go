@@ -234,6 +234,37 @@ func (s *Store) Document(ctx context.Context, id string) (Document, error) {
 	return d, nil
 }
 
+// Progress is what GET /api/v1/status shows of a document. It is read
+// from columns the job's end writes (never from the stored result), and no
+// more of them: status is what clients poll, every 2 seconds each.
+type Progress struct {
+	ID               string
+	AccountID        int64
+	Status           string
+	PageCount        int
+	PagesDone        int
+	TransactionCount int
+	ErrorCode        string
+	Error            string
+}
+
+const progressSQL = `SELECT id, account_id, status, page_count, pages_done, coalesce(edited_count, transaction_count, 0),
+	coalesce(error_code, ''), coalesce(error, '') FROM documents WHERE id = ? AND deleted_at IS NULL`
+
+// Progress reads a document's status; ErrNotFound when there is none.
+func (s *Store) Progress(ctx context.Context, id string) (Progress, error) {
+	var p Progress
+	err := s.stmts.status.QueryRowContext(ctx, id).Scan(&p.ID, &p.AccountID, &p.Status, &p.PageCount, &p.PagesDone,
+		&p.TransactionCount, &p.ErrorCode, &p.Error)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Progress{}, fmt.Errorf("document %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Progress{}, fmt.Errorf("document %s: %w", id, err)
+	}
+	return p, nil
+}
+
 func scanDocument(row interface{ Scan(...any) error }) (Document, error) {
 	var d Document
 	var created string

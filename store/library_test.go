@@ -144,3 +144,55 @@ func TestEditIsKeptBesideTheOriginal(t *testing.T) {
 		}
 	})
 }
+
+// TestProgressMatchesDocument: what GET /status reads agrees with the
+// document through its life: processing with pages done, completed,
+// edited, failed with its error, deleted.
+func TestProgressMatchesDocument(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store, _ *clock) {
+		ctx := context.Background()
+		a := newAccount(t, s, "p@example.com", quota.Enterprise)
+		check := func(when, id string) {
+			t.Helper()
+			p, err := s.Progress(ctx, id)
+			if err != nil {
+				t.Fatalf("%s: %v", when, err)
+			}
+			d, _ := s.Document(ctx, id)
+			want := Progress{d.ID, d.AccountID, d.Status, d.PageCount, d.PagesDone, d.TransactionCount, d.ErrorCode, d.Error}
+			if p != want {
+				t.Errorf("%s: progress %+v, document says %+v", when, p, want)
+			}
+		}
+		d, _ := upload(s, a.ID, 3)
+		f, _ := upload(s, a.ID, 1)
+		check("queued", d.ID)
+		job, _ := s.ClaimJob(ctx)
+		if err := s.SetProgress(ctx, d.ID, 2); err != nil {
+			t.Fatal(err)
+		}
+		check("processing", d.ID)
+		if err := s.CompleteJob(ctx, job, 5, "ok", []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+		check("completed", d.ID)
+		if err := s.SaveEdit(ctx, d.ID, []byte(`{}`), 6, "mismatch"); err != nil {
+			t.Fatal(err)
+		}
+		check("edited", d.ID)
+		if p, _ := s.Progress(ctx, d.ID); p.TransactionCount != 6 {
+			t.Errorf("edited: %d transactions, want the edit's 6", p.TransactionCount)
+		}
+		fj, _ := s.ClaimJob(ctx)
+		if err := s.FailJob(ctx, fj, "unreadable_file", "bad"); err != nil {
+			t.Fatal(err)
+		}
+		check("failed", f.ID)
+		if err := s.DeleteDocument(ctx, d.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Progress(ctx, d.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("deleted: %v, want ErrNotFound", err)
+		}
+	})
+}
