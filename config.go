@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"passbook/server"
+	"passbook/store"
 )
 
 // config is everything `passbook serve` can be told. Each setting is a flag
@@ -23,8 +24,12 @@ type config struct {
 	// interface only: other machines reach it through a reverse proxy
 	// with TLS (contrib/), or by setting :8080 on a trusted network.
 	Addr string
-	// Data is the path of the SQLite data file.
+	// Data is the path of the SQLite data file, or the postgres:// URL of
+	// a PostgreSQL database.
 	Data string
+	// JobLease is how long a node's claim on a job lasts without being
+	// renewed: a job of a node that died is taken over after it.
+	JobLease time.Duration
 	// TZ is the time zone of quota periods.
 	TZ *time.Location
 	// LogLevel is the least severe level logged.
@@ -44,10 +49,18 @@ func envName(flagName string) string {
 // serveFlags declares serve's flags on fs, writing into c. Each usage line
 // names its environment variable.
 func serveFlags(fs *flag.FlagSet) *config {
-	c := &config{Addr: "127.0.0.1:8080", Data: "passbook.db", TZ: time.UTC, LogLevel: slog.LevelInfo, LogFormat: "text",
-		Server: server.DefaultConfig()}
+	c := &config{Addr: "127.0.0.1:8080", Data: "passbook.db", JobLease: store.DefaultLease, TZ: time.UTC, LogLevel: slog.LevelInfo,
+		LogFormat: "text", Server: server.DefaultConfig()}
 	fs.StringVar(&c.Addr, "addr", c.Addr, "`address` to listen on; :8080 listens on every interface")
-	fs.StringVar(&c.Data, "data", c.Data, "data `file`; created, with an admin account, if missing")
+	fs.StringVar(&c.Data, "data", c.Data, "data `file`, created with an admin account if missing; or a postgres:// URL")
+	fs.Func("job-lease", fmt.Sprintf("how long a node's claim on a job lasts unrenewed; another node takes over the job of one that died after it (default %s)", store.DefaultLease), func(v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > time.Hour {
+			return errors.New("want a duration from 1s to 1h, e.g. 30s")
+		}
+		c.JobLease = d
+		return nil
+	})
 	fs.Func("tz", "time `zone` of quota periods, e.g. Europe/Berlin (default UTC)", func(v string) error {
 		loc, err := time.LoadLocation(v)
 		if err == nil {

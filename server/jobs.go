@@ -71,6 +71,9 @@ func (s *Server) work(ctx context.Context) {
 // never left claimed once space is freed.
 func (s *Server) runJob(ctx context.Context, job store.Job) {
 	log := s.log.With("file_id", job.DocumentID)
+	if job.TakenOver {
+		log.Warn("taking over a job whose node stopped renewing its lease")
+	}
 	// Bookkeeping must survive the shutdown that cancels the conversion.
 	bg := context.WithoutCancel(ctx)
 	convCtx, stopConv := context.WithCancel(ctx)

@@ -310,29 +310,25 @@ type Job struct {
 	// its holder can renew, end or hand back the job, so a node whose
 	// lease ran out, and whose job another node took over, changes nothing.
 	Claim string
+	// TakenOver says the job was running on a node whose lease ran out.
+	TakenOver bool
 }
 
-// claimSQLite picks the next job in SQLite's one writer transaction.
-const claimSQLite = `UPDATE jobs SET state = 'running', claimed_at = ?, lease_until = ?, claim = ?
-	WHERE document_id = (SELECT j.document_id FROM jobs j JOIN documents d ON d.id = j.document_id
+// pickJob is the job ClaimJob takes next, with its state. On PostgreSQL
+// FOR UPDATE SKIP LOCKED locks it until the claim commits, and nodes
+// claiming at once each take a different job without waiting for one
+// another; SQLite's one writer transaction holds the whole file. seq and
+// rowid keep the order jobs were queued in.
+func (d dialect) pickJob() string {
+	q := `SELECT j.document_id, j.state FROM jobs j JOIN documents d ON d.id = j.document_id
 		WHERE j.state = 'queued' OR (j.state = 'running' AND j.lease_until < ?)
 		ORDER BY (SELECT count(*) FROM jobs r JOIN documents rd ON rd.id = r.document_id
-			WHERE r.state = 'running' AND r.lease_until >= ? AND rd.account_id = d.account_id), j.queued_at, j.rowid
-		LIMIT 1)
-	RETURNING document_id, encrypted, password, attempts`
-
-// claimPostgres picks the next job with FOR UPDATE SKIP LOCKED: nodes
-// claiming at once each take a different job, and none waits for another.
-const claimPostgres = `WITH next AS (
-		SELECT j.document_id FROM jobs j JOIN documents d ON d.id = j.document_id
-		WHERE j.state = 'queued' OR (j.state = 'running' AND j.lease_until < ?)
-		ORDER BY (SELECT count(*) FROM jobs r JOIN documents rd ON rd.id = r.document_id
-			WHERE r.state = 'running' AND r.lease_until >= ? AND rd.account_id = d.account_id), j.queued_at, j.seq
-		LIMIT 1
-		FOR UPDATE OF j SKIP LOCKED)
-	UPDATE jobs SET state = 'running', claimed_at = ?, lease_until = ?, claim = ?
-	FROM next WHERE jobs.document_id = next.document_id
-	RETURNING jobs.document_id, jobs.encrypted, jobs.password, jobs.attempts`
+			WHERE r.state = 'running' AND r.lease_until >= ? AND rd.account_id = d.account_id), j.queued_at, `
+	if d == postgresDB {
+		return q + "j.seq LIMIT 1 FOR UPDATE OF j SKIP LOCKED"
+	}
+	return q + "j.rowid LIMIT 1"
+}
 
 // ClaimJob takes a queued job, or a running one whose lease ran out (its
 // node died), and marks it running under a lease of s.Lease; ErrNoJob when
@@ -350,20 +346,21 @@ func (s *Store) ClaimJob(ctx context.Context) (Job, error) {
 	}
 	defer tx.Rollback()
 	now := s.Now()
-	stamp, lease := formatTime(now), formatTime(now.Add(s.Lease))
-	var row *sql.Row
-	if s.d == postgresDB {
-		row = tx.QueryRowContext(ctx, claimPostgres, stamp, stamp, stamp, lease, claim)
-	} else {
-		row = tx.QueryRowContext(ctx, claimSQLite, stamp, lease, claim, stamp, stamp)
-	}
+	stamp := formatTime(now)
 	j := Job{Claim: claim}
-	err = row.Scan(&j.DocumentID, &j.Encrypted, &j.Password, &j.Attempts)
+	var state string
+	err = tx.QueryRowContext(ctx, s.d.pickJob(), stamp, stamp).Scan(&j.DocumentID, &state)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Job{}, ErrNoJob
 	}
 	if err != nil {
 		return Job{}, fmt.Errorf("claim job: %w", err)
+	}
+	j.TakenOver = state == "running"
+	if err := tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', claimed_at = ?, lease_until = ?, claim = ?
+		WHERE document_id = ? RETURNING encrypted, password, attempts`,
+		stamp, formatTime(now.Add(s.Lease)), claim, j.DocumentID).Scan(&j.Encrypted, &j.Password, &j.Attempts); err != nil {
+		return Job{}, fmt.Errorf("claim job %s: %w", j.DocumentID, err)
 	}
 	if err := tx.QueryRowContext(ctx, "SELECT kind, content FROM documents WHERE id = ?", j.DocumentID).Scan(&j.Kind, &j.Content); err != nil {
 		return Job{}, fmt.Errorf("claim job %s: %w", j.DocumentID, err)

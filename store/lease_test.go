@@ -38,7 +38,7 @@ func TestLeaseTakeover(t *testing.T) {
 		}
 		c.Set(c.Now().Add(2 * time.Second))
 		taken, err := alive.ClaimJob(ctx)
-		if err != nil || taken.DocumentID != d.ID || taken.Attempts != 0 || taken.Claim == old.Claim {
+		if err != nil || taken.DocumentID != d.ID || taken.Attempts != 0 || taken.Claim == old.Claim || !taken.TakenOver || old.TakenOver {
 			t.Fatalf("claim after the lease ran out = %+v, %v; want %s, 0 attempts, a new claim", taken, err, d.ID)
 		}
 		for name, err := range map[string]error{
