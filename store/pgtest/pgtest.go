@@ -71,8 +71,15 @@ func isExec(p string) bool {
 }
 
 // Start initialises a new cluster in a temporary directory and starts its
-// server; Stop ends it and removes the directory.
-func Start() (*Server, error) {
+// server, with durability off (fsync, synchronous commits): tests do not
+// survive a power cut anyway. Stop ends it and removes the directory.
+func Start() (*Server, error) { return start(false) }
+
+// StartDurable is Start with PostgreSQL's default durability (every commit
+// flushed to disk), for benchmarks that measure what a real server costs.
+func StartDurable() (*Server, error) { return start(true) }
+
+func start(durable bool) (*Server, error) {
 	initdb, err := Bin("initdb")
 	if err != nil {
 		return nil, err
@@ -97,9 +104,11 @@ func Start() (*Server, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("initdb: %w: %s", err, out)
 	}
-	s.cmd = s.command(cred, postgres, "-D", data, "-k", dir, "-c", "listen_addresses=",
-		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-		"-c", "max_connections=300", "-c", "shared_buffers=32MB", "-c", "log_min_messages=warning")
+	args := []string{"-D", data, "-k", dir, "-c", "listen_addresses=", "-c", "max_connections=300", "-c", "log_min_messages=warning"}
+	if !durable {
+		args = append(args, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "shared_buffers=32MB")
+	}
+	s.cmd = s.command(cred, postgres, args...)
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 	// If the test binary dies, the server stops with it (immediate shutdown).
 	s.cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
