@@ -251,9 +251,13 @@ type Progress struct {
 const progressSQL = `SELECT id, account_id, status, page_count, pages_done, coalesce(edited_count, transaction_count, 0),
 	coalesce(error_code, ''), coalesce(error, '') FROM documents WHERE id = ? AND deleted_at IS NULL`
 
-// Progress reads a document's status; ErrNotFound when there is none.
+// Progress reads a document's status; ErrNotFound when there is none. A
+// document polled again, unchanged, is answered from memory (statusCache).
 func (s *Store) Progress(ctx context.Context, id string) (Progress, error) {
-	var p Progress
+	p, ok, gen := s.status.get(id)
+	if ok {
+		return p, nil
+	}
 	err := s.stmts.status.QueryRowContext(ctx, id).Scan(&p.ID, &p.AccountID, &p.Status, &p.PageCount, &p.PagesDone,
 		&p.TransactionCount, &p.ErrorCode, &p.Error)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -262,6 +266,7 @@ func (s *Store) Progress(ctx context.Context, id string) (Progress, error) {
 	if err != nil {
 		return Progress{}, fmt.Errorf("document %s: %w", id, err)
 	}
+	s.status.put(p, gen)
 	return p, nil
 }
 
@@ -388,11 +393,33 @@ func (s *Store) RenewLease(ctx context.Context, job Job) error {
 
 // SetProgress records how many pages of a running job are done.
 func (s *Store) SetProgress(ctx context.Context, id string, pagesDone int) error {
-	_, err := s.w.ExecContext(ctx, "UPDATE documents SET pages_done = ? WHERE id = ? AND status = ?", pagesDone, id, StatusProcessing)
+	err := s.statusWrite(ctx, id, func(tx *tx) error {
+		_, err := tx.ExecContext(ctx, "UPDATE documents SET pages_done = ? WHERE id = ? AND status = ?", pagesDone, id, StatusProcessing)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("progress of %s: %w", id, err)
 	}
 	return nil
+}
+
+// statusWrite runs write in a transaction that changes what GET /status
+// shows of document id: it tells the other nodes (PostgreSQL) and drops
+// the status this node keeps of id.
+func (s *Store) statusWrite(ctx context.Context, id string, write func(*tx) error) error {
+	defer s.changed(id)
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := write(tx); err != nil {
+		return err
+	}
+	if err := s.notify(ctx, tx, id); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // CompleteJob stores a job's result with what listings and GET /status
@@ -402,21 +429,19 @@ func (s *Store) SetProgress(ctx context.Context, id string, pagesDone int) error
 // still running, and the call can be repeated.
 func (s *Store) CompleteJob(ctx context.Context, job Job, transactionCount int, reconciliation string, result []byte) (err error) {
 	defer func() { err = storageErr(err) }()
-	tx, err := s.w.BeginTx(ctx, nil)
+	err = s.statusWrite(ctx, job.DocumentID, func(tx *tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, pages_done = page_count, transaction_count = ?, reconciliation = ?,
+			result = ?, finished_at = ?
+			WHERE id = ? AND status = ?`, StatusCompleted, transactionCount, reconciliation, string(result), s.stamp(), job.DocumentID, StatusProcessing)
+		if err != nil {
+			return err
+		}
+		return endJob(ctx, tx, res, job)
+	})
 	if err != nil {
 		return fmt.Errorf("complete %s: %w", job.DocumentID, err)
 	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, pages_done = page_count, transaction_count = ?, reconciliation = ?,
-		result = ?, finished_at = ?
-		WHERE id = ? AND status = ?`, StatusCompleted, transactionCount, reconciliation, string(result), s.stamp(), job.DocumentID, StatusProcessing)
-	if err != nil {
-		return fmt.Errorf("complete %s: %w", job.DocumentID, err)
-	}
-	if err := endJob(ctx, tx, res, job); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return nil
 }
 
 // FailJob ends a job as failed with a reason, and refunds its pages: the
@@ -424,29 +449,30 @@ func (s *Store) CompleteJob(ctx context.Context, job Job, transactionCount int, 
 func (s *Store) FailJob(ctx context.Context, job Job, code, reason string) (err error) {
 	defer func() { err = storageErr(err) }()
 	id := job.DocumentID
-	tx, err := s.w.BeginTx(ctx, nil)
+	err = s.statusWrite(ctx, id, func(tx *tx) error {
+		stamp := s.stamp()
+		res, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, error_code = ?, error = ?, finished_at = ?
+			WHERE id = ? AND status = ?`, StatusFailed, code, reason, stamp, id, StatusProcessing)
+		if err != nil {
+			return err
+		}
+		if err := endJob(ctx, tx, res, job); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET credits = credits +
+			(SELECT credit_pages FROM usage WHERE document_id = ? AND refunded_at IS NULL)
+			WHERE id = (SELECT account_id FROM usage WHERE document_id = ? AND refunded_at IS NULL)`, id, id); err != nil {
+			return fmt.Errorf("refund credits: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE usage SET refunded_at = ? WHERE document_id = ? AND refunded_at IS NULL", stamp, id); err != nil {
+			return fmt.Errorf("refund: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("fail %s: %w", id, err)
 	}
-	defer tx.Rollback()
-	stamp := s.stamp()
-	res, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, error_code = ?, error = ?, finished_at = ?
-		WHERE id = ? AND status = ?`, StatusFailed, code, reason, stamp, id, StatusProcessing)
-	if err != nil {
-		return fmt.Errorf("fail %s: %w", id, err)
-	}
-	if err := endJob(ctx, tx, res, job); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET credits = credits +
-		(SELECT credit_pages FROM usage WHERE document_id = ? AND refunded_at IS NULL)
-		WHERE id = (SELECT account_id FROM usage WHERE document_id = ? AND refunded_at IS NULL)`, id, id); err != nil {
-		return fmt.Errorf("refund credits of %s: %w", id, err)
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE usage SET refunded_at = ? WHERE document_id = ? AND refunded_at IS NULL", stamp, id); err != nil {
-		return fmt.Errorf("refund %s: %w", id, err)
-	}
-	return tx.Commit()
+	return nil
 }
 
 // endJob checks a document moved out of processing and drops its job row,

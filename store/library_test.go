@@ -196,3 +196,54 @@ func TestProgressMatchesDocument(t *testing.T) {
 		}
 	})
 }
+
+// TestStatusChangedElsewhere: a node that keeps a polled document's status
+// in memory sees it change when another node (or, on SQLite, another
+// process) completes, edits or deletes it, within a second.
+func TestStatusChangedElsewhere(t *testing.T) {
+	eachKind(t, func(t *testing.T, kind, loc string) {
+		ctx := context.Background()
+		poller, _ := openAt(t, loc)
+		worker, _ := openAt(t, loc)
+		a := newAccount(t, worker, "s@example.com", quota.Enterprise)
+		d, err := upload(worker, a.ID, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := func(what string, ok func(Progress, error) bool) {
+			t.Helper()
+			deadline := time.Now().Add(time.Second)
+			for {
+				p, err := poller.Progress(ctx, d.ID)
+				if ok(p, err) {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s elsewhere: the poller still sees %+v, %v after a second", what, p, err)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		seen("queued", func(p Progress, err error) bool { return err == nil && p.Status == StatusProcessing })
+		job, err := worker.ClaimJob(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := worker.SetProgress(ctx, d.ID, 1); err != nil {
+			t.Fatal(err)
+		}
+		seen("progress", func(p Progress, err error) bool { return p.PagesDone == 1 })
+		if err := worker.CompleteJob(ctx, job, 9, "ok", []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+		seen("completed", func(p Progress, err error) bool { return p.Status == StatusCompleted && p.TransactionCount == 9 })
+		if err := worker.SaveEdit(ctx, d.ID, []byte(`{}`), 10, "ok"); err != nil {
+			t.Fatal(err)
+		}
+		seen("edited", func(p Progress, err error) bool { return p.TransactionCount == 10 })
+		if err := worker.DeleteDocument(ctx, d.ID); err != nil {
+			t.Fatal(err)
+		}
+		seen("deleted", func(p Progress, err error) bool { return errors.Is(err, ErrNotFound) })
+	})
+}

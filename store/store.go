@@ -72,8 +72,11 @@ type Store struct {
 	// node names this process in the claims it makes: host and pid.
 	node string
 
-	keys  keyCache
-	stmts statusStmts
+	keys   keyCache
+	status statusCache
+	stmts  statusStmts
+	// stopWatch ends the goroutine that keeps the status cache true.
+	stopWatch func()
 }
 
 // Open opens the database that data names and migrates it: a postgres://
@@ -95,6 +98,10 @@ func Open(ctx context.Context, data string) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("prepare: %w", err)
 	}
+	watchCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() { defer close(done); s.watch(watchCtx) }()
+	s.stopWatch = func() { cancel(); <-done }
 	return s, nil
 }
 
@@ -175,6 +182,9 @@ func (s *Store) Describe() string {
 
 // Close closes the database.
 func (s *Store) Close() error {
+	if s.stopWatch != nil {
+		s.stopWatch()
+	}
 	for _, st := range []*sql.Stmt{s.stmts.accountByKey, s.stmts.document, s.stmts.status} {
 		if st != nil {
 			st.Close()
