@@ -114,6 +114,18 @@ func post(base, apiKey string, data []byte, password, key string) (int, string) 
 	return resp.StatusCode, m.FileID
 }
 
+// ackedIDs lists the file_ids of acknowledged uploads (by their
+// Idempotency-Key), and the distinct ones.
+func ackedIDs(acked map[string]string) ([]string, map[string]bool) {
+	var ids []string
+	distinct := map[string]bool{}
+	for _, id := range acked {
+		ids = append(ids, id)
+		distinct[id] = true
+	}
+	return ids, distinct
+}
+
 // waitSettled polls until no document is processing, within limit.
 func waitSettled(t *testing.T, c client, ids []string, limit time.Duration) (stuck int) {
 	t.Helper()
@@ -298,12 +310,7 @@ func TestNodes(t *testing.T) {
 		}
 	}
 	c := client{t: t, base: b.base, key: busy}
-	var ids []string
-	distinct := map[string]bool{}
-	for _, id := range acked {
-		ids = append(ids, id)
-		distinct[id] = true
-	}
+	ids, distinct := ackedIDs(acked)
 	stuck := waitSettled(t, c, ids, 2*time.Minute)
 	settled := time.Since(killedAt)
 	completedByB := map[string]int{}

@@ -304,12 +304,7 @@ func TestStressKill9(t *testing.T) {
 			}
 			pending = again
 		}
-		var ids []string
-		distinct := map[string]bool{}
-		for _, id := range acked {
-			ids = append(ids, id)
-			distinct[id] = true
-		}
+		ids, distinct := ackedIDs(acked)
 		stuck := waitSettled(t, c, ids, 3*time.Minute)
 		srv.stop(t)
 		f := readFacts(t, data)
