@@ -64,6 +64,10 @@ func (rec *recorder) Write(p []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the real writer.
 func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 
+// AccessLogMessage is the message of the access log's lines, one a
+// request: a logger may batch them.
+const AccessLogMessage = "request"
+
 // accessLog writes one line a request: method, path (never the query, which
 // may carry a file_id or, by mistake, a key), status, duration and, once the
 // key was checked, the account. Health checks log at debug level, so a
@@ -99,7 +103,7 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		if p := strings.TrimPrefix(r.URL.Path, s.cfg.BasePath); p == "/healthz" || p == "/readyz" {
 			level = slog.LevelDebug
 		}
-		s.log.LogAttrs(r.Context(), level, "request", attrs...)
+		s.log.LogAttrs(r.Context(), level, AccessLogMessage, attrs...)
 	})
 }
 
