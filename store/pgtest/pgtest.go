@@ -88,7 +88,14 @@ func start(durable bool) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "passbook-pg-")
+	// As root, the directory must be reachable by nobody, whose server
+	// makes its socket there: /tmp is, whatever TMPDIR names (and keeps
+	// the socket's path short).
+	base := ""
+	if os.Geteuid() == 0 {
+		base = "/tmp"
+	}
+	dir, err := os.MkdirTemp(base, "passbook-pg-")
 	if err != nil {
 		return nil, err
 	}
