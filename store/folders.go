@@ -149,7 +149,7 @@ func (s *Store) AddToFolder(ctx context.Context, folderID, documentID string) (e
 }
 
 // addToFolder inserts the link, checking the folder's room.
-func addToFolder(ctx context.Context, tx *sql.Tx, folderID, documentID, stamp string) error {
+func addToFolder(ctx context.Context, tx *tx, folderID, documentID, stamp string) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM folder_documents WHERE folder_id = ? AND document_id != ?", folderID, documentID).Scan(&n); err != nil {
 		return fmt.Errorf("add to folder: %w", err)

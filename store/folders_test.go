@@ -61,10 +61,11 @@ func TestFolders(t *testing.T) {
 	}
 
 	// Complete one; the folder's documents come with what is served.
-	if _, err := s.ClaimJob(ctx); err != nil {
-		t.Fatal(err)
+	job, err := s.ClaimJob(ctx)
+	if err != nil || job.DocumentID != older.ID {
+		t.Fatalf("claimed %s, %v; want the oldest upload, %s", job.DocumentID, err, older.ID)
 	}
-	if err := s.CompleteJob(ctx, older.ID, 2, []byte(`{"Transactions":[]}`)); err != nil {
+	if err := s.CompleteJob(ctx, job, 2, "", []byte(`{"Transactions":[]}`)); err != nil {
 		t.Fatal(err)
 	}
 	docs, err := s.FolderDocuments(ctx, f.ID)
