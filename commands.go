@@ -739,7 +739,8 @@ func cmdBackup(ctx context.Context, e env) error {
 
 var migrateHelp = help{"migrate --from passbook.db --to postgres://...", `Copies everything in a data file into an empty PostgreSQL database:
 accounts, key hashes (keys keep working), documents with their files,
-results and corrections, the quota ledger and queued jobs, with their ids.
+results and corrections, the quota ledger, queued jobs and folders, with
+their ids.
 It makes the database's tables, copies in one transaction, and then checks
 that every table holds as many rows as the file. Stop the server first:
 what is uploaded to the file afterwards is not copied. The data file is

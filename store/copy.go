@@ -11,7 +11,7 @@ import (
 // copyTables are the tables Copy moves, each after those it refers to.
 // A new table goes here or in ownTables: TestEveryTableIsCopied fails
 // until it is in one of them.
-var copyTables = []string{"accounts", "api_keys", "documents", "jobs", "usage", "idempotency_keys"}
+var copyTables = []string{"accounts", "api_keys", "documents", "jobs", "usage", "idempotency_keys", "folders", "folder_documents"}
 
 // ownTables are the tables each database keeps for itself: its migrations
 // and the readiness check's row.
@@ -42,8 +42,9 @@ func HasSchema(ctx context.Context, dsn string) (bool, error) {
 // Copy moves everything in a SQLite data file into an empty PostgreSQL
 // database, in one transaction on each side (a consistent snapshot of the
 // file, and all or nothing in the database): accounts, key hashes,
-// documents with their bytes, results and edits, jobs, the quota ledger
-// and Idempotency-Keys, with their ids. Jobs left running become queued.
+// documents with their bytes, results and edits, jobs, the quota ledger,
+// Idempotency-Keys and folders, with their ids (and a folder's documents in
+// the order they were added). Jobs left running become queued.
 // It then counts each table on both sides and fails unless they agree.
 func Copy(ctx context.Context, from, to *Store) ([]TableCount, error) {
 	if from.d != sqliteDB || to.d != postgresDB {

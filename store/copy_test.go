@@ -106,9 +106,10 @@ func columns(t *testing.T, s *Store, table string) []string {
 
 // TestCopyToPostgres fills a data file with 100 documents in every state
 // (completed with results, edited, failed and refunded, queued, running,
-// deleted), keys live and revoked, credits and Idempotency-Keys, copies it
-// into PostgreSQL and compares every row of every table, then uses the
-// copy: keys, quota, results, edits, the queue, and new ids.
+// deleted), keys live and revoked, credits, Idempotency-Keys and folders
+// (a deleted document leaves its folder), copies it into PostgreSQL and
+// compares every row of every table, then uses the copy: keys, quota,
+// results, edits, folders, the queue, and new ids.
 func TestCopyToPostgres(t *testing.T) {
 	ctx := context.Background()
 	from, c := openAt(t, location(t, "sqlite"))
@@ -172,6 +173,25 @@ func TestCopyToPostgres(t *testing.T) {
 			}
 		}
 	}
+	// Two folders of the first account: one with 20 of its documents, 5
+	// of them added in one instant (their order is the order added), and
+	// an empty one.
+	var folders []Folder
+	for _, name := range []string{"Smith & Co 2024", "empty"} {
+		f, err := from.CreateFolder(ctx, accs[0].ID, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		folders = append(folders, f)
+	}
+	for i := 0; i < 60; i += 3 {
+		if i < 45 {
+			c.Set(c.Now().Add(time.Second))
+		}
+		if err := from.AddToFolder(ctx, folders[0].ID, ids[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, d := range ids[:5] {
 		if err := from.DeleteDocument(ctx, d); err != nil {
 			t.Fatal(err)
@@ -188,8 +208,9 @@ func TestCopyToPostgres(t *testing.T) {
 	for _, tc := range counts {
 		got[tc.Table] = tc.Rows
 	}
-	if got["documents"] != 100 || got["accounts"] != 3 || got["api_keys"] != 6 || got["usage"] != 100 || got["jobs"] != 15 || got["idempotency_keys"] != 25-2 {
-		t.Errorf("copied %v; want 100 documents, 3 accounts, 6 keys, 100 charges, 15 jobs, 23 idempotency keys", got)
+	if got["documents"] != 100 || got["accounts"] != 3 || got["api_keys"] != 6 || got["usage"] != 100 || got["jobs"] != 15 || got["idempotency_keys"] != 25-2 ||
+		got["folders"] != 2 || got["folder_documents"] != 20-2 {
+		t.Errorf("copied %v; want 100 documents, 3 accounts, 6 keys, 100 charges, 15 jobs, 23 idempotency keys, 2 folders holding 18 documents", got)
 	}
 	for _, table := range copyTables {
 		cols := columns(t, from, table)
@@ -237,6 +258,18 @@ func TestCopyToPostgres(t *testing.T) {
 		if string(r1) != string(r2) || string(e1) != string(e2) {
 			t.Errorf("document %s: result or edit differs", id)
 		}
+	}
+	for _, f := range folders {
+		f1, err1 := from.Folder(ctx, f.ID)
+		f2, err2 := to.Folder(ctx, f.ID)
+		d1, _ := from.FolderDocuments(ctx, f.ID)
+		d2, err := to.FolderDocuments(ctx, f.ID)
+		if fmt.Sprint(f1, err1) != fmt.Sprint(f2, err2) || err != nil || fmt.Sprint(d1) != fmt.Sprint(d2) {
+			t.Errorf("folder %s: %+v, %d documents in the file; %+v, %d documents (%v) in the copy", f.Name, f1, len(d1), f2, len(d2), err)
+		}
+	}
+	if d, err := to.FolderDocuments(ctx, folders[0].ID); err != nil || len(d) != 18 || d[0].ID != ids[6] || d[17].ID != ids[57] {
+		t.Errorf("the copied folder holds %d documents (%v), want 18 from %s to %s in the order added", len(d), err, ids[6], ids[57])
 	}
 	fresh, err := to.CreateAccount(ctx, "new@example.com", quota.Free)
 	if err != nil || fresh.ID <= accs[2].ID {

@@ -177,6 +177,16 @@ func (s *Store) RemoveFromFolder(ctx context.Context, folderID, documentID strin
 	return nil
 }
 
+// addedOrder breaks ties between rows of folder_documents added in the
+// same instant, in the order they were added: SQLite's rowid, or the seq
+// that stands in for it on PostgreSQL.
+func (d dialect) addedOrder(alias string) string {
+	if d == postgresDB {
+		return alias + ".seq"
+	}
+	return alias + ".rowid"
+}
+
 // FolderDocuments reads a folder's documents in the order they were added,
 // each with its result and corrections when it is completed, in one read
 // transaction (so a folder's page sees one moment of it).
@@ -188,7 +198,7 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 	defer tx.Rollback()
 	rows, err := tx.QueryContext(ctx, "SELECT "+documentColumns+`, CASE status WHEN 'completed' THEN result END, edited
 		FROM documents JOIN folder_documents fd ON fd.document_id = documents.id
-		WHERE fd.folder_id = ? AND deleted_at IS NULL ORDER BY fd.added_at, fd.rowid`, folderID)
+		WHERE fd.folder_id = ? AND deleted_at IS NULL ORDER BY fd.added_at, `+s.d.addedOrder("fd"), folderID)
 	if err != nil {
 		return nil, fmt.Errorf("folder documents: %w", err)
 	}
