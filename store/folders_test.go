@@ -12,9 +12,13 @@ import (
 
 // TestFolders walks a folder's life: made, documents added (one at
 // upload, in the same transaction), listed with their results, removed,
-// a document deleted, the folder deleted with its documents kept.
+// a document deleted, the folder deleted with its documents kept. On
+// SQLite and on PostgreSQL.
 func TestFolders(t *testing.T) {
-	s, c := openTest(t)
+	eachStore(t, testFolders)
+}
+
+func testFolders(t *testing.T, s *Store, c *clock) {
 	ctx := context.Background()
 	a := newAccount(t, s, "a@example.com", quota.Enterprise)
 	b := newAccount(t, s, "b@example.com", quota.Enterprise)
@@ -121,39 +125,60 @@ func TestFolders(t *testing.T) {
 	}
 }
 
-// TestFolderFull: a folder takes MaxFolderDocuments and refuses one more,
-// an upload into it included, which is then not charged.
-func TestFolderFull(t *testing.T) {
-	s, _ := openTest(t)
+// fillFolder puts n new documents of an account in a folder, in one
+// transaction (faster than n uploads; the folder's room is what is tested).
+func fillFolder(t *testing.T, s *Store, accountID int64, folderID string, n int) {
+	t.Helper()
 	ctx := context.Background()
-	a := newAccount(t, s, "a@example.com", quota.Admin)
-	f, err := s.CreateFolder(ctx, a.ID, "big")
+	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer tx.Rollback()
 	stamp := s.stamp()
-	for i := range MaxFolderDocuments {
+	for i := range n {
+		id, err := NewFileID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO documents (id, account_id, original_name, kind, page_count, size, content, status, created_at)
+			VALUES (?, ?, 'f.pdf', 'pdf', 1, 4, ?, 'completed', ?)`, id, accountID, []byte("%PDF"), stamp); err != nil {
+			t.Fatalf("document %d: %v", i, err)
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO folder_documents (folder_id, document_id, added_at) VALUES (?, ?, ?)", folderID, id, stamp); err != nil {
+			t.Fatalf("document %d: %v", i, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFolderFull: a folder takes MaxFolderDocuments and refuses one more,
+// an upload into it included, which is then not charged.
+func TestFolderFull(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store, _ *clock) {
+		ctx := context.Background()
+		a := newAccount(t, s, "a@example.com", quota.Admin)
+		f, err := s.CreateFolder(ctx, a.ID, "big")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fillFolder(t, s, a.ID, f.ID, MaxFolderDocuments)
+		before := used(t, s, a.ID)
+		if _, err := s.CreateDocument(ctx, NewDocument{AccountID: a.ID, OriginalName: "x.pdf", Kind: "pdf", PageCount: 1,
+			Content: []byte("%PDF-1.4 x"), FolderID: f.ID}); !errors.Is(err, ErrFolderFull) {
+			t.Errorf("upload into a full folder: %v, want ErrFolderFull", err)
+		}
+		if got := used(t, s, a.ID); got != before {
+			t.Errorf("the refused upload was charged: %d pages, want %d", got, before)
+		}
 		d, err := upload(s, a.ID, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.w.ExecContext(ctx, "INSERT INTO folder_documents (folder_id, document_id, added_at) VALUES (?, ?, ?)", f.ID, d.ID, stamp); err != nil {
-			t.Fatalf("document %d: %v", i, err)
+		if err := s.AddToFolder(ctx, f.ID, d.ID); !errors.Is(err, ErrFolderFull) {
+			t.Errorf("adding to a full folder: %v, want ErrFolderFull", err)
 		}
-	}
-	before := used(t, s, a.ID)
-	if _, err := s.CreateDocument(ctx, NewDocument{AccountID: a.ID, OriginalName: "x.pdf", Kind: "pdf", PageCount: 1,
-		Content: []byte("%PDF-1.4 x"), FolderID: f.ID}); !errors.Is(err, ErrFolderFull) {
-		t.Errorf("upload into a full folder: %v, want ErrFolderFull", err)
-	}
-	if got := used(t, s, a.ID); got != before {
-		t.Errorf("the refused upload was charged: %d pages, want %d", got, before)
-	}
-	d, err := upload(s, a.ID, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.AddToFolder(ctx, f.ID, d.ID); !errors.Is(err, ErrFolderFull) {
-		t.Errorf("adding to a full folder: %v, want ErrFolderFull", err)
-	}
+	})
 }
