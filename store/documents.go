@@ -176,11 +176,11 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document,
 		return Document{}, fmt.Errorf("queue job: %w", err)
 	}
 	if nd.FolderID != "" {
-		var n int
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM folders WHERE id = ? AND account_id = ?", nd.FolderID, nd.AccountID).Scan(&n); err != nil {
-			return Document{}, fmt.Errorf("folder %s: %w", nd.FolderID, err)
+		account, err := s.lockFolder(ctx, tx, nd.FolderID)
+		if err != nil {
+			return Document{}, err
 		}
-		if n == 0 {
+		if account != nd.AccountID {
 			return Document{}, fmt.Errorf("folder %s: %w", nd.FolderID, ErrNoFolder)
 		}
 		if err := addToFolder(ctx, tx, nd.FolderID, id, stamp); err != nil {

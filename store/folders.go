@@ -126,21 +126,21 @@ func (s *Store) AddToFolder(ctx context.Context, folderID, documentID string) (e
 		return fmt.Errorf("add to folder: %w", err)
 	}
 	defer tx.Rollback()
-	var account int64
-	err = tx.QueryRowContext(ctx, "SELECT account_id FROM folders WHERE id = ?", folderID).Scan(&account)
+	account, err := s.lockFolder(ctx, tx, folderID)
+	if err != nil {
+		return err
+	}
+	// On PostgreSQL the document's row is locked too: a delete of it
+	// waits, and then takes it out of the folder, or went first, and the
+	// document is not found.
+	var id string
+	err = tx.QueryRowContext(ctx, "SELECT id FROM documents WHERE id = ? AND account_id = ? AND deleted_at IS NULL"+s.d.forUpdate(),
+		documentID, account).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("folder %s: %w", folderID, ErrNoFolder)
-	}
-	if err != nil {
-		return fmt.Errorf("add to folder: %w", err)
-	}
-	var n int
-	err = tx.QueryRowContext(ctx, "SELECT count(*) FROM documents WHERE id = ? AND account_id = ? AND deleted_at IS NULL", documentID, account).Scan(&n)
-	if err != nil {
-		return fmt.Errorf("add to folder: %w", err)
-	}
-	if n == 0 {
 		return fmt.Errorf("document %s: %w", documentID, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("add to folder: %w", err)
 	}
 	if err := addToFolder(ctx, tx, folderID, documentID, s.stamp()); err != nil {
 		return err
@@ -148,7 +148,24 @@ func (s *Store) AddToFolder(ctx context.Context, folderID, documentID string) (e
 	return tx.Commit()
 }
 
-// addToFolder inserts the link, checking the folder's room.
+// lockFolder reads a folder's account (ErrNoFolder when there is no such
+// folder) and, on PostgreSQL, locks the folder's row until tx ends, so that
+// documents added to one folder from any number of nodes are counted
+// against its room one at a time (SQLite's one writer holds the whole file).
+func (s *Store) lockFolder(ctx context.Context, tx *tx, folderID string) (int64, error) {
+	var account int64
+	err := tx.QueryRowContext(ctx, "SELECT account_id FROM folders WHERE id = ?"+s.d.forUpdate(), folderID).Scan(&account)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("folder %s: %w", folderID, ErrNoFolder)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("folder %s: %w", folderID, err)
+	}
+	return account, nil
+}
+
+// addToFolder inserts the link, checking the folder's room; the caller
+// holds the folder's row (lockFolder).
 func addToFolder(ctx context.Context, tx *tx, folderID, documentID, stamp string) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM folder_documents WHERE folder_id = ? AND document_id != ?", folderID, documentID).Scan(&n); err != nil {
