@@ -98,8 +98,9 @@ bench-service: build bench-deps
 
 # nodes runs issue 22's harness (also part of make test): two servers on one
 # PostgreSQL database, 50 racing uploads of a free account, kill -9 of one
-# node during 20 uploads, an upload on one node downloaded on the other; it
-# prints its figures (lines starting NODES).
+# node during 20 uploads, an upload on one node downloaded on the other, a
+# folder made on one node read on the other; it prints its figures (lines
+# starting NODES).
 nodes: test-deps
 	set -o pipefail; OMP_THREAD_LIMIT=1 $(GO) test -run '^TestNodes$$' -count=1 -v -timeout 10m . 2>&1 | \
 		grep -E '^(NODES|--- |FAIL|ok|PASS)|_test.go:'

@@ -1,7 +1,8 @@
 package main
 
 // TestNodes is issue 22's harness: two `passbook serve` processes (the test
-// binary standing in for passbook) on one PostgreSQL database. It prints
+// binary standing in for passbook) on one PostgreSQL database, and a folder
+// made on one and read on the other. It prints
 // its figures on lines starting NODES; `make nodes` runs it alone.
 
 import (
@@ -219,6 +220,58 @@ func TestNodes(t *testing.T) {
 		st.Status, codeB, fromB.TransactionCount, same)
 	if st.Status != "completed" || codeB != 200 || fromB.TransactionCount != 8 || len(fromB.Transactions) != 8 || !same {
 		t.Errorf("upload on A, download on B: want completed, 200, 8 transactions as on A")
+	}
+
+	// A folder made on A, an upload into it on A, the document above added
+	// to it on B; B reads the folder and downloads it in one file. It holds
+	// the same statement twice: one duplicate, its rows counted once.
+	var made struct {
+		FolderID string `json:"folder_id"`
+	}
+	if code := apiJSON(t, a.base, admin, "POST", "/api/v1/folders", strings.NewReader(`{"name": "Two nodes"}`), &made); code != 200 || made.FolderID == "" {
+		t.Fatalf("a folder made on A: %d %+v", code, made)
+	}
+	code, m := onA.postWith("again.pdf", sample, map[string]string{"folder_id": made.FolderID})
+	if code != 200 {
+		t.Fatalf("an upload into the folder on A: %d %v", code, m)
+	}
+	again := m["file_id"].(string)
+	if code := apiJSON(t, b.base, admin, "PUT", "/api/v1/folders/"+made.FolderID+"/documents/"+id, nil, &map[string]any{}); code != 200 {
+		t.Fatalf("adding A's document to the folder on B: %d", code)
+	}
+	if waitSettled(t, onB, []string{again}, time.Minute) != 0 {
+		t.Fatal("the upload into the folder did not settle")
+	}
+	var folder struct {
+		Documents []struct {
+			FileID string `json:"file_id"`
+			Status string `json:"status"`
+		} `json:"documents"`
+		Status           string `json:"status"`
+		TransactionCount int    `json:"transaction_count"`
+	}
+	codeF := onB.get("/api/v1/folders/"+made.FolderID, &folder)
+	var download struct {
+		FolderID string `json:"folder_id"`
+		Accounts []struct {
+			Transactions []json.RawMessage `json:"transactions"`
+		} `json:"accounts"`
+	}
+	codeD := onB.get("/api/v1/folders/"+made.FolderID+"/download?format=json", &download)
+	rowsD := 0
+	for _, acc := range download.Accounts {
+		rowsD += len(acc.Transactions)
+	}
+	var statuses []string
+	for _, d := range folder.Documents {
+		statuses = append(statuses, d.Status)
+	}
+	fmt.Printf("NODES a folder made on A, filled on A and B, read on B: %d, documents %v, status %s (the same statement twice), %d transactions; downloaded on B: %d with %d rows\n",
+		codeF, statuses, folder.Status, folder.TransactionCount, codeD, rowsD)
+	if codeF != 200 || len(folder.Documents) != 2 || folder.Documents[0].FileID != again || folder.Documents[1].FileID != id ||
+		folder.Documents[0].Status != "completed" || folder.Documents[1].Status != "completed" || folder.TransactionCount != 8 ||
+		codeD != 200 || download.FolderID != made.FolderID || rowsD != 8 {
+		t.Errorf("the folder on B: want its two documents, the upload into it first, both completed, the statement's 8 transactions counted once, and a download of them")
 	}
 
 	// 50 concurrent one-page uploads of a free account (5 pages a day),
