@@ -24,17 +24,20 @@ DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config python3-ofxpa
 # LibreOffice opens the excel-eu CSV and the XLSX in the export tests, and
 # its Writer prints random statements in extract/synth (with Chromium, in
 # fonts from fonts-liberation and fonts-dejavu-core). It is large, so only
-# the test targets install it.
-TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core
+# the test targets install it. postgresql: the store's tests and the
+# two-node harness start a PostgreSQL server of their own from it (initdb
+# in a temporary directory; as root, run as nobody).
+TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql
 # The export tests read MT940 with mt940js (npm; Node.js and npm from Debian
 # when the machine has no npm).
 MT940JS := export/testdata/mt940js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Tools bench-service compares Passbook with, and drives it with.
-BENCH_DEBS := mupdf-tools tesseract-ocr wrk
+# Tools bench-service compares Passbook with, and drives it with; and
+# PostgreSQL, for BENCH_STORE=postgres.
+BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql
 
-.PHONY: deps test-deps bench-deps build run test eval ratchet eval-random bench bench-service bench-extract fuzz contrib-check stress clean
+.PHONY: deps test-deps bench-deps build run test eval ratchet eval-random bench bench-service bench-extract fuzz contrib-check stress nodes clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -91,8 +94,18 @@ bench-deps:
 
 # bench-service starts bin/passbook (or PASSBOOK_BIN) on loopback and prints
 # issue 10's table beside mutool and tesseract, with peak RSS. A few minutes.
+# BENCH_STORE=postgres runs the server on a PostgreSQL server of its own.
 bench-service: build bench-deps
-	PASSBOOK_BIN=$${PASSBOOK_BIN:-$(abspath $(BIN))} OMP_THREAD_LIMIT=1 $(GO) test -tags benchservice -run '^TestBenchService$$' -count=1 -v -timeout 20m .
+	BENCH_STORE=$(BENCH_STORE) PASSBOOK_BIN=$${PASSBOOK_BIN:-$(abspath $(BIN))} OMP_THREAD_LIMIT=1 $(GO) test -tags benchservice -run '^TestBenchService$$' -count=1 -v -timeout 20m .
+
+# nodes runs issue 22's harness (also part of make test): two servers on one
+# PostgreSQL database, 50 racing uploads of a free account, kill -9 of one
+# node during 20 uploads, an upload on one node downloaded on the other, a
+# folder made on one node read on the other; it prints its figures (lines
+# starting NODES).
+nodes: test-deps
+	set -o pipefail; OMP_THREAD_LIMIT=1 $(GO) test -run '^TestNodes$$' -count=1 -v -timeout 10m . 2>&1 | \
+		grep -E '^(NODES|--- |FAIL|ok|PASS)|_test.go:'
 
 # bench-extract times `passbook extract -d out DIR` on 40 generated text
 # statements against `mutool draw -F stext`, one process per file, in pages

@@ -30,7 +30,8 @@ import (
 const usage = `usage: passbook COMMAND [flags]
 
 commands:
-  serve     [--addr 127.0.0.1:8080] [--data passbook.db] [flags]  run the API, the web page and the workers
+  serve     [--addr 127.0.0.1:8080] [--data passbook.db|postgres://...] [flags]
+                                            run the API, the web page and the workers
   extract   [--format F] [--profile P] [--intu-bid N] [-o FILE] [--password P] STATEMENT
                                             convert one file, no server, no data file;
                                             F: json csv xlsx ofx qfx qbo qif camt053 mt940
@@ -41,12 +42,14 @@ commands:
   accounts  create EMAIL [--plan P] | list | set-plan EMAIL PLAN | grant-credits EMAIL PAGES
   keys      create EMAIL [--label L] | list [EMAIL] | revoke ID
   documents list EMAIL [--limit N] | delete FILE_ID   an account's documents, newest first; delete one
-  backup    FILE                            write a consistent copy of the data file
+  backup    FILE                            write a consistent copy of the data file (or pg_dump's archive)
+  migrate   --from passbook.db --to postgres://...   copy a data file into PostgreSQL
   version                                   print the version, commit and build date
 
 The administration commands (accounts, keys, documents, backup) take --data FILE or
-PASSBOOK_DATA (default passbook.db) and open only a data file that exists,
-unless given --create. 'passbook COMMAND --help' tells more.
+PASSBOOK_DATA (default passbook.db; a postgres:// URL names a PostgreSQL
+database) and open only a data file that exists, or a database that holds
+Passbook's tables, unless given --create. 'passbook COMMAND --help' tells more.
 `
 
 // errHelp means help was asked for and given: the command succeeded.
@@ -84,6 +87,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		err = cmdDocuments(ctx, e)
 	case "backup":
 		err = cmdBackup(ctx, e)
+	case "migrate":
+		err = cmdMigrate(ctx, e)
 	case "version", "--version", "-version":
 		err = cmdVersion(e)
 	case "help", "-h", "-help", "--help":
@@ -170,6 +175,12 @@ var serveHelp = help{"serve [flags]", `Runs the HTTP API, the web page and the c
 stopped (SIGINT or SIGTERM). On a new data file it creates the account
 admin@localhost on the admin plan and prints its API key once.
 
+--data postgres://USER:PASSWORD@HOST/DB runs on a PostgreSQL database
+instead (which must exist; the tables are made on first start): any number
+of serve processes, on any machines, may share it, each taking jobs from
+the one queue. A node that dies holding a job loses it to another after
+--job-lease.
+
 Every flag may instead be set by an environment variable: PASSBOOK_ and the
 flag's name in capitals with _ for - (--max-pages is PASSBOOK_MAX_PAGES).
 A flag on the command line wins over the variable.`}
@@ -200,19 +211,21 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 		return err
 	}
 	log := newLogger(e.stderr, c)
-	data, err := filepath.Abs(c.Data)
-	if err != nil {
-		return err
-	}
-	if _, err := os.Stat(filepath.Dir(data)); err != nil {
-		return fmt.Errorf("data file %s: its directory is missing: %w", data, err)
+	data := c.Data
+	if !store.IsPostgres(data) {
+		if data, err = filepath.Abs(c.Data); err != nil {
+			return err
+		}
+		if _, err := os.Stat(filepath.Dir(data)); err != nil {
+			return fmt.Errorf("data file %s: its directory is missing: %w", data, err)
+		}
 	}
 	st, err := store.Open(ctx, data)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	st.Loc = c.TZ
+	st.Loc, st.Lease = c.TZ, c.JobLease
 	if err := firstRun(ctx, st, e.stdout); err != nil {
 		return err
 	}
@@ -234,7 +247,7 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 	go func() { workDone <- srv.RunWorkers(workCtx) }()
 	serveDone := make(chan error, 1)
 	go func() { serveDone <- hs.Serve(ln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "data", data, "base_path", c.Server.BasePath,
+	log.Info("serving", "addr", ln.Addr().String(), "data", st.Describe(), "store", st.Kind(), "base_path", c.Server.BasePath,
 		"workers", c.Server.Workers, "tz", c.TZ.String(), "version", buildVersion().Version)
 	if ready != nil {
 		ready <- ln.Addr().String()
@@ -264,13 +277,17 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 }
 
 // firstRun makes an administrator account on an empty data file and prints
-// its API key, the one time it can be seen.
+// its API key, the one time it can be seen. Of several nodes started
+// together on a new PostgreSQL database, one makes it and prints the key.
 func firstRun(ctx context.Context, st *store.Store, out io.Writer) error {
 	accs, err := st.Accounts(ctx)
 	if err != nil || len(accs) > 0 {
 		return err
 	}
 	acc, err := st.CreateAccount(ctx, "admin@localhost", quota.Admin)
+	if errors.Is(err, store.ErrExists) {
+		return nil // another node made it first
+	}
 	if err != nil {
 		return err
 	}
@@ -278,7 +295,11 @@ func firstRun(ctx context.Context, st *store.Store, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "New data file: created account %s (admin plan, no page limit).\nIts API key, shown only this once:\n\n    %s\n\n", acc.Email, key)
+	what := "data file"
+	if st.Kind() == "postgres" {
+		what = "database"
+	}
+	fmt.Fprintf(out, "New %s: created account %s (admin plan, no page limit).\nIts API key, shown only this once:\n\n    %s\n\n", what, acc.Email, key)
 	return nil
 }
 
@@ -421,12 +442,12 @@ type dataFlags struct {
 }
 
 func newDataFlags(fs *flag.FlagSet, e env, create bool) dataFlags {
-	d := dataFlags{path: fs.String("data", "passbook.db", "data `file` (PASSBOOK_DATA)"), create: new(bool)}
+	d := dataFlags{path: fs.String("data", "passbook.db", "data `file` or postgres:// URL (PASSBOOK_DATA)"), create: new(bool)}
 	if v := e.getenv(envName("data")); v != "" {
 		*d.path = v
 	}
 	if create {
-		d.create = fs.Bool("create", false, "make a new data file if there is none at --data")
+		d.create = fs.Bool("create", false, "make a new data file if there is none at --data (or the tables, in an empty database)")
 	}
 	return d
 }
@@ -436,6 +457,9 @@ func newDataFlags(fs *flag.FlagSet, e env, create bool) dataFlags {
 // wrong directory does not quietly work on a new, empty file; and it names
 // the file it opened on standard error.
 func (d dataFlags) open(ctx context.Context, e env) (*store.Store, error) {
+	if store.IsPostgres(*d.path) {
+		return openDatabase(ctx, e, *d.path, *d.create)
+	}
 	path, err := filepath.Abs(*d.path)
 	if err != nil {
 		return nil, err
@@ -454,6 +478,25 @@ func (d dataFlags) open(ctx context.Context, e env) (*store.Store, error) {
 		fmt.Fprintf(e.stderr, "data file %s\n", path)
 	}
 	return store.Open(ctx, path)
+}
+
+// openDatabase opens a PostgreSQL database for an administration command:
+// only one that holds Passbook's tables, unless create is set, so a URL that
+// names the wrong database does not quietly get tables of its own.
+func openDatabase(ctx context.Context, e env, dsn string, create bool) (*store.Store, error) {
+	ok, err := store.HasSchema(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if !ok && !create {
+		return nil, errors.New("the database holds no Passbook tables: name the one 'passbook serve' uses with --data or PASSBOOK_DATA, or add --create to make them")
+	}
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(e.stderr, "database %s\n", st.Describe())
+	return st, nil
 }
 
 // subcmd is one sub-command of accounts or keys: its name, the words it
@@ -661,9 +704,13 @@ func cmdKeys(ctx context.Context, e env) error {
 	}
 }
 
-var backupHelp = help{"backup FILE [--data passbook.db]", `Writes a consistent copy of the data file to FILE, a new file, while the
+var backupHelp = help{"backup FILE [--data passbook.db|postgres://...]", `Writes a consistent copy of the data file to FILE, a new file, while the
 server runs. To restore, stop the server and put the copy in the data
-file's place (README.md, "Backup and restore").`}
+file's place (README.md, "Backup and restore").
+
+On PostgreSQL, FILE is an archive of pg_dump's custom format (pg_dump must
+be installed, as new as the server); pg_restore loads it into an empty
+database (README.md says how).`}
 
 func cmdBackup(ctx context.Context, e env) error {
 	fs := newFlags("backup")
@@ -687,6 +734,63 @@ func cmdBackup(ctx context.Context, e env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", pos[0])
+	return nil
+}
+
+var migrateHelp = help{"migrate --from passbook.db --to postgres://...", `Copies everything in a data file into an empty PostgreSQL database:
+accounts, key hashes (keys keep working), documents with their files,
+results and corrections, the quota ledger, queued jobs and folders, with
+their ids.
+It makes the database's tables, copies in one transaction, and then checks
+that every table holds as many rows as the file. Stop the server first:
+what is uploaded to the file afterwards is not copied. The data file is
+left as it was (brought up to this version's schema).`}
+
+func cmdMigrate(ctx context.Context, e env) error {
+	fs := newFlags("migrate")
+	from := fs.String("from", "", "the SQLite data `file` to copy")
+	to := fs.String("to", "", "the PostgreSQL database `URL` to copy into (an empty database)")
+	pos, err := parse(fs, e.args, e, migrateHelp)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 || *from == "" || *to == "" {
+		return errors.New("usage: passbook migrate --from passbook.db --to postgres://... (see 'passbook migrate --help')")
+	}
+	if store.IsPostgres(*from) || !store.IsPostgres(*to) {
+		return errors.New("migrate copies a data file (--from FILE) into PostgreSQL (--to postgres://...)")
+	}
+	path, err := filepath.Abs(*from)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("migrate: no data file at %s: %w", path, err)
+	}
+	src, err := store.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := store.Open(ctx, *to)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	fmt.Fprintf(e.stderr, "copying %s into %s\n", path, dst.Describe())
+	counts, err := store.Copy(ctx, src, dst)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TABLE\tROWS")
+	for _, c := range counts {
+		fmt.Fprintf(tw, "%s\t%d\n", c.Table, c.Rows)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "copied and checked: every table holds as many rows as the data file. Serve with --data %s\n", dst.Describe())
 	return nil
 }
 

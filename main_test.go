@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"passbook/store/pgtest"
 )
 
 // TestMain lets the test binary stand in for the passbook binary: as the
@@ -32,7 +34,7 @@ func TestMain(m *testing.M) {
 		}()
 		os.Exit(exitStatusOf(run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m))
 }
 
 // syncBuffer is a bytes.Buffer safe to write from one goroutine and read
@@ -368,14 +370,29 @@ func TestKilledServerResumesJob(t *testing.T) {
 	}
 }
 
-// TestAdministration drives the administration commands on one data file.
+// TestAdministration drives the administration commands on one data
+// file, and on one PostgreSQL database.
 func TestAdministration(t *testing.T) {
-	dir := t.TempDir()
-	data := filepath.Join(dir, "p.db")
+	for _, kind := range []string{"sqlite", "postgres"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			data := filepath.Join(dir, "p.db")
+			if kind == "postgres" {
+				data = pgtest.Database(t)
+			}
+			administer(t, dir, data)
+		})
+	}
+}
+
+func administer(t *testing.T, dir, data string) {
 	cmd := func(args ...string) (string, error) {
 		var out bytes.Buffer
 		err := run(context.Background(), append(args, "--data", data), os.Getenv, nil, &out, io.Discard)
 		return out.String(), err
+	}
+	if _, err := cmd("accounts", "list"); err == nil || !strings.Contains(err.Error(), "--create") {
+		t.Errorf("accounts list on a new data file or database: %v, want a refusal that names --create", err)
 	}
 	out, err := cmd("accounts", "create", "Office@Example.com", "--plan", "professional", "--create")
 	key := keyRE.FindString(out)

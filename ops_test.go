@@ -289,3 +289,28 @@ func TestLogLevelAndFormat(t *testing.T) {
 		t.Errorf("text log = %q", got)
 	}
 }
+
+// TestAccessLogBatched: request lines wait up to logDelay and go out
+// together; any other line is written at once, after them, in order.
+func TestAccessLogBatched(t *testing.T) {
+	var out syncBuffer
+	log := newLogger(&out, &config{LogLevel: slog.LevelInfo, LogFormat: "text"}).With("k", "v")
+	log.Info("request", "path", "/one")
+	log.Info("request", "path", "/two")
+	if out.String() != "" {
+		t.Fatalf("request lines written at once: %q", out.String())
+	}
+	log.Warn("authentication failed")
+	got := out.String()
+	one, two, warn := strings.Index(got, "path=/one"), strings.Index(got, "path=/two"), strings.Index(got, "authentication failed")
+	if one < 0 || two < one || warn < two || strings.Count(got, "k=v") != 3 {
+		t.Fatalf("after a warning: %q; want both request lines, then the warning, each with k=v", got)
+	}
+	log.Info("request", "path", "/three")
+	waitFor(t, "the held request line", func() string {
+		if strings.Contains(out.String(), "path=/three") {
+			return "written"
+		}
+		return ""
+	})
+}

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -34,53 +33,10 @@ import (
 	"passbook/extract/pdf/hostile"
 )
 
-// stressServer is one `passbook serve` process.
-type stressServer struct {
-	cmd            *exec.Cmd
-	stdout, stderr *syncBuffer
-	base           string
-}
-
-func startStress(t *testing.T, data string, env ...string) *stressServer {
+// startStress starts `passbook serve` on a data file.
+func startStress(t *testing.T, data string, env ...string) *node {
 	t.Helper()
-	// PASSBOOK_STRESS_BIN runs another build (e.g. main's, for a "before"
-	// figure); by default the test binary stands in for passbook.
-	bin := os.Args[0]
-	if b := os.Getenv("PASSBOOK_STRESS_BIN"); b != "" {
-		bin = b
-	}
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", data)
-	cmd.Env = append(append(os.Environ(), "PASSBOOK_AS_MAIN=1"), env...)
-	s := &stressServer{cmd: cmd, stdout: &syncBuffer{}, stderr: &syncBuffer{}}
-	cmd.Stdout, cmd.Stderr = s.stdout, s.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := waitFor(t, "the server to listen", func() string {
-		if m := addrRE.FindStringSubmatch(s.stderr.String()); m != nil {
-			return m[1]
-		}
-		return ""
-	})
-	s.base = "http://" + addr
-	return s
-}
-
-func (s *stressServer) kill() { s.cmd.Process.Signal(syscall.SIGKILL); s.cmd.Wait() }
-
-func (s *stressServer) stop(t *testing.T) {
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	if err := s.cmd.Wait(); err != nil {
-		t.Errorf("graceful stop: %v\n%s", err, tail(s.stderr.String()))
-	}
-}
-
-func tail(s string) string {
-	if len(s) > 3000 {
-		return s[len(s)-3000:]
-	}
-	return s
+	return startNode(t, []string{"--data", data}, env...)
 }
 
 // rssMB reads a process's resident set size.
@@ -96,42 +52,6 @@ func rssMB(pid int) float64 {
 		}
 	}
 	return -1
-}
-
-// uploadBody is a multipart body holding data as the file part.
-func uploadBody(data []byte, password string) ([]byte, string) {
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	w, _ := mw.CreateFormFile("file", "s.pdf")
-	w.Write(data)
-	if password != "" {
-		mw.WriteField("password", password)
-	}
-	mw.Close()
-	return body.Bytes(), mw.FormDataContentType()
-}
-
-// post uploads data, with an Idempotency-Key when key is set; it returns
-// the status (0 when the connection broke) and the file_id.
-func post(base, apiKey string, data []byte, password, key string) (int, string) {
-	body, ctype := uploadBody(data, password)
-	req, _ := http.NewRequest("POST", base+"/api/v1/extract", bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+apiKey)
-	req.Header.Set("Content-Type", ctype)
-	if key != "" {
-		req.Header.Set("Idempotency-Key", key)
-	}
-	cl := &http.Client{Timeout: 30 * time.Second}
-	resp, err := cl.Do(req)
-	if err != nil {
-		return 0, ""
-	}
-	defer resp.Body.Close()
-	var m struct {
-		FileID string `json:"file_id"`
-	}
-	json.NewDecoder(resp.Body).Decode(&m)
-	return resp.StatusCode, m.FileID
 }
 
 // dbFacts opens a stopped server's data file and reads what the harness
@@ -166,25 +86,6 @@ func readFacts(t *testing.T, data string) dbFacts {
 		t.Fatal(err)
 	}
 	return f
-}
-
-// waitSettled polls until no document is processing, within limit.
-func waitSettled(t *testing.T, c client, ids []string, limit time.Duration) (stuck int) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for _, id := range ids {
-		for {
-			if st := c.status(id); st.Status != "processing" {
-				break
-			}
-			if time.Now().After(deadline) {
-				stuck++
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
-	return stuck
 }
 
 // TestStressMemory holds 16 uploads of 45 MB open and reads the server's RSS.
@@ -403,12 +304,7 @@ func TestStressKill9(t *testing.T) {
 			}
 			pending = again
 		}
-		var ids []string
-		distinct := map[string]bool{}
-		for _, id := range acked {
-			ids = append(ids, id)
-			distinct[id] = true
-		}
+		ids, distinct := ackedIDs(acked)
 		stuck := waitSettled(t, c, ids, 3*time.Minute)
 		srv.stop(t)
 		f := readFacts(t, data)

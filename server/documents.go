@@ -419,9 +419,18 @@ type statusResponse struct {
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
-	doc, err := s.ownDocument(r)
+	id := strings.TrimSpace(r.URL.Query().Get("file_id"))
+	if id == "" {
+		s.fail(w, r, errMissingFileID)
+		return
+	}
+	doc, err := s.store.Progress(r.Context(), id)
 	if err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	if doc.AccountID != account(r).ID {
+		s.fail(w, r, errForbidden)
 		return
 	}
 	resp := statusResponse{Success: true, FileID: doc.ID, Status: doc.Status, PageCount: doc.PageCount}
@@ -524,10 +533,15 @@ func downloadOptions(q url.Values, intuBID string) (export.Format, export.Option
 func (s *Server) ownDocument(r *http.Request) (store.Document, error) {
 	id := strings.TrimSpace(r.URL.Query().Get("file_id"))
 	if id == "" {
-		return store.Document{}, &apiError{http.StatusBadRequest, "missing_file_id", "The file_id parameter is missing.", "Add ?file_id=doc_... as returned by POST /api/v1/extract."}
+		return store.Document{}, errMissingFileID
 	}
 	return s.ownDocumentID(r, id)
 }
+
+var (
+	errMissingFileID = &apiError{http.StatusBadRequest, "missing_file_id", "The file_id parameter is missing.", "Add ?file_id=doc_... as returned by POST /api/v1/extract."}
+	errForbidden     = &apiError{http.StatusForbidden, "forbidden", "This document belongs to another account.", "Use a file_id returned to your own API key."}
+)
 
 // ownDocumentID loads the caller's document id: 404 when there is none,
 // 403 when it is another account's.
@@ -537,7 +551,7 @@ func (s *Server) ownDocumentID(r *http.Request, id string) (store.Document, erro
 		return store.Document{}, err
 	}
 	if doc.AccountID != account(r).ID {
-		return store.Document{}, &apiError{http.StatusForbidden, "forbidden", "This document belongs to another account.", "Use a file_id returned to your own API key."}
+		return store.Document{}, errForbidden
 	}
 	return doc, nil
 }

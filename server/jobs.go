@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"passbook/extract"
@@ -60,15 +61,29 @@ func (s *Server) work(ctx context.Context) {
 	}
 }
 
-// runJob converts one document and records the outcome. Only a shutdown
-// leaves the job unfinished, handed back to the queue. A converter crash is
+// runJob converts one document and records the outcome. It renews the
+// job's lease while it runs; should another node have taken the job over
+// (this node's lease ran out) or the document have been deleted, it stops
+// and records nothing. Only a shutdown leaves the job unfinished, handed
+// back to the queue. A converter crash is
 // retried at the back of the queue until MaxAttempts; outcome writes that
 // fail (a full disk) are retried with backoff until they hold, so a job is
 // never left claimed once space is freed.
 func (s *Server) runJob(ctx context.Context, job store.Job) {
 	log := s.log.With("file_id", job.DocumentID)
+	if job.TakenOver {
+		log.Warn("taking over a job whose node stopped renewing its lease")
+	}
 	// Bookkeeping must survive the shutdown that cancels the conversion.
 	bg := context.WithoutCancel(ctx)
+	convCtx, stopConv := context.WithCancel(ctx)
+	var lost atomic.Bool
+	leaseDone := make(chan struct{})
+	go func() {
+		defer close(leaseDone)
+		s.keepLease(convCtx, log, job, func() { lost.Store(true); stopConv() })
+	}()
+	defer func() { stopConv(); <-leaseDone }()
 	password, known := s.passwords.get(job.DocumentID)
 	if job.Password != "" {
 		password, known = job.Password, true
@@ -76,7 +91,7 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 	if job.Encrypted && !known {
 		log.Info("password forgotten by a restart")
 		s.record(ctx, log, "fail job", func() error {
-			return s.store.FailJob(bg, job.DocumentID, "password_required",
+			return s.store.FailJob(bg, job, "password_required",
 				"The server restarted before the conversion ran, and PDF passwords are kept only in memory. Upload the file again with its password.")
 		})
 		return
@@ -95,16 +110,20 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 	var reconciliation string
 	var err error
 	if jc, ok := s.conv.(jsonConverter); ok {
-		raw, transactions, reconciliation, err = jc.ConvertJSON(ctx, job.Content, opts)
+		raw, transactions, reconciliation, err = jc.ConvertJSON(convCtx, job.Content, opts)
 	} else {
 		var res *extract.Result
-		if res, err = s.conv.Convert(ctx, job.Content, opts); err == nil {
+		if res, err = s.conv.Convert(convCtx, job.Content, opts); err == nil {
 			raw, err = json.Marshal(res)
 			transactions, reconciliation = len(res.Transactions), res.Statement.Reconciliation.Status
 		}
 	}
+	if lost.Load() {
+		log.Warn("conversion abandoned: the job was taken over by another node, or the document deleted")
+		return
+	}
 	if ctx.Err() != nil {
-		if err := s.store.ReleaseJob(bg, job.DocumentID); err != nil {
+		if err := s.store.ReleaseJob(bg, job); err != nil {
 			log.Error("release job", "err", err)
 		}
 		return
@@ -112,7 +131,7 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 	if errors.Is(err, extract.ErrCrashed) && job.Attempts+1 < s.cfg.MaxAttempts {
 		log.Warn("converter crashed; trying again later", "attempt", job.Attempts+1, "err", err)
 		s.record(ctx, log, "retry job", func() error {
-			_, err := s.store.RetryJob(bg, job.DocumentID)
+			_, err := s.store.RetryJob(bg, job)
 			return err
 		})
 		s.nudge()
@@ -123,7 +142,7 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		code := failureCode(err)
 		log.Info("conversion failed", "code", code, "err", err)
 		s.record(ctx, log, "fail job", func() error {
-			return s.store.FailJob(bg, job.DocumentID, code, failureMessage(err))
+			return s.store.FailJob(bg, job, code, failureMessage(err))
 		})
 		return
 	}
@@ -132,23 +151,47 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		if err != nil {
 			log.Error("encode result", "err", err)
 			s.record(ctx, log, "fail job", func() error {
-				return s.store.FailJob(bg, job.DocumentID, "conversion_failed", "The document could not be converted.")
+				return s.store.FailJob(bg, job, "conversion_failed", "The document could not be converted.")
 			})
 			return
 		}
 	}
 	if !s.record(ctx, log, "complete job", func() error {
-		return s.store.CompleteJob(bg, job.DocumentID, transactions, raw)
+		return s.store.CompleteJob(bg, job, transactions, reconciliation, raw)
 	}) {
 		if ctx.Err() == nil {
 			s.record(ctx, log, "fail job", func() error {
-				return s.store.FailJob(bg, job.DocumentID, "conversion_failed", "The result could not be stored.")
+				return s.store.FailJob(bg, job, "conversion_failed", "The result could not be stored.")
 			})
 		}
 		return
 	}
 	log.Info("conversion completed", "transactions", transactions,
 		"reconciliation", reconciliation, "ms", time.Since(start).Milliseconds())
+}
+
+// keepLease renews job's lease every third of it until ctx is done. When a
+// renewal finds the job no longer this claim's, it calls lost and stops; a
+// renewal that fails otherwise (the database briefly away) is tried again
+// at the next tick, and the lease may run out meanwhile.
+func (s *Server) keepLease(ctx context.Context, log *slog.Logger, job store.Job, lost func()) {
+	tick := time.NewTicker(max(s.store.Lease/3, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		err := s.store.RenewLease(ctx, job)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			lost()
+			return
+		case err != nil && ctx.Err() == nil:
+			log.Error("renew job lease", "err", err)
+		}
+	}
 }
 
 // noTransactions adds to a result that found no transactions the warning

@@ -64,6 +64,10 @@ func (rec *recorder) Write(p []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the real writer.
 func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 
+// AccessLogMessage is the message of the access log's lines, one a
+// request: a logger may batch them.
+const AccessLogMessage = "request"
+
 // accessLog writes one line a request: method, path (never the query, which
 // may carry a file_id or, by mistake, a key), status, duration and, once the
 // key was checked, the account. Health checks log at debug level, so a
@@ -99,7 +103,7 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		if p := strings.TrimPrefix(r.URL.Path, s.cfg.BasePath); p == "/healthz" || p == "/readyz" {
 			level = slog.LevelDebug
 		}
-		s.log.LogAttrs(r.Context(), level, "request", attrs...)
+		s.log.LogAttrs(r.Context(), level, AccessLogMessage, attrs...)
 	})
 }
 
@@ -133,20 +137,26 @@ type readyBody struct {
 	Code    string            `json:"code,omitempty"`
 }
 
-// handleReady is readiness: the data file takes a write, and the conversion
-// workers are running. Either failing answers 503, and the reason is logged
-// (the body says which check failed, not the internals).
+// handleReady is readiness: the database takes a write, and the
+// conversion workers are running. Either failing answers 503, and the
+// reason is logged (the body says which check failed, not the internals).
+// The database's check is named data_file on SQLite (with its disk's free
+// room) and database on PostgreSQL.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
-	body := readyBody{Success: true, Checks: map[string]string{"data_file": "writable"}}
+	check := "data_file"
+	if s.store.Kind() == "postgres" {
+		check = "database"
+	}
+	body := readyBody{Success: true, Checks: map[string]string{check: "writable"}}
 	if err := s.store.CheckWritable(ctx); err != nil {
-		s.log.Error("not ready", "check", "data_file", "err", err)
-		body.Success, body.Checks["data_file"] = false, "not writable"
+		s.log.Error("not ready", "check", check, "err", err)
+		body.Success, body.Checks[check] = false, "not writable"
 	} else if free, err := s.store.FreeBytes(); err == nil && free < uint64(s.cfg.MaxUploadBytes) {
 		// One small write fits long after an upload no longer does.
-		s.log.Error("not ready", "check", "data_file", "err", fmt.Sprintf("%d bytes free, less than one upload", free))
-		body.Success, body.Checks["data_file"] = false, "disk full"
+		s.log.Error("not ready", "check", check, "err", fmt.Sprintf("%d bytes free, less than one upload", free))
+		body.Success, body.Checks[check] = false, "disk full"
 	}
 	if n := s.workersUp.Load(); n > 0 {
 		body.Checks["workers"] = strconv.Itoa(int(n)) + " running"
@@ -156,7 +166,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	}
 	if !body.Success {
 		body.Code, body.Error = "server_not_ready", "The server cannot take uploads now."
-		body.Hint = "The server log says why: the data file must be writable (disk space, permissions, mount) and the workers running."
+		body.Hint = "The server log says why: the database must take writes (disk space, permissions, mount; or the PostgreSQL server reachable) and the workers run."
 		writeJSON(w, http.StatusServiceUnavailable, body)
 		return
 	}

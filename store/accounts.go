@@ -83,17 +83,14 @@ func (s *Store) CreateAccount(ctx context.Context, email string, plan quota.Plan
 		return Account{}, err
 	}
 	now := s.Now()
-	res, err := s.w.ExecContext(ctx, "INSERT INTO accounts (email, plan, credits, created_at) VALUES (?, ?, 0, ?)",
-		email, string(plan), formatTime(now))
+	var id int64
+	err := s.w.QueryRowContext(ctx, "INSERT INTO accounts (email, plan, credits, created_at) VALUES (?, ?, 0, ?) RETURNING id",
+		email, string(plan), formatTime(now)).Scan(&id)
 	if err != nil {
-		if strings.Contains(err.Error(), "UNIQUE") {
+		if s.d.isUnique(err) {
 			return Account{}, fmt.Errorf("create account %s: %w", email, ErrExists)
 		}
 		return Account{}, fmt.Errorf("create account: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return Account{}, err
 	}
 	return Account{ID: id, Email: email, Plan: plan, CreatedAt: now.UTC()}, nil
 }
@@ -191,14 +188,11 @@ func (s *Store) CreateKey(ctx context.Context, accountID int64, label string) (s
 	}
 	now := s.Now()
 	prefix := key[:len(KeyPrefix)+6]
-	res, err := s.w.ExecContext(ctx, "INSERT INTO api_keys (account_id, hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?)",
-		accountID, hashKey(key), prefix, label, formatTime(now))
+	var id int64
+	err = s.w.QueryRowContext(ctx, "INSERT INTO api_keys (account_id, hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+		accountID, hashKey(key), prefix, label, formatTime(now)).Scan(&id)
 	if err != nil {
 		return "", Key{}, fmt.Errorf("create key: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return "", Key{}, err
 	}
 	return key, Key{ID: id, AccountID: accountID, Prefix: prefix, Label: label, CreatedAt: now.UTC()}, nil
 }

@@ -94,11 +94,19 @@ func (s *Store) Usage(ctx context.Context, accountID int64) (quota.Usage, error)
 		return quota.Usage{}, err
 	}
 	defer tx.Rollback()
-	return s.usage(ctx, tx, accountID)
+	return s.usage(ctx, tx, accountID, false)
 }
 
-func (s *Store) usage(ctx context.Context, tx *sql.Tx, accountID int64) (quota.Usage, error) {
-	a, err := scanAccount(tx.QueryRowContext(ctx, "SELECT "+accountColumns+" FROM accounts WHERE id = ?", accountID))
+// usage reads an account's standing; lock holds the account's row until tx
+// ends (on PostgreSQL: SQLite's one writer holds the whole file), so that
+// uploads of one account from any number of nodes are charged one at a
+// time against what the one before left.
+func (s *Store) usage(ctx context.Context, tx *tx, accountID int64, lock bool) (quota.Usage, error) {
+	q := "SELECT " + accountColumns + " FROM accounts WHERE id = ?"
+	if lock {
+		q += s.d.forUpdate()
+	}
+	a, err := scanAccount(tx.QueryRowContext(ctx, q, accountID))
 	if err != nil {
 		return quota.Usage{}, fmt.Errorf("usage of account %d: %w", accountID, err)
 	}
@@ -114,7 +122,8 @@ func (s *Store) usage(ctx context.Context, tx *sql.Tx, accountID int64) (quota.U
 
 // CreateDocument stores an upload, charges its pages and queues its job, in
 // one transaction: the quota check and the charge cannot be split by a
-// concurrent upload. A refused upload (a *QuotaError) charges nothing.
+// concurrent upload, on this node or another (the account's row is locked
+// first, and the Idempotency-Key is looked up under that lock). A refused upload (a *QuotaError) charges nothing.
 // A disk that is full gives an error that wraps ErrFull.
 func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document, err error) {
 	defer func() { err = storageErr(err) }()
@@ -129,16 +138,16 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document,
 		return Document{}, fmt.Errorf("create document: %w", err)
 	}
 	defer tx.Rollback()
+	u, err := s.usage(ctx, tx, nd.AccountID, true)
+	if err != nil {
+		return Document{}, err
+	}
 	if nd.IdempotencyKey != "" {
 		if prev, err := s.idempotent(ctx, tx, nd.AccountID, nd.IdempotencyKey); err == nil {
 			return Document{}, &IdempotentError{Document: prev}
 		} else if !errors.Is(err, ErrNotFound) {
 			return Document{}, err
 		}
-	}
-	u, err := s.usage(ctx, tx, nd.AccountID)
-	if err != nil {
-		return Document{}, err
 	}
 	fromQuota, fromCredits, err := quota.Split(nd.PageCount, u.Used, u.Limit, u.Credits)
 	if err != nil {
@@ -167,11 +176,11 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document,
 		return Document{}, fmt.Errorf("queue job: %w", err)
 	}
 	if nd.FolderID != "" {
-		var n int
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM folders WHERE id = ? AND account_id = ?", nd.FolderID, nd.AccountID).Scan(&n); err != nil {
-			return Document{}, fmt.Errorf("folder %s: %w", nd.FolderID, err)
+		account, err := s.lockFolder(ctx, tx, nd.FolderID)
+		if err != nil {
+			return Document{}, err
 		}
-		if n == 0 {
+		if account != nd.AccountID {
 			return Document{}, fmt.Errorf("folder %s: %w", nd.FolderID, ErrNoFolder)
 		}
 		if err := addToFolder(ctx, tx, nd.FolderID, id, stamp); err != nil {
@@ -194,7 +203,7 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document,
 
 // idempotent finds the document an account uploaded under key within the
 // last IdempotencyWindow; ErrNotFound when there is none.
-func (s *Store) idempotent(ctx context.Context, tx *sql.Tx, accountID int64, key string) (Document, error) {
+func (s *Store) idempotent(ctx context.Context, tx *tx, accountID int64, key string) (Document, error) {
 	var id string
 	err := tx.QueryRowContext(ctx, "SELECT document_id FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at > ?",
 		accountID, key, formatTime(s.Now().Add(-IdempotencyWindow))).Scan(&id)
@@ -227,7 +236,7 @@ func (s *Store) Idempotent(ctx context.Context, accountID int64, key string) (Do
 
 const documentColumns = `id, account_id, original_name, kind, page_count, size, status, pages_done,
 	coalesce(edited_count, transaction_count, 0), coalesce(error_code, ''), coalesce(error, ''), created_at, finished_at,
-	coalesce(edited_reconciliation, json_extract(result, '$.Statement.Reconciliation.Status'), ''), edited_at`
+	coalesce(edited_reconciliation, reconciliation, ''), edited_at`
 
 // Document reads a document (not its bytes or result).
 func (s *Store) Document(ctx context.Context, id string) (Document, error) {
@@ -239,6 +248,42 @@ func (s *Store) Document(ctx context.Context, id string) (Document, error) {
 		return Document{}, fmt.Errorf("document %s: %w", id, err)
 	}
 	return d, nil
+}
+
+// Progress is what GET /api/v1/status shows of a document. It is read
+// from columns the job's end writes (never from the stored result), and no
+// more of them: status is what clients poll, every 2 seconds each.
+type Progress struct {
+	ID               string
+	AccountID        int64
+	Status           string
+	PageCount        int
+	PagesDone        int
+	TransactionCount int
+	ErrorCode        string
+	Error            string
+}
+
+const progressSQL = `SELECT id, account_id, status, page_count, pages_done, coalesce(edited_count, transaction_count, 0),
+	coalesce(error_code, ''), coalesce(error, '') FROM documents WHERE id = ? AND deleted_at IS NULL`
+
+// Progress reads a document's status; ErrNotFound when there is none. A
+// document polled again, unchanged, is answered from memory (statusCache).
+func (s *Store) Progress(ctx context.Context, id string) (Progress, error) {
+	p, ok, gen := s.status.get(id)
+	if ok {
+		return p, nil
+	}
+	err := s.stmts.status.QueryRowContext(ctx, id).Scan(&p.ID, &p.AccountID, &p.Status, &p.PageCount, &p.PagesDone,
+		&p.TransactionCount, &p.ErrorCode, &p.Error)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Progress{}, fmt.Errorf("document %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Progress{}, fmt.Errorf("document %s: %w", id, err)
+	}
+	s.status.put(p, gen)
+	return p, nil
 }
 
 // scanDocument reads documentColumns, and into extra any columns the query
@@ -284,31 +329,61 @@ type Job struct {
 	// Attempts counts earlier runs whose converter crashed (RetryJob); a
 	// crash of the whole server counts nothing.
 	Attempts int
+	// Claim names this claim of the job (the node and a random part): only
+	// its holder can renew, end or hand back the job, so a node whose
+	// lease ran out, and whose job another node took over, changes nothing.
+	Claim string
+	// TakenOver says the job was running on a node whose lease ran out.
+	TakenOver bool
 }
 
-// ClaimJob takes a queued job and marks it running; ErrNoJob when there is
-// none. It is fair between accounts: the job comes from the account with the
-// fewest jobs running, the oldest of its jobs first, so one account's batch
-// cannot hold every worker while another account waits.
+// pickJob is the job ClaimJob takes next, with its state. On PostgreSQL
+// FOR UPDATE SKIP LOCKED locks it until the claim commits, and nodes
+// claiming at once each take a different job without waiting for one
+// another; SQLite's one writer transaction holds the whole file. seq and
+// rowid keep the order jobs were queued in.
+func (d dialect) pickJob() string {
+	q := `SELECT j.document_id, j.state FROM jobs j JOIN documents d ON d.id = j.document_id
+		WHERE j.state = 'queued' OR (j.state = 'running' AND j.lease_until < ?)
+		ORDER BY (SELECT count(*) FROM jobs r JOIN documents rd ON rd.id = r.document_id
+			WHERE r.state = 'running' AND r.lease_until >= ? AND rd.account_id = d.account_id), j.queued_at, `
+	if d == postgresDB {
+		return q + "j.seq LIMIT 1 FOR UPDATE OF j SKIP LOCKED"
+	}
+	return q + "j.rowid LIMIT 1"
+}
+
+// ClaimJob takes a queued job, or a running one whose lease ran out (its
+// node died), and marks it running under a lease of s.Lease; ErrNoJob when
+// there is none. It is fair between accounts: the job comes from the
+// account with the fewest jobs running, the oldest of its jobs first, so
+// one account's batch cannot hold every worker while another account waits.
 func (s *Store) ClaimJob(ctx context.Context) (Job, error) {
+	claim, err := randomString(s.node+"/", 10)
+	if err != nil {
+		return Job{}, err
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return Job{}, fmt.Errorf("claim job: %w", err)
 	}
 	defer tx.Rollback()
-	var j Job
-	err = tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', claimed_at = ?
-		WHERE document_id = (SELECT j.document_id FROM jobs j JOIN documents d ON d.id = j.document_id
-			WHERE j.state = 'queued'
-			ORDER BY (SELECT count(*) FROM jobs r JOIN documents rd ON rd.id = r.document_id
-				WHERE r.state = 'running' AND rd.account_id = d.account_id), j.queued_at, j.rowid
-			LIMIT 1)
-		RETURNING document_id, encrypted, password, attempts`, s.stamp()).Scan(&j.DocumentID, &j.Encrypted, &j.Password, &j.Attempts)
+	now := s.Now()
+	stamp := formatTime(now)
+	j := Job{Claim: claim}
+	var state string
+	err = tx.QueryRowContext(ctx, s.d.pickJob(), stamp, stamp).Scan(&j.DocumentID, &state)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Job{}, ErrNoJob
 	}
 	if err != nil {
 		return Job{}, fmt.Errorf("claim job: %w", err)
+	}
+	j.TakenOver = state == "running"
+	if err := tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', claimed_at = ?, lease_until = ?, claim = ?
+		WHERE document_id = ? RETURNING encrypted, password, attempts`,
+		stamp, formatTime(now.Add(s.Lease)), claim, j.DocumentID).Scan(&j.Encrypted, &j.Password, &j.Attempts); err != nil {
+		return Job{}, fmt.Errorf("claim job %s: %w", j.DocumentID, err)
 	}
 	if err := tx.QueryRowContext(ctx, "SELECT kind, content FROM documents WHERE id = ?", j.DocumentID).Scan(&j.Kind, &j.Content); err != nil {
 		return Job{}, fmt.Errorf("claim job %s: %w", j.DocumentID, err)
@@ -319,98 +394,146 @@ func (s *Store) ClaimJob(ctx context.Context) (Job, error) {
 	return j, nil
 }
 
+// RenewLease extends a running job's lease by s.Lease from now. ErrNotFound
+// says the job is no longer this claim's: its lease ran out and another
+// node took it over, or the document was deleted; its worker should stop.
+func (s *Store) RenewLease(ctx context.Context, job Job) error {
+	res, err := s.w.ExecContext(ctx, "UPDATE jobs SET lease_until = ? WHERE document_id = ? AND claim = ? AND state = 'running'",
+		formatTime(s.Now().Add(s.Lease)), job.DocumentID, job.Claim)
+	if err != nil {
+		return fmt.Errorf("renew the lease of %s: %w", job.DocumentID, storageErr(err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("renew the lease of %s: no longer this claim's: %w", job.DocumentID, ErrNotFound)
+	}
+	return nil
+}
+
 // SetProgress records how many pages of a running job are done.
 func (s *Store) SetProgress(ctx context.Context, id string, pagesDone int) error {
-	_, err := s.w.ExecContext(ctx, "UPDATE documents SET pages_done = ? WHERE id = ? AND status = ?", pagesDone, id, StatusProcessing)
+	err := s.statusWrite(ctx, id, func(tx *tx) error {
+		_, err := tx.ExecContext(ctx, "UPDATE documents SET pages_done = ? WHERE id = ? AND status = ?", pagesDone, id, StatusProcessing)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("progress of %s: %w", id, err)
 	}
 	return nil
 }
 
-// CompleteJob stores a job's result and ends it. A disk that is full gives
-// an error that wraps ErrFull; the job is then still running, and the call
-// can be repeated.
-func (s *Store) CompleteJob(ctx context.Context, id string, transactionCount int, result []byte) (err error) {
-	defer func() { err = storageErr(err) }()
+// statusWrite runs write in a transaction that changes what GET /status
+// shows of document id: it tells the other nodes (PostgreSQL) and drops
+// the status this node keeps of id.
+func (s *Store) statusWrite(ctx context.Context, id string, write func(*tx) error) error {
+	defer s.changed(id)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("complete %s: %w", id, err)
+		return err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, pages_done = page_count, transaction_count = ?, result = ?, finished_at = ?
-		WHERE id = ? AND status = ?`, StatusCompleted, transactionCount, string(result), s.stamp(), id, StatusProcessing)
-	if err != nil {
-		return fmt.Errorf("complete %s: %w", id, err)
+	if err := write(tx); err != nil {
+		return err
 	}
-	if err := endJob(ctx, tx, res, id); err != nil {
+	if err := s.notify(ctx, tx, id); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// CompleteJob stores a job's result with what listings and GET /status
+// show of it (the number of transactions and the reconciliation status),
+// and ends the job. ErrNotFound says the job is no longer this claim's.
+// A disk that is full gives an error that wraps ErrFull; the job is then
+// still running, and the call can be repeated.
+func (s *Store) CompleteJob(ctx context.Context, job Job, transactionCount int, reconciliation string, result []byte) (err error) {
+	defer func() { err = storageErr(err) }()
+	err = s.statusWrite(ctx, job.DocumentID, func(tx *tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, pages_done = page_count, transaction_count = ?, reconciliation = ?,
+			result = ?, finished_at = ?
+			WHERE id = ? AND status = ?`, StatusCompleted, transactionCount, reconciliation, string(result), s.stamp(), job.DocumentID, StatusProcessing)
+		if err != nil {
+			return err
+		}
+		return endJob(ctx, tx, res, job)
+	})
+	if err != nil {
+		return fmt.Errorf("complete %s: %w", job.DocumentID, err)
+	}
+	return nil
 }
 
 // FailJob ends a job as failed with a reason, and refunds its pages: the
 // period's quota by marking the charge refunded, credits by giving them back.
-func (s *Store) FailJob(ctx context.Context, id, code, reason string) (err error) {
+func (s *Store) FailJob(ctx context.Context, job Job, code, reason string) (err error) {
 	defer func() { err = storageErr(err) }()
-	tx, err := s.w.BeginTx(ctx, nil)
+	id := job.DocumentID
+	err = s.statusWrite(ctx, id, func(tx *tx) error {
+		stamp := s.stamp()
+		res, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, error_code = ?, error = ?, finished_at = ?
+			WHERE id = ? AND status = ?`, StatusFailed, code, reason, stamp, id, StatusProcessing)
+		if err != nil {
+			return err
+		}
+		if err := endJob(ctx, tx, res, job); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET credits = credits +
+			(SELECT credit_pages FROM usage WHERE document_id = ? AND refunded_at IS NULL)
+			WHERE id = (SELECT account_id FROM usage WHERE document_id = ? AND refunded_at IS NULL)`, id, id); err != nil {
+			return fmt.Errorf("refund credits: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE usage SET refunded_at = ? WHERE document_id = ? AND refunded_at IS NULL", stamp, id); err != nil {
+			return fmt.Errorf("refund: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("fail %s: %w", id, err)
 	}
-	defer tx.Rollback()
-	stamp := s.stamp()
-	res, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, error_code = ?, error = ?, finished_at = ?
-		WHERE id = ? AND status = ?`, StatusFailed, code, reason, stamp, id, StatusProcessing)
-	if err != nil {
-		return fmt.Errorf("fail %s: %w", id, err)
-	}
-	if err := endJob(ctx, tx, res, id); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET credits = credits +
-		(SELECT credit_pages FROM usage WHERE document_id = ? AND refunded_at IS NULL)
-		WHERE id = (SELECT account_id FROM usage WHERE document_id = ? AND refunded_at IS NULL)`, id, id); err != nil {
-		return fmt.Errorf("refund credits of %s: %w", id, err)
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE usage SET refunded_at = ? WHERE document_id = ? AND refunded_at IS NULL", stamp, id); err != nil {
-		return fmt.Errorf("refund %s: %w", id, err)
-	}
-	return tx.Commit()
+	return nil
 }
 
-// endJob checks a document moved out of processing and drops its job row.
-func endJob(ctx context.Context, tx *sql.Tx, res sql.Result, id string) error {
+// endJob checks a document moved out of processing and drops its job row,
+// if the job is still this claim's. Both checks are ErrNotFound, and the
+// caller's transaction then changes nothing. The document's row is written
+// before the job's, in the order DeleteDocument takes them.
+func endJob(ctx context.Context, tx *tx, res sql.Result, job Job) error {
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return fmt.Errorf("document %s is not processing: %w", id, ErrNotFound)
+		return fmt.Errorf("document %s is not processing: %w", job.DocumentID, ErrNotFound)
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM jobs WHERE document_id = ?", id); err != nil {
-		return fmt.Errorf("end job %s: %w", id, err)
+	res, err := tx.ExecContext(ctx, "DELETE FROM jobs WHERE document_id = ? AND claim = ?", job.DocumentID, job.Claim)
+	if err != nil {
+		return fmt.Errorf("end job %s: %w", job.DocumentID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("job %s is no longer this claim's (another node took it over): %w", job.DocumentID, ErrNotFound)
 	}
 	return nil
 }
 
 // ReleaseJob hands a running job back to the queue (at shutdown), without
 // counting an attempt; it keeps its place.
-func (s *Store) ReleaseJob(ctx context.Context, id string) error {
-	_, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', claimed_at = NULL
-		WHERE document_id = ? AND state = 'running'`, id)
+func (s *Store) ReleaseJob(ctx context.Context, job Job) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', claimed_at = NULL, lease_until = NULL, claim = NULL
+		WHERE document_id = ? AND claim = ? AND state = 'running'`, job.DocumentID, job.Claim)
 	if err != nil {
-		return fmt.Errorf("release job %s: %w", id, storageErr(err))
+		return fmt.Errorf("release job %s: %w", job.DocumentID, storageErr(err))
 	}
 	return nil
 }
 
 // RetryJob hands a running job whose converter crashed back to the queue,
 // at its back, and counts the attempt; it returns the attempts so far.
-func (s *Store) RetryJob(ctx context.Context, id string) (int, error) {
+func (s *Store) RetryJob(ctx context.Context, job Job) (int, error) {
 	var n int
-	err := s.w.QueryRowContext(ctx, `UPDATE jobs SET state = 'queued', claimed_at = NULL, attempts = attempts + 1, queued_at = ?
-		WHERE document_id = ? AND state = 'running' RETURNING attempts`, s.stamp(), id).Scan(&n)
+	err := s.w.QueryRowContext(ctx, `UPDATE jobs SET state = 'queued', claimed_at = NULL, lease_until = NULL, claim = NULL,
+		attempts = attempts + 1, queued_at = ?
+		WHERE document_id = ? AND claim = ? AND state = 'running' RETURNING attempts`, s.stamp(), job.DocumentID, job.Claim).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("retry job %s: %w", id, ErrNotFound)
+		return 0, fmt.Errorf("retry job %s: %w", job.DocumentID, ErrNotFound)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("retry job %s: %w", id, storageErr(err))
+		return 0, fmt.Errorf("retry job %s: %w", job.DocumentID, storageErr(err))
 	}
 	return n, nil
 }
@@ -418,9 +541,18 @@ func (s *Store) RetryJob(ctx context.Context, id string) (int, error) {
 // RequeueInterrupted puts back in the queue every job left running by a
 // process that died, at the back of the queue and without counting an
 // attempt: the server's death is not the document's fault. It is called at
-// start-up, before any worker runs.
+// start-up, before any worker runs. On SQLite, whose data file one server
+// owns, that is every running job; on PostgreSQL, where other nodes may be
+// running theirs, only jobs whose lease ran out (which ClaimJob would take
+// over anyway).
 func (s *Store) RequeueInterrupted(ctx context.Context) (int, error) {
-	res, err := s.w.ExecContext(ctx, "UPDATE jobs SET state = 'queued', claimed_at = NULL, queued_at = ? WHERE state = 'running'", s.stamp())
+	q := "UPDATE jobs SET state = 'queued', claimed_at = NULL, lease_until = NULL, claim = NULL, queued_at = ? WHERE state = 'running'"
+	args := []any{s.stamp()}
+	if s.d == postgresDB {
+		q += " AND lease_until < ?"
+		args = append(args, s.stamp())
+	}
+	res, err := s.w.ExecContext(ctx, q, args...)
 	if err != nil {
 		return 0, fmt.Errorf("requeue jobs: %w", err)
 	}

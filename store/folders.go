@@ -126,21 +126,21 @@ func (s *Store) AddToFolder(ctx context.Context, folderID, documentID string) (e
 		return fmt.Errorf("add to folder: %w", err)
 	}
 	defer tx.Rollback()
-	var account int64
-	err = tx.QueryRowContext(ctx, "SELECT account_id FROM folders WHERE id = ?", folderID).Scan(&account)
+	account, err := s.lockFolder(ctx, tx, folderID)
+	if err != nil {
+		return err
+	}
+	// On PostgreSQL the document's row is locked too: a delete of it
+	// waits, and then takes it out of the folder, or went first, and the
+	// document is not found.
+	var id string
+	err = tx.QueryRowContext(ctx, "SELECT id FROM documents WHERE id = ? AND account_id = ? AND deleted_at IS NULL"+s.d.forUpdate(),
+		documentID, account).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("folder %s: %w", folderID, ErrNoFolder)
-	}
-	if err != nil {
-		return fmt.Errorf("add to folder: %w", err)
-	}
-	var n int
-	err = tx.QueryRowContext(ctx, "SELECT count(*) FROM documents WHERE id = ? AND account_id = ? AND deleted_at IS NULL", documentID, account).Scan(&n)
-	if err != nil {
-		return fmt.Errorf("add to folder: %w", err)
-	}
-	if n == 0 {
 		return fmt.Errorf("document %s: %w", documentID, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("add to folder: %w", err)
 	}
 	if err := addToFolder(ctx, tx, folderID, documentID, s.stamp()); err != nil {
 		return err
@@ -148,8 +148,25 @@ func (s *Store) AddToFolder(ctx context.Context, folderID, documentID string) (e
 	return tx.Commit()
 }
 
-// addToFolder inserts the link, checking the folder's room.
-func addToFolder(ctx context.Context, tx *sql.Tx, folderID, documentID, stamp string) error {
+// lockFolder reads a folder's account (ErrNoFolder when there is no such
+// folder) and, on PostgreSQL, locks the folder's row until tx ends, so that
+// documents added to one folder from any number of nodes are counted
+// against its room one at a time (SQLite's one writer holds the whole file).
+func (s *Store) lockFolder(ctx context.Context, tx *tx, folderID string) (int64, error) {
+	var account int64
+	err := tx.QueryRowContext(ctx, "SELECT account_id FROM folders WHERE id = ?"+s.d.forUpdate(), folderID).Scan(&account)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("folder %s: %w", folderID, ErrNoFolder)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("folder %s: %w", folderID, err)
+	}
+	return account, nil
+}
+
+// addToFolder inserts the link, checking the folder's room; the caller
+// holds the folder's row (lockFolder).
+func addToFolder(ctx context.Context, tx *tx, folderID, documentID, stamp string) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM folder_documents WHERE folder_id = ? AND document_id != ?", folderID, documentID).Scan(&n); err != nil {
 		return fmt.Errorf("add to folder: %w", err)
@@ -177,6 +194,16 @@ func (s *Store) RemoveFromFolder(ctx context.Context, folderID, documentID strin
 	return nil
 }
 
+// addedOrder breaks ties between rows of folder_documents added in the
+// same instant, in the order they were added: SQLite's rowid, or the seq
+// that stands in for it on PostgreSQL.
+func (d dialect) addedOrder(alias string) string {
+	if d == postgresDB {
+		return alias + ".seq"
+	}
+	return alias + ".rowid"
+}
+
 // FolderDocuments reads a folder's documents in the order they were added,
 // each with its result and corrections when it is completed, in one read
 // transaction (so a folder's page sees one moment of it).
@@ -188,7 +215,7 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 	defer tx.Rollback()
 	rows, err := tx.QueryContext(ctx, "SELECT "+documentColumns+`, CASE status WHEN 'completed' THEN result END, edited
 		FROM documents JOIN folder_documents fd ON fd.document_id = documents.id
-		WHERE fd.folder_id = ? AND deleted_at IS NULL ORDER BY fd.added_at, fd.rowid`, folderID)
+		WHERE fd.folder_id = ? AND deleted_at IS NULL ORDER BY fd.added_at, `+s.d.addedOrder("fd"), folderID)
 	if err != nil {
 		return nil, fmt.Errorf("folder documents: %w", err)
 	}

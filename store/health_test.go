@@ -64,23 +64,25 @@ func TestMigrationToAdminPlanKeepsData(t *testing.T) {
 }
 
 func TestAdminPlanHasNoLimit(t *testing.T) {
-	s, _ := openTest(t)
-	a := newAccount(t, s, "admin@localhost", quota.Admin)
-	for range 3 {
-		if _, err := upload(s, a.ID, 1000); err != nil {
-			t.Fatalf("upload of 1,000 pages on the admin plan: %v", err)
+	eachStore(t, func(t *testing.T, s *Store, _ *clock) {
+		a := newAccount(t, s, "admin@localhost", quota.Admin)
+		for range 3 {
+			if _, err := upload(s, a.ID, 1000); err != nil {
+				t.Fatalf("upload of 1,000 pages on the admin plan: %v", err)
+			}
 		}
-	}
-	if got := used(t, s, a.ID); got != 3000 {
-		t.Errorf("used = %d, want 3000", got)
-	}
+		if got := used(t, s, a.ID); got != 3000 {
+			t.Errorf("used = %d, want 3000", got)
+		}
+	})
 }
 
 func TestCheckWritable(t *testing.T) {
-	s, _ := openTest(t)
-	if err := s.CheckWritable(context.Background()); err != nil {
-		t.Fatalf("CheckWritable on a fresh data file: %v", err)
-	}
+	eachStore(t, func(t *testing.T, s *Store, _ *clock) {
+		if err := s.CheckWritable(context.Background()); err != nil {
+			t.Fatalf("CheckWritable on a fresh data file: %v", err)
+		}
+	})
 }
 
 // TestCheckWritableFailsOnImmutableFile makes the open data file and its

@@ -58,7 +58,7 @@ func (c *keyCache) clear() {
 // statusStmts are the read queries of the request path, prepared once on
 // the read-only pool.
 type statusStmts struct {
-	accountByKey, document *sql.Stmt
+	accountByKey, document, status *sql.Stmt
 }
 
 func (s *Store) prepare(ctx context.Context) error {
@@ -66,6 +66,9 @@ func (s *Store) prepare(ctx context.Context) error {
 	if s.stmts.accountByKey, err = s.r.PrepareContext(ctx, accountByKeySQL); err != nil {
 		return err
 	}
-	s.stmts.document, err = s.r.PrepareContext(ctx, "SELECT "+documentColumns+" FROM documents WHERE id = ? AND deleted_at IS NULL")
+	if s.stmts.document, err = s.r.PrepareContext(ctx, "SELECT "+documentColumns+" FROM documents WHERE id = ? AND deleted_at IS NULL"); err != nil {
+		return err
+	}
+	s.stmts.status, err = s.r.PrepareContext(ctx, progressSQL)
 	return err
 }

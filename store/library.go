@@ -61,18 +61,21 @@ func (s *Store) Documents(ctx context.Context, accountID int64, limit int, befor
 // stays, unseen, because the quota ledger points at it: charged pages stay
 // charged. No copy is left in either file: secure_delete zeroes the freed
 // pages of the data file, and the WAL is truncated after the commit.
+// PostgreSQL has no secure_delete: there the old bytes are unreachable at
+// once, and their space is reclaimed and reused by (auto)vacuum.
 func (s *Store) DeleteDocument(ctx context.Context, id string) (err error) {
 	defer func() { err = storageErr(err) }()
+	defer s.changed(id)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("delete %s: %w", id, err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE documents SET content = x'', result = NULL, edited = NULL, edited_count = NULL,
+	res, err := tx.ExecContext(ctx, `UPDATE documents SET content = ?, result = NULL, edited = NULL, edited_count = NULL,
 		edited_reconciliation = NULL, edited_at = NULL, original_name = '', error = NULL, deleted_at = ?,
 		status = CASE status WHEN 'processing' THEN 'failed' ELSE status END,
 		error_code = CASE status WHEN 'processing' THEN 'deleted' ELSE error_code END
-		WHERE id = ? AND deleted_at IS NULL`, s.stamp(), id)
+		WHERE id = ? AND deleted_at IS NULL`, []byte{}, s.stamp(), id)
 	if err != nil {
 		return fmt.Errorf("delete %s: %w", id, err)
 	}
@@ -85,8 +88,14 @@ func (s *Store) DeleteDocument(ctx context.Context, id string) (err error) {
 			return fmt.Errorf("delete %s: %w", id, err)
 		}
 	}
+	if err := s.notify(ctx, tx, id); err != nil {
+		return fmt.Errorf("delete %s: %w", id, err)
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete %s: %w", id, err)
+	}
+	if s.d == postgresDB {
+		return nil
 	}
 	return s.truncateWAL(ctx)
 }
@@ -145,26 +154,36 @@ func (s *Store) Content(ctx context.Context, id string) ([]byte, error) {
 // them) beside a completed document's original result, with their count
 // and the status of their balance check for listings. The original is kept.
 func (s *Store) SaveEdit(ctx context.Context, id string, edited []byte, count int, reconciliation string) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE documents SET edited = ?, edited_count = ?, edited_reconciliation = ?, edited_at = ?
-		WHERE id = ? AND status = ? AND deleted_at IS NULL`, string(edited), count, reconciliation, s.stamp(), id, StatusCompleted)
+	err := s.statusWrite(ctx, id, func(tx *tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE documents SET edited = ?, edited_count = ?, edited_reconciliation = ?, edited_at = ?
+			WHERE id = ? AND status = ? AND deleted_at IS NULL`, string(edited), count, reconciliation, s.stamp(), id, StatusCompleted)
+		return oneRow(res, err)
+	})
 	if err != nil {
 		return fmt.Errorf("save edit of %s: %w", id, err)
 	}
+	return nil
+}
+
+// oneRow is an update's error, or ErrNotFound when it changed no row.
+func oneRow(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return fmt.Errorf("save edit of %s: %w", id, ErrNotFound)
+		return ErrNotFound
 	}
 	return nil
 }
 
 // RevertEdit drops a document's corrections, so the original is served again.
 func (s *Store) RevertEdit(ctx context.Context, id string) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE documents SET edited = NULL, edited_count = NULL, edited_reconciliation = NULL, edited_at = NULL
-		WHERE id = ? AND deleted_at IS NULL`, id)
+	err := s.statusWrite(ctx, id, func(tx *tx) error {
+		return oneRow(tx.ExecContext(ctx, `UPDATE documents SET edited = NULL, edited_count = NULL, edited_reconciliation = NULL, edited_at = NULL
+			WHERE id = ? AND deleted_at IS NULL`, id))
+	})
 	if err != nil {
 		return fmt.Errorf("revert edit of %s: %w", id, err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return fmt.Errorf("revert edit of %s: %w", id, ErrNotFound)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -107,10 +106,45 @@ func TestMigrationsApplyInEitherOrder(t *testing.T) {
 				t.Errorf("idempotency key after delete: %v, want ErrNotFound", err)
 			}
 			var n int
-			names, _ := fs.Glob(migrations, "migrations/*.sql")
-			if err := s.r.QueryRow("SELECT count(*) FROM schema_migrations").Scan(&n); err != nil || n != len(names) {
-				t.Errorf("schema_migrations rows = %d, %v; want one per migration, %d", n, err, len(names))
+			files, _, _ := migrationFiles(sqliteDB)
+			if err := s.r.QueryRow("SELECT count(*) FROM schema_migrations").Scan(&n); err != nil || n != len(files) {
+				t.Errorf("schema_migrations rows = %d, %v; want %d", n, err, len(files))
 			}
 		})
+	}
+}
+
+// TestReconciliationBackfilled: migration 0022 copies each completed
+// document's reconciliation status out of its stored result into its own
+// column, which GET /status and listings read from then on.
+func TestReconciliationBackfilled(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "d.db")
+	applyOnly(t, path, "0001_init.sql", "0002_admin_plan_health.sql", "0005_reliability.sql", "0011_edits_deletes.sql")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, result := range map[string]string{
+		"mismatch": `{"Transactions":[],"Statement":{"Reconciliation":{"Status":"mismatch"}}}`,
+		"ok":       `{"Statement":{"Reconciliation":{"Status":"ok","Detail":"x"}},"Transactions":[{"Date":"2024-01-02T00:00:00Z"}]}`,
+		"broken":   `{"Statement":`,
+	} {
+		if _, err := db.Exec(`INSERT INTO documents (id, account_id, original_name, kind, page_count, size, content, status,
+			transaction_count, result, created_at) VALUES (?, 1, 'x.pdf', 'pdf', 1, 1, x'00', 'completed', 3, ?, '2024-01-02T00:00:00Z')`, id, result); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	defer s.Close()
+	for id, want := range map[string]string{"mismatch": "mismatch", "ok": "ok", "broken": "", "old": ""} {
+		d, err := s.Document(ctx, id)
+		if err != nil || d.Reconciliation != want {
+			t.Errorf("%s: reconciliation %q, %v; want %q", id, d.Reconciliation, err, want)
+		}
 	}
 }

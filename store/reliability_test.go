@@ -15,92 +15,95 @@ import (
 )
 
 func TestClaimIsFairBetweenAccounts(t *testing.T) {
-	s, c := openTest(t)
-	ctx := context.Background()
-	batch := newAccount(t, s, "batch@example.com", quota.Enterprise)
-	other := newAccount(t, s, "other@example.com", quota.Enterprise)
-	var batchDocs []string
-	for i := range 5 {
+	eachStore(t, func(t *testing.T, s *Store, c *clock) {
+		ctx := context.Background()
+		batch := newAccount(t, s, "batch@example.com", quota.Enterprise)
+		other := newAccount(t, s, "other@example.com", quota.Enterprise)
+		var batchDocs []string
+		for i := range 5 {
+			c.Set(c.Now().Add(time.Second))
+			d, err := upload(s, batch.ID, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			batchDocs = append(batchDocs, d.ID)
+			_ = i
+		}
 		c.Set(c.Now().Add(time.Second))
-		d, err := upload(s, batch.ID, 1)
+		late, err := upload(s, other.ID, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		batchDocs = append(batchDocs, d.ID)
-		_ = i
-	}
-	c.Set(c.Now().Add(time.Second))
-	late, err := upload(s, other.ID, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := s.ClaimJob(ctx)
-	if err != nil || first.DocumentID != batchDocs[0] {
-		t.Fatalf("first claim = %q, %v; want the batch's oldest %s", first.DocumentID, err, batchDocs[0])
-	}
-	// The batch holds a worker; the other account's job, queued last, goes next.
-	second, err := s.ClaimJob(ctx)
-	if err != nil || second.DocumentID != late.ID {
-		t.Fatalf("second claim = %q, %v; want the other account's %s", second.DocumentID, err, late.ID)
-	}
-	third, err := s.ClaimJob(ctx)
-	if err != nil || third.DocumentID != batchDocs[1] {
-		t.Fatalf("third claim = %q, %v; want %s", third.DocumentID, err, batchDocs[1])
-	}
+		first, err := s.ClaimJob(ctx)
+		if err != nil || first.DocumentID != batchDocs[0] {
+			t.Fatalf("first claim = %q, %v; want the batch's oldest %s", first.DocumentID, err, batchDocs[0])
+		}
+		// The batch holds a worker; the other account's job, queued last, goes next.
+		second, err := s.ClaimJob(ctx)
+		if err != nil || second.DocumentID != late.ID {
+			t.Fatalf("second claim = %q, %v; want the other account's %s", second.DocumentID, err, late.ID)
+		}
+		third, err := s.ClaimJob(ctx)
+		if err != nil || third.DocumentID != batchDocs[1] {
+			t.Fatalf("third claim = %q, %v; want %s", third.DocumentID, err, batchDocs[1])
+		}
+	})
 }
 
 func TestRequeuedJobsGoToTheBack(t *testing.T) {
-	s, c := openTest(t)
-	ctx := context.Background()
-	a := newAccount(t, s, "q@example.com", quota.Enterprise)
-	d1, _ := upload(s, a.ID, 1)
-	c.Set(c.Now().Add(time.Second))
-	d2, _ := upload(s, a.ID, 1)
-	if j, err := s.ClaimJob(ctx); err != nil || j.DocumentID != d1.ID {
-		t.Fatalf("claim = %q, %v", j.DocumentID, err)
-	}
-	c.Set(c.Now().Add(time.Second))
-	if n, err := s.RequeueInterrupted(ctx); err != nil || n != 1 {
-		t.Fatalf("RequeueInterrupted = %d, %v", n, err)
-	}
-	if j, err := s.ClaimJob(ctx); err != nil || j.DocumentID != d2.ID {
-		t.Fatalf("claim after requeue = %q, %v; want %s (the requeued job goes to the back)", j.DocumentID, err, d2.ID)
-	}
+	eachStore(t, func(t *testing.T, s *Store, c *clock) {
+		ctx := context.Background()
+		a := newAccount(t, s, "q@example.com", quota.Enterprise)
+		d1, _ := upload(s, a.ID, 1)
+		c.Set(c.Now().Add(time.Second))
+		d2, _ := upload(s, a.ID, 1)
+		if j, err := s.ClaimJob(ctx); err != nil || j.DocumentID != d1.ID {
+			t.Fatalf("claim = %q, %v", j.DocumentID, err)
+		}
+		c.Set(c.Now().Add(s.Lease + time.Second))
+		if n, err := s.RequeueInterrupted(ctx); err != nil || n != 1 {
+			t.Fatalf("RequeueInterrupted = %d, %v", n, err)
+		}
+		if j, err := s.ClaimJob(ctx); err != nil || j.DocumentID != d2.ID {
+			t.Fatalf("claim after requeue = %q, %v; want %s (the requeued job goes to the back)", j.DocumentID, err, d2.ID)
+		}
+	})
 }
 
 func TestIdempotencyKey(t *testing.T) {
-	s, c := openTest(t)
-	ctx := context.Background()
-	a := newAccount(t, s, "i@example.com", quota.Professional)
-	b := newAccount(t, s, "j@example.com", quota.Professional)
-	nd := NewDocument{AccountID: a.ID, OriginalName: "s.pdf", Kind: "pdf", PageCount: 3, Content: []byte("%PDF"), IdempotencyKey: "k1"}
-	d, err := s.CreateDocument(ctx, nd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = s.CreateDocument(ctx, nd)
-	var ie *IdempotentError
-	if !errors.As(err, &ie) || ie.Document.ID != d.ID {
-		t.Fatalf("repeat = %v; want an IdempotentError naming %s", err, d.ID)
-	}
-	if got := used(t, s, a.ID); got != 3 {
-		t.Errorf("used after a repeated key = %d, want 3 (charged once)", got)
-	}
-	if got, err := s.Idempotent(ctx, a.ID, "k1"); err != nil || got.ID != d.ID {
-		t.Errorf("Idempotent = %q, %v", got.ID, err)
-	}
-	// Another account's same key is its own.
-	nd.AccountID = b.ID
-	if _, err := s.CreateDocument(ctx, nd); err != nil {
-		t.Errorf("other account, same key: %v", err)
-	}
-	// After 24 hours the key is new again.
-	c.Set(c.Now().Add(IdempotencyWindow + time.Minute))
-	nd.AccountID = a.ID
-	d2, err := s.CreateDocument(ctx, nd)
-	if err != nil || d2.ID == d.ID {
-		t.Fatalf("after the window = %q, %v; want a new document", d2.ID, err)
-	}
+	eachStore(t, func(t *testing.T, s *Store, c *clock) {
+		ctx := context.Background()
+		a := newAccount(t, s, "i@example.com", quota.Professional)
+		b := newAccount(t, s, "j@example.com", quota.Professional)
+		nd := NewDocument{AccountID: a.ID, OriginalName: "s.pdf", Kind: "pdf", PageCount: 3, Content: []byte("%PDF"), IdempotencyKey: "k1"}
+		d, err := s.CreateDocument(ctx, nd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.CreateDocument(ctx, nd)
+		var ie *IdempotentError
+		if !errors.As(err, &ie) || ie.Document.ID != d.ID {
+			t.Fatalf("repeat = %v; want an IdempotentError naming %s", err, d.ID)
+		}
+		if got := used(t, s, a.ID); got != 3 {
+			t.Errorf("used after a repeated key = %d, want 3 (charged once)", got)
+		}
+		if got, err := s.Idempotent(ctx, a.ID, "k1"); err != nil || got.ID != d.ID {
+			t.Errorf("Idempotent = %q, %v", got.ID, err)
+		}
+		// Another account's same key is its own.
+		nd.AccountID = b.ID
+		if _, err := s.CreateDocument(ctx, nd); err != nil {
+			t.Errorf("other account, same key: %v", err)
+		}
+		// After 24 hours the key is new again.
+		c.Set(c.Now().Add(IdempotencyWindow + time.Minute))
+		nd.AccountID = a.ID
+		d2, err := s.CreateDocument(ctx, nd)
+		if err != nil || d2.ID == d.ID {
+			t.Fatalf("after the window = %q, %v; want a new document", d2.ID, err)
+		}
+	})
 }
 
 func TestSecureDeleteIsOn(t *testing.T) {
@@ -160,10 +163,11 @@ func TestDeleteLeavesNoCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ClaimJob(ctx); err != nil {
+	job, err := s.ClaimJob(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CompleteJob(ctx, d.ID, 1, []byte(`{"secret":"SECRET-RESULT"}`)); err != nil {
+	if err := s.CompleteJob(ctx, job, 1, "ok", []byte(`{"secret":"SECRET-RESULT"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.SaveEdit(ctx, d.ID, []byte(`{"secret":"SECRET-EDIT"}`), 1, "ok"); err != nil {

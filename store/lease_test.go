@@ -1,0 +1,125 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"passbook/quota"
+)
+
+// TestLeaseTakeover: a node that stops renewing a job's lease (it died)
+// loses the job to another node once the lease runs out, and can then
+// neither renew, end nor hand back the job; the page is charged once.
+func TestLeaseTakeover(t *testing.T) {
+	eachKind(t, func(t *testing.T, kind, loc string) {
+		ctx := context.Background()
+		dead, c := openAt(t, loc)
+		alive, _ := openAt(t, loc)
+		alive.Now = c.Now
+		a := newAccount(t, dead, "l@example.com", quota.Business)
+		d, err := upload(dead, a.ID, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old, err := dead.ClaimJob(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Set(c.Now().Add(dead.Lease / 2))
+		if err := dead.RenewLease(ctx, old); err != nil {
+			t.Fatalf("renew: %v", err)
+		}
+		c.Set(c.Now().Add(dead.Lease - time.Second))
+		if j, err := alive.ClaimJob(ctx); !errors.Is(err, ErrNoJob) {
+			t.Fatalf("claim within the renewed lease = %q, %v; want ErrNoJob", j.DocumentID, err)
+		}
+		c.Set(c.Now().Add(2 * time.Second))
+		taken, err := alive.ClaimJob(ctx)
+		if err != nil || taken.DocumentID != d.ID || taken.Attempts != 0 || taken.Claim == old.Claim || !taken.TakenOver || old.TakenOver {
+			t.Fatalf("claim after the lease ran out = %+v, %v; want %s, 0 attempts, a new claim", taken, err, d.ID)
+		}
+		for name, err := range map[string]error{
+			"renew":    dead.RenewLease(ctx, old),
+			"complete": dead.CompleteJob(ctx, old, 1, "ok", []byte(`{}`)),
+			"fail":     dead.FailJob(ctx, old, "x", "stale"),
+		} {
+			if !errors.Is(err, ErrNotFound) {
+				t.Errorf("%s by the node that lost the job: %v, want ErrNotFound", name, err)
+			}
+		}
+		if _, err := dead.RetryJob(ctx, old); !errors.Is(err, ErrNotFound) {
+			t.Errorf("retry by the node that lost the job: %v, want ErrNotFound", err)
+		}
+		if err := dead.ReleaseJob(ctx, old); err != nil {
+			t.Fatal(err)
+		}
+		if doc, _ := alive.Document(ctx, d.ID); doc.Status != StatusProcessing {
+			t.Fatalf("after the stale node's writes: %s, want processing", doc.Status)
+		}
+		if err := alive.CompleteJob(ctx, taken, 4, "ok", []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := dead.Document(ctx, d.ID)
+		var charges int
+		if err := dead.r.QueryRow("SELECT count(*) FROM usage WHERE document_id = ? AND refunded_at IS NULL", d.ID).Scan(&charges); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Status != StatusCompleted || doc.TransactionCount != 4 || charges != 1 || used(t, dead, a.ID) != 1 {
+			t.Errorf("document %s with %d transactions, %d charges, %d used; want completed, 4, 1, 1", doc.Status, doc.TransactionCount, charges, used(t, dead, a.ID))
+		}
+	})
+}
+
+// TestClaimsAreNeverShared has 8 workers on two stores (two nodes) claim
+// 40 jobs at once: each job goes to exactly one of them.
+func TestClaimsAreNeverShared(t *testing.T) {
+	eachKind(t, func(t *testing.T, kind, loc string) {
+		ctx := context.Background()
+		nodes := [2]*Store{}
+		nodes[0], _ = openAt(t, loc)
+		nodes[1], _ = openAt(t, loc)
+		var want []string
+		for i := range 4 {
+			a := newAccount(t, nodes[0], string(rune('a'+i))+"@example.com", quota.Enterprise)
+			for range 10 {
+				d, err := upload(nodes[0], a.ID, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, d.ID)
+			}
+		}
+		var mu sync.Mutex
+		got := map[string]int{}
+		var wg sync.WaitGroup
+		for w := range 8 {
+			wg.Go(func() {
+				for {
+					j, err := nodes[w%2].ClaimJob(ctx)
+					if errors.Is(err, ErrNoJob) {
+						return
+					}
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					got[j.DocumentID]++
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		for _, id := range want {
+			if got[id] != 1 {
+				t.Errorf("job %s claimed %d times, want once", id, got[id])
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("%d jobs claimed, want %d", len(got), len(want))
+		}
+	})
+}
