@@ -209,7 +209,16 @@ func TestBrowser(t *testing.T) {
 			t.Fatalf("placing rows: %d", code)
 		}
 	}
+	// A row recognition read with low confidence carries the warning OCR
+	// gives it; the review marks it to be checked first.
+	orig.Transactions[3]["warnings"] = []string{"recognised with low confidence (41%): check this row first"}
+	if body, _ := json.Marshal(map[string]any{"transactions": orig.Transactions}); apiJSON(t, base, key, "PUT", "/api/v1/documents/"+genID+"/transactions", bytes.NewReader(body), nil) != 200 {
+		t.Fatal("saving a low-confidence row")
+	}
 	do("open review", click(`#docs tr[data-id="`+genID+`"] button[aria-label^="Review"]`), chromedp.WaitVisible("#review", chromedp.ByID))
+	waitJS("low-confidence row marked", `document.querySelector('#tx tr[data-row="3"]').classList.contains("lowconf") &&
+		document.querySelectorAll('#tx tr.lowconf').length === 1 &&
+		document.getElementById("recon").textContent.includes("1 row read with low confidence: check it first")`)
 	waitJS("page image", `!!document.querySelector("#pages .page img") && document.querySelector("#pages .page img").complete && document.querySelectorAll("#pages .box").length === 8`)
 	if s := text("#summary"); !strings.Contains(s, "12-3456-7890123") || !strings.Contains(s, "GBP") || !strings.Contains(s, "1000.00") {
 		t.Errorf("summary lacks account, currency or opening balance: %q", s)

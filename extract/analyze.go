@@ -23,6 +23,7 @@ func analyze(doc Document, x *explainer) *Result {
 	for i, pg := range pages {
 		if pg.OCR {
 			pg.Words = joinLostDecimals(pg.Words, decimalComma)
+			fixDateWords(pg.Words)
 		}
 		ls := groupLines(pg, i)
 		for _, l := range ls {

@@ -119,10 +119,11 @@ func editDistance(a, b string, limit int) int {
 }
 
 // lostPoint matches a whole number as recognition gives the part of an
-// amount before a decimal point it lost ("351", "2,749", "-263", "(1,469");
+// amount before a decimal point it lost ("351", "2,749", "-263", "(1,469";
+// not "0130", a group of an account number);
 // cents are the two digits of the next word ("20", "58)", "20Dr").
 var (
-	lostPoint = regexp.MustCompile(`^[-+(]?[0-9]{1,3}([,.' ][0-9]{3})*$|^[-+(]?[0-9]{1,7}$`)
+	lostPoint = regexp.MustCompile(`^[-+(]?(0|[1-9][0-9]{0,2}([,.' ][0-9]{3})*|[1-9][0-9]{0,6})$`)
 	yearWord  = regexp.MustCompile(`^[0-9]{2}([0-9]{2})?[,.]?$`)
 	centsWord = regexp.MustCompile(`^[0-9]{2}(\)|-|[CcDd][Rr]\.?)?$`)
 )
@@ -148,7 +149,7 @@ func joinLostDecimals(ws []Word, decimalComma bool) []Word {
 			if j := centsAfter(ws, used, i); j >= 0 {
 				b := ws[j]
 				used[j] = true
-				a = Word{Text: a.Text + point + b.Text, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1)}
+				a = Word{Text: a.Text + point + b.Text, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
 			}
 		}
 		out = append(out, a)
@@ -180,4 +181,46 @@ func centsAfter(ws []Word, used []bool, i int) int {
 		}
 	}
 	return best
+}
+
+// digitLike maps letters recognition reads for digits back to them.
+var digitLike = strings.NewReplacer("o", "0", "O", "0", "s", "5", "S", "5", "l", "1", "I", "1", "B", "8", "Z", "2")
+
+// fixDateWords puts back the digits of a compact date recognition read as
+// letters ("2SJAN24" for 25JAN24, "O8FEB24" for 08FEB24): a word that is
+// no date as read, and that a day, a month's name and a year make once
+// the letters about the name that look like digits are read as them.
+func fixDateWords(ws []Word) {
+	for i, w := range ws {
+		if _, rest, ok := lexDate(w.Text); ok && rest == "" || len(w.Text) < 6 || len(w.Text) > 14 {
+			continue
+		}
+		if fixed, ok := compactDate(w.Text); ok {
+			ws[i].Text = fixed
+		}
+	}
+}
+
+func compactDate(s string) (string, bool) {
+	allDigits := func(x string) bool { return x != "" && strings.Trim(x, "0123456789") == "" }
+	for d := 1; d <= 2 && d < len(s); d++ {
+		day := digitLike.Replace(s[:d])
+		if !allDigits(day) {
+			continue
+		}
+		for y := len(s) - 2; y >= d+3; y-- {
+			year := digitLike.Replace(s[y:])
+			if !allDigits(year) || len(year) != 2 && len(year) != 4 {
+				continue
+			}
+			if _, ok := vocab.months[strings.ToLower(s[d:y])]; !ok {
+				continue
+			}
+			cand := day + s[d:y] + year
+			if _, rest, ok := lexDate(cand); ok && rest == "" {
+				return cand, true
+			}
+		}
+	}
+	return "", false
 }

@@ -1,6 +1,10 @@
 package extract
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestRepairHeadingWords(t *testing.T) {
 	tests := []struct {
@@ -26,5 +30,54 @@ func TestRepairHeadingWords(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// On a recognised page, a decimal point recognition lost ("351 20") and a
+// compact date's digits read as letters ("2SJAN24") are put back; a date
+// printed with spaces ("12 03 2024") is left a date.
+func TestOCRLostPointAndDateDigits(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement period 01JAN24 to 31JAN24")},
+		nil,
+		[]cellAt{at(10, "DATE"), at(90, "DESCRIPTION"), at(330, "WITHDRAWALS"), at(420, "DEPOSITS"), at(490, "BALANCE")},
+		[]cellAt{at(90, "BEGINNING BALANCE"), rat(540, "3,752.83")},
+		[]cellAt{at(10, "2SJAN24"), at(90, "LANDLORD RENT"), rat(370, "241 51"), rat(540, "3,511 32")},
+		[]cellAt{at(10, "O8FEB24"), at(90, "SALARY 12 03 2024"), rat(460, "1,000 00"), rat(540, "4,511.32")},
+	)
+	pg.OCR = true
+	checkTxs(t, Analyze([]Page{pg}), []string{
+		"2024-01-25|LANDLORD RENT||241.51|3511.32",
+		"2024-02-08|SALARY 12 03 2024|1000.00||4511.32",
+	})
+}
+
+// A row whose words recognition read with low confidence carries a
+// warning that says to check it first; the others carry none.
+func TestLowConfidenceRowWarned(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement period 01/01/2024 to 31/01/2024")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Description"), at(330, "Withdrawals"), at(420, "Deposits"), at(490, "Balance")},
+		[]cellAt{at(90, "Opening balance"), rat(540, "100.00")},
+		[]cellAt{at(10, "02/01/2024"), at(90, "CAFE LUNA"), rat(370, "10.00"), rat(540, "90.00")},
+		[]cellAt{at(10, "03/01/2024"), at(90, "SHELL FUEL"), rat(370, "20.00"), rat(540, "70.00")},
+	)
+	pg.OCR = true
+	for i := range pg.Words {
+		pg.Words[i].Conf = 92
+		if pg.Words[i].Text == "20.00" {
+			pg.Words[i].Conf = 41
+		}
+	}
+	res := Analyze([]Page{pg})
+	if len(res.Transactions) != 2 {
+		t.Fatalf("got %d transactions, want 2", len(res.Transactions))
+	}
+	low := func(tx Transaction) bool {
+		return slices.ContainsFunc(tx.Warnings, func(w string) bool { return strings.HasPrefix(w, warnLowConfPrefix) })
+	}
+	if low(res.Transactions[0]) || !low(res.Transactions[1]) {
+		t.Errorf("warnings %q and %q: want only the second row warned of low confidence", res.Transactions[0].Warnings, res.Transactions[1].Warnings)
 	}
 }

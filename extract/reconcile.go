@@ -464,6 +464,11 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 				tx.Warnings = append(tx.Warnings, "date could not be read: "+rw.date.Text)
 			}
 		}
+		if rw.line != nil {
+			if c := lowConfidence(rw.line); c > 0 {
+				tx.Warnings = append(tx.Warnings, fmt.Sprintf("%s (%.0f%%): check this row first", warnLowConfPrefix, c))
+			}
+		}
 		switch {
 		case rw.dateUnread:
 			tx.Warnings = append(tx.Warnings, warnDateUnreadPrefix+": the date above is used")

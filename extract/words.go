@@ -6,6 +6,9 @@ package extract
 type Word struct {
 	Text           string
 	X0, Y0, X1, Y1 float64
+	// Conf is recognition's confidence in the word, 1–100; 0 for a word
+	// of a text layer, which nothing had to recognise.
+	Conf float64
 }
 
 // Page is one page's words, in reading order as the source gave them.

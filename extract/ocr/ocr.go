@@ -108,6 +108,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) 
 			Text: w.text,
 			X0:   float64(w.box.Min.X) * k, Y0: float64(w.box.Min.Y) * k,
 			X1: float64(w.box.Max.X) * k, Y1: float64(w.box.Max.Y) * k,
+			Conf: max(w.conf, 1),
 		})
 	}
 	return pg, nil

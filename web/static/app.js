@@ -442,6 +442,9 @@ function money(v) {
   const frac = f.endsWith("00") ? f.slice(0, 2) : f;
   return (neg ? "-" : "") + i.toString() + "." + frac;
 }
+// isLowConf reports a row whose words recognition read with low
+// confidence: a person checks these first.
+const isLowConf = (t) => (t.warnings || []).some((w) => w.startsWith("recognised with low confidence"));
 const isComputed = (t) => (t.warnings || []).some((w) => w.startsWith("balance not printed") || w.startsWith("no opening balance"));
 const validDate = (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !isNaN(Date.parse(s + "T00:00:00Z")) && new Date(s + "T00:00:00Z").toISOString().startsWith(s);
 
@@ -563,6 +566,11 @@ function refreshReview() {
   if (rec.status === "mismatch") {
     box.append(el("button", { type: "button", text: `Go to row ${rec.rows[0] + 1}`, onclick: () => select(rec.rows[0], true) }));
   }
+  const low = review.txs.map((t, i) => (isLowConf(t) ? i : -1)).filter((i) => i >= 0);
+  if (low.length) {
+    box.append(el("p", { class: "lowconf-note", text: `${plural(low.length, "row")} read with low confidence: check ${low.length === 1 ? "it" : "them"} first (marked ?).` }),
+      el("button", { type: "button", text: `Go to row ${low[0] + 1}`, onclick: () => select(low[0], true) }));
+  }
   summary(rec);
   const rows = $("tx").rows;
   for (let i = 0; i < rows.length; i++) {
@@ -600,6 +608,7 @@ function txRow(t, i) {
   const warned = t.warnings && t.warnings.length;
   const idx = el("td", { class: "idx", title: "Show on the page", onclick: () => select(i, true) }, String(n));
   if (warned) idx.append(el("span", { class: "warn", "aria-label": "has notes", title: t.warnings.join("; "), text: "⚠" }));
+  if (isLowConf(t)) idx.append(el("span", { class: "lowconf", "aria-label": "read with low confidence: check first", title: "Read with low confidence: check this row first", text: "?" }));
   const input = (field, label, cls, type) => {
     const v = t[field] == null ? "" : t[field];
     // A description wraps over as many lines as it needs, never cut off.
@@ -613,7 +622,7 @@ function txRow(t, i) {
   };
   const desc = input("description", "description", "desc", "textarea");
   if (warned) desc.append(el("div", { class: "notes", text: "⚠ " + t.warnings.join("; ") }));
-  const tr = el("tr", { "data-row": i, class: warned ? "warned" : "" },
+  const tr = el("tr", { "data-row": i, class: (warned ? "warned" : "") + (isLowConf(t) ? " lowconf" : "") },
     idx, input("date", "date", "", "date"), desc,
     input("amountIn", "money in", "num"), input("amountOut", "money out", "num"), input("balance", "balance", "num"),
     el("td", {}, el("button", { type: "button", class: "del", text: "✕", "aria-label": `Delete row ${n}`, onclick: () => deleteRow(i) })));
