@@ -463,3 +463,29 @@ func TestReferenceNotDescription(t *testing.T) {
 		"2025-04-04|TR386201|594.91||5744.51",
 	})
 }
+
+// On a page that continues the table above with no heading of its own,
+// figures standing where no money column stood above (a fees table under
+// the last rows) are not rows.
+func TestContinuationKeepsColumns(t *testing.T) {
+	p1 := synthPage(1,
+		[]cellAt{at(10, "Lista movimenti dal 01/12/2025 al 31/12/2025")},
+		[]cellAt{at(10, "Saldo iniziale"), rat(300, "100,00")},
+		nil,
+		[]cellAt{at(10, "Data"), at(90, "Dettaglio"), at(430, "Importo")},
+		[]cellAt{at(10, "29/12/2025"), at(90, "Bonifico"), rat(480, "-10,00")},
+		[]cellAt{at(10, "30/12/2025"), at(90, "Stipendio"), rat(480, "50,00")},
+	)
+	p2 := synthPage(2,
+		[]cellAt{at(10, "Spese e tassi di interesse")},
+		[]cellAt{at(10, "Canone mensile"), rat(380, "10,30")},
+		[]cellAt{at(10, "Imposta di bollo"), rat(380, "1,99")},
+		[]cellAt{at(10, "Commissione bonifico"), rat(380, "14,15")},
+		[]cellAt{at(10, "Spese tenuta conto"), rat(380, "2,50")},
+	)
+	res := Analyze([]Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2025-12-29|Bonifico||10.00|90.00",
+		"2025-12-30|Stipendio|50.00||140.00",
+	})
+}

@@ -31,6 +31,9 @@ type segment struct {
 	// skip marks a table that lists balances, not movements ("Daily ending
 	// balance", or headings with dates and balances only).
 	skip bool
+	// cont marks a page with no heading of its own, whose lines continue
+	// the table of the page before.
+	cont bool
 }
 
 // cell is one amount of a row with the column it was read from.
@@ -874,7 +877,7 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 		hs := findHeaders(lines)
 		if len(hs) == 0 {
 			if found {
-				segs = append(segs, segment{lines: lines, labels: lastLabels, section: lastSection, skip: lastSkip})
+				segs = append(segs, segment{lines: lines, labels: lastLabels, section: lastSection, skip: lastSkip, cont: true})
 				x.printf("page %d: no heading: its lines continue the table above", pi+1)
 			} else {
 				x.printf("page %d: no heading", pi+1)
@@ -924,6 +927,9 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 	}
 	for i := range segs {
 		findColumns(&segs[i])
+		if segs[i].cont && i > 0 {
+			keepColumns(&segs[i], segs[i-1].cols, x)
+		}
 		if x.on() && len(segs[i].lines) > 0 {
 			var cs []string
 			for _, c := range segs[i].cols {
@@ -940,6 +946,24 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 		}
 	}
 	return segs
+}
+
+// keepColumns keeps, on a page that continues the table above with no
+// heading of its own, only the money columns that stand where a column
+// of that role stood above: figures elsewhere on the page (a fees table
+// under the last rows) are not the table's.
+func keepColumns(seg *segment, above []column, x *explainer) {
+	const slack = 20.0
+	for i := range seg.cols {
+		c := &seg.cols[i]
+		if !c.role.isMoney() {
+			continue
+		}
+		if !slices.ContainsFunc(above, func(a column) bool { return a.role == c.role && c.x0 < a.x1+slack && a.x0 < c.x1+slack }) {
+			x.printf("  column %.0f-%.0f stands where no %s column stood above: not the table's", c.x0, c.x1, c.role)
+			c.role, c.label = roleNone, ""
+		}
+	}
 }
 
 // completeHeading fills in a heading repeated on a later page from the one
