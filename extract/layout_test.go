@@ -333,3 +333,19 @@ func TestTokenizeSignedCurrencyAndSollHaben(t *testing.T) {
 		t.Errorf("amounts %q, want -246.87 -236.08 12", got)
 	}
 }
+
+// A whole number with its Dr/Cr mark under a heading of its own ("3 Dr"
+// across Umsatz | S/H) is an amount of the money column where it starts.
+func TestMarkedWholeNumberUnderIndicator(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Zeitraum 03/01/2022 bis 03/31/2022")},
+		[]cellAt{at(10, "Datum"), at(90, "Verwendungszweck"), at(300, "Buchungsart"), at(400, "Umsatz"), at(440, "S/H"), at(490, "Saldo EUR")},
+		[]cellAt{at(90, "Saldo Vortrag"), rat(540, "1,285")},
+		[]cellAt{at(10, "03/01/2022"), at(90, "Rechnung"), at(300, "FPO"), rat(435, "118"), at(440, "Dr"), rat(540, "1,167")},
+		[]cellAt{at(10, "03/02/2022"), at(90, "Recibo"), at(300, "POS"), rat(435, "3"), at(440, "Dr"), rat(540, "1,164")},
+	)
+	checkTxs(t, Analyze([]Page{pg}), []string{
+		"2022-03-01|Rechnung||118.00|1167.00",
+		"2022-03-02|Recibo||3.00|1164.00",
+	})
+}

@@ -237,7 +237,13 @@ func abs(x float64) float64 {
 // underMoneyLabel reports a token that stands under a money heading, where a
 // bare whole number is an amount.
 func underMoneyLabel(labels []label, t token) bool {
-	for _, x := range []float64{t.center(), t.x1 - 0.5} {
+	xs := []float64{t.center(), t.x1 - 0.5}
+	if t.marked {
+		// "3 Dr": the mark may stand under a Dr/Cr heading of its own;
+		// the figure starts under the money's.
+		xs = append(xs, t.x0+0.5)
+	}
+	for _, x := range xs {
 		if li := labelAt(labels, x); li >= 0 && labels[li].role.isMoney() {
 			return true
 		}
