@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"passbook/extract"
+	"passbook/extract/internal/score"
 )
 
 // Txn, Statement and Doc are the golden JSON: the shape of the download body.
@@ -95,23 +96,11 @@ func Compare(t *testing.T, res *extract.Result, want Doc) {
 	}
 }
 
-// FromTransaction is tx as the golden JSON holds it.
+// FromTransaction is tx as the golden JSON holds it: the download's
+// shape, whose balance a golden file always holds.
 func FromTransaction(tx extract.Transaction) Txn {
-	g := Txn{
-		Date:        tx.Date.Format(time.DateOnly),
-		Type:        tx.Type(),
-		Description: tx.Description,
-		Balance:     tx.Balance.StringFixed(2),
-	}
-	if tx.AmountIn != nil {
-		s := tx.AmountIn.StringFixed(2)
-		g.AmountIn = &s
-	}
-	if tx.AmountOut != nil {
-		s := tx.AmountOut.StringFixed(2)
-		g.AmountOut = &s
-	}
-	return g
+	s := score.FromTransaction(tx)
+	return Txn{Date: s.Date, Type: s.Type, Description: s.Description, AmountIn: s.AmountIn, AmountOut: s.AmountOut, Balance: *s.Balance}
 }
 
 // StrOrNull prints an optional amount as the golden JSON does.

@@ -37,20 +37,25 @@ type Txn struct {
 func FromResult(r *extract.Result) []Txn {
 	got := make([]Txn, 0, len(r.Transactions))
 	for _, tx := range r.Transactions {
-		g := Txn{Date: tx.Date.Format(time.DateOnly), Type: tx.Type(), Description: tx.Description, Account: tx.Account}
-		if tx.AmountIn != nil {
-			s := tx.AmountIn.StringFixed(2)
-			g.AmountIn = &s
-		}
-		if tx.AmountOut != nil {
-			s := tx.AmountOut.StringFixed(2)
-			g.AmountOut = &s
-		}
-		b := tx.Balance.StringFixed(2)
-		g.Balance = &b
-		got = append(got, g)
+		got = append(got, FromTransaction(tx))
 	}
 	return got
+}
+
+// FromTransaction is one transaction in the truth's shape.
+func FromTransaction(tx extract.Transaction) Txn {
+	g := Txn{Date: tx.Date.Format(time.DateOnly), Type: tx.Type(), Description: tx.Description, Account: tx.Account}
+	if tx.AmountIn != nil {
+		s := tx.AmountIn.StringFixed(2)
+		g.AmountIn = &s
+	}
+	if tx.AmountOut != nil {
+		s := tx.AmountOut.StringFixed(2)
+		g.AmountOut = &s
+	}
+	b := tx.Balance.StringFixed(2)
+	g.Balance = &b
+	return g
 }
 
 // Match returns how many truth rows out matches, in order.
