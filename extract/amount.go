@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -137,15 +138,13 @@ func normalizeAmountSpaces(s string) string {
 	}, strings.TrimSpace(s))
 }
 
-// cutDrCr strips a trailing debit/credit marker: "DR", "CR", "D", "C" or the
-// German Soll/Haben "S", "H", with an optional dot, after a space, a digit or
-// a closing parenthesis.
+// cutDrCr strips a trailing debit/credit marker, with an optional dot,
+// after a space, a digit or a closing parenthesis: a word a Dr/Cr
+// indicator prints in any of the lexicon's languages ("DR", "CR", "DB",
+// the German Soll/Haben "S", "H", the Dutch "Af", "Bij").
 func cutDrCr(s string) (rest string, debit bool, ok bool) {
 	u := strings.ToUpper(strings.TrimSuffix(s, "."))
-	for _, m := range []struct {
-		text  string
-		debit bool
-	}{{"DR", true}, {"CR", false}, {"D", true}, {"C", false}, {"S", true}, {"H", false}} {
+	for _, m := range drCrMarks {
 		if !strings.HasSuffix(u, m.text) {
 			continue
 		}
@@ -159,6 +158,40 @@ func cutDrCr(s string) (rest string, debit bool, ok bool) {
 		}
 	}
 	return "", false, false
+}
+
+// drCrMark is a Dr/Cr marker word, upper-cased, and its direction.
+type drCrMark struct {
+	text  string
+	debit bool
+}
+
+// drCrMarks are the indicator words of every lexicon of three letters or
+// fewer, longest first, so that "DR" is cut before "R" could be.
+var drCrMarks = func() []drCrMark {
+	var ms []drCrMark
+	add := func(words []string, debit bool) {
+		for _, w := range words {
+			if len(w) <= 3 && !strings.Contains(w, " ") {
+				ms = append(ms, drCrMark{strings.ToUpper(w), debit})
+			}
+		}
+	}
+	add(vocab.indicatorOut, true)
+	add(vocab.indicatorIn, false)
+	sort.SliceStable(ms, func(i, j int) bool { return len(ms[i].text) > len(ms[j].text) })
+	return ms
+}()
+
+// isDrCrMark reports a word that is a Dr/Cr marker by itself.
+func isDrCrMark(word string) bool {
+	u := strings.ToUpper(strings.TrimSuffix(word, "."))
+	for _, m := range drCrMarks {
+		if u == m.text {
+			return true
+		}
+	}
+	return false
 }
 
 // cutCurrency strips one currency symbol or ISO code from either end.

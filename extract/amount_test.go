@@ -212,3 +212,20 @@ func TestMisprintedCents(t *testing.T) {
 		}
 	}
 }
+
+// A Dr/Cr marker after a figure is any short indicator word of the
+// lexicon: "DB", the Dutch "Af" and "Bij", besides DR, CR, S and H.
+func TestDrCrMarksOfEveryLanguage(t *testing.T) {
+	for _, tc := range []struct{ s, want string }{
+		{"88.81 DB", "-88.81"},
+		{"18'628 Bij", "18628"},
+		{"12.50 Af", "-12.5"},
+		{"206.96 S", "-206.96"},
+		{"1,021 C", "1021"},
+	} {
+		v, marked, ok := parseAmount(tc.s, false)
+		if !ok || !marked || v.String() != tc.want {
+			t.Errorf("parseAmount(%q) = %s, marked %v, ok %v; want %s, marked", tc.s, v, marked, ok, tc.want)
+		}
+	}
+}

@@ -219,11 +219,7 @@ func chainPass(byX []Word, pageIdx int, slants []slant) []*line {
 
 // drCrWord reports a Dr/Cr marker printed as its own word after an amount.
 func drCrWord(s string) bool {
-	switch strings.ToUpper(strings.TrimSuffix(s, ".")) {
-	case "DR", "CR", "D", "C", "S", "H", "-", "+": // S and H: Soll and Haben
-		return true
-	}
-	return false
+	return s == "-" || s == "+" || isDrCrMark(s)
 }
 
 // currencyWord reports a currency symbol or ISO code printed apart from its amount.
