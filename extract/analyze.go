@@ -121,6 +121,11 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	}
 	card := isCardStatement(all)
 	res := &Result{Statement: st}
+	for _, pg := range doc.Pages {
+		for _, w := range pg.Warnings {
+			res.Statement.Warnings = append(res.Statement.Warnings, fmt.Sprintf("page %d: %s", pg.Number, w))
+		}
+	}
 	yearFromToday := false
 	if ps == nil && slices.ContainsFunc(toks, func(t dateToken) bool { return t.YearDigits == 0 }) {
 		// No year printed anywhere: the dates are taken in the year up to

@@ -18,4 +18,7 @@ type Page struct {
 	Words         []Word
 	// OCR is true when the words came from recognition rather than a text layer.
 	OCR bool
+	// Warnings are notes on how the page could be read (an image too dark
+	// or out of focus to trust); the statement carries them.
+	Warnings []string
 }

@@ -788,3 +788,30 @@ func (m *inkMap) bestAngle(maxDeg float64, vertical bool) (float64, float64) {
 	}
 	return best, bestScore
 }
+
+// pageQuality measures a page image at the resolution it is read at: how
+// bright its paper is (the 90th percentile of its pixels, 0–255) and how
+// sharp its strokes are (the 99th percentile of the step between
+// neighbouring pixels, as a share of the page's contrast: crisp print
+// steps from paper to ink in a pixel or two, a blurred page over many).
+func pageQuality(g *image.Gray) (paper int, sharp float64) {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	var hist, steps [256]int
+	for y := 0; y < h; y += 2 {
+		row := g.Pix[y*g.Stride : y*g.Stride+w]
+		for x := 0; x+1 < w; x++ {
+			hist[row[x]]++
+			d := int(row[x+1]) - int(row[x])
+			if d < 0 {
+				d = -d
+			}
+			steps[d]++
+		}
+	}
+	paper = percentile(&hist, 0.9)
+	contrast := paper - percentile(&hist, 0.01)
+	if contrast <= 0 {
+		return paper, 0
+	}
+	return paper, float64(percentile(&steps, 0.99)) / float64(contrast)
+}

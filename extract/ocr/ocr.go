@@ -59,9 +59,21 @@ func Read(img image.Image, dpi float64, pageNo int) (extract.Page, error) {
 		// Too small to hold a line of print; Tesseract would only warn.
 		return extract.Page{Number: pageNo, OCR: true}, nil
 	}
-	g, dpi := preparePage(toGray(img), dpi)
-	return readPrepared(g, dpi, pageNo)
+	g, dpi, warnings := preparePage(toGray(img), dpi)
+	pg, err := readPrepared(g, dpi, pageNo)
+	pg.Warnings = warnings
+	return pg, err
 }
+
+// Thresholds of pageQuality below which a page is said to be too dark or
+// out of focus to trust. Clean renders measure paper 255 and sharpness
+// 0.5–0.65; phone photos 252 and 0.38–0.46; small screenshots enlarged
+// for reading 0.22–0.36; a clean page blurred three times over 0.17–0.31,
+// twelve times about 0.15.
+const (
+	darkPaper = 120
+	blurSharp = 0.19
+)
 
 // readPrepared recognises a prepared page, turning it over or a quarter
 // when it reads poorly as it stands.
@@ -122,8 +134,9 @@ const uprightConf = 70
 // preparePage turns a page image into what Tesseract reads best: background
 // around a photographed page cropped away, resolution brought into range,
 // lighting flattened, text turned upright and deskewed. It returns the
-// image and its resolution.
-func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64) {
+// image, its resolution and warnings on a page too dark or out of focus
+// to trust.
+func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64, []string) {
 	g = cropGray(g, cropBackground(g))
 	if dpi <= 0 {
 		dpi = estimateDPI(g.Rect.Dx(), g.Rect.Dy())
@@ -136,9 +149,16 @@ func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64) {
 		g = scaleGray(g, highOCRDPI/dpi)
 		dpi = highOCRDPI
 	}
+	var warnings []string
+	switch paper, sharp := pageQuality(g); {
+	case paper < darkPaper:
+		warnings = append(warnings, "the image is mostly dark: its figures may be misread; a brighter photo or a scan reads better")
+	case sharp < blurSharp:
+		warnings = append(warnings, "the image is out of focus: its figures may be misread; a sharper photo or a scan reads better")
+	}
 	normalizeContrast(g, dpi)
 	g = orient(g, dpi)
-	return g, dpi
+	return g, dpi, warnings
 }
 
 // maxSkew is the largest skew, in degrees, that deskewing looks for; a page

@@ -398,3 +398,52 @@ func TestRepairDates(t *testing.T) {
 		}
 	}
 }
+
+// A page too dark or out of focus to trust says so; a clean one and a
+// fair photo say nothing.
+func TestPageQualityWarnings(t *testing.T) {
+	g, _ := renderFixture(t, "au_drcr_suffix", 200)
+	blurred := g
+	for range 12 {
+		blurred = blur3(blurred)
+	}
+	dark := image.NewGray(g.Rect)
+	for i, p := range g.Pix {
+		dark.Pix[i] = p / 3
+	}
+	for _, tc := range []struct {
+		name string
+		img  *image.Gray
+		want string
+	}{
+		{"clean", g, ""},
+		{"fair photo", degrade(g, 1.5, 7), ""},
+		{"out of focus", blurred, "out of focus"},
+		{"dark", dark, "mostly dark"},
+	} {
+		_, _, warnings := preparePage(tc.img, 200)
+		got := strings.Join(warnings, "; ")
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%s: warnings %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// blur3 is a 3x3 box blur.
+func blur3(g *image.Gray) *image.Gray {
+	out := image.NewGray(g.Rect)
+	copy(out.Pix, g.Pix)
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			s := 0
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					s += int(g.Pix[(y+dy)*g.Stride+x+dx])
+				}
+			}
+			out.Pix[y*out.Stride+x] = uint8(s / 9)
+		}
+	}
+	return out
+}
