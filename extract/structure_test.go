@@ -489,3 +489,27 @@ func TestContinuationKeepsColumns(t *testing.T) {
 		"2025-12-30|Stipendio|50.00||140.00",
 	})
 }
+
+// A fees table below a table's last row is no column of the table, even
+// with more figures than the table's own column: the rows' amounts keep
+// their heading.
+func TestFeesBelowDoNotTakeTheColumn(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Estratto dal: 01/12/22 - 31/12/22")},
+		nil,
+		[]cellAt{at(10, "Data operazione"), at(120, "Descrizione"), at(330, "Importo operazione"), at(440, "Segno"), at(490, "Saldo contabile")},
+		[]cellAt{at(120, "Saldo precedente"), rat(560, "8,648.10")},
+		[]cellAt{at(10, "13/12/22"), at(120, "VIREMENT RECU"), rat(430, "31.99"), at(440, "CR"), rat(560, "8,680.09")},
+		[]cellAt{at(10, "13/12/22"), at(120, "COMPRA TARJETA"), rat(430, "40.83"), at(440, "DR"), rat(560, "8,639.26")},
+		nil, nil, nil,
+		[]cellAt{at(10, "Spese e tassi di interesse")},
+		[]cellAt{at(10, "Canone mensile"), rat(360, "7.75")},
+		[]cellAt{at(10, "Imposta di bollo"), rat(360, "1.05")},
+		[]cellAt{at(10, "Commissione bonifico"), rat(360, "10.40")},
+	)
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2022-12-13|VIREMENT RECU|31.99||8680.09",
+		"2022-12-13|COMPRA TARJETA||40.83|8639.26",
+	})
+}

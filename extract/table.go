@@ -118,8 +118,18 @@ func labelAt(labels []label, x float64) int {
 // findColumns clusters a segment's amounts into columns by horizontal
 // overlap and names each after the money heading above it.
 func findColumns(seg *segment) {
+	// The table's rows run to its last dated line (and the two after it,
+	// where its amounts may be printed below its description): figures
+	// further down (a fees table, a box of rates) are not its columns.
+	end := len(seg.lines)
+	for i := len(seg.lines) - 1; i >= 0; i-- {
+		if slices.ContainsFunc(seg.lines[i].toks, func(t token) bool { return t.kind == tokDate }) {
+			end = min(i+3, len(seg.lines))
+			break
+		}
+	}
 	var toks []token
-	for _, l := range seg.lines {
+	for _, l := range seg.lines[:end] {
 		if len(seg.labels) == 0 && (len(l.toks) == 0 || l.toks[0].kind != tokDate) {
 			// With no heading, only lines led by a date show where the columns are.
 			continue
