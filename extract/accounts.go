@@ -17,9 +17,10 @@ type accountPart struct {
 
 // splitAccounts finds the accounts of a document that holds several, each
 // named above its own tables and printing its own opening or closing
-// balance. It returns nil for a document of one account: one that names its
+// balance (when needBalances: else the arithmetic decides, see analyze).
+// It returns nil for a document of one account: one that names its
 // account more than once, or in two forms (a number and an IBAN), is that.
-func splitAccounts(all []*line, segs []segment) []accountPart {
+func splitAccounts(all []*line, segs []segment, needBalances bool) []accountPart {
 	pos := make(map[*line]int, len(all))
 	for i, l := range all {
 		pos[l] = i
@@ -84,7 +85,7 @@ func splitAccounts(all []*line, segs []segment) []accountPart {
 	// Each account holds a table and prints a balance of its own; else
 	// the names are one account's, printed again.
 	for _, p := range parts {
-		if len(p.segs) == 0 || !printsBalance(p.lines) {
+		if len(p.segs) == 0 || needBalances && !printsBalance(p.lines) {
 			return nil
 		}
 	}

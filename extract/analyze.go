@@ -38,9 +38,22 @@ func analyze(doc Document, x *explainer) *Result {
 	for i := range segs {
 		one.segs = append(one.segs, i)
 	}
-	parts := splitAccounts(all, segs)
+	parts := splitAccounts(all, segs, true)
 	if parts == nil {
-		return readAccounts(doc, all, segs, []accountPart{one}, x)
+		single := readAccounts(doc, all, segs, []accountPart{one}, x)
+		// Accounts named above their own tables that print no balance of
+		// their own are one account's names, unless its chain breaks
+		// where the next account's table starts and each account's own
+		// chain holds.
+		weak := splitAccounts(all, segs, false)
+		if weak == nil || single.Statement.Reconciliation.Status != ReconcileMismatch {
+			return single
+		}
+		x.printf("the balances break as one account: reading as %d accounts", len(weak))
+		if split := readAccounts(doc, all, segs, weak, x); split.Statement.Reconciliation.Status != ReconcileMismatch {
+			return split
+		}
+		return single
 	}
 	// Several accounts named above their tables, unless the arithmetic says
 	// the names are one account's (a running header that prints another

@@ -513,3 +513,28 @@ func TestFeesBelowDoNotTakeTheColumn(t *testing.T) {
 		"2022-12-13|COMPRA TARJETA||40.83|8639.26",
 	})
 }
+
+// Two accounts named above their own tables that print no opening or
+// closing balance are two accounts when the balances break, read as one,
+// where the second table starts, and each account's own balances follow.
+func TestTwoAccountsByTheirBalances(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Période du 2023-05-01 au 2023-05-31")},
+		[]cellAt{at(10, "Compte courant - Numéro de compte ****3973")},
+		[]cellAt{at(10, "Date"), at(90, "Libellé"), at(330, "Débit"), at(420, "Crédit"), at(490, "Solde")},
+		[]cellAt{at(10, "2023-05-07"), at(90, "Compra Creme"), rat(370, "12.88"), rat(540, "89.78")},
+		[]cellAt{at(10, "2023-05-15"), at(90, "Bonifico da EDP"), rat(460, "61.77"), rat(540, "151.55")},
+		nil,
+		[]cellAt{at(10, "Compte épargne - Numéro de compte ****4692")},
+		[]cellAt{at(10, "Date"), at(90, "Libellé"), at(330, "Débit"), at(420, "Crédit"), at(490, "Solde")},
+		[]cellAt{at(10, "2023-05-01"), at(90, "Lastschrift Pingo"), rat(370, "2.77"), rat(540, "1,226.37")},
+		[]cellAt{at(10, "2023-05-03"), at(90, "Recibo Spotify"), rat(370, "812.16"), rat(540, "414.21")},
+	)
+	res := Analyze([]Page{pg})
+	if len(res.Statement.Accounts) != 2 || res.Statement.Reconciliation.Status == ReconcileMismatch {
+		t.Errorf("accounts %d, reconciliation %+v: want two accounts whose balances follow", len(res.Statement.Accounts), res.Statement.Reconciliation)
+	}
+	if len(res.Transactions) != 4 || res.Transactions[2].Account != "****4692" {
+		t.Errorf("transactions %+v: want 4, the third of account ****4692", res.Transactions)
+	}
+}
