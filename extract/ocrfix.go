@@ -303,7 +303,8 @@ func lowConfidence(l *line) float64 {
 }
 
 // unprovenOCR keeps a statement read by OCR from saying ok on what its
-// arithmetic does not prove: a row's date recognition could not read (the
+// arithmetic does not prove: a row recognised with low confidence (its
+// date or description may be misread), a row's date recognition could not read (the
 // balances prove the amounts, not the day that stands in for the one
 // printed), or balances counted from an opening balance nothing checks
 // (no row prints one and no closing balance is read: printed totals prove
@@ -315,10 +316,13 @@ func unprovenOCR(txs []Transaction, st *Statement) {
 	has := func(tx Transaction, prefix string) bool {
 		return slices.ContainsFunc(tx.Warnings, func(w string) bool { return strings.HasPrefix(w, prefix) })
 	}
-	unread, computed := 0, 0
+	unread, computed, low := 0, 0, 0
 	for _, tx := range txs {
 		if has(tx, warnDateUnreadPrefix) {
 			unread++
+		}
+		if has(tx, warnLowConfPrefix) {
+			low++
 		}
 		if has(tx, warnComputedPrefix) {
 			computed++
@@ -328,6 +332,11 @@ func unprovenOCR(txs []Transaction, st *Statement) {
 	case unread > 0:
 		st.Reconciliation.Status = ReconcileUnverified
 		st.Reconciliation.Message = fmt.Sprintf("the balances agree, but the date of %d row(s) could not be read; check them against the page", unread)
+	case low > 0:
+		// The balances prove the amounts; a date or a description read
+		// with low confidence nothing proves.
+		st.Reconciliation.Status = ReconcileUnverified
+		st.Reconciliation.Message = fmt.Sprintf("the balances agree, but %d row(s) were recognised with low confidence: check their dates and descriptions against the page", low)
 	case computed == len(txs) && st.ClosingBalance == nil:
 		st.Reconciliation.Status = ReconcileUnverified
 		st.Reconciliation.Message = "the printed totals prove the amounts, but the balances are counted from an opening balance that nothing printed after it checks"

@@ -80,4 +80,15 @@ func TestLowConfidenceRowWarned(t *testing.T) {
 	if low(res.Transactions[0]) || !low(res.Transactions[1]) {
 		t.Errorf("warnings %q and %q: want only the second row warned of low confidence", res.Transactions[0].Warnings, res.Transactions[1].Warnings)
 	}
+	// The balances prove the amounts, not what recognition may have
+	// misread of a date or a description: the statement is unverified.
+	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+		t.Errorf("reconciliation %s, want unverified with a row read with low confidence", s)
+	}
+	for i := range pg.Words {
+		pg.Words[i].Conf = 92
+	}
+	if s := Analyze([]Page{pg}).Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok with every word read confidently", s)
+	}
 }
