@@ -181,8 +181,9 @@ func indicatorDir(word string) int {
 // variants lists the readings to weigh for one table: the readings as
 // headed first, then each with the table's money-out and money-in columns
 // given other roles (every way of making each of them out, in or not
-// money, for a table whose headings sit over the wrong columns), and with indicator
-// words nothing tells given each direction (at most two such words).
+// money, for a table whose headings sit over the wrong columns), and with
+// indicator words nothing tells given each direction (at most two such
+// words).
 func variants(rows []row, readings []reading) []reading {
 	var cols []int
 	seenCol := map[int]bool{}
@@ -211,10 +212,11 @@ func variants(rows []row, readings []reading) []reading {
 		for code := 0; code < n; code++ {
 			m := map[int]colRole{}
 			money := false
-			for k, c, rest := 0, 0, code; k < len(cols); k, rest = k+1, rest/3 {
-				c = cols[k]
+			rest := code
+			for _, c := range cols {
 				m[c] = []colRole{roleDebit, roleCredit, roleNone}[rest%3]
 				money = money || m[c] != roleNone
+				rest /= 3
 			}
 			if money {
 				colMaps = append(colMaps, m)
