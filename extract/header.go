@@ -387,7 +387,7 @@ func findHeaders(lines []*line) []header {
 		// Grow the band to close plain-text neighbours (at most three lines).
 		first, last := i, i
 		for last+1 < len(lines) && last-first < 2 && isPlainText(lines[last+1]) &&
-			lines[last+1].y0-lines[last].y1 < 0.8*l.height() && stackedHeading(lines[last], lines[last+1]) {
+			lines[last+1].y0-lines[last].y1 < 0.8*l.height() && stackedHeading(lines[last], lines[last+1]) && !sectionTitle(lines[last+1].text()) {
 			last++
 		}
 		// A heading's first line may hold no word the lexicon knows alone

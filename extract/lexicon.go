@@ -20,6 +20,10 @@ type lexicon struct {
 	headings map[colRole][]string
 	// sectionIn and sectionOut are titles over a table of money in (out).
 	sectionIn, sectionOut []string
+	// cardSectionIn and cardSectionOut are the titles of a card
+	// statement's sections of money in (payments to the card, refunds)
+	// and out (purchases, fees, interest).
+	cardSectionIn, cardSectionOut []string
 	// sectionTitles are titles of a kind of rows that say no direction
 	// for every statement ("Purchases and adjustments" on a card).
 	sectionTitles []string
@@ -73,23 +77,25 @@ var english = lexicon{
 		roleRef:       {"chq", "cheque", "check no", "check number", "cheque number", "check", "serial no", "ref", "reference", "ref no", "doc no", "document"},
 		roleDesc:      {"transaction details", "transaction description", "description", "details", "detail", "particulars", "narration", "narrative", "memo", "payee", "text", "merchant", "transaction", "transactions"},
 	},
-	sectionIn:     []string{"deposit", "deposits", "credit", "credits", "paid in", "money in", "receipts"},
-	sectionTitles: []string{"purchases", "purchases and adjustments", "payments and other credits", "payments and credits", "fees", "fees charged", "interest charged", "interest", "cash advances", "other transactions", "account activity", "transactions", "transaction details", "adjustments"},
-	sectionOut:    []string{"withdrawal", "withdrawals", "debit", "debits", "paid out", "money out", "payments", "checks paid", "cheques paid"},
-	balanceTitles: []string{"balance", "balances"},
-	opening:       []string{"brought forward", "b f", "bal b f", "balance b f", "opening balance", "balance brought forward", "balance forward", "previous balance", "starting balance", "start balance", "beginning balance", "balance brought forward", "opening bal", "last month s balance", "last statement balance", "previous statement balance", "balance from last statement", "balance from previous statement"},
-	closing:       []string{"closing balance", "new balance", "ending balance", "end balance", "carried forward", "c f", "balance carried", "balance carried forward", "closing bal", "statement balance"},
-	totals:        []string{"total", "totals", "sub total", "subtotal", "grand total", "interest rate"},
-	totalIn:       []string{"total credits", "total deposits", "total money in", "total paid in", "total in", "payments and credits", "deposits and other credits", "deposits and additions", "total receipts"},
-	totalOut:      []string{"total debits", "total withdrawals", "total money out", "total paid out", "total out", "purchases and debits", "withdrawals and other debits", "total payments"},
-	stats:         []string{"average balance", "average daily balance", "avg balance", "avg daily balance", "minimum balance", "maximum balance", "lowest balance", "highest balance", "mean balance", "average credit balance", "average debit balance", "average collected balance", "average ledger balance", "minimum daily balance", "lowest daily balance"},
-	account:       []string{"account number", "account no", "account nr", "account", "acct number", "acct no", "acct", "a c no", "a c", "iban", "card number"},
-	period:        []string{"period", "statement", "from", "between", "to", "through", "thru"},
-	currency:      []string{"currency"},
-	posting:       []string{"post date", "posting date", "posted", "posted date", "date posted", "booking date", "book date"},
-	indicatorOut:  []string{"dr", "d", "db", "debit"},
-	indicatorIn:   []string{"cr", "c", "credit"},
-	card:          []string{"credit card statement", "card statement", "credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "cash advance limit", "cash advances", "purchases"},
+	sectionIn:      []string{"deposit", "deposits", "credit", "credits", "paid in", "money in", "receipts"},
+	cardSectionIn:  []string{"payments", "payments and credits", "payments and other credits", "credits", "refunds", "payments received"},
+	cardSectionOut: []string{"purchases", "purchases and adjustments", "fees", "fees charged", "interest", "interest charged", "cash advances"},
+	sectionTitles:  []string{"purchases", "purchases and adjustments", "payments and other credits", "payments and credits", "fees", "fees charged", "interest charged", "interest", "cash advances", "other transactions", "account activity", "transactions", "transaction details", "adjustments"},
+	sectionOut:     []string{"withdrawal", "withdrawals", "debit", "debits", "paid out", "money out", "payments", "checks paid", "cheques paid"},
+	balanceTitles:  []string{"balance", "balances"},
+	opening:        []string{"brought forward", "b f", "bal b f", "balance b f", "opening balance", "balance brought forward", "balance forward", "previous balance", "starting balance", "start balance", "beginning balance", "balance brought forward", "opening bal", "last month s balance", "last statement balance", "previous statement balance", "balance from last statement", "balance from previous statement"},
+	closing:        []string{"closing balance", "new balance", "ending balance", "end balance", "carried forward", "c f", "balance carried", "balance carried forward", "closing bal", "statement balance"},
+	totals:         []string{"total", "totals", "sub total", "subtotal", "grand total", "interest rate"},
+	totalIn:        []string{"total credits", "total deposits", "total money in", "total paid in", "total in", "payments and credits", "deposits and other credits", "deposits and additions", "total receipts"},
+	totalOut:       []string{"total debits", "total withdrawals", "total money out", "total paid out", "total out", "purchases and debits", "withdrawals and other debits", "total payments"},
+	stats:          []string{"average balance", "average daily balance", "avg balance", "avg daily balance", "minimum balance", "maximum balance", "lowest balance", "highest balance", "mean balance", "average credit balance", "average debit balance", "average collected balance", "average ledger balance", "minimum daily balance", "lowest daily balance"},
+	account:        []string{"account number", "account no", "account nr", "account", "acct number", "acct no", "acct", "a c no", "a c", "iban", "card number"},
+	period:         []string{"period", "statement", "from", "between", "to", "through", "thru"},
+	currency:       []string{"currency"},
+	posting:        []string{"post date", "posting date", "posted", "posted date", "date posted", "booking date", "book date"},
+	indicatorOut:   []string{"dr", "d", "db", "debit"},
+	indicatorIn:    []string{"cr", "c", "credit"},
+	card:           []string{"credit card statement", "card statement", "credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "cash advance limit", "cash advances", "purchases"},
 	months: [12][]string{
 		{"january", "jan"}, {"february", "feb", "febr"}, {"march", "mar"}, {"april", "apr"},
 		{"may"}, {"june", "jun"}, {"july", "jul"}, {"august", "aug"},
@@ -339,6 +345,8 @@ type vocabulary struct {
 	headings                  []rolePhrases
 	sectionIn, sectionOut     []string
 	sectionTitles             []string
+	cardSectionIn             []string
+	cardSectionOut            []string
 	balanceTitles             []string
 	opening, closing          []string
 	totals, stats             []string
@@ -377,6 +385,8 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 	v.sectionIn = merge(func(l lexicon) []string { return l.sectionIn })
 	v.sectionOut = merge(func(l lexicon) []string { return l.sectionOut })
 	v.sectionTitles = merge(func(l lexicon) []string { return l.sectionTitles })
+	v.cardSectionIn = merge(func(l lexicon) []string { return l.cardSectionIn })
+	v.cardSectionOut = merge(func(l lexicon) []string { return l.cardSectionOut })
 	v.balanceTitles = merge(func(l lexicon) []string { return l.balanceTitles })
 	v.opening = merge(func(l lexicon) []string { return l.opening })
 	v.closing = merge(func(l lexicon) []string { return l.closing })

@@ -132,6 +132,10 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 				d = d.Add(v)
 			case rw.section < 0:
 				d = d.Sub(v)
+			case rw.titled > 0:
+				d = d.Add(v)
+			case rw.titled < 0:
+				d = d.Sub(v)
 			case unsigned, c.lost:
 				abs = abs.Add(v)
 				continue
@@ -350,6 +354,11 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	signUnmarked(rows)
 	lostMarks(rows)
 	rows = mergeSections(rows, order, periodStart, periodEnd)
+	for i := range rows {
+		// Inside a table, a section's title gives its unsigned rows
+		// their direction (rows stay in the order printed).
+		rows[i].titled = titleDirection(rows[i].title, card)
+	}
 	unsigned := unsignedAmounts(rows)
 	readings := readingsFor(rows, card)
 	best, bestScore := readings[0], -1

@@ -538,3 +538,30 @@ func TestTwoAccountsByTheirBalances(t *testing.T) {
 		t.Errorf("transactions %+v: want 4, the third of account ****4692", res.Transactions)
 	}
 }
+
+// A card statement's sections (Payments, Purchases) printed inside its
+// table give their rows' directions, are no row's description and no
+// part of the heading; its summary's previous and new balance prove the
+// rows; a reference column of 12-digit numbers is not money.
+func TestCardSectionsInsideTable(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement Closing Date 03/15/2024"), at(300, "Credit Limit $5,000.00")},
+		[]cellAt{at(10, "Previous Balance $500.00"), at(200, "Payments $300.00"), at(330, "Purchases $120.50"), at(460, "New Balance $320.50")},
+		nil,
+		[]cellAt{at(10, "Trans Date"), at(80, "Post Date"), at(160, "Ref No"), at(280, "Description"), at(480, "Amount")},
+		[]cellAt{at(10, "Payments")},
+		[]cellAt{at(10, "02/20"), at(80, "02/21"), at(160, "748392019283"), at(280, "PAYMENT THANK YOU"), rat(530, "300.00")},
+		[]cellAt{at(10, "Purchases")},
+		[]cellAt{at(10, "02/22"), at(80, "02/23"), at(160, "748392019284"), at(280, "AMAZON MKTPLACE"), rat(530, "80.50")},
+		[]cellAt{at(10, "03/01"), at(80, "03/02"), at(160, "748392019285"), at(280, "SHELL OIL"), rat(530, "40.00")},
+	)
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2024-02-21|PAYMENT THANK YOU|300.00||200.00",
+		"2024-02-23|AMAZON MKTPLACE||80.50|280.50",
+		"2024-03-02|SHELL OIL||40.00|320.50",
+	})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok", s)
+	}
+}

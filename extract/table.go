@@ -70,6 +70,11 @@ type row struct {
 	// heading that does not read as a date ("dec" with its day lost): the
 	// row had a date of its own, and the one above stands in for it.
 	dateUnread bool
+	// title is the section title printed over the row inside its table
+	// ("payments", "purchases"), folded; "" when none.
+	title string
+	// titled is the direction title gives the row (see titleDirection).
+	titled int
 	// other is the text the row's line prints under a type or reference
 	// heading: its description when it has none.
 	other string
@@ -325,6 +330,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 	pitch := linePitch(seg.lines)
 	first := len(rows)
 	var texts []descLine
+	title := "" // the last section title read in the table
 	for li, l := range seg.lines {
 		before := len(rows)
 		var dateTok *token
@@ -471,10 +477,12 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			cur = len(rows) - 1
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
 			rows[cur].cells = append(rows[cur].cells, *bal)
-		case len(cells) == 0 && dateTok == nil && sectionTitle(l.text()) && !follows(prevLine, l):
+		case len(cells) == 0 && dateTok == nil && sectionTitle(l.text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)):
 			// "PURCHASES", "Payments and other credits" over the rows of
 			// a section: not the next row's description, nor the last's.
+			// The rows under it take its direction where it names one.
 			x.printf("  left out %s: a section's title", lineRef(l))
+			title = strings.TrimSpace(foldLabel(l.text()))
 			cur = -1
 		case len(cells) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
 			// A wrapped description: which row it belongs to is decided
@@ -496,6 +504,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		if len(rows) > before {
 			rows[len(rows)-1].line = l
 			rows[len(rows)-1].other = strings.Join(otherText, " ")
+			rows[len(rows)-1].title = title
 		}
 		if cur >= 0 || len(cells) > 0 && !isStat {
 			lastLine = l
@@ -623,6 +632,29 @@ func movementBelow(seg *segment, l *line) bool {
 func sectionTitle(text string) bool {
 	f := strings.TrimSpace(foldLabel(text))
 	return f != "" && (slices.Contains(vocab.sectionIn, f) || slices.Contains(vocab.sectionOut, f) || slices.Contains(vocab.sectionTitles, f))
+}
+
+// leftOfDescription reports a line that starts left of the description
+// heading: not a description's wrapped line.
+func leftOfDescription(seg *segment, l *line, descLabel int) bool {
+	return descLabel >= 0 && len(l.words) > 0 && l.words[0].X1 < seg.labels[descLabel].x0
+}
+
+// titleDirection is the direction a section title inside a table gives
+// its rows: money in or out as the lexicon's section titles say, or, on a
+// card, its payments and refunds in and its purchases, fees and interest
+// out; 0 when it says neither.
+func titleDirection(title string, card bool) int {
+	f := " " + title + " "
+	if card {
+		switch {
+		case hasPhrase(f, vocab.cardSectionIn):
+			return 1
+		case hasPhrase(f, vocab.cardSectionOut):
+			return -1
+		}
+	}
+	return sectionDirection(title)
 }
 
 // descLine is a line of description text with no date or amount.
