@@ -83,7 +83,7 @@ eval: deps
 # up with what the engine now reads exactly; LOWER=1 lets files drop out of
 # it (say why in the commit).
 ratchet: deps
-	CORPUS=$(abspath $(CORPUS)) $(GO) test -count=1 -run '^TestCorpusRatchet$$' ./extract/engine -args -update-baseline $(if $(LOWER),-lower-baseline)
+	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -count=1 -run '^TestCorpusRatchet$$' ./extract/engine -args -update-baseline $(if $(LOWER),-lower-baseline)
 
 bench-deps:
 	@missing=""; for p in $(BENCH_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
