@@ -565,3 +565,23 @@ func TestCardSectionsInsideTable(t *testing.T) {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
 }
+
+// A table's heading printed at the foot of a page, with no row under it
+// there, does not keep the next page (which continues that table) from
+// its columns.
+func TestHeadingAtPageFoot(t *testing.T) {
+	p1 := synthPage(1,
+		[]cellAt{at(10, "Statement period January 1, 2025 to January 31, 2025")},
+		[]cellAt{at(10, "Opening balance"), rat(300, "100.00")},
+		nil,
+		[]cellAt{at(10, "Booking Date"), at(120, "Details"), at(440, "Amt"), at(490, "Running Balance")},
+	)
+	p2 := synthPage(2,
+		[]cellAt{at(10, "01/02/2025"), at(120, "Incasso SNCF"), rat(470, "(16.47)"), rat(560, "83.53")},
+		[]cellAt{at(10, "01/09/2025"), at(120, "Salary"), rat(470, "1,000.00"), rat(560, "1,083.53")},
+	)
+	checkTxs(t, Analyze([]Page{p1, p2}), []string{
+		"2025-01-02|Incasso SNCF||16.47|83.53",
+		"2025-01-09|Salary|1000.00||1083.53",
+	})
+}

@@ -975,8 +975,15 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 	}
 	for i := range segs {
 		findColumns(&segs[i])
-		if segs[i].cont && i > 0 {
-			keepColumns(&segs[i], segs[i-1].cols, x)
+		if segs[i].cont {
+			// The table above is the last one whose rows showed its money
+			// columns (a heading at a page's foot shows none).
+			for j := i - 1; j >= 0; j-- {
+				if slices.ContainsFunc(segs[j].cols, func(c column) bool { return c.role.isMoney() }) {
+					keepColumns(&segs[i], segs[j].cols, x)
+					break
+				}
+			}
 		}
 		if x.on() && len(segs[i].lines) > 0 {
 			var cs []string
