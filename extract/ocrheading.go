@@ -121,11 +121,12 @@ func editDistance(a, b string, limit int) int {
 // lostPoint matches a whole number as recognition gives the part of an
 // amount before a decimal point it lost ("351", "2,749", "-263", "(1,469";
 // not "0130", a group of an account number);
-// cents are the two digits of the next word ("20", "58)", "20Dr").
+// cents are the two digits of the next word ("20", "58)", "20Dr", or
+// "-85" where the point was read as a dash).
 var (
 	lostPoint = regexp.MustCompile(`^[-+(]?(0|[1-9][0-9]{0,2}([,.' ][0-9]{3})*|[1-9][0-9]{0,6})$`)
 	yearWord  = regexp.MustCompile(`^[0-9]{2}([0-9]{2})?[,.]?$`)
-	centsWord = regexp.MustCompile(`^[0-9]{2}(\)|-|[CcDd][Rr]\.?)?$`)
+	centsWord = regexp.MustCompile(`^[-.,]?[0-9]{2}(\)|-|[CcDd][Rr]\.?)?$`)
 )
 
 // joinLostDecimals puts back the decimal point recognition drops from a
@@ -149,7 +150,7 @@ func joinLostDecimals(ws []Word, decimalComma bool) []Word {
 			if j := centsAfter(ws, used, i); j >= 0 {
 				b := ws[j]
 				used[j] = true
-				a = Word{Text: a.Text + point + b.Text, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
+				a = Word{Text: a.Text + point + strings.TrimLeft(b.Text, "-.,"), X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
 			}
 		}
 		out = append(out, a)

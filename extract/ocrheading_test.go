@@ -33,7 +33,8 @@ func TestRepairHeadingWords(t *testing.T) {
 	}
 }
 
-// On a recognised page, a decimal point recognition lost ("351 20") and a
+// On a recognised page, a decimal point recognition lost or read as a
+// dash ("351 20", "225 -85") and a
 // compact date's digits read as letters ("2SJAN24") are put back; a date
 // printed with spaces ("12 03 2024") is left a date.
 func TestOCRLostPointAndDateDigits(t *testing.T) {
@@ -44,11 +45,13 @@ func TestOCRLostPointAndDateDigits(t *testing.T) {
 		[]cellAt{at(90, "BEGINNING BALANCE"), rat(540, "3,752.83")},
 		[]cellAt{at(10, "2SJAN24"), at(90, "LANDLORD RENT"), rat(370, "241 51"), rat(540, "3,511 32")},
 		[]cellAt{at(10, "O8FEB24"), at(90, "SALARY 12 03 2024"), rat(460, "1,000 00"), rat(540, "4,511.32")},
+		[]cellAt{at(10, "09FEB24"), at(90, "HARDWARE DEPOT"), rat(370, "225 -85"), rat(540, "4,285 47")},
 	)
 	pg.OCR = true
 	checkTxs(t, Analyze([]Page{pg}), []string{
 		"2024-01-25|LANDLORD RENT||241.51|3511.32",
 		"2024-02-08|SALARY 12 03 2024|1000.00||4511.32",
+		"2024-02-09|HARDWARE DEPOT||225.85|4285.47",
 	})
 }
 
