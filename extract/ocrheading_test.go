@@ -39,7 +39,7 @@ func TestRepairHeadingWords(t *testing.T) {
 // printed with spaces ("12 03 2024") is left a date.
 func TestOCRLostPointAndDateDigits(t *testing.T) {
 	pg := synthPage(1,
-		[]cellAt{at(10, "Statement period 01JAN24 to 31JAN24")},
+		[]cellAt{at(10, "Statement period 01JAN24 to 29FEB24")},
 		nil,
 		[]cellAt{at(10, "DATE"), at(90, "DESCRIPTION"), at(330, "WITHDRAWALS"), at(420, "DEPOSITS"), at(490, "BALANCE")},
 		[]cellAt{at(90, "BEGINNING BALANCE"), rat(540, "3,752.83")},
