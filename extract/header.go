@@ -269,6 +269,13 @@ func buildLabels(band []*line) []label {
 				cur = nil
 				return
 			}
+			if isHeading(joinWords(cur)) {
+				// One whole heading ("Date de valeur"): one label, though
+				// its words name two dates.
+				phrases = append(phrases, label{text: joinWords(cur), x0: cur[0].X0, x1: cur[len(cur)-1].X1})
+				cur = nil
+				return
+			}
 			// Split where neighbouring words name roles of different groups.
 			start := 0
 			for i := 1; i < len(cur); i++ {
@@ -393,8 +400,8 @@ func findHeaders(lines []*line) []header {
 		// A heading's first line may hold no word the lexicon knows alone
 		// ("Value | Posting" over "Date | Date"): a plain line just above,
 		// each of whose words sits over a heading of the band, is part
-		// of it.
-		if first > 0 && first == i && isPlainText(lines[first-1]) && lines[first].y0-lines[first-1].y1 < 0.8*l.height() && over(lines[first-1], lines[first]) {
+		// of it, unless it is the heading found just before.
+		if first > 0 && first == i && (len(hs) == 0 || hs[len(hs)-1].last < first-1) && isPlainText(lines[first-1]) && lines[first].y0-lines[first-1].y1 < 0.8*l.height() && over(lines[first-1], lines[first]) {
 			first--
 		}
 		best, bestScore := header{}, 0

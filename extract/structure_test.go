@@ -585,3 +585,21 @@ func TestHeadingAtPageFoot(t *testing.T) {
 		"2025-01-09|Salary|1000.00||1083.53",
 	})
 }
+
+// A heading that is one whole phrase of the lexicon ("Date de valeur")
+// is one column, though its words name two kinds of date: the row is
+// dated by the booking date beside it.
+func TestWholeHeadingPhrase(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Relevé du 1 mai 2023 au 31 mai 2023")},
+		[]cellAt{at(10, "Solde précédent"), rat(300, "83.23-")},
+		nil,
+		[]cellAt{at(10, "Date de valeur"), at(110, "Date"), at(200, "Détail"), at(440, "Somme"), at(500, "Solde")},
+		[]cellAt{at(10, "6 mai 2023"), at(110, "5 mai 2023"), at(200, "Incasso EDP"), rat(480, "229.04-"), rat(550, "312.27-")},
+		[]cellAt{at(10, "14 mai 2023"), at(110, "13 mai 2023"), at(200, "Standing order"), rat(480, "20.95-"), rat(550, "333.22-")},
+	)
+	checkTxs(t, Analyze([]Page{pg}), []string{
+		"2023-05-05|Incasso EDP||229.04|-312.27",
+		"2023-05-13|Standing order||20.95|-333.22",
+	})
+}

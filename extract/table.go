@@ -935,7 +935,7 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 		for k, h := range hs {
 			end := len(lines)
 			if k+1 < len(hs) {
-				end = hs[k+1].first
+				end = max(hs[k+1].first, h.last+1) // bands never overlap (findHeaders)
 			}
 			sec, titled, balances := sectionAbove(lines, h.first)
 			if !titled && k == 0 && found {
