@@ -425,7 +425,50 @@ func findHeaders(lines []*line) []header {
 			}
 			hs = append(hs, best)
 			i = best.last
+		} else if h, ok := datelessHeading(lines, first, last); ok {
+			hs = append(hs, h)
+			i = h.last
 		}
 	}
 	return hs
 }
+
+// datelessHeading reads a heading band that names money and text columns
+// but no date, when the lines below it open with dates lined up left of its
+// money columns: the date's heading was left blank, or recognition lost it
+// (a grey band). The dates' column gets a date label with no text.
+func datelessHeading(lines []*line, first, last int) (header, bool) {
+	for a := first; a <= last; a++ {
+		for b := last; b >= a; b-- {
+			lbs := buildLabels(lines[a : b+1])
+			known, firstMoney := 0, -1.0
+			for _, lb := range lbs {
+				if lb.role.isDate() {
+					return header{}, false
+				}
+				if lb.role != roleNone {
+					known++
+				}
+				if lb.role.isMoney() && firstMoney < 0 {
+					firstMoney = lb.x0
+				}
+			}
+			if firstMoney < 0 || known < 3 || known*2 < len(lbs) {
+				continue
+			}
+			below := lines[b+1 : min(len(lines), b+1+maxDatelessRows)]
+			x0, x1, n := dateColumn(below)
+			if n < 2 || x1 > firstMoney {
+				continue
+			}
+			lbs = append(lbs, label{role: roleDate, x0: x0, x1: x1})
+			sort.SliceStable(lbs, func(i, j int) bool { return lbs[i].x0 < lbs[j].x0 })
+			return header{first: a, last: b, labels: lbs}, true
+		}
+	}
+	return header{}, false
+}
+
+// maxDatelessRows is how far below a heading with no date datelessHeading
+// looks for the dates that open its rows.
+const maxDatelessRows = 40

@@ -33,17 +33,25 @@ func repairHeadingWords(l *line) {
 	fixed := make([]string, len(l.words))
 	known := 0
 	for i, w := range l.words {
-		f := strings.TrimSpace(foldLabel(w.Text))
-		if f == "" || strings.Contains(f, " ") {
+		// A word may join heading words with a dot ("F.Operacién").
+		parts := strings.Fields(foldLabel(w.Text))
+		whole, changed := len(parts) > 0, false
+		for k, p := range parts {
+			if headingWords[p] {
+				continue
+			}
+			if h := nearHeadingWord(p); h != "" {
+				parts[k], changed = h, true
+				continue
+			}
+			whole = false
+		}
+		if !whole {
 			continue
 		}
-		if headingWords[f] {
-			known++
-			continue
-		}
-		if h := nearHeadingWord(f); h != "" {
-			fixed[i] = h
-			known++
+		known++
+		if changed {
+			fixed[i] = strings.Join(parts, " ")
 		}
 	}
 	if known < 2 || 2*known < len(l.words) {
@@ -191,8 +199,16 @@ var digitLike = strings.NewReplacer("o", "0", "O", "0", "s", "5", "S", "5", "l",
 // letters ("2SJAN24" for 25JAN24, "O8FEB24" for 08FEB24): a word that is
 // no date as read, and that a day, a month's name and a year make once
 // the letters about the name that look like digits are read as them.
+// A month's name misread by a letter between a day and a year ("1 aodt
+// 2025" for 1 août 2025) takes the one month name within an edit of it.
 func fixDateWords(ws []Word) {
 	for i, w := range ws {
+		if i > 0 && i+1 < len(ws) && dayWord.MatchString(ws[i-1].Text) && yearWord4.MatchString(ws[i+1].Text) {
+			if m, ok := nearMonth(w.Text); ok {
+				ws[i].Text = m
+			}
+			continue
+		}
 		if _, rest, ok := lexDate(w.Text); ok && rest == "" || len(w.Text) < 6 || len(w.Text) > 14 {
 			continue
 		}
@@ -200,6 +216,32 @@ func fixDateWords(ws []Word) {
 			ws[i].Text = fixed
 		}
 	}
+}
+
+var (
+	dayWord   = regexp.MustCompile(`^(0?[1-9]|[12][0-9]|3[01])\.?$`)
+	yearWord4 = regexp.MustCompile(`^(19|20)[0-9]{2},?$`)
+)
+
+// nearMonth is the month name s is a misreading of: s is no month name as
+// read, and every name of four letters or more within one edit of it
+// names the same month.
+func nearMonth(s string) (string, bool) {
+	f := foldWord(strings.TrimSuffix(s, "."))
+	if _, ok := vocab.months[f]; ok || utf8.RuneCountInString(f) < 4 {
+		return "", false
+	}
+	best, month := "", 0
+	for name, m := range vocab.months {
+		if utf8.RuneCountInString(name) < 4 || editDistance(f, name, 1) > 1 {
+			continue
+		}
+		if month != 0 && m != month {
+			return "", false
+		}
+		best, month = name, m
+	}
+	return best, month != 0
 }
 
 func compactDate(s string) (string, bool) {

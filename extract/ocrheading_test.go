@@ -18,6 +18,7 @@ func TestRepairHeadingWords(t *testing.T) {
 		{"a text layer is read as printed", []string{"Data", "Descricaéo", "Saldo"}, false, "Data Descricaéo Saldo"},
 		{"a description line is left alone", []string{"Transferencia", "recibida", "Lisboa", "Balance"}, true, "Transferencia recibida Lisboa Balance"},
 		{"short words are never guessed", []string{"Dato", "Descrizione", "Saldo"}, true, "Dato Descrizione Saldo"},
+		{"heading words joined by a dot", []string{"Referencia", "F.Operacién", "Concepto", "Abonos"}, true, "Referencia f operacion Concepto Abonos"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,5 +94,31 @@ func TestLowConfidenceRowWarned(t *testing.T) {
 	}
 	if s := Analyze([]Page{pg}).Statement.Reconciliation.Status; s != ReconcileOK {
 		t.Errorf("reconciliation %s, want ok with every word read confidently", s)
+	}
+}
+
+// A month's name misread by a letter between a day and a year is put
+// back; one near two months, or standing alone, is left as read.
+func TestOCRMonthNameMisread(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"1 aodt 2025", "1 aout 2025"},
+		{"3 Jume 2024", "3 june 2024"},
+		{"14 Octobre 2024", "14 Octobre 2024"}, // a month as read
+		{"3 Juki 2024", "3 Juki 2024"},         // juli or juni: left alone
+		{"aodt 2025", "aodt 2025"},
+		{"12 Grant 2024", "12 Grant 2024"},
+	} {
+		var ws []Word
+		for i, w := range strings.Fields(tc.in) {
+			ws = append(ws, Word{Text: w, X0: float64(40 * i), X1: float64(40*i + 30), Y0: 10, Y1: 20})
+		}
+		fixDateWords(ws)
+		var got []string
+		for _, w := range ws {
+			got = append(got, w.Text)
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.in, g, tc.want)
+		}
 	}
 }

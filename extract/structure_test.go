@@ -603,3 +603,70 @@ func TestWholeHeadingPhrase(t *testing.T) {
 		"2023-05-13|Standing order||20.95|-333.22",
 	})
 }
+
+// With no heading, a table's dates are found where they line up, after a
+// reference printed left of them; the reference is not the description.
+func TestHeadlessDatesAfterReference(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement 01/03/2024 - 31/03/2024")},
+		nil,
+		[]cellAt{at(10, "REF1001"), at(80, "02/03/2024"), at(150, "RENT MARCH"), rat(420, "500.00"), rat(540, "1,500.00")},
+		[]cellAt{at(10, "X20"), at(80, "05/03/2024"), at(150, "GROCER"), rat(420, "40.00"), rat(540, "1,460.00")},
+		[]cellAt{at(80, "09/03/2024"), at(150, "PHARMACY"), rat(420, "10.00"), rat(540, "1,450.00")},
+	)
+	checkTxs(t, Analyze([]Page{pg}), []string{
+		"2024-03-02|RENT MARCH||500.00|1500.00",
+		"2024-03-05|GROCER||40.00|1460.00",
+		"2024-03-09|PHARMACY||10.00|1450.00",
+	})
+}
+
+// A heading that names money and text columns but no date (left blank,
+// or lost by recognition) is read with the dates that line up below it;
+// a rightmost column with no heading over it is the balance when it
+// chains, here printed only at each day's end.
+func TestHeadingWithoutDateOrBalance(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Opening balance 1,000.00")},
+		nil,
+		[]cellAt{at(10, "Reference"), at(150, "Description"), at(330, "Debit"), at(420, "Credit")},
+		[]cellAt{at(10, "RF77"), at(80, "02/03/2024"), at(150, "RENT MARCH"), rat(370, "500.00"), rat(560, "500.00")},
+		[]cellAt{at(10, "RF78"), at(80, "05/03/2024"), at(150, "GROCER"), rat(370, "40.00")},
+		[]cellAt{at(10, "RF79"), at(80, "05/03/2024"), at(150, "SALARY"), rat(460, "2,000.00"), rat(560, "2,460.00")},
+		[]cellAt{at(10, "RF80"), at(80, "07/03/2024"), at(150, "REFUND"), rat(460, "10.00"), rat(560, "2,470.00")},
+	)
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2024-03-02|RENT MARCH||500.00|500.00",
+		"2024-03-05|GROCER||40.00|460.00",
+		"2024-03-05|SALARY|2000.00||2460.00",
+		"2024-03-07|REFUND|10.00||2470.00",
+	})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok", s)
+	}
+}
+
+// A heading repeated on the next page gives back a heading recognition
+// lost on the first page: the column under it is read with its role.
+func TestHeadingLostOnFirstPage(t *testing.T) {
+	p1 := synthPage(1,
+		[]cellAt{at(10, "Statement 01/03/2024 - 31/03/2024")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Description"), at(450, "Credit"), at(510, "Balance")},
+		[]cellAt{at(90, "Opening balance"), rat(560, "1,000.00")},
+		[]cellAt{at(10, "02/03/2024"), at(90, "RENT MARCH"), rat(420, "500.00"), rat(560, "500.00")},
+		[]cellAt{at(10, "05/03/2024"), at(90, "SALARY"), rat(490, "2,000.00"), rat(560, "2,500.00")},
+	)
+	p2 := synthPage(2,
+		[]cellAt{at(10, "Date"), at(90, "Description"), at(380, "Debit"), at(450, "Credit"), at(510, "Balance")},
+		[]cellAt{at(10, "06/03/2024"), at(90, "GROCER"), rat(420, "40.00"), rat(560, "2,460.00")},
+	)
+	p1.OCR, p2.OCR = true, true
+	res := Analyze([]Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2024-03-02|RENT MARCH||500.00|500.00",
+		"2024-03-05|SALARY|2000.00||2500.00",
+		"2024-03-06|GROCER||40.00|2460.00",
+	})
+}

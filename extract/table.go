@@ -34,6 +34,10 @@ type segment struct {
 	// cont marks a page with no heading of its own, whose lines continue
 	// the table of the page before.
 	cont bool
+	// dateX is, in a table read with no heading, where its dates line up:
+	// a row's date is the one there, even after a reference printed left
+	// of it. 0 when the table has a heading.
+	dateX float64
 }
 
 // cell is one amount of a row with the column it was read from.
@@ -135,7 +139,7 @@ func findColumns(seg *segment) {
 	}
 	var toks []token
 	for _, l := range seg.lines[:end] {
-		if len(seg.labels) == 0 && (len(l.toks) == 0 || l.toks[0].kind != tokDate) {
+		if len(seg.labels) == 0 && !ledByDate(seg, l) {
 			// With no heading, only lines led by a date show where the columns are.
 			continue
 		}
@@ -159,6 +163,29 @@ func findColumns(seg *segment) {
 	seg.cols = cols
 	if len(seg.labels) == 0 {
 		guessRoles(seg)
+	} else {
+		unheadedBalance(seg)
+	}
+}
+
+// unheadedBalance names the balance of a table whose heading names none
+// (its heading left blank, or lost by recognition): the rightmost amount
+// column, with no heading over it and right of every money heading. It may
+// be printed only at each day's end. The arithmetic then proves it or says
+// it breaks.
+func unheadedBalance(seg *segment) {
+	n := len(seg.cols)
+	if n < 2 || seg.cols[n-1].role != roleNone || seg.cols[n-1].n < 2 {
+		return
+	}
+	last := seg.cols[n-1]
+	for _, lb := range seg.labels {
+		if lb.role == roleBalance || lb.role.isMoney() && lb.x1 > last.x0 {
+			return
+		}
+	}
+	if slices.ContainsFunc(seg.cols[:n-1], func(c column) bool { return c.role.isMoney() }) {
+		seg.cols[n-1].role = roleBalance
 	}
 }
 
@@ -349,7 +376,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 					dateTok, usedDate = t, ti
 					break
 				}
-			} else if ti == 0 {
+			} else if ti == 0 || seg.dateX > 0 && ti == 1 && atDateColumn(t, seg.dateX) {
 				dateTok, usedDate = t, ti
 				break
 			}
@@ -396,6 +423,9 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				if li >= 0 && seg.labels[li].role.isText() {
 					descParts = append(descParts, t.text)
 				}
+			case ti < usedDate:
+				// A reference printed left of the date, in a table with no heading.
+				otherText = append(otherText, t.text)
 			default:
 				if (li < 0 || !seg.labels[li].role.isMoney()) && t.kind != tokAmount {
 					descParts = append(descParts, t.text)
@@ -912,6 +942,63 @@ func underDateHeading(seg *segment, l *line) bool {
 	return false
 }
 
+// dateColumn finds, among lines with no heading above them, the dates that
+// open a table's rows: a date that starts a line with figures after it, or
+// follows one word printed left of it (a reference or a row number). It
+// returns where most such dates start, where the furthest of them ends, and
+// how many lines have one there.
+func dateColumn(lines []*line) (x0, x1 float64, n int) {
+	var xs []float64
+	for _, l := range lines {
+		if t := openingDate(l); t != nil {
+			xs = append(xs, t.x0)
+		}
+	}
+	if len(xs) == 0 {
+		return 0, 0, 0
+	}
+	slices.Sort(xs)
+	x0 = xs[len(xs)/2]
+	for _, l := range lines {
+		if t := openingDate(l); t != nil && atDateColumn(t, x0) {
+			n++
+			x1 = max(x1, t.x1)
+		}
+	}
+	return x0, x1, n
+}
+
+// openingDate is the date that opens a line with figures after it: its
+// first token, or its second after one word. nil when there is none.
+func openingDate(l *line) *token {
+	for ti := 0; ti < min(2, len(l.toks)); ti++ {
+		t := &l.toks[ti]
+		if t.kind == tokDate {
+			if slices.ContainsFunc(l.toks[ti+1:], func(t token) bool { return t.kind == tokAmount }) {
+				return t
+			}
+			return nil
+		}
+		if strings.Contains(t.text, " ") {
+			return nil
+		}
+	}
+	return nil
+}
+
+// ledByDate reports a line of a table with no heading that opens with a
+// date where the table's dates line up.
+func ledByDate(seg *segment, l *line) bool {
+	t := openingDate(l)
+	return t != nil && atDateColumn(t, seg.dateX)
+}
+
+// atDateColumn reports a date that starts within its own height of x, where
+// a headless table's dates line up.
+func atDateColumn(t *token, x float64) bool {
+	return abs(t.x0-x) <= max(t.y1-t.y0, 4)
+}
+
 // buildSegments cuts the document's lines into table segments: from each
 // heading to the next heading or the end of its page. A page with no heading
 // continues the table of the page before it.
@@ -943,6 +1030,10 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 				sec = lastSection
 			}
 			if k == 0 && found {
+				// A heading repeated over a page break: each copy gives
+				// back what recognition lost of the other.
+				prev := &segs[len(segs)-1]
+				prev.labels = completeHeading(prev.labels, h.labels)
 				h.labels = completeHeading(h.labels, lastLabels)
 			}
 			skip := balances && !hasTextLabel(h.labels) || !hasMovementLabel(h.labels)
@@ -957,21 +1048,16 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 		// when there are two or more such lines with figures (one is a
 		// letter's or a bill's date and sum, not a table).
 		var all []*line
-		dated := 0
 		for _, lines := range pages {
 			all = append(all, lines...)
-			for _, l := range lines {
-				if len(l.toks) > 1 && l.toks[0].kind == tokDate && slices.ContainsFunc(l.toks[1:], func(t token) bool { return t.kind == tokAmount }) {
-					dated++
-				}
-			}
 		}
+		dateX, _, dated := dateColumn(all)
 		if dated < 2 {
 			x.printf("no heading anywhere, and %d dated line(s) with figures: no table", dated)
 			return nil
 		}
-		x.printf("no heading anywhere: every line that starts with a date is read")
-		segs = append(segs, segment{lines: all})
+		x.printf("no heading anywhere: every line with a date at %.0f, where %d dated lines with figures start, is read", dateX, dated)
+		segs = append(segs, segment{lines: all, dateX: dateX})
 	}
 	for i := range segs {
 		findColumns(&segs[i])
@@ -1021,8 +1107,8 @@ func keepColumns(seg *segment, above []column, x *explainer) {
 	}
 }
 
-// completeHeading fills in a heading repeated on a later page from the one
-// before it, when the later one is part of it (every heading it kept stands
+// completeHeading fills in a heading repeated on another page from the
+// other copy, when the one is part of the other (every heading it kept stands
 // where it stood before, with the same meaning, two of them at least) and
 // lacks some: recognition lost a word or two of it, and the lost headings
 // come back where they stood.
