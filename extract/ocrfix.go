@@ -48,8 +48,8 @@ const openingRow = -1
 // chain goes on from the printed balance). A fix is made only when the
 // misread value and the corrected one differ the way OCR errs (see
 // ocrConfusable) and the next printed balance (or the closing balance)
-// agrees with it, or, with nothing after it to check against, when only one
-// explanation fits that way. A closing balance the chain does not meet is
+// agrees with it, or when only one explanation fits that way (the next
+// balance may have been misread too; it is weighed in its turn). A closing balance the chain does not meet is
 // weighed the same way: the closing balance, one amount since the last good
 // balance, or the opening balance misread. Anything else is left for
 // reconciliation to report as a mismatch.
@@ -174,7 +174,10 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 				s.Balance.StringFixed(2), v.StringFixed(2), balKind)}
 			prev = want
 		case amtRow >= 0 && openKind == "" && amtChecked && amtOK,
-			amtRow >= 0 && openKind == "" && !amtChecked && balKind == "":
+			amtRow >= 0 && openKind == "" && balKind == "":
+			// Proved by the next balance, or the one explanation that fits:
+			// the next balance may be misread itself (a run of amounts
+			// that each lost a minus sign); it is weighed on its own.
 			fixAmount(amtRow, diff, amtKind)
 			prev = s.Balance
 		case openKind != "" && amtRow == -1 && (amtChecked && amtOK || !amtChecked && balKind == ""):

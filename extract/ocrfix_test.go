@@ -85,6 +85,15 @@ func TestRepairOCRChain(t *testing.T) {
 			want:    []fix{{row: 0, move: "-92.26", why: "lost minus"}},
 		},
 		{
+			name:    "two debits in a row lost their minus: each is the one explanation of its break",
+			opening: decp("24585.30"),
+			steps:   steps("344.84", "24240.46", "2.37", "24238.09", "-274.48", "23963.61"),
+			want: []fix{
+				{row: 0, move: "-344.84", why: "lost minus"},
+				{row: 1, move: "-2.37", why: "lost minus"},
+			},
+		},
+		{
 			name:    "digit misread in an amount on a row without a balance",
 			opening: decp("2321.17"),
 			steps:   steps("-270.75", "", "-27.36", "2016.06", "10.00", "2026.06"),

@@ -158,7 +158,7 @@ func joinLostDecimals(ws []Word, decimalComma bool) []Word {
 			if j := centsAfter(ws, used, i); j >= 0 {
 				b := ws[j]
 				used[j] = true
-				a = Word{Text: a.Text + point + strings.TrimLeft(b.Text, "-.,"), X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
+				a = Word{Text: a.Text + point + strings.TrimLeft(centsDigits(b.Text), "-.,"), X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
 			}
 		}
 		out = append(out, a)
@@ -180,7 +180,7 @@ func centsAfter(ws []Word, used []bool, i int) int {
 			best = j
 		}
 	}
-	if best < 0 || !centsWord.MatchString(ws[best].Text) {
+	if best < 0 || !centsWord.MatchString(centsDigits(ws[best].Text)) {
 		return -1
 	}
 	b := ws[best]
@@ -190,6 +190,17 @@ func centsAfter(ws []Word, used []bool, i int) int {
 		}
 	}
 	return best
+}
+
+// centsDigits reads the two cents of a word after a lost decimal point
+// with the letters recognition takes for digits as those digits ("-ol"
+// for -01); the rest of the word stays as read.
+func centsDigits(s string) string {
+	lead := len(s) - len(strings.TrimLeft(s, "-.,"))
+	if len(s) < lead+2 {
+		return s
+	}
+	return s[:lead] + digitLike.Replace(s[lead:lead+2]) + s[lead+2:]
 }
 
 // digitLike maps letters recognition reads for digits back to them.

@@ -122,3 +122,48 @@ func TestOCRMonthNameMisread(t *testing.T) {
 		}
 	}
 }
+
+// A dated row whose amount recognition could not read ("AAT:" where
+// 1.17 stands) keeps its place: the change in the balance is its amount,
+// the row says so, and the statement is unverified. A text layer's dated
+// balance line stays a balance to check.
+func TestOCRUnreadableAmount(t *testing.T) {
+	page := func(ocr bool) Page {
+		pg := synthPage(1,
+			[]cellAt{at(10, "Statement period 01/01/2024 to 31/01/2024")},
+			nil,
+			[]cellAt{at(10, "Date"), at(90, "Description"), at(330, "Withdrawals"), at(420, "Deposits"), at(490, "Balance")},
+			[]cellAt{at(90, "Opening balance"), rat(540, "100.00")},
+			[]cellAt{at(10, "02/01/2024"), at(90, "CAFE LUNA"), rat(370, "10.00"), rat(540, "90.00")},
+			[]cellAt{at(10, "03/01/2024"), at(90, "AMAZON MKTPLACE"), rat(370, "AAT:"), rat(540, "88.83")},
+			[]cellAt{at(10, "04/01/2024"), at(90, "SALARY"), rat(460, "1,000.00"), rat(540, "1,088.83")},
+		)
+		pg.OCR = ocr
+		return pg
+	}
+	res := Analyze([]Page{page(true)})
+	checkTxs(t, res, []string{
+		"2024-01-02|CAFE LUNA||10.00|90.00",
+		"2024-01-03|AMAZON MKTPLACE||1.17|88.83",
+		"2024-01-04|SALARY|1000.00||1088.83",
+	})
+	if len(res.Transactions) == 3 && !slices.ContainsFunc(res.Transactions[1].Warnings, func(w string) bool { return strings.Contains(w, "AAT:") }) {
+		t.Errorf("warnings %q: want the unreadable amount named", res.Transactions[1].Warnings)
+	}
+	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+		t.Errorf("reconciliation %s, want unverified: the balance gave an amount", s)
+	}
+	if n := len(Analyze([]Page{page(false)}).Transactions); n != 2 {
+		t.Errorf("text layer: %d transactions, want 2 (the AAT: line is no movement)", n)
+	}
+}
+
+// The cents after a lost decimal point may be read with letters for
+// digits ("215 -ol" for 215.01).
+func TestOCRCentsLetters(t *testing.T) {
+	ws := []Word{{Text: "215", X0: 100, X1: 115, Y0: 10, Y1: 20}, {Text: "-ol", X0: 117, X1: 126, Y0: 10, Y1: 20}}
+	got := joinLostDecimals(ws, false)
+	if len(got) != 1 || got[0].Text != "215.01" {
+		t.Errorf("got %+v, want one word 215.01", got)
+	}
+}

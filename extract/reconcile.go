@@ -451,11 +451,19 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	var txSeq []int   // each transaction's row's seq
 	fromZero := false // some balance was counted from an assumed zero
 	guessed := 0      // rows whose direction nothing told
+	lostAmounts := 0  // rows whose amount the balance change gave
 	for _, rw := range rows {
 		r := bySeg[rw.segID]
 		d, abs, known, any := r.movement(rw, unsigned)
 		b, hasBal := printedBalance(rw)
-		if !any {
+		// A row whose amount recognition could not read moved its balance
+		// from the one before: that change is its amount.
+		lost := !any && rw.amountLost != "" && hasBal && havePrev
+		if lost {
+			d, known = r.chain(b.Sub(prev)), true
+			lostAmounts++
+		}
+		if !any && !lost {
 			// A dated line with no money moving: a note, or a day's balance to check.
 			if hasBal && havePrev {
 				checks++
@@ -474,6 +482,9 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 			} else {
 				tx.Warnings = append(tx.Warnings, "date could not be read: "+rw.date.Text)
 			}
+		}
+		if lost {
+			tx.Warnings = append(tx.Warnings, fmt.Sprintf("amount not readable (recognised as %q): taken from the change in the balance", rw.amountLost))
 		}
 		if rw.line != nil {
 			if c := lowConfidence(rw.line); c > 0 {
@@ -601,6 +612,11 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		// balances after it may agree, but nothing proves that row.
 		rec.Status = ReconcileUnverified
 		rec.Message = fmt.Sprintf("the direction of %d row(s) could not be told and was taken as money out", guessed)
+	case lostAmounts > 0:
+		// The balances agree, but they gave those rows' amounts: nothing
+		// checks them.
+		rec.Status = ReconcileUnverified
+		rec.Message = fmt.Sprintf("the amount of %d row(s) could not be read and was taken from the change in the balance; check them against the page", lostAmounts)
 	case proven < len(txs):
 		rec.Status = ReconcileUnverified
 		rec.Message = fmt.Sprintf("the printed balances check the first %d transaction(s); nothing printed checks the %d after them", proven, len(txs)-proven)

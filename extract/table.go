@@ -82,6 +82,10 @@ type row struct {
 	// other is the text the row's line prints under a type or reference
 	// heading: its description when it has none.
 	other string
+	// amountLost is what recognition read where a dated row's amount
+	// stands and that reads as no amount ("AAT:", "5§.377,82"); the
+	// balance change then gives the amount (see reconcile).
+	amountLost string
 	// line is the line the row was started from: its date or amounts.
 	line *line
 	// box is the row's extent on its page: its line and its description's.
@@ -490,7 +494,8 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			cur = len(rows) - 1
 		case dateTok != nil:
 			// A dated line with no movement: its amounts may follow on the next line.
-			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section,
+				amountLost: lostAmount(seg, l, bal)})
 			cur = len(rows) - 1
 		case hasMove && cur >= 0 && !rowHasMove(rows[cur]) && follows(prevLine, l):
 			// The amounts of a dated line printed on its last wrapped line.
@@ -891,6 +896,26 @@ func nonEmpty(s string) []string {
 		return nil
 	}
 	return []string{s}
+}
+
+// lostAmount is, on a recognised line that prints a balance and no
+// movement, the text recognition read in a money-in or money-out column
+// where the amount stands, when it reads as no amount; "" otherwise.
+func lostAmount(seg *segment, l *line, bal *cell) string {
+	if !l.ocr || bal == nil {
+		return ""
+	}
+	for _, t := range l.toks {
+		if t.kind != tokText {
+			continue
+		}
+		for _, c := range seg.cols {
+			if c.role.isMoney() && c.role != roleBalance && t.x0 < c.x1 && c.x0 < t.x1 {
+				return t.text
+			}
+		}
+	}
+	return ""
 }
 
 func rowHasMove(r row) bool {
