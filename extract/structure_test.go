@@ -670,3 +670,29 @@ func TestHeadingLostOnFirstPage(t *testing.T) {
 		"2024-03-06|GROCER||40.00|2460.00",
 	})
 }
+
+// A first page whose heading recognition lost keeps its rows: its dates
+// line up under the date heading of the next page's table.
+func TestPageBeforeFirstHeading(t *testing.T) {
+	p1 := synthPage(1,
+		[]cellAt{at(10, "Statement 01/03/2024 - 31/03/2024")},
+		[]cellAt{at(10, "Opening balance 1,000.00")},
+		nil,
+		[]cellAt{at(10, "02/03/2024"), at(90, "RENT MARCH"), rat(420, "500.00"), rat(560, "500.00")},
+		[]cellAt{at(10, "05/03/2024"), at(90, "SALARY"), rat(490, "2,000.00"), rat(560, "2,500.00")},
+	)
+	p2 := synthPage(2,
+		[]cellAt{at(10, "Date"), at(90, "Description"), at(380, "Debit"), at(450, "Credit"), at(510, "Balance")},
+		[]cellAt{at(10, "06/03/2024"), at(90, "GROCER"), rat(420, "40.00"), rat(560, "2,460.00")},
+	)
+	p1.OCR, p2.OCR = true, true
+	res := Analyze([]Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2024-03-02|RENT MARCH||500.00|500.00",
+		"2024-03-05|SALARY|2000.00||2500.00",
+		"2024-03-06|GROCER||40.00|2460.00",
+	})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok", s)
+	}
+}

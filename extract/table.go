@@ -1024,6 +1024,33 @@ func atDateColumn(t *token, x float64) bool {
 	return abs(t.x0-x) <= max(t.y1-t.y0, 4)
 }
 
+// rowsUnder reads a page with no heading of its own as a table under
+// labels, from its first line whose date stands under their date heading
+// with figures after it, when two lines or more do.
+func rowsUnder(lines []*line, labels []label) (segment, bool) {
+	dl := dateLabel(labels)
+	if dl < 0 {
+		return segment{}, false
+	}
+	first, n := -1, 0
+	for i, l := range lines {
+		for ti, t := range l.toks {
+			if t.kind == tokDate && (labelAt(labels, t.x0) == dl || labelAt(labels, t.center()) == dl) &&
+				slices.ContainsFunc(l.toks[ti+1:], func(t token) bool { return t.kind == tokAmount }) {
+				if first < 0 {
+					first = i
+				}
+				n++
+				break
+			}
+		}
+	}
+	if n < 2 {
+		return segment{}, false
+	}
+	return segment{lines: lines[first:], labels: labels, cont: true}, true
+}
+
 // buildSegments cuts the document's lines into table segments: from each
 // heading to the next heading or the end of its page. A page with no heading
 // continues the table of the page before it.
@@ -1033,6 +1060,7 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 	lastSection := 0
 	lastSkip := false
 	found := false
+	var before []int // pages with no heading before the first heading
 	for pi, lines := range pages {
 		hs := findHeaders(lines)
 		if len(hs) == 0 {
@@ -1040,9 +1068,21 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 				segs = append(segs, segment{lines: lines, labels: lastLabels, section: lastSection, skip: lastSkip, cont: true})
 				x.printf("page %d: no heading: its lines continue the table above", pi+1)
 			} else {
+				before = append(before, pi)
 				x.printf("page %d: no heading", pi+1)
 			}
 			continue
+		}
+		if !found {
+			// Pages before the first heading found (recognition lost
+			// theirs) hold the same table when their dates line up under
+			// its date heading.
+			for _, pj := range before {
+				if seg, ok := rowsUnder(pages[pj], hs[0].labels); ok {
+					segs = append(segs, seg)
+					x.printf("page %d: its dated lines line up under the heading of page %d: read with it", pj+1, pi+1)
+				}
+			}
 		}
 		for k, h := range hs {
 			end := len(lines)
