@@ -24,6 +24,7 @@ func analyze(doc Document, x *explainer) *Result {
 		if pg.OCR {
 			pg.Words = joinLostDecimals(pg.Words, decimalComma)
 			fixDateWords(pg.Words)
+			pg = straightenColumns(pg)
 		}
 		ls := groupLines(pg, i)
 		for _, l := range ls {

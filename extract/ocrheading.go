@@ -20,9 +20,25 @@ var headingWords = func() map[string]bool {
 	return m
 }()
 
+// joinedHeadings maps each heading phrase of several words, written with
+// no spaces, to the phrase: recognition may run its words together
+// ("Datecomptable").
+var joinedHeadings = func() map[string]string {
+	m := map[string]string{}
+	for _, rp := range vocab.headings {
+		for _, p := range rp.phrases {
+			if strings.Contains(p, " ") {
+				m[strings.ReplaceAll(p, " ", "")] = p
+			}
+		}
+	}
+	return m
+}()
+
 // repairHeadingWords puts back, on a line read by OCR that is mostly column
 // headings, the heading words recognition misread by a letter or two
-// ("Descricaéo" for "Descrição", "Importancia" is read right beside it).
+// ("Descricaéo" for "Descrição", "Importancia" is read right beside it),
+// and splits the words of a heading it ran together ("Datecomptable").
 // Such a word takes the one heading word within reach (see nearHeadingWord).
 // Only a line that two or more heading words, read or put back, make
 // mostly of headings is touched: a description's words stay as read.
@@ -47,6 +63,10 @@ func repairHeadingWords(l *line) {
 			whole = false
 		}
 		if !whole {
+			if p, ok := joinedHeadings[strings.Join(strings.Fields(foldLabel(w.Text)), "")]; ok {
+				fixed[i] = p
+				known++
+			}
 			continue
 		}
 		known++

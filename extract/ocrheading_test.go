@@ -18,6 +18,7 @@ func TestRepairHeadingWords(t *testing.T) {
 		{"a text layer is read as printed", []string{"Data", "Descricaéo", "Saldo"}, false, "Data Descricaéo Saldo"},
 		{"a description line is left alone", []string{"Transferencia", "recibida", "Lisboa", "Balance"}, true, "Transferencia recibida Lisboa Balance"},
 		{"short words are never guessed", []string{"Dato", "Descrizione", "Saldo"}, true, "Dato Descrizione Saldo"},
+		{"heading words run together", []string{"Type", "Datecomptable", "Libellé", "Solde"}, true, "Type date comptable Libellé Solde"},
 		{"heading words joined by a dot", []string{"Referencia", "F.Operacién", "Concepto", "Abonos"}, true, "Referencia f operacion Concepto Abonos"},
 	}
 	for _, tc := range tests {
