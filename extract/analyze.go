@@ -29,6 +29,7 @@ func analyze(doc Document, x *explainer) *Result {
 		ls := groupLines(pg, i)
 		for _, l := range ls {
 			repairHeadingWords(l)
+			repairSummaryWords(l)
 			tokenize(l, decimalComma)
 		}
 		byPage = append(byPage, ls)

@@ -88,7 +88,55 @@ func repairHeadingWords(l *line) {
 // within one edit of it, or two for words of eight letters or more; "" when
 // there is none or more than one. Short words are never guessed: "data" and
 // "date" are both headings.
-func nearHeadingWord(f string) string {
+func nearHeadingWord(f string) string { return nearWord(f, headingWords) }
+
+// summaryWords are the words of the summary's phrases (opening and closing
+// balances, totals in and out), folded.
+var summaryWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, ps := range [][]string{vocab.opening, vocab.closing, vocab.totalIn, vocab.totalOut} {
+		for _, p := range ps {
+			for _, w := range strings.Fields(p) {
+				m[w] = true
+			}
+		}
+	}
+	return m
+}()
+
+// repairSummaryWords puts back, on a line read by OCR, a word of a
+// summary's phrase recognition misread by a letter or two ("Solde inital"
+// for Solde initial), when the line then holds the whole phrase and did
+// not before.
+func repairSummaryWords(l *line) {
+	if !l.ocr || isSummaryLine(l) {
+		return
+	}
+	for i, w := range l.words {
+		f := foldLabel(w.Text)
+		if strings.Contains(strings.TrimSpace(f), " ") || summaryWords[strings.TrimSpace(f)] {
+			continue
+		}
+		h := nearWord(strings.TrimSpace(f), summaryWords)
+		if h == "" {
+			continue
+		}
+		l.words[i].Text = h
+		if isSummaryLine(l) {
+			return
+		}
+		l.words[i].Text = w.Text
+	}
+}
+
+func isSummaryLine(l *line) bool {
+	f := foldLabel(l.text())
+	return hasPhrase(f, vocab.opening) || hasPhrase(f, vocab.closing) || hasPhrase(f, vocab.totalIn) || hasPhrase(f, vocab.totalOut)
+}
+
+// nearWord is the word of set that f is a misreading of (see
+// nearHeadingWord).
+func nearWord(f string, set map[string]bool) string {
 	n := utf8.RuneCountInString(f)
 	if n < 6 {
 		return ""
@@ -98,7 +146,7 @@ func nearHeadingWord(f string) string {
 		reach = 2
 	}
 	best, bestD, ties := "", reach+1, 0
-	for h := range headingWords {
+	for h := range set {
 		if abs(float64(utf8.RuneCountInString(h)-n)) > float64(reach) {
 			continue
 		}
@@ -255,24 +303,33 @@ var (
 )
 
 // nearMonth is the month name s is a misreading of: s is no month name as
-// read, and every name of four letters or more within one edit of it
-// names the same month.
+// read, and the names of four letters or more nearest it, within an edit
+// (two for a word of five letters or more), all name one month.
 func nearMonth(s string) (string, bool) {
 	f := foldWord(strings.TrimSuffix(s, "."))
-	if _, ok := vocab.months[f]; ok || utf8.RuneCountInString(f) < 4 {
+	n := utf8.RuneCountInString(f)
+	if _, ok := vocab.months[f]; ok || n < 4 {
 		return "", false
 	}
-	best, month := "", 0
+	reach := 1
+	if n >= 5 {
+		reach = 2
+	}
+	best, bestD, month, tied := "", reach+1, 0, false
 	for name, m := range vocab.months {
-		if utf8.RuneCountInString(name) < 4 || editDistance(f, name, 1) > 1 {
+		if utf8.RuneCountInString(name) < 4 {
 			continue
 		}
-		if month != 0 && m != month {
-			return "", false
+		d := editDistance(f, name, reach)
+		switch {
+		case d > reach || d > bestD:
+		case d < bestD:
+			best, bestD, month, tied = name, d, m, false
+		case m != month:
+			tied = true
 		}
-		best, month = name, m
 	}
-	return best, month != 0
+	return best, month != 0 && !tied
 }
 
 func compactDate(s string) (string, bool) {

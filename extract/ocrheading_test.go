@@ -103,6 +103,7 @@ func TestLowConfidenceRowWarned(t *testing.T) {
 func TestOCRMonthNameMisread(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"1 aodt 2025", "1 aout 2025"},
+		{"5 aodit 2025", "5 aout 2025"}, // two edits in a longer word
 		{"3 Jume 2024", "3 june 2024"},
 		{"14 Octobre 2024", "14 Octobre 2024"}, // a month as read
 		{"3 Juki 2024", "3 Juki 2024"},         // juli or juni: left alone
@@ -166,5 +167,24 @@ func TestOCRCentsLetters(t *testing.T) {
 	got := joinLostDecimals(ws, false)
 	if len(got) != 1 || got[0].Text != "215.01" {
 		t.Errorf("got %+v, want one word 215.01", got)
+	}
+}
+
+// A summary label misread by a letter ("Solde inital") still gives the
+// opening balance; on a text layer it is read as printed.
+func TestOCRSummaryLabelMisread(t *testing.T) {
+	for _, ocr := range []bool{true, false} {
+		pg := synthPage(1,
+			[]cellAt{at(10, "Relevé du 01/04/2024 au 30/04/2024")},
+			[]cellAt{at(10, "Solde inital"), rat(300, "696,39")},
+			nil,
+			[]cellAt{at(10, "Date"), at(90, "Libellé"), at(340, "Débit"), at(440, "Crédit")},
+			[]cellAt{at(10, "02/04/2024"), at(90, "PRLV EDF"), rat(380, "40,00")},
+		)
+		pg.OCR = ocr
+		st := Analyze([]Page{pg}).Statement
+		if got := st.OpeningBalance != nil && st.OpeningBalance.StringFixed(2) == "696.39"; got != ocr {
+			t.Errorf("ocr %v: opening balance %v", ocr, st.OpeningBalance)
+		}
 	}
 }
