@@ -158,16 +158,22 @@ func stackedHeading(above, below *line) bool {
 }
 
 // over reports a line each of whose words stands over a heading of the
-// line below it, two headings at least.
+// line below it, two headings at least, or one word that makes, over a
+// heading the lexicon does not know alone, one it knows ("F." over
+// "Operación").
 func over(above, below *line) bool {
 	labels := buildLabels([]*line{below})
 	under := map[int]bool{}
+	k := -1
 	for _, w := range above.words {
-		k := slices.IndexFunc(labels, func(lb label) bool { return w.X0 < lb.x1+2 && w.X1 > lb.x0-2 })
+		k = slices.IndexFunc(labels, func(lb label) bool { return w.X0 < lb.x1+2 && w.X1 > lb.x0-2 })
 		if k < 0 {
 			return false
 		}
 		under[k] = true
+	}
+	if len(above.words) == 1 && labels[k].role == roleNone {
+		return classifyLabel(above.words[0].Text+" "+labels[k].text) != roleNone
 	}
 	return len(under) >= 2
 }
@@ -436,7 +442,8 @@ func findHeaders(lines []*line) []header {
 // datelessHeading reads a heading band that names money and text columns
 // but no date, when the lines below it open with dates lined up left of its
 // money columns: the date's heading was left blank, or recognition lost it
-// (a grey band). The dates' column gets a date label with no text.
+// (a grey band). The dates' column gets a date label with no text, or the
+// heading over them that the lexicon does not know.
 func datelessHeading(lines []*line, first, last int) (header, bool) {
 	for a := first; a <= last; a++ {
 		for b := last; b >= a; b-- {
@@ -461,8 +468,18 @@ func datelessHeading(lines []*line, first, last int) (header, bool) {
 			if n < 2 || x1 > firstMoney {
 				continue
 			}
-			lbs = append(lbs, label{role: roleDate, x0: x0, x1: x1})
-			sort.SliceStable(lbs, func(i, j int) bool { return lbs[i].x0 < lbs[j].x0 })
+			// A heading over the dates the lexicon does not know is theirs;
+			// one it knows as another column's leaves no room for them.
+			k := slices.IndexFunc(lbs, func(lb label) bool { return lb.x0 < x1 && x0 < lb.x1 })
+			switch {
+			case k >= 0 && lbs[k].role != roleNone:
+				continue
+			case k >= 0:
+				lbs[k].role = roleDate
+			default:
+				lbs = append(lbs, label{role: roleDate, x0: x0, x1: x1})
+				sort.SliceStable(lbs, func(i, j int) bool { return lbs[i].x0 < lbs[j].x0 })
+			}
 			return header{first: a, last: b, labels: lbs}, true
 		}
 	}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -694,5 +695,28 @@ func TestPageBeforeFirstHeading(t *testing.T) {
 	})
 	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
 		t.Errorf("reconciliation %s, want ok", s)
+	}
+}
+
+// A date heading in two lines whose lower word the lexicon does not know
+// alone ("F." over "Operación") is one heading; and a heading the lexicon
+// does not know, standing over the dates, is the date's.
+func TestDateHeadingUnknownWord(t *testing.T) {
+	for _, upper := range []bool{true, false} {
+		lines := [][]cellAt{{at(10, "Saldo anterior"), rat(300, "100.00")}}
+		if upper {
+			lines = append(lines, []cellAt{at(10, "F.")})
+		} else {
+			lines = append(lines, nil)
+		}
+		lines = append(lines,
+			[]cellAt{at(10, "Operación"), at(90, "Descripción"), at(380, "Cargos"), at(450, "Abonos")},
+			[]cellAt{at(10, "01.11.2023"), at(90, "Lastschrift Shell"), rat(420, "2.04"), rat(490, "-€0.00")},
+			[]cellAt{at(10, "02.11.2023"), at(90, "Refund"), rat(420, "-€0.00"), rat(490, "576.96")},
+		)
+		res := Analyze([]Page{synthPage(1, lines...)})
+		t.Run(fmt.Sprint("upper line ", upper), func(t *testing.T) {
+			checkTxs(t, res, []string{"2023-11-01|Lastschrift Shell||2.04|97.96", "2023-11-02|Refund|576.96||674.92"})
+		})
 	}
 }
