@@ -399,9 +399,17 @@ func guessDecimalComma(cells []string) bool {
 			}
 		}
 	}
-	if comma == 0 && dot == 0 {
+	switch {
+	case comma == 0 && dot == 0:
 		// Whole amounts only: the separator they group thousands with.
 		return groupDot > groupComma
+	case groupDot >= 4 && groupDot > 3*(comma+dot) && groupComma == 0:
+		// Whole amounts grouped with dots ("¥2.993") under a summary
+		// printed another way ("¥268,998.00"): the table's amounts are
+		// most of the document's.
+		return true
+	case groupComma >= 4 && groupComma > 3*(comma+dot) && groupDot == 0:
+		return false
 	}
 	return comma > dot
 }

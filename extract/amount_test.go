@@ -149,6 +149,8 @@ func TestGuessDecimalComma(t *testing.T) {
 		{name: "whole amounts grouped by dots", cells: []string{"8.766", "543", "7.113", "500"}, want: true},
 		{name: "whole amounts grouped by commas", cells: []string{"8,766", "543", "7,113"}, want: false},
 		{name: "decimals outvote groups", cells: []string{"8.766", "7.113", "12.50"}, want: false},
+		{name: "a table of dot-grouped whole amounts under a summary with decimals", cells: []string{"¥268,998.00", "¥2.993", "¥1.464", "¥10.805", "¥264.541", "¥10.482", "¥262.508", "¥2.356", "¥5.454"}, want: true},
+		{name: "a few dot groups among decimals", cells: []string{"1,234.56", "12.00", "8.766", "7.113", "2.500", "4.000"}, want: false},
 		{name: "empty", cells: nil, want: false},
 		{name: "no numbers", cells: []string{"Date", "Description"}, want: false},
 		{name: "tie goes to dot", cells: []string{"12,00", "13.50"}, want: false},
