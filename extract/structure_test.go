@@ -720,3 +720,31 @@ func TestDateHeadingUnknownWord(t *testing.T) {
 		})
 	}
 }
+
+// A page whose top rows continue the table of the page before, and whose
+// next account's heading starts lower down, keeps those rows.
+func TestRowsAboveHeadingContinue(t *testing.T) {
+	head := []cellAt{at(10, "Date"), at(90, "Description"), at(380, "Amount"), at(480, "Balance")}
+	p1 := synthPage(1,
+		[]cellAt{at(10, "Account 11-1111")},
+		head,
+		[]cellAt{at(10, "01/03/2024"), at(90, "Opening balance"), rat(540, "100.00")},
+		[]cellAt{at(10, "02/03/2024"), at(90, "RENT"), rat(430, "-50.00"), rat(540, "50.00")},
+	)
+	p2 := synthPage(2,
+		[]cellAt{at(10, "03/03/2024"), at(90, "SALARY"), rat(430, "200.00"), rat(540, "250.00")},
+		[]cellAt{at(10, "04/03/2024"), at(90, "GROCER"), rat(430, "-20.00"), rat(540, "230.00")},
+		nil,
+		[]cellAt{at(10, "Account 22-2222")},
+		head,
+		[]cellAt{at(10, "01/03/2024"), at(90, "Opening balance"), rat(540, "10.00")},
+		[]cellAt{at(10, "05/03/2024"), at(90, "CAFE"), rat(430, "-5.00"), rat(540, "5.00")},
+	)
+	res := Analyze([]Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2024-03-02|RENT||50.00|50.00",
+		"2024-03-03|SALARY|200.00||250.00",
+		"2024-03-04|GROCER||20.00|230.00",
+		"2024-03-05|CAFE||5.00|5.00",
+	})
+}

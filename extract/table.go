@@ -1024,10 +1024,10 @@ func atDateColumn(t *token, x float64) bool {
 	return abs(t.x0-x) <= max(t.y1-t.y0, 4)
 }
 
-// rowsUnder reads a page with no heading of its own as a table under
-// labels, from its first line whose date stands under their date heading
-// with figures after it, when two lines or more do.
-func rowsUnder(lines []*line, labels []label) (segment, bool) {
+// rowsUnder reads lines with no heading of their own as a table under
+// labels, from the first line whose date stands under their date heading
+// with figures after it, when least lines or more do.
+func rowsUnder(lines []*line, labels []label, least int) (segment, bool) {
 	dl := dateLabel(labels)
 	if dl < 0 {
 		return segment{}, false
@@ -1045,7 +1045,7 @@ func rowsUnder(lines []*line, labels []label) (segment, bool) {
 			}
 		}
 	}
-	if n < 2 {
+	if n < least {
 		return segment{}, false
 	}
 	return segment{lines: lines[first:], labels: labels, cont: true}, true
@@ -1078,11 +1078,17 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 			// theirs) hold the same table when their dates line up under
 			// its date heading.
 			for _, pj := range before {
-				if seg, ok := rowsUnder(pages[pj], hs[0].labels); ok {
+				if seg, ok := rowsUnder(pages[pj], hs[0].labels, 2); ok {
 					segs = append(segs, seg)
 					x.printf("page %d: its dated lines line up under the heading of page %d: read with it", pj+1, pi+1)
 				}
 			}
+		} else if seg, ok := rowsUnder(lines[:hs[0].first], lastLabels, 1); ok {
+			// Rows above the page's first heading continue the table
+			// before it (the next account's table starts lower down).
+			seg.section, seg.skip = lastSection, lastSkip
+			segs = append(segs, seg)
+			x.printf("page %d: its rows above the heading continue the table above", pi+1)
 		}
 		for k, h := range hs {
 			end := len(lines)
