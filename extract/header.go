@@ -448,19 +448,22 @@ func datelessHeading(lines []*line, first, last int) (header, bool) {
 	for a := first; a <= last; a++ {
 		for b := last; b >= a; b-- {
 			lbs := buildLabels(lines[a : b+1])
-			known, firstMoney := 0, -1.0
+			known, firstMoney, whole := 0, -1.0, true
 			for _, lb := range lbs {
 				if lb.role.isDate() {
 					return header{}, false
 				}
 				if lb.role != roleNone {
 					known++
+					// Each heading a whole one ("Somme", "Solde"), not
+					// words of a description ("ATM withdrawal").
+					whole = whole && isHeading(lb.text)
 				}
 				if lb.role.isMoney() && firstMoney < 0 {
 					firstMoney = lb.x0
 				}
 			}
-			if firstMoney < 0 || known < 3 || known*2 < len(lbs) {
+			if firstMoney < 0 || known < 3 || known*2 < len(lbs) || !whole {
 				continue
 			}
 			below := lines[b+1 : min(len(lines), b+1+maxDatelessRows)]
