@@ -349,3 +349,29 @@ func TestMarkedWholeNumberUnderIndicator(t *testing.T) {
 		"2022-03-02|Recibo||3.00|1164.00",
 	})
 }
+
+// A description's line that holds heading words ("ATM withdrawal Balance
+// transfer Ref") over dated rows is no heading without a date; whole
+// headings there are.
+func TestDatelessHeadingWholePhrases(t *testing.T) {
+	for _, tc := range []struct {
+		head []cellAt
+		want int
+	}{
+		{[]cellAt{at(90, "ATM withdrawal"), at(200, "Balance transfer Madrid"), at(330, "Ref")}, 0},
+		{[]cellAt{at(90, "Libellé"), at(380, "Somme"), at(480, "Solde")}, 1},
+	} {
+		pg := synthPage(1,
+			tc.head,
+			[]cellAt{at(10, "02/03/2024"), at(90, "RENT MARCH"), rat(420, "-500.00"), rat(540, "500.00")},
+			[]cellAt{at(10, "05/03/2024"), at(90, "GROCER"), rat(420, "-40.00"), rat(540, "460.00")},
+		)
+		lines := groupLines(pg, 0)
+		for _, l := range lines {
+			tokenize(l, false)
+		}
+		if got := len(findHeaders(lines)); got != tc.want {
+			t.Errorf("%v: %d headings, want %d", tc.head, got, tc.want)
+		}
+	}
+}
