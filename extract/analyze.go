@@ -23,6 +23,7 @@ func analyze(doc Document, x *explainer) *Result {
 	for i, pg := range pages {
 		if pg.OCR {
 			pg.Words = joinLostDecimals(pg.Words, decimalComma)
+			pg.Words = joinSplitDates(pg.Words)
 			fixDateWords(pg.Words)
 			pg = straightenColumns(pg)
 		}

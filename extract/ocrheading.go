@@ -239,15 +239,7 @@ func joinLostDecimals(ws []Word, decimalComma bool) []Word {
 func centsAfter(ws []Word, used []bool, i int) int {
 	a := ws[i]
 	h := a.Y1 - a.Y0
-	best := -1
-	for j, b := range ws {
-		if used[j] || j == i || b.X0 < a.X1-1 || b.X0-a.X1 > 1.3*h || abs(b.Y1-a.Y1) > 0.35*h {
-			continue
-		}
-		if best < 0 || b.X0 < ws[best].X0 {
-			best = j
-		}
-	}
+	best := nextOnLine(ws, used, i)
 	if best < 0 || !centsWord.MatchString(centsDigits(ws[best].Text)) {
 		return -1
 	}
@@ -259,6 +251,56 @@ func centsAfter(ws []Word, used []bool, i int) int {
 	}
 	return best
 }
+
+// nextOnLine is the word just right of ws[i] on its baseline, within a
+// word space and a bit: -1 when there is none (or it is used).
+func nextOnLine(ws []Word, used []bool, i int) int {
+	a := ws[i]
+	h := a.Y1 - a.Y0
+	best := -1
+	for j, b := range ws {
+		if used[j] || j == i || b.X0 < a.X1-1 || b.X0-a.X1 > 1.3*h || abs(b.Y1-a.Y1) > 0.35*h {
+			continue
+		}
+		if best < 0 || b.X0 < ws[best].X0 {
+			best = j
+		}
+	}
+	return best
+}
+
+// joinSplitDates joins a numeric date recognition split at a separator
+// ("21 /07", "21/ 07/2023"): a day of one or two digits and the rest of the
+// date starting or ending with the separator, on one baseline within a word
+// space, are one word.
+func joinSplitDates(ws []Word) []Word {
+	out := make([]Word, 0, len(ws))
+	used := make([]bool, len(ws))
+	for i, a := range ws {
+		if used[i] {
+			continue
+		}
+		if splitDayWord.MatchString(a.Text) {
+			if j := nextOnLine(ws, used, i); j >= 0 {
+				b := ws[j]
+				joined := a.Text + b.Text
+				if splitDateRest.MatchString(b.Text) && (strings.ContainsAny(a.Text, "/.-") != strings.ContainsAny(b.Text[:1], "/.-")) {
+					if _, rest, ok := lexDate(joined); ok && rest == "" {
+						used[j] = true
+						a = Word{Text: joined, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
+					}
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+var (
+	splitDayWord  = regexp.MustCompile(`^[0-3]?[0-9][/.-]?$`)
+	splitDateRest = regexp.MustCompile(`^[/.-]?[01]?[0-9]([/.-][0-9]{2}([0-9]{2})?)?$`)
+)
 
 // centsDigits reads the two cents of a word after a lost decimal point
 // with the letters recognition takes for digits as those digits ("-ol"

@@ -188,3 +188,27 @@ func TestOCRSummaryLabelMisread(t *testing.T) {
 		}
 	}
 }
+
+// A numeric date recognition split at a separator is one date again; a
+// day beside an amount, or a date printed with spaces, stays apart.
+func TestOCRSplitDates(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want []string
+	}{
+		{"21", "/07", []string{"21/07"}},
+		{"21/", "07/2023", []string{"21/07/2023"}},
+		{"12", "-5.00", []string{"12", "-5.00"}},
+		{"12", "03", []string{"12", "03"}},
+		{"3", "-05.00", []string{"3", "-05.00"}},
+	} {
+		ws := []Word{{Text: tc.a, X0: 100, X1: 110, Y0: 10, Y1: 20}, {Text: tc.b, X0: 112, X1: 130, Y0: 10, Y1: 20}}
+		var got []string
+		for _, w := range joinSplitDates(ws) {
+			got = append(got, w.Text)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q %q: got %q, want %q", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
