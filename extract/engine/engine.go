@@ -124,11 +124,15 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) (extract.Document, 
 	}
 	pages := make([]extract.Page, 0, n)
 	var warnings []string
+	// A text layer recognition software laid over a scan is read as
+	// recognised text: its misreadings are repaired as ours are.
+	recognised := doc.MadeByOCR()
 	for i := 0; i < n; i++ {
 		pg, err := doc.Words(i)
 		if err != nil {
 			return extract.Document{}, nil, err
 		}
+		pg.OCR = recognised
 		if !hasTextLayer(pg) {
 			img, err := doc.RenderGray(i, ocrDPI)
 			if err != nil {

@@ -711,6 +711,31 @@ int pb_created(pb_doc *d, char *info, size_t infolen, unsigned char **xmp, size_
 	return rc;
 }
 
+int pb_made_by(pb_doc *d, char *out, size_t outlen)
+{
+	fz_context *ctx = d->ctx;
+	int rc = PB_OK;
+	char creator[256];
+	out[0] = 0;
+	if (d->st.over)
+		return PB_ERR_CORRUPT;
+	fz_try(ctx) {
+		if (fz_lookup_metadata(ctx, d->doc, FZ_META_INFO_PRODUCER, out, (int)outlen) < 0)
+			out[0] = 0;
+		if (fz_lookup_metadata(ctx, d->doc, FZ_META_INFO_CREATOR, creator, (int)sizeof creator) < 0)
+			creator[0] = 0;
+		size_t n = strlen(out);
+		if (creator[0] && n + 1 < outlen) {
+			out[n] = '\n';
+			fz_strlcpy(out + n + 1, creator, outlen - n - 1);
+		}
+	}
+	fz_catch(ctx) {
+		rc = PB_ERR_CORRUPT;
+	}
+	return rc;
+}
+
 void pb_free(void *p)
 {
 	free(p);

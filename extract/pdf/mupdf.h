@@ -68,6 +68,9 @@ long pb_contexts_made(void);
  * ("D:20240115...", "" when none) and a malloc'd copy of its XMP metadata
  * packet (at most 1 MiB; NULL when none) to free with pb_free. */
 int pb_created(pb_doc *d, char *info, size_t infolen, unsigned char **xmp, size_t *xmplen);
+/* pb_made_by gives the document's Info Producer and Creator joined by a
+ * newline ("" when it names neither). */
+int pb_made_by(pb_doc *d, char *out, size_t outlen);
 void pb_free(void *p);
 
 #endif

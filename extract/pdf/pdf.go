@@ -238,6 +238,23 @@ func (p *Doc) Created() time.Time {
 	return t
 }
 
+// MadeByOCR reports a document whose Info dictionary names, as its
+// producer or creator, software that recognises scanned pages and lays an
+// invisible text layer over them (Acrobat's Paper Capture, OCRmyPDF,
+// ABBYY FineReader...): its text is recognition's, with recognition's
+// misreadings.
+func (p *Doc) MadeByOCR() bool {
+	var out [512]C.char
+	if C.pb_made_by(p.d, &out[0], C.size_t(len(out))) != C.PB_OK {
+		return false
+	}
+	return ocrSoftware.MatchString(C.GoString(&out[0]))
+}
+
+// ocrSoftware matches the producer or creator names of recognition
+// software.
+var ocrSoftware = regexp.MustCompile(`(?i)\bocr|paper capture|tesseract|abbyy|finereader|omnipage|readiris|scansnap|clearscan`)
+
 // xmpCreateDate finds xmp:CreateDate as an element or an attribute.
 var xmpCreateDate = regexp.MustCompile(`xmp:CreateDate(?:>|\s*=\s*["'])\s*([0-9]{4}-[0-9]{2}-[0-9]{2})`)
 

@@ -267,19 +267,10 @@ func TestFlatGlyphsGetHeight(t *testing.T) {
 // else its Info dictionary's CreationDate.
 func TestCreated(t *testing.T) {
 	build := func(info, xmp string) []byte {
-		var b hostile.Builder
-		content := b.AddStream("", []byte("BT /F1 10 Tf 72 700 Td (Statement) Tj ET"))
-		pages := b.Reserve()
-		page := b.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>", pages, content))
-		b.Set(pages, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", page))
-		meta := ""
-		if xmp != "" {
-			meta = fmt.Sprintf("/Metadata %d 0 R", b.AddStream("/Type /Metadata /Subtype /XML", []byte(xmp)))
-		}
 		if info != "" {
-			b.Trailer = fmt.Sprintf("/Info %d 0 R ", b.Add(fmt.Sprintf("<< /CreationDate (%s) >>", info)))
+			info = fmt.Sprintf("/CreationDate (%s)", info)
 		}
-		return b.PDF(b.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R %s >>", pages, meta)))
+		return infoPDF(info, xmp)
 	}
 	for _, tc := range []struct {
 		name, info, xmp, want string
@@ -299,4 +290,47 @@ func TestCreated(t *testing.T) {
 		}
 		d.Close()
 	}
+}
+
+// A document whose producer or creator is recognition software is made by
+// OCR; one made by an office suite or a browser is not.
+func TestMadeByOCR(t *testing.T) {
+	build := func(info string) []byte { return infoPDF(info, "") }
+	for _, tc := range []struct {
+		info string
+		want bool
+	}{
+		{"/Producer (Adobe Acrobat Pro \\(64-bit\\) 23 Paper Capture Plug-in) /Creator (Adobe Acrobat 23.3)", true},
+		{"/Producer (pikepdf 8.4.1) /Creator (ocrmypdf 15.4.0 / Tesseract OCR-PDF 5.3.0)", true},
+		{"/Producer (LibreOffice 7.4) /Creator (Writer)", false},
+		{"/Producer (Skia/PDF m120)", false},
+		{"", false},
+	} {
+		d, err := Open(build(tc.info), "")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.info, err)
+		}
+		if got := d.MadeByOCR(); got != tc.want {
+			t.Errorf("%q: MadeByOCR = %v, want %v", tc.info, got, tc.want)
+		}
+		d.Close()
+	}
+}
+
+// infoPDF is a one-page PDF with info in its Info dictionary ("" for none)
+// and xmp as its metadata packet ("" for none).
+func infoPDF(info, xmp string) []byte {
+	var b hostile.Builder
+	content := b.AddStream("", []byte("BT /F1 10 Tf 72 700 Td (Statement) Tj ET"))
+	pages := b.Reserve()
+	page := b.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>", pages, content))
+	b.Set(pages, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", page))
+	meta := ""
+	if xmp != "" {
+		meta = fmt.Sprintf("/Metadata %d 0 R", b.AddStream("/Type /Metadata /Subtype /XML", []byte(xmp)))
+	}
+	if info != "" {
+		b.Trailer = fmt.Sprintf("/Info %d 0 R ", b.Add("<< "+info+" >>"))
+	}
+	return b.PDF(b.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R %s >>", pages, meta)))
 }
