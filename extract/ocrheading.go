@@ -216,18 +216,32 @@ func joinLostDecimals(ws []Word, decimalComma bool) []Word {
 	if decimalComma {
 		point = ","
 	}
+	return joinPairs(ws, func(ws []Word, used []bool, i int) (int, string) {
+		if !lostPoint.MatchString(ws[i].Text) {
+			return -1, ""
+		}
+		j := centsAfter(ws, used, i)
+		if j < 0 {
+			return -1, ""
+		}
+		return j, ws[i].Text + point + strings.TrimLeft(centsDigits(ws[j].Text), "-.,")
+	})
+}
+
+// joinPairs joins each word to the one partner gives it (its index and the
+// joined text; -1 for none), in the order the words come, each word used
+// once: the joined word spans both boxes and keeps the lower confidence.
+func joinPairs(ws []Word, partner func(ws []Word, used []bool, i int) (int, string)) []Word {
 	out := make([]Word, 0, len(ws))
 	used := make([]bool, len(ws))
 	for i, a := range ws {
 		if used[i] {
 			continue
 		}
-		if lostPoint.MatchString(a.Text) {
-			if j := centsAfter(ws, used, i); j >= 0 {
-				b := ws[j]
-				used[j] = true
-				a = Word{Text: a.Text + point + strings.TrimLeft(centsDigits(b.Text), "-.,"), X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
-			}
+		if j, text := partner(ws, used, i); j >= 0 {
+			b := ws[j]
+			used[j] = true
+			a = Word{Text: text, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
 		}
 		out = append(out, a)
 	}
@@ -274,27 +288,24 @@ func nextOnLine(ws []Word, used []bool, i int) int {
 // date starting or ending with the separator, on one baseline within a word
 // space, are one word.
 func joinSplitDates(ws []Word) []Word {
-	out := make([]Word, 0, len(ws))
-	used := make([]bool, len(ws))
-	for i, a := range ws {
-		if used[i] {
-			continue
+	return joinPairs(ws, func(ws []Word, used []bool, i int) (int, string) {
+		a := ws[i].Text
+		if !splitDayWord.MatchString(a) {
+			return -1, ""
 		}
-		if splitDayWord.MatchString(a.Text) {
-			if j := nextOnLine(ws, used, i); j >= 0 {
-				b := ws[j]
-				joined := a.Text + b.Text
-				if splitDateRest.MatchString(b.Text) && (strings.ContainsAny(a.Text, "/.-") != strings.ContainsAny(b.Text[:1], "/.-")) {
-					if _, rest, ok := lexDate(joined); ok && rest == "" {
-						used[j] = true
-						a = Word{Text: joined, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
-					}
-				}
-			}
+		j := nextOnLine(ws, used, i)
+		if j < 0 {
+			return -1, ""
 		}
-		out = append(out, a)
-	}
-	return out
+		b := ws[j].Text
+		if !splitDateRest.MatchString(b) || strings.ContainsAny(a, "/.-") == strings.ContainsAny(b[:1], "/.-") {
+			return -1, ""
+		}
+		if _, rest, ok := lexDate(a + b); !ok || rest != "" {
+			return -1, ""
+		}
+		return j, a + b
+	})
 }
 
 var (

@@ -39,7 +39,7 @@ var (
 	evalKinds    = flag.String("kinds", "text", "comma-separated kinds: text, scan, png, photo")
 	evalProducer = flag.String("producer", "all", "fpdf, chromium, libreoffice, a comma-separated list of them, or all")
 	evalOut      = flag.String("out", "/tmp/passbook-eval-random", "where failing samples are written")
-	evalMinExact = flag.String("min-exact", "fpdf=0.75,chromium=0.6,libreoffice=0.6", "minimum share of statements exactly right, per kind: one share, or producer=share,...")
+	evalMinExact = flag.String("min-exact", "fpdf=0.8,chromium=0.7,libreoffice=0.7", "minimum share of statements exactly right, per kind: one share, or producer=share,...")
 	evalMaxFalse = flag.String("max-false-ok", "fpdf=0.05,chromium=0.1,libreoffice=0.1", "largest share of statements that may say ok while wrong, per kind: one share, or producer=share,...")
 	evalForce    = flag.String("force", "", "comma-separated features every statement must have (see AllFeatures)")
 	evalPlain    = flag.Bool("plain", false, "take the most common option of every choice not forced")
