@@ -5,7 +5,7 @@
 package ocr
 
 import (
-	_ "embed"
+	"embed"
 	"fmt"
 	"image"
 	"math"
@@ -22,12 +22,14 @@ import (
 	"passbook/extract"
 )
 
-// engModel is Tesseract's English "fast" LSTM model (Debian's
-// tesseract-ocr-eng), embedded so a server with no tessdata installed still
-// reads scans.
+// models are Tesseract's "fast" LSTM models (Debian's tesseract-ocr-eng,
+// -deu, -fra, -spa, -ita, -por and -nld), embedded so a server with no
+// tessdata installed still reads scans: English for every page, and the
+// language of the lexicon a page's words are in beside it, for its
+// accents.
 //
-//go:embed tessdata/eng.traineddata
-var engModel []byte
+//go:embed tessdata/*.traineddata
+var models embed.FS
 
 // OCR resolution bounds: Tesseract reads statement print best with capital
 // letters 20–40 pixels tall. Below minOCRDPI an image is enlarged to
@@ -47,8 +49,10 @@ const minOCRSide = 16
 // more than reading a small page, and the worker reads one page at a time,
 // so the instance is made once, on first use, and kept.
 var tess struct {
-	mu     sync.Mutex
-	client *gosseract.Client
+	mu sync.Mutex
+	// clients holds one client per language set ("eng", "eng+fra"),
+	// each made on first use and kept.
+	clients map[string]*gosseract.Client
 }
 
 // Read cleans up one page image (orientation, deskew, contrast, crop) and reads its words.
@@ -78,7 +82,7 @@ const (
 // readPrepared recognises a prepared page, turning it over or a quarter
 // when it reads poorly as it stands.
 func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) {
-	words, conf, err := recognize(g, dpi)
+	words, conf, err := recognize(g, dpi, "eng")
 	if err != nil {
 		return extract.Page{}, err
 	}
@@ -93,7 +97,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) 
 			if turns != 2 {
 				g2 = deskew(g2, dpi)
 			}
-			words2, conf2, err := recognize(g2, dpi)
+			words2, conf2, err := recognize(g2, dpi, "eng")
 			if err != nil {
 				return extract.Page{}, err
 			}
@@ -104,6 +108,16 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) 
 				break
 			}
 		}
+	}
+	if lang := pageLanguage(words); lang != "" {
+		// A page in another language the lexicon knows is read again with
+		// that language's model beside English: its accents and letters
+		// ("Prélèvement", "Weiß") come out as printed.
+		words2, _, err := recognize(g, dpi, "eng+"+lang)
+		if err != nil {
+			return extract.Page{}, err
+		}
+		words = words2
 	}
 	k := 72 / dpi
 	pg := extract.Page{
@@ -207,18 +221,21 @@ type ocrWord struct {
 
 // recognize runs Tesseract once over g and returns its words and their
 // mean confidence (0–100, weighted by length).
-func recognize(g *image.Gray, dpi float64) ([]ocrWord, float64, error) {
+func recognize(g *image.Gray, dpi float64, langs string) ([]ocrWord, float64, error) {
 	tess.mu.Lock()
 	defer tess.mu.Unlock()
-	fresh := tess.client == nil
+	c := tess.clients[langs]
+	fresh := c == nil
 	if fresh {
-		c, err := newTessClient()
-		if err != nil {
+		var err error
+		if c, err = newTessClient(langs); err != nil {
 			return nil, 0, err
 		}
-		tess.client = c
+		if tess.clients == nil {
+			tess.clients = map[string]*gosseract.Client{}
+		}
+		tess.clients[langs] = c
 	}
-	c := tess.client
 	if err := c.SetVariable("user_defined_dpi", strconv.Itoa(int(math.Round(dpi)))); err != nil {
 		return nil, 0, fmt.Errorf("ocr: %w", err)
 	}
@@ -233,7 +250,7 @@ func recognize(g *image.Gray, dpi float64) ([]ocrWord, float64, error) {
 	}
 	if err != nil {
 		c.Close()
-		tess.client = nil
+		delete(tess.clients, langs)
 		return nil, 0, fmt.Errorf("ocr: %w", err)
 	}
 	words := make([]ocrWord, 0, len(boxes))
@@ -254,19 +271,31 @@ func recognize(g *image.Gray, dpi float64) ([]ocrWord, float64, error) {
 	return words, confSum / weight, nil
 }
 
-// newTessClient writes the embedded model to a fresh private directory and
-// makes a client that loads it. The caller removes the directory once the
-// client has initialised (on its first recognition).
-func newTessClient() (*gosseract.Client, error) {
+// newTessClient writes the embedded models of langs ("eng+fra") to a fresh
+// private directory and makes a client that loads them. The caller removes
+// the directory once the client has initialised (on its first recognition).
+func newTessClient(langs string) (*gosseract.Client, error) {
 	dir, err := os.MkdirTemp("", "passbook-tessdata-")
 	if err != nil {
 		return nil, fmt.Errorf("ocr model: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "eng.traineddata"), engModel, 0o600); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("ocr model: %w", err)
+	names := strings.Split(langs, "+")
+	for _, l := range names {
+		m, err := models.ReadFile("tessdata/" + l + ".traineddata")
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, l+".traineddata"), m, 0o600)
+		}
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("ocr model: %w", err)
+		}
 	}
 	c := gosseract.NewClient()
+	if err := c.SetLanguage(names...); err != nil {
+		c.Close()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("ocr: %w", err)
+	}
 	vars := map[string]string{
 		// Tesseract writes warnings ("Estimating resolution...") to stderr otherwise.
 		"debug_file": os.DevNull,
@@ -451,4 +480,26 @@ func lineHeights(words []ocrWord) {
 		}
 		words[i].box.Min.Y, words[i].box.Max.Y = sp.y0, sp.y1
 	}
+}
+
+// tessLanguages are the Tesseract models of the lexicon's languages other
+// than English.
+var tessLanguages = map[string]string{"de": "deu", "fr": "fra", "es": "spa", "it": "ita", "pt": "por", "nl": "nld"}
+
+// pageLanguage is the Tesseract model of the language a page read in
+// English is in, when the lexicon tells one other than English and its
+// model is embedded; "" otherwise.
+func pageLanguage(words []ocrWord) string {
+	texts := make([]string, len(words))
+	for i, w := range words {
+		texts[i] = w.text
+	}
+	l := tessLanguages[extract.Language(texts)]
+	if l == "" {
+		return ""
+	}
+	if _, err := models.Open("tessdata/" + l + ".traineddata"); err != nil {
+		return ""
+	}
+	return l
 }

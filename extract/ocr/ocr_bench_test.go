@@ -76,3 +76,18 @@ func benchCLI(b *testing.B, g *image.Gray) {
 		}
 	}
 }
+
+// BenchmarkOCRPageFrench is the whole per-page cost of a page in a language
+// of the lexicon other than English: the English reading, and the reading
+// again with the language's model beside English.
+func BenchmarkOCRPageFrench(b *testing.B) {
+	g, _ := renderFixture(b, "fr_debit_credit", benchDPI)
+	if _, err := Read(g, benchDPI, 1); err != nil { // load the models outside the timing
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Read(g, benchDPI, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

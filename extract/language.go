@@ -1,0 +1,75 @@
+package extract
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// languageWords maps each word of four letters or more that the lexicons
+// other than English use (headings, summary labels, month names), folded,
+// to the languages that use it. English words are left out: English
+// headings are printed in statements of every language.
+var languageWords = func() map[string][]string {
+	words := func(lx lexicon) map[string]bool {
+		m := map[string]bool{}
+		add := func(ps []string) {
+			for _, p := range ps {
+				for _, w := range strings.Fields(foldLabel(p)) {
+					if utf8.RuneCountInString(w) >= 4 {
+						m[w] = true
+					}
+				}
+			}
+		}
+		for _, ps := range lx.headings {
+			add(ps)
+		}
+		for _, ps := range [][]string{lx.opening, lx.closing, lx.totals, lx.totalIn, lx.totalOut, lx.period, lx.account, lx.currency} {
+			add(ps)
+		}
+		for _, ms := range lx.months {
+			add(ms)
+		}
+		return m
+	}
+	en := words(english)
+	out := map[string][]string{}
+	for _, lx := range lexicons {
+		if lx.lang == english.lang {
+			continue
+		}
+		for w := range words(lx) {
+			if !en[w] {
+				out[w] = append(out[w], lx.lang)
+			}
+		}
+	}
+	return out
+}()
+
+// Language is the lexicon language ("de", "fr", ...) that a page's words
+// (as read, perhaps without their accents) are mostly in, by the headings,
+// labels and month names among them; "" when none stands out, or English.
+// A word several languages use counts for each by its share.
+func Language(words []string) string {
+	score := map[string]float64{}
+	for _, w := range words {
+		ls := languageWords[strings.TrimSpace(foldLabel(w))]
+		for _, l := range ls {
+			score[l] += 1 / float64(len(ls))
+		}
+	}
+	best, second := "", 0.0
+	for l, s := range score {
+		switch {
+		case best == "" || s > score[best]:
+			best, second = l, max(second, score[best])
+		case s > second:
+			second = s
+		}
+	}
+	if best == "" || score[best] < 2 || score[best] < 1.5*second {
+		return ""
+	}
+	return best
+}
