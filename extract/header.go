@@ -79,11 +79,17 @@ func classifyPhrase(s string) (colRole, int) {
 	return best, bestWords
 }
 
+// columnGap reports more than a word's space between two words of a line:
+// the gap between two columns' headings.
+func columnGap(a, b Word) bool {
+	return b.X0-a.X1 > 0.6*max(a.Y1-a.Y0, b.Y1-b.Y0)
+}
+
 // headingCuts splits a run of heading words into whole headings, as few as
 // can be, and returns where each starts; nil when the run does not start
 // with a heading. A word that belongs to no heading stays with the heading
-// before it ("Libellé | de l'opération"), as few such words as can be. A
-// money heading that only qualifies its neighbour ("Debit | Amount"), or
+// before it ("Libellé | de l'opération"), as few such words as can be,
+// unless a column's gap parts them. A money heading that only qualifies its neighbour ("Debit | Amount"), or
 // names its role again ("Deposits & Credits"), stays joined to it.
 func headingCuts(words []Word) []int {
 	n := len(words)
@@ -104,6 +110,9 @@ func headingCuts(words []Word) []int {
 			for k := i; k > j; k-- {
 				if !isHeading(joinWords(words[j:k])) {
 					continue
+				}
+				if k < i && columnGap(words[k-1], words[k]) {
+					break // loose words a column's gap after it are not the heading's
 				}
 				c := cost{best[j].loose + i - k, best[j].heads + 1}
 				if !ok[i] || better(c, best[i]) {
@@ -305,6 +314,12 @@ func buildLabels(band []*line) []label {
 					// two whole headings of one role.
 					twoDates := l.isDate() && r.isDate() && (l != r || isHeading(joinWords(cur[start:i])) && isHeading(joinWords(cur[i:])))
 					split = gl != 0 && gr != 0 && gl != gr && gi != 0 || twoMoney && l != r || twoDates
+				}
+				if !split && columnGap(cur[i-1], cur[i]) && isHeading(joinWords(cur[start:i])) && !isHeading(joinWords(cur[start:i+1])) {
+					// A whole heading, then more than a word's space before
+					// a word that does not go on with it ("Verwerkingsdatum
+					// Naam /" over "Omschrijving"): two labels.
+					split = true
 				}
 				if split {
 					phrases = append(phrases, label{text: joinWords(cur[start:i]), x0: cur[start].X0, x1: cur[i-1].X1})

@@ -375,3 +375,19 @@ func TestDatelessHeadingWholePhrases(t *testing.T) {
 		}
 	}
 }
+
+// A whole heading a column's gap before a word that does not go on with
+// it is its own label: "Verwerkingsdatum" is the date, "Naam /" over
+// "Omschrijving" the description.
+func TestHeadingColumnGap(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(100, "Aankoopdatum"), at(170, "Verwerkingsdatum"), at(260, "Naam /"), at(420, "Bedrag")},
+		[]cellAt{at(260, "Omschrijving")},
+	)
+	lines := groupLines(pg, 0)
+	got := labelsText(buildLabels(lines))
+	want := `"Aankoopdatum"@100-160=transaction date | "Verwerkingsdatum"@170-250=date | "Naam / Omschrijving"@260-320=description | "Bedrag"@420-450=signed amount`
+	if got != want {
+		t.Errorf("labels %s\nwant %s", got, want)
+	}
+}
