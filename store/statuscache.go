@@ -98,15 +98,20 @@ func (s *Store) watch(ctx context.Context) {
 		s.listen(ctx)
 		return
 	}
-	s.status.reset(true)
-	var last int64 = -1
+	var last int64 = -1 // -1 until read: the cache stays off till then
 	tick := time.NewTicker(watchEvery)
 	defer tick.Stop()
 	for {
 		var v int64
 		// On the writer: its data_version moves only when another
-		// connection (another process) commits.
-		if err := s.w.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err != nil || (last >= 0 && v != last) {
+		// connection (another process) commits. The cache is turned on
+		// only once a version is read: a write made before that read
+		// would otherwise never be seen.
+		switch err := s.w.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); {
+		case err != nil:
+			s.status.reset(false)
+			v = -1
+		case v != last:
 			s.status.reset(true)
 		}
 		last = v
