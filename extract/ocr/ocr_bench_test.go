@@ -19,9 +19,12 @@ import (
 // benchDPI is the resolution extract/engine renders PDF pages at for OCR.
 const benchDPI = 200
 
-func BenchmarkOCRPage(b *testing.B) {
-	g, _ := renderFixture(b, "en_signed_amount", benchDPI)
-	if _, err := Read(g, benchDPI, 1); err != nil { // load the model outside the timing
+func BenchmarkOCRPage(b *testing.B) { benchRead(b, "en_signed_amount") }
+
+// benchRead times Read on a fixture's first page, its models loaded first.
+func benchRead(b *testing.B, fixture string) {
+	g, _ := renderFixture(b, fixture, benchDPI)
+	if _, err := Read(g, benchDPI, 1); err != nil { // load the models outside the timing
 		b.Fatal(err)
 	}
 	for b.Loop() {
@@ -80,14 +83,4 @@ func benchCLI(b *testing.B, g *image.Gray) {
 // BenchmarkOCRPageFrench is the whole per-page cost of a page in a language
 // of the lexicon other than English: the English reading, and the reading
 // again with the language's model beside English.
-func BenchmarkOCRPageFrench(b *testing.B) {
-	g, _ := renderFixture(b, "fr_debit_credit", benchDPI)
-	if _, err := Read(g, benchDPI, 1); err != nil { // load the models outside the timing
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, err := Read(g, benchDPI, 1); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkOCRPageFrench(b *testing.B) { benchRead(b, "fr_debit_credit") }
