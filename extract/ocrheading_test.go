@@ -212,3 +212,29 @@ func TestOCRSplitDates(t *testing.T) {
 		}
 	}
 }
+
+// Recognised rows at the top of the first table whose dates recognition
+// lost are kept, with the first date read below them, and the statement
+// says their dates were not read: they are never dropped while the rest
+// says ok.
+func TestOCRFirstRowsDateLost(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement period 01/04/2023 to 30/04/2023")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Description"), at(330, "Withdrawals"), at(420, "Deposits"), at(490, "Balance")},
+		[]cellAt{at(90, "Opening balance"), rat(540, "683.78")},
+		[]cellAt{at(90, "SHELL REFUND"), rat(460, "190.51"), rat(540, "874.29")},
+		[]cellAt{at(90, "ATM WITHDRAWAL"), rat(370, "2.76"), rat(540, "871.53")},
+		[]cellAt{at(10, "08/04/2023"), at(90, "CAFE"), rat(370, "268.81"), rat(540, "602.72")},
+	)
+	pg.OCR = true
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2023-04-08|SHELL REFUND|190.51||874.29",
+		"2023-04-08|ATM WITHDRAWAL||2.76|871.53",
+		"2023-04-08|CAFE||268.81|602.72",
+	})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+		t.Errorf("reconciliation %s, want unverified: two rows' dates were not read", s)
+	}
+}

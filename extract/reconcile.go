@@ -493,7 +493,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		}
 		switch {
 		case rw.dateUnread:
-			tx.Warnings = append(tx.Warnings, warnDateUnreadPrefix+": the date above is used")
+			tx.Warnings = append(tx.Warnings, warnDateUnreadPrefix+": the date "+map[bool]string{false: "above", true: "below"}[rw.dateBelow]+" is used")
 		case !rw.ownDate:
 			tx.Warnings = append(tx.Warnings, "no date printed on this row: the date above is used")
 		}

@@ -72,8 +72,9 @@ type row struct {
 	ownDate bool
 	// dateUnread is true when recognition found something under the date
 	// heading that does not read as a date ("dec" with its day lost): the
-	// row had a date of its own, and the one above stands in for it.
-	dateUnread bool
+	// row had a date of its own, and the one above stands in for it (the
+	// one below, dateBelow, when none was read above it).
+	dateUnread, dateBelow bool
 	// title is the section title printed over the row inside its table
 	// ("payments", "purchases"), folded; "" when none.
 	title string
@@ -508,7 +509,15 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			cur = len(rows) - 1
 		case hasMove && len(rows) > 0 && (near || lastLine == nil):
 			last := rows[len(rows)-1]
-			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, dateUnread: l.ocr && underDateHeading(seg, l), desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, dateUnread: l.ocr && underDateHeading(seg, l) || !last.hasDate && last.dateUnread,
+				desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
+			cur = len(rows) - 1
+		case hasMove && len(rows) == 0 && l.ocr && text != "" && dl >= 0 && !hasPhrase(folded, vocab.balanceTitles):
+			// A recognised row at the top of the first table whose date
+			// recognition lost (not a balance carried in: "Solde
+			// créditeur au 31/03"): it takes the first date read below
+			// it, and says its own was not read.
+			rows = append(rows, row{page: l.page, dateUnread: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
 			rows[cur].cells = append(rows[cur].cells, *bal)
@@ -547,6 +556,13 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		prevLine = l
 	}
 	assignDescriptions(rows[first:], texts)
+	// Rows whose date was lost before any was read take the next one read.
+	for i := len(rows) - 2; i >= first; i-- {
+		if !rows[i].hasDate && rows[i].dateUnread && rows[i+1].hasDate {
+			rows[i].date, rows[i].hasDate, rows[i].dateBelow = rows[i+1].date, true, true
+		}
+	}
+	rows = slices.DeleteFunc(rows, func(r row) bool { return !r.hasDate && r.dateUnread })
 	for i := first; i < len(rows); i++ {
 		if len(rows[i].desc) == 0 && rows[i].other != "" {
 			// No description printed, on its line or wrapped about it:
