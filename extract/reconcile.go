@@ -607,6 +607,12 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	case restated:
 		rec.Status = ReconcileUnverified
 		rec.Message = "the first row's amount is its whole balance and its words name a balance: it may restate the opening balance rather than move money"
+	case dropped > 0:
+		// Rows after the closing balance were set aside: another
+		// account's, or a second statement's, that the balances do not
+		// account for.
+		rec.Status = ReconcileUnverified
+		rec.Message = fmt.Sprintf("the balances agree, but %d dated line(s) with amounts after the closing balance were not read as transactions; check whether they are", dropped)
 	case guessed > 0:
 		// A row whose direction nothing told was read as money out: the
 		// balances after it may agree, but nothing proves that row.

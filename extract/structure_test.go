@@ -748,3 +748,24 @@ func TestRowsAboveHeadingContinue(t *testing.T) {
 		"2024-03-05|CAFE||5.00|5.00",
 	})
 }
+
+// Dated rows with amounts after the closing balance are set aside, and the
+// statement does not say ok on the rows before them alone: they may be a
+// second account's the reading did not tell apart.
+func TestRowsAfterClosingNotOK(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Statement period 01/03/2021 to 31/03/2021")},
+		[]cellAt{at(10, "Opening balance"), rat(300, "100.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Details"), at(480, "Amount")},
+		[]cellAt{at(10, "03/05/2021"), at(90, "RENT"), rat(530, "-50.00")},
+		[]cellAt{at(10, "03/09/2021"), at(90, "SALARY"), rat(530, "20.00")},
+		[]cellAt{at(90, "Closing balance"), rat(530, "70.00")},
+		[]cellAt{at(10, "03/10/2021"), at(90, "CAFE"), rat(530, "-5.00")},
+		[]cellAt{at(10, "03/12/2021"), at(90, "SHOP"), rat(530, "-7.00")},
+	)
+	res := Analyze([]Page{pg})
+	if s := res.Statement.Reconciliation.Status; s == ReconcileOK {
+		t.Errorf("reconciliation ok with two dated rows set aside after the closing balance: %+v", res.Statement.Reconciliation)
+	}
+}
