@@ -761,6 +761,8 @@ func TestRowsAfterClosingNotOK(t *testing.T) {
 		[]cellAt{at(10, "03/05/2021"), at(90, "RENT"), rat(530, "-50.00")},
 		[]cellAt{at(10, "03/09/2021"), at(90, "SALARY"), rat(530, "20.00")},
 		[]cellAt{at(90, "Closing balance"), rat(530, "70.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Details"), at(480, "Amount")},
 		[]cellAt{at(10, "03/10/2021"), at(90, "CAFE"), rat(530, "-5.00")},
 		[]cellAt{at(10, "03/12/2021"), at(90, "SHOP"), rat(530, "-7.00")},
 	)
