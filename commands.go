@@ -122,6 +122,9 @@ func workerPool(log *slog.Logger, n int) (*worker.Pool, error) {
 	}
 	cfg := worker.DefaultConfig(exe, []string{workerCommand}, n)
 	cfg.Log = log
+	// Conversions yield the CPU to the server's answers: while they run,
+	// a status poll waits for no page (issue 22: p99 of GET /status).
+	cfg.Nice = 10
 	return worker.NewPool(cfg), nil
 }
 

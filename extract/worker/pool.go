@@ -49,6 +49,11 @@ type Config struct {
 	HeavyRSS  int64
 	HeavyIdle time.Duration
 	Limits    Limits
+	// Nice lowers the CPU priority of every thread of each worker by this
+	// much (0 to 19). A server sets it so that conversions, which are
+	// batch work, yield the CPU to its own answers: a status poll is not
+	// kept waiting behind a page being read.
+	Nice int
 	// Log, when set, hears about workers that die or are replaced.
 	Log *slog.Logger
 }
@@ -366,6 +371,14 @@ func startProc(cfg Config) (*proc, error) {
 	w.stdout = bufio.NewReaderSize(out, 64<<10)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	if cfg.Nice > 0 {
+		// The worker leads its own process group, and PRIO_PGRP reaches
+		// every thread of it (PRIO_PROCESS only the first); threads it
+		// starts later inherit the priority.
+		if err := syscall.Setpriority(syscall.PRIO_PGRP, cmd.Process.Pid, cfg.Nice); err != nil {
+			cfg.Log.Warn("worker keeps its CPU priority", "err", err)
+		}
 	}
 	go func() {
 		w.waitErr = cmd.Wait()

@@ -1,11 +1,13 @@
 package worker
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -423,6 +425,33 @@ func TestPoolProgressOnlyForLongJobs(t *testing.T) {
 		}
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: progress %v, want %v", tc.doc, got, tc.want)
+		}
+	}
+}
+
+func TestPoolNice(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.Nice = 7 })
+	worker := pid(t, p)
+	tasks, err := filepath.Glob("/proc/" + worker + "/task/*/stat")
+	if err != nil || len(tasks) < 2 {
+		t.Fatalf("threads of worker %s: %v %v", worker, tasks, err)
+	}
+	for _, task := range tasks {
+		stat, err := os.ReadFile(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Field 19 is the nice value; fields from the third follow the
+		// command's closing parenthesis.
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if f[16] != "7" {
+			t.Errorf("%s: nice %s, want 7", task, f[16])
+		}
+	}
+	if p2 := pid(t, testPool(t, nil)); p2 != "" {
+		stat, _ := os.ReadFile("/proc/" + p2 + "/stat")
+		if f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); f[16] != "0" {
+			t.Errorf("a pool without Nice runs its worker at nice %s", f[16])
 		}
 	}
 }
