@@ -489,3 +489,36 @@ func TestRevocationElsewhereWithinASecond(t *testing.T) {
 		}
 	})
 }
+
+// TestPostgresValueStorage: PostgreSQL keeps an upload's bytes as they
+// come (a PDF or an image compresses no further) and compresses results
+// with lz4, or with its default where the server was built without lz4.
+func TestPostgresValueStorage(t *testing.T) {
+	s, _ := openAt(t, location(t, "postgres"))
+	ctx := context.Background()
+	wantCompression := "l"
+	if _, err := s.w.ExecContext(ctx, "CREATE TEMP TABLE lz4_probe (v TEXT COMPRESSION lz4)"); err != nil {
+		wantCompression = ""
+	}
+	want := map[string][2]string{"content": {"e", ""}, "result": {"x", wantCompression}, "edited": {"x", wantCompression}}
+	rows, err := s.r.QueryContext(ctx, `SELECT attname, attstorage::text, attcompression::text FROM pg_attribute
+		WHERE attrelid = 'documents'::regclass AND attname IN ('content', 'result', 'edited')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	seen := 0
+	for rows.Next() {
+		var name, storage, compression string
+		if err := rows.Scan(&name, &storage, &compression); err != nil {
+			t.Fatal(err)
+		}
+		seen++
+		if got := [2]string{storage, compression}; got != want[name] {
+			t.Errorf("%s: storage %q, compression %q; want %q", name, storage, compression, want[name])
+		}
+	}
+	if err := rows.Err(); err != nil || seen != 3 {
+		t.Fatalf("read %d of 3 columns: %v", seen, err)
+	}
+}

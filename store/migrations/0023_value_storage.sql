@@ -1,0 +1,4 @@
+-- How the two large values of a document are stored. SQLite stores every
+-- value as it is given, with no compression to choose, so nothing changes
+-- here; PostgreSQL's twin stops compressing uploads again and compresses
+-- results with lz4.
