@@ -44,9 +44,9 @@ func TestBenchService(t *testing.T) {
 	if bin == "" {
 		t.Fatal("PASSBOOK_BIN must name the passbook binary to measure (make bench-service sets it)")
 	}
-	for _, tool := range []string{"mutool", "tesseract", "wrk"} {
+	for _, tool := range []string{"mutool", "tesseract", "wrk", "taskset"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is needed (Debian: mupdf-tools, tesseract-ocr, wrk; make bench-service installs them): %v", tool, err)
+			t.Fatalf("%s is needed (Debian: mupdf-tools, tesseract-ocr, wrk, util-linux; make bench-service installs them): %v", tool, err)
 		}
 	}
 	dir := t.TempDir()
@@ -132,6 +132,10 @@ func TestBenchService(t *testing.T) {
 	url := srv.base + "/api/v1/status?file_id=" + id
 	idleRPS, idleP99 := srv.wrk(t, url)
 	row("`GET /status` under wrk (2 threads, 32 connections), idle", fmt.Sprintf("%.0f req/s, p99 %.1f ms", idleRPS, idleP99), "", "")
+	if cores > 1 {
+		apartRPS, apartP99 := srv.wrkApart(t, url)
+		row("the same with wrk on a core of its own (1 thread, 32 connections), idle", fmt.Sprintf("%.0f req/s, p99 %.1f ms", apartRPS, apartP99), "", "")
+	}
 	stop := make(chan struct{})
 	var loadWG sync.WaitGroup
 	for range cores * 2 {
@@ -369,12 +373,37 @@ var (
 	wrkP99 = regexp.MustCompile(`\s99%\s+([0-9.]+)(us|ms|s)\b`)
 )
 
-// wrk runs wrk against url for 5 s and returns requests a second and the
-// 99th percentile latency in milliseconds.
+// wrk runs wrk against url for 5 s with 2 threads and 32 connections,
+// and returns requests a second and the 99th percentile latency in
+// milliseconds.
 func (s *benchServer) wrk(t *testing.T, url string) (float64, float64) {
+	return s.runWrk(t, url, "wrk", "-t2")
+}
+
+// wrkApart is wrk as if it ran on another machine: wrk on the first core
+// (one thread, 32 connections), the server on the others. On 2 cores
+// that share both, a wrk thread waiting for its core adds that wait to
+// the latency it reports: measured here, p99 10 ms with the server on one
+// core and both wrk threads on the other, 3.7 ms with one thread there.
+func (s *benchServer) wrkApart(t *testing.T, url string) (float64, float64) {
+	n := runtime.NumCPU()
+	pin := func(cpus string) {
+		if out, err := exec.Command("taskset", "-a", "-p", "-c", cpus, strconv.Itoa(s.cmd.Process.Pid)).CombinedOutput(); err != nil {
+			t.Fatalf("taskset: %v: %s", err, out)
+		}
+	}
+	pin(fmt.Sprintf("1-%d", n-1))
+	defer pin(fmt.Sprintf("0-%d", n-1))
+	return s.runWrk(t, url, "taskset", "-c", "0", "wrk", "-t1")
+}
+
+// runWrk runs the command (wrk and its threads, maybe behind taskset)
+// against url and reads wrk's figures.
+func (s *benchServer) runWrk(t *testing.T, url string, command ...string) (float64, float64) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "wrk", "-t2", "-c32", "-d5s", "--latency", "-H", "Authorization: Bearer "+s.key, url).CombinedOutput()
+	args := append(command[1:], "-c32", "-d5s", "--latency", "-H", "Authorization: Bearer "+s.key, url)
+	out, err := exec.CommandContext(ctx, command[0], args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("wrk: %v: %s", err, out)
 	}
