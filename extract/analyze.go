@@ -18,13 +18,20 @@ func analyze(doc Document, x *explainer) *Result {
 		}
 	}
 	decimalComma := guessDecimalComma(cells)
-	var byPage [][]*line
-	var all []*line
+	pages = slices.Clone(pages)
 	for i, pg := range pages {
 		if pg.OCR {
 			pg.Words = joinLostDecimals(pg.Words, decimalComma)
 			pg.Words = joinSplitDates(pg.Words)
 			fixDateWords(pg.Words)
+			pages[i] = pg
+		}
+	}
+	fixShapedDates(pages)
+	var byPage [][]*line
+	var all []*line
+	for i, pg := range pages {
+		if pg.OCR {
 			pg = straightenColumns(pg)
 		}
 		ls := groupLines(pg, i)

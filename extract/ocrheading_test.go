@@ -238,3 +238,33 @@ func TestOCRFirstRowsDateLost(t *testing.T) {
 		t.Errorf("reconciliation %s, want unverified: two rows' dates were not read", s)
 	}
 }
+
+// Numeric dates recognition garbled in the date column are rebuilt in the
+// shape of the document's other dates: a separator lost, read as a digit
+// or as a letter, and letters read for digits. The same text in a
+// description, or a date that would fall outside the document's dates, is
+// left as read.
+func TestOCRGarbledDates(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Date"), at(90, "Description"), at(330, "Withdrawals"), at(420, "Deposits"), at(490, "Balance")},
+		[]cellAt{at(10, "01/10/2023"), at(90, "Opening balance"), rat(540, "683.78")},
+		[]cellAt{at(10, "03/10/2023"), at(90, "SHELL"), rat(460, "190.51"), rat(540, "874.29")},
+		[]cellAt{at(10, "0410/2023"), at(90, "CAFE"), rat(370, "2.76"), rat(540, "871.53")},
+		[]cellAt{at(10, "o7/1072023"), at(90, "RENT"), rat(370, "268.81"), rat(540, "602.72")},
+		[]cellAt{at(10, "O8/10V2023"), at(90, "TRAIN 0910/2023"), rat(370, "2.72"), rat(540, "600.00")},
+		[]cellAt{at(10, "12/10/2023"), at(90, "SALARY"), rat(460, "100.00"), rat(540, "700.00")},
+		[]cellAt{at(10, "1510/2029"), at(90, "GYM"), rat(370, "10.00"), rat(540, "690.00")},
+		[]cellAt{at(10, "16/10/2023"), at(90, "BAKERY"), rat(370, "10.00"), rat(540, "680.00")},
+	)
+	pg.OCR = true
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2023-10-03|SHELL|190.51||874.29",
+		"2023-10-04|CAFE||2.76|871.53",
+		"2023-10-07|RENT||268.81|602.72",
+		"2023-10-08|TRAIN 0910/2023||2.72|600.00",
+		"2023-10-12|SALARY|100.00||700.00",
+		"2023-10-12|1510/2029 GYM||10.00|690.00",
+		"2023-10-16|BAKERY||10.00|680.00",
+	})
+}
