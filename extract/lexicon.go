@@ -32,6 +32,11 @@ type lexicon struct {
 	// opening and closing name the balance before and after the period,
 	// on a row of the table or in a summary box.
 	opening, closing []string
+	// starts and ends are the words that, beside one of balanceTitles,
+	// make a name of the opening or the closing balance the lists above
+	// may not hold ("saldo einde periode", "saldo al inicio"), joined to
+	// it directly or by one of links.
+	starts, ends, links []string
 	// totals are sums of columns and rate tables: never transactions.
 	totals []string
 	// totalIn and totalOut label the printed sums of money in and out.
@@ -83,6 +88,9 @@ var english = lexicon{
 	sectionTitles:  []string{"purchases", "purchases and adjustments", "payments and other credits", "payments and credits", "fees", "fees charged", "interest charged", "interest", "cash advances", "other transactions", "account activity", "transactions", "transaction details", "adjustments"},
 	sectionOut:     []string{"withdrawal", "withdrawals", "debit", "debits", "paid out", "money out", "payments", "checks paid", "cheques paid"},
 	balanceTitles:  []string{"balance", "balances"},
+	starts:         []string{"opening", "starting", "beginning", "previous", "initial", "start"},
+	ends:           []string{"closing", "ending", "end", "final", "new", "current"},
+	links:          []string{"at", "of", "as at"},
 	opening:        []string{"brought forward", "b f", "bal b f", "balance b f", "opening balance", "balance brought forward", "balance forward", "previous balance", "starting balance", "start balance", "beginning balance", "balance brought forward", "opening bal", "last month s balance", "last statement balance", "previous statement balance", "balance from last statement", "balance from previous statement"},
 	closing:        []string{"closing balance", "new balance", "ending balance", "end balance", "carried forward", "c f", "balance carried", "balance carried forward", "closing bal", "statement balance"},
 	totals:         []string{"total", "totals", "sub total", "subtotal", "grand total", "interest rate"},
@@ -123,6 +131,9 @@ var german = lexicon{
 	sectionTitles: []string{"umsatze", "kartenumsatze", "gebuhren", "zinsen", "sonstige umsatze"},
 	sectionOut:    []string{"belastung", "belastungen", "lastschrift", "lastschriften", "ausgange", "sollumsatze"},
 	balanceTitles: []string{"saldo", "salden", "tagessalden", "kontostand"},
+	starts:        []string{"anfang", "anfangs", "alter", "alt", "vorheriger", "vortrag"},
+	ends:          []string{"ende", "end", "neuer", "neu", "schluss", "aktueller"},
+	links:         []string{"am", "zum", "per"},
 	opening:       []string{"alter saldo", "alter kontostand", "anfangssaldo", "saldo vortrag", "vortrag", "saldovortrag", "kontostand am anfang", "saldo alt", "ubertrag"},
 	closing:       []string{"neuer saldo", "neuer kontostand", "endsaldo", "schlusssaldo", "saldo neu"},
 	totals:        []string{"summe", "gesamt", "zwischensumme", "zinssatz", "summe soll", "summe haben"},
@@ -162,6 +173,9 @@ var french = lexicon{
 	sectionIn:     []string{"credits", "versements", "entrees"},
 	sectionOut:    []string{"debits", "prelevements", "retraits", "sorties"},
 	balanceTitles: []string{"solde", "soldes"},
+	starts:        []string{"initial", "debut", "precedent", "ancien", "ouverture"},
+	ends:          []string{"final", "fin", "nouveau", "cloture", "actuel"},
+	links:         []string{"au", "de", "en", "a la", "du"},
 	opening:       []string{"solde precedent", "solde initial", "solde debut", "solde de debut", "solde reporte", "ancien solde", "report", "solde d ouverture", "solde au debut"},
 	closing:       []string{"solde nouveau", "nouveau solde", "solde final", "solde fin", "solde a reporter", "solde de cloture", "solde a la fin"},
 	totals:        []string{"total", "totaux", "somme", "taux", "total des operations"},
@@ -201,6 +215,9 @@ var spanish = lexicon{
 	sectionIn:     []string{"abono", "abonos", "ingresos", "creditos", "depositos"},
 	sectionOut:    []string{"cargo", "cargos", "retiros", "debitos", "egresos"},
 	balanceTitles: []string{"saldo", "saldos"},
+	starts:        []string{"inicial", "inicio", "anterior", "apertura"},
+	ends:          []string{"final", "fin", "nuevo", "actual", "cierre"},
+	links:         []string{"al", "a", "de", "del", "en"},
 	opening:       []string{"saldo anterior", "saldo inicial", "saldo de apertura"},
 	closing:       []string{"saldo final", "saldo nuevo", "nuevo saldo", "saldo de cierre", "saldo actual", "suma y sigue"},
 	totals:        []string{"total", "totales", "suma", "tasa"},
@@ -240,6 +257,9 @@ var italian = lexicon{
 	sectionIn:     []string{"accredito", "accrediti", "entrate"},
 	sectionOut:    []string{"addebito", "addebiti", "uscite"},
 	balanceTitles: []string{"saldo", "saldi"},
+	starts:        []string{"iniziale", "inizio", "precedente", "apertura"},
+	ends:          []string{"finale", "fine", "nuovo", "attuale", "chiusura"},
+	links:         []string{"al", "a", "di", "del", "alla"},
 	opening:       []string{"saldo iniziale", "saldo contabile iniziale", "saldo precedente", "saldo inizio", "saldo di apertura", "riporto"},
 	closing:       []string{"saldo finale", "saldo contabile finale", "saldo attuale", "saldo di chiusura"},
 	totals:        []string{"totale", "totali", "tasso"},
@@ -279,6 +299,9 @@ var dutch = lexicon{
 	sectionIn:     []string{"bijschrijving", "bijschrijvingen"},
 	sectionOut:    []string{"afschrijving", "afschrijvingen"},
 	balanceTitles: []string{"saldo", "balans"},
+	starts:        []string{"begin", "vorig", "oud", "aanvang", "start"},
+	ends:          []string{"einde", "eind", "nieuw", "huidig", "slot"},
+	links:         []string{"per", "op", "van"},
 	opening:       []string{"beginsaldo", "vorig saldo", "oud saldo", "saldo vorig", "transport"},
 	closing:       []string{"eindsaldo", "nieuw saldo"},
 	totals:        []string{"totaal", "totalen", "rentepercentage"},
@@ -318,6 +341,9 @@ var portuguese = lexicon{
 	sectionIn:     []string{"credito", "creditos", "entradas"},
 	sectionOut:    []string{"debito", "debitos", "saidas"},
 	balanceTitles: []string{"saldo", "saldos"},
+	starts:        []string{"inicial", "inicio", "anterior", "abertura"},
+	ends:          []string{"final", "fim", "novo", "atual", "encerramento"},
+	links:         []string{"a", "ao", "de", "do", "em", "no"},
 	opening:       []string{"saldo anterior", "saldo inicial", "saldo de abertura", "transporte"},
 	closing:       []string{"saldo atual", "saldo final", "saldo de fecho", "a transportar"},
 	totals:        []string{"total", "totais", "soma", "taxa"},
@@ -388,8 +414,8 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 	v.cardSectionIn = merge(func(l lexicon) []string { return l.cardSectionIn })
 	v.cardSectionOut = merge(func(l lexicon) []string { return l.cardSectionOut })
 	v.balanceTitles = merge(func(l lexicon) []string { return l.balanceTitles })
-	v.opening = merge(func(l lexicon) []string { return l.opening })
-	v.closing = merge(func(l lexicon) []string { return l.closing })
+	v.opening = merge(func(l lexicon) []string { return append(l.opening, l.balanceNames(l.starts)...) })
+	v.closing = merge(func(l lexicon) []string { return append(l.closing, l.balanceNames(l.ends)...) })
 	v.totals = merge(func(l lexicon) []string { return l.totals })
 	v.stats = merge(func(l lexicon) []string { return l.stats })
 	v.totalIn = merge(func(l lexicon) []string { return l.totalIn })
@@ -410,6 +436,22 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 		}
 	}
 	return v
+}
+
+// balanceNames joins each of lx's balance titles to each of mods, before
+// and after it, and after it by each of its links: "saldo einde",
+// "einde saldo", "saldo per einde".
+func (lx lexicon) balanceNames(mods []string) []string {
+	var out []string
+	for _, b := range lx.balanceTitles {
+		for _, m := range mods {
+			out = append(out, b+" "+m, m+" "+b)
+			for _, l := range lx.links {
+				out = append(out, b+" "+l+" "+m)
+			}
+		}
+	}
+	return out
 }
 
 // phraseList removes duplicates and sorts longest first (by words, then by

@@ -170,3 +170,33 @@ func TestLexiconsComplete(t *testing.T) {
 		}
 	}
 }
+
+// A balance title beside a word for the start or the end of the period
+// names the opening or the closing balance, in phrasings no list holds:
+// a table with no balance column counts its balances back from "Saldo
+// einde periode", and forward from "Saldo al inicio".
+func TestComposedBalanceNames(t *testing.T) {
+	page := func(label, amount string) Page {
+		return synthPage(1,
+			[]cellAt{at(10, label), rat(300, amount)},
+			nil,
+			[]cellAt{at(10, "Boekdatum"), at(90, "Omschrijving"), rat(400, "Af"), rat(480, "Bij")},
+			[]cellAt{at(10, "01-06-2023"), at(90, "Albert Heijn"), rat(400, "185,41")},
+			[]cellAt{at(10, "03-06-2023"), at(90, "Salaris"), rat(480, "1.874,61")},
+		)
+	}
+	want := []string{
+		"2023-06-01|Albert Heijn||185.41|7128.13",
+		"2023-06-03|Salaris|1874.61||9002.74",
+	}
+	res := Analyze([]Page{page("Saldo einde periode", "9.002,74")})
+	checkTxs(t, res, want)
+	if c := res.Statement.ClosingBalance; c == nil || c.String() != "9002.74" {
+		t.Errorf("closing balance %v, want 9002.74", c)
+	}
+	res = Analyze([]Page{page("Saldo al inicio", "7.313,54")})
+	checkTxs(t, res, want)
+	if o := res.Statement.OpeningBalance; o == nil || o.String() != "7313.54" {
+		t.Errorf("opening balance %v, want 7313.54", o)
+	}
+}
