@@ -385,13 +385,14 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		opening = &v
 	}
 	derivedOpening := false
+	anchor := -1 // the row whose printed balance the opening was worked back from
 	if opening == nil {
 		sum := decimal.Zero
 		for _, rw := range rows {
 			d, _, known, _ := best.movement(rw, unsigned)
 			if b, ok := printedBalance(rw); ok && known {
 				v := b.Sub(sum).Sub(best.chain(d))
-				opening, derivedOpening = &v, true
+				opening, derivedOpening, anchor = &v, true, rw.seq
 				break
 			}
 			if !known {
@@ -448,11 +449,32 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	if havePrev {
 		prev = *opening
 	}
-	var txSeq []int   // each transaction's row's seq
-	fromZero := false // some balance was counted from an assumed zero
-	guessed := 0      // rows whose direction nothing told
-	lostAmounts := 0  // rows whose amount the balance change gave
-	for _, rw := range rows {
+	var txSeq []int      // each transaction's row's seq
+	fromZero := false    // some balance was counted from an assumed zero
+	guessed := 0         // rows whose direction nothing told
+	lostAmounts := 0     // rows whose amount the balance change gave
+	lastPrinted := false // the balance after the last row read is printed
+	// An opening balance printed among the rows (a second account or
+	// statement read as one) that the running balance does not reach
+	// starts the chain again, unless the next printed balance follows from
+	// the running balance and not from it.
+	restarts := map[int]decimal.Decimal{}
+	for _, m := range markers {
+		if m.kind == "opening" && m.after > 0 {
+			restarts[m.after] = m.val
+		}
+	}
+	for ri, rw := range rows {
+		if v, ok := restarts[rw.seq]; ok && havePrev {
+			switch {
+			case prev.Equal(v):
+				checks++
+				proven = len(txs)
+			case restartHolds(rows[ri:], bySeg, unsigned, prev, v):
+				x.printf("opening balance %s printed before row %d starts the chain again (the running balance was %s)", v, rw.seq, prev)
+				prev = v
+			}
+		}
 		r := bySeg[rw.segID]
 		d, abs, known, any := r.movement(rw, unsigned)
 		b, hasBal := printedBalance(rw)
@@ -466,12 +488,14 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		if !any && !lost {
 			// A dated line with no money moving: a note, or a day's balance to check.
 			if hasBal && havePrev {
-				checks++
-				proven = len(txs)
+				if !(derivedOpening && rw.seq == anchor) {
+					checks++
+					proven = len(txs)
+				}
 				if !prev.Equal(b) {
 					recordBreak(&rec, len(txs)-1, b.Sub(prev))
 				}
-				prev = b
+				prev, lastPrinted = b, true
 			}
 			continue
 		}
@@ -521,7 +545,9 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		}
 		switch {
 		case hasBal:
-			if havePrev {
+			// The balance the opening was worked back from meets it by
+			// construction: it checks nothing.
+			if havePrev && !(derivedOpening && rw.seq == anchor) {
 				checks++
 				proven = len(txs) + 1
 				if want := prev.Add(r.chain(d)); !want.Equal(b) {
@@ -543,11 +569,16 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		}
 		txs = append(txs, tx)
 		txSeq = append(txSeq, rw.seq)
+		lastPrinted = hasBal
 	}
 
+	// A closing balance checks the rows after the last printed balance;
+	// below a row that prints its balance it only restates it.
 	if st.ClosingBalance != nil && len(txs) > 0 && !openingFromClosing {
-		checks++
-		proven = len(txs)
+		if !lastPrinted {
+			checks++
+			proven = len(txs)
+		}
 		if last := txs[len(txs)-1].Balance; !last.Equal(*st.ClosingBalance) {
 			recordBreak(&rec, len(txs)-1, st.ClosingBalance.Sub(last))
 		}
@@ -593,6 +624,9 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	case len(rec.Rows) > 0:
 		rec.Status = ReconcileMismatch
 		rec.Message = fmt.Sprintf("the running balance breaks at %d row(s); the first difference is %s", len(rec.Rows), rec.Difference.StringFixed(2))
+	case checks == 0 && derivedOpening:
+		rec.Status = ReconcileUnverified
+		rec.Message = "the statement prints no opening balance, and no balance beyond the one it was worked back from: nothing checks the transactions"
 	case checks == 0:
 		rec.Status = ReconcileUnverified
 		rec.Message = "the statement prints no balances to check the transactions against"
@@ -776,6 +810,31 @@ func readingByTotal(rows []row, readings []reading, unsigned bool, opening, clos
 		}
 	}
 	return reading{}, false
+}
+
+// restartHolds reports whether the rows after an opening balance v printed
+// among them follow from v rather than from the running balance prev: the
+// first printed balance among them is v, not prev, moved by the rows up to
+// it; with no printed balance, the printed opening is all there is.
+func restartHolds(rows []row, bySeg map[int]reading, unsigned bool, prev, v decimal.Decimal) bool {
+	sum := decimal.Zero
+	for _, rw := range rows {
+		r := bySeg[rw.segID]
+		d, abs, known, _ := r.movement(rw, unsigned)
+		if b, ok := printedBalance(rw); ok {
+			// Either way a row of unknown direction may have gone.
+			reaches := func(from decimal.Decimal) bool {
+				at := from.Add(sum)
+				return at.Add(r.chain(d.Add(abs))).Equal(b) || !known && at.Add(r.chain(d.Sub(abs))).Equal(b)
+			}
+			return reaches(v) && !reaches(prev)
+		}
+		if !known {
+			return true
+		}
+		sum = sum.Add(r.chain(d))
+	}
+	return true
 }
 
 // dropAfterClosing removes the rows read after the table's closing balance

@@ -771,3 +771,59 @@ func TestRowsAfterClosingNotOK(t *testing.T) {
 		t.Errorf("reconciliation ok with two dated rows set aside after the closing balance: %+v", res.Statement.Reconciliation)
 	}
 }
+
+// With no opening balance printed, the opening is worked back from the
+// first printed balance; that balance then meets the chain by
+// construction, and a closing balance that restates it adds nothing: a
+// day's balance printed once, under the day's last row, proves none of
+// the rows above it (recognition that put every amount in the wrong
+// column read so, and said ok).
+func TestWorkedBackOpeningProvesNothing(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Closing balance"), rat(300, "-48.55")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Details"), rat(400, "Debit"), rat(480, "Credit"), rat(560, "Balance")},
+		[]cellAt{at(10, "28/04/2022"), at(90, "BETALING"), rat(480, "206.35")},
+		[]cellAt{at(10, "28/04/2022"), at(90, "NETFLIX"), rat(480, "93.09")},
+		[]cellAt{at(10, "28/04/2022"), at(90, "CAFE"), rat(480, "15.99"), rat(560, "-48.55")},
+	)
+	res := Analyze([]Page{pg})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+		t.Errorf("reconciliation %s, want unverified: %s", s, res.Statement.Reconciliation.Message)
+	}
+	// A second printed balance after rows does prove them.
+	pg = synthPage(1,
+		[]cellAt{at(10, "Date"), at(90, "Details"), rat(400, "Debit"), rat(480, "Credit"), rat(560, "Balance")},
+		[]cellAt{at(10, "27/04/2022"), at(90, "BETALING"), rat(480, "206.35"), rat(560, "100.00")},
+		[]cellAt{at(10, "28/04/2022"), at(90, "CAFE"), rat(400, "15.99"), rat(560, "84.01")},
+	)
+	if s := Analyze([]Page{pg}).Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok: the second balance follows from the first", s)
+	}
+}
+
+// An opening balance printed among the rows, which the running balance
+// does not reach, starts the chain again: a second account's table read
+// with the first's (its heading named no account of its own).
+func TestOpeningAmongRowsRestartsChain(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Saldo inicial"), rat(300, "3902.71")},
+		nil,
+		[]cellAt{at(10, "Data"), at(90, "Historico"), rat(400, "Debito"), rat(480, "Creditos")},
+		[]cellAt{at(10, "03.05.2022"), at(90, "Albert Heijn"), rat(400, "46.97")},
+		[]cellAt{at(10, "04.05.2022"), at(90, "Salario"), rat(480, "100.00")},
+		[]cellAt{at(10, "Totais"), rat(400, "46.97"), rat(480, "100.00")},
+		nil,
+		[]cellAt{at(10, "Saldo inicial"), rat(300, "877.15")},
+		nil,
+		[]cellAt{at(10, "Data"), at(90, "Historico"), rat(400, "Debito"), rat(480, "Creditos")},
+		[]cellAt{at(10, "01.05.2022"), at(90, "Refund"), rat(480, "1386.39")},
+		[]cellAt{at(10, "06.05.2022"), at(90, "Amazon"), rat(400, "162.62")},
+	)
+	checkTxs(t, Analyze([]Page{pg}), []string{
+		"2022-05-03|Albert Heijn||46.97|3855.74",
+		"2022-05-04|Salario|100.00||3955.74",
+		"2022-05-01|Refund|1386.39||2263.54",
+		"2022-05-06|Amazon||162.62|2100.92",
+	})
+}
