@@ -301,8 +301,8 @@ func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decim
 	bareN, bareV, bareMarked := 0, decimal.Decimal{}, false
 	for k := n; k >= 1; k-- {
 		text := joinWords(ws[:k])
-		if last := ws[k-1].Text; !strings.ContainsAny(last, "0123456789") && !currencyWord(strings.Trim(last, "+-")) && !drCrWord(last) {
-			continue // an amount ends in a digit, a currency ("EUR-") or a Dr/Cr mark
+		if last := strings.TrimRight(ws[k-1].Text, ")"); !strings.ContainsAny(last, "0123456789") && !currencyWord(strings.Trim(last, "+-")) && !drCrWord(last) {
+			continue // an amount ends in a digit, a currency ("EUR-", "EUR)") or a Dr/Cr mark
 		}
 		v, marked, bare, _, ok := parseNumber(text, decimalComma)
 		if !ok {
