@@ -136,7 +136,7 @@ var german = lexicon{
 	links:         []string{"am", "zum", "per"},
 	opening:       []string{"alter saldo", "alter kontostand", "anfangssaldo", "saldo vortrag", "vortrag", "saldovortrag", "kontostand am anfang", "saldo alt", "ubertrag"},
 	closing:       []string{"neuer saldo", "neuer kontostand", "endsaldo", "schlusssaldo", "saldo neu"},
-	totals:        []string{"summe", "gesamt", "zwischensumme", "zinssatz", "summe soll", "summe haben"},
+	totals:        []string{"summe", "summen", "gesamt", "zwischensumme", "zinssatz", "summe soll", "summe haben"},
 	totalIn:       []string{"summe haben", "summe gutschriften", "gutschriften gesamt", "summe eingange", "haben gesamt"},
 	totalOut:      []string{"summe soll", "summe lastschriften", "lastschriften gesamt", "summe ausgange", "soll gesamt", "summe belastungen"},
 	stats:         []string{"durchschnitt", "durchschnittssaldo", "durchschnittlicher saldo"},
