@@ -459,6 +459,8 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	// starts the chain again, unless the next printed balance follows from
 	// the running balance and not from it.
 	restarts := map[int]decimal.Decimal{}
+	lastRestart := -1        // the row the last restart was printed before
+	firstEnd := decimal.Zero // the running balance where the first chain ended
 	for _, m := range markers {
 		if m.kind == "opening" && m.after > 0 {
 			restarts[m.after] = m.val
@@ -472,7 +474,10 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 				proven = len(txs)
 			case restartHolds(rows[ri:], bySeg, unsigned, prev, v):
 				x.printf("opening balance %s printed before row %d starts the chain again (the running balance was %s)", v, rw.seq, prev)
-				prev = v
+				if lastRestart < 0 {
+					firstEnd = prev
+				}
+				prev, lastRestart = v, rw.seq
 			}
 		}
 		r := bySeg[rw.segID]
@@ -574,13 +579,27 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 
 	// A closing balance checks the rows after the last printed balance;
 	// below a row that prints its balance it only restates it.
-	if st.ClosingBalance != nil && len(txs) > 0 && !openingFromClosing {
+	closing := st.ClosingBalance
+	if lastRestart >= 0 && closing != nil && closing.Equal(firstEnd) {
+		// The summary's closing balance is the first chain's, where it
+		// ended; the last chain ends at a closing balance printed with
+		// its own opening, or at none.
+		checks++
+		closing = nil
+		for _, m := range markers {
+			if m.kind == "closing" && m.after >= lastRestart {
+				v := m.val
+				closing = &v
+			}
+		}
+	}
+	if closing != nil && len(txs) > 0 && !openingFromClosing {
 		if !lastPrinted {
 			checks++
 			proven = len(txs)
 		}
-		if last := txs[len(txs)-1].Balance; !last.Equal(*st.ClosingBalance) {
-			recordBreak(&rec, len(txs)-1, st.ClosingBalance.Sub(last))
+		if last := txs[len(txs)-1].Balance; !last.Equal(*closing) {
+			recordBreak(&rec, len(txs)-1, closing.Sub(last))
 		}
 	}
 	// Printed sums of money in and out check every row's amount and way.
@@ -638,6 +657,12 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 		if proven == len(txs) {
 			rec.Message = "the amounts add up to the printed totals, but the statement prints no opening balance: the balances are counted from zero and nothing proves them"
 		}
+	case lastRestart >= 0:
+		// Each chain may hold, but rows that start again from an opening
+		// balance of their own are another account's or statement's,
+		// read as this one's.
+		rec.Status = ReconcileUnverified
+		rec.Message = "an opening balance printed among the rows starts the balances again: the rows after it may be another account's, read with this one"
 	case restated:
 		rec.Status = ReconcileUnverified
 		rec.Message = "the first row's amount is its whole balance and its words name a balance: it may restate the opening balance rather than move money"
@@ -843,10 +868,15 @@ func restartHolds(rows []row, bySeg map[int]reading, unsigned bool, prev, v deci
 func dropAfterClosing(rows []row, markers []marker) ([]row, int) {
 	end := -1
 	for _, m := range markers {
-		switch {
-		case m.kind == "closing" && m.after > 0:
+		if m.kind == "closing" && m.after > 0 {
 			end = m.after
-		case m.kind == "opening" && m.after >= end:
+		}
+	}
+	// An opening balance at or after it starts a new chain: a box that
+	// prints a table's opening and closing balances above it, or a second
+	// statement after the first's closing balance.
+	for _, m := range markers {
+		if m.kind == "opening" && end >= 0 && m.after >= end {
 			end = -1
 		}
 	}

@@ -827,3 +827,42 @@ func TestOpeningAmongRowsRestartsChain(t *testing.T) {
 		"2022-05-06|Amazon||162.62|2100.92",
 	})
 }
+
+// A second account's box prints its opening and closing balances above its
+// table: its rows are not set aside as rows after a closing balance, its
+// chain starts at its own opening, the summary's closing balance checks
+// the first account's rows and the box's closing balance the second's.
+// Read as one account, the statement is unverified, not ok.
+func TestSecondAccountBoxAboveTable(t *testing.T) {
+	page := func(secondClosing string) Page {
+		return synthPage(1,
+			[]cellAt{at(10, "Solde au début"), rat(300, "100.00")},
+			[]cellAt{at(10, "Solde final"), rat(300, "150.00")},
+			nil,
+			[]cellAt{at(10, "Date"), at(90, "Désignation"), rat(400, "Débits"), rat(480, "Crédit")},
+			[]cellAt{at(10, "03/05/2022"), at(90, "LOYER"), rat(400, "50.00")},
+			[]cellAt{at(10, "04/05/2022"), at(90, "SALAIRE"), rat(480, "100.00")},
+			nil,
+			[]cellAt{at(10, "Solde au début"), rat(300, "640.59")},
+			[]cellAt{at(10, "Solde final"), rat(300, secondClosing)},
+			nil,
+			[]cellAt{at(10, "Date"), at(90, "Désignation"), rat(400, "Débits"), rat(480, "Crédit")},
+			[]cellAt{at(10, "05/05/2022"), at(90, "CAFE"), rat(400, "0.59")},
+			[]cellAt{at(10, "06/05/2022"), at(90, "VIREMENT"), rat(480, "10.00")},
+		)
+	}
+	res := Analyze([]Page{page("650.00")})
+	checkTxs(t, res, []string{
+		"2022-05-03|LOYER||50.00|50.00",
+		"2022-05-04|SALAIRE|100.00||150.00",
+		"2022-05-05|CAFE||0.59|640.00",
+		"2022-05-06|VIREMENT|10.00||650.00",
+	})
+	// Each account's balances hold, but they were read as one account's.
+	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+		t.Errorf("reconciliation %s, want unverified: %s", s, res.Statement.Reconciliation.Message)
+	}
+	if s := Analyze([]Page{page("651.00")}).Statement.Reconciliation.Status; s != ReconcileMismatch {
+		t.Errorf("reconciliation %s with the second account's closing balance one off, want mismatch", s)
+	}
+}
