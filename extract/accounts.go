@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -92,10 +93,16 @@ func splitAccounts(all []*line, segs []segment, needBalances bool) []accountPart
 	return parts
 }
 
-// accountLike reports a printed account number: at least four digits.
+// accountLike reports a printed account number: at least four digits,
+// and not an amount ("Frais de tenue de compte 10.98": a fee after the
+// word for account).
 func accountLike(s string) bool {
-	return len(digitsOf(s)) >= 4
+	return len(digitsOf(s)) >= 4 && !moneyShaped.MatchString(strings.TrimSpace(s))
 }
+
+// moneyShaped is an amount with cents: digits grouped by threes or not,
+// and two decimals.
+var moneyShaped = regexp.MustCompile(`^[-+(]?[0-9]{1,3}([.,' ]?[0-9]{3})*[.,][0-9]{2}\)?$`)
 
 // sameAccount reports two printings of one account number: the same
 // digits, or one masked to the other's last digits.

@@ -866,3 +866,35 @@ func TestSecondAccountBoxAboveTable(t *testing.T) {
 		t.Errorf("reconciliation %s with the second account's closing balance one off, want mismatch", s)
 	}
 }
+
+// A fee after the word for account ("Frais de tenue de compte 10.98") is
+// no account number: the two accounts named above their tables stay two.
+func TestFeeNamedAfterAccountIsNoAccount(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Compte n°: ****5739")},
+		[]cellAt{at(10, "Solde au début"), rat(300, "100.00")},
+		[]cellAt{at(10, "Solde final"), rat(300, "150.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Désignation"), rat(400, "Débits"), rat(480, "Crédit")},
+		[]cellAt{at(10, "03/05/2022"), at(90, "LOYER"), rat(400, "50.00")},
+		[]cellAt{at(10, "04/05/2022"), at(90, "SALAIRE"), rat(480, "100.00")},
+		nil,
+		[]cellAt{at(10, "Compte n°: ****0596")},
+		[]cellAt{at(10, "Solde au début"), rat(300, "640.59")},
+		[]cellAt{at(10, "Solde final"), rat(300, "650.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Désignation"), rat(400, "Débits"), rat(480, "Crédit")},
+		[]cellAt{at(10, "05/05/2022"), at(90, "CAFE"), rat(400, "0.59")},
+		[]cellAt{at(10, "06/05/2022"), at(90, "VIREMENT"), rat(480, "10.00")},
+		nil,
+		[]cellAt{at(10, "Récapitulatif des frais")},
+		[]cellAt{at(10, "Frais de tenue de compte"), rat(300, "10.98")},
+	)
+	res := Analyze([]Page{pg})
+	if n := len(res.Statement.Accounts); n != 2 {
+		t.Fatalf("%d accounts, want 2: %+v", n, res.Statement.Accounts)
+	}
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok: %s", s, res.Statement.Reconciliation.Message)
+	}
+}
