@@ -125,6 +125,11 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 				d = d.Sub(v)
 			case ind > 0:
 				d = d.Add(v)
+			case c.drcr:
+				// A Dr/Cr word on the amount says which way it went, over a
+				// section's title and under any reading ("102.92 C" among
+				// a card's purchases is a payment).
+				d = d.Add(c.val)
 			case rw.section != 0 && c.marked:
 				// A sign printed in a titled section is the sign ("-5.00" among deposits is a reversal).
 				d = d.Add(c.val)

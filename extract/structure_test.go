@@ -898,3 +898,39 @@ func TestFeeNamedAfterAccountIsNoAccount(t *testing.T) {
 		t.Errorf("reconciliation %s, want ok: %s", s, res.Statement.Reconciliation.Message)
 	}
 }
+
+// A Dr/Cr word on an amount says which way it went, over the title of the
+// section it stands in ("102.92 CR" among withdrawals is a credit); a
+// page's running header that names the card or the account ("Card
+// statement - credit card, account ****5725") titles no section.
+func TestDrCrWordOverSectionTitle(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Opening balance"), rat(300, "100.00")},
+		[]cellAt{at(10, "Closing balance"), rat(300, "92.92")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Details"), rat(480, "Amount")},
+		[]cellAt{at(90, "Withdrawals")},
+		[]cellAt{at(10, "03/05/2022"), at(90, "RENT"), rat(480, "110.00")},
+		[]cellAt{at(10, "04/05/2022"), at(90, "REFUND"), rat(480, "102.92 CR")},
+	)
+	checkTxs(t, Analyze([]Page{pg}), []string{
+		"2022-05-03|RENT||110.00|-10.00",
+		"2022-05-04|REFUND|102.92||92.92",
+	})
+	// The running header above a heading, and a real title.
+	for _, tc := range []struct {
+		above string
+		want  int
+	}{
+		{"Relevé de carte de crédit - Numéro de compte: ****5725", 0},
+		{"Credits", 1},
+	} {
+		ls := groupLines(synthPage(1, []cellAt{at(10, tc.above)}, []cellAt{at(10, "Date"), at(90, "Details"), rat(480, "Amount")}), 0)
+		for _, l := range ls {
+			tokenize(l, false)
+		}
+		if dir, _, _ := sectionAbove(ls, 1); dir != tc.want {
+			t.Errorf("%q above a heading: section %d, want %d", tc.above, dir, tc.want)
+		}
+	}
+}

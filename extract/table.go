@@ -1251,6 +1251,11 @@ func sectionAbove(lines []*line, first int) (dir int, titled, balances bool) {
 			break
 		}
 		text := l.text()
+		if f := foldLabel(text); hasPhrase(f, vocab.card) || phraseEnd(l.words, vocab.account) >= 0 {
+			// A page's running header names the card ("Relevé de carte de
+			// crédit") or the account: its "credit" titles no section.
+			continue
+		}
 		if d := sectionDirection(text); d != 0 {
 			return d, true, false
 		}
