@@ -177,7 +177,7 @@ var french = lexicon{
 	ends:          []string{"final", "fin", "nouveau", "cloture", "actuel"},
 	links:         []string{"au", "de", "en", "a la", "du"},
 	opening:       []string{"solde precedent", "solde initial", "solde debut", "solde de debut", "solde reporte", "ancien solde", "report", "solde d ouverture", "solde au debut"},
-	closing:       []string{"solde nouveau", "nouveau solde", "solde final", "solde fin", "solde a reporter", "solde de cloture", "solde a la fin"},
+	closing:       []string{"solde nouveau", "nouveau solde", "solde final", "solde fin", "solde a reporter", "solde de cloture", "solde a la fin", "solde crediteur au", "solde debiteur au"},
 	totals:        []string{"total", "totaux", "somme", "taux", "total des operations"},
 	totalIn:       []string{"total des credits", "total credits", "total credit", "total des versements", "total des entrees"},
 	totalOut:      []string{"total des debits", "total debits", "total debit", "total des retraits", "total des sorties"},

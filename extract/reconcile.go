@@ -125,11 +125,6 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 				d = d.Sub(v)
 			case ind > 0:
 				d = d.Add(v)
-			case c.drcr:
-				// A Dr/Cr word on the amount says which way it went, over a
-				// section's title and under any reading ("102.92 C" among
-				// a card's purchases is a payment).
-				d = d.Add(c.val)
 			case rw.section != 0 && c.marked:
 				// A sign printed in a titled section is the sign ("-5.00" among deposits is a reversal).
 				d = d.Add(c.val)
@@ -137,9 +132,12 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 				d = d.Add(v)
 			case rw.section < 0:
 				d = d.Sub(v)
-			case rw.titled > 0:
+			// A title in the table gives no direction to an amount that
+			// carries a Dr/Cr word ("102.92 C" under "débit" on a card):
+			// the word says it, as the reading counts it.
+			case rw.titled > 0 && !c.drcr:
 				d = d.Add(v)
-			case rw.titled < 0:
+			case rw.titled < 0 && !c.drcr:
 				d = d.Sub(v)
 			case unsigned, c.lost:
 				abs = abs.Add(v)

@@ -901,8 +901,8 @@ func TestFeeNamedAfterAccountIsNoAccount(t *testing.T) {
 
 // A Dr/Cr word on an amount says which way it went, over the title of the
 // section it stands in ("102.92 CR" among withdrawals is a credit); a
-// page's running header that names the card or the account ("Card
-// statement - credit card, account ****5725") titles no section.
+// page's running header that names the account ("Relevé de carte de
+// crédit - Numéro de compte: ****5725") titles no section.
 func TestDrCrWordOverSectionTitle(t *testing.T) {
 	pg := synthPage(1,
 		[]cellAt{at(10, "Opening balance"), rat(300, "100.00")},
@@ -933,4 +933,24 @@ func TestDrCrWordOverSectionTitle(t *testing.T) {
 			t.Errorf("%q above a heading: section %d, want %d", tc.above, dir, tc.want)
 		}
 	}
+}
+
+// On a card statement that prints purchases positive, "DR" may mark the
+// negative amounts, which are payments: the word's sign is read as the
+// reading counts signs, not as money out.
+func TestCardPaymentMarkedDR(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Credit Card Statement")},
+		[]cellAt{at(10, "Minimum payment due"), rat(300, "25.00")},
+		[]cellAt{at(10, "Previous balance"), rat(300, "446.93")},
+		[]cellAt{at(10, "New balance"), rat(300, "460.89")},
+		nil,
+		[]cellAt{at(10, "Date"), at(90, "Description"), rat(480, "Amount")},
+		[]cellAt{at(10, "07/12/2024"), at(90, "PAYMENT RECEIVED"), rat(480, "100.73 DR")},
+		[]cellAt{at(10, "09/12/2024"), at(90, "DEUTSCHE BAHN"), rat(480, "114.69")},
+	)
+	checkTxs(t, Analyze([]Page{pg}), []string{
+		"2024-12-07|PAYMENT RECEIVED|100.73||346.20",
+		"2024-12-09|DEUTSCHE BAHN||114.69|460.89",
+	})
 }

@@ -1251,9 +1251,10 @@ func sectionAbove(lines []*line, first int) (dir int, titled, balances bool) {
 			break
 		}
 		text := l.text()
-		if f := foldLabel(text); hasPhrase(f, vocab.card) || phraseEnd(l.words, vocab.account) >= 0 {
-			// A page's running header names the card ("Relevé de carte de
-			// crédit") or the account: its "credit" titles no section.
+		if end := phraseEnd(l.words, vocab.account); end >= 0 && accountLike(accountValue(l.words[end:])) {
+			// A page's running header that names the account ("Relevé de
+			// carte de crédit - Numéro de compte: ****5725"): its "credit"
+			// titles no section.
 			continue
 		}
 		if d := sectionDirection(text); d != 0 {
