@@ -244,7 +244,7 @@ func isCardStatement(lines []*line) bool {
 	for _, l := range lines {
 		f := foldLabel(l.text())
 		for _, p := range vocab.card {
-			if strings.Contains(f, " "+p+" ") {
+			if containsPhrase(f, p) {
 				seen[p] = true
 				// Counted once: "credit card statement" is not also a "card statement".
 				f = strings.ReplaceAll(f, " "+p+" ", " | ")

@@ -67,7 +67,7 @@ func classifyPhrase(s string) (colRole, int) {
 	best, bestWords, bestLen := roleNone, 0, 0
 	for _, rp := range vocab.headings {
 		for _, p := range rp.phrases {
-			if !strings.Contains(f, " "+p+" ") {
+			if !containsPhrase(f, p) {
 				continue
 			}
 			if w := strings.Count(p, " ") + 1; w > bestWords || w == bestWords && len(p) > bestLen {

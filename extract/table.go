@@ -591,7 +591,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 func restates(text string, phrases []string) bool {
 	f := foldLabel(text)
 	for _, p := range phrases {
-		if !strings.Contains(f, " "+p+" ") {
+		if !containsPhrase(f, p) {
 			continue
 		}
 		others := 0
