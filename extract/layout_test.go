@@ -165,7 +165,7 @@ func TestBareAmounts(t *testing.T) {
 		{[]string{"2000.0"}, 1, false, "2000"},
 		{[]string{"1,000.00"}, 1, false, "1000"},
 		{[]string{"129.18", "EUR-"}, 2, false, "-129.18"}, // a minus after the currency
-		{[]string{"(13.20", "EUR)"}, 2, false, "-13.2"},    // parentheses around amount and currency
+		{[]string{"(13.20", "EUR)"}, 2, false, "-13.2"},   // parentheses around amount and currency
 		{[]string{"Coffee"}, 0, false, "0"},
 	}
 	for _, c := range cases {

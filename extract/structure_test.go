@@ -828,30 +828,44 @@ func TestOpeningAmongRowsRestartsChain(t *testing.T) {
 	})
 }
 
+// twoAccountPage is a French statement of two accounts, each with a box
+// of its opening and closing balances above its table; named puts each
+// account's number above its box, and after follows the second table.
+func twoAccountPage(named bool, secondClosing string, after ...[]cellAt) Page {
+	account := func(number string) []cellAt {
+		if !named {
+			return nil
+		}
+		return []cellAt{at(10, "Compte n°: "+number)}
+	}
+	heading := []cellAt{at(10, "Date"), at(90, "Désignation"), rat(400, "Débits"), rat(480, "Crédit")}
+	lines := [][]cellAt{
+		account("****5739"),
+		{at(10, "Solde au début"), rat(300, "100.00")},
+		{at(10, "Solde final"), rat(300, "150.00")},
+		nil,
+		heading,
+		{at(10, "03/05/2022"), at(90, "LOYER"), rat(400, "50.00")},
+		{at(10, "04/05/2022"), at(90, "SALAIRE"), rat(480, "100.00")},
+		nil,
+		account("****0596"),
+		{at(10, "Solde au début"), rat(300, "640.59")},
+		{at(10, "Solde final"), rat(300, secondClosing)},
+		nil,
+		heading,
+		{at(10, "05/05/2022"), at(90, "CAFE"), rat(400, "0.59")},
+		{at(10, "06/05/2022"), at(90, "VIREMENT"), rat(480, "10.00")},
+	}
+	return synthPage(1, append(lines, after...)...)
+}
+
 // A second account's box prints its opening and closing balances above its
 // table: its rows are not set aside as rows after a closing balance, its
 // chain starts at its own opening, the summary's closing balance checks
 // the first account's rows and the box's closing balance the second's.
 // Read as one account, the statement is unverified, not ok.
 func TestSecondAccountBoxAboveTable(t *testing.T) {
-	page := func(secondClosing string) Page {
-		return synthPage(1,
-			[]cellAt{at(10, "Solde au début"), rat(300, "100.00")},
-			[]cellAt{at(10, "Solde final"), rat(300, "150.00")},
-			nil,
-			[]cellAt{at(10, "Date"), at(90, "Désignation"), rat(400, "Débits"), rat(480, "Crédit")},
-			[]cellAt{at(10, "03/05/2022"), at(90, "LOYER"), rat(400, "50.00")},
-			[]cellAt{at(10, "04/05/2022"), at(90, "SALAIRE"), rat(480, "100.00")},
-			nil,
-			[]cellAt{at(10, "Solde au début"), rat(300, "640.59")},
-			[]cellAt{at(10, "Solde final"), rat(300, secondClosing)},
-			nil,
-			[]cellAt{at(10, "Date"), at(90, "Désignation"), rat(400, "Débits"), rat(480, "Crédit")},
-			[]cellAt{at(10, "05/05/2022"), at(90, "CAFE"), rat(400, "0.59")},
-			[]cellAt{at(10, "06/05/2022"), at(90, "VIREMENT"), rat(480, "10.00")},
-		)
-	}
-	res := Analyze([]Page{page("650.00")})
+	res := Analyze([]Page{twoAccountPage(false, "650.00")})
 	checkTxs(t, res, []string{
 		"2022-05-03|LOYER||50.00|50.00",
 		"2022-05-04|SALAIRE|100.00||150.00",
@@ -862,7 +876,7 @@ func TestSecondAccountBoxAboveTable(t *testing.T) {
 	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: %s", s, res.Statement.Reconciliation.Message)
 	}
-	if s := Analyze([]Page{page("651.00")}).Statement.Reconciliation.Status; s != ReconcileMismatch {
+	if s := Analyze([]Page{twoAccountPage(false, "651.00")}).Statement.Reconciliation.Status; s != ReconcileMismatch {
 		t.Errorf("reconciliation %s with the second account's closing balance one off, want mismatch", s)
 	}
 }
@@ -870,27 +884,10 @@ func TestSecondAccountBoxAboveTable(t *testing.T) {
 // A fee after the word for account ("Frais de tenue de compte 10.98") is
 // no account number: the two accounts named above their tables stay two.
 func TestFeeNamedAfterAccountIsNoAccount(t *testing.T) {
-	pg := synthPage(1,
-		[]cellAt{at(10, "Compte n°: ****5739")},
-		[]cellAt{at(10, "Solde au début"), rat(300, "100.00")},
-		[]cellAt{at(10, "Solde final"), rat(300, "150.00")},
-		nil,
-		[]cellAt{at(10, "Date"), at(90, "Désignation"), rat(400, "Débits"), rat(480, "Crédit")},
-		[]cellAt{at(10, "03/05/2022"), at(90, "LOYER"), rat(400, "50.00")},
-		[]cellAt{at(10, "04/05/2022"), at(90, "SALAIRE"), rat(480, "100.00")},
-		nil,
-		[]cellAt{at(10, "Compte n°: ****0596")},
-		[]cellAt{at(10, "Solde au début"), rat(300, "640.59")},
-		[]cellAt{at(10, "Solde final"), rat(300, "650.00")},
-		nil,
-		[]cellAt{at(10, "Date"), at(90, "Désignation"), rat(400, "Débits"), rat(480, "Crédit")},
-		[]cellAt{at(10, "05/05/2022"), at(90, "CAFE"), rat(400, "0.59")},
-		[]cellAt{at(10, "06/05/2022"), at(90, "VIREMENT"), rat(480, "10.00")},
-		nil,
+	res := Analyze([]Page{twoAccountPage(true, "650.00", nil,
 		[]cellAt{at(10, "Récapitulatif des frais")},
 		[]cellAt{at(10, "Frais de tenue de compte"), rat(300, "10.98")},
-	)
-	res := Analyze([]Page{pg})
+	)})
 	if n := len(res.Statement.Accounts); n != 2 {
 		t.Fatalf("%d accounts, want 2: %+v", n, res.Statement.Accounts)
 	}
