@@ -951,3 +951,21 @@ func TestCardPaymentMarkedDR(t *testing.T) {
 		"2024-12-09|DEUTSCHE BAHN||114.69|460.89",
 	})
 }
+
+// A description wrapped onto a line that holds a totals word ("Transfer
+// to Pingo / total Doce") is the row's description, not a totals line;
+// a totals line of its own ("Total") still ends the rows.
+func TestWrappedDescriptionWithTotalsWord(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Date"), at(90, "Details"), rat(400, "Debit"), rat(480, "Credit"), rat(560, "Balance")},
+		[]cellAt{at(10, "03/05/2022"), at(90, "Transfer to Pingo"), rat(400, "50.00"), rat(560, "950.00")},
+		[]cellAt{at(90, "total Doce")},
+		[]cellAt{at(10, "04/05/2022"), at(90, "Fitness"), rat(480, "100.00"), rat(560, "1050.00")},
+		[]cellAt{at(90, "Total"), rat(400, "50.00"), rat(480, "100.00")},
+	)
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2022-05-03|Transfer to Pingo total Doce||50.00|950.00",
+		"2022-05-04|Fitness|100.00||1050.00",
+	})
+}

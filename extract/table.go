@@ -482,7 +482,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
 			x.printf("  closing balance %s from %s: it restates a balance below the last movement", v, lineRef(l))
 			cur = -1
-		case dateTok == nil && hasPhrase(folded, vocab.totals):
+		case dateTok == nil && hasPhrase(folded, vocab.totals) && !wrappedDescription(seg, l, prevLine, cur, dl, cells):
 			if len(cells) > 0 {
 				markers = append(markers, marker{kind: "total", cells: cells, after: len(rows)})
 				x.printf("  totals line %s: the rows above it must add up to it", lineRef(l))
@@ -606,6 +606,14 @@ func restates(text string, phrases []string) bool {
 		return others == 0
 	}
 	return false
+}
+
+// wrappedDescription reports a line that holds a totals word but reads as
+// the wrapped description of the row above ("Transfer to Pingo / total
+// Doce"): no amounts, several words, set under the row's description and
+// not in the date column.
+func wrappedDescription(seg *segment, l, prevLine *line, cur, dl int, cells []cell) bool {
+	return len(cells) == 0 && cur >= 0 && follows(prevLine, l) && !inDateColumn(seg, l, dl) && len(l.words) > 1
 }
 
 // restatesRow reports a row that restates a balance: its words say so,
