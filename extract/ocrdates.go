@@ -2,6 +2,7 @@ package extract
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -44,16 +45,15 @@ func shapeOf(text string) (dateShape, dateToken, bool) {
 // Without such a date the row's date is lost, and the row is read as the
 // description of the row before it.
 func fixShapedDates(pages []Page) {
-	type seen struct {
+	// A word that is a whole date, and where it stands.
+	type dateWord struct {
+		shape  dateShape
+		tok    dateToken
 		page   int
 		x0, x1 float64
 	}
 	count := map[dateShape]int{}
-	var dates []struct {
-		shape dateShape
-		tok   dateToken
-		at    seen
-	}
+	var dates []dateWord
 	for p, pg := range pages {
 		if !pg.OCR {
 			continue
@@ -61,11 +61,7 @@ func fixShapedDates(pages []Page) {
 		for _, w := range pg.Words {
 			if sh, tok, ok := shapeOf(w.Text); ok {
 				count[sh]++
-				dates = append(dates, struct {
-					shape dateShape
-					tok   dateToken
-					at    seen
-				}{sh, tok, seen{p, w.X0, w.X1}})
+				dates = append(dates, dateWord{sh, tok, p, w.X0, w.X1})
 			}
 		}
 	}
@@ -89,14 +85,14 @@ func fixShapedDates(pages []Page) {
 			mdy = mdy && d.tok.Parts[0] <= 12
 		}
 	}
-	var places []seen
+	var places []dateWord
 	first := map[bool]time.Time{}
 	last := map[bool]time.Time{}
 	for _, d := range dates {
 		if d.shape != shape {
 			continue
 		}
-		places = append(places, d.at)
+		places = append(places, d)
 		for _, dayFirst := range []bool{true, false} {
 			if t, ok := shapedTime(d.tok, dayFirst); ok {
 				if f, ok := first[dayFirst]; !ok || t.Before(f) {
@@ -130,13 +126,9 @@ func fixShapedDates(pages []Page) {
 			if _, _, ok := lexDate(w.Text); ok {
 				continue
 			}
-			aligned := false
-			for _, at := range places {
-				if at.page == p && (math.Abs(at.x0-w.X0) <= tolerance || math.Abs(at.x1-w.X1) <= tolerance) {
-					aligned = true
-					break
-				}
-			}
+			aligned := slices.ContainsFunc(places, func(at dateWord) bool {
+				return at.page == p && (math.Abs(at.x0-w.X0) <= tolerance || math.Abs(at.x1-w.X1) <= tolerance)
+			})
 			if !aligned {
 				continue
 			}
@@ -175,41 +167,38 @@ func shapedTime(tok dateToken, dayFirst bool) (time.Time, bool) {
 // digits and nothing else but separators.
 func reshapeDate(s string, shape dateShape) (string, bool) {
 	read := digitLike.Replace(s)
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	separatorLike := func(c byte) bool { return strings.IndexByte(dateSeparatorLike, c) >= 0 }
 	var digits []byte
-	for i := 0; i < len(read); i++ {
-		switch c := read[i]; {
-		case c >= '0' && c <= '9':
-			digits = append(digits, c)
-		case strings.IndexByte(dateSeparatorLike, c) < 0:
-			digits = nil
-			i = len(read)
-		}
-	}
-	want := shape.digits[0] + shape.digits[1] + shape.digits[2]
 	if len(read) == shape.length() {
-		var b strings.Builder
 		at := 0
 		for k, n := range shape.digits {
 			if k > 0 {
-				c := read[at]
-				if strings.IndexByte(dateSeparatorLike, c) < 0 && (c < '0' || c > '9') {
+				if c := read[at]; !isDigit(c) && !separatorLike(c) {
 					return "", false
 				}
-				b.WriteByte(shape.sep)
 				at++
 			}
 			for range n {
-				if c := read[at]; c < '0' || c > '9' {
+				if !isDigit(read[at]) {
 					return "", false
 				}
-				b.WriteByte(read[at])
+				digits = append(digits, read[at])
 				at++
 			}
 		}
-		return b.String(), true
-	}
-	if len(digits) != want {
-		return "", false
+	} else {
+		for i := 0; i < len(read); i++ {
+			switch c := read[i]; {
+			case isDigit(c):
+				digits = append(digits, c)
+			case !separatorLike(c):
+				return "", false
+			}
+		}
+		if len(digits) != shape.digits[0]+shape.digits[1]+shape.digits[2] {
+			return "", false
+		}
 	}
 	var b strings.Builder
 	at := 0
