@@ -410,6 +410,9 @@ func TestPoolStopsSpareWorkers(t *testing.T) {
 // one reports pages as they pass, its last page included.
 func TestPoolProgressOnlyForLongJobs(t *testing.T) {
 	p := testPool(t, nil)
+	// A warm worker: starting one on a loaded machine can take longer
+	// than progressEvery, which the short job would then be charged.
+	pid(t, p)
 	for _, tc := range []struct {
 		doc  string
 		want []int
