@@ -105,12 +105,12 @@ func TestScanKeepsLandscapePages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := renderPages(s.PDF, 50)
+	text, err := RenderPages(s.PDF, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text[0].w <= text[0].h {
-		t.Fatalf("seed 48 is no longer drawn landscape (%.0f×%.0f mm): pick another seed", text[0].w, text[0].h)
+	if text[0].W <= text[0].H {
+		t.Fatalf("seed 48 is no longer drawn landscape (%.0f×%.0f mm): pick another seed", text[0].W, text[0].H)
 	}
 	data, ext, err := inputFor("scan", s)
 	if err != nil {
@@ -119,13 +119,13 @@ func TestScanKeepsLandscapePages(t *testing.T) {
 	if ext != ".pdf" {
 		t.Fatalf("the scan of a two-page statement is a %s, not a PDF", ext)
 	}
-	scan, err := renderPages(data, 50)
+	scan, err := RenderPages(data, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, pg := range scan {
-		if pg.w <= pg.h {
-			t.Errorf("page %d of the scan is %.0f×%.0f mm: the landscape page was cropped", i+1, pg.w, pg.h)
+		if pg.W <= pg.H {
+			t.Errorf("page %d of the scan is %.0f×%.0f mm: the landscape page was cropped", i+1, pg.W, pg.H)
 		}
 	}
 }

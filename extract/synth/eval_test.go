@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/gen2brain/go-fitz"
 	"github.com/go-pdf/fpdf"
-	"image"
+
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -389,17 +388,23 @@ func writeJSON(t *testing.T, path string, v any) {
 // for png; a JPEG phone photo of the page for photo. Pages are rendered
 // with MuPDF, degraded in pure Go, seeded by the sample's seed.
 func inputFor(kind string, s Sample) ([]byte, string, error) {
-	r := rand.New(rand.NewPCG(uint64(s.Seed), 7))
+	return imageInput(kind, s.Seed, s.PDF)
+}
+
+// imageInput makes the file a kind converts from a statement's PDF,
+// degraded by a source seeded with seed.
+func imageInput(kind string, seed int64, statement []byte) ([]byte, string, error) {
+	r := rand.New(rand.NewPCG(uint64(seed), 7))
 	switch kind {
 	case "text":
-		return s.PDF, ".pdf", nil
+		return statement, ".pdf", nil
 	case "scan":
-		pages, err := renderPages(s.PDF, 200)
+		pages, err := RenderPages(statement, 200)
 		if err != nil {
 			return nil, "", err
 		}
 		if len(pages) == 1 && r.IntN(5) == 0 {
-			data, _, err := SmallScan(r, pages[0].img, 200)
+			data, _, err := SmallScan(r, pages[0].Img, 200)
 			return data, ".png", err
 		}
 		pdf := fpdf.New("P", "mm", "A4", "")
@@ -407,7 +412,7 @@ func inputFor(kind string, s Sample) ([]byte, string, error) {
 		pdf.SetModificationDate(epoch)
 		pdf.SetAutoPageBreak(false, 0)
 		for i, pg := range pages {
-			data, o, err := Scan(r, pg.img, 200)
+			data, o, err := Scan(r, pg.Img, 200)
 			if err != nil {
 				return nil, "", err
 			}
@@ -419,8 +424,8 @@ func inputFor(kind string, s Sample) ([]byte, string, error) {
 			pdf.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: typ}, bytes.NewReader(data))
 			// fpdf swaps the size it is given for "L": a page given its
 			// own width and height, landscape or not, is "P".
-			pdf.AddPageFormat("P", fpdf.SizeType{Wd: pg.w, Ht: pg.h})
-			pdf.ImageOptions(name, 0, 0, pg.w, pg.h, false, fpdf.ImageOptions{ImageType: typ}, 0, "")
+			pdf.AddPageFormat("P", fpdf.SizeType{Wd: pg.W, Ht: pg.H})
+			pdf.ImageOptions(name, 0, 0, pg.W, pg.H, false, fpdf.ImageOptions{ImageType: typ}, 0, "")
 		}
 		var buf bytes.Buffer
 		if err := pdf.Output(&buf); err != nil {
@@ -428,49 +433,20 @@ func inputFor(kind string, s Sample) ([]byte, string, error) {
 		}
 		return buf.Bytes(), ".pdf", nil
 	case "png":
-		pages, err := renderPages(s.PDF, 150+r.IntN(51))
+		pages, err := RenderPages(statement, 150+r.IntN(51))
 		if err != nil {
 			return nil, "", err
 		}
-		data, err := EncodePNG(pages[0].img)
+		data, err := EncodePNG(pages[0].Img)
 		return data, ".png", err
 	case "photo":
 		// A phone photographs an A4 page at roughly 200-300 DPI.
-		pages, err := renderPages(s.PDF, 200+r.IntN(51))
+		pages, err := RenderPages(statement, 200+r.IntN(51))
 		if err != nil {
 			return nil, "", err
 		}
-		data, err := Photo(r, pages[0].img)
+		data, err := Photo(r, pages[0].Img)
 		return data, ".jpg", err
 	}
 	return nil, "", fmt.Errorf("unknown kind %q", kind)
-}
-
-type renderedPage struct {
-	img  *image.Gray
-	w, h float64 // mm
-}
-
-// renderPages renders every page of a PDF to grey pixels with MuPDF.
-func renderPages(pdf []byte, dpi int) ([]renderedPage, error) {
-	doc, err := fitz.NewFromMemory(pdf)
-	if err != nil {
-		return nil, err
-	}
-	defer doc.Close()
-	var pages []renderedPage
-	for i := range doc.NumPage() {
-		img, err := doc.ImageDPI(i, float64(dpi))
-		if err != nil {
-			return nil, err
-		}
-		b := img.Bounds()
-		g := image.NewGray(b)
-		for j := 0; j < len(g.Pix); j++ {
-			p := img.Pix[j*4 : j*4+3]
-			g.Pix[j] = uint8((299*int(p[0]) + 587*int(p[1]) + 114*int(p[2])) / 1000)
-		}
-		pages = append(pages, renderedPage{img: g, w: float64(b.Dx()) * 25.4 / float64(dpi), h: float64(b.Dy()) * 25.4 / float64(dpi)})
-	}
-	return pages, nil
 }

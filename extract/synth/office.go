@@ -13,8 +13,9 @@ import (
 )
 
 // convertOffice converts documents to PDF with LibreOffice: every file in
-// one soffice call, with a private profile.
-func convertOffice(exe, dir string, files []string) error {
+// one soffice call, with a private profile. extra are soffice's options
+// before the conversion (an import filter).
+func convertOffice(exe, dir string, files []string, extra ...string) error {
 	profile, err := os.MkdirTemp("", "passbook-synth-soffice-")
 	if err != nil {
 		return err
@@ -22,8 +23,8 @@ func convertOffice(exe, dir string, files []string) error {
 	defer os.RemoveAll(profile)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(60+10*len(files))*time.Second)
 	defer cancel()
-	args := append([]string{"-env:UserInstallation=file://" + profile, "--headless", "--norestore", "--nolockcheck",
-		"--convert-to", "pdf:writer_pdf_Export", "--outdir", dir}, files...)
+	args := append([]string{"-env:UserInstallation=file://" + profile, "--headless", "--norestore", "--nolockcheck"}, extra...)
+	args = append(append(args, "--convert-to", "pdf:writer_pdf_Export", "--outdir", dir), files...)
 	cmd := exec.CommandContext(ctx, exe, args...)
 	// soffice is a script that starts soffice.bin: stop them both.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -1,0 +1,289 @@
+package synth
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"passbook/extract"
+	"passbook/extract/engine"
+	"passbook/extract/internal/score"
+	"passbook/extract/synth/vocab"
+)
+
+// The world evaluation: statements in CLDR's conventions, in words the
+// engine knows, words held out from it and invented words, in layout
+// families the random layouts do not draw (world.go). `make eval-world
+// SEED=… N=…` runs it at length; `make test` runs a short slice with a new
+// seed on every run (printed, to reproduce a failure) and holds it to
+// floors below today's figures, to be raised as the engine improves.
+var (
+	worldN        = flag.Int("world-n", 14, "text statements per producer")
+	worldNImages  = flag.Int("world-n-images", 3, "image statements (scans, photos, screenshots) per producer")
+	worldSeed     = flag.Int64("world-seed", 0, "first seed (0: a new one on every run)")
+	worldProducer = flag.String("world-producer", "all", "fpdf, chromium, libreoffice, a comma-separated list of them, or all")
+	worldOut      = flag.String("world-out", "/tmp/passbook-eval-world", "where failing statements are written")
+	worldFamily   = flag.String("world-family", "", "draw only this family")
+	worldMinExact = flag.Float64("world-min-exact", 0, "least share of text statements exactly right, over every vocabulary")
+	worldMaxFalse = flag.Int("world-max-false-ok", -1, "most statements that may say ok while wrong (-1: no limit)")
+)
+
+// worldResult is one converted world statement.
+type worldResult struct {
+	s             WorldSample
+	kind          string // text, scan, photo, png
+	truth, found  int
+	matched       int
+	status        string
+	err           error
+	input         []byte
+	ext           string
+	got           []TruthTxn
+	accountsRight bool
+}
+
+func (r worldResult) exact() bool {
+	return r.err == nil && r.matched == r.truth && r.found == r.truth && r.accountsRight
+}
+
+func (r worldResult) falseOK() bool { return !r.exact() && r.status == extract.ReconcileOK }
+
+func TestEvalWorld(t *testing.T) {
+	seed := *worldSeed
+	if seed == 0 {
+		seed = time.Now().UnixNano()%1_000_000_000 + 1
+	}
+	producers := Producers
+	if *worldProducer != "all" {
+		producers = strings.Split(*worldProducer, ",")
+	}
+	fmt.Printf("eval-world: seed %d, %d text and %d image statements per producer, producers %s (reproduce: make eval-world SEED=%d N=%d NIMAGES=%d PRODUCER=%s)\n",
+		seed, *worldN, *worldNImages, strings.Join(producers, ","), seed, *worldN, *worldNImages, strings.Join(producers, ","))
+	if err := os.MkdirAll(*worldOut, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var all []worldResult
+	for _, p := range producers {
+		start := time.Now()
+		text := evalWorldSet(t, p, seed, *worldN, false)
+		images := evalWorldSet(t, p, seed+1_000_000, *worldNImages, true)
+		fmt.Printf("%s: %d text, %d image statements in %s\n", p, len(text), len(images), time.Since(start).Round(time.Second))
+		all = append(all, text...)
+		all = append(all, images...)
+	}
+	for _, r := range all {
+		if !r.exact() {
+			writeWorldFailure(t, r)
+		}
+	}
+	isText := func(r worldResult) bool { return r.kind == "text" }
+	isImage := func(r worldResult) bool { return r.kind != "text" }
+	fmt.Println("\n== by producer and kind ==")
+	worldTable(all, func(r worldResult) string {
+		k := "text"
+		if isImage(r) {
+			k = "images"
+		}
+		return r.s.Producer + " " + k
+	})
+	fmt.Println("\n== text, by family ==")
+	worldTable(filterResults(all, isText), func(r worldResult) string { return r.s.Family })
+	fmt.Println("\n== images, by family ==")
+	worldTable(filterResults(all, isImage), func(r worldResult) string { return r.s.Family })
+	fmt.Println("\n== text, by locale group (the locale's number shape) ==")
+	worldTable(filterResults(all, isText), func(r worldResult) string { return r.s.Locale.GroupName() })
+	fmt.Println("\n== text, by language of the words ==")
+	worldTable(filterResults(all, isText), func(r worldResult) string { return string(r.s.Vocab) + " " + r.s.Lang })
+	fmt.Printf("\n== summary (seed %d) ==\n", seed)
+	falseOK := 0
+	for _, kind := range []string{"text", "images"} {
+		for _, class := range vocab.Classes {
+			rs := filterResults(all, func(r worldResult) bool { return r.s.Vocab == class && (kind == "text") == isText(r) })
+			st := worldStats(rs)
+			falseOK += st.falseOK
+			fmt.Printf("%s %s %.1f%% F1 %s false ok %d\n", class, kind, 100*ratio(st.exact, st.n), strings.TrimPrefix(fmt.Sprintf("%.3f", st.f1), "0"), st.falseOK)
+		}
+	}
+	text := worldStats(filterResults(all, isText))
+	if share := ratio(text.exact, text.n); share < *worldMinExact {
+		t.Errorf("text: %.3f exactly right, want at least %.3f (seed %d)", share, *worldMinExact, seed)
+	}
+	if *worldMaxFalse >= 0 && falseOK > *worldMaxFalse {
+		t.Errorf("%d statements say ok while wrong, want at most %d (seed %d; written to %s)", falseOK, *worldMaxFalse, seed, *worldOut)
+	}
+}
+
+// evalWorldSet makes n statements from seed on, prints them through the
+// producer and converts them: as text, or as images (a scan, a photo of a
+// one-page statement, a screenshot of a web bank's page).
+func evalWorldSet(t *testing.T, producer string, seed int64, n int, images bool) []worldResult {
+	t.Helper()
+	samples := make([]WorldSample, n)
+	errs := parallel(n, func(_, i int) error {
+		var err error
+		samples[i], err = GenerateWorld(seed+int64(i), WorldOptions{Family: *worldFamily, Short: images})
+		return err
+	})
+	var made []WorldSample
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("generate seed %d: %v", seed+int64(i), err)
+			continue
+		}
+		if !images && samples[i].Family == "screenshot" {
+			continue // a screenshot has no text layer
+		}
+		made = append(made, samples[i])
+	}
+	printed, err := PrintWorld(producer, made)
+	if err != nil {
+		t.Errorf("%s: %v", producer, err)
+	}
+	results := make([]worldResult, len(printed))
+	parallel(len(printed), func(_, i int) error {
+		results[i] = convertWorld(printed[i], images)
+		return nil
+	})
+	return results
+}
+
+// convertWorld converts one printed statement and scores it.
+func convertWorld(s WorldSample, images bool) worldResult {
+	res := worldResult{s: s, kind: "text", truth: len(s.Truth.Transactions)}
+	var err error
+	switch {
+	case !images:
+		res.input, res.ext = s.PDF, ".pdf"
+	case s.Family == "screenshot":
+		res.kind, res.ext = "png", ".png"
+		res.input, err = s.Screenshot(110)
+	case s.Pages == 1 && s.Seed%2 == 0:
+		res.kind = "photo"
+		res.input, res.ext, err = imageInput("photo", s.Seed, s.PDF)
+	default:
+		res.kind = "scan"
+		res.input, res.ext, err = imageInput("scan", s.Seed, s.PDF)
+	}
+	if err != nil {
+		res.err = fmt.Errorf("render %s: %w", res.kind, err)
+		return res
+	}
+	out, err := engine.New().Convert(res.input, extract.Options{})
+	if err != nil {
+		res.err = fmt.Errorf("convert: %w", err)
+		return res
+	}
+	res.got = score.FromResult(out)
+	res.found = len(res.got)
+	res.matched = score.Match(s.Truth.Transactions, res.got)
+	res.status = out.Statement.Reconciliation.Status
+	res.accountsRight = accountsMatch(s.Truth.Statement.Accounts, out.Statement.Accounts)
+	return res
+}
+
+// worldFigures are one group's figures.
+type worldFigures struct {
+	n, exact, falseOK, errs int
+	f1                      float64
+}
+
+func worldStats(rs []worldResult) worldFigures {
+	var st worldFigures
+	var T, F, M int
+	for _, r := range rs {
+		st.n++
+		T += r.truth
+		F += r.found
+		M += r.matched
+		if r.exact() {
+			st.exact++
+		}
+		if r.falseOK() {
+			st.falseOK++
+		}
+		if r.err != nil {
+			st.errs++
+		}
+	}
+	p, rc := ratio(M, F), ratio(M, T)
+	if p+rc > 0 {
+		st.f1 = 2 * p * rc / (p + rc)
+	}
+	return st
+}
+
+func filterResults(rs []worldResult, keep func(worldResult) bool) []worldResult {
+	var out []worldResult
+	for _, r := range rs {
+		if keep(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// worldTable prints the figures of each group, worst first, with the
+// seeds that failed.
+func worldTable(rs []worldResult, key func(worldResult) string) {
+	groups := map[string][]worldResult{}
+	for _, r := range rs {
+		groups[key(r)] = append(groups[key(r)], r)
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := worldStats(groups[keys[i]]), worldStats(groups[keys[j]])
+		if ra, rb := ratio(a.exact, a.n), ratio(b.exact, b.n); ra != rb {
+			return ra < rb
+		}
+		return keys[i] < keys[j]
+	})
+	fmt.Printf("%-34s %5s %7s %6s %8s %6s  %s\n", "", "n", "exact", "F1", "false ok", "errors", "failing seeds")
+	for _, k := range keys {
+		st := worldStats(groups[k])
+		var seeds []string
+		for _, r := range groups[k] {
+			if !r.exact() && len(seeds) < 8 {
+				seeds = append(seeds, fmt.Sprint(r.s.Seed))
+			}
+		}
+		fmt.Printf("%-34s %5d %6.1f%% %6.3f %8d %6d  %s\n", k, st.n, 100*ratio(st.exact, st.n), st.f1, st.falseOK, st.errs, strings.Join(seeds, " "))
+	}
+}
+
+// writeWorldFailure saves the input, its source, the truth and what the
+// engine returned.
+func writeWorldFailure(t *testing.T, r worldResult) {
+	t.Helper()
+	base := filepath.Join(*worldOut, fmt.Sprintf("seed-%d-%s-%s-%s", r.s.Seed, r.s.Family, r.s.Producer, r.kind))
+	if len(r.input) > 0 {
+		if err := os.WriteFile(base+r.ext, r.input, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	if r.s.html != "" {
+		if err := os.WriteFile(base+".html", []byte(r.s.html), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	truth := struct {
+		Truth
+		Family string `json:"family"`
+		Vocab  string `json:"vocabulary"`
+		Lang   string `json:"language"`
+		Locale string `json:"locale"`
+	}{r.s.Truth, r.s.Family, string(r.s.Vocab), r.s.Lang, r.s.Locale.ID}
+	writeJSON(t, base+".truth.json", truth)
+	got := map[string]any{"transactions": r.got, "reconciliation": r.status}
+	if r.err != nil {
+		got["error"] = r.err.Error()
+	}
+	writeJSON(t, base+".got.json", got)
+}

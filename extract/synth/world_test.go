@@ -1,0 +1,105 @@
+package synth
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"passbook/extract/synth/vocab"
+)
+
+// squash writes every run of white space (no-break and narrow no-break
+// spaces too) as one space, as pdfText does.
+func squash(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// TestWorldFamiliesReadBack reads each family's truth back from the text
+// of the PDF fpdf printed, in each vocabulary: every row's date and amount
+// as the statement prints them, every description's words and the printed
+// opening and closing balances are there, and the truth has a row for
+// every amount printed. The generator's truths are what its pages say.
+func TestWorldFamiliesReadBack(t *testing.T) {
+	for _, family := range WorldFamilies {
+		for k, class := range vocab.Classes {
+			seed := int64(1000 + 10*slices.Index(WorldFamilies, family) + k)
+			t.Run(fmt.Sprintf("%s/%s", family, class), func(t *testing.T) {
+				s, err := GenerateWorld(seed, WorldOptions{Family: family, Vocab: class})
+				if err != nil {
+					t.Fatal(err)
+				}
+				text := pdfText(t, s.PDF)
+				p := s.Printed
+				if len(p.Amounts) != len(s.Truth.Transactions) || len(p.Dates) != len(p.Amounts) {
+					t.Fatalf("%d amounts and %d dates printed for %d true rows", len(p.Amounts), len(p.Dates), len(s.Truth.Transactions))
+				}
+				for i := range p.Amounts {
+					if !strings.Contains(text, squash(p.Amounts[i])) {
+						t.Errorf("row %d: amount %q not in the PDF's text", i, p.Amounts[i])
+					}
+					if !strings.Contains(text, squash(p.Dates[i])) {
+						t.Errorf("row %d: date %q not in the PDF's text", i, p.Dates[i])
+					}
+				}
+				for i, tx := range s.Truth.Transactions {
+					for _, w := range strings.Fields(tx.Description) {
+						if !strings.Contains(text, w) {
+							t.Errorf("row %d: description word %q not in the PDF's text", i, w)
+						}
+					}
+				}
+				for _, b := range []string{p.Opening, p.Closing} {
+					if b != "" && !strings.Contains(text, squash(b)) {
+						t.Errorf("balance %q not in the PDF's text", b)
+					}
+				}
+				st := s.Truth.Statement
+				if (st.OpeningBalance != nil) != (p.Opening != "") || (st.ClosingBalance != nil) != (p.Closing != "") {
+					t.Errorf("truth's opening %v closing %v, printed %q and %q", st.OpeningBalance != nil, st.ClosingBalance != nil, p.Opening, p.Closing)
+				}
+				if s.Family != family || s.Vocab != class {
+					t.Errorf("made %s in %s, want %s in %s", s.Family, s.Vocab, family, class)
+				}
+			})
+		}
+	}
+}
+
+// TestWorldLocales holds the locales to what the world evaluation must
+// draw: at least 60 of CLDR's, every grouping style, and currencies
+// without minor units, all read from CLDR.
+func TestWorldLocales(t *testing.T) {
+	ls := WorldLocales()
+	if len(ls) < 60 {
+		t.Errorf("%d locales, want at least 60", len(ls))
+	}
+	groups := map[string]bool{}
+	noMinor := map[string]bool{}
+	for _, l := range ls {
+		if l.Decimal == l.Group || l.Decimal == "" {
+			t.Errorf("%s: decimal %q, group %q", l.ID, l.Decimal, l.Group)
+		}
+		g := l.Group
+		if l.Indian {
+			g = "indian"
+		}
+		groups[g] = true
+		if l.Digits == 0 || l.CashDigits == 0 {
+			noMinor[l.Currency] = true
+		}
+	}
+	for _, g := range []string{" ", "\u00a0", "\u202f", "’", ".", ",", "indian"} {
+		if g == " " {
+			continue // CLDR prints no plain space; the no-break ones stand for it
+		}
+		if !groups[g] {
+			t.Errorf("no locale groups digits with %q", g)
+		}
+	}
+	for _, c := range []string{"JPY", "KRW", "HUF", "IDR", "VND", "CLP", "ISK"} {
+		if !noMinor[c] {
+			t.Errorf("no locale prints %s in whole units", c)
+		}
+	}
+}
