@@ -18,12 +18,13 @@ func enginePhrases() map[string]bool {
 			out[strings.TrimSpace(foldLabel(p))] = true
 		}
 	}
-	for _, rp := range vocab.headings {
+	v := vocab()
+	for _, rp := range v.headings {
 		add(rp.phrases)
 	}
-	for _, ps := range [][]string{vocab.sectionIn, vocab.sectionOut, vocab.sectionTitles, vocab.cardSectionIn, vocab.cardSectionOut,
-		vocab.balanceTitles, vocab.opening, vocab.closing, vocab.totals, vocab.stats, vocab.totalIn, vocab.totalOut,
-		vocab.account, vocab.period, vocab.currency, vocab.posting, vocab.card, vocab.indicatorOut, vocab.indicatorIn} {
+	for _, ps := range [][]string{v.sectionIn, v.sectionOut, v.sectionTitles, v.cardSectionIn, v.cardSectionOut,
+		v.balanceTitles, v.opening, v.closing, v.totals, v.stats, v.totalIn, v.totalOut,
+		v.account, v.period, v.currency, v.posting, v.card, v.indicatorOut, v.indicatorIn} {
 		add(ps)
 	}
 	return out
