@@ -5,6 +5,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // dateOrder is how a document writes numeric dates.
@@ -56,30 +58,15 @@ type dateToken struct {
 }
 
 // foldWord lower-cases a word and drops its accents ("Févr" -> "fevr",
-// "März" -> "marz").
+// "März" -> "marz", "října" -> "rijna").
 func foldWord(s string) string {
 	var b strings.Builder
-	for _, r := range s {
-		r = unicode.ToLower(r)
-		if base, ok := accentBase[r]; ok {
-			r = base
+	for _, r := range norm.NFD.String(strings.ToLower(s)) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
 		}
-		if unicode.Is(unicode.Mn, r) {
-			continue // a combining accent
-		}
-		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// accentBase maps the accented letters of the seven month-name languages to
-// their base letters.
-var accentBase = map[rune]rune{
-	'à': 'a', 'á': 'a', 'â': 'a', 'ã': 'a', 'ä': 'a', 'å': 'a',
-	'ç': 'c', 'è': 'e', 'é': 'e', 'ê': 'e', 'ë': 'e',
-	'ì': 'i', 'í': 'i', 'î': 'i', 'ï': 'i', 'ñ': 'n',
-	'ò': 'o', 'ó': 'o', 'ô': 'o', 'õ': 'o', 'ö': 'o',
-	'ù': 'u', 'ú': 'u', 'û': 'u', 'ü': 'u',
 }
 
 // lexDate recognises a date at the start of s; rest is what follows it
@@ -101,6 +88,10 @@ func lexDate(s string) (d dateToken, rest string, ok bool) {
 		return d, strings.TrimSpace(s[n:]), true
 	}
 	if d, n, ok := lexMonthNameDay(s); ok {
+		d.Text = s[:n]
+		return d, strings.TrimSpace(s[n:]), true
+	}
+	if d, n, ok := lexYearMonthNameDay(s); ok {
 		d.Text = s[:n]
 		return d, strings.TrimSpace(s[n:]), true
 	}
@@ -134,7 +125,9 @@ func endsCleanly(s string, i int) bool {
 }
 
 // lexNumericDate reads "12/02/2024", "2024-02-12", "12.02.24", "02/12",
-// "12.02." at the start of s.
+// "12.02." at the start of s, and the dotted forms of CLDR's patterns that
+// put a space after each dot and may end with one ("2025. 03. 03.",
+// "3. 3. 2025", "03. 03. 2025.").
 func lexNumericDate(s string) (dateToken, int, bool) {
 	var d dateToken
 	p0, n0 := digitsAt(s, 0)
@@ -146,19 +139,32 @@ func lexNumericDate(s string) (dateToken, int, bool) {
 		return d, 0, false
 	}
 	i := n0 + 1
+	// A dot followed by a space: the parts are spaced ("3. 3. 2025").
+	spaced := sep == '.' && i+1 < len(s) && s[i] == ' ' && isDigitAt(s, i+1)
+	if spaced {
+		i++
+	}
 	p1, n1 := digitsAt(s, i)
 	if n1 == 0 || n1 > 2 {
 		return d, 0, false
 	}
 	i += n1
+	next := i + 1 // where a third part would start
+	if spaced && next < len(s) && s[next] == ' ' {
+		next++
+	}
 	d.Sep, d.Parts[0], d.Parts[1], d.N = sep, p0, p1, 2
-	if i < len(s) && s[i] == sep && isDigitAt(s, i+1) {
-		p2, n2 := digitsAt(s, i+1)
-		if n0 == 4 && n2 > 2 || n0 != 4 && n2 != 2 && n2 != 4 || !endsCleanly(s, i+1+n2) {
+	if i < len(s) && s[i] == sep && isDigitAt(s, next) && (!spaced || next > i+1) {
+		p2, n2 := digitsAt(s, next)
+		end := next + n2
+		if sep == '.' && end < len(s) && s[end] == '.' && (end+1 == len(s) || s[end+1] == ' ') {
+			end++ // "2025. 03. 03.", "03.03.2025." and "1.1.22." end with a dot
+		}
+		if n0 == 4 && n2 > 2 || n0 != 4 && n2 != 2 && n2 != 4 || !endsCleanly(s, end) {
 			return d, 0, false
 		}
 		d.Parts[2], d.N = p2, 3
-		i += 1 + n2
+		i = end
 		if n0 == 4 {
 			d.YearFirst, d.Year, d.YearDigits = true, p0, 4
 			if p1 < 1 || p1 > 12 || p2 < 1 || p2 > 31 {
@@ -168,7 +174,7 @@ func lexNumericDate(s string) (dateToken, int, bool) {
 		}
 		d.Year, d.YearDigits = p2, n2
 	} else {
-		if n0 == 4 {
+		if n0 == 4 || spaced {
 			return d, 0, false // "2024-02" is a month, "1234.56" an amount
 		}
 		if sep == '.' {
@@ -226,7 +232,8 @@ func hasWordPrefix(s, p string) bool {
 	return len(s) == len(p) || !unicode.IsLetter(r)
 }
 
-// lexMonth reads a month name at i, with an optional trailing dot.
+// lexMonth reads a month name at i, with an optional trailing dot, or a
+// language's word for month and the month's number ("thg 4").
 func lexMonth(s string, i int) (month, n int, ok bool) {
 	j := i
 	for j < len(s) {
@@ -239,7 +246,13 @@ func lexMonth(s string, i int) (month, n int, ok bool) {
 	if j == i {
 		return 0, 0, false
 	}
-	m, found := vocab().months[foldWord(s[i:j])]
+	word := foldWord(s[i:j])
+	m, found := monthOf(word)
+	if !found && monthWords()[word] && j < len(s) && s[j] == ' ' {
+		if v, nd := digitsAt(s, j+1); nd > 0 && nd <= 2 && v >= 1 && v <= 12 {
+			return v, j + 1 + nd - i, true
+		}
+	}
 	if !found {
 		return 0, 0, false
 	}
@@ -347,6 +360,28 @@ func lexMonthNameDay(s string) (dateToken, int, bool) {
 	}
 	d.Named, d.Day, d.Month = true, day, m
 	return d, end, true
+}
+
+// lexYearMonthNameDay reads the year-first named dates of CLDR's patterns:
+// "2025. márc. 3.", "2025 mar 3".
+func lexYearMonthNameDay(s string) (dateToken, int, bool) {
+	var d dateToken
+	y, ny := digitsAt(s, 0)
+	if ny != 4 {
+		return d, 0, false
+	}
+	i := skipSeps(s, ny, false)
+	m, nm, ok := lexMonth(s, i)
+	if !ok || i == ny {
+		return d, 0, false
+	}
+	i = skipSeps(s, i+nm, false)
+	day, nd, ok := lexDay(s, i)
+	if !ok || !endsCleanly(s, i+nd) {
+		return d, 0, false
+	}
+	d.Named, d.Day, d.Month, d.Year, d.YearDigits = true, day, m, y, 4
+	return d, i + nd, true
 }
 
 // dayMonth returns the token's day, month and printed year under order.

@@ -263,3 +263,37 @@ func FuzzLexDate(f *testing.F) {
 		}
 	})
 }
+
+// Dates in CLDR's patterns of languages the engine holds no words of,
+// with month names from CLDR.
+func TestLexDateCLDR(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"2025. 03. 03.", "2025-03-03"},
+		{"3. 3. 2025", "2025-03-03"},
+		{"03. 03. 2025.", "2025-03-03"},
+		{"2025. márc. 3.", "2025-03-03"},
+		{"3 bře 2025", "2025-03-03"},
+		{"3 Μαρ 2025", "2025-03-03"},
+		{"3 мар. 2025 г.", "2025-03-03"},
+		{"3. maalisk. 2025", "2025-03-03"},
+		{"17 października 2024", "2024-10-17"},
+		{"12 Maerz 2024", "2024-03-12"},
+		{"12 setiembre 2024", "2024-09-12"},
+		{"6 thg 4, 2022", "2022-04-06"},
+		{"1.1.22.", "2022-01-01"},
+	} {
+		d, _, ok := lexDate(c.in)
+		if !ok {
+			t.Errorf("lexDate(%q) not ok", c.in)
+			continue
+		}
+		got, ok := d.resolve(orderDMY, nil, nil)
+		if !ok || got.Format("2006-01-02") != c.want {
+			t.Errorf("lexDate(%q) = %v (%v), want %s", c.in, got, ok, c.want)
+		}
+	}
+	// A name two languages give different months names none.
+	if m, ok := monthOf(foldWord("listopad")); ok {
+		t.Errorf("listopad read as month %d: Croatian October or Polish November", m)
+	}
+}

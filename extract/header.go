@@ -486,6 +486,12 @@ func datelessHeading(lines []*line, first, last int) (header, bool) {
 			if n < 2 || x1 > firstMoney {
 				continue
 			}
+			if daysHeaded(below, x0) {
+				// The dates head the rows of each day, over the
+				// descriptions: the rows take them (readRows), no column
+				// is theirs.
+				return header{first: a, last: b, labels: lbs}, true
+			}
 			// A heading over the dates the lexicon does not know is theirs;
 			// one it knows as another column's leaves no room for them.
 			k := slices.IndexFunc(lbs, func(lb label) bool { return lb.x0 < x1 && x0 < lb.x1 })
@@ -502,6 +508,20 @@ func datelessHeading(lines []*line, first, last int) (header, bool) {
 		}
 	}
 	return header{}, false
+}
+
+// daysHeaded reports lines whose dates at x stand alone on their lines,
+// each heading a day's rows, rather than opening rows of figures.
+func daysHeaded(lines []*line, x float64) bool {
+	heads, rows := 0, 0
+	for _, l := range lines {
+		if t := dayHeading(l); t != nil && atDateColumn(t, x) {
+			heads++
+		} else if t := openingDate(l); t != nil && atDateColumn(t, x) {
+			rows++
+		}
+	}
+	return heads > rows
 }
 
 // maxDatelessRows is how far below a heading with no date datelessHeading

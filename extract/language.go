@@ -28,8 +28,12 @@ var languageWords = sync.OnceValue(func() map[string][]string {
 		for _, ps := range [][]string{lx.opening, lx.closing, lx.totals, lx.totalIn, lx.totalOut, lx.period, lx.account, lx.currency} {
 			add(ps)
 		}
-		for _, ms := range lx.months {
-			add(ms)
+		for _, t := range monthLanguages() {
+			if t.Locale() == lx.lang {
+				for _, ms := range monthsOf(t) {
+					add(ms)
+				}
+			}
 		}
 		return m
 	}

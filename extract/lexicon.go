@@ -58,8 +58,6 @@ type lexicon struct {
 	// card" itself: a bank account's rows name card payments; but a title
 	// that says the statement is a card's.
 	card []string
-	// months are the month names and abbreviations, January first.
-	months [12][]string
 }
 
 // headingOrder is the order roles are tried in: the most specific first.
@@ -105,11 +103,6 @@ var english = lexicon{
 	indicatorOut:   []string{"dr", "d", "db", "debit"},
 	indicatorIn:    []string{"cr", "c", "credit"},
 	card:           []string{"credit card statement", "card statement", "credit limit", "minimum payment", "minimum payment due", "minimum amount due", "payment due date", "available credit", "cash advance limit", "cash advances", "purchases"},
-	months: [12][]string{
-		{"january", "jan"}, {"february", "feb", "febr"}, {"march", "mar"}, {"april", "apr"},
-		{"may"}, {"june", "jun"}, {"july", "jul"}, {"august", "aug"},
-		{"september", "sep", "sept"}, {"october", "oct"}, {"november", "nov"}, {"december", "dec"},
-	},
 }
 
 var german = lexicon{
@@ -148,11 +141,6 @@ var german = lexicon{
 	indicatorOut:  []string{"s", "soll"},
 	indicatorIn:   []string{"h", "haben"},
 	card:          []string{"kreditkartenabrechnung", "kreditkartenauszug", "kreditrahmen", "kreditlimit", "kartenlimit", "mindestzahlung", "mindestbetrag", "verfugungsrahmen", "verfugbarer betrag"},
-	months: [12][]string{
-		{"januar", "jan", "janner", "jaen"}, {"februar", "feb"}, {"marz", "maerz", "mrz"}, {"april", "apr"},
-		{"mai"}, {"juni", "jun"}, {"juli", "jul"}, {"august", "aug"},
-		{"september", "sep", "sept"}, {"oktober", "okt"}, {"november", "nov"}, {"dezember", "dez"},
-	},
 }
 
 var french = lexicon{
@@ -190,11 +178,6 @@ var french = lexicon{
 	indicatorOut:  []string{"d", "debit"},
 	indicatorIn:   []string{"c", "credit"},
 	card:          []string{"releve de carte de credit", "releve de carte", "limite de credit", "plafond de credit", "credit disponible", "paiement minimum", "date d echeance"},
-	months: [12][]string{
-		{"janvier", "janv", "jan"}, {"fevrier", "fevr", "fev"}, {"mars"}, {"avril", "avr"},
-		{"mai"}, {"juin"}, {"juillet", "juil"}, {"aout", "aou"},
-		{"septembre", "sept"}, {"octobre", "oct"}, {"novembre", "nov"}, {"decembre", "dec"},
-	},
 }
 
 var spanish = lexicon{
@@ -232,11 +215,6 @@ var spanish = lexicon{
 	indicatorOut:  []string{"d", "debe", "cargo"},
 	indicatorIn:   []string{"h", "haber", "abono"},
 	card:          []string{"extracto de tarjeta de credito", "extracto de tarjeta", "limite de credito", "credito disponible", "pago minimo", "fecha limite de pago"},
-	months: [12][]string{
-		{"enero", "ene"}, {"febrero", "feb"}, {"marzo", "mar"}, {"abril", "abr"},
-		{"mayo", "may"}, {"junio", "jun"}, {"julio", "jul"}, {"agosto", "ago"},
-		{"septiembre", "setiembre", "sep", "sept", "set"}, {"octubre", "oct"}, {"noviembre", "nov"}, {"diciembre", "dic"},
-	},
 }
 
 var italian = lexicon{
@@ -274,11 +252,6 @@ var italian = lexicon{
 	indicatorOut:  []string{"d", "dare", "addebito"},
 	indicatorIn:   []string{"a", "avere", "accredito"},
 	card:          []string{"estratto conto carta di credito", "estratto conto carta", "limite di credito", "fido accordato", "disponibilita residua", "pagamento minimo"},
-	months: [12][]string{
-		{"gennaio", "gen"}, {"febbraio", "feb"}, {"marzo", "mar"}, {"aprile", "apr"},
-		{"maggio", "mag"}, {"giugno", "giu"}, {"luglio", "lug"}, {"agosto", "ago"},
-		{"settembre", "set"}, {"ottobre", "ott"}, {"novembre", "nov"}, {"dicembre", "dic"},
-	},
 }
 
 var dutch = lexicon{
@@ -316,11 +289,6 @@ var dutch = lexicon{
 	indicatorOut:  []string{"af", "debet"},
 	indicatorIn:   []string{"bij", "credit"},
 	card:          []string{"creditcardafschrift", "creditcardoverzicht", "kredietlimiet", "bestedingslimiet", "beschikbaar krediet", "minimaal te betalen", "uiterste betaaldatum"},
-	months: [12][]string{
-		{"januari", "jan"}, {"februari", "feb"}, {"maart", "mrt"}, {"april", "apr"},
-		{"mei"}, {"juni", "jun"}, {"juli", "jul"}, {"augustus", "aug"},
-		{"september", "sep", "sept"}, {"oktober", "okt"}, {"november", "nov"}, {"december", "dec"},
-	},
 }
 
 var portuguese = lexicon{
@@ -358,11 +326,6 @@ var portuguese = lexicon{
 	indicatorOut:  []string{"d", "debito"},
 	indicatorIn:   []string{"c", "credito"},
 	card:          []string{"extrato do cartao de credito", "extrato do cartao", "limite de credito", "credito disponivel", "pagamento minimo", "data limite de pagamento"},
-	months: [12][]string{
-		{"janeiro", "jan"}, {"fevereiro", "fev"}, {"marco", "mar"}, {"abril", "abr"},
-		{"maio", "mai"}, {"junho", "jun"}, {"julho", "jul"}, {"agosto", "ago"},
-		{"setembro", "set"}, {"outubro", "out"}, {"novembro", "nov"}, {"dezembro", "dez"},
-	},
 }
 
 // vocabulary is every lexicon merged: the lists the rules read. Phrases of
@@ -381,7 +344,6 @@ type vocabulary struct {
 	account, period, currency []string
 	posting, card             []string
 	indicatorOut, indicatorIn []string
-	months                    map[string]int
 }
 
 // rolePhrases are the heading phrases of one role in every language.
@@ -433,14 +395,6 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 	v.card = merge(func(l lexicon) []string { return l.card })
 	v.indicatorOut = merge(func(l lexicon) []string { return l.indicatorOut })
 	v.indicatorIn = merge(func(l lexicon) []string { return l.indicatorIn })
-	v.months = map[string]int{}
-	for _, lx := range lxs {
-		for m, names := range lx.months {
-			for _, n := range names {
-				v.months[n] = m + 1
-			}
-		}
-	}
 	return v
 }
 

@@ -1,6 +1,9 @@
 package extract
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // lexiconCase is what one language's statements print, and what the rules
 // must make of it.
@@ -33,7 +36,7 @@ func checkLexicon(t *testing.T, c lexiconCase) {
 		}
 	}
 	for w, want := range c.months {
-		if got := vocab().months[foldWord(w)]; got != want {
+		if got := monthNames()[foldWord(strings.TrimSuffix(w, "."))]; got != want {
 			t.Errorf("month %q = %d, want %d", w, got, want)
 		}
 	}
@@ -163,10 +166,20 @@ func TestLexiconsComplete(t *testing.T) {
 				t.Errorf("%s: no heading for role %d", lx.lang, role)
 			}
 		}
-		for m, names := range lx.months {
-			if len(names) == 0 {
-				t.Errorf("%s: no name for month %d", lx.lang, m+1)
+		found := false
+		for _, tr := range monthLanguages() {
+			if tr.Locale() != lx.lang {
+				continue
 			}
+			found = true
+			for m, names := range monthsOf(tr) {
+				if len(names) == 0 {
+					t.Errorf("%s: CLDR gives no name for month %d", lx.lang, m+1)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no CLDR month names for the language", lx.lang)
 		}
 	}
 }

@@ -362,7 +362,7 @@ var (
 func nearMonth(s string) (string, bool) {
 	f := foldWord(strings.TrimSuffix(s, "."))
 	n := utf8.RuneCountInString(f)
-	if _, ok := vocab().months[f]; ok || n < 4 {
+	if _, ok := monthNames()[f]; ok || n < 4 {
 		return "", false
 	}
 	reach := 1
@@ -370,7 +370,7 @@ func nearMonth(s string) (string, bool) {
 		reach = 2
 	}
 	best, bestD, month, tied := "", reach+1, 0, false
-	for name, m := range vocab().months {
+	for name, m := range monthNames() {
 		if utf8.RuneCountInString(name) < 4 {
 			continue
 		}
@@ -398,7 +398,7 @@ func compactDate(s string) (string, bool) {
 			if !allDigits(year) || len(year) != 2 && len(year) != 4 {
 				continue
 			}
-			if _, ok := vocab().months[strings.ToLower(s[d:y])]; !ok {
+			if _, ok := monthNames()[strings.ToLower(s[d:y])]; !ok {
 				continue
 			}
 			cand := day + s[d:y] + year

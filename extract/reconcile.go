@@ -346,6 +346,20 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
 func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time, card bool, x *explainer) []Transaction {
+	if newestFirst(rows, order, periodStart, periodEnd) {
+		// The rows run from the newest: read them from the oldest, so
+		// the balances chain forward and the rows come out in the order
+		// they were booked. Balances printed below the rows stand before
+		// them now, and those above after them.
+		x.printf("the rows' dates run from the newest to the oldest: read in the order they were booked")
+		rows = slices.Clone(rows)
+		slices.Reverse(rows)
+		markers = slices.Clone(markers)
+		for i := range markers {
+			markers[i].after = len(rows) - markers[i].after
+		}
+		slices.Reverse(markers)
+	}
 	for i := range rows {
 		rows[i].seq = i
 	}
@@ -892,6 +906,31 @@ func dropAfterClosing(rows []row, markers []marker) ([]row, int) {
 		}
 	}
 	return rows[:end], len(rows) - end
+}
+
+// newestFirst reports rows whose dates never rise and fall at least
+// twice: a statement printed from its newest row.
+func newestFirst(rows []row, order dateOrder, periodStart, periodEnd *time.Time) bool {
+	var last time.Time
+	up, down := 0, 0
+	for _, rw := range rows {
+		if !rw.hasDate {
+			continue
+		}
+		t, ok := rw.date.resolve(order, periodStart, periodEnd)
+		if !ok {
+			continue
+		}
+		switch {
+		case last.IsZero():
+		case t.After(last):
+			up++
+		case t.Before(last):
+			down++
+		}
+		last = t
+	}
+	return up == 0 && down >= 2
 }
 
 // recordBreak notes a row where the balance chain breaks.

@@ -143,9 +143,15 @@ func findColumns(seg *segment) {
 		}
 	}
 	var toks []token
+	dayHeaded := false // the lines below a day's heading at the date column, up to a line with none
 	for _, l := range seg.lines[:end] {
-		if len(seg.labels) == 0 && !ledByDate(seg, l) {
-			// With no heading, only lines led by a date show where the columns are.
+		if t := dayHeading(l); t != nil && atDateColumn(t, seg.dateX) {
+			dayHeaded = true
+			continue
+		}
+		if len(seg.labels) == 0 && !ledByDate(seg, l) && !dayHeaded {
+			// With no heading, only lines led by a date, or under a
+			// day's date, show where the columns are.
 			continue
 		}
 		for _, t := range l.toks {
@@ -998,8 +1004,8 @@ func underDateHeading(seg *segment, l *line) bool {
 // how many lines have one there.
 func dateColumn(lines []*line) (x0, x1 float64, n int) {
 	var xs []float64
-	for _, l := range lines {
-		if t := openingDate(l); t != nil {
+	for i := range lines {
+		if t := leadingDate(lines, i); t != nil {
 			xs = append(xs, t.x0)
 		}
 	}
@@ -1008,13 +1014,45 @@ func dateColumn(lines []*line) (x0, x1 float64, n int) {
 	}
 	slices.Sort(xs)
 	x0 = xs[len(xs)/2]
-	for _, l := range lines {
-		if t := openingDate(l); t != nil && atDateColumn(t, x0) {
+	for i := range lines {
+		if t := leadingDate(lines, i); t != nil && atDateColumn(t, x0) {
 			n++
 			x1 = max(x1, t.x1)
 		}
 	}
 	return x0, x1, n
+}
+
+// leadingDate is the date that leads the figures of line i: its opening
+// date (openingDate), or, for a day's heading (a date alone on its line)
+// over a line of figures with no date, the heading's date.
+func leadingDate(lines []*line, i int) *token {
+	if t := openingDate(lines[i]); t != nil {
+		return t
+	}
+	if t := dayHeading(lines[i]); t != nil && i+1 < len(lines) {
+		next := lines[i+1]
+		if slices.ContainsFunc(next.toks, func(t token) bool { return t.kind == tokAmount }) &&
+			!slices.ContainsFunc(next.toks, func(t token) bool { return t.kind == tokDate }) {
+			return t
+		}
+	}
+	return nil
+}
+
+// dayHeading is the date of a line that prints a date first and no
+// figure, with at most a few words beside it ("Monday"): the heading of
+// the rows of one day. nil for any other line.
+func dayHeading(l *line) *token {
+	if len(l.toks) == 0 || l.toks[0].kind != tokDate || len(l.toks) > 4 {
+		return nil
+	}
+	for _, t := range l.toks[1:] {
+		if t.kind != tokText {
+			return nil
+		}
+	}
+	return &l.toks[0]
 }
 
 // openingDate is the date that opens a line with figures after it: its
