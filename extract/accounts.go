@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // accountPart is the part of a document that belongs to one account: its
@@ -35,12 +36,8 @@ func splitAccounts(all []*line, segs []segment, needBalances bool) []accountPart
 	var parts []accountPart
 	var starts []int // where each account is first named
 	for i, l := range all {
-		end := phraseEnd(l.words, vocab().account)
-		if end < 0 {
-			continue
-		}
-		num := accountValue(l.words[end:])
-		if !accountLike(num) {
+		num := namedAccount(l)
+		if num == "" {
 			continue
 		}
 		if n := len(parts); n > 0 {
@@ -91,6 +88,35 @@ func splitAccounts(all []*line, segs []segment, needBalances bool) []accountPart
 		}
 	}
 	return parts
+}
+
+// namedAccount is the account number a line names: after a word for
+// account, or, in words no lexicon holds, a line of one to three words
+// and then a number of eight digits or more, and nothing else
+// ("Sparkonto PL32 7960 8545 5847 3838", "Girokonto 0796830198"). "" when
+// the line names none.
+func namedAccount(l *line) string {
+	if end := phraseEnd(l.words, vocab().account); end >= 0 {
+		if num := accountValue(l.words[end:]); accountLike(num) {
+			return num
+		}
+		return ""
+	}
+	if slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == tokDate }) {
+		return ""
+	}
+	k := 0
+	for k < len(l.words) && k < 3 && strings.IndexFunc(l.words[k].Text, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+		k++
+	}
+	if k == 0 || k == len(l.words) {
+		return ""
+	}
+	num := accountValue(l.words[k:])
+	if len(digitsOf(num)) < 8 || !accountLike(num) || len(strings.Fields(num)) != len(strings.Fields(joinWords(l.words[k:]))) {
+		return ""
+	}
+	return num
 }
 
 // accountLike reports a printed account number: at least four digits,

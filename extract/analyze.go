@@ -43,7 +43,7 @@ func analyze(doc Document, x *explainer) *Result {
 		byPage = append(byPage, ls)
 		all = append(all, ls...)
 	}
-	segs := buildSegments(byPage, x)
+	segs := cutAtAccountNames(buildSegments(byPage, x))
 	one := accountPart{lines: all}
 	for i := range segs {
 		one.segs = append(one.segs, i)
@@ -374,4 +374,37 @@ func dropRelistings(rows []row) []row {
 		}
 	}
 	return kept
+}
+
+// cutAtAccountNames ends a table where a line inside it names an account
+// and dated rows follow: the rows from the next dated line on are read as
+// a table of their own, so that they go to the account they are printed
+// under (splitAccounts), and the lines between (the account's name, its
+// balances) are the next account's, outside its tables.
+func cutAtAccountNames(segs []segment) []segment {
+	dated := func(l *line) bool { return slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == tokDate }) }
+	var out []segment
+	for _, sg := range segs {
+		start := 0
+		for i := 1; i < len(sg.lines); i++ {
+			if namedAccount(sg.lines[i]) == "" {
+				continue
+			}
+			next := slices.IndexFunc(sg.lines[i+1:], dated)
+			if next < 0 {
+				// The next account's rows are under a heading of their own.
+				next = len(sg.lines) - i - 1
+			}
+			part := sg
+			part.lines = sg.lines[start:i]
+			out = append(out, part)
+			sg.cont = true
+			start = i + 1 + next
+			i = start - 1
+		}
+		if sg.lines = sg.lines[start:]; len(sg.lines) > 0 || start == 0 {
+			out = append(out, sg)
+		}
+	}
+	return out
 }
