@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"github.com/shopspring/decimal"
 	"slices"
 	"strings"
 	"time"
@@ -43,6 +44,8 @@ func analyze(doc Document, x *explainer) *Result {
 		byPage = append(byPage, ls)
 		all = append(all, ls...)
 	}
+	byPage = mergeRecords(byPage, decimalComma)
+	all = slices.Concat(byPage...)
 	segs := cutAtAccountNames(buildSegments(byPage, x))
 	one := accountPart{lines: all}
 	for i := range segs {
@@ -142,7 +145,19 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	if ps == nil {
 		ps, pe = fallbackPeriod(all, order)
 	}
-	card := isCardStatement(all)
+	cardWords := cardPhrases(all)
+	card := cardWords >= 2
+	var allRows []row
+	for _, pr := range read {
+		allRows = append(allRows, pr.rows...)
+	}
+	// One word for a card (its title) and a card's layout make a card's
+	// statement too; the arithmetic cannot tell it from a bank's.
+	cardByLayout := cardWords == 1 && cardLayout(allRows)
+	if cardByLayout {
+		card = true
+		x.printf("read as a card's statement: it names a card once, and its layout is a card's (no balance on any row, most amounts positive as a card prints purchases)")
+	}
 	res := &Result{Statement: st}
 	for _, pg := range doc.Pages {
 		for _, w := range pg.Warnings {
@@ -169,7 +184,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	// lost minus, a misread digit.
 	ocr := slices.ContainsFunc(doc.Pages, func(p Page) bool { return p.OCR })
 	if len(parts) == 1 {
-		res.Transactions = reconcile(read[0].rows, read[0].markers, &res.Statement, order, ps, pe, card, x)
+		res.Transactions = reconcile(read[0].rows, read[0].markers, looseAmounts(read[0].outside), &res.Statement, order, ps, pe, card, x)
 		if ocr {
 			applyOCRRepairs(res.Transactions, &res.Statement, card)
 			repairOCRDates(res.Transactions, &res.Statement)
@@ -177,6 +192,9 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		}
 		if yearFromToday {
 			yearUnproven(&res.Statement.Reconciliation)
+		}
+		if cardByLayout {
+			cardUnproven(&res.Statement.Reconciliation)
 		}
 		return res
 	}
@@ -193,7 +211,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 			ast.Currency = st.Currency
 		}
 		offsets = append(offsets, len(res.Transactions))
-		txs := reconcile(read[k].rows, read[k].markers, &ast, order, ps, pe, card, x)
+		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(read[k].outside), &ast, order, ps, pe, card, x)
 		if ocr {
 			applyOCRRepairs(txs, &ast, card)
 			repairOCRDates(txs, &ast)
@@ -213,13 +231,49 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	res.Statement.AccountNumber = first.Number
 	res.Statement.OpeningBalance, res.Statement.ClosingBalance = first.OpeningBalance, first.ClosingBalance
 	res.Statement.TotalIn, res.Statement.TotalOut = nil, nil
-	if yearFromToday {
-		for i := range res.Statement.Accounts {
+	for i := range res.Statement.Accounts {
+		if yearFromToday {
 			yearUnproven(&res.Statement.Accounts[i].Reconciliation)
+		}
+		if cardByLayout {
+			cardUnproven(&res.Statement.Accounts[i].Reconciliation)
 		}
 	}
 	res.Statement.Reconciliation = combineAccounts(res.Statement.Accounts, offsets)
 	return res
+}
+
+// cardLayout reports rows laid out as a card's: one signed amount column,
+// no balance on any row, and at least twice as many positive amounts as
+// negative ones, some of them negative (purchases, and the payments that
+// reduce what is owed). A bank's account prints money out as the
+// negative ones, and mostly money goes out.
+func cardLayout(rows []row) bool {
+	pos, neg := 0, 0
+	for _, rw := range rows {
+		for _, c := range rw.cells {
+			switch {
+			case c.role == roleBalance:
+				return false
+			case c.role != roleAmount:
+			case c.val.IsNegative():
+				neg++
+			default:
+				pos++
+			}
+		}
+	}
+	return neg > 0 && pos >= 2*neg && pos+neg >= 3
+}
+
+// cardUnproven keeps a statement read as a card's from one word and its
+// layout from ok: its arithmetic holds either way, and it proves the amounts,
+// not which way the money went.
+func cardUnproven(rec *Reconciliation) {
+	if rec.Status == ReconcileOK {
+		rec.Status = ReconcileUnverified
+		rec.Message = "read as a credit card's statement from its layout (no running balance, most amounts positive as a card prints purchases): the amounts add up, but nothing printed says which way the money went"
+	}
 }
 
 // yearUnproven keeps a statement whose dates took their year from the
@@ -239,7 +293,10 @@ var today = time.Now
 // least two of the things only a card statement prints (a credit limit, a
 // minimum payment, a payment due date). One alone is often a bank
 // account's small print about its overdraft.
-func isCardStatement(lines []*line) bool {
+func isCardStatement(lines []*line) bool { return cardPhrases(lines) >= 2 }
+
+// cardPhrases counts the different card phrases the lines print.
+func cardPhrases(lines []*line) int {
 	seen := map[string]bool{}
 	for _, l := range lines {
 		f := foldLabel(l.text())
@@ -251,7 +308,7 @@ func isCardStatement(lines []*line) bool {
 			}
 		}
 	}
-	return len(seen) >= 2
+	return len(seen)
 }
 
 // fallbackPeriod gives dates printed without a year something to resolve
@@ -382,7 +439,9 @@ func dropRelistings(rows []row) []row {
 // under (splitAccounts), and the lines between (the account's name, its
 // balances) are the next account's, outside its tables.
 func cutAtAccountNames(segs []segment) []segment {
-	dated := func(l *line) bool { return slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == tokDate }) }
+	dated := func(l *line) bool {
+		return slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == tokDate })
+	}
 	var out []segment
 	for _, sg := range segs {
 		start := 0
@@ -404,6 +463,32 @@ func cutAtAccountNames(segs []segment) []segment {
 		}
 		if sg.lines = sg.lines[start:]; len(sg.lines) > 0 || start == 0 {
 			out = append(out, sg)
+		}
+	}
+	return out
+}
+
+// looseAmounts are the lone amounts of lines outside the tables that
+// print a few words and one amount, and no date: balances, limits, sums,
+// named in words the lexicon may not hold. The arithmetic decides which,
+// if any, are the opening and closing balances (reconcile).
+func looseAmounts(lines []*line) []decimal.Decimal {
+	var out []decimal.Decimal
+	for _, l := range lines {
+		var amounts []token
+		words := 0
+		for _, t := range l.toks {
+			switch t.kind {
+			case tokDate:
+				words = 99
+			case tokAmount:
+				amounts = append(amounts, t)
+			default:
+				words++
+			}
+		}
+		if len(amounts) == 1 && words >= 1 && words <= 6 {
+			out = append(out, amounts[0].amount)
 		}
 	}
 	return out

@@ -345,7 +345,7 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 // reading of the amount columns the balances agree with, fills in balances
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
-func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, periodStart, periodEnd *time.Time, card bool, x *explainer) []Transaction {
+func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statement, order dateOrder, periodStart, periodEnd *time.Time, card bool, x *explainer) []Transaction {
 	if newestFirst(rows, order, periodStart, periodEnd) {
 		// The rows run from the newest: read them from the oldest, so
 		// the balances chain forward and the rows come out in the order
@@ -441,6 +441,37 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	} else if r, ok := readingBySums(rows, readings, unsigned, st.TotalIn, st.TotalOut); ok {
 		for id := range bySeg {
 			bySeg[id] = r
+		}
+	}
+	// Balances printed in words no lexicon holds (loose: lone amounts
+	// beside a label, outside the tables) are known by the arithmetic:
+	// one the first printed balance works back to is the opening, one
+	// the rows end at is the closing, and with no balance on the rows two
+	// whose difference is the rows' net movement are both.
+	if net, moved, ok := netMovement(rows, bySeg, unsigned); ok && len(loose) > 0 {
+		switch {
+		case derivedOpening && slices.ContainsFunc(loose, opening.Equal):
+			x.printf("opening balance %s: printed outside the tables", opening)
+			derivedOpening, anchor = false, -1
+			v := *opening
+			st.OpeningBalance = &v
+		case opening == nil && st.ClosingBalance == nil && !anyPrintedBalance(rows) && !net.IsZero():
+			for _, a := range loose {
+				// The printed sums of money in and out are as far apart
+				// as the rows move: they are no balances.
+				if b := a.Add(net); slices.ContainsFunc(loose, b.Equal) && !(a.Equal(moved[0]) || a.Equal(moved[1])) {
+					x.printf("opening balance %s and closing balance %s: printed outside the tables, %s apart as the rows move", a, b, net)
+					o, c := a, b
+					opening, st.OpeningBalance, st.ClosingBalance = &o, &o, &c
+					break
+				}
+			}
+		}
+		if opening != nil && st.ClosingBalance == nil {
+			if end := opening.Add(net); slices.ContainsFunc(loose, end.Equal) {
+				x.printf("closing balance %s: printed outside the tables", end)
+				st.ClosingBalance = &end
+			}
 		}
 	}
 	// With no balance printed on any row and no opening balance, the
@@ -906,6 +937,30 @@ func dropAfterClosing(rows []row, markers []marker) ([]row, int) {
 		}
 	}
 	return rows[:end], len(rows) - end
+}
+
+// netMovement is what the rows move the balance by under their readings,
+// when every row's direction is known, and the sums of their moves up
+// and down.
+func netMovement(rows []row, bySeg map[int]reading, unsigned bool) (net decimal.Decimal, moved [2]decimal.Decimal, ok bool) {
+	for _, rw := range rows {
+		r := bySeg[rw.segID]
+		d, _, known, any := r.movement(rw, unsigned)
+		if !any {
+			continue
+		}
+		if !known {
+			return net, moved, false
+		}
+		c := r.chain(d)
+		net = net.Add(c)
+		if c.IsNegative() {
+			moved[0] = moved[0].Sub(c)
+		} else {
+			moved[1] = moved[1].Add(c)
+		}
+	}
+	return net, moved, true
 }
 
 // newestFirst reports rows whose dates never rise and fall at least

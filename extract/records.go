@@ -1,0 +1,200 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+)
+
+// Records: statements that print one transaction as a block of label and
+// value lines, as mobile wallets and some web banks do:
+//
+//	Date          03.03.2025
+//	Description   Card payment Lidl
+//	Amount        -12.50
+//	Balance       1,234.50
+//
+// No word says which label is which: the blocks are found by their labels
+// repeating in the same order, and each block becomes one line of a table
+// with no heading (its date first, its words, then its figures in the
+// order printed), which the table readers read like any other. The
+// arithmetic then decides what the figures are.
+
+// recordLine is a line split into its label and its value.
+type recordLine struct {
+	label string // folded
+	value []Word
+}
+
+// splitRecordLine reads a line as a label (one to four words of text at
+// its left) and a value (what stands after a gap of three ems or more).
+func splitRecordLine(l *line) (recordLine, bool) {
+	for i := 1; i < len(l.words) && i <= 4; i++ {
+		if l.words[i].X0-l.words[i-1].X1 < 3*l.em {
+			continue
+		}
+		label := l.words[:i]
+		for _, t := range l.toks {
+			if t.kind != tokText && t.x0 < l.words[i].X0 {
+				return recordLine{}, false // a date or a figure in the label
+			}
+		}
+		return recordLine{label: strings.TrimSpace(foldLabel(joinWords(label))), value: l.words[i:]}, true
+	}
+	return recordLine{}, false
+}
+
+// mergeRecords replaces each run of record blocks in a document by one
+// line per block, on the page of the block's first line. The runs go on
+// across pages: a line that is no label and value (a page's footer, its
+// next heading) stands between two lines of a run, outside its blocks.
+func mergeRecords(pages [][]*line, decimalComma bool) [][]*line {
+	type at struct{ page, i int }
+	var idx []at
+	var recs []recordLine
+	for p, ls := range pages {
+		for i, l := range ls {
+			if r, ok := splitRecordLine(l); ok {
+				idx = append(idx, at{p, i})
+				recs = append(recs, r)
+			}
+		}
+	}
+	drop := map[*line]bool{}
+	repl := map[*line]*line{}
+	for k := 0; k < len(recs); {
+		p, n := recordRun(recs, k)
+		if p == 0 {
+			k++
+			continue
+		}
+		var merged []*line
+		for b := k; b+p <= k+n; b += p {
+			block := make([]*line, p)
+			for j := range p {
+				block[j] = pages[idx[b+j].page][idx[b+j].i]
+			}
+			m := mergeBlock(block, recs[b:b+p], decimalComma)
+			if m == nil {
+				merged = nil
+				break
+			}
+			merged = append(merged, m)
+		}
+		if merged == nil {
+			k++
+			continue
+		}
+		for b := k; b < k+n; b++ {
+			drop[pages[idx[b].page][idx[b].i]] = true
+		}
+		for j, m := range merged {
+			repl[pages[idx[k+j*p].page][idx[k+j*p].i]] = m
+		}
+		k += n
+	}
+	if len(drop) == 0 {
+		return pages
+	}
+	out := make([][]*line, len(pages))
+	for p, ls := range pages {
+		for _, l := range ls {
+			switch {
+			case repl[l] != nil:
+				out[p] = append(out[p], repl[l])
+			case !drop[l]:
+				out[p] = append(out[p], l)
+			}
+		}
+	}
+	return out
+}
+
+// recordRun finds blocks starting at line i: the shortest period p of two
+// to six labels that repeats at least twice, and how many lines the run of
+// whole blocks spans. 0, 0 when none starts there.
+func recordRun(recs []recordLine, i int) (p, n int) {
+	for p = 2; p <= 6; p++ {
+		if i+2*p > len(recs) {
+			break
+		}
+		n = 0
+		for i+n < len(recs) && (n < p || recs[i+n].label == recs[i+n-p].label) {
+			n++
+		}
+		n -= n % p
+		if n < 2*p {
+			continue
+		}
+		labels := map[string]bool{}
+		for _, r := range recs[i : i+p] {
+			labels[r.label] = true
+		}
+		if len(labels) == p {
+			return p, n
+		}
+	}
+	return 0, 0
+}
+
+// mergeBlock makes one block's lines into one line: its date, its text,
+// then its figures, each figure a column of its own in the order printed.
+// nil when the block holds no single date or no figure.
+func mergeBlock(lines []*line, recs []recordLine, decimalComma bool) *line {
+	var date, text, figures [][]Word
+	for k, l := range lines {
+		var kinds []tokKind
+		for _, t := range l.toks {
+			if t.x0 >= recs[k].value[0].X0 {
+				kinds = append(kinds, figureKind(t))
+			}
+		}
+		switch {
+		case len(kinds) == 1 && kinds[0] == tokDate:
+			date = append(date, recs[k].value)
+		case len(kinds) == 1 && kinds[0] == tokAmount:
+			figures = append(figures, recs[k].value)
+		case !slices.Contains(kinds, tokDate) && !slices.Contains(kinds, tokAmount):
+			text = append(text, recs[k].value)
+		default:
+			return nil
+		}
+	}
+	if len(date) != 1 || len(figures) == 0 {
+		return nil
+	}
+	first := lines[0]
+	m := &line{page: first.page, y0: first.y0, y1: first.y1, em: first.em, ocr: first.ocr}
+	x := 0.0
+	place := func(ws []Word, at float64) {
+		x = max(x, at)
+		for _, w := range ws {
+			width := w.X1 - w.X0
+			m.words = append(m.words, Word{Text: w.Text, X0: x, Y0: first.y0, X1: x + width, Y1: first.y1, Conf: w.Conf})
+			x += width + 0.3*first.em
+		}
+	}
+	// The figures stand in columns of their own, the same on every
+	// block's line: the k-th at 60 + 12k ems, past any description.
+	em := first.em
+	place(date[0], 0)
+	for _, ws := range text {
+		place(ws, x+em)
+	}
+	for k, ws := range figures {
+		place(ws, max(x+3*em, float64(60+12*k)*em))
+	}
+	tokenize(m, decimalComma)
+	for i := range m.toks {
+		m.toks[i].kind = figureKind(m.toks[i])
+	}
+	return m
+}
+
+// figureKind is a token's kind in a record, where a whole number with a
+// sign ("202-", "-476") is a figure: it stands on a value line of its own.
+func figureKind(t token) tokKind {
+	if t.bare && t.marked {
+		return tokAmount
+	}
+	return t.kind
+}
