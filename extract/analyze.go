@@ -153,8 +153,11 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	}
 	// One word for a card (its title) and a card's layout make a card's
 	// statement too; the arithmetic cannot tell it from a bank's.
-	cardByLayout := cardWords == 1 && cardLayout(allRows)
-	if cardByLayout {
+	// With no word for a card, and no heading the lexicon knows over the
+	// rows, that layout leaves open which way the money went: read as a
+	// bank's, and unverified.
+	cardByLayout := (cardWords == 1 || cardWords == 0 && len(labels) == 0) && cardLayout(allRows)
+	if cardByLayout && cardWords == 1 {
 		card = true
 		x.printf("read as a card's statement: it names a card once, and its layout is a card's (no balance on any row, most amounts positive as a card prints purchases)")
 	}
@@ -184,7 +187,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	// lost minus, a misread digit.
 	ocr := slices.ContainsFunc(doc.Pages, func(p Page) bool { return p.OCR })
 	if len(parts) == 1 {
-		res.Transactions = reconcile(read[0].rows, read[0].markers, looseAmounts(read[0].outside), &res.Statement, order, ps, pe, card, x)
+		res.Transactions = reconcile(read[0].rows, read[0].markers, looseAmounts(parts[0].lines, read[0].rows), &res.Statement, order, ps, pe, card, x)
 		if ocr {
 			applyOCRRepairs(res.Transactions, &res.Statement, card)
 			repairOCRDates(res.Transactions, &res.Statement)
@@ -211,7 +214,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 			ast.Currency = st.Currency
 		}
 		offsets = append(offsets, len(res.Transactions))
-		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(read[k].outside), &ast, order, ps, pe, card, x)
+		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(parts[k].lines, read[k].rows), &ast, order, ps, pe, card, x)
 		if ocr {
 			applyOCRRepairs(txs, &ast, card)
 			repairOCRDates(txs, &ast)
@@ -266,13 +269,15 @@ func cardLayout(rows []row) bool {
 	return neg > 0 && pos >= 2*neg && pos+neg >= 3
 }
 
-// cardUnproven keeps a statement read as a card's from one word and its
-// layout from ok: its arithmetic holds either way, and it proves the amounts,
-// not which way the money went.
+// cardUnproven keeps a statement laid out as a card's (cardLayout) that
+// names a card once, or not at all and under no heading the lexicon knows,
+// from ok: its arithmetic holds read as
+// a card's or as a bank's, so it proves the amounts, not which way the
+// money went.
 func cardUnproven(rec *Reconciliation) {
 	if rec.Status == ReconcileOK {
 		rec.Status = ReconcileUnverified
-		rec.Message = "read as a credit card's statement from its layout (no running balance, most amounts positive as a card prints purchases): the amounts add up, but nothing printed says which way the money went"
+		rec.Message = "laid out as a credit card's statement (no running balance, most amounts positive as a card prints purchases): the amounts add up, but nothing printed says which way the money went"
 	}
 }
 
@@ -468,13 +473,23 @@ func cutAtAccountNames(segs []segment) []segment {
 	return out
 }
 
-// looseAmounts are the lone amounts of lines outside the tables that
-// print a few words and one amount, and no date: balances, limits, sums,
-// named in words the lexicon may not hold. The arithmetic decides which,
-// if any, are the opening and closing balances (reconcile).
-func looseAmounts(lines []*line) []decimal.Decimal {
+// looseAmounts are the lone amounts of lines above an account's first
+// row or below its last that print a few words and one amount, and no
+// date: balances, limits, sums, named in words the lexicon may not hold.
+// The arithmetic decides which, if any, are the opening and closing
+// balances (reconcile).
+func looseAmounts(lines []*line, rows []row) []decimal.Decimal {
+	first, last := len(lines), -1
+	for i, l := range lines {
+		if slices.ContainsFunc(rows, func(r row) bool { return r.line == l }) {
+			first, last = min(first, i), i
+		}
+	}
 	var out []decimal.Decimal
-	for _, l := range lines {
+	for i, l := range lines {
+		if i >= first && i <= last {
+			continue
+		}
 		var amounts []token
 		words := 0
 		for _, t := range l.toks {

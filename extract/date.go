@@ -75,6 +75,21 @@ func foldWord(s string) string {
 // a month name in seven languages, with or without a year, with ordinal days.
 // Amounts ("12.50", "1.234,56") and reference numbers are not dates.
 func lexDate(s string) (d dateToken, rest string, ok bool) {
+	d, rest, ok = lexDateOnly(s)
+	if !ok || d.YearDigits == 0 {
+		return d, rest, ok
+	}
+	// The word some languages print after the year ("3.03.25 г.").
+	word, after, _ := strings.Cut(rest, " ")
+	if dateSuffixes()[foldWord(word)] {
+		d.Text = strings.TrimSpace(s)[:len(strings.TrimSpace(s))-len(rest)] + word
+		return d, strings.TrimSpace(after), true
+	}
+	return d, rest, ok
+}
+
+// lexDateOnly is lexDate without the word after the year.
+func lexDateOnly(s string) (d dateToken, rest string, ok bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return dateToken{}, "", false

@@ -182,3 +182,24 @@ func subsequence(a, b string) bool {
 	}
 	return i == len(a)
 }
+
+// dateSuffixes are the words CLDR's date patterns print after a date's
+// year ("г." in Bulgarian and Russian "3.03.25 г.", "р." in Ukrainian),
+// folded, built on first use from the patterns themselves.
+var dateSuffixes = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	probe := time.Date(2025, 3, 17, 0, 0, 0, 0, time.UTC)
+	for _, t := range monthLanguages() {
+		for _, d := range []string{t.FmtDateShort(probe), t.FmtDateMedium(probe), t.FmtDateLong(probe)} {
+			f := strings.Fields(d)
+			if len(f) < 2 || !strings.Contains(f[len(f)-2], "25") {
+				continue // the year does not end the pattern
+			}
+			last := foldWord(f[len(f)-1])
+			if strings.IndexFunc(last, unicode.IsLetter) >= 0 && strings.IndexFunc(last, unicode.IsDigit) < 0 {
+				out[last] = true
+			}
+		}
+	}
+	return out
+})

@@ -534,6 +534,12 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			x.printf("  left out %s: a section's title", lineRef(l))
 			title = strings.TrimSpace(foldLabel(l.text()))
 			cur = -1
+		case len(cells) == 0 && len(seg.labels) == 0 && overMoney(seg, l):
+			// In a table with no heading the lexicon knows, a line of
+			// words over its money columns is its heading, not a
+			// description: descriptions stand left of the figures.
+			x.printf("  left out %s: words over the money columns, the table's heading", lineRef(l))
+			cur = -1
 		case len(cells) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
 			// A wrapped description: which row it belongs to is decided
 			// once the table's rows are known (see assignDescriptions).
@@ -976,6 +982,19 @@ func follows(prev, l *line) bool {
 
 // inDateColumn reports a line whose first word starts in the date column:
 // not a wrapped description but a new kind of line (a footer, a note).
+// overMoney reports a line with a word over one of the segment's money
+// columns.
+func overMoney(seg *segment, l *line) bool {
+	for _, w := range l.words {
+		for _, c := range seg.cols {
+			if c.role.isMoney() && w.X1 > c.x0 && w.X0 < c.x1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func inDateColumn(seg *segment, l *line, dl int) bool {
 	if dl < 0 || len(l.words) == 0 {
 		return false

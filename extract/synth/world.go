@@ -229,6 +229,14 @@ func (w *world) num(v decimal.Decimal) string {
 // amounts in a Dr/Cr style print the credit mark.
 func (w *world) signedText(v decimal.Decimal) string {
 	p := w.num(v)
+	if w.card && w.neg == "dr" {
+		// A card marks its credits (payments, refunds) CR; what is
+		// owed goes unmarked.
+		if v.IsNegative() {
+			return p + " " + w.crMark
+		}
+		return p
+	}
 	if !v.IsNegative() {
 		if w.neg == "dr" {
 			return p + " " + w.crMark
