@@ -369,6 +369,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 	first := len(rows)
 	var texts []descLine
 	title := "" // the last section title read in the table
+	var headingLine *line // the last line read as the heading of a table with none the lexicon knows
 	for li, l := range seg.lines {
 		before := len(rows)
 		var dateTok *token
@@ -398,7 +399,10 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				continue
 			}
 			// A line that is one whole number alone is a page number.
-			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t) {
+			// A whole number is money under a money heading, or, in a
+			// table with none, where its figures stand ("918" under
+			// "10 980" in a currency printed in whole units).
+			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && (underMoneyLabel(seg.labels, t) || len(seg.labels) == 0 && colOf(seg, t) >= 0) {
 				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.isMoney() {
 					_, _, drcr := cutDrCr(t.text)
 					cells = append(cells, cell{col: ci, role: seg.cols[ci].role, val: t.amount, marked: t.marked, drcr: drcr})
@@ -534,12 +538,13 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			x.printf("  left out %s: a section's title", lineRef(l))
 			title = strings.TrimSpace(foldLabel(l.text()))
 			cur = -1
-		case len(cells) == 0 && len(seg.labels) == 0 && overMoney(seg, l):
+		case len(cells) == 0 && len(seg.labels) == 0 && (overMoney(seg, l) || headingLine != nil && prevLine == headingLine && dateTok == nil && follows(prevLine, l)):
 			// In a table with no heading the lexicon knows, a line of
 			// words over its money columns is its heading, not a
 			// description: descriptions stand left of the figures.
-			x.printf("  left out %s: words over the money columns, the table's heading", lineRef(l))
+			x.printf("  left out %s: words over the money columns, the table's heading, or a line of it", lineRef(l))
 			cur = -1
+			headingLine = l
 		case len(cells) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
 			// A wrapped description: which row it belongs to is decided
 			// once the table's rows are known (see assignDescriptions).

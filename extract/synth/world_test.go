@@ -103,3 +103,42 @@ func TestWorldLocales(t *testing.T) {
 		}
 	}
 }
+
+// TestWorldMechanisms reads statements of the families each of the
+// engine's general mechanisms is for, in words the engine has never
+// learned (held out and invented), printed by fpdf, and holds each family
+// to a floor: rows dated from the newest (read from the oldest), rows
+// under a day's date (day headings), blocks of label and value lines
+// (records), two accounts named in unknown words (account names by
+// shape), balances in unknown words (loose balances, by arithmetic), and
+// CLDR's date and number shapes in every one of them.
+func TestWorldMechanisms(t *testing.T) {
+	for _, c := range []struct {
+		family string
+		least  int // of 6
+	}{{"table", 5}, {"newest-first", 4}, {"day-groups", 4}, {"kv-blocks", 3}, {"two-accounts", 2}, {"dated-balances", 4}} {
+		t.Run(c.family, func(t *testing.T) {
+			exact := 0
+			var failed []string
+			for i := range 6 {
+				class := []vocab.Class{vocab.HeldOut, vocab.Invented}[i%2]
+				s, err := GenerateWorld(int64(2700+i), WorldOptions{Family: c.family, Vocab: class})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := convertWorld(s, false)
+				if r.exact() {
+					exact++
+				} else {
+					failed = append(failed, s.String())
+				}
+				if r.falseOK() {
+					t.Errorf("%s says ok while wrong", s)
+				}
+			}
+			if exact < c.least {
+				t.Errorf("%d of 6 exactly right, want at least %d; wrong: %s", exact, c.least, strings.Join(failed, "; "))
+			}
+		})
+	}
+}
