@@ -368,7 +368,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 	pitch := linePitch(seg.lines)
 	first := len(rows)
 	var texts []descLine
-	title := "" // the last section title read in the table
+	title := ""           // the last section title read in the table
 	var headingLine *line // the last line read as the heading of a table with none the lexicon knows
 	for li, l := range seg.lines {
 		before := len(rows)
