@@ -89,3 +89,7 @@ func checkPassword(hash, password string) (bool, error) {
 	got := argon2.IDKey([]byte(password), salt, t, m, p, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
+
+// NewPassword makes a random password of 20 base62 characters (about 119
+// bits), for an administrator to hand on.
+func NewPassword() (string, error) { return randomString("", 20) }
