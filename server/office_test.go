@@ -610,3 +610,301 @@ func TestInvitation(t *testing.T) {
 		t.Errorf("inviting another office's member: %d %v", code, m)
 	}
 }
+
+// linkPost uploads through a link's page as a browser's form would
+// (accept says HTML or JSON), and returns the status, body and headers.
+func (e *testEnv) linkPost(token string, parts map[string][]byte, accept string) (int, string, http.Header) {
+	e.t.Helper()
+	body, ctype := form(parts)
+	req, _ := http.NewRequest("POST", e.http.URL+"/l/"+token, body)
+	req.Header.Set("Content-Type", ctype)
+	req.Header.Set("Accept", accept)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(raw), resp.Header
+}
+
+// TestClientLinks: a link's page names the office and shows nothing of
+// its work; an upload through it lands in its folder, charged to the
+// office and marked with the link; its page limit, expiry and revocation
+// hold, each with a clear page; the token reads nothing anywhere else.
+func TestClientLinks(t *testing.T) {
+	f := newOffices(t)
+	e := f.e
+	ctx := context.Background()
+	if err := e.store.RenameOffice(ctx, f.a.ID, "Smith & Partners"); err != nil {
+		t.Fatal(err)
+	}
+	token, id := f.newLink(2)
+	resp, err := http.Get(e.http.URL + "/l/" + token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "Smith &amp; Partners") || !strings.Contains(string(page), `type="file"`) ||
+		!strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Fatalf("link page: %d %s", resp.StatusCode, page)
+	}
+	for _, secret := range []string{f.doc, f.folder, "boss@a.example", "march statement"} {
+		if strings.Contains(string(page), secret) {
+			t.Errorf("the link's page shows %q", secret)
+		}
+	}
+	before, _ := e.store.Usage(ctx, f.a.ID)
+
+	// An upload, as a browser's form sends it: the page says it was received.
+	code, html, _ := e.linkPost(token, map[string][]byte{"file": sample}, "text/html")
+	if code != 200 || !strings.Contains(html, "Received march statement.pdf (1 pages)") || !strings.Contains(html, "1 more pages") {
+		t.Fatalf("upload through the link: %d %s", code, html)
+	}
+	// As JSON it says no more than what was sent: no file_id.
+	code, js, _ := e.linkPost(token, map[string][]byte{"file": sample}, "application/json")
+	if code != 200 || strings.Contains(js, "doc_") || !strings.Contains(js, `"page_count":1`) {
+		t.Errorf("upload through the link as JSON: %d %s", code, js)
+	}
+	after, _ := e.store.Usage(ctx, f.a.ID)
+	if after.Used != before.Used+2 {
+		t.Errorf("office's pages used %d → %d, want 2 more", before.Used, after.Used)
+	}
+	// Both landed in the link's folder, marked with the link.
+	fd, err := e.store.FolderDocuments(ctx, f.folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var viaLink []string
+	for _, d := range fd {
+		if _, l, _ := e.store.DocumentUploader(ctx, d.Document.ID); l == id {
+			viaLink = append(viaLink, d.Document.ID)
+		}
+	}
+	if len(viaLink) != 2 {
+		t.Errorf("documents in the folder by the link = %v, want 2", viaLink)
+	}
+	// The page limit: a third page is refused, with a clear page, and nothing charged.
+	code, html, _ = e.linkPost(token, map[string][]byte{"file": sample}, "text/html")
+	if code != 413 || !strings.Contains(html, "takes 0 more pages") {
+		t.Errorf("past the page limit: %d %s", code, html)
+	}
+	if u, _ := e.store.Usage(ctx, f.a.ID); u.Used != after.Used {
+		t.Errorf("a refused upload was charged: %d → %d", after.Used, u.Used)
+	}
+	// A folder_id in the form does not move the upload elsewhere.
+	token2, _ := f.newLink(0)
+	code, _, _ = e.linkPost(token2, map[string][]byte{"file": sample, "folder_id": []byte(f.otherFolder)}, "application/json")
+	if code != 200 {
+		t.Errorf("upload naming another folder: %d", code)
+	}
+	if fd, _ := e.store.FolderDocuments(ctx, f.otherFolder); len(fd) != 0 {
+		t.Errorf("a link's upload reached another office's folder: %v", fd)
+	}
+	// No read access of any kind: the token as a key, a cookie, a path.
+	for _, path := range []string{"/api/v1/documents", "/api/v1/folders/" + f.folder, "/api/v1/status?file_id=" + f.doc,
+		"/api/v1/download?file_id=" + f.doc, "/api/v1/links", "/api/v1/user"} {
+		if code, _ := e.send("GET", path, "Bearer "+token, "", ""); code != 401 {
+			t.Errorf("GET %s with the link's token: %d, want 401", path, code)
+		}
+	}
+	for _, path := range []string{"/l/" + token + "/documents", "/l/" + token + "/" + f.doc, "/l/" + id} {
+		resp, err := http.Get(e.http.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 && strings.Contains(string(b), "Send your statements") {
+			t.Errorf("GET %s opens the link's page", path)
+		}
+		if strings.Contains(string(b), "march statement") || strings.Contains(string(b), "doc_") {
+			t.Errorf("GET %s shows a document: %s", path, b)
+		}
+	}
+
+	// Revoked: a clear page that says so, for the page and for uploads.
+	if code, m := e.send("DELETE", "/api/v1/links/"+id, "Bearer "+f.staff, "", ""); code != 200 {
+		t.Fatalf("revoke: %d %v", code, m)
+	}
+	resp, _ = http.Get(e.http.URL + "/l/" + token)
+	page, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 410 || !strings.Contains(string(page), "withdrawn") || strings.Contains(string(page), `type="file"`) {
+		t.Errorf("a revoked link's page: %d %s", resp.StatusCode, page)
+	}
+	if code, html, _ := e.linkPost(token, map[string][]byte{"file": sample}, "text/html"); code != 410 || !strings.Contains(html, "withdrawn") {
+		t.Errorf("upload through a revoked link: %d %s", code, html)
+	}
+	// Expired: the same, once its time is past.
+	e.mu.Lock()
+	e.now = e.now.Add(25 * time.Hour)
+	e.mu.Unlock()
+	resp, _ = http.Get(e.http.URL + "/l/" + token2)
+	page, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 410 || !strings.Contains(string(page), "expired") {
+		t.Errorf("an expired link's page: %d %s", resp.StatusCode, page)
+	}
+	if code, _, _ := e.linkPost(token2, map[string][]byte{"file": sample}, "application/json"); code != 410 {
+		t.Errorf("upload through an expired link: %d", code)
+	}
+	// Guessed: a page that says the link does not work.
+	resp, _ = http.Get(e.http.URL + "/l/ul_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+	page, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 404 || !strings.Contains(string(page), "does not work") {
+		t.Errorf("a guessed link: %d %s", resp.StatusCode, page)
+	}
+	// The trail has each upload by the link, with the document.
+	es, _, _ := e.store.Audit(ctx, store.AuditQuery{AccountID: f.a.ID})
+	n := 0
+	for _, ev := range es {
+		if ev.Action == store.ActLinkUpload && ev.LinkID == id && ev.DocumentID != "" && ev.Address != "" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("link uploads in the trail = %d, want 2", n)
+	}
+}
+
+// TestAuditTrail: each action writes its line, with who, from where and
+// which document; owners filter it by member, document and date; a
+// document's history is its own; deleting the document (by hand or by
+// retention) removes none of it, and the database refuses to.
+func TestAuditTrail(t *testing.T) {
+	f := newOffices(t)
+	e := f.e
+	ctx := context.Background()
+	doc := f.newDoc(f.staff)
+	steps := []struct {
+		method, path, auth, body, action string
+	}{
+		{"GET", "/api/v1/download?format=xlsx&file_id=" + doc, f.reader, "", store.ActExport},
+		{"PUT", "/api/v1/documents/" + doc + "/transactions", f.staff, `{"transactions":[]}`, store.ActCorrect},
+		{"DELETE", "/api/v1/documents/" + doc + "/transactions", f.staff, "", store.ActRevert},
+		{"PUT", "/api/v1/folders/" + f.folder + "/documents/" + doc, f.staff, "", store.ActFolderAdd},
+		{"DELETE", "/api/v1/folders/" + f.folder + "/documents/" + doc, f.staff, "", store.ActFolderRemove},
+		{"POST", "/api/v1/folders", f.staff, `{"name":"Jones"}`, store.ActFolderCreate},
+		{"POST", "/api/v1/links", f.staff, `{"folder_id":"` + f.folder + `"}`, store.ActLinkCreate},
+		{"POST", "/api/v1/members", f.owner, `{"email":"x@new.example","role":"staff"}`, store.ActMemberInvite},
+		{"PUT", fmt.Sprintf("/api/v1/members/%d", f.readerM.ID), f.owner, `{"role":"staff"}`, store.ActMemberRole},
+		{"DELETE", "/api/v1/documents/" + doc, f.staff, "", store.ActDelete},
+	}
+	for _, s := range steps {
+		if code, m := e.send(s.method, s.path, "Bearer "+s.auth, s.body, ""); code >= 300 {
+			t.Fatalf("%s %s: %d %v", s.method, s.path, code, m)
+		}
+	}
+	b := e.browser()
+	b.signIn("clerk@a.example", testPassword)
+	b.do("POST", "/api/v1/signout", "", true, nil)
+	e.browser().signIn("clerk@a.example", "not the password")
+
+	es, _, err := e.store.Audit(ctx, store.AuditQuery{AccountID: f.a.ID, Limit: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]store.Event{}
+	for _, ev := range es {
+		have[ev.Action] = ev
+	}
+	for _, action := range []string{store.ActUpload, store.ActConvert, store.ActExport, store.ActCorrect, store.ActRevert, store.ActFolderAdd,
+		store.ActFolderRemove, store.ActFolderCreate, store.ActLinkCreate, store.ActMemberInvite, store.ActMemberRole, store.ActDelete,
+		store.ActSignIn, store.ActSignOut, store.ActSignInFailed} {
+		ev, ok := have[action]
+		if !ok {
+			t.Errorf("no %s in the trail", action)
+			continue
+		}
+		if ev.Actor == "" || ev.CreatedAt.IsZero() || (ev.Address == "" && action != store.ActConvert) {
+			t.Errorf("%s line lacks who, when or where: %+v", action, ev)
+		}
+	}
+	if ev := have[store.ActExport]; ev.Actor != "auditor@a.example" || ev.MemberID != f.readerM.ID || ev.DocumentID != doc || ev.Detail != "xlsx" {
+		t.Errorf("export line %+v", ev)
+	}
+	if ev := have[store.ActDelete]; ev.Actor != "clerk@a.example" || ev.DocumentID != doc {
+		t.Errorf("delete line %+v", ev)
+	}
+
+	// Through the API, filtered: by member, by document, by date.
+	code, m := e.send("GET", fmt.Sprintf("/api/v1/audit?member_id=%d", f.readerM.ID), "Bearer "+f.owner, "", "")
+	if evs, _ := m["events"].([]any); code != 200 || len(evs) != 1 || evs[0].(map[string]any)["action"] != "export" {
+		t.Errorf("by member: %d %v", code, m)
+	}
+	code, m = e.send("GET", "/api/v1/audit?file_id="+doc, "Bearer "+f.owner, "", "")
+	evs, _ := m["events"].([]any)
+	if code != 200 || len(evs) < 8 {
+		t.Errorf("by document: %d %d events %v", code, len(evs), m)
+	}
+	for _, x := range evs {
+		if x.(map[string]any)["file_id"] != doc {
+			t.Errorf("by document, another's line: %v", x)
+		}
+	}
+	if code, m := e.send("GET", "/api/v1/audit?from=2024-03-10", "Bearer "+f.owner, "", ""); code != 200 || len(m["events"].([]any)) != 0 {
+		t.Errorf("from tomorrow: %d %v", code, m)
+	}
+	if code, m := e.send("GET", "/api/v1/audit?to=2024-03-09&limit=2", "Bearer "+f.owner, "", ""); code != 200 || len(m["events"].([]any)) != 2 || m["next"] == nil {
+		t.Errorf("to today, 2 a page: %d %v", code, m)
+	}
+	if code, m := e.send("GET", "/api/v1/audit?from=yesterday", "Bearer "+f.owner, "", ""); code != 400 {
+		t.Errorf("a bad date: %d %v", code, m)
+	}
+
+	// The document is deleted, and its history still reads in the trail.
+	if code, _ := e.send("GET", "/api/v1/documents/"+doc+"/history", "Bearer "+f.owner, "", ""); code != 404 {
+		t.Errorf("history of a deleted document: %d, want 404 like the document", code)
+	}
+	after, _, _ := e.store.Audit(ctx, store.AuditQuery{AccountID: f.a.ID, DocumentID: doc, Limit: 500})
+	if len(after) < 8 {
+		t.Errorf("the trail of a deleted document has %d lines", len(after))
+	}
+	// A document's history, oldest first, for any member.
+	code, m = e.send("GET", "/api/v1/documents/"+f.doc+"/history", "Bearer "+f.reader, "", "")
+	evs, _ = m["events"].([]any)
+	if code != 200 || len(evs) < 2 || evs[0].(map[string]any)["action"] != "upload" || evs[1].(map[string]any)["action"] != "convert" {
+		t.Errorf("history: %d %v", code, m)
+	}
+
+	// Retention deletes documents, not the trail.
+	n0 := countAudit(t, e)
+	e.srv.cfg.Retention = time.Hour
+	e.mu.Lock()
+	e.now = e.now.Add(2 * time.Hour)
+	e.mu.Unlock()
+	if got := e.srv.retentionPass(ctx); got == 0 {
+		t.Fatal("retention deleted nothing")
+	}
+	if n1 := countAudit(t, e); n1 <= n0 {
+		t.Errorf("trail lines %d → %d after retention, want more (its own lines), none fewer", n0, n1)
+	}
+	// No API call removes a line (the database refuses to: store's
+	// TestAuditAppendOnly).
+	for _, p := range []string{"/api/v1/audit", "/api/v1/audit/1"} {
+		for _, method := range []string{"DELETE", "PUT", "POST"} {
+			if code, _ := e.send(method, p, "Bearer "+f.owner, "{}", ""); code != 405 && code != 404 {
+				t.Errorf("%s %s: %d", method, p, code)
+			}
+		}
+	}
+	if n2 := countAudit(t, e); n2 < n0 {
+		t.Errorf("trail lines fell to %d", n2)
+	}
+}
+
+func countAudit(t *testing.T, e *testEnv) int {
+	t.Helper()
+	n := 0
+	for _, acc := range []int64{1, 2} {
+		es, _, err := e.store.Audit(context.Background(), store.AuditQuery{AccountID: acc, Limit: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(es)
+	}
+	return n
+}
