@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -907,4 +910,54 @@ func countAudit(t *testing.T, e *testEnv) int {
 		n += len(es)
 	}
 	return n
+}
+
+// TestOldDataFileThroughTheAPI: a data file made by the build before
+// offices (store/testdata/main-c45a732.db), opened by this one, answers
+// every old key through the API exactly as before: its documents, its
+// folder and its correction, and nothing of another account's.
+func TestOldDataFileThroughTheAPI(t *testing.T) {
+	b, err := os.ReadFile("../store/testdata/main-c45a732.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "old.db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &testEnv{t: t, store: st, now: time.Now(), keys: map[string]string{}}
+	cfg := DefaultConfig()
+	e.serve(slog.New(slog.NewTextHandler(io.Discard, nil)), nil, cfg, false)
+	office := "Bearer uk_syxXIuW1t9KWJ22CmKBEgrGLNSd1HU1EjGR4WbPC"
+	second := "Bearer uk_wd2qAY1o43joBdGH8yWqBsDU5r4HRHKkZq5vQwcn"
+	solo := "Bearer uk_RGXHgoxECCgHucueyuuhZYtCK6VGAf7OAiF2SbkF"
+	code, m := e.send("GET", "/api/v1/download?format=json&file_id=doc_MhdAGZqeHGiLR6CQWOFDVKTk6P", second, "", "")
+	if code != 200 {
+		t.Fatalf("download: %d %v", code, m)
+	}
+	if tx := m["transactions"].([]any); len(tx) != 26 || tx[0].(map[string]any)["description"] != "EDITED BY MAIN" ||
+		m["statement"].(map[string]any)["edited"] != true {
+		t.Errorf("the corrected download lost its correction: %v", tx[0])
+	}
+	code, m = e.send("GET", "/api/v1/folders/fld_Ufr25ZvyXg55j0czb28zgH1Rc4", office, "", "")
+	if code != 200 || m["name"] != "Client Müller" {
+		t.Errorf("folder: %d %v", code, m)
+	}
+	code, m = e.send("GET", "/api/v1/user", solo, "", "")
+	if code != 200 || m["email"] != "solo@old.example" || m["plan"] != "free" {
+		t.Errorf("user: %d %v", code, m)
+	}
+	if code, _ := e.send("GET", "/api/v1/status?file_id=doc_0IE1DVm73tk5Ljs1TNAvscU9yb", solo, "", ""); code != 200 {
+		t.Errorf("solo's document: %d", code)
+	}
+	if code, _ := e.send("GET", "/api/v1/status?file_id=doc_0IE1DVm73tk5Ljs1TNAvscU9yb", office, "", ""); code != 403 {
+		t.Errorf("solo's document by the other office: %d, want 403", code)
+	}
+	if code, m := e.send("GET", "/api/v1/session", office, "", ""); code != 200 || m["role"] != "owner" {
+		t.Errorf("the old key's member: %d %v", code, m)
+	}
 }
