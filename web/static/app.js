@@ -1155,4 +1155,8 @@ async function openInvite(token) {
     await enter(r.body);
   };
 }
+window.addEventListener("hashchange", () => {
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (invite && !session) openInvite(invite);
+});
 start();
