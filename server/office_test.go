@@ -405,6 +405,26 @@ func TestSessions(t *testing.T) {
 	if strings.Contains(ck.Value, b.csrf) || len(ck.Value) < 40 {
 		t.Errorf("cookie %q", ck.Value)
 	}
+	// A sign-in another site's page could send is refused (login CSRF).
+	for name, hdr := range map[string]map[string]string{
+		"a form's body":      {"Content-Type": "text/plain"},
+		"another origin":     {"Content-Type": "application/json", "Origin": "https://evil.example"},
+		"a cross-site fetch": {"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"},
+	} {
+		body, _ := json.Marshal(map[string]string{"email": "clerk@a.example", "password": testPassword})
+		req, _ := http.NewRequest("POST", e.http.URL+"/api/v1/signin", strings.NewReader(string(body)))
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 403 || len(resp.Cookies()) != 0 {
+			t.Errorf("sign-in from %s: %d %v, want 403 and no cookie", name, resp.StatusCode, resp.Cookies())
+		}
+	}
 	// Behind a TLS proxy the cookie is Secure.
 	b2 := e.browser()
 	body, _ := json.Marshal(map[string]string{"email": "clerk@a.example", "password": testPassword})
@@ -602,7 +622,7 @@ func TestInvitation(t *testing.T) {
 	e.mu.Lock()
 	e.now = e.now.Add(8 * 24 * time.Hour)
 	e.mu.Unlock()
-	if code, m := e.send("POST", "/api/v1/invites/"+late, `{"password":"`+testPassword+`"}`, "", ""); code != 410 {
+	if code, m := e.send("POST", "/api/v1/invites/"+late, "", `{"password":"`+testPassword+`"}`, ""); code != 410 || m["code"] != "invite_expired" {
 		t.Errorf("an expired invitation: %d %v", code, m)
 	}
 	if code, _ := e.send("GET", "/api/v1/invites/inv_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "", "", ""); code != 404 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,27 @@ type office struct {
 var errBadSignIn = &apiError{http.StatusUnauthorized, "invalid_credentials", "The e-mail address or the password is wrong.",
 	"Check both. An owner of your office, or the administrator with 'passbook accounts reset-password', can set a new password."}
 
+// fromThisSite refuses a sign-in or an invitation's acceptance that
+// another site's page could have sent (login CSRF: signing a victim's
+// browser in as someone else): the body must be declared JSON, which a
+// cross-site form cannot send without the browser asking first, and any
+// Origin or Sec-Fetch-Site must be this site's.
+func fromThisSite(r *http.Request) error {
+	bad := !strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "application/json")
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		bad = bad || err != nil || !strings.EqualFold(u.Host, r.Host)
+	}
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		bad = true
+	}
+	if bad {
+		return &apiError{http.StatusForbidden, "csrf_failed", "The request did not come from this site's page.",
+			"Send the JSON body with Content-Type: application/json, from this site."}
+	}
+	return nil
+}
+
 // readJSON decodes a small JSON body into v.
 func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
@@ -57,6 +79,10 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 // recorded in the office's trail when the address is a member's.
 func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	addr := clientAddr(r)
+	if err := fromThisSite(r); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	var req signInRequest
 	if err := readJSON(w, r, &req); err != nil {
 		s.fail(w, r, err)
@@ -228,6 +254,10 @@ func (s *Server) handleInvite(w http.ResponseWriter, r *http.Request) {
 // handleAcceptInvite takes an invitation once with the new member's
 // password, and signs the member in.
 func (s *Server) handleAcceptInvite(w http.ResponseWriter, r *http.Request) {
+	if err := fromThisSite(r); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	var req struct {
 		Password string `json:"password"`
 	}
