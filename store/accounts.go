@@ -241,7 +241,6 @@ func (s *Store) Keys(ctx context.Context, email string) ([]Key, error) {
 	var args []any
 	if email != "" {
 		q += " WHERE a.email = ? OR m.email = ?"
-		args = append(args, strings.TrimSpace(strings.ToLower(email)))
 		args = append(args, strings.TrimSpace(strings.ToLower(email)), strings.TrimSpace(strings.ToLower(email)))
 	}
 	rows, err := s.r.QueryContext(ctx, q+" ORDER BY k.id", args...)
