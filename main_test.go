@@ -414,6 +414,18 @@ func administer(t *testing.T, dir, data string) {
 		{[]string{"keys", "revoke", "1"}, "revoked key 1", false},
 		{[]string{"keys", "revoke", "1"}, "", true},
 		{[]string{"keys", "list", "office@example.com"}, "scanner", false},
+		{[]string{"accounts", "add-member", "office@example.com", "Clerk@Example.com", "--role", "staff"}, "added clerk@example.com", false},
+		{[]string{"accounts", "add-member", "office@example.com", "clerk@example.com"}, "", true},
+		{[]string{"accounts", "add-member", "office@example.com", "x@example.com", "--role", "boss"}, "", true},
+		{[]string{"accounts", "set-role", "clerk@example.com", "read_only"}, "clerk@example.com is now read_only", false},
+		{[]string{"accounts", "set-role", "office@example.com", "staff"}, "", true}, // the last owner
+		{[]string{"accounts", "members", "clerk@example.com"}, "clerk@example.com   read_only  set", false},
+		{[]string{"accounts", "reset-password", "clerk@example.com"}, "new password for clerk@example.com", false},
+		{[]string{"accounts", "reset-password", "nobody@example.com"}, "", true},
+		{[]string{"keys", "create", "clerk@example.com"}, "for clerk@example.com (read_only", false},
+		{[]string{"accounts", "rename", "clerk@example.com", "Smith & Partners"}, `office is now "Smith & Partners"`, false},
+		{[]string{"accounts", "remove-member", "clerk@example.com"}, "removed clerk@example.com", false},
+		{[]string{"accounts", "remove-member", "office@example.com"}, "", true}, // the last owner
 		{[]string{"backup", filepath.Join(dir, "copy.db")}, "wrote", false},
 		{[]string{"backup", filepath.Join(dir, "copy.db")}, "", true},
 	} {
