@@ -187,7 +187,9 @@ func TestAuthorisationMatrix(t *testing.T) {
 		{"delete document", func() req { return req{"DELETE", "/api/v1/documents/" + f.newDoc(f.owner), "", ""} }, [6]int{200, 200, 403, 403, 401, 401}},
 		{"upload", func() req { b, c := uploadForm(); return req{"POST", "/api/v1/extract", b, c} }, [6]int{200, 200, 403, 200, 401, 401}},
 		{"upload into A's folder", func() req {
-			body, ctype := form(map[string][]byte{"file": sample, "folder_id": []byte(f.folder)})
+			// A folder of its own, so that folder's conversions keep no
+			// other row's folder processing.
+			body, ctype := form(map[string][]byte{"file": sample, "folder_id": []byte(f.newFolder(f.a))})
 			b, _ := io.ReadAll(body)
 			return req{"POST", "/api/v1/extract", string(b), ctype}
 		}, [6]int{200, 200, 403, 403, 401, 401}},
@@ -228,7 +230,37 @@ func TestAuthorisationMatrix(t *testing.T) {
 	}
 	auth := map[string]string{"owner": "Bearer " + f.owner, "staff": "Bearer " + f.staff, "read_only": "Bearer " + f.reader,
 		"other_office": "Bearer " + f.other, "client_link": "Bearer " + f.linkToken, "none": ""}
+	// The page's members: the same answers through a signed-in session
+	// (its cookie, and its CSRF token on changes) as through a key.
+	sessions := []*browserClient{e.browser(), e.browser(), e.browser()}
+	for i, email := range []string{"boss@a.example", "clerk@a.example", "auditor@a.example"} {
+		if resp, m := sessions[i].signIn(email, testPassword); resp.StatusCode != 200 {
+			t.Fatalf("sign in %s: %d %v", email, resp.StatusCode, m)
+		}
+	}
 	for _, row := range rows {
+		for i, b := range sessions {
+			r := row.make()
+			req, _ := http.NewRequest(r.method, e.http.URL+r.path, strings.NewReader(r.body))
+			ctype := r.ctype
+			if ctype == "" && r.body != "" {
+				ctype = "application/json"
+			}
+			if ctype != "" {
+				req.Header.Set("Content-Type", ctype)
+			}
+			if changes(r.method) {
+				req.Header.Set(CSRFHeader, b.csrf)
+			}
+			resp, err := b.c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != row.want[i] {
+				t.Errorf("%s (%s %s) as %s through the page's session: %d, want %d", row.name, r.method, r.path, actors[i], resp.StatusCode, row.want[i])
+			}
+		}
 		for i, actor := range actors {
 			r := row.make()
 			got, m := e.send(r.method, r.path, auth[actor], r.body, r.ctype)
@@ -306,6 +338,12 @@ func TestIDsGuessedAndSwapped(t *testing.T) {
 	// B's staff member was not touched by A's owner.
 	if got, err := e.store.MemberByID(context.Background(), bm.ID); err != nil || got.Role != store.RoleStaff || got.RemovedAt != nil {
 		t.Errorf("B's member after A's attempts: %+v, %v", got, err)
+	}
+	// The spec's user endpoint names the calling member, with the office's quota.
+	_, mo := e.send("GET", "/api/v1/user", "Bearer "+f.owner, "", "")
+	_, ms := e.send("GET", "/api/v1/user", "Bearer "+f.staff, "", "")
+	if mo["email"] != "boss@a.example" || ms["email"] != "clerk@a.example" || fmt.Sprint(mo["quota"]) != fmt.Sprint(ms["quota"]) || len(ms) != 5 {
+		t.Errorf("user as owner %v and as staff %v: want each member's address, the office's one quota, the spec's five fields", mo, ms)
 	}
 	// The last owner can neither be removed nor demoted.
 	if got, m := e.send("DELETE", fmt.Sprintf("/api/v1/members/%d", f.ownerM.ID), "Bearer "+f.owner, "", ""); got != 409 || m["code"] != "last_owner" {

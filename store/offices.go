@@ -469,6 +469,11 @@ func (s *Store) CreateSession(ctx context.Context, memberID int64, address strin
 		return "", Session{}, err
 	}
 	now := s.stamp()
+	// Sessions unused for a month are long ended (SessionIdle is hours):
+	// forget them, so the table holds about the sessions in use.
+	if _, err := s.w.ExecContext(ctx, "DELETE FROM sessions WHERE seen_at < ?", formatTime(s.Now().Add(-30*24*time.Hour))); err != nil {
+		return "", Session{}, fmt.Errorf("create session: %w", err)
+	}
 	var id int64
 	if err := s.w.QueryRowContext(ctx, `INSERT INTO sessions (hash, member_id, csrf, address, created_at, seen_at)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, hashKey(token), memberID, csrf, address, now, now).Scan(&id); err != nil {
