@@ -126,11 +126,8 @@ func (s *Server) sameOrigin(r *http.Request, csrf string) bool {
 	if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(csrf)) != 1 {
 		return false
 	}
-	if o := r.Header.Get("Origin"); o != "" && o != "null" {
-		u, err := url.Parse(o)
-		if err != nil || !strings.EqualFold(u.Host, r.Host) {
-			return false
-		}
+	if o := r.Header.Get("Origin"); o != "" && o != "null" && !ourOrigin(r, o) {
+		return false
 	}
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
 		return false
@@ -191,4 +188,21 @@ func (s *Server) audit(r *http.Request, e store.Event) {
 	if err := s.store.Record(context.WithoutCancel(r.Context()), e); err != nil {
 		s.log.Error("audit not recorded", "action", e.Action, "err", err)
 	}
+}
+
+// ourOrigin says whether an Origin header names this site: the host the
+// request reached, or the one a reverse proxy says the browser used
+// (X-Forwarded-Host; a proxy that rewrites Host must send it).
+func ourOrigin(r *http.Request, origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return strings.EqualFold(u.Host, r.Host) || strings.EqualFold(u.Host, forwardedHost(r))
+}
+
+// forwardedHost is the first host of X-Forwarded-Host, or "".
+func forwardedHost(r *http.Request) string {
+	h, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Host"), ",")
+	return strings.TrimSpace(h)
 }

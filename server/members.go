@@ -47,14 +47,19 @@ func (s *Server) handleMembers(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "members": out})
 }
 
-// siteURL is the site's address as the request reached it, with the base
-// path: links made for other people start with it.
+// siteURL is the site's address as the browser reached it (through a
+// reverse proxy's X-Forwarded-Host and -Proto when it sends them), with
+// the base path: links made for other people start with it.
 func (s *Server) siteURL(r *http.Request) string {
 	scheme := "http"
 	if secure(r) {
 		scheme = "https"
 	}
-	return scheme + "://" + r.Host + s.cfg.BasePath
+	host := r.Host
+	if h := forwardedHost(r); h != "" {
+		host = h
+	}
+	return scheme + "://" + host + s.cfg.BasePath
 }
 
 var errBadRole = &apiError{http.StatusBadRequest, "invalid_role", "The role is not one of owner, staff or read_only.", "Send role: owner, staff or read_only."}

@@ -493,6 +493,11 @@ func TestSessions(t *testing.T) {
 	if resp, m := b.do("POST", "/api/v1/folders", `{"name":"real"}`, true, map[string]string{"Origin": e.http.URL, "Sec-Fetch-Site": "same-origin"}); resp.StatusCode != 200 {
 		t.Errorf("the page's own POST: %d %v", resp.StatusCode, m)
 	}
+	// Behind a reverse proxy that rewrites Host and says what the browser used.
+	if resp, m := b.do("POST", "/api/v1/folders", `{"name":"proxied"}`, true, map[string]string{"Origin": "https://books.example",
+		"X-Forwarded-Host": "books.example"}); resp.StatusCode != 200 {
+		t.Errorf("the page's own POST through a proxy: %d %v", resp.StatusCode, m)
+	}
 	// Another session's token does not do for this one.
 	b3 := e.browser()
 	b3.signIn("clerk@a.example", testPassword)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -51,9 +50,8 @@ var errBadSignIn = &apiError{http.StatusUnauthorized, "invalid_credentials", "Th
 // Origin or Sec-Fetch-Site must be this site's.
 func fromThisSite(r *http.Request) error {
 	bad := !strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "application/json")
-	if o := r.Header.Get("Origin"); o != "" {
-		u, err := url.Parse(o)
-		bad = bad || err != nil || !strings.EqualFold(u.Host, r.Host)
+	if o := r.Header.Get("Origin"); o != "" && !ourOrigin(r, o) {
+		bad = true
 	}
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
 		bad = true
