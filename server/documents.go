@@ -177,6 +177,11 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &ie):
 		s.replay(w, r, ie.Document)
 		return
+	case errors.As(err, &qe) && byLink:
+		// The office's plan and usage are not the client's to read.
+		s.fail(w, r, &apiError{http.StatusTooManyRequests, "quota_exceeded", "The office cannot take more pages just now.",
+			"Try again later, or tell the office."})
+		return
 	case errors.As(err, &qe):
 		s.fail(w, r, quotaError(qe.Usage, info.PageCount, s.store.Now()))
 		return

@@ -197,6 +197,14 @@ func (s *Server) linkFor(w http.ResponseWriter, r *http.Request) (store.Link, bo
 		s.renderLink(w, http.StatusInternalServerError, linkView{Gone: true, Title: "Something went wrong",
 			Message: "The server could not open this link just now. Try again in a minute."})
 		return store.Link{}, false
+	case !l.Live(s.store.Now()) && r.Method == http.MethodPost:
+		// An upload tried through a dead link is a use the office may
+		// want to know of; a look at its page is not.
+		s.audit(r, store.Event{AccountID: l.AccountID, Actor: "link " + l.ID, Action: store.ActLinkRefused, FolderID: l.FolderID,
+			LinkID: l.ID, Detail: "withdrawn or expired"})
+		s.renderLink(w, http.StatusGone, linkView{Gone: true, Title: "This link no longer takes statements",
+			Message: l.OfficeName + " has withdrawn this upload link, or its time is past. Ask them for a new one if you still have statements to send."})
+		return store.Link{}, false
 	case l.RevokedAt != nil:
 		s.renderLink(w, http.StatusGone, linkView{Gone: true, Title: "This link was withdrawn",
 			Message: l.OfficeName + " has withdrawn this upload link. Ask them for a new one if you still have statements to send."})

@@ -803,6 +803,9 @@ func TestClientLinks(t *testing.T) {
 	if code, html, _ := e.linkPost(token, map[string][]byte{"file": sample}, "text/html"); code != 410 || !strings.Contains(html, "withdrawn") {
 		t.Errorf("upload through a revoked link: %d %s", code, html)
 	}
+	if n := len(auditOf(t, e, f.a.ID, store.ActLinkRefused)); n != 1 {
+		t.Errorf("refused uploads through the dead link in the trail: %d, want 1", n)
+	}
 	// Expired: the same, once its time is past.
 	e.mu.Lock()
 	e.now = e.now.Add(25 * time.Hour)
@@ -1023,4 +1026,20 @@ func TestOldDataFileThroughTheAPI(t *testing.T) {
 	if code, m := e.send("GET", "/api/v1/session", office, "", ""); code != 200 || m["role"] != "owner" {
 		t.Errorf("the old key's member: %d %v", code, m)
 	}
+}
+
+// auditOf is an office's lines of one action.
+func auditOf(t *testing.T, e *testEnv, account int64, action string) []store.Event {
+	t.Helper()
+	es, _, err := e.store.Audit(context.Background(), store.AuditQuery{AccountID: account, Limit: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []store.Event
+	for _, ev := range es {
+		if ev.Action == action {
+			out = append(out, ev)
+		}
+	}
+	return out
 }

@@ -12,7 +12,7 @@ const actionWords = {
   folder_delete: "deleted a folder", folder_add: "put in a folder", folder_remove: "took out of a folder", sign_in: "signed in",
   sign_in_failed: "failed to sign in", sign_out: "signed out", member_invite: "invited", member_join: "joined",
   member_role: "changed a role", member_remove: "removed a member", password_reset: "reset a password", link_create: "made an upload link",
-  link_revoke: "withdrew an upload link", link_upload: "uploaded through a link", office_rename: "renamed the office",
+  link_revoke: "withdrew an upload link", link_upload: "uploaded through a link", link_refused: "tried a dead upload link", office_rename: "renamed the office",
 };
 
 function eventRow(e) {
