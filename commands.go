@@ -650,6 +650,9 @@ func cmdAccounts(ctx context.Context, e env) error {
 		if err := st.SetPlan(ctx, pos[0], p); err != nil {
 			return err
 		}
+		if acc, err := st.AccountByEmail(ctx, pos[0]); err == nil {
+			adminRecord(ctx, e, st, acc.ID, store.Event{Action: store.ActPlanChange, Detail: string(p)})
+		}
 		fmt.Fprintf(e.stdout, "%s is now on the %s plan\n", pos[0], p)
 		return nil
 	case "members", "add-member", "set-role", "remove-member", "reset-password", "rename":
@@ -662,8 +665,20 @@ func cmdAccounts(ctx context.Context, e env) error {
 		if err := st.GrantCredits(ctx, pos[0], n); err != nil {
 			return err
 		}
+		if acc, err := st.AccountByEmail(ctx, pos[0]); err == nil {
+			adminRecord(ctx, e, st, acc.ID, store.Event{Action: store.ActCreditsGranted, Detail: strconv.Itoa(n) + " pages"})
+		}
 		fmt.Fprintf(e.stdout, "granted %d pages of credit to %s\n", n, pos[0])
 		return nil
+	}
+}
+
+// adminRecord writes what an administration command did to an office in
+// its trail, as the box's administrator; a failure to is a warning.
+func adminRecord(ctx context.Context, e env, st *store.Store, account int64, ev store.Event) {
+	ev.AccountID, ev.Actor, ev.Address = account, "admin", "passbook command"
+	if err := st.Record(ctx, ev); err != nil {
+		fmt.Fprintf(e.stderr, "warning: not recorded in the audit trail: %v\n", err)
 	}
 }
 
@@ -684,9 +699,7 @@ func officeOf(ctx context.Context, st *store.Store, email string) (store.Account
 // each change is written to the office's trail as the administrator's.
 func officeCommand(ctx context.Context, e env, st *store.Store, name string, pos []string, role *string, fromStdin *bool) error {
 	record := func(acc store.Account, action, detail string) {
-		if err := st.Record(ctx, store.Event{AccountID: acc.ID, Actor: "admin", Action: action, Address: "passbook accounts", Detail: detail}); err != nil {
-			fmt.Fprintf(e.stderr, "warning: not recorded in the audit trail: %v\n", err)
-		}
+		adminRecord(ctx, e, st, acc.ID, store.Event{Action: action, Detail: detail})
 	}
 	switch name {
 	case "members":
@@ -837,6 +850,7 @@ func cmdKeys(ctx context.Context, e env) error {
 			if err != nil {
 				return err
 			}
+			adminRecord(ctx, e, st, c.Account.ID, store.Event{Action: store.ActKeyCreate, MemberID: c.Member.ID, Detail: k.Prefix + "… for " + c.Member.Email})
 			fmt.Fprintf(e.stdout, "key %d for %s (%s of %q), shown only this once:\n%s\n", k.ID, c.Member.Email, c.Member.Role, c.Account.Name, key)
 			return nil
 		}
@@ -848,6 +862,7 @@ func cmdKeys(ctx context.Context, e env) error {
 		if err != nil {
 			return err
 		}
+		adminRecord(ctx, e, st, acc.ID, store.Event{Action: store.ActKeyCreate, MemberID: k.MemberID, Detail: k.Prefix + "… for " + acc.Email})
 		fmt.Fprintf(e.stdout, "key %d for %s, shown only this once:\n%s\n", k.ID, acc.Email, key)
 		return nil
 	case "list":
@@ -872,6 +887,13 @@ func cmdKeys(ctx context.Context, e env) error {
 	default: // revoke
 		if err := st.RevokeKey(ctx, id); err != nil {
 			return err
+		}
+		if keys, err := st.Keys(ctx, ""); err == nil {
+			for _, k := range keys {
+				if k.ID == id {
+					adminRecord(ctx, e, st, k.AccountID, store.Event{Action: store.ActKeyRevoke, MemberID: k.MemberID, Detail: k.Prefix + "… of " + k.Email})
+				}
+			}
 		}
 		fmt.Fprintf(e.stdout, "revoked key %d\n", id)
 		return nil
@@ -1023,9 +1045,14 @@ func cmdDocuments(ctx context.Context, e env) error {
 		}
 		return nil
 	default: // delete
+		d, err := st.Document(ctx, pos[0])
+		if err != nil {
+			return err
+		}
 		if err := st.DeleteDocument(ctx, pos[0]); err != nil {
 			return err
 		}
+		adminRecord(ctx, e, st, d.AccountID, store.Event{Action: store.ActDelete, DocumentID: d.ID, Detail: d.OriginalName})
 		fmt.Fprintf(e.stdout, "deleted %s (its pages stay charged)\n", pos[0])
 		return nil
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"passbook/store"
 	"passbook/store/pgtest"
 )
 
@@ -437,5 +438,31 @@ func administer(t *testing.T, dir, data string) {
 	out, _ = cmd("keys", "list")
 	if strings.Contains(out, key) || !strings.Contains(out, key[:9]) {
 		t.Errorf("keys list shows the key itself or not its prefix:\n%s", out)
+	}
+	// What the commands changed is in the office's trail, as the admin's.
+	st, err := store.Open(context.Background(), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	acc, err := st.AccountByEmail(context.Background(), "office@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, _, err := st.Audit(context.Background(), store.AuditQuery{AccountID: acc.ID, Limit: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range es {
+		if e.Actor == "admin" {
+			seen[e.Action] = true
+		}
+	}
+	for _, a := range []string{store.ActPlanChange, store.ActCreditsGranted, store.ActKeyCreate, store.ActKeyRevoke, store.ActMemberJoin,
+		store.ActMemberRole, store.ActPasswordReset, store.ActOfficeRename, store.ActMemberRemove} {
+		if !seen[a] {
+			t.Errorf("no %s by the admin in the trail: %v", a, seen)
+		}
 	}
 }

@@ -533,9 +533,6 @@ func (s *Store) EndSessions(ctx context.Context, memberID int64) error {
 	return nil
 }
 
-// Office reads an office (an account) by its id.
-func (s *Store) Office(ctx context.Context, id int64) (Account, error) { return s.AccountByID(ctx, id) }
-
 // RenameOffice sets the name an office shows its clients.
 func (s *Store) RenameOffice(ctx context.Context, id int64, name string) error {
 	defer s.keys.clear()
