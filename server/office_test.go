@@ -33,6 +33,7 @@ type officeFix struct {
 	linkToken, linkID       string
 	folder, doc             string // A's
 	otherFolder, otherDoc   string // B's
+	folders                 int    // folders made so far
 }
 
 func (e *testEnv) member(acc store.Account, email string, role store.Role) (string, store.Member) {
@@ -91,7 +92,8 @@ func newOffices(t *testing.T, opts ...option) *officeFix {
 }
 
 func (f *officeFix) newFolder(acc store.Account) string {
-	fo, err := f.e.store.CreateFolder(context.Background(), acc.ID, "Client "+time.Now().Format("150405.000000"))
+	f.folders++ // names are unique in an office
+	fo, err := f.e.store.CreateFolder(context.Background(), acc.ID, fmt.Sprintf("Folder %d", f.folders))
 	if err != nil {
 		f.e.t.Fatal(err)
 	}
@@ -194,7 +196,7 @@ func TestAuthorisationMatrix(t *testing.T) {
 			return req{"POST", "/api/v1/extract", string(b), ctype}
 		}, [6]int{200, 200, 403, 403, 401, 401}},
 		{"folders", func() req { return req{"GET", "/api/v1/folders", "", ""} }, [6]int{200, 200, 200, 200, 401, 401}},
-		{"create folder", func() req { return req{"POST", "/api/v1/folders", `{"name":"x"}`, ""} }, [6]int{200, 200, 403, 200, 401, 401}},
+		{"create folder", func() req { n++; return req{"POST", "/api/v1/folders", fmt.Sprintf(`{"name":"Client %d"}`, n), ""} }, [6]int{200, 200, 403, 200, 401, 401}},
 		{"folder", func() req { return req{"GET", "/api/v1/folders/" + f.folder, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"folder download", func() req { return req{"GET", "/api/v1/folders/" + f.folder + "/download?format=csv", "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"delete folder", func() req { return req{"DELETE", "/api/v1/folders/" + f.newFolder(f.a), "", ""} }, [6]int{200, 200, 403, 403, 401, 401}},
