@@ -88,8 +88,8 @@ func (s *Server) handleCreateFolder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.log.Info("folder created", "folder_id", f.ID, "account_id", f.AccountID)
 	s.audit(r, store.Event{Action: store.ActFolderCreate, FolderID: f.ID, Detail: f.Name})
+	s.log.Info("folder created", "folder_id", f.ID, "account_id", f.AccountID)
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "name": f.Name, "created_at": f.CreatedAt.Format(time.RFC3339)})
 }
 
