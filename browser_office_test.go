@@ -120,7 +120,7 @@ func TestBrowserOffice(t *testing.T) {
 	b.waitJS("review open", `!document.getElementById("review").hidden && document.querySelectorAll('#tx tr').length > 0`)
 	b.waitJS("history shown", `document.getElementById("doc-history-list").textContent.includes("uploaded")`)
 	b.do("correct a description", chromedp.Evaluate(`(() => {
-		const ta = document.querySelector('#tx tr textarea, #tx tr input[type=text]');
+		const ta = document.querySelector('#tx tr [data-field="description"]');
 		ta.value = "CORRECTED BY CLERK"; ta.dispatchEvent(new Event("input", {bubbles: true})); ta.dispatchEvent(new Event("change", {bubbles: true}));
 	})()`, nil))
 	b.waitJS("save enabled", `!document.getElementById("save").disabled`)
