@@ -49,10 +49,11 @@ func TestBrowserFolders(t *testing.T) {
 	srv := serve(t, filepath.Join(dir, "passbook.db"))
 	base := "http://" + srv.addr
 	key := keyRE.FindString(srv.stdout.String())
+	password := firstRunPassword(t, srv.stdout.String())
 	b := startBrowser(t, srv.ctx)
 
-	b.do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#key", chromedp.ByID))
-	b.do("sign in", chromedp.SendKeys("#key", key, chromedp.ByID), click(`#signin-form button[type=submit]`), chromedp.WaitVisible("#app", chromedp.ByID))
+	b.do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#email", chromedp.ByID))
+	b.signIn("sign in", "admin@localhost", password)
 	b.waitJS("quota shown", `document.getElementById("quota-label").textContent.includes("no page limit")`)
 	if q := b.text("#account"); strings.Contains(q, "2147483647") || !strings.Contains(q, "no page limit") {
 		t.Errorf("the admin plan's quota reads %q", q)

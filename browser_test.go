@@ -119,17 +119,18 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := keyRE.FindString(out.String())
+	password := resetPassword(t, data, "clerk@example.com")
 
 	b := startBrowser(t, ctx)
 	do, shot, click, text, a11y, waitJS := b.do, b.shot, click, b.text, b.a11y, b.waitJS
 
-	// Sign in: a wrong key is refused in plain words, the right one opens the page.
-	do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#key", chromedp.ByID))
-	do("wrong key", chromedp.SendKeys("#key", "uk_wrongwrongwrongwrongwrongwrongwrong", chromedp.ByID), click(`#signin-form button[type=submit]`))
-	waitJS("refusal shown", `document.getElementById("key-error").textContent.includes("not valid")`)
+	// Sign in: a wrong password is refused in plain words, the right one opens the page.
+	do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#email", chromedp.ByID))
+	do("wrong password", chromedp.SendKeys("#email", "clerk@example.com", chromedp.ByID), chromedp.SendKeys("#password", "not the password", chromedp.ByID),
+		click(`#signin-form button[type=submit]`))
+	waitJS("refusal shown", `document.getElementById("signin-error").textContent.includes("wrong")`)
 	shot("01-sign-in-refused.png")
-	do("sign in", chromedp.Evaluate(`document.getElementById("key").value = ""`, nil), chromedp.SendKeys("#key", key, chromedp.ByID),
-		click(`#signin-form button[type=submit]`), chromedp.WaitVisible("#app", chromedp.ByID))
+	b.signIn("sign in", "", password)
 	waitJS("quota shown", `document.getElementById("quota-label").textContent.includes("0 of 5")`)
 
 	// Upload three files at once; the protected one asks for its password on its own line.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -298,11 +299,27 @@ func firstRun(ctx context.Context, st *store.Store, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	pw, err := store.NewPassword()
+	if err != nil {
+		return err
+	}
+	hash, err := store.HashPassword(pw)
+	if err != nil {
+		return err
+	}
+	c, _, err := st.MemberByEmail(ctx, acc.Email)
+	if err != nil {
+		return err
+	}
+	if err := st.SetPassword(ctx, c.Member.ID, hash); err != nil {
+		return err
+	}
 	what := "data file"
 	if st.Kind() == "postgres" {
 		what = "database"
 	}
-	fmt.Fprintf(out, "New %s: created account %s (admin plan, no page limit).\nIts API key, shown only this once:\n\n    %s\n\n", what, acc.Email, key)
+	fmt.Fprintf(out, "New %s: created account %s (admin plan, no page limit), the owner of its office.\n"+
+		"Its API key and its password for the web page, shown only this once:\n\n    %s\n    %s\n\n", what, acc.Email, key, pw)
 	return nil
 }
 
@@ -557,6 +574,12 @@ var accountsCommands = []subcmd{
 	{"list", "", 0, 0, "lists the accounts with their plan, use this period and credits"},
 	{"set-plan", "EMAIL PLAN", 2, 2, "moves an account to free, professional, business, enterprise or admin"},
 	{"grant-credits", "EMAIL PAGES", 2, 2, "gives an account extra pages, spent once its period's quota is used"},
+	{"members", "EMAIL", 1, 1, "lists the members of the office that EMAIL (the account's or a member's) belongs to"},
+	{"add-member", "EMAIL NEW-EMAIL [--role R]", 2, 2, "adds a member (staff, read_only or owner) to EMAIL's office and prints a password for them, once"},
+	{"set-role", "EMAIL ROLE", 2, 2, "gives a member another role: owner, staff or read_only"},
+	{"remove-member", "EMAIL", 1, 1, "takes a member out of their office: their keys and sessions stop at once"},
+	{"reset-password", "EMAIL [--password-stdin]", 1, 1, "sets a new password for a member (printed once, or read from standard input) and signs them out everywhere"},
+	{"rename", "EMAIL NAME", 2, 2, "names EMAIL's office, as its clients see it on their upload links"},
 }
 
 func cmdAccounts(ctx context.Context, e env) error {
@@ -564,9 +587,15 @@ func cmdAccounts(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	var plan *string
-	if sc.name == "create" {
+	var plan, role *string
+	var fromStdin *bool
+	switch sc.name {
+	case "create":
 		plan = fs.String("plan", "free", "plan: free, professional, business, enterprise or admin")
+	case "add-member":
+		role = fs.String("role", "staff", "role: owner, staff or read_only")
+	case "reset-password":
+		fromStdin = fs.Bool("password-stdin", false, "read the new password from standard input's first line instead of making one")
 	}
 	data := newDataFlags(fs, e, sc.name == "create")
 	pos, err := sc.parse(fs, e, "accounts")
@@ -621,8 +650,13 @@ func cmdAccounts(ctx context.Context, e env) error {
 		if err := st.SetPlan(ctx, pos[0], p); err != nil {
 			return err
 		}
+		if acc, err := st.AccountByEmail(ctx, pos[0]); err == nil {
+			adminRecord(ctx, e, st, acc.ID, store.Event{Action: store.ActPlanChange, Detail: string(p)})
+		}
 		fmt.Fprintf(e.stdout, "%s is now on the %s plan\n", pos[0], p)
 		return nil
+	case "members", "add-member", "set-role", "remove-member", "reset-password", "rename":
+		return officeCommand(ctx, e, st, sc.name, pos, role, fromStdin)
 	default: // grant-credits
 		n, err := strconv.Atoi(pos[1])
 		if err != nil {
@@ -631,9 +665,149 @@ func cmdAccounts(ctx context.Context, e env) error {
 		if err := st.GrantCredits(ctx, pos[0], n); err != nil {
 			return err
 		}
+		if acc, err := st.AccountByEmail(ctx, pos[0]); err == nil {
+			adminRecord(ctx, e, st, acc.ID, store.Event{Action: store.ActCreditsGranted, Detail: strconv.Itoa(n) + " pages"})
+		}
 		fmt.Fprintf(e.stdout, "granted %d pages of credit to %s\n", n, pos[0])
 		return nil
 	}
+}
+
+// adminRecord writes what an administration command did to an office in
+// its trail, as the box's administrator; a failure to is a warning.
+func adminRecord(ctx context.Context, e env, st *store.Store, account int64, ev store.Event) {
+	ev.AccountID, ev.Actor, ev.Address = account, "admin", "passbook command"
+	if err := st.Record(ctx, ev); err != nil {
+		fmt.Fprintf(e.stderr, "warning: not recorded in the audit trail: %v\n", err)
+	}
+}
+
+// officeOf finds the office an address belongs to: a member's, or an
+// account's own.
+func officeOf(ctx context.Context, st *store.Store, email string) (store.Account, error) {
+	if c, _, err := st.MemberByEmail(ctx, email); err == nil {
+		return c.Account, nil
+	}
+	acc, err := st.AccountByEmail(ctx, email)
+	if err != nil {
+		return store.Account{}, fmt.Errorf("no member or account %s: %w", email, err)
+	}
+	return acc, nil
+}
+
+// officeCommand runs the accounts sub-commands about an office's members;
+// each change is written to the office's trail as the administrator's.
+func officeCommand(ctx context.Context, e env, st *store.Store, name string, pos []string, role *string, fromStdin *bool) error {
+	record := func(acc store.Account, action, detail string) {
+		adminRecord(ctx, e, st, acc.ID, store.Event{Action: action, Detail: detail})
+	}
+	switch name {
+	case "members":
+		acc, err := officeOf(ctx, st, pos[0])
+		if err != nil {
+			return err
+		}
+		ms, err := st.Members(ctx, acc.ID)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "office %q (%s)\n", acc.Name, acc.Email)
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tEMAIL\tROLE\tPASSWORD\tSINCE\tREMOVED")
+		for _, m := range ms {
+			pw, removed := "no", ""
+			if m.HasPassword {
+				pw = "set"
+			}
+			if m.RemovedAt != nil {
+				removed = m.RemovedAt.Format(time.RFC3339)
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", m.ID, m.Email, m.Role, pw, m.CreatedAt.Format(time.RFC3339), removed)
+		}
+		return tw.Flush()
+	case "add-member":
+		acc, err := officeOf(ctx, st, pos[0])
+		if err != nil {
+			return err
+		}
+		r, err := store.ParseRole(*role)
+		if err != nil {
+			return err
+		}
+		pw, err := store.NewPassword()
+		if err != nil {
+			return err
+		}
+		hash, err := store.HashPassword(pw)
+		if err != nil {
+			return err
+		}
+		m, err := st.AddMember(ctx, acc.ID, pos[1], r, hash)
+		if err != nil {
+			return err
+		}
+		record(acc, store.ActMemberJoin, m.Email+" as "+string(m.Role))
+		fmt.Fprintf(e.stdout, "added %s to %q as %s; password, shown only this once:\n%s\n", m.Email, acc.Name, m.Role, pw)
+		return nil
+	case "rename":
+		acc, err := officeOf(ctx, st, pos[0])
+		if err != nil {
+			return err
+		}
+		if err := st.RenameOffice(ctx, acc.ID, pos[1]); err != nil {
+			return err
+		}
+		record(acc, store.ActOfficeRename, pos[1])
+		fmt.Fprintf(e.stdout, "%s's office is now %q\n", acc.Email, strings.TrimSpace(pos[1]))
+		return nil
+	}
+	c, _, err := st.MemberByEmail(ctx, pos[0])
+	if err != nil {
+		return fmt.Errorf("no member %s: %w", pos[0], err)
+	}
+	switch name {
+	case "set-role":
+		r, err := store.ParseRole(pos[1])
+		if err != nil {
+			return err
+		}
+		if _, err := st.SetRole(ctx, c.Account.ID, c.Member.ID, r); err != nil {
+			return err
+		}
+		record(c.Account, store.ActMemberRole, c.Member.Email+" is now "+string(r))
+		fmt.Fprintf(e.stdout, "%s is now %s of %q\n", c.Member.Email, r, c.Account.Name)
+	case "remove-member":
+		if _, err := st.RemoveMember(ctx, c.Account.ID, c.Member.ID); err != nil {
+			return err
+		}
+		record(c.Account, store.ActMemberRemove, c.Member.Email)
+		fmt.Fprintf(e.stdout, "removed %s from %q; their keys and sessions no longer work\n", c.Member.Email, c.Account.Name)
+	default: // reset-password
+		var pw string
+		if *fromStdin {
+			line, err := bufio.NewReader(e.stdin).ReadString('\n')
+			if err != nil && line == "" {
+				return fmt.Errorf("reset-password: no password on standard input")
+			}
+			pw = strings.TrimRight(line, "\r\n")
+		} else if pw, err = store.NewPassword(); err != nil {
+			return err
+		}
+		hash, err := store.HashPassword(pw)
+		if err != nil {
+			return err
+		}
+		if err := st.SetPassword(ctx, c.Member.ID, hash); err != nil {
+			return err
+		}
+		record(c.Account, store.ActPasswordReset, c.Member.Email)
+		if *fromStdin {
+			fmt.Fprintf(e.stdout, "new password set for %s; their sessions have ended\n", c.Member.Email)
+		} else {
+			fmt.Fprintf(e.stdout, "new password for %s, shown only this once (their sessions have ended):\n%s\n", c.Member.Email, pw)
+		}
+	}
+	return nil
 }
 
 var keysCommands = []subcmd{
@@ -669,6 +843,17 @@ func cmdKeys(ctx context.Context, e env) error {
 	defer st.Close()
 	switch sc.name {
 	case "create":
+		// A member's address makes a key that acts as that member; an
+		// account's own address, one for its first owner.
+		if c, _, err := st.MemberByEmail(ctx, pos[0]); err == nil {
+			key, k, err := st.CreateMemberKey(ctx, c.Member.ID, *label)
+			if err != nil {
+				return err
+			}
+			adminRecord(ctx, e, st, c.Account.ID, store.Event{Action: store.ActKeyCreate, MemberID: c.Member.ID, Detail: k.Prefix + "… for " + c.Member.Email})
+			fmt.Fprintf(e.stdout, "key %d for %s (%s of %q), shown only this once:\n%s\n", k.ID, c.Member.Email, c.Member.Role, c.Account.Name, key)
+			return nil
+		}
 		acc, err := st.AccountByEmail(ctx, pos[0])
 		if err != nil {
 			return fmt.Errorf("account %s: %w", pos[0], err)
@@ -677,6 +862,7 @@ func cmdKeys(ctx context.Context, e env) error {
 		if err != nil {
 			return err
 		}
+		adminRecord(ctx, e, st, acc.ID, store.Event{Action: store.ActKeyCreate, MemberID: k.MemberID, Detail: k.Prefix + "… for " + acc.Email})
 		fmt.Fprintf(e.stdout, "key %d for %s, shown only this once:\n%s\n", k.ID, acc.Email, key)
 		return nil
 	case "list":
@@ -701,6 +887,13 @@ func cmdKeys(ctx context.Context, e env) error {
 	default: // revoke
 		if err := st.RevokeKey(ctx, id); err != nil {
 			return err
+		}
+		if keys, err := st.Keys(ctx, ""); err == nil {
+			for _, k := range keys {
+				if k.ID == id {
+					adminRecord(ctx, e, st, k.AccountID, store.Event{Action: store.ActKeyRevoke, MemberID: k.MemberID, Detail: k.Prefix + "… of " + k.Email})
+				}
+			}
 		}
 		fmt.Fprintf(e.stdout, "revoked key %d\n", id)
 		return nil
@@ -852,9 +1045,14 @@ func cmdDocuments(ctx context.Context, e env) error {
 		}
 		return nil
 	default: // delete
+		d, err := st.Document(ctx, pos[0])
+		if err != nil {
+			return err
+		}
 		if err := st.DeleteDocument(ctx, pos[0]); err != nil {
 			return err
 		}
+		adminRecord(ctx, e, st, d.AccountID, store.Event{Action: store.ActDelete, DocumentID: d.ID, Detail: d.OriginalName})
 		fmt.Fprintf(e.stdout, "deleted %s (its pages stay charged)\n", pos[0])
 		return nil
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"passbook/store"
 	"passbook/store/pgtest"
 )
 
@@ -414,6 +415,18 @@ func administer(t *testing.T, dir, data string) {
 		{[]string{"keys", "revoke", "1"}, "revoked key 1", false},
 		{[]string{"keys", "revoke", "1"}, "", true},
 		{[]string{"keys", "list", "office@example.com"}, "scanner", false},
+		{[]string{"accounts", "add-member", "office@example.com", "Clerk@Example.com", "--role", "staff"}, "added clerk@example.com", false},
+		{[]string{"accounts", "add-member", "office@example.com", "clerk@example.com"}, "", true},
+		{[]string{"accounts", "add-member", "office@example.com", "x@example.com", "--role", "boss"}, "", true},
+		{[]string{"accounts", "set-role", "clerk@example.com", "read_only"}, "clerk@example.com is now read_only", false},
+		{[]string{"accounts", "set-role", "office@example.com", "staff"}, "", true}, // the last owner
+		{[]string{"accounts", "members", "clerk@example.com"}, "clerk@example.com   read_only  set", false},
+		{[]string{"accounts", "reset-password", "clerk@example.com"}, "new password for clerk@example.com", false},
+		{[]string{"accounts", "reset-password", "nobody@example.com"}, "", true},
+		{[]string{"keys", "create", "clerk@example.com"}, "for clerk@example.com (read_only", false},
+		{[]string{"accounts", "rename", "clerk@example.com", "Smith & Partners"}, `office is now "Smith & Partners"`, false},
+		{[]string{"accounts", "remove-member", "clerk@example.com"}, "removed clerk@example.com", false},
+		{[]string{"accounts", "remove-member", "office@example.com"}, "", true}, // the last owner
 		{[]string{"backup", filepath.Join(dir, "copy.db")}, "wrote", false},
 		{[]string{"backup", filepath.Join(dir, "copy.db")}, "", true},
 	} {
@@ -425,5 +438,31 @@ func administer(t *testing.T, dir, data string) {
 	out, _ = cmd("keys", "list")
 	if strings.Contains(out, key) || !strings.Contains(out, key[:9]) {
 		t.Errorf("keys list shows the key itself or not its prefix:\n%s", out)
+	}
+	// What the commands changed is in the office's trail, as the admin's.
+	st, err := store.Open(context.Background(), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	acc, err := st.AccountByEmail(context.Background(), "office@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, _, err := st.Audit(context.Background(), store.AuditQuery{AccountID: acc.ID, Limit: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range es {
+		if e.Actor == "admin" {
+			seen[e.Action] = true
+		}
+	}
+	for _, a := range []string{store.ActPlanChange, store.ActCreditsGranted, store.ActKeyCreate, store.ActKeyRevoke, store.ActMemberJoin,
+		store.ActMemberRole, store.ActPasswordReset, store.ActOfficeRename, store.ActMemberRemove} {
+		if !seen[a] {
+			t.Errorf("no %s by the admin in the trail: %v", a, seen)
+		}
 	}
 }

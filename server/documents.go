@@ -42,6 +42,7 @@ type uploadResponse struct {
 // only uploads that hold a probe slot (at most Workers) are in memory.
 func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	acc := account(r)
+	link, byLink := uploadLink(r)
 	if r.ContentLength > s.cfg.MaxUploadBytes {
 		s.fail(w, r, tooLarge(s.cfg.MaxUploadBytes))
 		return
@@ -50,6 +51,11 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	if byLink {
+		// A replay would answer another upload's document to a client
+		// who may read none.
+		key = ""
 	}
 	if key != "" {
 		prev, err := s.store.Idempotent(r.Context(), acc.ID, key)
@@ -83,7 +89,9 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = rc.SetReadDeadline(time.Time{})
-	if up.folderID != "" {
+	if byLink {
+		up.folderID = link.FolderID
+	} else if up.folderID != "" {
 		// Before reading the file, so a wrong folder costs nothing; the
 		// store checks again as it charges.
 		if _, err := s.ownFolder(r, up.folderID); err != nil {
@@ -150,10 +158,16 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if up.password != "" {
 		s.passwords.put(id, up.password)
 	}
-	doc, err := s.store.CreateDocument(r.Context(), store.NewDocument{
+	nd := store.NewDocument{
 		ID: id, AccountID: acc.ID, OriginalName: up.name, Kind: info.Kind, PageCount: info.PageCount, Content: data,
 		Encrypted: up.password != "", IdempotencyKey: key, FolderID: up.folderID,
-	})
+	}
+	if byLink {
+		nd.LinkID = link.ID
+	} else {
+		nd.MemberID = caller(r).Member.ID
+	}
+	doc, err := s.store.CreateDocument(r.Context(), nd)
 	if err != nil {
 		s.passwords.drop(id)
 	}
@@ -163,12 +177,32 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &ie):
 		s.replay(w, r, ie.Document)
 		return
+	case errors.As(err, &qe) && byLink:
+		// The office's plan and usage are not the client's to read.
+		s.fail(w, r, &apiError{http.StatusTooManyRequests, "quota_exceeded", "The office cannot take more pages just now.",
+			"Try again later, or tell the office."})
+		return
 	case errors.As(err, &qe):
 		s.fail(w, r, quotaError(qe.Usage, info.PageCount, s.store.Now()))
+		return
+	case errors.Is(err, store.ErrExpired):
+		s.fail(w, r, &apiError{http.StatusGone, "link_expired", "This upload link has expired or was withdrawn.", "Ask the office for a new link."})
+		return
+	case errors.Is(err, store.ErrLinkFull):
+		s.fail(w, r, &apiError{http.StatusRequestEntityTooLarge, "link_page_limit",
+			fmt.Sprintf("This upload link takes %d more pages; the document has %d.", max(link.PageLimit-link.PagesUsed, 0), info.PageCount),
+			"Ask the office for a link that takes more pages."})
 		return
 	case err != nil:
 		s.fail(w, r, err)
 		return
+	}
+	if byLink {
+		s.audit(r, store.Event{AccountID: acc.ID, Actor: "link " + link.ID, Action: store.ActLinkUpload, DocumentID: doc.ID,
+			FolderID: link.FolderID, LinkID: link.ID, Detail: fmt.Sprintf("%s, %d pages", doc.OriginalName, doc.PageCount)})
+	} else {
+		s.audit(r, store.Event{Action: store.ActUpload, DocumentID: doc.ID, FolderID: up.folderID,
+			Detail: fmt.Sprintf("%s, %d pages", doc.OriginalName, doc.PageCount)})
 	}
 	s.log.Info("document queued", "file_id", doc.ID, "account_id", acc.ID, "pages", doc.PageCount, "kind", doc.Kind,
 		"size", up.size, "sha256", up.sha256)
@@ -480,6 +514,7 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("export %s as %s: %w", doc.ID, format, err))
 		return
 	}
+	s.audit(r, store.Event{Action: store.ActExport, DocumentID: doc.ID, Detail: string(format)})
 	name := cleanName(doc.OriginalName) // names stored before the rules tightened
 	serveExport(w, format, strings.TrimSuffix(name, path.Ext(name)), buf.Bytes())
 }

@@ -271,6 +271,8 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.Info("transactions corrected", "file_id", doc.ID, "transactions", len(res.Transactions),
 		"reconciliation", res.Statement.Reconciliation.Status)
+	s.audit(r, store.Event{Action: store.ActCorrect, DocumentID: doc.ID,
+		Detail: fmt.Sprintf("%d transactions, %s", len(res.Transactions), res.Statement.Reconciliation.Status)})
 	writeJSON(w, http.StatusOK, newEditResponse(doc.ID, res, true))
 }
 
@@ -291,5 +293,6 @@ func (s *Server) handleRevertEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("corrections reverted", "file_id", doc.ID)
+	s.audit(r, store.Event{Action: store.ActRevert, DocumentID: doc.ID})
 	writeJSON(w, http.StatusOK, newEditResponse(doc.ID, res, false))
 }

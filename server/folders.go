@@ -88,6 +88,7 @@ func (s *Server) handleCreateFolder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.audit(r, store.Event{Action: store.ActFolderCreate, FolderID: f.ID, Detail: f.Name})
 	s.log.Info("folder created", "folder_id", f.ID, "account_id", f.AccountID)
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "name": f.Name, "created_at": f.CreatedAt.Format(time.RFC3339)})
 }
@@ -176,6 +177,7 @@ func (s *Server) handleDeleteFolder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("folder deleted", "folder_id", f.ID, "account_id", f.AccountID)
+	s.audit(r, store.Event{Action: store.ActFolderDelete, FolderID: f.ID, Detail: f.Name})
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID})
 }
 
@@ -202,6 +204,7 @@ func (s *Server) handleAddToFolder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.audit(r, store.Event{Action: store.ActFolderAdd, FolderID: f.ID, DocumentID: d.ID})
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "file_id": d.ID})
 }
 
@@ -218,6 +221,7 @@ func (s *Server) handleRemoveFromFolder(w http.ResponseWriter, r *http.Request) 
 			"GET /api/v1/folders/{folder_id} lists the folder's documents."})
 		return
 	}
+	s.audit(r, store.Event{Action: store.ActFolderRemove, FolderID: f.ID, DocumentID: d.ID})
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "file_id": d.ID})
 }
 
@@ -252,5 +256,6 @@ func (s *Server) handleFolderDownload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("export folder %s as %s: %w", f.ID, format, err))
 		return
 	}
+	s.audit(r, store.Event{Action: store.ActExport, FolderID: f.ID, Detail: string(format)})
 	serveExport(w, format, cleanName(strings.ReplaceAll(f.Name, "/", "-")), buf.Bytes())
 }

@@ -141,9 +141,11 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 	if err != nil {
 		code := failureCode(err)
 		log.Info("conversion failed", "code", code, "err", err)
-		s.record(ctx, log, "fail job", func() error {
+		if s.record(ctx, log, "fail job", func() error {
 			return s.store.FailJob(bg, job, code, failureMessage(err))
-		})
+		}) {
+			s.auditSystem(bg, job.DocumentID, "converter", store.ActConvertFailed, code)
+		}
 		return
 	}
 	if transactions == 0 {
@@ -166,6 +168,7 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		}
 		return
 	}
+	s.auditSystem(bg, job.DocumentID, "converter", store.ActConvert, fmt.Sprintf("%d transactions, %s", transactions, reconciliation))
 	log.Info("conversion completed", "transactions", transactions,
 		"reconciliation", reconciliation, "ms", time.Since(start).Milliseconds())
 }
@@ -279,4 +282,24 @@ func failureMessage(err error) string {
 		}
 	}
 	return "The document could not be converted."
+}
+
+// auditSystem records what the server did to a document by itself (a
+// conversion, a retention deletion) in its office's trail, under the
+// member who uploaded it.
+func (s *Server) auditSystem(ctx context.Context, id, actor, action, detail string) {
+	d, err := s.store.Document(ctx, id)
+	if err != nil {
+		s.log.Error("audit not recorded", "action", action, "file_id", id, "err", err)
+		return
+	}
+	member, link, err := s.store.DocumentUploader(ctx, id)
+	if err != nil {
+		s.log.Error("audit not recorded", "action", action, "file_id", id, "err", err)
+		return
+	}
+	if err := s.store.Record(ctx, store.Event{AccountID: d.AccountID, MemberID: member, LinkID: link, Actor: actor, Action: action,
+		DocumentID: id, Detail: detail}); err != nil {
+		s.log.Error("audit not recorded", "action", action, "file_id", id, "err", err)
+	}
 }

@@ -95,5 +95,6 @@ func (s *Server) handleDeleteDocument(w http.ResponseWriter, r *http.Request) {
 	}
 	s.passwords.drop(doc.ID)
 	s.log.Info("document deleted", "file_id", doc.ID, "account_id", doc.AccountID)
+	s.audit(r, store.Event{Action: store.ActDelete, DocumentID: doc.ID, Detail: doc.OriginalName})
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "file_id": doc.ID})
 }

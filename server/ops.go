@@ -83,7 +83,7 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		}
 		attrs := []slog.Attr{
 			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
+			slog.String("path", logPath(r.URL.Path)),
 			slog.Int("status", rec.status),
 			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 			slog.Int64("bytes", rec.bytes),
@@ -284,4 +284,15 @@ func (b *bufferedResponse) Write(p []byte) (int, error) {
 		b.status = http.StatusOK
 	}
 	return b.body.Write(p)
+}
+
+// logPath is a request's path as logged: the token of an upload link or
+// an invitation, which is a credential, is cut to its prefix.
+func logPath(p string) string {
+	for _, marker := range []string{"/l/" + store.LinkPrefix, "/invites/inv_"} {
+		if i := strings.Index(p, marker); i >= 0 {
+			return p[:i+len(marker)] + "…"
+		}
+	}
+	return p
 }

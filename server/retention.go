@@ -35,6 +35,7 @@ func (s *Server) retentionPass(ctx context.Context) int {
 	}
 	n := 0
 	for _, id := range ids {
+		s.auditSystem(ctx, id, "retention", store.ActRetentionDel, s.cfg.Retention.String())
 		err := s.store.DeleteDocument(ctx, id)
 		switch {
 		case err == nil, errors.Is(err, store.ErrNotFound):

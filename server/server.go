@@ -96,6 +96,16 @@ type Config struct {
 	// when a reverse proxy serves it below its root; "" for the root. Set
 	// it through CleanBasePath.
 	BasePath string
+	// SessionIdle ends a page session unused for this long.
+	SessionIdle time.Duration
+	// SignInFailures is how many failed sign-ins one account may take
+	// within AuthWindow before its sign-in gets 429 (per address, the
+	// AuthFailures of bad keys count them too).
+	SignInFailures int
+	// InviteTTL is how long an invitation link stays usable.
+	InviteTTL time.Duration
+	// LinkTTL is the longest a client upload link may live.
+	LinkTTL time.Duration
 }
 
 // DefaultConfig suits a small office on one machine.
@@ -115,6 +125,10 @@ func DefaultConfig() Config {
 		AuthFailures:   20,
 		AuthWindow:     time.Minute,
 		ProbePenalty:   250 * time.Millisecond,
+		SessionIdle:    2 * time.Hour,
+		SignInFailures: 5,
+		InviteTTL:      7 * 24 * time.Hour,
+		LinkTTL:        366 * 24 * time.Hour,
 	}
 }
 
@@ -142,6 +156,8 @@ type Server struct {
 	failures *authFailures
 	// unreadable counts uploads the converter could not read, by account.
 	unreadable *authFailures
+	// signins counts failed sign-ins by e-mail address.
+	signins *authFailures
 }
 
 // New builds the server. Call RunWorkers to process uploads.
@@ -153,6 +169,7 @@ func New(log *slog.Logger, st *store.Store, conv Converter, cfg Config) *Server 
 		passwords:     &secrets{m: map[string]string{}},
 		failures:      newFailures(cfg.AuthFailures, cfg.AuthWindow, st.Now),
 		unreadable:    newFailures(1, cfg.AuthWindow, st.Now),
+		signins:       newFailures(cfg.SignInFailures, cfg.AuthWindow, st.Now),
 	}
 	s.routes()
 	s.handler = s.accessLog(s.withBase(s.router))

@@ -22,6 +22,8 @@ type userResponse struct {
 	Quota   quotaBody `json:"quota"`
 }
 
+// handleUser is the spec's account: the calling member's address, and the
+// office's plan, credits and quota (an office's members share them).
 func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 	acc := account(r)
 	u, err := s.store.Usage(r.Context(), acc.ID)
@@ -30,7 +32,7 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, userResponse{
-		Success: true, Email: acc.Email, Plan: string(acc.Plan), Credits: u.Credits,
+		Success: true, Email: caller(r).Member.Email, Plan: string(acc.Plan), Credits: u.Credits,
 		Quota: quotaBody{Used: u.Used, Limit: u.Limit, Remaining: u.Remaining(), Period: string(u.Period),
 			ResetsAt: u.ResetsAt.UTC().Format(time.RFC3339)},
 	})

@@ -13,13 +13,18 @@ import (
 	"passbook/quota"
 )
 
-// Account is a customer of the service.
+// Account is a customer of the service: an office. Its documents,
+// folders, quota and credits are the office's; its people are Members.
 type Account struct {
-	ID        int64
+	ID int64
+	// Email is the address the account was made with (its first owner's).
 	Email     string
 	Plan      quota.Plan
 	Credits   int
 	CreatedAt time.Time
+	// Name is the office's name, shown to its clients on an upload link's
+	// page; the e-mail until an owner names it.
+	Name string
 }
 
 // Key is an API key as listed: never the key itself, only its first
@@ -27,6 +32,8 @@ type Account struct {
 type Key struct {
 	ID        int64
 	AccountID int64
+	// MemberID is the member the key acts as; Email is that member's.
+	MemberID  int64
 	Email     string
 	Prefix    string
 	Label     string
@@ -73,7 +80,9 @@ func hashKey(key string) []byte {
 	return h[:]
 }
 
-// CreateAccount adds an account; ErrExists when the e-mail is taken.
+// CreateAccount adds an account, an office whose one owner has the
+// e-mail address (and no password yet); ErrExists when the e-mail is taken
+// by an account or a member.
 func (s *Store) CreateAccount(ctx context.Context, email string, plan quota.Plan) (Account, error) {
 	email = strings.TrimSpace(strings.ToLower(email))
 	if email == "" || !strings.Contains(email, "@") {
@@ -83,24 +92,37 @@ func (s *Store) CreateAccount(ctx context.Context, email string, plan quota.Plan
 		return Account{}, err
 	}
 	now := s.Now()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return Account{}, fmt.Errorf("create account: %w", err)
+	}
+	defer tx.Rollback()
 	var id int64
-	err := s.w.QueryRowContext(ctx, "INSERT INTO accounts (email, plan, credits, created_at) VALUES (?, ?, 0, ?) RETURNING id",
-		email, string(plan), formatTime(now)).Scan(&id)
+	err = tx.QueryRowContext(ctx, "INSERT INTO accounts (email, plan, credits, created_at, name) VALUES (?, ?, 0, ?, ?) RETURNING id",
+		email, string(plan), formatTime(now), email).Scan(&id)
 	if err != nil {
 		if s.d.isUnique(err) {
 			return Account{}, fmt.Errorf("create account %s: %w", email, ErrExists)
 		}
 		return Account{}, fmt.Errorf("create account: %w", err)
 	}
-	return Account{ID: id, Email: email, Plan: plan, CreatedAt: now.UTC()}, nil
+	if _, err := s.addMember(ctx, tx, id, email, RoleOwner, ""); err != nil {
+		return Account{}, fmt.Errorf("create account: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return Account{}, fmt.Errorf("create account: %w", err)
+	}
+	return Account{ID: id, Email: email, Plan: plan, CreatedAt: now.UTC(), Name: email}, nil
 }
 
-const accountColumns = "id, email, plan, credits, created_at"
+const accountColumns = "id, email, plan, credits, created_at, name"
+
+func planOf(s string) quota.Plan { return quota.Plan(s) }
 
 func scanAccount(row interface{ Scan(...any) error }) (Account, error) {
 	var a Account
 	var plan, created string
-	if err := row.Scan(&a.ID, &a.Email, &plan, &a.Credits, &created); err != nil {
+	if err := row.Scan(&a.ID, &a.Email, &plan, &a.Credits, &created, &a.Name); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return Account{}, ErrNotFound
 		}
@@ -180,8 +202,22 @@ func (s *Store) updateAccount(ctx context.Context, email, query string, arg any)
 }
 
 // CreateKey issues a new API key for an account and returns it: this is
-// the only time the key exists in clear.
+// the only time the key exists in clear. The key acts as the office's
+// first owner; CreateMemberKey makes one for another member.
 func (s *Store) CreateKey(ctx context.Context, accountID int64, label string) (string, Key, error) {
+	var n sql.NullInt64
+	err := s.r.QueryRowContext(ctx, "SELECT min(id) FROM members WHERE account_id = ? AND role = 'owner' AND removed_at IS NULL",
+		accountID).Scan(&n)
+	if err == nil && !n.Valid {
+		err = fmt.Errorf("account %d has no owner: %w", accountID, ErrNotFound)
+	}
+	if err != nil {
+		return "", Key{}, fmt.Errorf("create key: %w", err)
+	}
+	return s.createKey(ctx, accountID, n.Int64, label)
+}
+
+func (s *Store) createKey(ctx context.Context, accountID, memberID int64, label string) (string, Key, error) {
 	key, err := NewKey()
 	if err != nil {
 		return "", Key{}, err
@@ -189,22 +225,23 @@ func (s *Store) CreateKey(ctx context.Context, accountID int64, label string) (s
 	now := s.Now()
 	prefix := key[:len(KeyPrefix)+6]
 	var id int64
-	err = s.w.QueryRowContext(ctx, "INSERT INTO api_keys (account_id, hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-		accountID, hashKey(key), prefix, label, formatTime(now)).Scan(&id)
+	err = s.w.QueryRowContext(ctx, "INSERT INTO api_keys (account_id, member_id, hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+		accountID, memberID, hashKey(key), prefix, label, formatTime(now)).Scan(&id)
 	if err != nil {
 		return "", Key{}, fmt.Errorf("create key: %w", err)
 	}
-	return key, Key{ID: id, AccountID: accountID, Prefix: prefix, Label: label, CreatedAt: now.UTC()}, nil
+	return key, Key{ID: id, AccountID: accountID, MemberID: memberID, Prefix: prefix, Label: label, CreatedAt: now.UTC()}, nil
 }
 
-// Keys lists the keys of one account, or of all when email is empty.
+// Keys lists the keys of one account, or of all when email is empty: an
+// account's address lists the whole office's keys, a member's its own.
 func (s *Store) Keys(ctx context.Context, email string) ([]Key, error) {
-	q := `SELECT k.id, k.account_id, a.email, k.prefix, k.label, k.created_at, k.revoked_at
-		FROM api_keys k JOIN accounts a ON a.id = k.account_id`
+	q := `SELECT k.id, k.account_id, coalesce(k.member_id, 0), coalesce(m.email, a.email), k.prefix, k.label, k.created_at, k.revoked_at
+		FROM api_keys k JOIN accounts a ON a.id = k.account_id LEFT JOIN members m ON m.id = k.member_id`
 	var args []any
 	if email != "" {
-		q += " WHERE a.email = ?"
-		args = append(args, strings.TrimSpace(strings.ToLower(email)))
+		q += " WHERE a.email = ? OR m.email = ?"
+		args = append(args, strings.TrimSpace(strings.ToLower(email)), strings.TrimSpace(strings.ToLower(email)))
 	}
 	rows, err := s.r.QueryContext(ctx, q+" ORDER BY k.id", args...)
 	if err != nil {
@@ -216,7 +253,7 @@ func (s *Store) Keys(ctx context.Context, email string) ([]Key, error) {
 		var k Key
 		var created string
 		var revoked sql.NullString
-		if err := rows.Scan(&k.ID, &k.AccountID, &k.Email, &k.Prefix, &k.Label, &created, &revoked); err != nil {
+		if err := rows.Scan(&k.ID, &k.AccountID, &k.MemberID, &k.Email, &k.Prefix, &k.Label, &created, &revoked); err != nil {
 			return nil, err
 		}
 		k.CreatedAt = parseTime(created)
@@ -239,21 +276,11 @@ func (s *Store) RevokeKey(ctx context.Context, id int64) error {
 	return nil
 }
 
-const accountByKeySQL = `SELECT a.id, a.email, a.plan, a.credits, a.created_at
-	FROM api_keys k JOIN accounts a ON a.id = k.account_id
-	WHERE k.hash = ? AND k.revoked_at IS NULL`
-
-// AccountByKey finds the account a live API key belongs to. Lookups are
-// cached for keyCacheTTL: a key revoked elsewhere stops working within it.
+// AccountByKey finds the account (the office) a live API key acts in.
 func (s *Store) AccountByKey(ctx context.Context, key string) (Account, error) {
-	h := hashKey(key)
-	if a, ok := s.keys.get(h); ok {
-		return a, nil
-	}
-	a, err := scanAccount(s.stmts.accountByKey.QueryRowContext(ctx, h))
+	c, err := s.CallerByKey(ctx, key)
 	if err != nil {
 		return Account{}, fmt.Errorf("account by key: %w", err)
 	}
-	s.keys.put(h, a)
-	return a, nil
+	return c.Account, nil
 }

@@ -11,7 +11,8 @@ import (
 // copyTables are the tables Copy moves, each after those it refers to.
 // A new table goes here or in ownTables: TestEveryTableIsCopied fails
 // until it is in one of them.
-var copyTables = []string{"accounts", "api_keys", "documents", "jobs", "usage", "idempotency_keys", "folders", "folder_documents"}
+var copyTables = []string{"accounts", "members", "api_keys", "documents", "jobs", "usage", "idempotency_keys", "folders",
+	"folder_documents", "sessions", "invites", "upload_links", "audit"}
 
 // ownTables are the tables each database keeps for itself: its migrations
 // and the readiness check's row.

@@ -49,6 +49,12 @@ type NewDocument struct {
 	// in the same transaction (ErrNoFolder when there is none,
 	// ErrFolderFull when it has no room).
 	FolderID string
+	// MemberID is the member who uploaded it; 0 for none (a link's client).
+	MemberID int64
+	// LinkID names the client upload link it came by: the link must be
+	// live and for FolderID, and its page limit is charged in the same
+	// transaction (ErrExpired, ErrLinkFull).
+	LinkID string
 }
 
 // IdempotencyWindow is how long an upload's Idempotency-Key is remembered.
@@ -155,10 +161,20 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document,
 	}
 	now := s.Now()
 	stamp := formatTime(now)
+	var member, link any
+	if nd.MemberID != 0 {
+		member = nd.MemberID
+	}
+	if nd.LinkID != "" {
+		link = nd.LinkID
+		if err := s.chargeLink(ctx, tx, nd.LinkID, nd.AccountID, nd.FolderID, nd.PageCount); err != nil {
+			return Document{}, err
+		}
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO documents
-		(id, account_id, original_name, kind, page_count, size, content, status, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		id, nd.AccountID, nd.OriginalName, nd.Kind, nd.PageCount, len(nd.Content), nd.Content, StatusProcessing, stamp); err != nil {
+		(id, account_id, original_name, kind, page_count, size, content, status, created_at, member_id, link_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, nd.AccountID, nd.OriginalName, nd.Kind, nd.PageCount, len(nd.Content), nd.Content, StatusProcessing, stamp, member, link); err != nil {
 		return Document{}, fmt.Errorf("insert document: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO usage

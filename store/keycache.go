@@ -25,27 +25,33 @@ type keyCache struct {
 }
 
 type keyEntry struct {
-	acc     Account
+	cacheEntry
 	expires time.Time
 }
 
-func (c *keyCache) get(hash []byte) (Account, bool) {
+// cacheEntry is what a key or a session's token stands for.
+type cacheEntry struct {
+	caller  Caller
+	session Session
+}
+
+func (c *keyCache) get(hash []byte) (cacheEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[string(hash)]
 	if !ok || time.Now().After(e.expires) {
-		return Account{}, false
+		return cacheEntry{}, false
 	}
-	return e.acc, true
+	return e.cacheEntry, true
 }
 
-func (c *keyCache) put(hash []byte, acc Account) {
+func (c *keyCache) put(hash []byte, ce cacheEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= keyCacheMax {
 		c.m = map[string]keyEntry{}
 	}
-	c.m[string(hash)] = keyEntry{acc: acc, expires: time.Now().Add(keyCacheTTL)}
+	c.m[string(hash)] = keyEntry{cacheEntry: ce, expires: time.Now().Add(keyCacheTTL)}
 }
 
 // clear forgets every lookup: a key was revoked or an account changed.
@@ -58,12 +64,15 @@ func (c *keyCache) clear() {
 // statusStmts are the read queries of the request path, prepared once on
 // the read-only pool.
 type statusStmts struct {
-	accountByKey, document, status *sql.Stmt
+	callerByKey, callerBySession, document, status *sql.Stmt
 }
 
 func (s *Store) prepare(ctx context.Context) error {
 	var err error
-	if s.stmts.accountByKey, err = s.r.PrepareContext(ctx, accountByKeySQL); err != nil {
+	if s.stmts.callerByKey, err = s.r.PrepareContext(ctx, callerByKeySQL); err != nil {
+		return err
+	}
+	if s.stmts.callerBySession, err = s.r.PrepareContext(ctx, callerBySessionSQL); err != nil {
 		return err
 	}
 	if s.stmts.document, err = s.r.PrepareContext(ctx, "SELECT "+documentColumns+" FROM documents WHERE id = ? AND deleted_at IS NULL"); err != nil {

@@ -185,7 +185,7 @@ func (s *Store) Close() error {
 	if s.stopWatch != nil {
 		s.stopWatch()
 	}
-	for _, st := range []*sql.Stmt{s.stmts.accountByKey, s.stmts.document, s.stmts.status} {
+	for _, st := range []*sql.Stmt{s.stmts.callerByKey, s.stmts.callerBySession, s.stmts.document, s.stmts.status} {
 		if st != nil {
 			st.Close()
 		}

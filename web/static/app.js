@@ -1,4 +1,4 @@
-// Passbook's page: sign in with an API key, upload statements, see their
+// Passbook's page: sign in with e-mail and password, upload statements, see their
 // history with a badge that says whether the balances prove the rows, review
 // a document beside its pages and correct it. Every address is relative so
 // that the page works under a base path; nothing is fetched from elsewhere.
@@ -46,9 +46,13 @@ function message(body, ctx = {}) {
   const code = body && body.code;
   const f = ctx.name ? `“${ctx.name}”` : "The file";
   switch (code) {
-    case "missing_api_key": return "Enter your API key to sign in.";
+    case "missing_api_key": case "session_expired": return "You are signed out. Sign in again.";
     case "invalid_api_key": return "That API key is not valid, or it has been revoked. Check it with your administrator.";
-    case "too_many_failures": return "Too many wrong keys were tried. Wait a few minutes, then try again.";
+    case "invalid_credentials": return "The e-mail address or the password is wrong.";
+    case "csrf_failed": return "The request was refused as not coming from this page. Reload the page and try again.";
+    case "too_many_failures": return "Too many failed sign-ins. Wait a few minutes, then try again.";
+    case "weak_password": return "Choose a password of at least 10 characters.";
+    case "invite_expired": return "This invitation has expired or was used already. Ask an owner of your office for a new one.";
     case "missing_file": case "empty_file": return `${f} is empty. Check the file and choose it again.`;
     case "too_many_files": return "Upload one file at a time.";
     case "unsupported_type": return `${f} is not a PDF or a picture Passbook can read. Use a PDF, PNG, JPEG, TIFF or WebP file.`;
@@ -60,7 +64,7 @@ function message(body, ctx = {}) {
     case "not_ready": return "The document is still being converted. Try again in a moment.";
     case "document_failed": return `${f} could not be converted. Its pages were not charged.`;
     case "not_found": return "That document no longer exists. It may have been deleted.";
-    case "forbidden": return "That document belongs to another account.";
+    case "forbidden": return (body && body.error) || "Your role in the office does not allow this.";
     case "invalid_transactions": return "The corrections could not be saved: " + (body.error || "a row is not valid.");
     case "storage_full": return "The server's disk is full. Tell your administrator; nothing was lost.";
     case "busy": return "The server is busy. Try again in a minute.";
@@ -75,13 +79,29 @@ function message(body, ctx = {}) {
   return (body && body.error) || "Something went wrong. Try again.";
 }
 
-// ---- account and API ----
-let key = "";
+// ---- session and API ----
+// The page signs in with e-mail and password. The server keeps the session
+// behind an HttpOnly cookie that this script cannot read; the page holds
+// only the session's CSRF token, in memory, and stores nothing. Every
+// request goes through api() (uploads, through authHeaders()), which sends
+// the token with every method that changes something.
+let session = null; // {email, role, member_id, office: {id, name, plan}, csrf_token}
 let user = null;
 
+function authHeaders(method) {
+  const m = (method || "GET").toUpperCase();
+  return session && m !== "GET" && m !== "HEAD" ? { "X-CSRF-Token": session.csrf_token } : {};
+}
+
 function api(path, opts = {}) {
-  opts.headers = Object.assign({ Authorization: "Bearer " + key }, opts.headers || {});
+  opts.headers = Object.assign(authHeaders(opts.method), opts.headers || {});
+  opts.credentials = "same-origin";
   return fetch("api/v1/" + path, opts);
+}
+
+// postJSON sends a JSON body with a method that changes something.
+function postJSON(path, method, value) {
+  return call(path, { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(value) });
 }
 
 // call does an API request and returns {ok, status, body}; a network
@@ -91,7 +111,7 @@ async function call(path, opts) {
   try { r = await api(path, opts); } catch { return { ok: false, status: 0, body: { code: "network" } }; }
   let body = null;
   if ((r.headers.get("Content-Type") || "").startsWith("application/json")) body = await r.json();
-  if (r.status === 401 && key) { signOut(); say(message(body), true); }
+  if (r.status === 401 && session) { signedOut(); say(message(body), true); }
   return { ok: r.ok, status: r.status, body, r };
 }
 
@@ -110,6 +130,7 @@ async function loadUser() {
   user = body;
   const q = body.quota;
   $("acct-email").textContent = body.email;
+  $("acct-office").textContent = session ? session.office.name : "";
   $("acct-plan").textContent = body.plan.charAt(0).toUpperCase() + body.plan.slice(1);
   const m = $("quota-meter");
   if (body.plan === "admin") {
@@ -126,32 +147,44 @@ async function loadUser() {
   return true;
 }
 
-async function signIn(k, remember) {
-  key = k;
-  const { ok, body } = await call("user");
+async function signIn(email, password) {
+  const { ok, body } = await postJSON("signin", "POST", { email, password });
+  $("password").value = "";
   if (!ok) {
-    key = "";
-    $("key-error").textContent = message(body);
-    $("key").setAttribute("aria-invalid", "true");
-    $("key").focus();
+    $("signin-error").textContent = message(body);
+    $("password").setAttribute("aria-invalid", "true");
+    $("password").focus();
     return;
   }
-  (remember ? localStorage : sessionStorage).setItem("passbook_key", k);
-  $("key").value = "";
-  $("key-error").textContent = "";
-  $("key").removeAttribute("aria-invalid");
+  $("signin-error").textContent = "";
+  $("password").removeAttribute("aria-invalid");
+  await enter(body);
+}
+
+// enter shows the office to a member whose session is body.
+async function enter(body) {
+  session = body;
   $("signin").hidden = true;
+  $("invite").hidden = true;
   $("app").hidden = false;
+  document.body.dataset.role = session.role;
+  $("upload").hidden = session.role === "read_only";
   await loadUser();
-  say(`Signed in as ${user.email}.`);
+  say(`Signed in as ${session.email} (${session.role.replace("_", "-")}) at ${session.office.name}.`);
+  document.dispatchEvent(new CustomEvent("passbook:signedin", { detail: session }));
   loadDocuments(true);
   loadFolders();
 }
 
-function signOut() {
-  key = ""; user = null;
-  localStorage.removeItem("passbook_key");
-  sessionStorage.removeItem("passbook_key");
+async function signOut(everywhere) {
+  await postJSON("signout", "POST", { everywhere: !!everywhere });
+  signedOut();
+}
+
+// signedOut clears the page once the session is over.
+function signedOut() {
+  session = null; user = null;
+  delete document.body.dataset.role;
   $("app").hidden = true;
   $("signin").hidden = false;
   $("uploads").replaceChildren();
@@ -159,7 +192,8 @@ function signOut() {
   $("folder-list").replaceChildren();
   closeFolder();
   closeReview();
-  $("key").focus();
+  document.dispatchEvent(new CustomEvent("passbook:signedout"));
+  $("email").focus();
 }
 
 // ---- badges ----
@@ -227,7 +261,7 @@ async function pollDoc(id) {
   try {
     for (;;) {
       await new Promise((r) => setTimeout(r, 1000));
-      if (!key) return;
+      if (!session) return;
       const { ok, body } = await call("status?file_id=" + encodeURIComponent(id));
       if (!ok) return;
       const row = document.querySelector(`#docs tr[data-id="${id}"]`);
@@ -361,7 +395,7 @@ function sendOnce(li, file, password, folderId, tries, resolve) {
   if (folderId) form.append("folder_id", folderId);
   const xhr = new XMLHttpRequest();
   xhr.open("POST", "api/v1/extract");
-  xhr.setRequestHeader("Authorization", "Bearer " + key);
+  for (const [k, v] of Object.entries(authHeaders("POST"))) xhr.setRequestHeader(k, v);
   xhr.upload.onprogress = (e) => { if (e.lengthComputable) upProgress(li, e.loaded, e.total, `Uploading: ${Math.round(100 * e.loaded / e.total)}%`); };
   xhr.onerror = () => { failUpload(li, file, { code: "network" }, "", folderId); resolve(); };
   xhr.onload = async () => {
@@ -516,6 +550,7 @@ async function openReview(d) {
   review = { doc: d, stmt: body.statement, txs: body.transactions, saved: JSON.stringify(body.transactions), edited: !!body.statement.edited, sel: -1, pageSize: {} };
   $("review").hidden = false;
   $("review-h").textContent = "Review: " + d.original_name;
+  document.dispatchEvent(new CustomEvent("passbook:review", { detail: d }));
   $("review-downloads").replaceChildren(...["csv", "xlsx", "json"].map((f) =>
     el("button", { type: "button", text: f.toUpperCase(), "aria-label": `Download as ${f.toUpperCase()}`, onclick: () => download(review.doc, f) })));
   renderTable();
@@ -1040,11 +1075,12 @@ $("folder-format").replaceChildren(...exportFormats.map(([v, t]) => el("option",
 // ---- wiring ----
 $("signin-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  const k = $("key").value.trim();
-  if (!k) { $("key-error").textContent = message({ code: "missing_api_key" }); $("key").focus(); return; }
-  signIn(k, $("remember").checked);
+  const email = $("email").value.trim(), password = $("password").value;
+  if (!email || !password) { $("signin-error").textContent = "Enter your e-mail address and your password."; (email ? $("password") : $("email")).focus(); return; }
+  signIn(email, password);
 });
-$("signout").addEventListener("click", () => { signOut(); say("Signed out."); });
+$("signout").addEventListener("click", async () => { await signOut(false); say("Signed out."); });
+$("signout-all").addEventListener("click", async () => { await signOut(true); say("Signed out on every computer."); });
 $("refresh").addEventListener("click", () => { loadDocuments(true); loadUser(); });
 $("more").addEventListener("click", () => loadDocuments(false));
 $("more-download").addEventListener("click", () => {
@@ -1081,5 +1117,46 @@ $("save").addEventListener("click", save);
 $("undo").addEventListener("click", undo);
 window.addEventListener("beforeunload", (e) => { if (review && JSON.stringify(review.txs) !== review.saved) e.preventDefault(); });
 
-const saved = localStorage.getItem("passbook_key") || sessionStorage.getItem("passbook_key");
-if (saved) signIn(saved, !!localStorage.getItem("passbook_key")); else $("key").focus();
+// A key a page before sign-in kept is forgotten: the page stores none now.
+localStorage.removeItem("passbook_key");
+sessionStorage.removeItem("passbook_key");
+
+// start resumes the session the cookie holds, or opens an invitation the
+// address names (#invite=TOKEN, kept out of the server's logs), or asks
+// for a sign-in.
+async function start() {
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (invite) { openInvite(invite); return; }
+  const { ok, body } = await call("session");
+  if (ok) { await enter(body); return; }
+  $("email").focus();
+}
+
+async function openInvite(token) {
+  const { ok, body } = await call("invites/" + encodeURIComponent(token));
+  $("signin").hidden = true;
+  $("invite").hidden = false;
+  if (!ok) {
+    $("invite-text").textContent = message(body);
+    $("invite-form").hidden = true;
+    return;
+  }
+  $("invite-text").textContent = `${body.office} invites ${body.email} to join as ${body.role.replace("_", "-")}. Choose a password to sign in with.`;
+  $("invite-form").hidden = false;
+  $("invite-password").focus();
+  $("invite-form").onsubmit = async (e) => {
+    e.preventDefault();
+    const pw = $("invite-password").value;
+    if (pw !== $("invite-password2").value) { $("invite-error").textContent = "The two passwords differ."; return; }
+    const r = await postJSON("invites/" + encodeURIComponent(token), "POST", { password: pw });
+    if (!r.ok) { $("invite-error").textContent = message(r.body); return; }
+    $("invite-password").value = ""; $("invite-password2").value = "";
+    history.replaceState(null, "", location.pathname);
+    await enter(r.body);
+  };
+}
+window.addEventListener("hashchange", () => {
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (invite && !session) openInvite(invite);
+});
+start();

@@ -1,0 +1,154 @@
+// Passbook's page, the office's part: members and invitations (owners),
+// client upload links (staff), the audit trail (owners) and a document's
+// own history. It uses app.js's helpers (call, postJSON, el, $, say,
+// message, localTime) and listens for its events: passbook:signedin,
+// passbook:signedout, passbook:review.
+"use strict";
+
+const roleWords = (r) => (r === "read_only" ? "read-only" : r);
+const actionWords = {
+  upload: "uploaded", convert: "converted", convert_failed: "could not convert", correct: "corrected", revert: "undid the corrections of",
+  export: "downloaded", delete: "deleted", retention_delete: "deleted (retention)", folder_create: "made a folder",
+  folder_delete: "deleted a folder", folder_add: "put in a folder", folder_remove: "took out of a folder", sign_in: "signed in",
+  sign_in_failed: "failed to sign in", sign_out: "signed out", member_invite: "invited", member_join: "joined",
+  member_role: "changed a role", member_remove: "removed a member", password_reset: "reset a password", link_create: "made an upload link",
+  link_revoke: "withdrew an upload link", link_upload: "uploaded through a link", link_refused: "tried a dead upload link", office_rename: "renamed the office",
+};
+
+function eventRow(e) {
+  const what = (actionWords[e.action] || e.action) + (e.detail ? ` (${e.detail})` : "");
+  return el("tr", {},
+    el("td", { text: localTime(e.at) }), el("td", { text: e.actor }), el("td", { text: what, "data-action": e.action }),
+    el("td", { class: "small", text: e.file_id || "" }), el("td", { class: "small", text: e.address }));
+}
+
+// ---- members (owners) ----
+let members = [];
+
+async function loadMembers() {
+  const { ok, body } = await call("members");
+  if (!ok) return;
+  members = body.members;
+  const me = session && session.member_id;
+  $("member-list").replaceChildren(...members.filter((m) => !m.removed_at).map((m) => {
+    const sel = el("select", { "aria-label": `Role of ${m.email}` },
+      ...["owner", "staff", "read_only"].map((r) => el("option", { value: r, text: roleWords(r), selected: r === m.role })));
+    sel.addEventListener("change", async () => {
+      const r = await postJSON(`members/${m.member_id}`, "PUT", { role: sel.value });
+      if (!r.ok) { say(message(r.body), true); sel.value = m.role; return; }
+      say(`${m.email} is now ${roleWords(sel.value)}.`);
+      loadMembers();
+    });
+    const remove = m.member_id === me ? null : el("button", { type: "button", text: "Remove", onclick: async () => {
+      if (!(await confirmDialog(`Remove ${m.email} from the office? Their keys and sessions stop at once.`))) return;
+      const r = await call(`members/${m.member_id}`, { method: "DELETE" });
+      if (!r.ok) { say(message(r.body), true); return; }
+      say(`${m.email} was removed.`);
+      loadMembers();
+    } });
+    return el("tr", { "data-member": m.email }, el("td", { text: m.email }), el("td", {}, sel), el("td", { text: localTime(m.created_at) }), el("td", {}, remove));
+  }));
+  $("trail-member").replaceChildren(el("option", { value: "", text: "anyone" }),
+    ...members.map((m) => el("option", { value: String(m.member_id), text: m.email + (m.removed_at ? " (removed)" : "") })));
+}
+
+$("invite-new").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const email = $("invite-email").value.trim();
+  if (!email) { $("invite-email").focus(); return; }
+  const r = await postJSON("members", "POST", { email, role: $("invite-role").value });
+  if (!r.ok) { $("invite-made").replaceChildren(message(r.body)); return; }
+  $("invite-email").value = "";
+  const url = el("input", { id: "invite-url", type: "text", readonly: true, value: r.body.invite_url, size: 60, "aria-label": "Invitation link" });
+  $("invite-made").replaceChildren(`Send this link to ${r.body.email}; it works once, until ${localTime(r.body.expires_at)}: `, url);
+  url.select();
+});
+
+$("office-name-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const r = await postJSON("office", "PUT", { name: $("office-name").value });
+  if (!r.ok) { say(message(r.body), true); return; }
+  session.office.name = $("office-name").value.trim();
+  $("acct-office").textContent = session.office.name;
+  say("The office is renamed.");
+});
+
+// ---- client upload links (staff) ----
+async function loadLinks() {
+  const [f, l] = await Promise.all([call("folders"), call("links")]);
+  if (f.ok) {
+    $("link-folder").replaceChildren(...(f.body.folders || []).map((x) => el("option", { value: x.folder_id, text: x.name })));
+  }
+  if (!l.ok) return;
+  $("link-list").replaceChildren(...l.body.links.map((k) => el("tr", { "data-link": k.link_id },
+    el("td", { text: k.folder_name }), el("td", { text: k.label }),
+    el("td", { text: k.page_limit ? `${k.pages_used} of ${k.page_limit}` : String(k.pages_used) }),
+    el("td", { text: localTime(k.expires_at) }), el("td", { text: k.state }),
+    el("td", {}, k.state !== "live" ? null : el("button", { type: "button", text: "Withdraw", onclick: async () => {
+      const r = await call(`links/${encodeURIComponent(k.link_id)}`, { method: "DELETE" });
+      if (!r.ok) { say(message(r.body), true); return; }
+      say("The link no longer works.");
+      loadLinks();
+    } })))));
+}
+
+$("link-new").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const folder_id = $("link-folder").value;
+  if (!folder_id) { say("Make a folder for the client first.", true); return; }
+  const r = await postJSON("links", "POST", { folder_id, expires_in_days: Number($("link-days").value) || 30,
+    page_limit: Number($("link-pages").value) || 0, label: $("link-label").value });
+  if (!r.ok) { say(message(r.body), true); return; }
+  const url = el("input", { id: "link-url", type: "text", readonly: true, value: r.body.link.url, size: 60, "aria-label": "Upload link" });
+  $("link-made").replaceChildren("Send this link to the client (it is shown only now): ", url);
+  url.select();
+  loadLinks();
+});
+
+// ---- the audit trail (owners) ----
+let trailNext = null;
+
+async function loadTrail(reset) {
+  const q = new URLSearchParams({ limit: "50" });
+  if ($("trail-member").value) q.set("member_id", $("trail-member").value);
+  if ($("trail-doc").value.trim()) q.set("file_id", $("trail-doc").value.trim());
+  if ($("trail-from").value) q.set("from", $("trail-from").value);
+  if ($("trail-to").value) q.set("to", $("trail-to").value);
+  if (!reset && trailNext) q.set("before", String(trailNext));
+  const { ok, body } = await call("audit?" + q);
+  if (!ok) { say(message(body), true); return; }
+  const rows = body.events.map(eventRow);
+  if (reset) $("trail-list").replaceChildren(...rows); else $("trail-list").append(...rows);
+  trailNext = body.next;
+  $("trail-more").hidden = !trailNext;
+}
+
+$("trail-filter").addEventListener("submit", (e) => { e.preventDefault(); loadTrail(true); });
+$("trail-more").addEventListener("click", () => loadTrail(false));
+
+// ---- a document's own history ----
+document.addEventListener("passbook:review", async (e) => {
+  const d = e.detail;
+  const { ok, body } = await call(`documents/${encodeURIComponent(d.file_id)}/history`);
+  $("doc-history").hidden = !ok;
+  if (!ok) return;
+  $("doc-history-h").textContent = "History of " + d.original_name;
+  $("doc-history-list").replaceChildren(...body.events.map((x) =>
+    el("li", { text: `${localTime(x.at)} · ${x.actor} ${actionWords[x.action] || x.action}${x.detail ? ` (${x.detail})` : ""}` })));
+});
+
+document.addEventListener("passbook:signedin", (e) => {
+  const s = e.detail;
+  const staff = s.role === "owner" || s.role === "staff";
+  $("links").hidden = !staff;
+  $("members").hidden = s.role !== "owner";
+  $("trail").hidden = s.role !== "owner";
+  $("office-name").value = s.office.name;
+  if (staff) loadLinks();
+  if (s.role === "owner") { loadMembers().then(() => loadTrail(true)); }
+});
+
+document.addEventListener("passbook:signedout", () => {
+  for (const id of ["links", "members", "trail", "doc-history"]) $(id).hidden = true;
+  for (const id of ["link-list", "member-list", "trail-list", "doc-history-list", "invite-made", "link-made"]) $(id).replaceChildren();
+});
