@@ -51,13 +51,15 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	// A repeated key is answered with the first upload's document, but
+	// only once the form is read: its folder_id puts that document in the
+	// folder too, as the first upload would have.
+	var prev *store.Document
 	if key != "" {
-		prev, err := s.store.Idempotent(r.Context(), acc.ID, key)
+		p, err := s.store.Idempotent(r.Context(), acc.ID, key)
 		if err == nil {
-			s.replay(w, r, prev)
-			return
-		}
-		if !errors.Is(err, store.ErrNotFound) {
+			prev = &p
+		} else if !errors.Is(err, store.ErrNotFound) {
 			s.fail(w, r, err)
 			return
 		}
@@ -83,6 +85,10 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = rc.SetReadDeadline(time.Time{})
+	if prev != nil {
+		s.replayInto(w, r, *prev, up.folderID)
+		return
+	}
 	if up.folderID != "" {
 		// Before reading the file, so a wrong folder costs nothing; the
 		// store checks again as it charges.
@@ -110,6 +116,19 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	case <-wait.Done():
 		s.fail(w, r, busy(w))
 		return
+	}
+	if up.ifNew {
+		// The same bytes converted before are named, and nothing is charged.
+		if d, err := s.store.DocumentBySHA256(r.Context(), acc.ID, up.sha256); err == nil {
+			writeJSON(w, http.StatusConflict, map[string]any{"success": false, "code": "already_uploaded",
+				"error":      fmt.Sprintf("These bytes were uploaded before, as %q.", d.OriginalName),
+				"suggestion": "Use the document named by file_id, or send the file again without if_new to convert it once more.",
+				"file_id":    d.ID, "original_name": d.OriginalName, "status": d.Status, "created_at": d.CreatedAt.UTC().Format(time.RFC3339)})
+			return
+		} else if !errors.Is(err, store.ErrNotFound) {
+			s.fail(w, r, err)
+			return
+		}
 	}
 	data, err := os.ReadFile(up.path)
 	if err != nil {
@@ -152,7 +171,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	doc, err := s.store.CreateDocument(r.Context(), store.NewDocument{
 		ID: id, AccountID: acc.ID, OriginalName: up.name, Kind: info.Kind, PageCount: info.PageCount, Content: data,
-		Encrypted: up.password != "", IdempotencyKey: key, FolderID: up.folderID,
+		Encrypted: up.password != "", IdempotencyKey: key, FolderID: up.folderID, SHA256: up.sha256,
 	})
 	if err != nil {
 		s.passwords.drop(id)
@@ -161,7 +180,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	var ie *store.IdempotentError
 	switch {
 	case errors.As(err, &ie):
-		s.replay(w, r, ie.Document)
+		s.replayInto(w, r, ie.Document, up.folderID)
 		return
 	case errors.As(err, &qe):
 		s.fail(w, r, quotaError(qe.Usage, info.PageCount, s.store.Now()))
@@ -189,6 +208,22 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, doc store.Docume
 	w.Header().Set("Idempotent-Replayed", "true")
 	writeJSON(w, http.StatusOK, uploadResponse{Success: true, FileID: doc.ID, OriginalName: doc.OriginalName,
 		PageCount: doc.PageCount, Status: doc.Status})
+}
+
+// replayInto replays doc, first putting it in the folder folderID names
+// (when it names one): a retried upload into a folder lands there.
+func (s *Server) replayInto(w http.ResponseWriter, r *http.Request, doc store.Document, folderID string) {
+	if folderID != "" {
+		if _, err := s.ownFolder(r, folderID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if err := s.store.AddToFolder(r.Context(), folderID, doc.ID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	s.replay(w, r, doc)
 }
 
 // maxKeyLen bounds an Idempotency-Key.
@@ -235,9 +270,11 @@ type upload struct {
 	name, password string
 	// folderID is the folder the upload joins ("" for none).
 	folderID string
-	path     string
-	size     int64
-	sha256   string
+	// ifNew asks that bytes uploaded before be named, not converted again.
+	ifNew  bool
+	path   string
+	size   int64
+	sha256 string
 }
 
 func (u *upload) remove() { _ = os.Remove(u.path) }
@@ -254,6 +291,7 @@ func (s *Server) receive(r *http.Request) (*upload, error) {
 	}
 	var up *upload
 	var password, folderID string
+	var ifNew bool
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -283,6 +321,12 @@ func (s *Server) receive(r *http.Request) (*upload, error) {
 				return up, bodyError(err)
 			}
 			folderID = strings.TrimSpace(string(b))
+		case "if_new":
+			b, err := io.ReadAll(io.LimitReader(part, 16))
+			if err != nil {
+				return up, bodyError(err)
+			}
+			ifNew = strings.TrimSpace(string(b)) == "true"
 		default:
 			if _, err := io.Copy(io.Discard, part); err != nil {
 				return up, bodyError(err)
@@ -296,7 +340,7 @@ func (s *Server) receive(r *http.Request) (*upload, error) {
 	if up.size == 0 {
 		return up, &apiError{http.StatusBadRequest, "empty_file", "The uploaded file is empty.", "Check the file on disk and upload it again."}
 	}
-	up.password, up.folderID = password, folderID
+	up.password, up.folderID, up.ifNew = password, folderID, ifNew
 	return up, nil
 }
 

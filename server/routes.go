@@ -31,8 +31,10 @@ func (s *Server) routes() {
 	api.HandleFunc("/folders", s.handleCreateFolder).Methods(http.MethodPost)
 	api.HandleFunc("/folders/{folder_id}", s.handleFolder).Methods(http.MethodGet)
 	api.HandleFunc("/folders/{folder_id}", s.handleDeleteFolder).Methods(http.MethodDelete)
+	api.HandleFunc("/folders/{folder_id}", s.handleRenameFolder).Methods(http.MethodPatch)
 	api.HandleFunc("/folders/{folder_id}/documents/{file_id}", s.handleAddToFolder).Methods(http.MethodPut)
 	api.HandleFunc("/folders/{folder_id}/documents/{file_id}", s.handleRemoveFromFolder).Methods(http.MethodDelete)
+	api.HandleFunc("/folders/{folder_id}/documents/{file_id}", s.handleSetAside).Methods(http.MethodPatch)
 	api.HandleFunc("/folders/{folder_id}/download", s.handleFolderDownload).Methods(http.MethodGet)
 	// Any other method on an API path is 405. gorilla/mux's own method
 	// check is not enough: a later route under the /api/v1 prefix clears

@@ -36,6 +36,9 @@ type Folder struct {
 type FolderDocument struct {
 	Document
 	Result, Edit []byte
+	// SetAside says a person set the document aside in the folder: it
+	// stays listed, out of the folder's continuity and downloads.
+	SetAside bool
 }
 
 // NewFolderID makes a folder_id: "fld_" and 26 random base62 characters.
@@ -213,7 +216,7 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 		return nil, fmt.Errorf("folder documents: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, "SELECT "+documentColumns+`, CASE status WHEN 'completed' THEN result END, edited
+	rows, err := tx.QueryContext(ctx, "SELECT "+documentColumns+`, CASE status WHEN 'completed' THEN result END, edited, fd.set_aside_at
 		FROM documents JOIN folder_documents fd ON fd.document_id = documents.id
 		WHERE fd.folder_id = ? AND deleted_at IS NULL ORDER BY fd.added_at, `+s.d.addedOrder("fd"), folderID)
 	if err != nil {
@@ -222,12 +225,12 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 	defer rows.Close()
 	var out []FolderDocument
 	for rows.Next() {
-		var result, edit sql.NullString
-		d, err := scanDocument(rows, &result, &edit)
+		var result, edit, aside sql.NullString
+		d, err := scanDocument(rows, &result, &edit, &aside)
 		if err != nil {
 			return nil, fmt.Errorf("folder documents: %w", err)
 		}
-		fd := FolderDocument{Document: d}
+		fd := FolderDocument{Document: d, SetAside: aside.Valid}
 		if result.Valid {
 			fd.Result = []byte(result.String)
 		}
@@ -240,4 +243,56 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 		return nil, fmt.Errorf("folder documents: %w", err)
 	}
 	return out, nil
+}
+
+// nullString is s, or NULL when it is empty.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// RenameFolder gives a folder a new name; ErrNoFolder when there is none.
+func (s *Store) RenameFolder(ctx context.Context, id, name string) error {
+	res, err := s.w.ExecContext(ctx, "UPDATE folders SET name = ? WHERE id = ?", name, id)
+	if err != nil {
+		return fmt.Errorf("rename folder %s: %w", id, storageErr(err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("rename folder %s: %w", id, ErrNoFolder)
+	}
+	return nil
+}
+
+// SetAside sets a document of a folder aside (aside true) or puts it back:
+// a statement set aside stays in the folder but is left out of its
+// continuity and downloads. ErrNotFound when it is not in the folder.
+func (s *Store) SetAside(ctx context.Context, folderID, documentID string, aside bool) error {
+	var at any
+	if aside {
+		at = s.stamp()
+	}
+	res, err := s.w.ExecContext(ctx, "UPDATE folder_documents SET set_aside_at = ? WHERE folder_id = ? AND document_id = ?", at, folderID, documentID)
+	if err != nil {
+		return fmt.Errorf("set aside: %w", storageErr(err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("document %s in folder %s: %w", documentID, folderID, ErrNotFound)
+	}
+	return nil
+}
+
+// DocumentBySHA256 is the account's newest document (not deleted) whose
+// bytes have the hex SHA-256 sum; ErrNotFound when there is none.
+func (s *Store) DocumentBySHA256(ctx context.Context, accountID int64, sum string) (Document, error) {
+	d, err := scanDocument(s.r.QueryRowContext(ctx, "SELECT "+documentColumns+
+		" FROM documents WHERE account_id = ? AND content_sha256 = ? AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1", accountID, sum))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Document{}, fmt.Errorf("document with sha256 %s: %w", sum, ErrNotFound)
+	}
+	if err != nil {
+		return Document{}, fmt.Errorf("document by sha256: %w", err)
+	}
+	return d, nil
 }
