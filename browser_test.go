@@ -220,7 +220,7 @@ func TestBrowser(t *testing.T) {
 		document.querySelectorAll('#tx tr.lowconf').length === 1 &&
 		document.getElementById("recon").textContent.includes("1 row read with low confidence: check it first")`)
 	waitJS("page image", `!!document.querySelector("#pages .page img") && document.querySelector("#pages .page img").complete && document.querySelectorAll("#pages .box").length === 8`)
-	if s := text("#summary"); !strings.Contains(s, "12-3456-7890123") || !strings.Contains(s, "GBP") || !strings.Contains(s, "1000.00") {
+	if s := text("#summary"); !strings.Contains(s, "12-3456-7890123") || !strings.Contains(s, "GBP") || !strings.Contains(s, "1,000.00 GBP") {
 		t.Errorf("summary lacks account, currency or opening balance: %q", s)
 	}
 	do("choose row 3", click(`#tx tr[data-row="2"] td.idx`))
