@@ -203,6 +203,36 @@ func TestBrowserFolderFindings(t *testing.T) {
 	b.do("new name", chromedp.SetValue("#folder-new-name", "Client 2024 (closed)", chromedp.ByID), click(`#folder-rename button[type=submit]`))
 	b.waitJS("renamed", `document.getElementById("folder-h").textContent === "Folder: Client 2024 (closed)" && document.getElementById("folder-rename").hidden`)
 
+	// A statement that prints no currency: the review says "not found",
+	// and the currency corrected there is the folder's.
+	odd := newLedger("77-1234-5678", "", "100.00", 1, 3).month(1).pdf()
+	oddID := uploadTo(t, base, key, "no-currency.pdf", odd, fid)
+	b.do("refresh folder", chromedp.Evaluate(`refreshFolder()`, nil))
+	b.waitJS("its block", `!!document.querySelector('#timeline .month[data-id="`+oddID+`"] button.review')`)
+	b.do("review it", click(`#timeline .month[data-id="`+oddID+`"] button.review`), chromedp.WaitVisible("#review", chromedp.ByID))
+	b.waitJS("review open", `document.getElementById("review-h").textContent === "Review: no-currency.pdf"`)
+	var cur string
+	b.do("currency", chromedp.Evaluate(`[...document.querySelectorAll("#summary div")].find(d => d.querySelector("dt").textContent === "Currency").querySelector("dd").textContent`, &cur))
+	if cur != "not found" {
+		t.Errorf("the currency of a statement that prints none reads %q, want \"not found\"", cur)
+	}
+	b.do("correct details", click("#header-edit"), chromedp.WaitVisible(`#header-form [data-head="currency"]`, chromedp.ByQuery))
+	b.do("type currency", chromedp.SendKeys(`#header-form [data-head="currency"]`, "chf", chromedp.ByQuery))
+	b.waitJS("summary follows", `document.getElementById("summary").textContent.includes("CHF") && !document.getElementById("save").disabled`)
+	b.shot("23-review-details.png")
+	b.a11y("review with details")
+	b.do("save", click("#save"))
+	b.waitJS("the folder has the CHF account", `[...document.querySelectorAll("#timeline h3")].some(h => h.textContent.startsWith("77-1234-5678 CHF"))`)
+	var served struct {
+		Statement map[string]any `json:"statement"`
+	}
+	apiJSON(t, base, key, "GET", "/api/v1/download?format=json&file_id="+oddID, nil, &served)
+	if served.Statement["currency"] != "CHF" {
+		t.Errorf("the served statement's currency is %v after the correction", served.Statement["currency"])
+	}
+	b.do("close review", chromedp.KeyEvent("\x1b"))
+	b.waitJS("review closed by Escape", `document.getElementById("review").hidden`)
+
 	// A document uploaded on its own, added from the folder; then removed.
 	mayID := uploadTo(t, base, key, "gbp-2024-05.pdf", s.files["gbp-2024-05.pdf"], "")
 	waitFor(t, "May converted", func() string {

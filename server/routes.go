@@ -23,6 +23,7 @@ func (s *Server) routes() {
 	api.HandleFunc("/documents/{file_id}/pages/{n}", s.handlePage).Methods(http.MethodGet)
 	api.HandleFunc("/documents/{file_id}/transactions", s.handleSaveEdit).Methods(http.MethodPut)
 	api.HandleFunc("/documents/{file_id}/transactions", s.handleRevertEdit).Methods(http.MethodDelete)
+	api.HandleFunc("/documents/{file_id}/statement", s.handleSaveStatement).Methods(http.MethodPut)
 	api.HandleFunc("/extract", s.handleUpload).Methods(http.MethodPost).Name(routeUpload)
 	api.HandleFunc("/status", s.handleStatus).Methods(http.MethodGet)
 	api.HandleFunc("/download", s.handleDownload).Methods(http.MethodGet)
@@ -40,7 +41,7 @@ func (s *Server) routes() {
 	// check is not enough: a later route under the /api/v1 prefix clears
 	// the mismatch, and the web catch-all below then answers 404.
 	for _, p := range []string{"/documents", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
-		"/documents/{file_id}/transactions", "/extract", "/status", "/download", "/user",
+		"/documents/{file_id}/transactions", "/documents/{file_id}/statement", "/extract", "/status", "/download", "/user",
 		"/folders", "/folders/{folder_id}", "/folders/{folder_id}/documents/{file_id}", "/folders/{folder_id}/download"} {
 		api.HandleFunc(p, s.handleMethodNotAllowed)
 	}

@@ -605,7 +605,8 @@ function reconWords(rec, txs) {
 async function openReview(d) {
   const { ok, body } = await call(`download?file_id=${encodeURIComponent(d.file_id)}&format=json`);
   if (!ok) { say(message(body, { name: d.original_name }), true); return; }
-  review = { doc: d, stmt: body.statement, txs: body.transactions, saved: JSON.stringify(body.transactions), edited: !!body.statement.edited, sel: -1, pageSize: {} };
+  review = { doc: d, stmt: body.statement, read: Object.assign({}, body.statement), head: {}, txs: body.transactions, saved: JSON.stringify(body.transactions), edited: !!body.statement.edited, sel: -1, pageSize: {} };
+  fillHeaderForm();
   $("review").hidden = false;
   $("review-h").textContent = "Review: " + d.original_name;
   $("review-downloads").replaceChildren(...["csv", "xlsx", "json"].map((f) =>
@@ -620,6 +621,8 @@ async function openReview(d) {
 
 function closeReview() {
   if (!review) return;
+  $("header-form").hidden = true;
+  $("header-edit").setAttribute("aria-expanded", "false");
   for (const img of $("pages").querySelectorAll("img")) URL.revokeObjectURL(img.src);
   review = null;
   $("review").hidden = true;
@@ -674,8 +677,9 @@ function refreshReview() {
     if (isComputed(t) && bal && document.activeElement !== bal) bal.value = t.balance;
   }
   for (const b of $("pages").querySelectorAll(".box")) b.classList.toggle("break", rec.rows.includes(Number(b.dataset.row)));
-  const dirty = JSON.stringify(review.txs) !== review.saved;
-  $("save").disabled = !dirty || rec.status === "invalid";
+  const headBad = headerProblems();
+  const dirty = JSON.stringify(review.txs) !== review.saved || Object.keys(review.head).length > 0;
+  $("save").disabled = !dirty || rec.status === "invalid" || headBad;
   $("undo").hidden = !review.edited;
   $("edit-state").textContent = dirty ? "Unsaved changes." : review.edited ? "Showing your corrections; downloads carry them." : "";
   review.rec = rec;
@@ -773,12 +777,57 @@ function deleteRow(i) {
   (rows[Math.min(i, rows.length - 1)]?.querySelector("input") || $("add-row")).focus();
 }
 
+// headFields are the statement's details a person may correct.
+const headFields = ["account_number", "currency", "period_start", "period_end", "opening_balance", "closing_balance"];
+
+function fillHeaderForm() {
+  for (const inp of $("header-form").querySelectorAll("[data-head]")) {
+    inp.value = review.stmt[inp.dataset.head] == null ? "" : review.stmt[inp.dataset.head];
+    inp.removeAttribute("aria-invalid");
+  }
+}
+
+// headEdit records a detail typed in: a value other than the one served is
+// a correction, and the balances are checked against it at once.
+function headEdit(inp) {
+  const f = inp.dataset.head;
+  let v = inp.value.trim();
+  if (f === "currency") v = v.toUpperCase();
+  if (f.endsWith("balance")) v = v.replace(/,/g, "");
+  const served = review.read[f] == null ? "" : String(review.read[f]);
+  if (v === served || v === "") delete review.head[f]; else review.head[f] = v;
+  review.stmt[f] = f in review.head ? v : review.read[f];
+  refreshReview();
+}
+
+// headerProblems marks details that are not written as the API takes them.
+function headerProblems() {
+  let any = false;
+  for (const inp of $("header-form").querySelectorAll("[data-head]")) {
+    const f = inp.dataset.head, v = review.head[f];
+    let bad = false;
+    if (v !== undefined) {
+      if (f === "currency") bad = !/^[A-Z]{3}$/.test(v);
+      else if (f.startsWith("period")) bad = !validDate(v);
+      else if (f.endsWith("balance")) bad = !moneyRe.test(v);
+      else bad = v.length > 64;
+    }
+    if (bad) { inp.setAttribute("aria-invalid", "true"); any = true; } else inp.removeAttribute("aria-invalid");
+  }
+  return any;
+}
+
 async function save() {
   const txs = review.txs.map((t) => Object.assign({}, t, { type: t.amountIn ? "CREDIT" : "DEBIT" }));
+  const req = { transactions: txs };
+  if (Object.keys(review.head).length) req.statement = review.head;
   const { ok, body } = await call(`documents/${encodeURIComponent(review.doc.file_id)}/transactions`, {
-    method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ transactions: txs }),
+    method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req),
   });
-  if (!ok) { say(message(body, { name: review.doc.original_name }), true); return; }
+  if (!ok) { say(body && body.code === "invalid_statement" ? "The details could not be saved: " + body.error : message(body, { name: review.doc.original_name }), true); return; }
+  review.read = Object.assign({}, review.stmt);
+  review.head = {};
+  if (folder) refreshFolder();
   review.saved = JSON.stringify(review.txs);
   review.edited = true;
   refreshReview();
@@ -1367,7 +1416,24 @@ const drop = $("drop");
 drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
 drop.addEventListener("dragleave", () => drop.classList.remove("over"));
 drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); [...e.dataTransfer.files].forEach((f) => addUpload(f)); });
-$("review-close").addEventListener("click", () => { const id = review && review.doc.file_id; closeReview(); document.querySelector(`#docs tr[data-id="${id}"] button`)?.focus(); });
+// Closing review puts the focus back where it came from: the document's
+// block in the open folder, or its row under Your documents.
+function leaveReview() {
+  const id = review && review.doc.file_id;
+  closeReview();
+  (document.querySelector(`#timeline .month[data-id="${id}"] button.review`) || document.querySelector(`#docs tr[data-id="${id}"] button`))?.focus();
+}
+$("review-close").addEventListener("click", leaveReview);
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape" || !review || $("confirm").open) return;
+  if (e.target.closest && e.target.closest("dialog")) return;
+  if (review && (JSON.stringify(review.txs) !== review.saved || Object.keys(review.head).length)) {
+    say("Review has unsaved corrections: save them, or use Close review to leave them.", true);
+    return;
+  }
+  e.preventDefault();
+  leaveReview();
+});
 $("folder-new").addEventListener("submit", (e) => { e.preventDefault(); createFolder(); });
 $("folder-close").addEventListener("click", () => { closeFolder(); $("folder-name").focus(); });
 $("folder-delete").addEventListener("click", deleteFolder);
@@ -1393,6 +1459,14 @@ folderDrop.addEventListener("dragover", (e) => { e.preventDefault(); folderDrop.
 folderDrop.addEventListener("dragleave", () => folderDrop.classList.remove("over"));
 folderDrop.addEventListener("drop", async (e) => { e.preventDefault(); folderDrop.classList.remove("over"); uploadToFolder(await droppedFiles(e.dataTransfer)); });
 $("add-row").addEventListener("click", addRow);
+$("header-edit").addEventListener("click", () => {
+  const form = $("header-form");
+  form.hidden = !form.hidden;
+  $("header-edit").setAttribute("aria-expanded", String(!form.hidden));
+  if (!form.hidden) form.querySelector("input").focus();
+});
+$("header-form").addEventListener("input", (e) => { if (e.target.dataset.head && review) headEdit(e.target); });
+$("header-form").addEventListener("submit", (e) => e.preventDefault());
 $("save").addEventListener("click", save);
 $("undo").addEventListener("click", undo);
 window.addEventListener("beforeunload", (e) => { if (review && JSON.stringify(review.txs) !== review.saved) e.preventDefault(); });
