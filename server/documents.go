@@ -121,9 +121,9 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		// The same bytes converted before are named, and nothing is charged.
 		if d, err := s.store.DocumentBySHA256(r.Context(), acc.ID, up.sha256); err == nil {
 			writeJSON(w, http.StatusConflict, map[string]any{"success": false, "code": "already_uploaded",
-				"error":      fmt.Sprintf("These bytes were uploaded before, as %q.", d.OriginalName),
-				"suggestion": "Use the document named by file_id, or send the file again without if_new to convert it once more.",
-				"file_id":    d.ID, "original_name": d.OriginalName, "status": d.Status, "created_at": d.CreatedAt.UTC().Format(time.RFC3339)})
+				"error":   fmt.Sprintf("These bytes were uploaded before, as %q.", d.OriginalName),
+				"hint":    "Use the document named by file_id, or send the file again without if_new to convert it once more.",
+				"file_id": d.ID, "original_name": d.OriginalName, "status": d.Status, "created_at": d.CreatedAt.UTC().Format(time.RFC3339)})
 			return
 		} else if !errors.Is(err, store.ErrNotFound) {
 			s.fail(w, r, err)
