@@ -140,6 +140,7 @@ func TestBrowserFolderFindings(t *testing.T) {
 	}
 	b.shot("20-folder-findings.png")
 	b.a11y("folder with findings")
+	b.axe("folder view")
 
 	// The download warns that it would choose; Cancel has the focus.
 	b.do("download", click("#folder-download"), chromedp.WaitVisible("#confirm", chromedp.ByID))
@@ -221,6 +222,7 @@ func TestBrowserFolderFindings(t *testing.T) {
 	b.waitJS("summary follows", `document.getElementById("summary").textContent.includes("CHF") && !document.getElementById("save").disabled`)
 	b.shot("23-review-details.png")
 	b.a11y("review with details")
+	b.axe("review with details")
 	b.do("save", click("#save"))
 	b.waitJS("the folder has the CHF account", `[...document.querySelectorAll("#timeline h3")].some(h => h.textContent.startsWith("77-1234-5678 CHF"))`)
 	var served struct {

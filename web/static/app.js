@@ -44,6 +44,23 @@ const localDate = (ymd) => {
   if (dateStyle === "iso") return ymd;
   return dateFormat({ day: "numeric", month: "short", year: "numeric" }).format(new Date(y, m - 1, d));
 };
+// numericDate writes a row's date for editing, in the page's date style;
+// parseDate reads it back (ISO is always understood).
+const datePlaceholder = () => ({ dmy: "DD/MM/YYYY", mdy: "MM/DD/YYYY", iso: "YYYY-MM-DD" })[dateStyle];
+function numericDate(ymd) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(ymd || "")) return ymd || "";
+  const [y, m, d] = ymd.split("-");
+  return dateStyle === "iso" ? ymd : dateStyle === "dmy" ? `${d}/${m}/${y}` : `${m}/${d}/${y}`;
+}
+function parseDate(s) {
+  s = s.trim();
+  const two = (v) => String(v).padStart(2, "0");
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s);
+  if (m) return `${m[1]}-${two(m[2])}-${two(m[3])}`;
+  m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(s);
+  if (m) return dateStyle === "mdy" ? `${m[3]}-${two(m[1])}-${two(m[2])}` : `${m[3]}-${two(m[2])}-${two(m[1])}`;
+  return s;
+}
 const monthLabel = (y, m) => (dateStyle === "iso" ? `${y}-${String(m).padStart(2, "0")}` : dateFormat({ month: "short", year: "numeric" }).format(new Date(y, m - 1, 1)));
 
 // figure writes an amount as accounts do: grouped, two decimals, a true
@@ -642,7 +659,7 @@ function summary(rec) {
   // printed where it could not read it.
   const item = (k, v) => el("div", {}, el("dt", { text: k }), el("dd", { class: v === "not found" ? "notfound" : null, text: v }));
   $("summary").replaceChildren(
-    item("Account", st.account_number || (st.accounts && st.accounts.length ? st.accounts.map((a) => a.number).join(", ") : "") || "not found"),
+    item("Account", st.account_number || (st.accounts && st.accounts.length ? st.accounts.map((a) => a.account_number).filter(Boolean).join(", ") : "") || "not found"),
     item("Period", st.period_start ? `${localDate(st.period_start)} – ${localDate(st.period_end)}` : "not found"),
     item("Currency", st.currency || "not found"),
     item("Opening balance", figure(st.opening_balance, cur)),
@@ -701,27 +718,41 @@ function fitText(ta) {
   ta.style.height = ta.scrollHeight + 2 + "px";
 }
 
+// A balance computed from the rows (the statement printed none on that row)
+// is information, not a warning, when the printed balances around it
+// confirm the chain: only rows that need a person's eye are marked.
+const computedNote = (w) => w.startsWith("balance not printed") || w.startsWith("no opening balance");
+function rowNotes(t) {
+  const all = t.warnings || [];
+  const confirmed = review && review.stmt.reconciliation && review.stmt.reconciliation.status === "ok";
+  const info = confirmed ? all.filter(computedNote) : [];
+  return { info, marks: all.filter((w) => !info.includes(w)) };
+}
+
 function txRow(t, i) {
   const n = i + 1;
-  const warned = t.warnings && t.warnings.length;
+  const { info, marks } = rowNotes(t);
+  const warned = marks.length > 0;
   const idx = el("td", { class: "idx", title: "Show on the page", onclick: () => select(i, true) }, String(n));
-  if (warned) idx.append(el("span", { class: "warn", "aria-label": "has notes", title: t.warnings.join("; "), text: "⚠" }));
+  if (warned) idx.append(el("span", { class: "warn", "aria-label": "needs checking", title: marks.join("; "), text: "⚠" }));
+  if (info.length) idx.append(el("span", { class: "info", "aria-label": "balance computed, confirmed by the printed balances", title: info.join("; ") + " (confirmed by the printed balances)", text: "ⓘ" }));
   if (isLowConf(t)) idx.append(el("span", { class: "lowconf", "aria-label": "read with low confidence: check first", title: "Read with low confidence: check this row first", text: "?" }));
   const input = (field, label, cls, type) => {
     const v = t[field] == null ? "" : t[field];
     // A description wraps over as many lines as it needs, never cut off.
     const inp = type === "textarea"
       ? el("textarea", { rows: 1, "data-field": field, "aria-label": `Row ${n} ${label}`, spellcheck: "false" })
-      : el("input", { type: type || "text", value: v, "data-field": field, "aria-label": `Row ${n} ${label}`, inputmode: cls === "num" ? "decimal" : null });
+      : el("input", { type: "text", value: field === "date" ? numericDate(v) : v, "data-field": field, "aria-label": `Row ${n} ${label}${field === "date" ? " (" + datePlaceholder() + ")" : ""}`,
+        inputmode: cls === "num" ? "decimal" : null, placeholder: field === "date" ? datePlaceholder() : null, autocomplete: "off" });
     if (type === "textarea") inp.value = v;
     inp.addEventListener("focus", () => select(i, false));
-    inp.addEventListener("input", () => { edit(i, field, inp.value); if (type === "textarea") fitText(inp); });
+    inp.addEventListener("input", () => { edit(i, field, field === "date" ? parseDate(inp.value) : inp.value); if (type === "textarea") fitText(inp); });
     return el("td", { class: cls || "" }, inp);
   };
   const desc = input("description", "description", "desc", "textarea");
-  if (warned) desc.append(el("div", { class: "notes", text: "⚠ " + t.warnings.join("; ") }));
+  if (warned) desc.append(el("div", { class: "notes", text: "⚠ " + marks.join("; ") }));
   const tr = el("tr", { "data-row": i, class: (warned ? "warned" : "") + (isLowConf(t) ? " lowconf" : "") },
-    idx, input("date", "date", "", "date"), desc,
+    idx, input("date", "date", "date", "date"), desc,
     input("amountIn", "money in", "num"), input("amountOut", "money out", "num"), input("balance", "balance", "num"),
     el("td", {}, el("button", { type: "button", class: "del", text: "✕", "aria-label": `Delete row ${n}`, onclick: () => deleteRow(i) })));
   markProblems(tr, t);
@@ -895,7 +926,7 @@ function renderBoxes(only) {
     review.txs.forEach((t, i) => {
       if (t.page !== n || !t.box) return;
       const [x0, y0, x1, y1] = t.box;
-      const b = el("div", { class: "box" + (t.warnings && t.warnings.length ? " warned" : "") + (i === review.sel ? " sel" : ""), "data-row": i, "aria-hidden": "true" });
+      const b = el("div", { class: "box" + (rowNotes(t).marks.length ? " warned" : "") + (i === review.sel ? " sel" : ""), "data-row": i, "aria-hidden": "true" });
       b.style.left = (100 * x0 / size.w) + "%"; b.style.top = (100 * y0 / size.h) + "%";
       b.style.width = (100 * (x1 - x0) / size.w) + "%"; b.style.height = (100 * (y1 - y0) / size.h) + "%";
       fig.append(b);
@@ -1400,6 +1431,15 @@ $("signin-form").addEventListener("submit", (e) => {
   signIn(k, $("remember").checked);
 });
 $("signout").addEventListener("click", () => { signOut(); say("Signed out."); });
+$("date-style").value = dateStyle;
+$("date-style").addEventListener("change", () => {
+  dateStyle = $("date-style").value;
+  localStorage.setItem("passbook_date_style", dateStyle);
+  loadDocuments(true);
+  if (folder && folder.data) renderFolder();
+  if (review) { renderTable(); refreshReview(); }
+  say("Dates are now written " + $("date-style").selectedOptions[0].textContent + ".");
+});
 $("refresh").addEventListener("click", () => { loadDocuments(true); loadUser(); });
 $("more").addEventListener("click", () => loadDocuments(false));
 $("more-download").addEventListener("click", () => {
@@ -1458,6 +1498,27 @@ const folderDrop = $("folder-drop");
 folderDrop.addEventListener("dragover", (e) => { e.preventDefault(); folderDrop.classList.add("over"); });
 folderDrop.addEventListener("dragleave", () => folderDrop.classList.remove("over"));
 folderDrop.addEventListener("drop", async (e) => { e.preventDefault(); folderDrop.classList.remove("over"); uploadToFolder(await droppedFiles(e.dataTransfer)); });
+// The rows move like a spreadsheet's: Enter and the down arrow go to the
+// same field of the next row, Shift+Enter and the up arrow to the one
+// above (in a description, the arrows move between rows from its first or
+// last line only).
+$("tx").addEventListener("keydown", (e) => {
+  const f = e.target.dataset && e.target.dataset.field;
+  if (!f || e.altKey || e.ctrlKey || e.metaKey) return;
+  const ta = e.target.tagName === "TEXTAREA";
+  let step = 0;
+  if (e.key === "Enter") step = e.shiftKey ? -1 : 1;
+  else if (e.key === "ArrowDown" && (!ta || e.target.selectionStart === e.target.value.length)) step = 1;
+  else if (e.key === "ArrowUp" && (!ta || e.target.selectionEnd === 0)) step = -1;
+  if (!step) return;
+  const tr = e.target.closest("tr");
+  const next = step > 0 ? tr.nextElementSibling : tr.previousElementSibling;
+  e.preventDefault();
+  if (!next) return;
+  const inp = next.querySelector(`[data-field="${f}"]`);
+  inp.focus();
+  if (inp.select) inp.select();
+});
 $("add-row").addEventListener("click", addRow);
 $("header-edit").addEventListener("click", () => {
   const form = $("header-form");
