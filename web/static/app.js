@@ -735,7 +735,7 @@ function txRow(t, i) {
   const warned = marks.length > 0;
   const idx = el("td", { class: "idx", title: "Show on the page", onclick: () => select(i, true) }, String(n));
   if (warned) idx.append(el("span", { class: "warn", "aria-label": "needs checking", title: marks.join("; "), text: "⚠" }));
-  if (info.length) idx.append(el("span", { class: "info", "aria-label": "balance computed, confirmed by the printed balances", title: info.join("; ") + " (confirmed by the printed balances)", text: "ⓘ" }));
+  if (info.length) idx.append(el("span", { class: "info", "aria-label": "balance computed, confirmed by the printed balances", title: info.join("; ") + " (confirmed by the printed balances)", text: "i" }));
   if (isLowConf(t)) idx.append(el("span", { class: "lowconf", "aria-label": "read with low confidence: check first", title: "Read with low confidence: check this row first", text: "?" }));
   const input = (field, label, cls, type) => {
     const v = t[field] == null ? "" : t[field];
@@ -747,7 +747,7 @@ function txRow(t, i) {
     if (type === "textarea") inp.value = v;
     inp.addEventListener("focus", () => select(i, false));
     inp.addEventListener("input", () => { edit(i, field, field === "date" ? parseDate(inp.value) : inp.value); if (type === "textarea") fitText(inp); });
-    return el("td", { class: cls || "" }, inp);
+    return el("td", { class: cls || "", "data-label": label.charAt(0).toUpperCase() + label.slice(1) }, inp);
   };
   const desc = input("description", "description", "desc", "textarea");
   if (warned) desc.append(el("div", { class: "notes", text: "⚠ " + marks.join("; ") }));
