@@ -1,13 +1,18 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -39,6 +44,8 @@ func TestBrowserScreens(t *testing.T) {
 	for _, n := range []string{"gbp-2024-01.pdf", "gbp-2024-02.pdf", "gbp-2024-03.pdf", "gbp-2024-04.pdf", "eur-2024-04.pdf", "eur-2024-06.pdf"} {
 		ids[n] = uploadTo(t, base, key, n, s.files[n], fid)
 	}
+	loose := uploadTo(t, base, key, "gbp-2024-05.pdf", s.files["gbp-2024-05.pdf"], "")
+	apiJSON(t, base, key, "POST", "/api/v1/folders", strings.NewReader(`{"name": "Other client"}`), nil)
 	jan := ids["gbp-2024-01.pdf"]
 	waitFor(t, "January converted", func() string {
 		var st map[string]any
@@ -69,6 +76,77 @@ func TestBrowserScreens(t *testing.T) {
 	b.do("month-day-year", chromedp.SetValue("#date-style", "mdy", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
 	b.do("open folder", click(`#folder-list li[data-id="`+fid+`"] button`))
 	b.waitJS("folder drawn", `document.getElementById("folder-status").textContent.startsWith("✗ Not continuous") && document.querySelectorAll("#timeline .month").length === 7`)
+
+	// The documents list: search, filters, sort, a folder column, and
+	// several documents at once.
+	b.waitJS("eight documents", `document.querySelectorAll("#docs tr").length === 8 && ![...document.querySelectorAll("#docs .badge")].some(b => b.classList.contains("processing"))`)
+	rowsShown := func() string {
+		var s string
+		b.do("rows", chromedp.Evaluate(`[...document.querySelectorAll("#docs tr")].map(r => r.querySelector("td.name").textContent + "@" + r.querySelector("td.folders").textContent).join("|")`, &s))
+		return s
+	}
+	b.do("search", chromedp.SendKeys("#docs-q", "bank copy", chromedp.ByID))
+	if got := rowsShown(); got != "gbp-2024-03 bank copy.pdf@Client 2024" {
+		t.Errorf("searching \"bank copy\": %q", got)
+	}
+	b.do("clear search", chromedp.Evaluate(`(() => { const q = document.getElementById("docs-q"); q.value = ""; q.dispatchEvent(new Event("input")); })()`, nil))
+	change := func(sel, v string) {
+		b.do("choose "+sel, chromedp.SetValue(sel, v, chromedp.ByQuery), chromedp.Evaluate(`document.querySelector("`+sel+`").dispatchEvent(new Event("change"))`, nil))
+	}
+	change("#docs-folder", "-")
+	if got := rowsShown(); got != "gbp-2024-05.pdf@—" {
+		t.Errorf("documents in no folder: %q", got)
+	}
+	change("#docs-folder", "")
+	change("#docs-sort", "name")
+	if got := rowsShown(); !strings.HasPrefix(got, "eur-2024-04.pdf@Client 2024|eur-2024-06.pdf@") || !strings.HasSuffix(got, "gbp-2024-05.pdf@—") {
+		t.Errorf("sorted by name: %q", got)
+	}
+	change("#docs-status", "mismatch")
+	if got := rowsShown(); got != "" {
+		t.Errorf("mismatches: %q", got)
+	}
+	change("#docs-status", "")
+	// Two ticked: one zip with both.
+	b.do("allow downloads", browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true))
+	b.do("tick two", click(`#docs tr[data-id="`+jan+`"] input.pick`), click(`#docs tr[data-id="`+ids["gbp-2024-02.pdf"]+`"] input.pick`))
+	if got := b.text("#bulk-count"); got != "2 documents selected" {
+		t.Errorf("bulk bar: %q", got)
+	}
+	change("#bulk-format", "csv")
+	b.do("zip", click("#bulk-zip"))
+	zipPath := filepath.Join(dir, "statements.zip")
+	waitFor(t, "the zip", func() string {
+		if fi, err := os.Stat(zipPath); err == nil && fi.Size() > 0 {
+			return "yes"
+		}
+		return ""
+	})
+	time.Sleep(300 * time.Millisecond)
+	zr, err := zip.OpenReader(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []string
+	for _, f := range zr.File {
+		entries = append(entries, f.Name)
+	}
+	zr.Close()
+	sort.Strings(entries)
+	if got := strings.Join(entries, ","); got != "gbp-2024-01.csv,gbp-2024-02.csv" {
+		t.Errorf("the zip holds %s", got)
+	}
+	b.do("clear", click("#bulk-clear"))
+	// One put in another folder, then deleted.
+	b.do("tick May", click(`#docs tr[data-id="`+loose+`"] input.pick`))
+	b.waitJS("folders offered", `[...document.querySelectorAll("#bulk-folder option")].some(o => o.textContent === "Other client")`)
+	b.do("choose Other", chromedp.Evaluate(`(() => { const s = document.getElementById("bulk-folder"); s.value = [...s.options].find(o => o.textContent === "Other client").value; })()`, nil))
+	b.do("put", click("#bulk-put"))
+	b.waitJS("in Other", `(document.querySelector('#docs tr[data-id="`+loose+`"] td.folders') || {}).textContent === "Other client"`)
+	b.do("delete", click("#bulk-delete"), chromedp.WaitVisible("#confirm", chromedp.ByID), click("#confirm-ok"))
+	b.waitJS("deleted", `!document.querySelector('#docs tr[data-id="`+loose+`"]') && document.getElementById("status").textContent === "Deleted 1 document." && document.getElementById("bulk").hidden`)
+	b.a11y("documents list")
+	b.axe("documents list")
 
 	// The status line sits in the header, which keeps its own room.
 	var status struct {

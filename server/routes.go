@@ -19,6 +19,7 @@ func (s *Server) routes() {
 	api.MethodNotAllowedHandler = r.MethodNotAllowedHandler
 	api.Use(s.requireKey)
 	api.HandleFunc("/documents", s.handleDocuments).Methods(http.MethodGet)
+	api.HandleFunc("/documents/zip", s.handleZip).Methods(http.MethodGet)
 	api.HandleFunc("/documents/{file_id}", s.handleDeleteDocument).Methods(http.MethodDelete)
 	api.HandleFunc("/documents/{file_id}/pages/{n}", s.handlePage).Methods(http.MethodGet)
 	api.HandleFunc("/documents/{file_id}/transactions", s.handleSaveEdit).Methods(http.MethodPut)
@@ -40,7 +41,7 @@ func (s *Server) routes() {
 	// Any other method on an API path is 405. gorilla/mux's own method
 	// check is not enough: a later route under the /api/v1 prefix clears
 	// the mismatch, and the web catch-all below then answers 404.
-	for _, p := range []string{"/documents", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
+	for _, p := range []string{"/documents", "/documents/zip", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
 		"/documents/{file_id}/transactions", "/documents/{file_id}/statement", "/extract", "/status", "/download", "/user",
 		"/folders", "/folders/{folder_id}", "/folders/{folder_id}/documents/{file_id}", "/folders/{folder_id}/download"} {
 		api.HandleFunc(p, s.handleMethodNotAllowed)

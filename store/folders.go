@@ -296,3 +296,29 @@ func (s *Store) DocumentBySHA256(ctx context.Context, accountID int64, sum strin
 	}
 	return d, nil
 }
+
+// FolderRef names a folder.
+type FolderRef struct {
+	ID, Name string
+}
+
+// DocumentFolders is, for each of an account's documents in a folder, the
+// folders it is in, by name.
+func (s *Store) DocumentFolders(ctx context.Context, accountID int64) (map[string][]FolderRef, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT fd.document_id, f.id, f.name FROM folder_documents fd JOIN folders f ON f.id = fd.folder_id
+		WHERE f.account_id = ? ORDER BY f.name, f.id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("document folders: %w", err)
+	}
+	defer rows.Close()
+	out := map[string][]FolderRef{}
+	for rows.Next() {
+		var doc string
+		var f FolderRef
+		if err := rows.Scan(&doc, &f.ID, &f.Name); err != nil {
+			return nil, fmt.Errorf("document folders: %w", err)
+		}
+		out[doc] = append(out[doc], f)
+	}
+	return out, rows.Err()
+}

@@ -230,18 +230,106 @@ function badge(doc) {
 }
 
 // ---- history ----
-let nextBefore = null;
+// Every document of the account is read (a page of 200 at a time) and
+// kept here; the list shows those the search, filters and sort leave,
+// 50 at a time. An office's 500 statements are a few requests.
+const docsAll = new Map(); // file_id -> document, as the list gives it
+const selected = new Set(); // file_ids ticked in the list
+let docsShown = 50;
 const polling = new Set();
 
 async function loadDocuments(reset) {
-  const before = reset ? "" : nextBefore;
-  const { ok, body } = await call("documents?limit=20" + (before ? "&before=" + encodeURIComponent(before) : ""));
-  if (!ok) { say(message(body), true); return; }
-  if (reset) $("docs").replaceChildren();
-  for (const d of body.documents) $("docs").append(docRow(d));
-  nextBefore = body.next;
-  $("more").hidden = !body.next;
-  $("docs-empty").hidden = $("docs").children.length > 0;
+  let before = "";
+  const got = [];
+  for (let i = 0; i < 25; i++) {
+    const { ok, body } = await call("documents?limit=200" + (before ? "&before=" + encodeURIComponent(before) : ""));
+    if (!ok) { say(message(body), true); return; }
+    got.push(...body.documents);
+    if (!body.next) break;
+    before = body.next;
+  }
+  if (reset) docsShown = 50;
+  docsAll.clear();
+  for (const d of got) docsAll.set(d.file_id, d);
+  for (const id of [...selected]) if (!docsAll.has(id)) selected.delete(id);
+  fillDocFilters();
+  renderDocs();
+}
+
+// putDoc records a document's new state and shows it.
+function putDoc(d) {
+  const was = docsAll.get(d.file_id);
+  if (was && !d.folders) d.folders = was.folders;
+  docsAll.set(d.file_id, d);
+  const row = document.querySelector(`#docs tr[data-id="${d.file_id}"]`);
+  if (row) fillDocRow(row, d); else renderDocs();
+}
+
+const resultKey = (d) => (d.status === "completed" ? d.reconciliation || "unverified" : d.status);
+
+// shownDocs are the documents the search, filters and sort leave.
+function shownDocs() {
+  const q = $("docs-q").value.trim().toLowerCase();
+  const st = $("docs-status").value, fo = $("docs-folder").value, mo = $("docs-month").value;
+  let list = [...docsAll.values()].filter((d) => {
+    if (q && !(d.original_name.toLowerCase().includes(q) || (d.folders || []).some((f) => f.name.toLowerCase().includes(q)))) return false;
+    if (st && resultKey(d) !== st) return false;
+    if (fo === "-" && (d.folders || []).length) return false;
+    if (fo && fo !== "-" && !(d.folders || []).some((f) => f.folder_id === fo)) return false;
+    if (mo && !d.created_at.startsWith(mo)) return false;
+    return true;
+  });
+  const order = { failed: 0, mismatch: 1, processing: 2, unverified: 3, no_transactions: 4, ok: 5 };
+  const by = {
+    newest: (a, b) => b.created_at.localeCompare(a.created_at) || b.file_id.localeCompare(a.file_id),
+    oldest: (a, b) => a.created_at.localeCompare(b.created_at) || a.file_id.localeCompare(b.file_id),
+    name: (a, b) => a.original_name.localeCompare(b.original_name, undefined, { numeric: true }) || b.created_at.localeCompare(a.created_at),
+    result: (a, b) => (order[resultKey(a)] ?? 9) - (order[resultKey(b)] ?? 9) || b.created_at.localeCompare(a.created_at),
+  }[$("docs-sort").value] || ((a, b) => b.created_at.localeCompare(a.created_at));
+  list.sort(by);
+  return list;
+}
+
+function renderDocs() {
+  const list = shownDocs();
+  $("docs").replaceChildren(...list.slice(0, docsShown).map(docRow));
+  $("more").hidden = list.length <= docsShown;
+  $("more").textContent = `Show more (${list.length - docsShown} more)`;
+  $("docs-empty").hidden = docsAll.size > 0;
+  $("docs-count").textContent = docsAll.size === 0 ? "" : list.length === docsAll.size ? plural(docsAll.size, "document") : `${list.length} of ${plural(docsAll.size, "document")}`;
+  renderSelection();
+}
+
+// fillDocFilters lists the folders and upload months to filter by.
+function fillDocFilters() {
+  const months = [...new Set([...docsAll.values()].map((d) => d.created_at.slice(0, 7)))].sort().reverse();
+  const mo = $("docs-month"), was = mo.value;
+  mo.replaceChildren(el("option", { value: "", text: "any time" }), ...months.map((m) => {
+    const [y, n] = m.split("-").map(Number);
+    return el("option", { value: m, text: monthLabel(y, n) });
+  }));
+  if (months.includes(was)) mo.value = was;
+}
+
+function fillFolderChoices(folders) {
+  const fo = $("docs-folder"), was = fo.value;
+  fo.replaceChildren(el("option", { value: "", text: "any folder" }), el("option", { value: "-", text: "in no folder" }),
+    ...folders.map((f) => el("option", { value: f.folder_id, text: f.name })));
+  if ([...fo.options].some((o) => o.value === was)) fo.value = was;
+  const bf = $("bulk-folder"), bwas = bf.value;
+  bf.replaceChildren(el("option", { value: "", text: folders.length ? "Choose a folder…" : "No folders yet" }),
+    ...folders.map((f) => el("option", { value: f.folder_id, text: f.name })));
+  if ([...bf.options].some((o) => o.value === bwas)) bf.value = bwas;
+}
+
+function renderSelection() {
+  const n = selected.size;
+  $("bulk").hidden = n === 0;
+  $("bulk-count").textContent = `${plural(n, "document")} selected`;
+  const boxes = [...$("docs").querySelectorAll("input.pick")];
+  const all = $("docs-all");
+  all.checked = boxes.length > 0 && boxes.every((b) => b.checked);
+  all.indeterminate = !all.checked && boxes.some((b) => b.checked);
 }
 
 function docRow(d) {
@@ -252,7 +340,7 @@ function docRow(d) {
 }
 
 function fillDocRow(tr, d) {
-  const result = el("td", { "data-label": "Result" }, badge(d));
+  const result = el("td", { class: "result", "data-label": "Result" }, badge(d));
   if (d.edited) result.append(el("span", { class: "edited", text: "edited" }));
   if (d.status === "completed") result.append(el("div", { class: "small muted", text: plural(d.transaction_count, "transaction") }));
   if (d.status === "failed") result.append(el("div", { class: "small error", text: message({ code: d.error_code }, { name: d.original_name }) }));
@@ -264,13 +352,60 @@ function fillDocRow(tr, d) {
     }
   }
   actions.append(el("button", { type: "button", text: "Delete", "aria-label": `Delete ${d.original_name}`, onclick: () => remove(d) }));
+  const pick = el("input", { type: "checkbox", class: "pick", "aria-label": `Select ${d.original_name}` });
+  pick.checked = selected.has(d.file_id);
+  pick.addEventListener("change", () => { if (pick.checked) selected.add(d.file_id); else selected.delete(d.file_id); renderSelection(); });
+  const folders = (d.folders || []).map((f) => f.name).join(", ");
   tr.replaceChildren(
+    el("td", { class: "pick-cell" }, pick),
     el("td", { class: "name", text: d.original_name }),
+    el("td", { class: "folders", "data-label": "Folder", text: folders || "—" }),
     el("td", { "data-label": "Uploaded", text: localTime(d.created_at) }),
     el("td", { "data-label": "Pages", text: String(d.page_count) }),
     result,
     el("td", { class: "actions-cell" }, actions),
   );
+}
+
+async function bulkZip() {
+  const ids = [...selected];
+  if (!ids.length) return;
+  const [format, profile] = $("bulk-format").value.split(":");
+  let q = `documents/zip?format=${encodeURIComponent(format)}` + ids.map((id) => "&file_id=" + encodeURIComponent(id)).join("");
+  if (profile) q += `&profile=${encodeURIComponent(profile)}`;
+  const { ok, body, r } = await call(q);
+  if (!ok) { say(message(body), true); return; }
+  await saveBlob(r, "statements.zip");
+  say(`Downloading ${plural(ids.length, "document")} as one zip.`);
+}
+
+async function bulkFolder() {
+  const fid = $("bulk-folder").value;
+  if (!fid) { say("Choose the folder to put them in.", true); $("bulk-folder").focus(); return; }
+  const name = $("bulk-folder").selectedOptions[0].textContent;
+  let n = 0;
+  for (const id of selected) if (await addToFolder(id, fid)) n++;
+  await loadDocuments(false);
+  loadFolders();
+  if (folder && folder.id === fid) refreshFolder();
+  say(`Put ${plural(n, "document")} in “${name}”.`);
+}
+
+async function bulkDelete() {
+  const ids = [...selected];
+  if (!ids.length) return;
+  const yes = await confirmDialog(`Delete ${plural(ids.length, "document")}? Their files, transactions and corrections are removed for good. Their pages stay counted against your quota.`);
+  if (!yes) { say("Nothing was deleted."); return; }
+  let n = 0;
+  for (const id of ids) {
+    const { ok, body } = await call("documents/" + encodeURIComponent(id), { method: "DELETE" });
+    if (ok || (body && body.code === "not_found")) { n++; docsAll.delete(id); selected.delete(id); if (review && review.doc.file_id === id) closeReview(); }
+  }
+  renderDocs();
+  if (folder) refreshFolder();
+  loadFolders();
+  say(`Deleted ${plural(n, "document")}.`);
+  $("docs-q").focus();
 }
 
 async function pollDoc(id) {
@@ -291,7 +426,7 @@ async function pollDoc(id) {
         if (status === 401 || status === 403 || status === 404) return;
         wait = Math.min(wait * 2, 30000);
         const words = `Connection lost, retrying in ${Math.round(wait / 1000)} s…`;
-        if (row) row.cells[3].replaceChildren(el("span", { class: "badge lost", text: "⟳ " + words }));
+        if (row) row.querySelector("td.result").replaceChildren(el("span", { class: "badge lost", text: "⟳ " + words }));
         if (up) up.querySelector(".msg").textContent = words;
         if (!lost) say(`Connection to the server lost while converting. Retrying; the page shows the true state once it is back.`, true);
         lost = true;
@@ -300,13 +435,13 @@ async function pollDoc(id) {
       if (lost) { say("Connection back."); lost = false; }
       wait = 1000;
       if (body.status === "processing") {
-        if (row) row.cells[3].replaceChildren(badge(body));
+        if (row) row.querySelector("td.result").replaceChildren(badge(body));
         if (up) upProgress(up, body.pages_done || 0, body.page_count, `Converting: ${body.pages_done || 0} of ${pages(body.page_count)} done`);
         continue;
       }
       const list = await call("documents?limit=200");
       const d = list.ok && list.body.documents.find((x) => x.file_id === id);
-      if (d && row) fillDocRow(row, d);
+      if (d) putDoc(d);
       if (up) {
         upProgress(up, 1, 1, body.status === "completed" ? `Converted: ${plural(body.transaction_count, "transaction")}.` : message({ code: body.error_code }, { name: up.dataset.name }));
         up.querySelector(".state").replaceChildren(d ? badge(d) : badge(body));
@@ -373,7 +508,9 @@ async function remove(d) {
   if (!yes) { say("Nothing was deleted."); return; }
   const { ok, body } = await call("documents/" + encodeURIComponent(d.file_id), { method: "DELETE" });
   if (!ok && body.code !== "not_found") { say(message(body, { name: d.original_name }), true); return; }
-  document.querySelector(`#docs tr[data-id="${d.file_id}"]`)?.remove();
+  docsAll.delete(d.file_id);
+  selected.delete(d.file_id);
+  renderDocs();
   document.querySelector(`#uploads li[data-id="${d.file_id}"]`)?.remove();
   document.querySelector(`#folder-uploads li[data-id="${d.file_id}"]`)?.remove();
   if (folder) refreshFolder();
@@ -456,9 +593,8 @@ function sendOnce(li, file, password, folderId, tries, resolve) {
     li.querySelector(".state").replaceChildren(badge({ status: "processing", page_count: body.page_count, pages_done: 0 }));
     upProgress(li, 0, body.page_count, `Accepted: ${pages(body.page_count)}. Converting…`);
     say(`“${file.name}” uploaded: ${pages(body.page_count)}.`);
-    const tr = docRow({ file_id: body.file_id, original_name: body.original_name, page_count: body.page_count, status: "processing", pages_done: 0, created_at: new Date().toISOString() });
-    $("docs").prepend(tr);
-    $("docs-empty").hidden = true;
+    putDoc({ file_id: body.file_id, original_name: body.original_name, page_count: body.page_count, status: "processing", pages_done: 0, created_at: new Date().toISOString(),
+      folders: folderId && folder && folder.id === folderId && folder.data ? [{ folder_id: folderId, name: folder.data.name }] : [] });
     loadUser();
     resolve();
   };
@@ -880,8 +1016,7 @@ async function undo() {
 async function updateHistoryRow(id) {
   const list = await call("documents?limit=200");
   const d = list.ok && list.body.documents.find((x) => x.file_id === id);
-  const row = document.querySelector(`#docs tr[data-id="${id}"]`);
-  if (d && row) fillDocRow(row, d);
+  if (d) putDoc(d);
   if (d && review && review.doc.file_id === id) review.doc = d;
 }
 
@@ -977,6 +1112,7 @@ let folderTimer = 0;
 async function loadFolders() {
   const { ok, body } = await call("folders");
   if (!ok) { say(message(body), true); return; }
+  fillFolderChoices(body.folders);
   const list = $("folder-list");
   list.replaceChildren(...body.folders.map((f) => el("li", { "data-id": f.folder_id },
     el("button", { type: "button", class: "link", text: f.name, "aria-label": `Open folder ${f.name}`, onclick: () => openFolder(f.folder_id) }),
@@ -1422,6 +1558,7 @@ const exportFormats = [
 ];
 $("more-format").replaceChildren(...exportFormats.slice(3).map(([v, t]) => el("option", { value: v, text: t })));
 $("folder-format").replaceChildren(...exportFormats.map(([v, t]) => el("option", { value: v, text: t })));
+$("bulk-format").replaceChildren(...exportFormats.map(([v, t]) => el("option", { value: v, text: t })));
 
 // ---- wiring ----
 $("signin-form").addEventListener("submit", (e) => {
@@ -1441,7 +1578,22 @@ $("date-style").addEventListener("change", () => {
   say("Dates are now written " + $("date-style").selectedOptions[0].textContent + ".");
 });
 $("refresh").addEventListener("click", () => { loadDocuments(true); loadUser(); });
-$("more").addEventListener("click", () => loadDocuments(false));
+$("more").addEventListener("click", () => { docsShown += 50; renderDocs(); });
+for (const id of ["docs-q", "docs-status", "docs-folder", "docs-month", "docs-sort"]) {
+  $(id).addEventListener(id === "docs-q" ? "input" : "change", () => { docsShown = 50; renderDocs(); });
+}
+$("docs-all").addEventListener("change", () => {
+  for (const b of $("docs").querySelectorAll("input.pick")) {
+    b.checked = $("docs-all").checked;
+    const id = b.closest("tr").dataset.id;
+    if (b.checked) selected.add(id); else selected.delete(id);
+  }
+  renderSelection();
+});
+$("bulk-zip").addEventListener("click", bulkZip);
+$("bulk-put").addEventListener("click", bulkFolder);
+$("bulk-delete").addEventListener("click", bulkDelete);
+$("bulk-clear").addEventListener("click", () => { selected.clear(); renderDocs(); });
 $("more-download").addEventListener("click", () => {
   if (!review) return;
   const [format, profile] = $("more-format").value.split(":");
