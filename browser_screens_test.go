@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/shopspring/decimal"
@@ -73,6 +75,11 @@ func TestBrowserScreens(t *testing.T) {
 	b.do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#key", chromedp.ByID))
 	b.do("sign in", chromedp.SendKeys("#key", key, chromedp.ByID), click(`#signin-form button[type=submit]`), chromedp.WaitVisible("#app", chromedp.ByID))
 	b.waitJS("folders listed", `!!document.querySelector('#folder-list li[data-id="`+fid+`"] button')`)
+	var focus string
+	b.do("focus after sign-in", chromedp.Evaluate(`document.activeElement.id`, &focus))
+	if focus != "files" {
+		t.Errorf("after sign-in the focus is on %q, want the upload area's file chooser", focus)
+	}
 	b.do("month-day-year", chromedp.SetValue("#date-style", "mdy", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
 	b.do("open folder", click(`#folder-list li[data-id="`+fid+`"] button`))
 	b.waitJS("folder drawn", `document.getElementById("folder-status").textContent.startsWith("✗ Not continuous") && document.querySelectorAll("#timeline .month").length === 7`)
@@ -169,6 +176,7 @@ func TestBrowserScreens(t *testing.T) {
 	shots := func(name string) {
 		b.do("to the folder", chromedp.Evaluate(`document.getElementById("folder").scrollIntoView()`, nil))
 		b.shot("folder-" + name + ".png")
+		b.shotOf("#folder", "docs-folder-"+name+".png")
 	}
 	review := func() {
 		b.do("review January", click(`#timeline .month[data-id="`+jan+`"] button.review`), chromedp.WaitVisible("#review", chromedp.ByID))
@@ -234,6 +242,7 @@ func TestBrowserScreens(t *testing.T) {
 	}
 	b.do("to the review", chromedp.Evaluate(`document.getElementById("review").scrollIntoView()`, nil))
 	b.shot("review-1366.png")
+	b.shotOf("#review", "docs-review-1366.png")
 
 	// A phone: nothing wider than the screen; the rows are cards.
 	b.do("phone", chromedp.EmulateViewport(390, 844))
@@ -250,6 +259,7 @@ func TestBrowserScreens(t *testing.T) {
 		t.Errorf("at 390 px: page %v px on a %v px screen, rows %v px in %v px, rows displayed as %s", phone.Page, phone.Screen, phone.Wrap, phone.WrapClient, phone.Card)
 	}
 	b.shot("review-390.png")
+	b.shotOf("#review", "docs-review-390.png")
 	shots("390")
 
 	// A wide screen: the page is wider, and so is the statement's image.
@@ -261,6 +271,7 @@ func TestBrowserScreens(t *testing.T) {
 		t.Errorf("at 1920 px the page is %v px wide and the statement's image %v px; want the width used", wide.Main, wide.Image)
 	}
 	b.shot("review-1920.png")
+	b.shotOf("#review", "docs-review-1920.png")
 	shots("1920")
 
 	// Dark, as the system asks: still readable, still clean for axe.
@@ -274,6 +285,7 @@ func TestBrowserScreens(t *testing.T) {
 	b.a11y("dark review and folder")
 	b.axe("dark review and folder")
 	b.shot("review-dark.png")
+	b.shotOf("#review", "docs-review-dark.png")
 	shots("dark")
 }
 
@@ -283,4 +295,24 @@ func fmtInts(v []int) string {
 		s = append(s, strconv.Itoa(i))
 	}
 	return strings.Join(s, ",")
+}
+
+// shotOf saves a PNG of the element sel, whole, as name.
+func (b *browserSession) shotOf(sel, name string) {
+	b.t.Helper()
+	var r struct{ X, Y, W, H float64 }
+	b.do("measure "+sel, chromedp.Evaluate(`(() => { const e = document.querySelector(`+strconv.Quote(sel)+`).getBoundingClientRect();
+		const r = { X: e.left + scrollX, Y: e.top + scrollY, W: e.width, H: e.height };
+		// The sticky header is drawn where the window is: keep it above the element.
+		scrollTo(0, Math.max(0, r.Y - 120)); return r; })()`, &r))
+	var buf []byte
+	b.do("shoot "+sel, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		buf, err = page.CaptureScreenshot().WithFormat(page.CaptureScreenshotFormatPng).WithCaptureBeyondViewport(true).
+			WithClip(&page.Viewport{X: r.X, Y: r.Y, Width: r.W, Height: r.H, Scale: 1}).Do(ctx)
+		return err
+	}))
+	if err := os.WriteFile(filepath.Join(b.shots, name), buf, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
 }

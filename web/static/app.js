@@ -1305,8 +1305,13 @@ function link(findings, byId, prev, next, cur) {
       el("span", { "aria-hidden": "true", text: "✓" }));
   }
   return el("li", { class: "link bad", "data-kind": findings.map((f) => f.kind).join(" "), "data-files": findings.map((f) => f.file_ids.join(",")).join(" ") },
-    ...findings.map((f) => el("div", { class: "finding", "data-kind": f.kind },
-      el("p", { text: findingWords(f, byId, cur) }), findingActions(f, byId))));
+    ...findings.map((f, k) => {
+      // Two findings on one pair (an overlap and its break) offer their
+      // choice once, under the last of them.
+      const later = findings.slice(k + 1).some((g) => g.file_ids.join() === f.file_ids.join());
+      return el("div", { class: "finding", "data-kind": f.kind },
+        el("p", { text: findingWords(f, byId, cur) }), later ? null : findingActions(f, byId));
+    }));
 }
 
 // findingWords says what a finding is, naming the files, their balances
@@ -1417,6 +1422,7 @@ async function removeFromFolder(d) {
   if (!ok && !(body && body.code === "not_found")) { say(message(body), true); return; }
   await refreshFolder();
   loadFolders();
+  loadDocuments(false);
   say(`Took “${d.original_name}” out of the folder; it is still under Your documents.`);
 }
 
@@ -1637,7 +1643,7 @@ $("folder-add").addEventListener("submit", async (e) => {
   const id = $("folder-add-doc").value;
   if (!id || !folder) { $("folder-add-doc").focus(); return; }
   const name = $("folder-add-doc").selectedOptions[0].textContent.split(" · ")[0];
-  if (await addToFolder(id, folder.id)) { await refreshFolder(); loadFolders(); say(`Added “${name}” to the folder.`); }
+  if (await addToFolder(id, folder.id)) { await refreshFolder(); loadFolders(); loadDocuments(false); say(`Added “${name}” to the folder.`); }
 });
 $("folder-download").addEventListener("click", downloadFolder);
 $("folder-files").addEventListener("change", (e) => { const files = [...e.target.files]; e.target.value = ""; uploadToFolder(files); });
@@ -1683,6 +1689,11 @@ $("header-form").addEventListener("submit", (e) => e.preventDefault());
 $("save").addEventListener("click", save);
 $("undo").addEventListener("click", undo);
 window.addEventListener("beforeunload", (e) => { if (review && JSON.stringify(review.txs) !== review.saved) e.preventDefault(); });
+
+// Once signed in, the focus is on the upload area, where work starts.
+new MutationObserver(() => {
+  if (!$("app").hidden && (document.activeElement === document.body || $("signin").contains(document.activeElement))) $("files").focus();
+}).observe($("app"), { attributes: true, attributeFilter: ["hidden"] });
 
 const saved = localStorage.getItem("passbook_key") || sessionStorage.getItem("passbook_key");
 if (saved) signIn(saved, !!localStorage.getItem("passbook_key")); else $("key").focus();
