@@ -245,7 +245,7 @@ func TestBrowserFolderFindings(t *testing.T) {
 		}
 		return ""
 	})
-	b.do("refresh list", chromedp.Evaluate(`fillAddSelect()`, nil))
+	b.do("refresh the list", click("#refresh"))
 	b.waitJS("May offered", `!!document.querySelector('#folder-add-doc option[value="`+mayID+`"]')`)
 	b.do("add May", chromedp.SetValue("#folder-add-doc", mayID, chromedp.ByID), click(`#folder-add button[type=submit]`))
 	b.waitJS("May in the folder", `!!document.querySelector('#timeline .month[data-id="`+mayID+`"]')`)

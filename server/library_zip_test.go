@@ -36,6 +36,12 @@ func TestDocumentsZipAndFolders(t *testing.T) {
 	failed := m["file_id"].(string)
 	e.waitDone(key, failed)
 
+	// Bytes that failed before are converted again, even with if_new.
+	if resp, m := e.upload(key, map[string][]byte{"file": append(month(3, 131), "fail boom\n"...), "if_new": []byte("true")}); resp.StatusCode != 200 || m["file_id"] == failed {
+		t.Errorf("failed bytes again with if_new: %d %v", resp.StatusCode, m)
+	} else {
+		e.waitDone(key, m["file_id"].(string))
+	}
 	_, list, _ := e.do("GET", "/api/v1/documents", key, nil, "")
 	in := map[string]string{}
 	for _, d := range list["documents"].([]any) {

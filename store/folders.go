@@ -283,11 +283,13 @@ func (s *Store) SetAside(ctx context.Context, folderID, documentID string, aside
 	return nil
 }
 
-// DocumentBySHA256 is the account's newest document (not deleted) whose
-// bytes have the hex SHA-256 sum; ErrNotFound when there is none.
+// DocumentBySHA256 is the account's newest document (not deleted, and not
+// failed: those may well be tried again, with a password say) whose bytes
+// have the hex SHA-256 sum; ErrNotFound when there is none.
 func (s *Store) DocumentBySHA256(ctx context.Context, accountID int64, sum string) (Document, error) {
 	d, err := scanDocument(s.r.QueryRowContext(ctx, "SELECT "+documentColumns+
-		" FROM documents WHERE account_id = ? AND content_sha256 = ? AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1", accountID, sum))
+		" FROM documents WHERE account_id = ? AND content_sha256 = ? AND deleted_at IS NULL AND status != ? ORDER BY created_at DESC, id DESC LIMIT 1",
+		accountID, sum, StatusFailed))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Document{}, fmt.Errorf("document with sha256 %s: %w", sum, ErrNotFound)
 	}

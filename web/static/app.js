@@ -254,6 +254,7 @@ async function loadDocuments(reset) {
   for (const id of [...selected]) if (!docsAll.has(id)) selected.delete(id);
   fillDocFilters();
   renderDocs();
+  fillAddSelect();
 }
 
 // putDoc records a document's new state and shows it.
@@ -1426,14 +1427,14 @@ async function removeFromFolder(d) {
   say(`Took “${d.original_name}” out of the folder; it is still under Your documents.`);
 }
 
-// fillAddSelect lists the documents not in the open folder, to add one.
-async function fillAddSelect() {
+// fillAddSelect lists the documents not in the open folder, to add one
+// (from the documents list as last read).
+function fillAddSelect() {
   const sel = $("folder-add-doc");
   if (!folder || !folder.data) return;
-  const { ok, body } = await call("documents?limit=200");
-  if (!ok || !folder || !folder.data) return;
   const inFolder = new Set(folder.data.documents.map((d) => d.file_id));
-  const options = body.documents.filter((d) => !inFolder.has(d.file_id))
+  const options = [...docsAll.values()].filter((d) => !inFolder.has(d.file_id))
+    .sort((a, b) => b.created_at.localeCompare(a.created_at))
     .map((d) => el("option", { value: d.file_id, text: `${d.original_name} · ${localTime(d.created_at)}` }));
   const was = sel.value;
   sel.replaceChildren(el("option", { value: "", text: options.length ? "Choose a document…" : "No other documents" }), ...options);
@@ -1610,6 +1611,11 @@ $("files").addEventListener("change", (e) => {
   e.target.value = ""; // choosing the same file again must work
   files.forEach((f) => addUpload(f));
 });
+// Once signed in, the focus is on the upload area, where work starts.
+new MutationObserver(() => {
+  if (!$("app").hidden && (document.activeElement === document.body || $("signin").contains(document.activeElement))) $("files").focus();
+}).observe($("app"), { attributes: true, attributeFilter: ["hidden"] });
+
 const drop = $("drop");
 drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
 drop.addEventListener("dragleave", () => drop.classList.remove("over"));
@@ -1689,11 +1695,6 @@ $("header-form").addEventListener("submit", (e) => e.preventDefault());
 $("save").addEventListener("click", save);
 $("undo").addEventListener("click", undo);
 window.addEventListener("beforeunload", (e) => { if (review && JSON.stringify(review.txs) !== review.saved) e.preventDefault(); });
-
-// Once signed in, the focus is on the upload area, where work starts.
-new MutationObserver(() => {
-  if (!$("app").hidden && (document.activeElement === document.body || $("signin").contains(document.activeElement))) $("files").focus();
-}).observe($("app"), { attributes: true, attributeFilter: ["hidden"] });
 
 const saved = localStorage.getItem("passbook_key") || sessionStorage.getItem("passbook_key");
 if (saved) signIn(saved, !!localStorage.getItem("passbook_key")); else $("key").focus();
