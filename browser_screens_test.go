@@ -96,6 +96,12 @@ func TestBrowserScreens(t *testing.T) {
 	if got := rowsShown(); got != "gbp-2024-03 bank copy.pdf@Client 2024" {
 		t.Errorf("searching \"bank copy\": %q", got)
 	}
+	b.do("search an account", chromedp.Evaluate(`(() => { const q = document.getElementById("docs-q"); q.value = "1234567890"; q.dispatchEvent(new Event("input")); })()`, nil))
+	var acct string
+	b.do("accounts shown", chromedp.Evaluate(`[...document.querySelectorAll("#docs tr td.acct")].map(td => td.textContent).join("|")`, &acct))
+	if strings.Count(acct, "12-3456-7890 GBP") != 6 || strings.Contains(acct, "EUR") {
+		t.Errorf("searching the account 1234567890: %q", acct)
+	}
 	b.do("clear search", chromedp.Evaluate(`(() => { const q = document.getElementById("docs-q"); q.value = ""; q.dispatchEvent(new Event("input")); })()`, nil))
 	change := func(sel, v string) {
 		b.do("choose "+sel, chromedp.SetValue(sel, v, chromedp.ByQuery), chromedp.Evaluate(`document.querySelector("`+sel+`").dispatchEvent(new Event("change"))`, nil))

@@ -466,6 +466,10 @@ func (s *Server) storeEdit(w http.ResponseWriter, r *http.Request, doc store.Doc
 		s.fail(w, r, err)
 		return
 	}
+	if err := s.store.SetAccountLabel(r.Context(), doc.ID, nil); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	s.log.Info("transactions corrected", "file_id", doc.ID, "transactions", len(res.Transactions),
 		"reconciliation", res.Statement.Reconciliation.Status)
 	writeJSON(w, http.StatusOK, newEditResponse(doc.ID, res, true))
@@ -479,6 +483,10 @@ func (s *Server) handleRevertEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.RevertEdit(r.Context(), doc.ID); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.store.SetAccountLabel(r.Context(), doc.ID, nil); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"mime"
@@ -15,6 +16,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"passbook/export"
+	"passbook/extract"
 	"passbook/store"
 )
 
@@ -41,6 +43,9 @@ type documentItem struct {
 	Edited    bool   `json:"edited"`
 	// Folders are the folders the document is in.
 	Folders []documentFolder `json:"folders"`
+	// Account is the account the converted statement names, as served
+	// (number and currency; several accounts by commas); null until known.
+	Account *string `json:"account"`
 }
 
 // documentFolder names a folder a document is in.
@@ -80,6 +85,11 @@ func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	labels, err := s.accountLabels(r.Context(), account(r).ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	resp := documentsResponse{Success: true, Documents: make([]documentItem, 0, len(docs))}
 	if next != "" {
 		resp.Next = &next
@@ -87,6 +97,9 @@ func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
 	for _, d := range docs {
 		it := documentItem{FileID: d.ID, OriginalName: d.OriginalName, PageCount: d.PageCount, Status: d.Status,
 			CreatedAt: d.CreatedAt.UTC().Format(time.RFC3339), PagesDone: d.PagesDone, Edited: d.EditedAt != nil, Folders: []documentFolder{}}
+		if l, ok := labels[d.ID]; ok {
+			it.Account = &l
+		}
 		for _, f := range in[d.ID] {
 			it.Folders = append(it.Folders, documentFolder{FolderID: f.ID, Name: f.Name})
 		}
@@ -218,4 +231,43 @@ func (s *Server) handleZip(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// labelBatch is how many documents' accounts one list request reads.
+const labelBatch = 100
+
+// accountLabels are the accounts of the caller's converted documents, by
+// document. Those not known yet are read from their results (as served,
+// corrections included), a batch per request, and kept.
+func (s *Server) accountLabels(ctx context.Context, accountID int64) (map[string]string, error) {
+	ids, err := s.store.Unlabelled(ctx, accountID, labelBatch)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		res, _, err := s.servedResult(ctx, id)
+		if err != nil {
+			s.log.Warn("account label", "file_id", id, "err", err)
+			continue
+		}
+		l := accountLabel(res.Statement)
+		if err := s.store.SetAccountLabel(ctx, id, &l); err != nil {
+			return nil, err
+		}
+	}
+	return s.store.AccountLabels(ctx, accountID)
+}
+
+// accountLabel names the account a statement is of: its number and
+// currency, each account of a statement that holds several.
+func accountLabel(st extract.Statement) string {
+	one := func(n, c string) string { return strings.TrimSpace(strings.TrimSpace(n) + " " + c) }
+	if len(st.Accounts) == 0 {
+		return one(st.AccountNumber, st.Currency)
+	}
+	var out []string
+	for _, a := range st.Accounts {
+		out = append(out, one(a.Number, a.Currency))
+	}
+	return strings.Join(out, ", ")
 }

@@ -55,6 +55,26 @@ func TestDocumentsZipAndFolders(t *testing.T) {
 	if in[ids[0]] != "Smith 2024" || in[ids[1]] != "" {
 		t.Errorf("folders in the list: %v", in)
 	}
+	// Each converted document names its account; a corrected one, the
+	// corrected account.
+	accounts := func() map[string]any {
+		_, list, _ := e.do("GET", "/api/v1/documents", key, nil, "")
+		out := map[string]any{}
+		for _, d := range list["documents"].([]any) {
+			d := d.(map[string]any)
+			out[d["file_id"].(string)] = d["account"]
+		}
+		return out
+	}
+	if a := accounts(); a[ids[0]] != "12-3456 EUR" || a[failed] != nil {
+		t.Errorf("accounts in the list: %v", a)
+	}
+	if resp, _, raw := e.do("PUT", "/api/v1/documents/"+ids[1]+"/statement", key, strings.NewReader(`{"account_number": "GB29 NWBK 6016 1331 9268 19"}`), "application/json"); resp.StatusCode != 200 {
+		t.Fatalf("correct the account: %d %s", resp.StatusCode, raw)
+	}
+	if a := accounts(); a[ids[1]] != "GB29 NWBK 6016 1331 9268 19 EUR" {
+		t.Errorf("the corrected account in the list: %v", a[ids[1]])
+	}
 
 	resp, _, body := e.do("GET", "/api/v1/documents/zip?format=csv&file_id="+ids[0]+"&file_id="+ids[1]+"&file_id="+failed, key, nil, "")
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/zip" {

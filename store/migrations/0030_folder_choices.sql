@@ -5,3 +5,7 @@
 ALTER TABLE folder_documents ADD COLUMN set_aside_at TEXT;
 ALTER TABLE documents ADD COLUMN content_sha256 TEXT;
 CREATE INDEX documents_account_sha256 ON documents (account_id, content_sha256);
+-- The account (number and currency) a converted document's statement
+-- names, as served (corrections included), for searching the documents
+-- list; filled when the list is read, emptied when corrections change.
+ALTER TABLE documents ADD COLUMN account_label TEXT;

@@ -273,7 +273,10 @@ function shownDocs() {
   const q = $("docs-q").value.trim().toLowerCase();
   const st = $("docs-status").value, fo = $("docs-folder").value, mo = $("docs-month").value;
   let list = [...docsAll.values()].filter((d) => {
-    if (q && !(d.original_name.toLowerCase().includes(q) || (d.folders || []).some((f) => f.name.toLowerCase().includes(q)))) return false;
+    // An account is found with or without its spaces and dashes.
+    const bare = (x) => x.toLowerCase().replace(/[\s.\/-]/g, "");
+    if (q && !(d.original_name.toLowerCase().includes(q) || (d.folders || []).some((f) => f.name.toLowerCase().includes(q)) ||
+      (d.account && bare(d.account).includes(bare(q))))) return false;
     if (st && resultKey(d) !== st) return false;
     if (fo === "-" && (d.folders || []).length) return false;
     if (fo && fo !== "-" && !(d.folders || []).some((f) => f.folder_id === fo)) return false;
@@ -361,6 +364,7 @@ function fillDocRow(tr, d) {
     el("td", { class: "pick-cell" }, pick),
     el("td", { class: "name", text: d.original_name }),
     el("td", { class: "folders", "data-label": "Folder", text: folders || "—" }),
+    el("td", { class: "acct", "data-label": "Account", text: d.account || "—" }),
     el("td", { "data-label": "Uploaded", text: localTime(d.created_at) }),
     el("td", { "data-label": "Pages", text: String(d.page_count) }),
     result,
