@@ -51,15 +51,13 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	// A repeated key is answered with the first upload's document, but
-	// only once the form is read: its folder_id puts that document in the
-	// folder too, as the first upload would have.
-	var prev *store.Document
 	if key != "" {
-		p, err := s.store.Idempotent(r.Context(), acc.ID, key)
+		prev, err := s.store.Idempotent(r.Context(), acc.ID, key)
 		if err == nil {
-			prev = &p
-		} else if !errors.Is(err, store.ErrNotFound) {
+			s.replayUpload(w, r, prev)
+			return
+		}
+		if !errors.Is(err, store.ErrNotFound) {
 			s.fail(w, r, err)
 			return
 		}
@@ -85,10 +83,6 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = rc.SetReadDeadline(time.Time{})
-	if prev != nil {
-		s.replayInto(w, r, *prev, up.folderID)
-		return
-	}
 	if up.folderID != "" {
 		// Before reading the file, so a wrong folder costs nothing; the
 		// store checks again as it charges.
@@ -171,7 +165,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	doc, err := s.store.CreateDocument(r.Context(), store.NewDocument{
 		ID: id, AccountID: acc.ID, OriginalName: up.name, Kind: info.Kind, PageCount: info.PageCount, Content: data,
-		Encrypted: up.password != "", IdempotencyKey: key, FolderID: up.folderID, SHA256: up.sha256,
+		Encrypted: up.password != "", IdempotencyKey: key, FolderID: up.folderID,
 	})
 	if err != nil {
 		s.passwords.drop(id)
@@ -208,6 +202,35 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, doc store.Docume
 	w.Header().Set("Idempotent-Replayed", "true")
 	writeJSON(w, http.StatusOK, uploadResponse{Success: true, FileID: doc.ID, OriginalName: doc.OriginalName,
 		PageCount: doc.PageCount, Status: doc.Status})
+}
+
+// replayUpload answers an upload that repeats an Idempotency-Key with the
+// first upload's document, once its form is read: a folder_id in it puts
+// that document in the folder too, as the first upload would have. The
+// file part is read and dropped, under the same limits as an upload's.
+func (s *Server) replayUpload(w http.ResponseWriter, r *http.Request, prev store.Document) {
+	select {
+	case s.uploads <- struct{}{}:
+		defer func() { <-s.uploads }()
+	default:
+		s.fail(w, r, busy(w))
+		return
+	}
+	rc := http.NewResponseController(w)
+	dr := &deadlineReader{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes), rc: rc, idle: s.cfg.BodyIdle,
+		minBytes: s.cfg.BodyIdleBytes, end: time.Now().Add(s.cfg.BodyTimeout), now: time.Now}
+	dr.start()
+	r.Body = readCloser{dr, r.Body}
+	up, err := s.receive(r)
+	if up != nil {
+		defer up.remove()
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	_ = rc.SetReadDeadline(time.Time{})
+	s.replayInto(w, r, prev, up.folderID)
 }
 
 // replayInto replays doc, first putting it in the folder folderID names

@@ -49,9 +49,6 @@ type NewDocument struct {
 	// in the same transaction (ErrNoFolder when there is none,
 	// ErrFolderFull when it has no room).
 	FolderID string
-	// SHA256 is the hex SHA-256 of Content, kept so that the same bytes
-	// uploaded again can be named (DocumentBySHA256).
-	SHA256 string
 }
 
 // IdempotencyWindow is how long an upload's Idempotency-Key is remembered.
@@ -159,9 +156,9 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document,
 	now := s.Now()
 	stamp := formatTime(now)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO documents
-		(id, account_id, original_name, kind, page_count, size, content, status, created_at, content_sha256)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		id, nd.AccountID, nd.OriginalName, nd.Kind, nd.PageCount, len(nd.Content), nd.Content, StatusProcessing, stamp, nullString(nd.SHA256)); err != nil {
+		(id, account_id, original_name, kind, page_count, size, content, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, nd.AccountID, nd.OriginalName, nd.Kind, nd.PageCount, len(nd.Content), nd.Content, StatusProcessing, stamp); err != nil {
 		return Document{}, fmt.Errorf("insert document: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO usage
@@ -196,6 +193,11 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document,
 			nd.AccountID, nd.IdempotencyKey, id, stamp); err != nil {
 			return Document{}, fmt.Errorf("record idempotency key: %w", err)
 		}
+	}
+	// The bytes' SHA-256, so that the same bytes uploaded again can be
+	// named (DocumentBySHA256).
+	if _, err := tx.ExecContext(ctx, "UPDATE documents SET content_sha256 = ? WHERE id = ?", contentSHA256(nd.Content), id); err != nil {
+		return Document{}, fmt.Errorf("record the upload's sha256: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return Document{}, fmt.Errorf("create document: %w", err)

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -245,12 +247,10 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 	return out, nil
 }
 
-// nullString is s, or NULL when it is empty.
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
+// contentSHA256 is the hex SHA-256 of an upload's bytes.
+func contentSHA256(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // RenameFolder gives a folder a new name; ErrNoFolder when there is none.

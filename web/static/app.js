@@ -420,23 +420,30 @@ async function pollDoc(id) {
   // again, waiting longer each time up to 30 s, and the page says so; the
   // first answer after it shows the document as it truly stands.
   let wait = 1000, lost = false;
+  // retry says the connection is lost and waits the longer, or, when the
+  // answer is final (the document gone, the key refused), says no.
+  const retry = async (body) => {
+    const gone = !body || ["network", "internal_error", "busy", "storage_full"].includes(body.code);
+    if (!gone) return false;
+    wait = Math.min(wait * 2, 30000);
+    const words = `Connection lost, retrying in ${Math.round(wait / 1000)} s…`;
+    const row = document.querySelector(`#docs tr[data-id="${id}"]`);
+    const up = document.querySelector(`#uploads li[data-id="${id}"], #folder-uploads li[data-id="${id}"]`);
+    if (row) row.querySelector("td.result").replaceChildren(el("span", { class: "badge lost", text: "⟳ " + words }));
+    if (up) up.querySelector(".msg").textContent = words;
+    if (!lost) say(`Connection to the server lost while converting. Retrying; the page shows the true state once it is back.`, true);
+    lost = true;
+    await new Promise((r) => setTimeout(r, wait - 1000));
+    return true;
+  };
   try {
     for (;;) {
-      await new Promise((r) => setTimeout(r, wait));
+      await new Promise((r) => setTimeout(r, 1000));
       if (!key) return;
-      const { ok, status, body } = await call("status?file_id=" + encodeURIComponent(id));
+      const { ok, body } = await call("status?file_id=" + encodeURIComponent(id));
+      if (!ok) { if (await retry(body)) continue; return; }
       const row = document.querySelector(`#docs tr[data-id="${id}"]`);
       const up = document.querySelector(`#uploads li[data-id="${id}"], #folder-uploads li[data-id="${id}"]`);
-      if (!ok) {
-        if (status === 401 || status === 403 || status === 404) return;
-        wait = Math.min(wait * 2, 30000);
-        const words = `Connection lost, retrying in ${Math.round(wait / 1000)} s…`;
-        if (row) row.querySelector("td.result").replaceChildren(el("span", { class: "badge lost", text: "⟳ " + words }));
-        if (up) up.querySelector(".msg").textContent = words;
-        if (!lost) say(`Connection to the server lost while converting. Retrying; the page shows the true state once it is back.`, true);
-        lost = true;
-        continue;
-      }
       if (lost) { say("Connection back."); lost = false; }
       wait = 1000;
       if (body.status === "processing") {
@@ -1579,15 +1586,6 @@ $("signin-form").addEventListener("submit", (e) => {
   signIn(k, $("remember").checked);
 });
 $("signout").addEventListener("click", () => { signOut(); say("Signed out."); });
-$("date-style").value = dateStyle;
-$("date-style").addEventListener("change", () => {
-  dateStyle = $("date-style").value;
-  localStorage.setItem("passbook_date_style", dateStyle);
-  loadDocuments(true);
-  if (folder && folder.data) renderFolder();
-  if (review) { renderTable(); refreshReview(); }
-  say("Dates are now written " + $("date-style").selectedOptions[0].textContent + ".");
-});
 $("refresh").addEventListener("click", () => { loadDocuments(true); loadUser(); });
 $("more").addEventListener("click", () => { docsShown += 50; renderDocs(); });
 for (const id of ["docs-q", "docs-status", "docs-folder", "docs-month", "docs-sort"]) {
@@ -1643,6 +1641,15 @@ document.addEventListener("keydown", (e) => {
   leaveReview();
 });
 $("folder-new").addEventListener("submit", (e) => { e.preventDefault(); createFolder(); });
+$("date-style").value = dateStyle;
+$("date-style").addEventListener("change", () => {
+  dateStyle = $("date-style").value;
+  localStorage.setItem("passbook_date_style", dateStyle);
+  loadDocuments(true);
+  if (folder && folder.data) renderFolder();
+  if (review) { renderTable(); refreshReview(); }
+  say("Dates are now written " + $("date-style").selectedOptions[0].textContent + ".");
+});
 $("folder-close").addEventListener("click", () => { closeFolder(); $("folder-name").focus(); });
 $("folder-delete").addEventListener("click", deleteFolder);
 $("folder-rename-btn").addEventListener("click", renameFolder);
