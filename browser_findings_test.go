@@ -87,8 +87,7 @@ func TestBrowserFolderFindings(t *testing.T) {
 	os.WriteFile(gbpMay, s.files["gbp-2024-05.pdf"], 0o644)
 
 	b := startBrowser(t, srv.ctx)
-	b.do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#key", chromedp.ByID))
-	b.do("sign in", chromedp.SendKeys("#key", key, chromedp.ByID), click(`#signin-form button[type=submit]`), chromedp.WaitVisible("#app", chromedp.ByID))
+	pageSignIn(b, base, key, srv)
 	b.waitJS("folders listed", `!!document.querySelector('#folder-list li[data-id="`+fid+`"] button')`)
 	b.do("open folder", click(`#folder-list li[data-id="`+fid+`"] button`))
 	b.waitJS("not continuous, everything converted", `document.getElementById("folder-status").textContent.startsWith("✗ Not continuous") &&
@@ -301,4 +300,13 @@ func groupMoney(d decimal.Decimal) string {
 		return "−" + string(out) + "." + f
 	}
 	return string(out) + "." + f
+}
+
+// pageSignIn opens the page and signs in as the first run's admin, whose
+// API key is key. It is the one place these tests sign in: when the page
+// signs in another way (e-mail and password), only this changes.
+func pageSignIn(b *browserSession, base, key string, srv *serving) {
+	b.t.Helper()
+	b.do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#key", chromedp.ByID))
+	b.do("sign in", chromedp.SendKeys("#key", key, chromedp.ByID), click(`#signin-form button[type=submit]`), chromedp.WaitVisible("#app", chromedp.ByID))
 }

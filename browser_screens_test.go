@@ -72,8 +72,7 @@ func TestBrowserScreens(t *testing.T) {
 	}
 
 	b := startBrowser(t, srv.ctx)
-	b.do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#key", chromedp.ByID))
-	b.do("sign in", chromedp.SendKeys("#key", key, chromedp.ByID), click(`#signin-form button[type=submit]`), chromedp.WaitVisible("#app", chromedp.ByID))
+	pageSignIn(b, base, key, srv)
 	b.waitJS("folders listed", `!!document.querySelector('#folder-list li[data-id="`+fid+`"] button')`)
 	var focus string
 	b.do("focus after sign-in", chromedp.Evaluate(`document.activeElement.id`, &focus))
