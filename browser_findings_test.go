@@ -203,6 +203,11 @@ func TestBrowserFolderFindings(t *testing.T) {
 	b.do("new name", chromedp.SetValue("#folder-new-name", "Client 2024 (closed)", chromedp.ByID), click(`#folder-rename button[type=submit]`))
 	b.waitJS("renamed", `document.getElementById("folder-h").textContent === "Folder: Client 2024 (closed)" && document.getElementById("folder-rename").hidden`)
 
+	// A new folder may not take a name another has either.
+	b.do("same name", chromedp.SendKeys("#folder-name", "other client", chromedp.ByID), click(`#folder-new button[type=submit]`))
+	b.waitJS("refused", `document.getElementById("status").textContent.includes("already called") && document.querySelectorAll("#folder-list li[data-id]").length === 2`)
+	b.do("clear the name", chromedp.Evaluate(`document.getElementById("folder-name").value = ""`, nil))
+
 	// A statement that prints no currency: the review says "not found",
 	// and the currency corrected there is the folder's.
 	odd := newLedger("77-1234-5678", "", "100.00", 1, 3).month(1).pdf()

@@ -86,9 +86,16 @@ func (s *Server) handleCreateFolder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.nameFree(r, name, ""); err != nil {
+	// A name another folder has is made, as it always was, but said:
+	// same_name_as names that folder (the page refuses it before asking).
+	var same any
+	other, taken, err := s.sameName(r, name, "")
+	if err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	if taken {
+		same = other.ID
 	}
 	f, err := s.store.CreateFolder(r.Context(), account(r).ID, name)
 	if err != nil {
@@ -96,7 +103,8 @@ func (s *Server) handleCreateFolder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("folder created", "folder_id", f.ID, "account_id", f.AccountID)
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "name": f.Name, "created_at": f.CreatedAt.Format(time.RFC3339)})
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "name": f.Name, "created_at": f.CreatedAt.Format(time.RFC3339),
+		"same_name_as": same})
 }
 
 func (s *Server) handleFolders(w http.ResponseWriter, r *http.Request) {
@@ -265,21 +273,20 @@ func (s *Server) handleFolderDownload(w http.ResponseWriter, r *http.Request) {
 	serveExport(w, format, cleanName(strings.ReplaceAll(f.Name, "/", "-")), buf.Bytes())
 }
 
-// nameFree refuses a folder name the account already gives another folder
-// (but the folder except), letters of either case the same: two folders
-// "Smith 2024" are one client's year split in two.
-func (s *Server) nameFree(r *http.Request, name, except string) error {
+// sameName finds another folder of the account (not except) with the name,
+// letters of either case the same: two folders "Smith 2024" are one
+// client's year split in two.
+func (s *Server) sameName(r *http.Request, name, except string) (store.Folder, bool, error) {
 	fs, err := s.store.Folders(r.Context(), account(r).ID)
 	if err != nil {
-		return err
+		return store.Folder{}, false, err
 	}
 	for _, f := range fs {
 		if f.ID != except && strings.EqualFold(strings.TrimSpace(f.Name), name) {
-			return &apiError{http.StatusConflict, "name_taken", fmt.Sprintf("A folder is already called %q.", f.Name),
-				"Open that folder (its folder_id is " + f.ID + "), or choose another name."}
+			return f, true, nil
 		}
 	}
-	return nil
+	return store.Folder{}, false, nil
 }
 
 // handleRenameFolder renames a folder: PATCH /folders/{folder_id} with
@@ -295,8 +302,14 @@ func (s *Server) handleRenameFolder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.nameFree(r, name, f.ID); err != nil {
+	other, taken, err := s.sameName(r, name, f.ID)
+	if err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	if taken {
+		s.fail(w, r, &apiError{http.StatusConflict, "name_taken", fmt.Sprintf("A folder is already called %q.", other.Name),
+			"Open that folder (its folder_id is " + other.ID + "), or choose another name."})
 		return
 	}
 	if err := s.store.RenameFolder(r.Context(), f.ID, name); err != nil {

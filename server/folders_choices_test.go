@@ -13,7 +13,7 @@ import (
 )
 
 // TestFolderChoices walks what a person decides in a folder: a name
-// another folder has is refused, on creating and on renaming; of two
+// another folder has is said on creating and refused on renaming; of two
 // conflicting statements one is kept and the other set aside (still in the
 // folder, out of its findings and downloads) and put back; the year
 // summary per account, month by month with the files; the same bytes
@@ -31,8 +31,16 @@ func TestFolderChoices(t *testing.T) {
 	}
 	id := mk("Smith 2024")
 	other := mk("Jones 2024")
+	// Made as before, but said: the page refuses it before asking.
 	resp, m, _ := e.do("POST", "/api/v1/folders", key, strings.NewReader(`{"name": " smith 2024 "}`), "application/json")
-	wantError(t, resp, m, 409, "name_taken")
+	if resp.StatusCode != 200 || m["same_name_as"] != id {
+		t.Errorf("a second \"Smith 2024\": %d %v, want it made with same_name_as %s", resp.StatusCode, m, id)
+	}
+	resp, m, _ = e.do("POST", "/api/v1/folders", key, strings.NewReader(`{"name": "Brown 2024"}`), "application/json")
+	if m["same_name_as"] != nil {
+		t.Errorf("a new name: %d %v", resp.StatusCode, m)
+	}
+	brown := m["folder_id"].(string)
 	resp, m, _ = e.do("PATCH", "/api/v1/folders/"+other, key, strings.NewReader(`{"name": "SMITH 2024"}`), "application/json")
 	wantError(t, resp, m, 409, "name_taken")
 	resp, m, _ = e.do("PATCH", "/api/v1/folders/"+other, key, strings.NewReader(`{"name": ""}`), "application/json")
@@ -44,7 +52,7 @@ func TestFolderChoices(t *testing.T) {
 		t.Errorf("renamed folder reads %v", f["name"])
 	}
 	// Renaming a folder to its own name, in other letters, is fine.
-	if resp, _, raw := e.do("PATCH", "/api/v1/folders/"+id, key, strings.NewReader(`{"name": "SMITH 2024"}`), "application/json"); resp.StatusCode != 200 {
+	if resp, _, raw := e.do("PATCH", "/api/v1/folders/"+brown, key, strings.NewReader(`{"name": "BROWN 2024"}`), "application/json"); resp.StatusCode != 200 {
 		t.Errorf("rename to itself: %d %s", resp.StatusCode, raw)
 	}
 

@@ -1120,10 +1120,12 @@ function pickAt(fig, n, e) {
 let folder = null; // {id, data}: the folder open, as GET folders/{id} gave it
 let folderUploads = 0; // uploads into a folder not yet answered
 let folderTimer = 0;
+let folderNames = []; // the folders as last listed, to refuse a name twice
 
 async function loadFolders() {
   const { ok, body } = await call("folders");
   if (!ok) { say(message(body), true); return; }
+  folderNames = body.folders;
   fillFolderChoices(body.folders);
   const list = $("folder-list");
   list.replaceChildren(...body.folders.map((f) => el("li", { "data-id": f.folder_id },
@@ -1135,6 +1137,8 @@ async function loadFolders() {
 async function createFolder() {
   const name = $("folder-name").value.trim();
   if (!name) { say("Give the folder a name, such as the client's and the year.", true); $("folder-name").focus(); return; }
+  const same = folderNames.find((f) => f.name.trim().toLowerCase() === name.toLowerCase());
+  if (same) { folderNameError({ code: "name_taken", error: `A folder is already called “${same.name}”.` }, $("folder-name")); return; }
   const { ok, body } = await call("folders", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
   if (!ok) { folderNameError(body, $("folder-name")); return; }
   $("folder-name").removeAttribute("aria-invalid");
