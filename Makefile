@@ -31,6 +31,9 @@ TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fo
 # The export tests read MT940 with mt940js (npm; Node.js and npm from Debian
 # when the machine has no npm).
 MT940JS := export/testdata/mt940js
+# The browser tests check the page with axe-core (npm), at the version
+# testdata/axe/package-lock.json pins.
+AXE := testdata/axe
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Tools bench-service compares Passbook with, and drives it with; and
@@ -56,6 +59,7 @@ test-deps: deps
 	@# mt940js, the export tests' independent MT940 reader, from the npm
 	@# registry at the version package-lock.json pins.
 	@[ -d $(MT940JS)/node_modules/mt940js ] || (cd $(MT940JS) && npm ci --no-audit --no-fund --silent)
+	@[ -f $(AXE)/node_modules/axe-core/axe.min.js ] || (cd $(AXE) && npm ci --no-audit --no-fund --silent)
 
 build: deps
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"passbook/extract/engine"
@@ -180,6 +181,7 @@ func TestBrowser(t *testing.T) {
 	waitJS("quota moved", `document.getElementById("quota-label").textContent.includes("3 of 5")`)
 	shot("02-history.png")
 	a11y("history")
+	b.axe("signed-in page")
 
 	// The quota refuses a 10-page file, in plain words.
 	do("upload long", chromedp.SetUploadFiles("#files", []string{filepath.Join(dir, "long.pdf")}, chromedp.ByID))
@@ -221,7 +223,7 @@ func TestBrowser(t *testing.T) {
 		document.querySelectorAll('#tx tr.lowconf').length === 1 &&
 		document.getElementById("recon").textContent.includes("1 row read with low confidence: check it first")`)
 	waitJS("page image", `!!document.querySelector("#pages .page img") && document.querySelector("#pages .page img").complete && document.querySelectorAll("#pages .box").length === 8`)
-	if s := text("#summary"); !strings.Contains(s, "12-3456-7890123") || !strings.Contains(s, "GBP") || !strings.Contains(s, "1000.00") {
+	if s := text("#summary"); !strings.Contains(s, "12-3456-7890123") || !strings.Contains(s, "GBP") || !strings.Contains(s, "1,000.00 GBP") {
 		t.Errorf("summary lacks account, currency or opening balance: %q", s)
 	}
 	do("choose row 3", click(`#tx tr[data-row="2"] td.idx`))
@@ -233,6 +235,7 @@ func TestBrowser(t *testing.T) {
 	waitJS("row 6 selected", `document.querySelector('#tx tr.sel') && document.querySelector('#tx tr.sel').dataset.row === "5"`)
 	shot("04-review.png")
 	a11y("review")
+	b.axe("review")
 
 	// Correct an amount: the chain breaks there, saving keeps it, the CSV carries it.
 	field := "amountOut"
@@ -432,3 +435,30 @@ const a11yScript = `(() => {
   }
   return out;
 })()`
+
+// axeScript is axe-core, which `make test-deps` installs from npm at the
+// version testdata/axe/package-lock.json pins.
+const axeScript = "testdata/axe/node_modules/axe-core/axe.min.js"
+
+// axe runs axe-core on the page as it stands and fails the test for every
+// serious or critical violation (WCAG 2.x A and AA, and best practices).
+func (b *browserSession) axe(where string) {
+	b.t.Helper()
+	src, err := os.ReadFile(axeScript)
+	if err != nil {
+		b.t.Fatalf("axe-core is not installed: run make test-deps (npm ci in testdata/axe): %v", err)
+	}
+	var loaded bool
+	b.do("axe loaded?", chromedp.Evaluate(`typeof window.axe === "object"`, &loaded))
+	if !loaded {
+		b.do("load axe", chromedp.Evaluate(string(src)+";true", &loaded))
+	}
+	var found []string
+	b.do("axe "+where, chromedp.Evaluate(`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
+		.filter(v => v.impact === "serious" || v.impact === "critical")
+		.flatMap(v => v.nodes.slice(0, 3).map(n => v.impact + " " + v.id + ": " + v.help + " at " + n.target.join(" ") + " (" + (n.failureSummary || "").split("\n").slice(1, 2).join("") + ")")))`,
+		&found, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	for _, f := range found {
+		b.t.Errorf("axe on %s: %s", where, f)
+	}
+}

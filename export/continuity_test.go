@@ -336,8 +336,22 @@ func TestSetFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if got := strings.Join(f.GetSheetList(), "|"); got != "----5678 GBP|"+ibanAccount+" EUR|Continuity" {
+	if got := strings.Join(f.GetSheetList(), "|"); got != "----5678 GBP|"+ibanAccount+" EUR|Continuity|Year summary" {
 		t.Errorf("sheets %q", got)
+	}
+	// The year: per account its figures, and per month the files.
+	year, _ := f.GetRows("Year summary")
+	heads, months := 0, 0
+	for _, r := range year {
+		if len(r) >= 6 && r[0] == "Month" && r[5] == "Statements" {
+			heads++
+		}
+		if len(r) >= 6 && len(r[0]) == 7 && r[0][4] == '-' && r[5] != "" {
+			months++
+		}
+	}
+	if heads != 2 || months == 0 {
+		t.Errorf("year summary: %d account tables, %d months naming their files:\n%q", heads, months, year)
 	}
 	rows, _ := f.GetRows(ibanAccount + " EUR")
 	if len(rows) != 1+eurRows || rows[0][7] != "File" {

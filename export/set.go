@@ -35,6 +35,8 @@ type AccountJSON struct {
 	TransactionCount int             `json:"transaction_count"`
 	Statements       []StatementJSON `json:"statements"`
 	Findings         []FindingJSON   `json:"findings"`
+	// Year is the account's summary over the period, month by month.
+	Year *YearJSON `json:"year"`
 	// Transactions are, in the JSON download only, the account's
 	// transactions over the whole period, each with its file_id.
 	Transactions []jsonTransaction `json:"transactions,omitempty"`
@@ -91,6 +93,7 @@ func (s *Set) json(withTransactions bool) SetJSON {
 			}
 			aj.Findings = append(aj.Findings, fj)
 		}
+		aj.Year = a.yearJSON()
 		m := a.merged()
 		aj.TransactionCount = len(m.rows)
 		out.TransactionCount += len(m.rows)
@@ -254,6 +257,14 @@ func writeSetXLSX(w io.Writer, opts Options, set *Set, merged []block) (err erro
 	if err := writeContinuitySheet(f, st, opts, set); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
+	if len(set.Accounts) > 0 {
+		if _, err := f.NewSheet(yearSheet); err != nil {
+			return fmt.Errorf("write xlsx: %w", err)
+		}
+		if err := writeYearSheet(f, st, set); err != nil {
+			return fmt.Errorf("write xlsx: %w", err)
+		}
+	}
 	if err := f.Write(w); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
@@ -263,7 +274,7 @@ func writeSetXLSX(w io.Writer, opts Options, set *Set, merged []block) (err erro
 // sheetNames names a sheet per account after it: at most 31 characters
 // (the last ones, which tell accounts apart), none of []:*?/\, each once.
 func sheetNames(set *Set) []string {
-	used := map[string]bool{strings.ToLower(continuitySheet): true}
+	used := map[string]bool{strings.ToLower(continuitySheet): true, strings.ToLower(yearSheet): true}
 	var out []string
 	for i, a := range set.Accounts {
 		n := strings.Map(func(r rune) rune {

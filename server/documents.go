@@ -60,7 +60,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if key != "" {
 		prev, err := s.store.Idempotent(r.Context(), acc.ID, key)
 		if err == nil {
-			s.replay(w, r, prev)
+			s.replayUpload(w, r, prev)
 			return
 		}
 		if !errors.Is(err, store.ErrNotFound) {
@@ -119,6 +119,19 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, busy(w))
 		return
 	}
+	if up.ifNew {
+		// The same bytes converted before are named, and nothing is charged.
+		if d, err := s.store.DocumentBySHA256(r.Context(), acc.ID, up.sha256); err == nil {
+			writeJSON(w, http.StatusConflict, map[string]any{"success": false, "code": "already_uploaded",
+				"error":   fmt.Sprintf("These bytes were uploaded before, as %q.", d.OriginalName),
+				"hint":    "Use the document named by file_id, or send the file again without if_new to convert it once more.",
+				"file_id": d.ID, "original_name": d.OriginalName, "status": d.Status, "created_at": d.CreatedAt.UTC().Format(time.RFC3339)})
+			return
+		} else if !errors.Is(err, store.ErrNotFound) {
+			s.fail(w, r, err)
+			return
+		}
+	}
 	data, err := os.ReadFile(up.path)
 	if err != nil {
 		s.fail(w, r, fmt.Errorf("read upload back: %w", err))
@@ -175,7 +188,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	var ie *store.IdempotentError
 	switch {
 	case errors.As(err, &ie):
-		s.replay(w, r, ie.Document)
+		s.replayInto(w, r, ie.Document, up.folderID)
 		return
 	case errors.As(err, &qe) && byLink:
 		// The office's plan and usage are not the client's to read.
@@ -225,6 +238,51 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, doc store.Docume
 		PageCount: doc.PageCount, Status: doc.Status})
 }
 
+// replayUpload answers an upload that repeats an Idempotency-Key with the
+// first upload's document, once its form is read: a folder_id in it puts
+// that document in the folder too, as the first upload would have. The
+// file part is read and dropped, under the same limits as an upload's.
+func (s *Server) replayUpload(w http.ResponseWriter, r *http.Request, prev store.Document) {
+	select {
+	case s.uploads <- struct{}{}:
+		defer func() { <-s.uploads }()
+	default:
+		s.fail(w, r, busy(w))
+		return
+	}
+	rc := http.NewResponseController(w)
+	dr := &deadlineReader{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes), rc: rc, idle: s.cfg.BodyIdle,
+		minBytes: s.cfg.BodyIdleBytes, end: time.Now().Add(s.cfg.BodyTimeout), now: time.Now}
+	dr.start()
+	r.Body = readCloser{dr, r.Body}
+	up, err := s.receive(r)
+	if up != nil {
+		defer up.remove()
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	_ = rc.SetReadDeadline(time.Time{})
+	s.replayInto(w, r, prev, up.folderID)
+}
+
+// replayInto replays doc, first putting it in the folder folderID names
+// (when it names one): a retried upload into a folder lands there.
+func (s *Server) replayInto(w http.ResponseWriter, r *http.Request, doc store.Document, folderID string) {
+	if folderID != "" {
+		if _, err := s.ownFolder(r, folderID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if err := s.store.AddToFolder(r.Context(), folderID, doc.ID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	s.replay(w, r, doc)
+}
+
 // maxKeyLen bounds an Idempotency-Key.
 const maxKeyLen = 255
 
@@ -269,9 +327,11 @@ type upload struct {
 	name, password string
 	// folderID is the folder the upload joins ("" for none).
 	folderID string
-	path     string
-	size     int64
-	sha256   string
+	// ifNew asks that bytes uploaded before be named, not converted again.
+	ifNew  bool
+	path   string
+	size   int64
+	sha256 string
 }
 
 func (u *upload) remove() { _ = os.Remove(u.path) }
@@ -288,6 +348,7 @@ func (s *Server) receive(r *http.Request) (*upload, error) {
 	}
 	var up *upload
 	var password, folderID string
+	var ifNew bool
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -317,6 +378,12 @@ func (s *Server) receive(r *http.Request) (*upload, error) {
 				return up, bodyError(err)
 			}
 			folderID = strings.TrimSpace(string(b))
+		case "if_new":
+			b, err := io.ReadAll(io.LimitReader(part, 16))
+			if err != nil {
+				return up, bodyError(err)
+			}
+			ifNew = strings.TrimSpace(string(b)) == "true"
 		default:
 			if _, err := io.Copy(io.Discard, part); err != nil {
 				return up, bodyError(err)
@@ -330,7 +397,7 @@ func (s *Server) receive(r *http.Request) (*upload, error) {
 	if up.size == 0 {
 		return up, &apiError{http.StatusBadRequest, "empty_file", "The uploaded file is empty.", "Check the file on disk and upload it again."}
 	}
-	up.password, up.folderID = password, folderID
+	up.password, up.folderID, up.ifNew = password, folderID, ifNew
 	return up, nil
 }
 

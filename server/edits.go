@@ -8,7 +8,10 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gorilla/mux"
 	"github.com/shopspring/decimal"
@@ -32,6 +35,112 @@ const editVersion = 1
 type storedEdit struct {
 	Version      int               `json:"version"`
 	Transactions []editTransaction `json:"transactions"`
+	// Statement holds corrections of the statement's header, when a
+	// person made any: they replace what the converter read, in every
+	// download and in folders.
+	Statement *editStatement `json:"statement,omitempty"`
+}
+
+// editStatement is a correction of a statement's header: each field given
+// replaces what the converter read (or did not find); a field left out
+// keeps it. The names are the JSON download's statement fields.
+type editStatement struct {
+	AccountNumber  *string `json:"account_number,omitempty"`
+	Currency       *string `json:"currency,omitempty"`
+	PeriodStart    *string `json:"period_start,omitempty"`
+	PeriodEnd      *string `json:"period_end,omitempty"`
+	OpeningBalance *string `json:"opening_balance,omitempty"`
+	ClosingBalance *string `json:"closing_balance,omitempty"`
+}
+
+var currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// check validates the correction, writing it in the stored form (currency
+// in capitals, amounts with two decimals, the account trimmed).
+func (e *editStatement) check() error {
+	bad := func(format string, a ...any) error {
+		return &apiError{http.StatusBadRequest, "invalid_statement", fmt.Sprintf(format, a...),
+			`Send "statement": {"account_number": "...", "currency": "EUR", "period_start": "2024-01-01", "period_end": "2024-01-31", "opening_balance": "100.00", "closing_balance": "-3.20"}, any of them.`}
+	}
+	if e.AccountNumber != nil {
+		a := strings.TrimSpace(*e.AccountNumber)
+		if a == "" || utf8.RuneCountInString(a) > 64 || strings.IndexFunc(a, unicode.IsControl) >= 0 {
+			return bad("The account number must be 1 to 64 characters on one line.")
+		}
+		e.AccountNumber = &a
+	}
+	if e.Currency != nil {
+		c := strings.ToUpper(strings.TrimSpace(*e.Currency))
+		if !currencyRe.MatchString(c) {
+			return bad("The currency %q is not a three-letter code such as EUR.", *e.Currency)
+		}
+		e.Currency = &c
+	}
+	var start, end time.Time
+	for _, d := range []struct {
+		name string
+		v    *string
+		t    *time.Time
+	}{{"period_start", e.PeriodStart, &start}, {"period_end", e.PeriodEnd, &end}} {
+		if d.v == nil {
+			continue
+		}
+		t, err := time.Parse("2006-01-02", *d.v)
+		if err != nil {
+			return bad("%s %q is not a date written YYYY-MM-DD.", d.name, *d.v)
+		}
+		*d.t = t
+	}
+	if e.PeriodStart != nil && e.PeriodEnd != nil && end.Before(start) {
+		return bad("The period ends (%s) before it starts (%s).", *e.PeriodEnd, *e.PeriodStart)
+	}
+	for _, m := range []struct {
+		name string
+		v    **string
+	}{{"opening_balance", &e.OpeningBalance}, {"closing_balance", &e.ClosingBalance}} {
+		if *m.v == nil {
+			continue
+		}
+		if !moneyRe.MatchString(**m.v) {
+			return bad("%s %q is not a decimal amount such as -3.20.", m.name, **m.v)
+		}
+		f := decimal.RequireFromString(**m.v).StringFixed(2)
+		*m.v = &f
+	}
+	return nil
+}
+
+// apply puts the correction into st.
+func (e *editStatement) apply(st *extract.Statement) {
+	if e.AccountNumber != nil {
+		st.AccountNumber = *e.AccountNumber
+	}
+	if e.Currency != nil {
+		st.Currency = *e.Currency
+	}
+	day := func(s *string) *time.Time {
+		t, _ := time.Parse("2006-01-02", *s)
+		return &t
+	}
+	if e.PeriodStart != nil {
+		st.PeriodStart = day(e.PeriodStart)
+	}
+	if e.PeriodEnd != nil {
+		st.PeriodEnd = day(e.PeriodEnd)
+	}
+	if e.OpeningBalance != nil {
+		v := decimal.RequireFromString(*e.OpeningBalance)
+		st.OpeningBalance = &v
+	}
+	if e.ClosingBalance != nil {
+		v := decimal.RequireFromString(*e.ClosingBalance)
+		st.ClosingBalance = &v
+	}
+}
+
+// empty says the correction changes nothing.
+func (e *editStatement) empty() bool {
+	return e == nil || *e == editStatement{}
 }
 
 // editTransaction is one row of PUT /api/v1/documents/{file_id}/transactions:
@@ -167,6 +276,9 @@ func decodeServed(id string, raw, rawEdit []byte) (*extract.Result, error) {
 	if se.Version != editVersion {
 		return nil, fmt.Errorf("edit of %s has version %d, want %d", id, se.Version, editVersion)
 	}
+	if se.Statement != nil {
+		se.Statement.apply(&res.Statement)
+	}
 	res.Transactions = make([]extract.Transaction, len(se.Transactions))
 	for i, e := range se.Transactions {
 		if res.Transactions[i], err = e.toTransaction(i); err != nil {
@@ -232,6 +344,7 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 	}
 	var req struct {
 		Transactions *[]editTransaction `json:"transactions"`
+		Statement    *editStatement     `json:"statement"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&req); err != nil || req.Transactions == nil {
@@ -244,7 +357,16 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("At most %d transactions can be saved.", maxEditTransactions), "Split the statement."})
 		return
 	}
+	if req.Statement != nil {
+		if err := s.statementCorrection(r, doc.ID, req.Statement); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
 	se := storedEdit{Version: editVersion, Transactions: make([]editTransaction, 0, len(*req.Transactions))}
+	if !req.Statement.empty() {
+		se.Statement = req.Statement
+	}
 	for i, e := range *req.Transactions {
 		t, err := e.toTransaction(i)
 		if err != nil {
@@ -253,6 +375,81 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 		}
 		se.Transactions = append(se.Transactions, fromTransaction(t))
 	}
+	s.storeEdit(w, r, doc, se)
+}
+
+// statementCorrection checks a header correction; a document that holds
+// several accounts has a header per account, which is not corrected here.
+func (s *Server) statementCorrection(r *http.Request, id string, e *editStatement) error {
+	if err := e.check(); err != nil {
+		return err
+	}
+	res, err := s.servedResultWith(r.Context(), id, nil)
+	if err != nil {
+		return err
+	}
+	if len(res.Statement.Accounts) > 0 && !e.empty() {
+		return &apiError{http.StatusBadRequest, "invalid_statement", "This document holds several accounts; their details cannot be corrected one by one yet.",
+			"Correct the rows' account field instead."}
+	}
+	return nil
+}
+
+// handleSaveStatement corrects the statement's header alone:
+// PUT /api/v1/documents/{file_id}/statement with the fields to correct. The
+// rows stay as they are served (with any corrections saved before).
+func (s *Server) handleSaveStatement(w http.ResponseWriter, r *http.Request) {
+	doc, err := s.completedDocument(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var e editStatement
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_statement", "The body is not a JSON object of statement fields.",
+			`Send {"account_number": "...", "currency": "EUR", "period_start": "2024-01-01", "period_end": "2024-01-31", "opening_balance": "100.00", "closing_balance": "-3.20"}, any of them.`})
+		return
+	}
+	if err := s.statementCorrection(r, doc.ID, &e); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	se := storedEdit{Version: editVersion}
+	rawEdit, err := s.store.Edit(r.Context(), doc.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if rawEdit != nil {
+		if err := json.Unmarshal(rawEdit, &se); err != nil {
+			s.fail(w, r, fmt.Errorf("decode edit of %s: %w", doc.ID, err))
+			return
+		}
+	} else {
+		res, err := s.servedResultWith(r.Context(), doc.ID, nil)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		for _, t := range res.Transactions {
+			se.Transactions = append(se.Transactions, fromTransaction(t))
+		}
+		if se.Transactions == nil {
+			se.Transactions = []editTransaction{}
+		}
+	}
+	se.Statement = nil
+	if !e.empty() {
+		se.Statement = &e
+	}
+	s.storeEdit(w, r, doc, se)
+}
+
+// storeEdit checks that se reads back, learns its reconciliation, stores it
+// and answers with the document's new standing.
+func (s *Server) storeEdit(w http.ResponseWriter, r *http.Request, doc store.Document, se storedEdit) {
 	raw, err := json.Marshal(se)
 	if err != nil {
 		s.fail(w, r, err)
@@ -266,6 +463,10 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.SaveEdit(r.Context(), doc.ID, raw, len(res.Transactions), res.Statement.Reconciliation.Status); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.store.SetAccountLabel(r.Context(), doc.ID, nil); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -284,6 +485,10 @@ func (s *Server) handleRevertEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.RevertEdit(r.Context(), doc.ID); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.store.SetAccountLabel(r.Context(), doc.ID, nil); err != nil {
 		s.fail(w, r, err)
 		return
 	}

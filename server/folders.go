@@ -43,6 +43,9 @@ type folderDocument struct {
 	Reconciliation *string `json:"reconciliation"`
 	Error          string  `json:"error,omitempty"`
 	ErrorCode      string  `json:"error_code,omitempty"`
+	// SetAside says a person set this statement aside in the folder: it
+	// is left out of the folder's accounts, findings and downloads.
+	SetAside bool `json:"set_aside"`
 }
 
 // folderResponse is the body of GET /api/v1/folders/{id}.
@@ -83,6 +86,17 @@ func (s *Server) handleCreateFolder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	// A name another folder has is made, as it always was, but said:
+	// same_name_as names that folder (the page refuses it before asking).
+	var same any
+	other, taken, err := s.sameName(r, name, "")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if taken {
+		same = other.ID
+	}
 	f, err := s.store.CreateFolder(r.Context(), account(r).ID, name)
 	if err != nil {
 		s.fail(w, r, err)
@@ -90,7 +104,8 @@ func (s *Server) handleCreateFolder(w http.ResponseWriter, r *http.Request) {
 	}
 	s.audit(r, store.Event{Action: store.ActFolderCreate, FolderID: f.ID, Detail: f.Name})
 	s.log.Info("folder created", "folder_id", f.ID, "account_id", f.AccountID)
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "name": f.Name, "created_at": f.CreatedAt.Format(time.RFC3339)})
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "name": f.Name, "created_at": f.CreatedAt.Format(time.RFC3339),
+		"same_name_as": same})
 }
 
 func (s *Server) handleFolders(w http.ResponseWriter, r *http.Request) {
@@ -127,6 +142,9 @@ func (s *Server) folderSet(ctx context.Context, f store.Folder) (*export.Set, []
 	}
 	sources := make([]export.Source, 0, len(docs))
 	for _, d := range docs {
+		if d.SetAside {
+			continue
+		}
 		src := export.Source{ID: d.ID, Name: d.OriginalName, Status: d.Status, Error: d.Error}
 		if d.Status == store.StatusCompleted {
 			if src.Result, err = decodeServed(d.ID, d.Result, d.Edit); err != nil {
@@ -152,7 +170,7 @@ func (s *Server) handleFolder(w http.ResponseWriter, r *http.Request) {
 	resp := folderResponse{Success: true, FolderID: f.ID, Name: f.Name, CreatedAt: f.CreatedAt.UTC().Format(time.RFC3339),
 		Documents: make([]folderDocument, 0, len(docs)), SetJSON: set.JSON()}
 	for _, d := range docs {
-		fd := folderDocument{FileID: d.ID, OriginalName: d.OriginalName, PageCount: d.PageCount, Status: d.Status}
+		fd := folderDocument{FileID: d.ID, OriginalName: d.OriginalName, PageCount: d.PageCount, Status: d.Status, SetAside: d.SetAside}
 		switch d.Status {
 		case store.StatusCompleted:
 			rec := d.Reconciliation
@@ -258,4 +276,77 @@ func (s *Server) handleFolderDownload(w http.ResponseWriter, r *http.Request) {
 	}
 	s.audit(r, store.Event{Action: store.ActExport, FolderID: f.ID, Detail: string(format)})
 	serveExport(w, format, cleanName(strings.ReplaceAll(f.Name, "/", "-")), buf.Bytes())
+}
+
+// sameName finds another folder of the account (not except) with the name,
+// letters of either case the same: two folders "Smith 2024" are one
+// client's year split in two.
+func (s *Server) sameName(r *http.Request, name, except string) (store.Folder, bool, error) {
+	fs, err := s.store.Folders(r.Context(), account(r).ID)
+	if err != nil {
+		return store.Folder{}, false, err
+	}
+	for _, f := range fs {
+		if f.ID != except && strings.EqualFold(strings.TrimSpace(f.Name), name) {
+			return f, true, nil
+		}
+	}
+	return store.Folder{}, false, nil
+}
+
+// handleRenameFolder renames a folder: PATCH /folders/{folder_id} with
+// {"name": "..."}; a name another folder has is refused (409 name_taken).
+func (s *Server) handleRenameFolder(w http.ResponseWriter, r *http.Request) {
+	f, err := s.ownFolder(r, mux.Vars(r)["folder_id"])
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	name, err := folderName(http.MaxBytesReader(w, r.Body, 4096))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	other, taken, err := s.sameName(r, name, f.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if taken {
+		s.fail(w, r, &apiError{http.StatusConflict, "name_taken", fmt.Sprintf("A folder is already called %q.", other.Name),
+			"Open that folder (its folder_id is " + other.ID + "), or choose another name."})
+		return
+	}
+	if err := s.store.RenameFolder(r.Context(), f.ID, name); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.log.Info("folder renamed", "folder_id", f.ID, "account_id", f.AccountID)
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "name": name})
+}
+
+// handleSetAside sets a statement of a folder aside, or puts it back:
+// PATCH /folders/{folder_id}/documents/{file_id} with {"set_aside": true}.
+// Set aside, it stays in the folder, out of its continuity and downloads:
+// the choice of which of two conflicting statements the folder keeps.
+func (s *Server) handleSetAside(w http.ResponseWriter, r *http.Request) {
+	f, d, err := s.folderAndDocument(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var req struct {
+		SetAside *bool `json:"set_aside"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1024)).Decode(&req); err != nil || req.SetAside == nil {
+		s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_request", "The body must be {\"set_aside\": true} or {\"set_aside\": false}.",
+			`Send {"set_aside": true} to leave the statement out of the folder, false to take it back in.`})
+		return
+	}
+	if err := s.store.SetAside(r.Context(), f.ID, d.ID, *req.SetAside); err != nil {
+		s.fail(w, r, &apiError{http.StatusNotFound, "not_found", "That document is not in this folder.",
+			"GET /api/v1/folders/{folder_id} lists the folder's documents."})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "file_id": d.ID, "set_aside": *req.SetAside})
 }

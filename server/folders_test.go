@@ -130,7 +130,7 @@ func TestFolderAPI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("xlsx: %d %v", resp.StatusCode, err)
 	}
-	if got := strings.Join(x.GetSheetList(), "|"); got != "12-3456 EUR|Continuity" {
+	if got := strings.Join(x.GetSheetList(), "|"); got != "12-3456 EUR|Continuity|Year summary" {
 		t.Errorf("xlsx sheets %q", got)
 	}
 	x.Close()
@@ -180,7 +180,7 @@ func TestFolderAPI(t *testing.T) {
 	wantError(t, resp, m, 404, "not_found")
 	resp, m, _ = e.do("GET", "/api/v1/folders/fld_nope", key, nil, "")
 	wantError(t, resp, m, 404, "not_found")
-	resp, m, _ = e.do("PATCH", "/api/v1/folders/"+id, key, nil, "")
+	resp, m, _ = e.do("PUT", "/api/v1/folders/"+id, key, nil, "")
 	wantError(t, resp, m, 405, "method_not_allowed")
 
 	// Deleting a document takes it out; deleting the folder keeps the rest.

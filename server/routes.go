@@ -33,6 +33,17 @@ func (s *Server) routes() {
 	api := r.PathPrefix("/api/v1").Subrouter()
 	api.NotFoundHandler = r.NotFoundHandler
 	api.MethodNotAllowedHandler = r.MethodNotAllowedHandler
+	// Issue 30's routes: several documents as a zip, a statement's header
+	// corrected, a folder renamed, a statement set aside in a folder. They
+	// come before the routes below, whose paths answer any other method
+	// 405; their own new paths do so at the end of this block.
+	api.HandleFunc("/documents/zip", s.handleZip).Methods(http.MethodGet)
+	api.HandleFunc("/documents/{file_id}/statement", s.handleSaveStatement).Methods(http.MethodPut)
+	api.HandleFunc("/folders/{folder_id}", s.handleRenameFolder).Methods(http.MethodPatch)
+	api.HandleFunc("/folders/{folder_id}/documents/{file_id}", s.handleSetAside).Methods(http.MethodPatch)
+	for _, p := range []string{"/documents/zip", "/documents/{file_id}/statement"} {
+		api.HandleFunc(p, s.handleMethodNotAllowed)
+	}
 	api.Use(s.requireKey)
 	view, staff, owner := store.RoleReadOnly, store.RoleStaff, store.RoleOwner
 	api.HandleFunc("/documents", s.need(view, s.handleDocuments)).Methods(http.MethodGet)

@@ -210,6 +210,11 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (_ Document,
 			return Document{}, fmt.Errorf("record idempotency key: %w", err)
 		}
 	}
+	// The bytes' SHA-256, so that the same bytes uploaded again can be
+	// named (DocumentBySHA256).
+	if _, err := tx.ExecContext(ctx, "UPDATE documents SET content_sha256 = ? WHERE id = ?", contentSHA256(nd.Content), id); err != nil {
+		return Document{}, fmt.Errorf("record the upload's sha256: %w", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return Document{}, fmt.Errorf("create document: %w", err)
 	}

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -36,6 +38,9 @@ type Folder struct {
 type FolderDocument struct {
 	Document
 	Result, Edit []byte
+	// SetAside says a person set the document aside in the folder: it
+	// stays listed, out of the folder's continuity and downloads.
+	SetAside bool
 }
 
 // NewFolderID makes a folder_id: "fld_" and 26 random base62 characters.
@@ -213,7 +218,7 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 		return nil, fmt.Errorf("folder documents: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, "SELECT "+documentColumns+`, CASE status WHEN 'completed' THEN result END, edited
+	rows, err := tx.QueryContext(ctx, "SELECT "+documentColumns+`, CASE status WHEN 'completed' THEN result END, edited, fd.set_aside_at
 		FROM documents JOIN folder_documents fd ON fd.document_id = documents.id
 		WHERE fd.folder_id = ? AND deleted_at IS NULL ORDER BY fd.added_at, `+s.d.addedOrder("fd"), folderID)
 	if err != nil {
@@ -222,12 +227,12 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 	defer rows.Close()
 	var out []FolderDocument
 	for rows.Next() {
-		var result, edit sql.NullString
-		d, err := scanDocument(rows, &result, &edit)
+		var result, edit, aside sql.NullString
+		d, err := scanDocument(rows, &result, &edit, &aside)
 		if err != nil {
 			return nil, fmt.Errorf("folder documents: %w", err)
 		}
-		fd := FolderDocument{Document: d}
+		fd := FolderDocument{Document: d, SetAside: aside.Valid}
 		if result.Valid {
 			fd.Result = []byte(result.String)
 		}
@@ -240,4 +245,134 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 		return nil, fmt.Errorf("folder documents: %w", err)
 	}
 	return out, nil
+}
+
+// contentSHA256 is the hex SHA-256 of an upload's bytes.
+func contentSHA256(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// RenameFolder gives a folder a new name; ErrNoFolder when there is none.
+func (s *Store) RenameFolder(ctx context.Context, id, name string) error {
+	res, err := s.w.ExecContext(ctx, "UPDATE folders SET name = ? WHERE id = ?", name, id)
+	if err != nil {
+		return fmt.Errorf("rename folder %s: %w", id, storageErr(err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("rename folder %s: %w", id, ErrNoFolder)
+	}
+	return nil
+}
+
+// SetAside sets a document of a folder aside (aside true) or puts it back:
+// a statement set aside stays in the folder but is left out of its
+// continuity and downloads. ErrNotFound when it is not in the folder.
+func (s *Store) SetAside(ctx context.Context, folderID, documentID string, aside bool) error {
+	var at any
+	if aside {
+		at = s.stamp()
+	}
+	res, err := s.w.ExecContext(ctx, "UPDATE folder_documents SET set_aside_at = ? WHERE folder_id = ? AND document_id = ?", at, folderID, documentID)
+	if err != nil {
+		return fmt.Errorf("set aside: %w", storageErr(err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("document %s in folder %s: %w", documentID, folderID, ErrNotFound)
+	}
+	return nil
+}
+
+// DocumentBySHA256 is the account's newest document (not deleted, and not
+// failed: those may well be tried again, with a password say) whose bytes
+// have the hex SHA-256 sum; ErrNotFound when there is none.
+func (s *Store) DocumentBySHA256(ctx context.Context, accountID int64, sum string) (Document, error) {
+	d, err := scanDocument(s.r.QueryRowContext(ctx, "SELECT "+documentColumns+
+		" FROM documents WHERE account_id = ? AND content_sha256 = ? AND deleted_at IS NULL AND status != ? ORDER BY created_at DESC, id DESC LIMIT 1",
+		accountID, sum, StatusFailed))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Document{}, fmt.Errorf("document with sha256 %s: %w", sum, ErrNotFound)
+	}
+	if err != nil {
+		return Document{}, fmt.Errorf("document by sha256: %w", err)
+	}
+	return d, nil
+}
+
+// FolderRef names a folder.
+type FolderRef struct {
+	ID, Name string
+}
+
+// DocumentFolders is, for each of an account's documents in a folder, the
+// folders it is in, by name.
+func (s *Store) DocumentFolders(ctx context.Context, accountID int64) (map[string][]FolderRef, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT fd.document_id, f.id, f.name FROM folder_documents fd JOIN folders f ON f.id = fd.folder_id
+		WHERE f.account_id = ? ORDER BY f.name, f.id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("document folders: %w", err)
+	}
+	defer rows.Close()
+	out := map[string][]FolderRef{}
+	for rows.Next() {
+		var doc string
+		var f FolderRef
+		if err := rows.Scan(&doc, &f.ID, &f.Name); err != nil {
+			return nil, fmt.Errorf("document folders: %w", err)
+		}
+		out[doc] = append(out[doc], f)
+	}
+	return out, rows.Err()
+}
+
+// AccountLabels are the account labels of an account's documents that
+// have one (SetAccountLabel), by document.
+func (s *Store) AccountLabels(ctx context.Context, accountID int64) (map[string]string, error) {
+	rows, err := s.r.QueryContext(ctx, "SELECT id, account_label FROM documents WHERE account_id = ? AND account_label IS NOT NULL AND deleted_at IS NULL", accountID)
+	if err != nil {
+		return nil, fmt.Errorf("account labels: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, label string
+		if err := rows.Scan(&id, &label); err != nil {
+			return nil, fmt.Errorf("account labels: %w", err)
+		}
+		out[id] = label
+	}
+	return out, rows.Err()
+}
+
+// Unlabelled lists up to n of an account's converted documents whose
+// account label is not known yet.
+func (s *Store) Unlabelled(ctx context.Context, accountID int64, n int) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, "SELECT id FROM documents WHERE account_id = ? AND status = ? AND account_label IS NULL AND deleted_at IS NULL ORDER BY created_at DESC LIMIT ?",
+		accountID, StatusCompleted, n)
+	if err != nil {
+		return nil, fmt.Errorf("unlabelled documents: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("unlabelled documents: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// SetAccountLabel records the account a document's statement names; nil
+// forgets it, to be read again (after corrections).
+func (s *Store) SetAccountLabel(ctx context.Context, id string, label *string) error {
+	var v any
+	if label != nil {
+		v = *label
+	}
+	if _, err := s.w.ExecContext(ctx, "UPDATE documents SET account_label = ? WHERE id = ?", v, id); err != nil {
+		return fmt.Errorf("account label of %s: %w", id, storageErr(err))
+	}
+	return nil
 }

@@ -21,12 +21,64 @@ const el = (tag, attrs = {}, ...kids) => {
 // ---- words ----
 const plural = (n, one, many) => `${n} ${n === 1 ? one : (many || one + "s")}`;
 const pages = (n) => plural(n, "page");
-const localTime = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+// One date style across the page: day-month-year, month-day-year or ISO,
+// chosen under the account (kept in this browser), by default the one the
+// browser's language writes; Intl does the formatting.
+const dateStyles = { dmy: "en-GB", mdy: "en-US", iso: "en-CA" };
+function localeDateStyle() {
+  const parts = new Intl.DateTimeFormat(undefined).formatToParts(new Date(2024, 1, 8)).map((p) => p.type).filter((t) => t !== "literal");
+  if (parts[0] === "year") return "iso";
+  return parts[0] === "month" ? "mdy" : "dmy";
+}
+let dateStyle = localStorage.getItem("passbook_date_style") || localeDateStyle();
+if (!dateStyles[dateStyle]) dateStyle = "mdy";
+const dateFormat = (opts) => new Intl.DateTimeFormat(dateStyles[dateStyle], opts);
+const localTime = (iso) => {
+  const t = new Date(iso);
+  if (dateStyle === "iso") return dateFormat({ year: "numeric", month: "2-digit", day: "2-digit" }).format(t) + " " + t.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return dateFormat({ day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" }).format(t);
+};
 const localDate = (ymd) => {
   if (!ymd) return "—";
   const [y, m, d] = ymd.split("-").map(Number);
-  return new Date(y, m - 1, d).toLocaleDateString(undefined, { dateStyle: "medium" });
+  if (dateStyle === "iso") return ymd;
+  return dateFormat({ day: "numeric", month: "short", year: "numeric" }).format(new Date(y, m - 1, d));
 };
+// numericDate writes a row's date for editing, in the page's date style;
+// parseDate reads it back (ISO is always understood).
+const datePlaceholder = () => ({ dmy: "DD/MM/YYYY", mdy: "MM/DD/YYYY", iso: "YYYY-MM-DD" })[dateStyle];
+function numericDate(ymd) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(ymd || "")) return ymd || "";
+  const [y, m, d] = ymd.split("-");
+  return dateStyle === "iso" ? ymd : dateStyle === "dmy" ? `${d}/${m}/${y}` : `${m}/${d}/${y}`;
+}
+function parseDate(s) {
+  s = s.trim();
+  const two = (v) => String(v).padStart(2, "0");
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s);
+  if (m) return `${m[1]}-${two(m[2])}-${two(m[3])}`;
+  m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(s);
+  if (m) return dateStyle === "mdy" ? `${m[3]}-${two(m[1])}-${two(m[2])}` : `${m[3]}-${two(m[2])}-${two(m[1])}`;
+  return s;
+}
+const monthLabel = (y, m) => (dateStyle === "iso" ? `${y}-${String(m).padStart(2, "0")}` : dateFormat({ month: "short", year: "numeric" }).format(new Date(y, m - 1, 1)));
+
+// figure writes an amount as accounts do: grouped, two decimals, a true
+// minus sign, and the currency when it is known. The amount is a decimal
+// string; it is grouped as text, so no digit is lost to floating point.
+const groupFormat = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const groupParts = groupFormat.formatToParts(1234.5);
+const groupSep = (groupParts.find((p) => p.type === "group") || { value: "," }).value;
+const decimalSep = (groupParts.find((p) => p.type === "decimal") || { value: "." }).value;
+function figure(s, cur) {
+  if (s === null || s === undefined || s === "") return "not found";
+  s = String(s);
+  const neg = s.startsWith("-");
+  let [i, f = ""] = s.replace(/^[-+]/, "").split(".");
+  f = (f + "00").slice(0, Math.max(2, f.replace(/0+$/, "").length));
+  i = i.replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, groupSep);
+  return (neg ? "−" : "") + i + decimalSep + f + (cur ? " " + cur : "");
+}
 const period = (p) => (p === "day" ? "today" : "this " + p);
 
 // say tells everyone something, screen readers included. News fades after
@@ -212,18 +264,110 @@ function badge(doc) {
 }
 
 // ---- history ----
-let nextBefore = null;
+// Every document of the account is read (a page of 200 at a time) and
+// kept here; the list shows those the search, filters and sort leave,
+// 50 at a time. An office's 500 statements are a few requests.
+const docsAll = new Map(); // file_id -> document, as the list gives it
+const selected = new Set(); // file_ids ticked in the list
+let docsShown = 50;
 const polling = new Set();
 
 async function loadDocuments(reset) {
-  const before = reset ? "" : nextBefore;
-  const { ok, body } = await call("documents?limit=20" + (before ? "&before=" + encodeURIComponent(before) : ""));
-  if (!ok) { say(message(body), true); return; }
-  if (reset) $("docs").replaceChildren();
-  for (const d of body.documents) $("docs").append(docRow(d));
-  nextBefore = body.next;
-  $("more").hidden = !body.next;
-  $("docs-empty").hidden = $("docs").children.length > 0;
+  let before = "";
+  const got = [];
+  for (let i = 0; i < 25; i++) {
+    const { ok, body } = await call("documents?limit=200" + (before ? "&before=" + encodeURIComponent(before) : ""));
+    if (!ok) { say(message(body), true); return; }
+    got.push(...body.documents);
+    if (!body.next) break;
+    before = body.next;
+  }
+  if (reset) docsShown = 50;
+  docsAll.clear();
+  for (const d of got) docsAll.set(d.file_id, d);
+  for (const id of [...selected]) if (!docsAll.has(id)) selected.delete(id);
+  fillDocFilters();
+  renderDocs();
+  fillAddSelect();
+}
+
+// putDoc records a document's new state and shows it.
+function putDoc(d) {
+  const was = docsAll.get(d.file_id);
+  if (was && !d.folders) d.folders = was.folders;
+  docsAll.set(d.file_id, d);
+  const row = document.querySelector(`#docs tr[data-id="${d.file_id}"]`);
+  if (row) fillDocRow(row, d); else renderDocs();
+}
+
+const resultKey = (d) => (d.status === "completed" ? d.reconciliation || "unverified" : d.status);
+
+// shownDocs are the documents the search, filters and sort leave.
+function shownDocs() {
+  const q = $("docs-q").value.trim().toLowerCase();
+  const st = $("docs-status").value, fo = $("docs-folder").value, mo = $("docs-month").value;
+  let list = [...docsAll.values()].filter((d) => {
+    // An account is found with or without its spaces and dashes.
+    const bare = (x) => x.toLowerCase().replace(/[\s.\/-]/g, "");
+    if (q && !(d.original_name.toLowerCase().includes(q) || (d.folders || []).some((f) => f.name.toLowerCase().includes(q)) ||
+      (d.account && bare(d.account).includes(bare(q))))) return false;
+    if (st && resultKey(d) !== st) return false;
+    if (fo === "-" && (d.folders || []).length) return false;
+    if (fo && fo !== "-" && !(d.folders || []).some((f) => f.folder_id === fo)) return false;
+    if (mo && !d.created_at.startsWith(mo)) return false;
+    return true;
+  });
+  const order = { failed: 0, mismatch: 1, processing: 2, unverified: 3, no_transactions: 4, ok: 5 };
+  const by = {
+    newest: (a, b) => b.created_at.localeCompare(a.created_at) || b.file_id.localeCompare(a.file_id),
+    oldest: (a, b) => a.created_at.localeCompare(b.created_at) || a.file_id.localeCompare(b.file_id),
+    name: (a, b) => a.original_name.localeCompare(b.original_name, undefined, { numeric: true }) || b.created_at.localeCompare(a.created_at),
+    result: (a, b) => (order[resultKey(a)] ?? 9) - (order[resultKey(b)] ?? 9) || b.created_at.localeCompare(a.created_at),
+  }[$("docs-sort").value] || ((a, b) => b.created_at.localeCompare(a.created_at));
+  list.sort(by);
+  return list;
+}
+
+function renderDocs() {
+  const list = shownDocs();
+  $("docs").replaceChildren(...list.slice(0, docsShown).map(docRow));
+  $("more").hidden = list.length <= docsShown;
+  $("more").textContent = `Show more (${list.length - docsShown} more)`;
+  $("docs-empty").hidden = docsAll.size > 0;
+  $("docs-count").textContent = docsAll.size === 0 ? "" : list.length === docsAll.size ? plural(docsAll.size, "document") : `${list.length} of ${plural(docsAll.size, "document")}`;
+  renderSelection();
+}
+
+// fillDocFilters lists the folders and upload months to filter by.
+function fillDocFilters() {
+  const months = [...new Set([...docsAll.values()].map((d) => d.created_at.slice(0, 7)))].sort().reverse();
+  const mo = $("docs-month"), was = mo.value;
+  mo.replaceChildren(el("option", { value: "", text: "any time" }), ...months.map((m) => {
+    const [y, n] = m.split("-").map(Number);
+    return el("option", { value: m, text: monthLabel(y, n) });
+  }));
+  if (months.includes(was)) mo.value = was;
+}
+
+function fillFolderChoices(folders) {
+  const fo = $("docs-folder"), was = fo.value;
+  fo.replaceChildren(el("option", { value: "", text: "any folder" }), el("option", { value: "-", text: "in no folder" }),
+    ...folders.map((f) => el("option", { value: f.folder_id, text: f.name })));
+  if ([...fo.options].some((o) => o.value === was)) fo.value = was;
+  const bf = $("bulk-folder"), bwas = bf.value;
+  bf.replaceChildren(el("option", { value: "", text: folders.length ? "Choose a folder…" : "No folders yet" }),
+    ...folders.map((f) => el("option", { value: f.folder_id, text: f.name })));
+  if ([...bf.options].some((o) => o.value === bwas)) bf.value = bwas;
+}
+
+function renderSelection() {
+  const n = selected.size;
+  $("bulk").hidden = n === 0;
+  $("bulk-count").textContent = `${plural(n, "document")} selected`;
+  const boxes = [...$("docs").querySelectorAll("input.pick")];
+  const all = $("docs-all");
+  all.checked = boxes.length > 0 && boxes.every((b) => b.checked);
+  all.indeterminate = !all.checked && boxes.some((b) => b.checked);
 }
 
 function docRow(d) {
@@ -234,7 +378,7 @@ function docRow(d) {
 }
 
 function fillDocRow(tr, d) {
-  const result = el("td", { "data-label": "Result" }, badge(d));
+  const result = el("td", { class: "result", "data-label": "Result" }, badge(d));
   if (d.edited) result.append(el("span", { class: "edited", text: "edited" }));
   if (d.status === "completed") result.append(el("div", { class: "small muted", text: plural(d.transaction_count, "transaction") }));
   if (d.status === "failed") result.append(el("div", { class: "small error", text: message({ code: d.error_code }, { name: d.original_name }) }));
@@ -246,8 +390,15 @@ function fillDocRow(tr, d) {
     }
   }
   actions.append(el("button", { type: "button", text: "Delete", "aria-label": `Delete ${d.original_name}`, onclick: () => remove(d) }));
+  const pick = el("input", { type: "checkbox", class: "pick", "aria-label": `Select ${d.original_name}` });
+  pick.checked = selected.has(d.file_id);
+  pick.addEventListener("change", () => { if (pick.checked) selected.add(d.file_id); else selected.delete(d.file_id); renderSelection(); });
+  const folders = (d.folders || []).map((f) => f.name).join(", ");
   tr.replaceChildren(
+    el("td", { class: "pick-cell" }, pick),
     el("td", { class: "name", text: d.original_name }),
+    el("td", { class: "folders", "data-label": "Folder", text: folders || "—" }),
+    el("td", { class: "acct", "data-label": "Account", text: d.account || "—" }),
     el("td", { "data-label": "Uploaded", text: localTime(d.created_at) }),
     el("td", { "data-label": "Pages", text: String(d.page_count) }),
     result,
@@ -255,25 +406,88 @@ function fillDocRow(tr, d) {
   );
 }
 
+async function bulkZip() {
+  const ids = [...selected];
+  if (!ids.length) return;
+  const [format, profile] = $("bulk-format").value.split(":");
+  let q = `documents/zip?format=${encodeURIComponent(format)}` + ids.map((id) => "&file_id=" + encodeURIComponent(id)).join("");
+  if (profile) q += `&profile=${encodeURIComponent(profile)}`;
+  const { ok, body, r } = await call(q);
+  if (!ok) { say(message(body), true); return; }
+  await saveBlob(r, "statements.zip");
+  say(`Downloading ${plural(ids.length, "document")} as one zip.`);
+}
+
+async function bulkFolder() {
+  const fid = $("bulk-folder").value;
+  if (!fid) { say("Choose the folder to put them in.", true); $("bulk-folder").focus(); return; }
+  const name = $("bulk-folder").selectedOptions[0].textContent;
+  let n = 0;
+  for (const id of selected) if (await addToFolder(id, fid)) n++;
+  await loadDocuments(false);
+  loadFolders();
+  if (folder && folder.id === fid) refreshFolder();
+  say(`Put ${plural(n, "document")} in “${name}”.`);
+}
+
+async function bulkDelete() {
+  const ids = [...selected];
+  if (!ids.length) return;
+  const yes = await confirmDialog(`Delete ${plural(ids.length, "document")}? Their files, transactions and corrections are removed for good. Their pages stay counted against your quota.`);
+  if (!yes) { say("Nothing was deleted."); return; }
+  let n = 0;
+  for (const id of ids) {
+    const { ok, body } = await call("documents/" + encodeURIComponent(id), { method: "DELETE" });
+    if (ok || (body && body.code === "not_found")) { n++; docsAll.delete(id); selected.delete(id); if (review && review.doc.file_id === id) closeReview(); }
+  }
+  renderDocs();
+  if (folder) refreshFolder();
+  loadFolders();
+  say(`Deleted ${plural(n, "document")}.`);
+  $("docs-q").focus();
+}
+
 async function pollDoc(id) {
   if (polling.has(id)) return;
   polling.add(id);
+  // A failed request (the server restarting, the network gone) is tried
+  // again, waiting longer each time up to 30 s, and the page says so; the
+  // first answer after it shows the document as it truly stands.
+  let wait = 1000, lost = false;
+  // retry says the connection is lost and waits the longer, or, when the
+  // answer is final (the document gone, the key refused), says no.
+  const retry = async (body) => {
+    const gone = !body || ["network", "internal_error", "busy", "storage_full"].includes(body.code);
+    if (!gone) return false;
+    wait = Math.min(wait * 2, 30000);
+    const words = `Connection lost, retrying in ${Math.round(wait / 1000)} s…`;
+    const row = document.querySelector(`#docs tr[data-id="${id}"]`);
+    const up = document.querySelector(`#uploads li[data-id="${id}"], #folder-uploads li[data-id="${id}"]`);
+    if (row) row.querySelector("td.result").replaceChildren(el("span", { class: "badge lost", text: "⟳ " + words }));
+    if (up) up.querySelector(".msg").textContent = words;
+    if (!lost) say(`Connection to the server lost while converting. Retrying; the page shows the true state once it is back.`, true);
+    lost = true;
+    await new Promise((r) => setTimeout(r, wait - 1000));
+    return true;
+  };
   try {
     for (;;) {
       await new Promise((r) => setTimeout(r, 1000));
       if (!session) return;
       const { ok, body } = await call("status?file_id=" + encodeURIComponent(id));
-      if (!ok) return;
+      if (!ok) { if (await retry(body)) continue; return; }
       const row = document.querySelector(`#docs tr[data-id="${id}"]`);
       const up = document.querySelector(`#uploads li[data-id="${id}"], #folder-uploads li[data-id="${id}"]`);
+      if (lost) { say("Connection back."); lost = false; }
+      wait = 1000;
       if (body.status === "processing") {
-        if (row) row.cells[3].replaceChildren(badge(body));
+        if (row) row.querySelector("td.result").replaceChildren(badge(body));
         if (up) upProgress(up, body.pages_done || 0, body.page_count, `Converting: ${body.pages_done || 0} of ${pages(body.page_count)} done`);
         continue;
       }
       const list = await call("documents?limit=200");
       const d = list.ok && list.body.documents.find((x) => x.file_id === id);
-      if (d && row) fillDocRow(row, d);
+      if (d) putDoc(d);
       if (up) {
         upProgress(up, 1, 1, body.status === "completed" ? `Converted: ${plural(body.transaction_count, "transaction")}.` : message({ code: body.error_code }, { name: up.dataset.name }));
         up.querySelector(".state").replaceChildren(d ? badge(d) : badge(body));
@@ -321,12 +535,17 @@ async function saveBlob(r, name) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
-function confirmDialog(text) {
+// confirmDialog asks; Cancel has the focus, so Enter never deletes by
+// accident. labels may name the buttons and drop the red of a deletion.
+function confirmDialog(text, labels = {}) {
   const dlg = $("confirm");
   $("confirm-text").textContent = text;
+  $("confirm-ok").textContent = labels.ok || "Delete";
+  $("confirm-ok").className = labels.danger === false ? "primary" : "danger";
+  $("confirm-cancel").textContent = labels.cancel || "Keep it";
   dlg.returnValue = "";
   dlg.showModal();
-  $("confirm-ok").focus();
+  $("confirm-cancel").focus();
   return new Promise((res) => dlg.addEventListener("close", () => res(dlg.returnValue === "ok"), { once: true }));
 }
 
@@ -335,7 +554,9 @@ async function remove(d) {
   if (!yes) { say("Nothing was deleted."); return; }
   const { ok, body } = await call("documents/" + encodeURIComponent(d.file_id), { method: "DELETE" });
   if (!ok && body.code !== "not_found") { say(message(body, { name: d.original_name }), true); return; }
-  document.querySelector(`#docs tr[data-id="${d.file_id}"]`)?.remove();
+  docsAll.delete(d.file_id);
+  selected.delete(d.file_id);
+  renderDocs();
   document.querySelector(`#uploads li[data-id="${d.file_id}"]`)?.remove();
   document.querySelector(`#folder-uploads li[data-id="${d.file_id}"]`)?.remove();
   if (folder) refreshFolder();
@@ -393,6 +614,9 @@ function sendOnce(li, file, password, folderId, tries, resolve) {
   form.append("file", file, file.name);
   if (password) form.append("password", password);
   if (folderId) form.append("folder_id", folderId);
+  // Bytes converted before are named, not converted and charged again,
+  // unless the person asked for it (li.dataset.again).
+  if (!li.dataset.again) form.append("if_new", "true");
   const xhr = new XMLHttpRequest();
   xhr.open("POST", "api/v1/extract");
   for (const [k, v] of Object.entries(authHeaders("POST"))) xhr.setRequestHeader(k, v);
@@ -407,6 +631,7 @@ function sendOnce(li, file, password, folderId, tries, resolve) {
       setTimeout(() => sendOnce(li, file, password, folderId, tries + 1, resolve), wait * 1000);
       return;
     }
+    if (xhr.status === 409 && body.code === "already_uploaded") { alreadyUploaded(li, file, body, password, folderId); resolve(); return; }
     if (xhr.status !== 200) { await failUpload(li, file, body, password, folderId); resolve(); return; }
     li.dataset.id = body.file_id;
     li.querySelector(".pw-form")?.remove();
@@ -414,14 +639,46 @@ function sendOnce(li, file, password, folderId, tries, resolve) {
     li.querySelector(".state").replaceChildren(badge({ status: "processing", page_count: body.page_count, pages_done: 0 }));
     upProgress(li, 0, body.page_count, `Accepted: ${pages(body.page_count)}. Converting…`);
     say(`“${file.name}” uploaded: ${pages(body.page_count)}.`);
-    const tr = docRow({ file_id: body.file_id, original_name: body.original_name, page_count: body.page_count, status: "processing", pages_done: 0, created_at: new Date().toISOString() });
-    $("docs").prepend(tr);
-    $("docs-empty").hidden = true;
+    putDoc({ file_id: body.file_id, original_name: body.original_name, page_count: body.page_count, status: "processing", pages_done: 0, created_at: new Date().toISOString(),
+      folders: folderId && folder && folder.id === folderId && folder.data ? [{ folder_id: folderId, name: folder.data.name }] : [] });
     loadUser();
     resolve();
   };
   li.querySelector(".state").replaceChildren(el("span", { class: "badge processing", text: "Uploading" }));
   xhr.send(form);
+}
+
+// alreadyUploaded says the same bytes were uploaded before and offers that
+// document (to review, or to put in the folder) or to convert them again.
+function alreadyUploaded(li, file, body, password, folderId) {
+  const when = body.created_at ? ` on ${localTime(body.created_at)}` : "";
+  li.dataset.id = body.file_id;
+  li.classList.add("repeat");
+  li.querySelector(".state").replaceChildren(el("span", { class: "badge unverified", text: "Already uploaded" }));
+  upProgress(li, 1, 1, `“${file.name}” was uploaded before${when}, as “${body.original_name}”. Nothing was charged.`);
+  const existing = { file_id: body.file_id, original_name: body.original_name, status: body.status, page_count: 1 };
+  const actions = el("div", { class: "actions repeat-actions" });
+  if (folderId) {
+    // Dropped into a folder, the document converted before joins it.
+    addToFolder(body.file_id, folderId).then((added) => {
+      if (!added) return;
+      upProgress(li, 1, 1, `“${file.name}” was uploaded before${when}, as “${body.original_name}”: that document is now in this folder. Nothing was charged.`);
+      if (folder && folder.id === folderId) { refreshFolder(); loadFolders(); }
+    });
+  } else if (body.status === "completed") {
+    actions.append(el("button", { type: "button", class: "primary", text: "Open the existing one", onclick: async () => {
+      const list = await call("documents?limit=200");
+      const d = (list.ok && list.body.documents.find((x) => x.file_id === body.file_id)) || existing;
+      openReview(d);
+    } }));
+  }
+  actions.append(el("button", { type: "button", text: "Convert again anyway", onclick: () => {
+    li.dataset.again = "1"; li.classList.remove("repeat"); actions.remove(); delete li.dataset.id;
+    if (folderId) folderUploads++;
+    send(li, file, password, folderId).finally(() => { if (folderId) { folderUploads--; if (folder && folder.id === folderId) refreshFolder(); } });
+  } }));
+  li.append(actions);
+  say(li.querySelector(".msg").textContent);
 }
 
 async function failUpload(li, file, body, triedPassword, folderId) {
@@ -547,7 +804,8 @@ function reconWords(rec, txs) {
 async function openReview(d) {
   const { ok, body } = await call(`download?file_id=${encodeURIComponent(d.file_id)}&format=json`);
   if (!ok) { say(message(body, { name: d.original_name }), true); return; }
-  review = { doc: d, stmt: body.statement, txs: body.transactions, saved: JSON.stringify(body.transactions), edited: !!body.statement.edited, sel: -1, pageSize: {} };
+  review = { doc: d, stmt: body.statement, read: Object.assign({}, body.statement), head: {}, txs: body.transactions, saved: JSON.stringify(body.transactions), edited: !!body.statement.edited, sel: -1, pageSize: {} };
+  fillHeaderForm();
   $("review").hidden = false;
   $("review-h").textContent = "Review: " + d.original_name;
   document.dispatchEvent(new CustomEvent("passbook:review", { detail: d }));
@@ -563,6 +821,8 @@ async function openReview(d) {
 
 function closeReview() {
   if (!review) return;
+  $("header-form").hidden = true;
+  $("header-edit").setAttribute("aria-expanded", "false");
   for (const img of $("pages").querySelectorAll("img")) URL.revokeObjectURL(img.src);
   review = null;
   $("review").hidden = true;
@@ -577,16 +837,18 @@ function summary(rec) {
     if (t.amountIn && moneyRe.test(t.amountIn)) tin += units(t.amountIn);
     if (t.amountOut && moneyRe.test(t.amountOut)) tout += units(t.amountOut);
   }
-  const cur = st.currency ? " " + st.currency : "";
-  const item = (k, v) => el("div", {}, el("dt", { text: k }), el("dd", { text: v }));
+  const cur = st.currency || "";
+  // What the converter did not find on the statement is said so: it may be
+  // printed where it could not read it.
+  const item = (k, v) => el("div", {}, el("dt", { text: k }), el("dd", { class: v === "not found" ? "notfound" : null, text: v }));
   $("summary").replaceChildren(
-    item("Account", st.account_number || "not printed"),
-    item("Period", st.period_start ? `${localDate(st.period_start)} – ${localDate(st.period_end)}` : "not printed"),
-    item("Currency", st.currency || "not printed"),
-    item("Opening balance", st.opening_balance != null ? st.opening_balance + cur : "not printed"),
-    item("Closing balance", st.closing_balance != null ? st.closing_balance + cur : "not printed"),
-    item("Money in", money(tin) + cur),
-    item("Money out", money(tout) + cur),
+    item("Account", st.account_number || (st.accounts && st.accounts.length ? st.accounts.map((a) => a.account_number).filter(Boolean).join(", ") : "") || "not found"),
+    item("Period", st.period_start ? `${localDate(st.period_start)} – ${localDate(st.period_end)}` : "not found"),
+    item("Currency", st.currency || "not found"),
+    item("Opening balance", figure(st.opening_balance, cur)),
+    item("Closing balance", figure(st.closing_balance, cur)),
+    item("Money in", figure(money(tin), cur)),
+    item("Money out", figure(money(tout), cur)),
     item("Transactions", String(review.txs.length)),
   );
 }
@@ -615,8 +877,9 @@ function refreshReview() {
     if (isComputed(t) && bal && document.activeElement !== bal) bal.value = t.balance;
   }
   for (const b of $("pages").querySelectorAll(".box")) b.classList.toggle("break", rec.rows.includes(Number(b.dataset.row)));
-  const dirty = JSON.stringify(review.txs) !== review.saved;
-  $("save").disabled = !dirty || rec.status === "invalid";
+  const headBad = headerProblems();
+  const dirty = JSON.stringify(review.txs) !== review.saved || Object.keys(review.head).length > 0;
+  $("save").disabled = !dirty || rec.status === "invalid" || headBad;
   $("undo").hidden = !review.edited;
   $("edit-state").textContent = dirty ? "Unsaved changes." : review.edited ? "Showing your corrections; downloads carry them." : "";
   review.rec = rec;
@@ -638,27 +901,41 @@ function fitText(ta) {
   ta.style.height = ta.scrollHeight + 2 + "px";
 }
 
+// A balance computed from the rows (the statement printed none on that row)
+// is information, not a warning, when the printed balances around it
+// confirm the chain: only rows that need a person's eye are marked.
+const computedNote = (w) => w.startsWith("balance not printed") || w.startsWith("no opening balance");
+function rowNotes(t) {
+  const all = t.warnings || [];
+  const confirmed = review && review.stmt.reconciliation && review.stmt.reconciliation.status === "ok";
+  const info = confirmed ? all.filter(computedNote) : [];
+  return { info, marks: all.filter((w) => !info.includes(w)) };
+}
+
 function txRow(t, i) {
   const n = i + 1;
-  const warned = t.warnings && t.warnings.length;
+  const { info, marks } = rowNotes(t);
+  const warned = marks.length > 0;
   const idx = el("td", { class: "idx", title: "Show on the page", onclick: () => select(i, true) }, String(n));
-  if (warned) idx.append(el("span", { class: "warn", "aria-label": "has notes", title: t.warnings.join("; "), text: "⚠" }));
+  if (warned) idx.append(el("span", { class: "warn", "aria-label": "needs checking", title: marks.join("; "), text: "⚠" }));
+  if (info.length) idx.append(el("span", { class: "info", "aria-label": "balance computed, confirmed by the printed balances", title: info.join("; ") + " (confirmed by the printed balances)", text: "i" }));
   if (isLowConf(t)) idx.append(el("span", { class: "lowconf", "aria-label": "read with low confidence: check first", title: "Read with low confidence: check this row first", text: "?" }));
   const input = (field, label, cls, type) => {
     const v = t[field] == null ? "" : t[field];
     // A description wraps over as many lines as it needs, never cut off.
     const inp = type === "textarea"
       ? el("textarea", { rows: 1, "data-field": field, "aria-label": `Row ${n} ${label}`, spellcheck: "false" })
-      : el("input", { type: type || "text", value: v, "data-field": field, "aria-label": `Row ${n} ${label}`, inputmode: cls === "num" ? "decimal" : null });
+      : el("input", { type: "text", value: field === "date" ? numericDate(v) : v, "data-field": field, "aria-label": `Row ${n} ${label}${field === "date" ? " (" + datePlaceholder() + ")" : ""}`,
+        inputmode: cls === "num" ? "decimal" : null, placeholder: field === "date" ? datePlaceholder() : null, autocomplete: "off" });
     if (type === "textarea") inp.value = v;
     inp.addEventListener("focus", () => select(i, false));
-    inp.addEventListener("input", () => { edit(i, field, inp.value); if (type === "textarea") fitText(inp); });
-    return el("td", { class: cls || "" }, inp);
+    inp.addEventListener("input", () => { edit(i, field, field === "date" ? parseDate(inp.value) : inp.value); if (type === "textarea") fitText(inp); });
+    return el("td", { class: cls || "", "data-label": label.charAt(0).toUpperCase() + label.slice(1) }, inp);
   };
   const desc = input("description", "description", "desc", "textarea");
-  if (warned) desc.append(el("div", { class: "notes", text: "⚠ " + t.warnings.join("; ") }));
+  if (warned) desc.append(el("div", { class: "notes", text: "⚠ " + marks.join("; ") }));
   const tr = el("tr", { "data-row": i, class: (warned ? "warned" : "") + (isLowConf(t) ? " lowconf" : "") },
-    idx, input("date", "date", "", "date"), desc,
+    idx, input("date", "date", "date", "date"), desc,
     input("amountIn", "money in", "num"), input("amountOut", "money out", "num"), input("balance", "balance", "num"),
     el("td", {}, el("button", { type: "button", class: "del", text: "✕", "aria-label": `Delete row ${n}`, onclick: () => deleteRow(i) })));
   markProblems(tr, t);
@@ -714,12 +991,57 @@ function deleteRow(i) {
   (rows[Math.min(i, rows.length - 1)]?.querySelector("input") || $("add-row")).focus();
 }
 
+// headFields are the statement's details a person may correct.
+const headFields = ["account_number", "currency", "period_start", "period_end", "opening_balance", "closing_balance"];
+
+function fillHeaderForm() {
+  for (const inp of $("header-form").querySelectorAll("[data-head]")) {
+    inp.value = review.stmt[inp.dataset.head] == null ? "" : review.stmt[inp.dataset.head];
+    inp.removeAttribute("aria-invalid");
+  }
+}
+
+// headEdit records a detail typed in: a value other than the one served is
+// a correction, and the balances are checked against it at once.
+function headEdit(inp) {
+  const f = inp.dataset.head;
+  let v = inp.value.trim();
+  if (f === "currency") v = v.toUpperCase();
+  if (f.endsWith("balance")) v = v.replace(/,/g, "");
+  const served = review.read[f] == null ? "" : String(review.read[f]);
+  if (v === served || v === "") delete review.head[f]; else review.head[f] = v;
+  review.stmt[f] = f in review.head ? v : review.read[f];
+  refreshReview();
+}
+
+// headerProblems marks details that are not written as the API takes them.
+function headerProblems() {
+  let any = false;
+  for (const inp of $("header-form").querySelectorAll("[data-head]")) {
+    const f = inp.dataset.head, v = review.head[f];
+    let bad = false;
+    if (v !== undefined) {
+      if (f === "currency") bad = !/^[A-Z]{3}$/.test(v);
+      else if (f.startsWith("period")) bad = !validDate(v);
+      else if (f.endsWith("balance")) bad = !moneyRe.test(v);
+      else bad = v.length > 64;
+    }
+    if (bad) { inp.setAttribute("aria-invalid", "true"); any = true; } else inp.removeAttribute("aria-invalid");
+  }
+  return any;
+}
+
 async function save() {
   const txs = review.txs.map((t) => Object.assign({}, t, { type: t.amountIn ? "CREDIT" : "DEBIT" }));
+  const req = { transactions: txs };
+  if (Object.keys(review.head).length) req.statement = review.head;
   const { ok, body } = await call(`documents/${encodeURIComponent(review.doc.file_id)}/transactions`, {
-    method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ transactions: txs }),
+    method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req),
   });
-  if (!ok) { say(message(body, { name: review.doc.original_name }), true); return; }
+  if (!ok) { say(body && body.code === "invalid_statement" ? "The details could not be saved: " + body.error : message(body, { name: review.doc.original_name }), true); return; }
+  review.read = Object.assign({}, review.stmt);
+  review.head = {};
+  if (folder) refreshFolder();
   review.saved = JSON.stringify(review.txs);
   review.edited = true;
   refreshReview();
@@ -741,8 +1063,7 @@ async function undo() {
 async function updateHistoryRow(id) {
   const list = await call("documents?limit=200");
   const d = list.ok && list.body.documents.find((x) => x.file_id === id);
-  const row = document.querySelector(`#docs tr[data-id="${id}"]`);
-  if (d && row) fillDocRow(row, d);
+  if (d) putDoc(d);
   if (d && review && review.doc.file_id === id) review.doc = d;
 }
 
@@ -787,7 +1108,7 @@ function renderBoxes(only) {
     review.txs.forEach((t, i) => {
       if (t.page !== n || !t.box) return;
       const [x0, y0, x1, y1] = t.box;
-      const b = el("div", { class: "box" + (t.warnings && t.warnings.length ? " warned" : "") + (i === review.sel ? " sel" : ""), "data-row": i, "aria-hidden": "true" });
+      const b = el("div", { class: "box" + (rowNotes(t).marks.length ? " warned" : "") + (i === review.sel ? " sel" : ""), "data-row": i, "aria-hidden": "true" });
       b.style.left = (100 * x0 / size.w) + "%"; b.style.top = (100 * y0 / size.h) + "%";
       b.style.width = (100 * (x1 - x0) / size.w) + "%"; b.style.height = (100 * (y1 - y0) / size.h) + "%";
       fig.append(b);
@@ -834,10 +1155,13 @@ function pickAt(fig, n, e) {
 let folder = null; // {id, data}: the folder open, as GET folders/{id} gave it
 let folderUploads = 0; // uploads into a folder not yet answered
 let folderTimer = 0;
+let folderNames = []; // the folders as last listed, to refuse a name twice
 
 async function loadFolders() {
   const { ok, body } = await call("folders");
   if (!ok) { say(message(body), true); return; }
+  folderNames = body.folders;
+  fillFolderChoices(body.folders);
   const list = $("folder-list");
   list.replaceChildren(...body.folders.map((f) => el("li", { "data-id": f.folder_id },
     el("button", { type: "button", class: "link", text: f.name, "aria-label": `Open folder ${f.name}`, onclick: () => openFolder(f.folder_id) }),
@@ -848,8 +1172,11 @@ async function loadFolders() {
 async function createFolder() {
   const name = $("folder-name").value.trim();
   if (!name) { say("Give the folder a name, such as the client's and the year.", true); $("folder-name").focus(); return; }
+  const same = folderNames.find((f) => f.name.trim().toLowerCase() === name.toLowerCase());
+  if (same) { folderNameError({ code: "name_taken", error: `A folder is already called “${same.name}”.` }, $("folder-name")); return; }
   const { ok, body } = await call("folders", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
-  if (!ok) { say(body && body.code === "invalid_name" ? "A folder's name is 1 to 200 characters on one line." : message(body), true); return; }
+  if (!ok) { folderNameError(body, $("folder-name")); return; }
+  $("folder-name").removeAttribute("aria-invalid");
   $("folder-name").value = "";
   say(`Folder “${name}” made. Drop its statements into it.`);
   await loadFolders();
@@ -879,13 +1206,23 @@ function closeFolder() {
 async function refreshFolder() {
   if (!folder) return;
   const id = folder.id;
-  const { ok, body } = await call("folders/" + encodeURIComponent(id));
+  const { ok, status, body } = await call("folders/" + encodeURIComponent(id));
   if (!folder || folder.id !== id) return;
   if (!ok) {
     if (body && body.code === "not_found") { closeFolder(); loadFolders(); say("That folder no longer exists.", true); return; }
+    if (status === 0 || status >= 500) {
+      // Lost: tried again, waiting longer each time, and said.
+      folder.wait = Math.min((folder.wait || 1000) * 2, 30000);
+      $("folder-status").className = "recon mismatch";
+      $("folder-status").textContent = `Connection lost, retrying in ${Math.round(folder.wait / 1000)} s…`;
+      clearTimeout(folderTimer);
+      folderTimer = setTimeout(refreshFolder, folder.wait);
+      return;
+    }
     say(message(body), true);
     return;
   }
+  folder.wait = 0;
   const was = folder.data && folder.data.status;
   folder.data = body;
   renderFolder();
@@ -912,18 +1249,31 @@ function renderFolder() {
   $("folder-status").textContent = st.text;
   const docs = new Map(f.documents.map((d) => [d.file_id, d]));
   const parts = f.accounts.map((a) => accountTimeline(a, docs));
-  const pending = f.documents.filter((d) => d.status !== "completed");
+  const pending = f.documents.filter((d) => d.status !== "completed" && !d.set_aside);
   if (pending.length) {
     parts.push(el("ul", { class: "pending", "aria-label": "Statements not in the timeline yet" }, ...pending.map((d) => el("li", {},
       el("span", { class: "name", text: d.original_name + " " }), badge(d),
-      d.status === "failed" ? el("div", { class: "small error", text: message({ code: d.error_code }, { name: d.original_name }) }) : null))));
+      d.status === "failed" ? el("div", { class: "small error", text: message({ code: d.error_code }, { name: d.original_name }) }) : null,
+      d.status === "failed" ? el("button", { type: "button", class: "small-btn", text: "Remove from folder", "aria-label": `Remove ${d.original_name} from the folder`, onclick: () => removeFromFolder(d) }) : null))));
+  }
+  const aside = f.documents.filter((d) => d.set_aside);
+  if (aside.length) {
+    parts.push(el("section", { class: "aside", "aria-labelledby": "aside-h" },
+      el("h3", { id: "aside-h", text: "Set aside" }),
+      el("p", { class: "small muted", text: "Kept in the folder but left out of its checks and downloads, where you kept another statement instead." }),
+      el("ul", { class: "aside-list" }, ...aside.map((d) => el("li", { "data-id": d.file_id },
+        el("span", { class: "name", text: d.original_name }),
+        el("span", { class: "actions" },
+          el("button", { type: "button", text: "Put back", "aria-label": `Put ${d.original_name} back`, onclick: () => setAside(d, false) }),
+          el("button", { type: "button", text: "Remove from folder", "aria-label": `Remove ${d.original_name} from the folder`, onclick: () => removeFromFolder(d) })))))));
   }
   $("timeline").replaceChildren(...parts);
   $("folder-empty").hidden = f.documents.length > 0;
   // An upload converted is in the timeline now; what failed stays listed.
   for (const li of $("folder-uploads").querySelectorAll("li[data-id]")) {
-    if ((docs.get(li.dataset.id) || {}).status === "completed") li.remove();
+    if ((docs.get(li.dataset.id) || {}).status === "completed" && !li.classList.contains("repeat")) li.remove();
   }
+  fillAddSelect();
 }
 
 // periodLabel names a statement's period: its month when it is one
@@ -931,68 +1281,255 @@ function renderFolder() {
 function periodLabel(a, b) {
   if (!a) return "Undated";
   const [ya, ma, da] = a.split("-").map(Number), [yb, mb, db] = b.split("-").map(Number);
-  if (ya === yb && ma === mb && da === 1 && db === new Date(yb, mb, 0).getDate()) {
-    return new Date(ya, ma - 1, 1).toLocaleDateString(undefined, { month: "short", year: "numeric" });
-  }
+  if (ya === yb && ma === mb && da === 1 && db === new Date(yb, mb, 0).getDate()) return monthLabel(ya, ma);
   return `${localDate(a)} – ${localDate(b)}`;
 }
 
-// accountTimeline draws one account: a block per statement in period
-// order and, between two, a link that is green when the later one starts
-// where the earlier ended and red with the finding when it does not. A
-// duplicate follows its original behind a red link.
+// conflicting are the findings a person chooses between two statements
+// on: the same statement twice, two that cover the same days.
+const isConflict = (f) => f.kind === "duplicate" || f.kind === "overlap";
+
+// timelineOrder puts an account's statements in the order drawn: period
+// order, a duplicate right after its original. Where a finding is between
+// two statements that are not side by side because a statement of the same
+// days stands between them, the two of the same days change places, so
+// that each finding is drawn between the statements it concerns.
+function timelineOrder(a) {
+  const order = [];
+  for (const s of a.statements.filter((x) => !x.duplicate_of)) {
+    order.push(s.file_id);
+    for (const d of a.statements.filter((x) => x.duplicate_of === s.file_id)) order.push(d.file_id);
+  }
+  const pair = (x, y) => a.findings.some((f) => f.file_ids.includes(x) && f.file_ids.includes(y));
+  for (const f of a.findings) {
+    const [x, y] = f.file_ids;
+    const i = order.indexOf(x), j = order.indexOf(y);
+    if (i < 0 || j < 0 || Math.abs(i - j) === 1) continue;
+    const lo = Math.min(i, j), hi = Math.max(i, j);
+    // x .. p y, with p conflicting with x: swap x and p.
+    if (hi - lo === 2 && pair(order[lo], order[lo + 1])) [order[lo], order[lo + 1]] = [order[lo + 1], order[lo]];
+  }
+  return order;
+}
+
+// accountTimeline draws one account: a block per statement with its file,
+// period and balances and, between two, a link that is green when the later
+// one opens with what the earlier closed with, or red with each finding in
+// words and what can be done about it. Then the account's year.
 function accountTimeline(a, docs) {
-  const name = (a.account_number || a.iban || "Unknown account") + (a.currency ? " " + a.currency : "");
+  const cur = a.currency || "";
+  const name = (a.account_number || a.iban || "Unknown account") + (cur ? " " + cur : "");
   const box = el("section", { class: "account", "aria-label": "Account " + name });
   box.append(el("h3", {}, name, el("span", { class: "small muted", text: a.period_start ? `  ${localDate(a.period_start)} – ${localDate(a.period_end)} · ${plural(a.transaction_count, "transaction")}` : "" })));
-  const before = new Map(); // findings by the statement they come before
-  for (const f of a.findings) {
-    const k = f.file_ids[f.file_ids.length - 1];
-    before.set(k, [...(before.get(k) || []), f]);
-  }
+  const byId = new Map(a.statements.map((s) => [s.file_id, s]));
+  const order = timelineOrder(a);
+  const placed = new Set();
   const ol = el("ol", { class: "timeline" });
-  let first = true;
-  for (const s of a.statements.filter((x) => !x.duplicate_of)) {
-    if (!first) ol.append(link((before.get(s.file_id) || []).filter((f) => f.kind !== "duplicate")));
-    first = false;
-    ol.append(block(s, docs, false));
-    for (const d of a.statements.filter((x) => x.duplicate_of === s.file_id)) {
-      ol.append(link((before.get(d.file_id) || []).filter((f) => f.kind === "duplicate")), block(d, docs, true));
+  order.forEach((id, k) => {
+    const s = byId.get(id);
+    if (k > 0) {
+      const prev = order[k - 1];
+      // Findings between these two; then findings of s with a statement
+      // further back (the words name both files).
+      const here = a.findings.filter((f) => !placed.has(f) && f.file_ids.includes(id) && f.file_ids.includes(prev));
+      const far = a.findings.filter((f) => !placed.has(f) && !here.includes(f) && f.file_ids[f.file_ids.length - 1] === id &&
+        order.indexOf(f.file_ids[0]) < k);
+      for (const f of [...here, ...far]) placed.add(f);
+      ol.append(link([...here, ...far], byId, byId.get(prev), s, cur));
     }
-  }
+    ol.append(block(s, docs, !!s.duplicate_of, cur));
+  });
+  // A finding not drawn yet (its statements undated) goes at the end.
+  const rest = a.findings.filter((f) => !placed.has(f));
+  if (rest.length) ol.append(link(rest, byId, null, null, cur));
   box.append(ol);
+  if (a.year && a.year.months && a.year.months.length) box.append(yearTable(a, cur));
   return box;
 }
 
-function link(findings) {
+const fileQ = (s) => `“${s ? s.original_name : "a statement"}”`;
+
+function link(findings, byId, prev, next, cur) {
   if (!findings.length) {
-    return el("li", { class: "link good", title: "Continuous: this statement opens with the closing balance of the one before." },
-      el("span", { class: "visually-hidden", text: "continuous" }), el("span", { "aria-hidden": "true", text: "✓" }));
+    return el("li", { class: "link good", title: `${next.original_name} opens with the closing balance of ${prev.original_name}.` },
+      el("span", { class: "visually-hidden", text: `Continuous: ${next.original_name} opens with ${figure(next.opening_balance, cur)}, the closing balance of ${prev.original_name}.` }),
+      el("span", { "aria-hidden": "true", text: "✓" }));
   }
-  return el("li", { class: "link bad", "data-kind": findings.map((f) => f.kind).join(" "), title: findings.map((f) => f.message).join(" ") },
-    ...findings.map((f) => el("span", { class: "finding", text: findingWords(f) })));
+  return el("li", { class: "link bad", "data-kind": findings.map((f) => f.kind).join(" "), "data-files": findings.map((f) => f.file_ids.join(",")).join(" ") },
+    ...findings.map((f, k) => {
+      // Two findings on one pair (an overlap and its break) offer their
+      // choice once, under the last of them.
+      const later = findings.slice(k + 1).some((g) => g.file_ids.join() === f.file_ids.join());
+      return el("div", { class: "finding", "data-kind": f.kind },
+        el("p", { text: findingWords(f, byId, cur) }), later ? null : findingActions(f, byId));
+    }));
 }
 
-function findingWords(f) {
+// findingWords says what a finding is, naming the files, their balances
+// and the currency, and which way a difference goes.
+function findingWords(f, byId, cur) {
   const range = !f.from ? "" : f.from === f.to ? localDate(f.from) : `${localDate(f.from)} – ${localDate(f.to)}`;
+  const a = byId.get(f.file_ids[0]), b = byId.get(f.file_ids[f.file_ids.length - 1]);
+  const diff = f.difference && units(f.difference) !== 0n ? units(f.difference) : 0n;
+  const way = (d) => `${figure(money(d < 0n ? -d : d), cur)} ${d < 0n ? "less" : "more"}`;
   switch (f.kind) {
-    case "gap": return `✗ Gap: no statement covers ${range}` + (f.difference && units(f.difference) !== 0n ? `; the balance moved by ${f.difference}` : "");
-    case "balance_break": return `✗ Balance break of ${f.difference}: the opening balance is not the closing balance before it`;
-    case "overlap": return `✗ Overlap: ${range} is in both; ${plural(f.common_transactions || 0, "shared transaction")} counted once`;
-    case "duplicate": return "✗ Duplicate: the same statement twice, counted once";
+    case "gap": {
+      let w = `✗ Gap: no statement covers ${range}, between ${fileQ(a)} and ${fileQ(b)}.`;
+      if (diff) w += ` The balance moved across it: ${fileQ(b)} opens with ${figure(b.opening_balance, cur)}, ${way(diff)} than ${fileQ(a)} closes with (${figure(a.closing_balance, cur)}).`;
+      return w;
+    }
+    case "balance_break": {
+      const within = a && b && b.period_start && a.period_end && b.period_start <= a.period_end;
+      if (within) {
+        const had = money(units(b.opening_balance) - diff);
+        return `✗ Balance break: ${fileQ(b)} opens on ${localDate(b.period_start)} with ${figure(b.opening_balance, cur)}, but by ${fileQ(a)} the balance that day is ${figure(had, cur)}: ${fileQ(b)} is ${way(diff)}.`;
+      }
+      return `✗ Balance break: ${fileQ(b)} opens with ${figure(b && b.opening_balance, cur)}, but ${fileQ(a)} closes with ${figure(a && a.closing_balance, cur)}: ${fileQ(b)} opens ${way(diff)} than ${fileQ(a)} closes.`;
+    }
+    case "overlap": return `✗ Overlap: ${fileQ(a)} and ${fileQ(b)} both cover ${range}; ${plural(f.common_transactions || 0, "shared transaction")} counted once. Keep one of them.`;
+    case "duplicate": return `✗ Duplicate: ${fileQ(b)} is the same statement as ${fileQ(a)}; it is counted once. Keep one of them.`;
   }
   return "✗ " + f.message;
 }
 
-function block(s, docs, dup) {
+// findingActions are what can be done about a finding: keep one of two
+// statements that conflict (the other is set aside), take a statement out,
+// or add the statement a gap misses.
+function findingActions(f, byId) {
+  const a = byId.get(f.file_ids[0]), b = byId.get(f.file_ids[f.file_ids.length - 1]);
+  const row = el("div", { class: "finding-actions" });
+  const conflict = isConflict(f) || (f.kind === "balance_break" && a && b && b.period_start && a.period_end && b.period_start <= a.period_end);
+  if (f.kind === "gap") {
+    const id = "gap-" + Math.random().toString(36).slice(2);
+    const input = el("input", { id, type: "file", class: "visually-hidden", multiple: true, accept: ".pdf,.png,.jpg,.jpeg,.tif,.tiff,.webp,application/pdf,image/*" });
+    input.addEventListener("change", () => { const files = [...input.files]; input.value = ""; uploadToFolder(files); });
+    row.append(input, el("label", { class: "button", for: id, text: "Add the missing statement" }));
+  } else if (conflict && a && b) {
+    for (const [keep, other] of [[a, b], [b, a]]) {
+      row.append(el("button", { type: "button", class: "keep", "data-keep": keep.file_id, text: `Keep ${keep.original_name}`,
+        "aria-label": `Keep ${keep.original_name} and set ${other.original_name} aside`, onclick: () => keepOne(keep, other) }));
+    }
+  } else if (b) {
+    row.append(el("button", { type: "button", text: `Review ${b.original_name}`, onclick: () => openReview(folderDoc(b)) }),
+      el("button", { type: "button", text: `Remove ${b.original_name}`, "aria-label": `Remove ${b.original_name} from the folder`, onclick: () => removeFromFolder(b) }));
+  }
+  return row;
+}
+
+function folderDoc(s) {
+  return (folder.data.documents.find((d) => d.file_id === s.file_id)) || { file_id: s.file_id, original_name: s.original_name, page_count: 1 };
+}
+
+function block(s, docs, dup, cur) {
   const d = docs.get(s.file_id) || { file_id: s.file_id, original_name: s.original_name, page_count: 1 };
   const label = periodLabel(s.period_start, s.period_end);
   const rec = { ok: "✓ Reconciled", mismatch: "✗ Mismatch", unverified: "⚠ Unverified", no_transactions: "∅ No transactions" }[s.reconciliation] || s.reconciliation;
   return el("li", { class: "month " + s.reconciliation + (dup ? " dup" : ""), "data-id": s.file_id },
-    el("button", { type: "button", title: s.original_name, "aria-label": `Review ${s.original_name}, ${label}`, onclick: () => openReview(d) },
+    el("div", { class: "block" },
       el("span", { class: "when", text: label }),
-      el("span", { class: "small", text: rec }),
-      el("span", { class: "small", text: dup ? "duplicate" : plural(s.transaction_count, "transaction") })));
+      el("span", { class: "file", text: s.original_name }),
+      el("span", { class: "small period", text: s.period_start ? `${localDate(s.period_start)} – ${localDate(s.period_end)}` : "Period not found" }),
+      el("span", { class: "small bal" }, "Opens ", el("b", { class: "open", text: figure(s.opening_balance, cur) })),
+      el("span", { class: "small bal" }, "Closes ", el("b", { class: "close", text: figure(s.closing_balance, cur) })),
+      el("span", { class: "small", text: rec + " · " + (dup ? "duplicate" : plural(s.transaction_count, "transaction")) }),
+      el("span", { class: "block-actions" },
+        el("button", { type: "button", class: "review", "aria-label": `Review ${s.original_name}, ${label}`, text: "Review", onclick: () => openReview(d) }),
+        el("button", { type: "button", class: "remove", "aria-label": `Remove ${s.original_name} from the folder`, text: "Remove", onclick: () => removeFromFolder(s) }))));
+}
+
+// yearTable is an account's year: opening, money in and out, closing, and
+// month by month the same with the statements its rows come from.
+function yearTable(a, cur) {
+  const y = a.year;
+  const det = el("details", { class: "year" });
+  det.append(el("summary", { text: `Year: opens with ${figure(y.opening_balance, cur)}, money in ${figure(y.money_in, cur)}, money out ${figure(y.money_out, cur)}, closes with ${figure(y.closing_balance, cur)}` }));
+  const head = el("tr", {}, ...["Month", "Opening", "Money in", "Money out", "Closing", "Statements"].map((h, i) => el("th", { scope: "col", class: i > 0 && i < 5 ? "num" : "", text: h })));
+  const body = y.months.map((m) => {
+    const [yy, mm] = m.month.split("-").map(Number);
+    return el("tr", { "data-month": m.month }, el("th", { scope: "row", text: monthLabel(yy, mm) }),
+      el("td", { class: "num", text: figure(m.opening_balance, "") }), el("td", { class: "num", text: figure(m.money_in, "") }),
+      el("td", { class: "num", text: figure(m.money_out, "") }), el("td", { class: "num", text: figure(m.closing_balance, "") }),
+      el("td", { class: "small", text: m.files.length ? m.files.join(", ") : "none: not covered" }));
+  });
+  det.append(el("div", { class: "table-wrap" }, el("table", { class: "year-table" }, el("caption", { class: "visually-hidden", text: `Year of ${a.account_number || a.iban || "the account"}${cur ? ", in " + cur : ""}` }), el("thead", {}, head), el("tbody", {}, ...body))));
+  return det;
+}
+
+async function setAside(d, aside) {
+  const { ok, body } = await call(`folders/${encodeURIComponent(folder.id)}/documents/${encodeURIComponent(d.file_id)}`, {
+    method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ set_aside: aside }) });
+  if (!ok) { say(message(body), true); return false; }
+  await refreshFolder();
+  say(aside ? `Set “${d.original_name}” aside: the folder leaves it out of its checks and downloads.` : `Put “${d.original_name}” back into the folder's checks.`);
+  return true;
+}
+
+async function keepOne(keep, other) {
+  if (await setAside(other, true)) say(`Kept “${keep.original_name}”; “${other.original_name}” is set aside (not deleted).`);
+}
+
+async function removeFromFolder(d) {
+  const { ok, body } = await call(`folders/${encodeURIComponent(folder.id)}/documents/${encodeURIComponent(d.file_id)}`, { method: "DELETE" });
+  if (!ok && !(body && body.code === "not_found")) { say(message(body), true); return; }
+  await refreshFolder();
+  loadFolders();
+  loadDocuments(false);
+  say(`Took “${d.original_name}” out of the folder; it is still under Your documents.`);
+}
+
+// fillAddSelect lists the documents not in the open folder, to add one
+// (from the documents list as last read).
+function fillAddSelect() {
+  const sel = $("folder-add-doc");
+  if (!folder || !folder.data) return;
+  const inFolder = new Set(folder.data.documents.map((d) => d.file_id));
+  const options = [...docsAll.values()].filter((d) => !inFolder.has(d.file_id))
+    .sort((a, b) => b.created_at.localeCompare(a.created_at))
+    .map((d) => el("option", { value: d.file_id, text: `${d.original_name} · ${localTime(d.created_at)}` }));
+  const was = sel.value;
+  sel.replaceChildren(el("option", { value: "", text: options.length ? "Choose a document…" : "No other documents" }), ...options);
+  if ([...sel.options].some((o) => o.value === was)) sel.value = was;
+}
+
+async function addToFolder(fileId, folderId) {
+  const { ok, body } = await call(`folders/${encodeURIComponent(folderId)}/documents/${encodeURIComponent(fileId)}`, { method: "PUT" });
+  if (!ok) { say(message(body), true); return false; }
+  return true;
+}
+
+function renameFolder() {
+  const form = $("folder-rename");
+  form.hidden = false;
+  $("folder-new-name").value = folder.data.name;
+  $("folder-new-name").focus();
+  $("folder-new-name").select();
+}
+
+async function submitRename() {
+  const name = $("folder-new-name").value.trim();
+  if (!name) { say("Give the folder a name.", true); return; }
+  const { ok, body } = await call(`folders/${encodeURIComponent(folder.id)}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+  if (!ok) { folderNameError(body, $("folder-new-name")); return; }
+  $("folder-rename").hidden = true;
+  await refreshFolder();
+  loadFolders();
+  say(`The folder is now called “${name}”.`);
+  $("folder-h").focus();
+}
+
+function folderNameError(body, input) {
+  const code = body && body.code;
+  say(code === "invalid_name" ? "A folder's name is 1 to 200 characters on one line."
+    : code === "name_taken" ? `${body.error} Choose another name, or open that folder.` : message(body), true);
+  input.setAttribute("aria-invalid", "true");
+  input.focus();
+}
+
+// unresolved lists the findings a download would have to decide on for
+// the user: two statements of the same days (it takes the first uploaded)
+// and balances that do not meet.
+function unresolved(f) {
+  return f.accounts.flatMap((a) => a.findings.filter((x) => x.kind !== "gap"));
 }
 
 async function downloadFolder() {
@@ -1000,6 +1537,13 @@ async function downloadFolder() {
   const [format, profile] = $("folder-format").value.split(":");
   let q = `folders/${encodeURIComponent(folder.id)}/download?format=${encodeURIComponent(format)}`;
   if (profile) q += `&profile=${encodeURIComponent(profile)}`;
+  const open = unresolved(folder.data);
+  if (open.length) {
+    const kinds = [...new Set(open.map((x) => x.kind.replace("_", " ")))].join(", ");
+    const yes = await confirmDialog(`This folder has ${plural(open.length, "unresolved finding")} (${kinds}). Where two statements cover the same days, the download takes the one uploaded first; its month summary names the statement each month's rows come from. Keep one statement of each pair first, or download anyway?`,
+      { ok: "Download anyway", cancel: "Go back and choose", danger: false });
+    if (!yes) { say("Nothing was downloaded. Choose which statements to keep, marked in red."); document.querySelector("#timeline .link.bad button, #timeline .link.bad label")?.focus(); return; }
+  }
   const { ok, body, r } = await call(q);
   if (!ok) {
     say(body && body.code === "not_ready" ? "Some statements are still converting. Download the folder once they are done." : message(body), true);
@@ -1071,6 +1615,7 @@ const exportFormats = [
 ];
 $("more-format").replaceChildren(...exportFormats.slice(3).map(([v, t]) => el("option", { value: v, text: t })));
 $("folder-format").replaceChildren(...exportFormats.map(([v, t]) => el("option", { value: v, text: t })));
+$("bulk-format").replaceChildren(...exportFormats.map(([v, t]) => el("option", { value: v, text: t })));
 
 // ---- wiring ----
 $("signin-form").addEventListener("submit", (e) => {
@@ -1082,7 +1627,22 @@ $("signin-form").addEventListener("submit", (e) => {
 $("signout").addEventListener("click", async () => { await signOut(false); say("Signed out."); });
 $("signout-all").addEventListener("click", async () => { await signOut(true); say("Signed out on every computer."); });
 $("refresh").addEventListener("click", () => { loadDocuments(true); loadUser(); });
-$("more").addEventListener("click", () => loadDocuments(false));
+$("more").addEventListener("click", () => { docsShown += 50; renderDocs(); });
+for (const id of ["docs-q", "docs-status", "docs-folder", "docs-month", "docs-sort"]) {
+  $(id).addEventListener(id === "docs-q" ? "input" : "change", () => { docsShown = 50; renderDocs(); });
+}
+$("docs-all").addEventListener("change", () => {
+  for (const b of $("docs").querySelectorAll("input.pick")) {
+    b.checked = $("docs-all").checked;
+    const id = b.closest("tr").dataset.id;
+    if (b.checked) selected.add(id); else selected.delete(id);
+  }
+  renderSelection();
+});
+$("bulk-zip").addEventListener("click", bulkZip);
+$("bulk-put").addEventListener("click", bulkFolder);
+$("bulk-delete").addEventListener("click", bulkDelete);
+$("bulk-clear").addEventListener("click", () => { selected.clear(); renderDocs(); });
 $("more-download").addEventListener("click", () => {
   if (!review) return;
   const [format, profile] = $("more-format").value.split(":");
@@ -1093,14 +1653,55 @@ $("files").addEventListener("change", (e) => {
   e.target.value = ""; // choosing the same file again must work
   files.forEach((f) => addUpload(f));
 });
+// Once signed in, the focus is on the upload area, where work starts.
+new MutationObserver(() => {
+  if (!$("app").hidden && (document.activeElement === document.body || $("signin").contains(document.activeElement))) $("files").focus();
+}).observe($("app"), { attributes: true, attributeFilter: ["hidden"] });
+
 const drop = $("drop");
 drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
 drop.addEventListener("dragleave", () => drop.classList.remove("over"));
 drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); [...e.dataTransfer.files].forEach((f) => addUpload(f)); });
-$("review-close").addEventListener("click", () => { const id = review && review.doc.file_id; closeReview(); document.querySelector(`#docs tr[data-id="${id}"] button`)?.focus(); });
+// Closing review puts the focus back where it came from: the document's
+// block in the open folder, or its row under Your documents.
+function leaveReview() {
+  const id = review && review.doc.file_id;
+  closeReview();
+  (document.querySelector(`#timeline .month[data-id="${id}"] button.review`) || document.querySelector(`#docs tr[data-id="${id}"] button`))?.focus();
+}
+$("review-close").addEventListener("click", leaveReview);
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape" || !review || $("confirm").open) return;
+  if (e.target.closest && e.target.closest("dialog")) return;
+  if (review && (JSON.stringify(review.txs) !== review.saved || Object.keys(review.head).length)) {
+    say("Review has unsaved corrections: save them, or use Close review to leave them.", true);
+    return;
+  }
+  e.preventDefault();
+  leaveReview();
+});
 $("folder-new").addEventListener("submit", (e) => { e.preventDefault(); createFolder(); });
+$("date-style").value = dateStyle;
+$("date-style").addEventListener("change", () => {
+  dateStyle = $("date-style").value;
+  localStorage.setItem("passbook_date_style", dateStyle);
+  loadDocuments(true);
+  if (folder && folder.data) renderFolder();
+  if (review) { renderTable(); refreshReview(); }
+  say("Dates are now written " + $("date-style").selectedOptions[0].textContent + ".");
+});
 $("folder-close").addEventListener("click", () => { closeFolder(); $("folder-name").focus(); });
 $("folder-delete").addEventListener("click", deleteFolder);
+$("folder-rename-btn").addEventListener("click", renameFolder);
+$("folder-rename").addEventListener("submit", (e) => { e.preventDefault(); submitRename(); });
+$("folder-rename-cancel").addEventListener("click", () => { $("folder-rename").hidden = true; $("folder-rename-btn").focus(); });
+$("folder-add").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const id = $("folder-add-doc").value;
+  if (!id || !folder) { $("folder-add-doc").focus(); return; }
+  const name = $("folder-add-doc").selectedOptions[0].textContent.split(" · ")[0];
+  if (await addToFolder(id, folder.id)) { await refreshFolder(); loadFolders(); loadDocuments(false); say(`Added “${name}” to the folder.`); }
+});
 $("folder-download").addEventListener("click", downloadFolder);
 $("folder-files").addEventListener("change", (e) => { const files = [...e.target.files]; e.target.value = ""; uploadToFolder(files); });
 $("folder-dir").addEventListener("change", (e) => {
@@ -1112,7 +1713,36 @@ const folderDrop = $("folder-drop");
 folderDrop.addEventListener("dragover", (e) => { e.preventDefault(); folderDrop.classList.add("over"); });
 folderDrop.addEventListener("dragleave", () => folderDrop.classList.remove("over"));
 folderDrop.addEventListener("drop", async (e) => { e.preventDefault(); folderDrop.classList.remove("over"); uploadToFolder(await droppedFiles(e.dataTransfer)); });
+// The rows move like a spreadsheet's: Enter and the down arrow go to the
+// same field of the next row, Shift+Enter and the up arrow to the one
+// above (in a description, the arrows move between rows from its first or
+// last line only).
+$("tx").addEventListener("keydown", (e) => {
+  const f = e.target.dataset && e.target.dataset.field;
+  if (!f || e.altKey || e.ctrlKey || e.metaKey) return;
+  const ta = e.target.tagName === "TEXTAREA";
+  let step = 0;
+  if (e.key === "Enter") step = e.shiftKey ? -1 : 1;
+  else if (e.key === "ArrowDown" && (!ta || e.target.selectionStart === e.target.value.length)) step = 1;
+  else if (e.key === "ArrowUp" && (!ta || e.target.selectionEnd === 0)) step = -1;
+  if (!step) return;
+  const tr = e.target.closest("tr");
+  const next = step > 0 ? tr.nextElementSibling : tr.previousElementSibling;
+  e.preventDefault();
+  if (!next) return;
+  const inp = next.querySelector(`[data-field="${f}"]`);
+  inp.focus();
+  if (inp.select) inp.select();
+});
 $("add-row").addEventListener("click", addRow);
+$("header-edit").addEventListener("click", () => {
+  const form = $("header-form");
+  form.hidden = !form.hidden;
+  $("header-edit").setAttribute("aria-expanded", String(!form.hidden));
+  if (!form.hidden) form.querySelector("input").focus();
+});
+$("header-form").addEventListener("input", (e) => { if (e.target.dataset.head && review) headEdit(e.target); });
+$("header-form").addEventListener("submit", (e) => e.preventDefault());
 $("save").addEventListener("click", save);
 $("undo").addEventListener("click", undo);
 window.addEventListener("beforeunload", (e) => { if (review && JSON.stringify(review.txs) !== review.saved) e.preventDefault(); });

@@ -1,0 +1,323 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/shopspring/decimal"
+)
+
+// TestBrowserScreens looks at the folder view and the review on a phone
+// (390 px), a laptop (1366 px) and a wide screen (1920 px), in light and
+// dark: nothing wider than the phone's screen (rows become cards), the
+// statement's image using a wide screen, a status line that covers
+// nothing, text that follows the browser's size, one date style chosen
+// once, rows that move like a spreadsheet, and marks only on rows that
+// need an eye. The screenshots are left in PASSBOOK_SCREENS.
+func TestBrowserScreens(t *testing.T) {
+	dir := t.TempDir()
+	s := newSeries()
+	faulty := s.gbp.month(3)
+	faulty.opening = faulty.opening.Add(decimal.RequireFromString("100"))
+	srv := serve(t, filepath.Join(dir, "passbook.db"))
+	base := "http://" + srv.addr
+	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	var made struct {
+		FolderID string `json:"folder_id"`
+	}
+	apiJSON(t, base, key, "POST", "/api/v1/folders", strings.NewReader(`{"name": "Client 2024"}`), &made)
+	fid := made.FolderID
+	uploadTo(t, base, key, "gbp-2024-03 bank copy.pdf", faulty.pdf(), fid)
+	ids := map[string]string{}
+	for _, n := range []string{"gbp-2024-01.pdf", "gbp-2024-02.pdf", "gbp-2024-03.pdf", "gbp-2024-04.pdf", "eur-2024-04.pdf", "eur-2024-06.pdf"} {
+		ids[n] = uploadTo(t, base, key, n, s.files[n], fid)
+	}
+	loose := uploadTo(t, base, key, "gbp-2024-05.pdf", s.files["gbp-2024-05.pdf"], "")
+	apiJSON(t, base, key, "POST", "/api/v1/folders", strings.NewReader(`{"name": "Other client"}`), nil)
+	jan := ids["gbp-2024-01.pdf"]
+	waitFor(t, "January converted", func() string {
+		var st map[string]any
+		apiJSON(t, base, key, "GET", "/api/v1/status?file_id="+jan, nil, &st)
+		if st["status"] == "completed" {
+			return "yes"
+		}
+		return ""
+	})
+	// Two balances computed from the rows, which the printed ones confirm,
+	// and one amount taken from the change in the balance.
+	var served struct {
+		Transactions []map[string]any `json:"transactions"`
+	}
+	apiJSON(t, base, key, "GET", "/api/v1/download?format=json&file_id="+jan, nil, &served)
+	served.Transactions[1]["warnings"] = []string{"balance not printed: computed from the running balance"}
+	served.Transactions[2]["warnings"] = []string{"balance not printed: computed from the running balance"}
+	served.Transactions[3]["warnings"] = []string{`amount not readable (recognised as "8O.00"): taken from the change in the balance`}
+	body, _ := json.Marshal(map[string]any{"transactions": served.Transactions})
+	if code := apiJSON(t, base, key, "PUT", "/api/v1/documents/"+jan+"/transactions", bytes.NewReader(body), nil); code != 200 {
+		t.Fatalf("saving notes: %d", code)
+	}
+
+	b := startBrowser(t, srv.ctx)
+	pageSignIn(b, base, key, srv)
+	b.waitJS("folders listed", `!!document.querySelector('#folder-list li[data-id="`+fid+`"] button')`)
+	var focus string
+	b.do("focus after sign-in", chromedp.Evaluate(`document.activeElement.id`, &focus))
+	if focus != "files" {
+		t.Errorf("after sign-in the focus is on %q, want the upload area's file chooser", focus)
+	}
+	b.do("month-day-year", chromedp.SetValue("#date-style", "mdy", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
+	b.do("open folder", click(`#folder-list li[data-id="`+fid+`"] button`))
+	b.waitJS("folder drawn", `document.getElementById("folder-status").textContent.startsWith("✗ Not continuous") && document.querySelectorAll("#timeline .month").length === 7`)
+
+	// The documents list: search, filters, sort, a folder column, and
+	// several documents at once.
+	b.waitJS("eight documents", `document.querySelectorAll("#docs tr").length === 8 && ![...document.querySelectorAll("#docs .badge")].some(b => b.classList.contains("processing"))`)
+	rowsShown := func() string {
+		var s string
+		b.do("rows", chromedp.Evaluate(`[...document.querySelectorAll("#docs tr")].map(r => r.querySelector("td.name").textContent + "@" + r.querySelector("td.folders").textContent).join("|")`, &s))
+		return s
+	}
+	b.do("search", chromedp.SendKeys("#docs-q", "bank copy", chromedp.ByID))
+	if got := rowsShown(); got != "gbp-2024-03 bank copy.pdf@Client 2024" {
+		t.Errorf("searching \"bank copy\": %q", got)
+	}
+	b.do("search an account", chromedp.Evaluate(`(() => { const q = document.getElementById("docs-q"); q.value = "1234567890"; q.dispatchEvent(new Event("input")); })()`, nil))
+	var acct string
+	b.do("accounts shown", chromedp.Evaluate(`[...document.querySelectorAll("#docs tr td.acct")].map(td => td.textContent).join("|")`, &acct))
+	if strings.Count(acct, "12-3456-7890 GBP") != 6 || strings.Contains(acct, "EUR") {
+		t.Errorf("searching the account 1234567890: %q", acct)
+	}
+	b.do("clear search", chromedp.Evaluate(`(() => { const q = document.getElementById("docs-q"); q.value = ""; q.dispatchEvent(new Event("input")); })()`, nil))
+	change := func(sel, v string) {
+		b.do("choose "+sel, chromedp.SetValue(sel, v, chromedp.ByQuery), chromedp.Evaluate(`document.querySelector("`+sel+`").dispatchEvent(new Event("change"))`, nil))
+	}
+	change("#docs-folder", "-")
+	if got := rowsShown(); got != "gbp-2024-05.pdf@—" {
+		t.Errorf("documents in no folder: %q", got)
+	}
+	change("#docs-folder", "")
+	change("#docs-sort", "name")
+	if got := rowsShown(); !strings.HasPrefix(got, "eur-2024-04.pdf@Client 2024|eur-2024-06.pdf@") || !strings.HasSuffix(got, "gbp-2024-05.pdf@—") {
+		t.Errorf("sorted by name: %q", got)
+	}
+	change("#docs-status", "mismatch")
+	if got := rowsShown(); got != "" {
+		t.Errorf("mismatches: %q", got)
+	}
+	change("#docs-status", "")
+	// Two ticked: one zip with both.
+	b.do("allow downloads", browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true))
+	b.do("tick two", click(`#docs tr[data-id="`+jan+`"] input.pick`), click(`#docs tr[data-id="`+ids["gbp-2024-02.pdf"]+`"] input.pick`))
+	if got := b.text("#bulk-count"); got != "2 documents selected" {
+		t.Errorf("bulk bar: %q", got)
+	}
+	change("#bulk-format", "csv")
+	b.do("zip", click("#bulk-zip"))
+	zipPath := filepath.Join(dir, "statements.zip")
+	waitFor(t, "the zip", func() string {
+		if fi, err := os.Stat(zipPath); err == nil && fi.Size() > 0 {
+			return "yes"
+		}
+		return ""
+	})
+	time.Sleep(300 * time.Millisecond)
+	zr, err := zip.OpenReader(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []string
+	for _, f := range zr.File {
+		entries = append(entries, f.Name)
+	}
+	zr.Close()
+	sort.Strings(entries)
+	if got := strings.Join(entries, ","); got != "gbp-2024-01.csv,gbp-2024-02.csv" {
+		t.Errorf("the zip holds %s", got)
+	}
+	b.do("clear", click("#bulk-clear"))
+	// One put in another folder, then deleted.
+	b.do("tick May", click(`#docs tr[data-id="`+loose+`"] input.pick`))
+	b.waitJS("folders offered", `[...document.querySelectorAll("#bulk-folder option")].some(o => o.textContent === "Other client")`)
+	b.do("choose Other", chromedp.Evaluate(`(() => { const s = document.getElementById("bulk-folder"); s.value = [...s.options].find(o => o.textContent === "Other client").value; })()`, nil))
+	b.do("put", click("#bulk-put"))
+	b.waitJS("in Other", `(document.querySelector('#docs tr[data-id="`+loose+`"] td.folders') || {}).textContent === "Other client"`)
+	b.do("delete", click("#bulk-delete"), chromedp.WaitVisible("#confirm", chromedp.ByID), click("#confirm-ok"))
+	b.waitJS("deleted", `!document.querySelector('#docs tr[data-id="`+loose+`"]') && document.getElementById("status").textContent === "Deleted 1 document." && document.getElementById("bulk").hidden`)
+	b.a11y("documents list")
+	b.axe("documents list")
+
+	// The status line sits in the header, which keeps its own room.
+	var status struct {
+		InHeader, Sticky, Covers bool
+	}
+	b.do("say", chromedp.Evaluate(`say("A message long enough to have covered the bottom of the page before, when it was drawn over it.")`, nil))
+	b.do("status place", chromedp.Evaluate(`(() => { const s = document.getElementById("status"); const low = document.elementFromPoint(innerWidth / 2, innerHeight - 8);
+		return { InHeader: !!s.closest("header"), Sticky: getComputedStyle(s.closest("header")).position === "sticky", Covers: !!(low && low.closest("#status")) }; })()`, &status))
+	if !status.InHeader || !status.Sticky || status.Covers {
+		t.Errorf("the status line: %+v; want it in the sticky header, over nothing", status)
+	}
+	// Text follows the browser's size: rem, not px.
+	var sizes []float64
+	b.do("text size", chromedp.Evaluate(`(() => { const a = parseFloat(getComputedStyle(document.body).fontSize); document.documentElement.style.fontSize = "20px";
+		const b = parseFloat(getComputedStyle(document.body).fontSize); document.documentElement.style.fontSize = ""; return [a, b]; })()`, &sizes))
+	if len(sizes) != 2 || sizes[1] <= sizes[0] {
+		t.Errorf("body text does not follow the root size: %v", sizes)
+	}
+
+	shots := func(name string) {
+		b.do("to the folder", chromedp.Evaluate(`document.getElementById("folder").scrollIntoView()`, nil))
+		b.shot("folder-" + name + ".png")
+		b.shotOf("#folder", "docs-folder-"+name+".png")
+	}
+	review := func() {
+		b.do("review January", click(`#timeline .month[data-id="`+jan+`"] button.review`), chromedp.WaitVisible("#review", chromedp.ByID))
+		b.waitJS("review shown", `document.getElementById("review-h").textContent === "Review: gbp-2024-01.pdf" && document.querySelectorAll("#tx tr").length === 6 &&
+			!!document.querySelector("#pages .page img") && document.querySelector("#pages .page img").complete`)
+	}
+	shots("1366")
+	review()
+
+	// Marks only where a person must look: the computed balances the
+	// printed ones confirm are information; the amount taken from the
+	// balance is marked.
+	var marks struct{ Warned, Info, Notes []int }
+	b.do("marks", chromedp.Evaluate(`(() => { const rows = [...document.querySelectorAll("#tx tr")]; const idx = (f) => rows.map((r, i) => f(r) ? i : -1).filter(i => i >= 0);
+		return { Warned: idx(r => r.querySelector(".warn")), Info: idx(r => r.querySelector(".info")), Notes: idx(r => r.querySelector(".notes")) }; })()`, &marks))
+	if fmtInts(marks.Warned) != "3" || fmtInts(marks.Notes) != "3" || fmtInts(marks.Info) != "1,2" {
+		t.Errorf("marks: warned rows %v, notes %v, information %v; want 3, 3 and 1,2", marks.Warned, marks.Notes, marks.Info)
+	}
+
+	// One date style: the summary and the rows, then day-month-year.
+	if got := b.text("#summary"); !strings.Contains(got, "Jan 1, 2024 – Jan 31, 2024") {
+		t.Errorf("summary in month-day-year: %q", got)
+	}
+	var rowDate string
+	b.do("row date", chromedp.Value(`#tx tr[data-row="0"] [data-field="date"]`, &rowDate, chromedp.ByQuery))
+	if rowDate != "01/02/2024" {
+		t.Errorf("row date in month-day-year: %q", rowDate)
+	}
+	b.do("day-month-year", chromedp.SetValue("#date-style", "dmy", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
+	b.do("row date", chromedp.Value(`#tx tr[data-row="0"] [data-field="date"]`, &rowDate, chromedp.ByQuery))
+	if got := b.text("#summary"); !strings.Contains(got, "1 Jan 2024 – 31 Jan 2024") || rowDate != "02/01/2024" {
+		t.Errorf("day-month-year: summary %q, row date %q", got, rowDate)
+	}
+	b.do("type a date", chromedp.Evaluate(`(() => { const i = document.querySelector('#tx tr[data-row="0"] [data-field="date"]'); i.value = "05/01/2024"; i.dispatchEvent(new Event("input")); })()`, nil))
+	var typed string
+	b.do("read it", chromedp.Evaluate(`review.txs[0].date`, &typed))
+	if typed != "2024-01-05" {
+		t.Errorf("05/01/2024 typed in day-month-year is %q", typed)
+	}
+	b.do("undo it", chromedp.Evaluate(`(() => { const i = document.querySelector('#tx tr[data-row="0"] [data-field="date"]'); i.value = "02/01/2024"; i.dispatchEvent(new Event("input")); })()`, nil))
+
+	// Like a spreadsheet: Enter and the arrows move down and up a column;
+	// a row has six stops for Tab, no more.
+	field := `[data-field="balance"]`
+	active := func() string {
+		var s string
+		b.do("active", chromedp.Evaluate(`(() => { const a = document.activeElement; const tr = a.closest("tr"); return (tr ? tr.dataset.row : "-") + ":" + (a.dataset.field || a.tagName); })()`, &s))
+		return s
+	}
+	b.do("focus row 1", chromedp.Focus(`#tx tr[data-row="0"] `+field, chromedp.ByQuery))
+	var walk []string
+	for _, k := range []string{"\r", kb.ArrowDown, kb.ArrowUp} {
+		b.do("key", chromedp.KeyEvent(k))
+		walk = append(walk, active())
+	}
+	if got := strings.Join(walk, " "); got != "1:balance 2:balance 1:balance" {
+		t.Errorf("Enter, down, up from row 1's balance: %s", got)
+	}
+	var stops int
+	b.do("tab stops", chromedp.Evaluate(`[...document.querySelectorAll('#tx tr[data-row="0"] input, #tx tr[data-row="0"] textarea, #tx tr[data-row="0"] button, #tx tr[data-row="0"] select')].filter(e => e.tabIndex >= 0).length`, &stops))
+	if stops > 6 {
+		t.Errorf("a row has %d Tab stops", stops)
+	}
+	b.do("to the review", chromedp.Evaluate(`document.getElementById("review").scrollIntoView()`, nil))
+	b.shot("review-1366.png")
+	b.shotOf("#review", "docs-review-1366.png")
+
+	// A phone: nothing wider than the screen; the rows are cards.
+	b.do("phone", chromedp.EmulateViewport(390, 844))
+	var phone struct {
+		Page, Screen, Wrap, WrapClient float64
+		Card                           string
+	}
+	measure := func() {
+		b.do("measure", chromedp.Evaluate(`(() => { const w = document.querySelector("#review .table-wrap"); return { Page: document.documentElement.scrollWidth, Screen: innerWidth,
+			Wrap: w.scrollWidth, WrapClient: w.clientWidth, Card: getComputedStyle(document.querySelector("#tx tr")).display }; })()`, &phone))
+	}
+	measure()
+	if phone.Page > phone.Screen || phone.Wrap > phone.WrapClient+1 || phone.Card != "grid" {
+		t.Errorf("at 390 px: page %v px on a %v px screen, rows %v px in %v px, rows displayed as %s", phone.Page, phone.Screen, phone.Wrap, phone.WrapClient, phone.Card)
+	}
+	b.shot("review-390.png")
+	b.shotOf("#review", "docs-review-390.png")
+	shots("390")
+
+	// A wide screen: the page is wider, and so is the statement's image.
+	b.do("wide", chromedp.EmulateViewport(1920, 1080))
+	var wide struct{ Main, Image float64 }
+	b.do("to the review", chromedp.Evaluate(`document.getElementById("review").scrollIntoView()`, nil))
+	b.do("measure wide", chromedp.Evaluate(`({ Main: document.querySelector("main").getBoundingClientRect().width, Image: document.querySelector("#pages .page img").getBoundingClientRect().width })`, &wide))
+	if wide.Main < 1700 || wide.Image < 800 {
+		t.Errorf("at 1920 px the page is %v px wide and the statement's image %v px; want the width used", wide.Main, wide.Image)
+	}
+	b.shot("review-1920.png")
+	b.shotOf("#review", "docs-review-1920.png")
+	shots("1920")
+
+	// Dark, as the system asks: still readable, still clean for axe.
+	b.do("laptop", chromedp.EmulateViewport(1366, 768))
+	b.do("dark", emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}))
+	var bg string
+	b.do("background", chromedp.Evaluate(`getComputedStyle(document.body).backgroundColor`, &bg))
+	if bg == "rgb(246, 247, 249)" || bg == "rgb(255, 255, 255)" {
+		t.Errorf("dark mode: the page's background is %s", bg)
+	}
+	b.a11y("dark review and folder")
+	b.axe("dark review and folder")
+	b.shot("review-dark.png")
+	b.shotOf("#review", "docs-review-dark.png")
+	shots("dark")
+}
+
+func fmtInts(v []int) string {
+	var s []string
+	for _, i := range v {
+		s = append(s, strconv.Itoa(i))
+	}
+	return strings.Join(s, ",")
+}
+
+// shotOf saves a PNG of the element sel, whole, as name.
+func (b *browserSession) shotOf(sel, name string) {
+	b.t.Helper()
+	var r struct{ X, Y, W, H float64 }
+	b.do("measure "+sel, chromedp.Evaluate(`(() => { const e = document.querySelector(`+strconv.Quote(sel)+`).getBoundingClientRect();
+		const r = { X: e.left + scrollX, Y: e.top + scrollY, W: e.width, H: e.height };
+		// The sticky header is drawn where the window is: keep it above the element.
+		scrollTo(0, Math.max(0, r.Y - 120)); return r; })()`, &r))
+	var buf []byte
+	b.do("shoot "+sel, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		buf, err = page.CaptureScreenshot().WithFormat(page.CaptureScreenshotFormatPng).WithCaptureBeyondViewport(true).
+			WithClip(&page.Viewport{X: r.X, Y: r.Y, Width: r.W, Height: r.H, Scale: 1}).Do(ctx)
+		return err
+	}))
+	if err := os.WriteFile(filepath.Join(b.shots, name), buf, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
