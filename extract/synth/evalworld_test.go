@@ -19,18 +19,21 @@ import (
 // The world evaluation: statements in CLDR's conventions, in words the
 // engine knows, words held out from it and invented words, in layout
 // families the random layouts do not draw (world.go). `make eval-world
-// SEED=… N=…` runs it at length; `make test` runs a short slice with a new
-// seed on every run (printed, to reproduce a failure) and holds it to
-// floors below today's figures, to be raised as the engine improves.
+// SEED=… N=…` runs it at length and reports; `make test` runs a short
+// slice from a fixed seed and holds it to floors below today's figures,
+// to be raised as the engine improves.
 var (
 	worldN        = flag.Int("world-n", 14, "text statements per producer")
 	worldNImages  = flag.Int("world-n-images", 3, "image statements (scans, photos, screenshots) per producer")
-	worldSeed     = flag.Int64("world-seed", 0, "first seed (0: a new one on every run)")
+	worldSeed     = flag.Int64("world-seed", 2027, "first seed (0: a new one on every run); make test reads the slice from 2027")
 	worldProducer = flag.String("world-producer", "all", "fpdf, chromium, libreoffice, a comma-separated list of them, or all")
 	worldOut      = flag.String("world-out", "/tmp/passbook-eval-world", "where failing statements are written")
 	worldFamily   = flag.String("world-family", "", "draw only this family")
-	worldMinExact = flag.Float64("world-min-exact", 0, "least share of text statements exactly right, over every vocabulary")
-	worldMaxFalse = flag.Int("world-max-false-ok", -1, "most statements that may say ok while wrong (-1: no limit)")
+	// The floors hold make test's slice (seed 2027: 74% of the text
+	// statements exactly right, 1 false ok, on the engine of this round's
+	// end). Raise them as the engine improves.
+	worldMinExact = flag.Float64("world-min-exact", 0.6, "least share of text statements exactly right, over every vocabulary")
+	worldMaxFalse = flag.Int("world-max-false-ok", 2, "most statements that may say ok while wrong (-1: no limit)")
 )
 
 // worldResult is one converted world statement.
