@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
+	"golang.org/x/text/currency"
 )
 
 // maxIntegerDigits bounds the integer part of an amount printed without
@@ -22,15 +23,16 @@ var currencySymbols = []string{
 	"$", "€", "£", "¥", "₹", "₨", "₩", "₽", "₺", "₪", "₦", "₱", "฿", "₫",
 }
 
-// currencyCodes are the ISO 4217 codes an amount cell may carry. A fixed
-// list, not any three capitals, so that "REF 123.00" is not read as money.
-var currencyCodes = map[string]bool{
-	"USD": true, "EUR": true, "GBP": true, "INR": true, "AUD": true, "CAD": true, "NZD": true, "CHF": true,
-	"JPY": true, "CNY": true, "SEK": true, "NOK": true, "DKK": true, "PLN": true, "CZK": true, "HUF": true,
-	"ZAR": true, "SGD": true, "HKD": true, "MXN": true, "BRL": true, "AED": true, "SAR": true, "RUB": true,
-	"TRY": true, "KES": true, "NGN": true, "PHP": true, "MYR": true, "THB": true, "IDR": true, "ILS": true,
-	"PKR": true, "LKR": true, "BDT": true, "EGP": true, "ARS": true, "CLP": true, "COP": true, "PEN": true,
-	"RON": true, "BGN": true, "ISK": true, "KRW": true, "TWD": true, "VND": true, "QAR": true, "KWD": true,
+// currencyCode reports an ISO 4217 code, as CLDR's data in
+// golang.org/x/text/currency (BSD-3-Clause) knows them, printed in
+// capitals: the codes, not any three capitals, so that "REF 123.00" is
+// not read as money.
+func currencyCode(s string) bool {
+	if len(s) != 3 || strings.ToUpper(s) != s {
+		return false
+	}
+	_, err := currency.ParseISO(s)
+	return err == nil
 }
 
 // parseAmount reads one money cell as printed ("1,234.56", "1.234,56",
@@ -206,10 +208,10 @@ func cutCurrency(s string) (string, bool) {
 		}
 	}
 	if len(s) > 3 {
-		if code := s[:3]; currencyCodes[code] && !isLetter(s[3]) {
+		if code := s[:3]; currencyCode(code) && !isLetter(s[3]) {
 			return s[3:], true
 		}
-		if code := s[len(s)-3:]; currencyCodes[code] && !isLetter(s[len(s)-4]) {
+		if code := s[len(s)-3:]; currencyCode(code) && !isLetter(s[len(s)-4]) {
 			return s[:len(s)-3], true
 		}
 	}

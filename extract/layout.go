@@ -224,7 +224,7 @@ func drCrWord(s string) bool {
 
 // currencyWord reports a currency symbol or ISO code printed apart from its amount.
 func currencyWord(s string) bool {
-	if currencyCodes[strings.ToUpper(s)] && strings.ToUpper(s) == s {
+	if currencyCode(s) {
 		return true
 	}
 	for _, sym := range currencySymbols {

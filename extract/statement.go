@@ -27,7 +27,7 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 		}
 		if st.Currency == "" {
 			if end := phraseEnd(l.words, vocab().currency); end >= 0 && end < len(l.words) {
-				if c := strings.ToUpper(strings.Trim(l.words[end].Text, ":.")); currencyCodes[c] {
+				if c := strings.ToUpper(strings.Trim(l.words[end].Text, ":.")); currencyCode(c) {
 					st.Currency = c
 				}
 			}
@@ -72,7 +72,7 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 		for _, lb := range labels {
 			for _, f := range strings.Fields(strings.ToUpper(strings.Trim(lb.text, "()[]"))) {
 				f = strings.Trim(f, "()[].:")
-				if currencyCodes[f] {
+				if currencyCode(f) {
 					st.Currency = f
 				}
 				if c, ok := currencyBySymbol[f]; ok {
