@@ -15,12 +15,25 @@ COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(DATE)
 
+# The binary is linked statically (static.go says why): at start the
+# dynamic loader had 57 libraries to map and relocate, which was most of
+# the cost of `passbook version` and of every new worker process. The
+# libraries after -static are what Tesseract and Leptonica's archives need,
+# in link order. STATIC= (empty) builds the dynamic binary, as `go build`
+# and `go test` do.
+STATIC      ?= 1
+,           := ,
+STATIC_LIBS := -lleptonica -ltiff -lwebpmux -lwebp -lgif -lopenjp2 -lpng16 -ljpeg -lzstd -llzma -lLerc -ljbig -ldeflate -lz -lstdc++ -lgomp -lm -lpthread
+BUILD_FLAGS := $(if $(STATIC),-tags static$(,)netgo$(,)osusergo -ldflags '$(LDFLAGS) -linkmode external -extldflags "-static $(STATIC_LIBS)"',-ldflags '$(LDFLAGS)')
+
 # Debian packages the build and the tests link against or call.
+# The -dev packages after pkg-config hold the static archives of
+# Leptonica's image codecs, for the static build.
 # python3-ofxparse and libxml2-utils (xmllint) are the export tests'
 # independent readers of OFX/QFX/QBO and CAMT.053; e2fsprogs gives chattr,
 # for the readiness tests that make a data file immutable; chromium: the
 # browser test of the web page drives it headless.
-DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config python3-ofxparse libxml2-utils e2fsprogs chromium
+DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev libtiff-dev libwebp-dev libopenjp2-7-dev libzstd-dev liblerc-dev libjbig-dev libdeflate-dev python3-ofxparse libxml2-utils e2fsprogs chromium
 # LibreOffice opens the excel-eu CSV and the XLSX in the export tests, and
 # its Writer prints random statements in extract/synth (with Chromium, in
 # fonts from fonts-liberation and fonts-dejavu-core). It is large, so only
@@ -58,7 +71,8 @@ test-deps: deps
 	@[ -d $(MT940JS)/node_modules/mt940js ] || (cd $(MT940JS) && npm ci --no-audit --no-fund --silent)
 
 build: deps
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
+	set -o pipefail; $(GO) build -trimpath $(BUILD_FLAGS) -o $(BIN) . 2>&1 | \
+		{ grep -v -e '^# passbook$$' -e 'warning: Using .* in statically linked' -e ': in function' || true; }
 
 run: build
 	$(BIN) serve --addr $(ADDR) --data $(DATA)
