@@ -35,7 +35,7 @@ func splitAccounts(all []*line, segs []segment, needBalances bool) []accountPart
 	var parts []accountPart
 	var starts []int // where each account is first named
 	for i, l := range all {
-		end := phraseEnd(l.words, vocab.account)
+		end := phraseEnd(l.words, vocab().account)
 		if end < 0 {
 			continue
 		}
@@ -129,10 +129,10 @@ func digitsOf(s string) string {
 // an amount.
 func printsBalance(lines []*line) bool {
 	for _, l := range lines {
-		if _, ok := amountAfter(l, vocab.opening); ok {
+		if _, ok := amountAfter(l, vocab().opening); ok {
 			return true
 		}
-		if _, ok := amountAfter(l, vocab.closing); ok {
+		if _, ok := amountAfter(l, vocab().closing); ok {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package extract
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -144,7 +145,7 @@ func normalizeAmountSpaces(s string) string {
 // the German Soll/Haben "S", "H", the Dutch "Af", "Bij").
 func cutDrCr(s string) (rest string, debit bool, ok bool) {
 	u := strings.ToUpper(strings.TrimSuffix(s, "."))
-	for _, m := range drCrMarks {
+	for _, m := range drCrMarks() {
 		if !strings.HasSuffix(u, m.text) {
 			continue
 		}
@@ -168,7 +169,7 @@ type drCrMark struct {
 
 // drCrMarks are the indicator words of every lexicon of three letters or
 // fewer, longest first, so that "DR" is cut before "R" could be.
-var drCrMarks = func() []drCrMark {
+var drCrMarks = sync.OnceValue(func() []drCrMark {
 	var ms []drCrMark
 	add := func(words []string, debit bool) {
 		for _, w := range words {
@@ -177,16 +178,16 @@ var drCrMarks = func() []drCrMark {
 			}
 		}
 	}
-	add(vocab.indicatorOut, true)
-	add(vocab.indicatorIn, false)
+	add(vocab().indicatorOut, true)
+	add(vocab().indicatorIn, false)
 	sort.SliceStable(ms, func(i, j int) bool { return len(ms[i].text) > len(ms[j].text) })
 	return ms
-}()
+})
 
 // isDrCrMark reports a word that is a Dr/Cr marker by itself.
 func isDrCrMark(word string) bool {
 	u := strings.ToUpper(strings.TrimSuffix(word, "."))
-	for _, m := range drCrMarks {
+	for _, m := range drCrMarks() {
 		if u == m.text {
 			return true
 		}

@@ -243,7 +243,7 @@ func isCardStatement(lines []*line) bool {
 	seen := map[string]bool{}
 	for _, l := range lines {
 		f := foldLabel(l.text())
-		for _, p := range vocab.card {
+		for _, p := range vocab().card {
 			if containsPhrase(f, p) {
 				seen[p] = true
 				// Counted once: "credit card statement" is not also a "card statement".

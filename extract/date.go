@@ -239,7 +239,7 @@ func lexMonth(s string, i int) (month, n int, ok bool) {
 	if j == i {
 		return 0, 0, false
 	}
-	m, found := vocab.months[foldWord(s[i:j])]
+	m, found := vocab().months[foldWord(s[i:j])]
 	if !found {
 		return 0, 0, false
 	}

@@ -65,7 +65,7 @@ func classifyPhrase(s string) (colRole, int) {
 		return roleNone, 0
 	}
 	best, bestWords, bestLen := roleNone, 0, 0
-	for _, rp := range vocab.headings {
+	for _, rp := range vocab().headings {
 		for _, p := range rp.phrases {
 			if !containsPhrase(f, p) {
 				continue
@@ -196,7 +196,7 @@ func headingShare(l *line) float64 {
 		return 0
 	}
 	covered := make([]bool, len(toks))
-	for _, rp := range vocab.headings {
+	for _, rp := range vocab().headings {
 		for _, p := range rp.phrases {
 			ps := strings.Fields(p)
 		next:
@@ -224,7 +224,7 @@ func headingShare(l *line) float64 {
 // isHeading reports text that is one heading phrase, whole.
 func isHeading(s string) bool {
 	f := strings.TrimSpace(foldLabel(s))
-	for _, rp := range vocab.headings {
+	for _, rp := range vocab().headings {
 		if slices.Contains(rp.phrases, f) {
 			return true
 		}

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -9,7 +10,7 @@ import (
 // other than English use (headings, summary labels, month names), folded,
 // to the languages that use it. English words are left out: English
 // headings are printed in statements of every language.
-var languageWords = func() map[string][]string {
+var languageWords = sync.OnceValue(func() map[string][]string {
 	words := func(lx lexicon) map[string]bool {
 		m := map[string]bool{}
 		add := func(ps []string) {
@@ -45,7 +46,7 @@ var languageWords = func() map[string][]string {
 		}
 	}
 	return out
-}()
+})
 
 // Language is the lexicon language ("de", "fr", ...) that a page's words
 // (as read, perhaps without their accents) are mostly in, by the headings,
@@ -54,7 +55,7 @@ var languageWords = func() map[string][]string {
 func Language(words []string) string {
 	score := map[string]float64{}
 	for _, w := range words {
-		ls := languageWords[strings.TrimSpace(foldLabel(w))]
+		ls := languageWords()[strings.TrimSpace(foldLabel(w))]
 		for _, l := range ls {
 			score[l] += 1 / float64(len(ls))
 		}

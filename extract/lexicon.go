@@ -3,6 +3,7 @@ package extract
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // lexicon is one language's words for what a statement prints. Every rule
@@ -389,7 +390,12 @@ type rolePhrases struct {
 	phrases []string
 }
 
-var vocab = mergeLexicons(lexicons)
+// vocab is built on first use, not at start: every process (a CLI call,
+// a worker) would otherwise pay for ~900 composed phrases before main.
+var vocab = sync.OnceValue(func() *vocabulary {
+	v := mergeLexicons(lexicons)
+	return &v
+})
 
 func mergeLexicons(lxs []lexicon) vocabulary {
 	var v vocabulary

@@ -25,7 +25,7 @@ func checkLexicon(t *testing.T, c lexiconCase) {
 		name    string
 		texts   []string
 		phrases []string
-	}{{"opening", c.opening, vocab.opening}, {"closing", c.closing, vocab.closing}, {"totals", c.totals, vocab.totals}, {"card", c.card, vocab.card}} {
+	}{{"opening", c.opening, vocab().opening}, {"closing", c.closing, vocab().closing}, {"totals", c.totals, vocab().totals}, {"card", c.card, vocab().card}} {
 		for _, s := range list.texts {
 			if !hasPhrase(foldLabel(s), list.phrases) {
 				t.Errorf("%q is not read as %s", s, list.name)
@@ -33,7 +33,7 @@ func checkLexicon(t *testing.T, c lexiconCase) {
 		}
 	}
 	for w, want := range c.months {
-		if got := vocab.months[foldWord(w)]; got != want {
+		if got := vocab().months[foldWord(w)]; got != want {
 			t.Errorf("month %q = %d, want %d", w, got, want)
 		}
 	}

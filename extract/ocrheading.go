@@ -3,14 +3,15 @@ package extract
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // headingWords are the words of every heading phrase, folded: what a
 // heading line is made of.
-var headingWords = func() map[string]bool {
+var headingWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, rp := range vocab.headings {
+	for _, rp := range vocab().headings {
 		for _, p := range rp.phrases {
 			for _, w := range strings.Fields(p) {
 				m[w] = true
@@ -18,14 +19,14 @@ var headingWords = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})
 
 // joinedHeadings maps each heading phrase of several words, written with
 // no spaces, to the phrase: recognition may run its words together
 // ("Datecomptable").
-var joinedHeadings = func() map[string]string {
+var joinedHeadings = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
-	for _, rp := range vocab.headings {
+	for _, rp := range vocab().headings {
 		for _, p := range rp.phrases {
 			if strings.Contains(p, " ") {
 				m[strings.ReplaceAll(p, " ", "")] = p
@@ -33,7 +34,7 @@ var joinedHeadings = func() map[string]string {
 		}
 	}
 	return m
-}()
+})
 
 // repairHeadingWords puts back, on a line read by OCR that is mostly column
 // headings, the heading words recognition misread by a letter or two
@@ -53,7 +54,7 @@ func repairHeadingWords(l *line) {
 		parts := strings.Fields(foldLabel(w.Text))
 		whole, changed := len(parts) > 0, false
 		for k, p := range parts {
-			if headingWords[p] {
+			if headingWords()[p] {
 				continue
 			}
 			if h := nearHeadingWord(p); h != "" {
@@ -63,7 +64,7 @@ func repairHeadingWords(l *line) {
 			whole = false
 		}
 		if !whole {
-			if p, ok := joinedHeadings[strings.Join(strings.Fields(foldLabel(w.Text)), "")]; ok {
+			if p, ok := joinedHeadings()[strings.Join(strings.Fields(foldLabel(w.Text)), "")]; ok {
 				fixed[i] = p
 				known++
 			}
@@ -88,13 +89,13 @@ func repairHeadingWords(l *line) {
 // within one edit of it, or two for words of eight letters or more; "" when
 // there is none or more than one. Short words are never guessed: "data" and
 // "date" are both headings.
-func nearHeadingWord(f string) string { return nearWord(f, headingWords) }
+func nearHeadingWord(f string) string { return nearWord(f, headingWords()) }
 
 // summaryWords are the words of the summary's phrases (opening and closing
 // balances, totals in and out), folded.
-var summaryWords = func() map[string]bool {
+var summaryWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, ps := range [][]string{vocab.opening, vocab.closing, vocab.totalIn, vocab.totalOut} {
+	for _, ps := range [][]string{vocab().opening, vocab().closing, vocab().totalIn, vocab().totalOut} {
 		for _, p := range ps {
 			for _, w := range strings.Fields(p) {
 				m[w] = true
@@ -102,7 +103,7 @@ var summaryWords = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})
 
 // repairSummaryWords puts back, on a line read by OCR, a word of a
 // summary's phrase recognition misread by a letter or two ("Solde inital"
@@ -114,10 +115,10 @@ func repairSummaryWords(l *line) {
 	}
 	for i, w := range l.words {
 		f := foldLabel(w.Text)
-		if strings.Contains(strings.TrimSpace(f), " ") || summaryWords[strings.TrimSpace(f)] {
+		if strings.Contains(strings.TrimSpace(f), " ") || summaryWords()[strings.TrimSpace(f)] {
 			continue
 		}
-		h := nearWord(strings.TrimSpace(f), summaryWords)
+		h := nearWord(strings.TrimSpace(f), summaryWords())
 		if h == "" {
 			continue
 		}
@@ -131,7 +132,7 @@ func repairSummaryWords(l *line) {
 
 func isSummaryLine(l *line) bool {
 	f := foldLabel(l.text())
-	return hasPhrase(f, vocab.opening) || hasPhrase(f, vocab.closing) || hasPhrase(f, vocab.totalIn) || hasPhrase(f, vocab.totalOut)
+	return hasPhrase(f, vocab().opening) || hasPhrase(f, vocab().closing) || hasPhrase(f, vocab().totalIn) || hasPhrase(f, vocab().totalOut)
 }
 
 // nearWord is the word of set that f is a misreading of (see
@@ -361,7 +362,7 @@ var (
 func nearMonth(s string) (string, bool) {
 	f := foldWord(strings.TrimSuffix(s, "."))
 	n := utf8.RuneCountInString(f)
-	if _, ok := vocab.months[f]; ok || n < 4 {
+	if _, ok := vocab().months[f]; ok || n < 4 {
 		return "", false
 	}
 	reach := 1
@@ -369,7 +370,7 @@ func nearMonth(s string) (string, bool) {
 		reach = 2
 	}
 	best, bestD, month, tied := "", reach+1, 0, false
-	for name, m := range vocab.months {
+	for name, m := range vocab().months {
 		if utf8.RuneCountInString(name) < 4 {
 			continue
 		}
@@ -397,7 +398,7 @@ func compactDate(s string) (string, bool) {
 			if !allDigits(year) || len(year) != 2 && len(year) != 4 {
 				continue
 			}
-			if _, ok := vocab.months[strings.ToLower(s[d:y])]; !ok {
+			if _, ok := vocab().months[strings.ToLower(s[d:y])]; !ok {
 				continue
 			}
 			cand := day + s[d:y] + year

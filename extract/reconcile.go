@@ -171,9 +171,9 @@ func (r reading) indicated(word string) int {
 func indicatorDir(word string) int {
 	f := strings.TrimSpace(foldLabel(word))
 	switch {
-	case strings.TrimSpace(word) == "-" || slices.Contains(vocab.indicatorOut, f):
+	case strings.TrimSpace(word) == "-" || slices.Contains(vocab().indicatorOut, f):
 		return -1
-	case strings.TrimSpace(word) == "+" || slices.Contains(vocab.indicatorIn, f):
+	case strings.TrimSpace(word) == "+" || slices.Contains(vocab().indicatorIn, f):
 		return 1
 	}
 	switch u := strings.ToUpper(f); {
@@ -638,7 +638,7 @@ func reconcile(rows []row, markers []marker, st *Statement, order dateOrder, per
 	// 500.00"), may restate the opening balance rather than move money:
 	// nothing printed tells which.
 	restated := derivedOpening && opening.IsZero() && len(txs) > 0 && st.OpeningBalance == nil &&
-		hasPhrase(foldLabel(txs[0].Description), vocab.balanceTitles)
+		hasPhrase(foldLabel(txs[0].Description), vocab().balanceTitles)
 	switch {
 	case len(txs) == 0:
 		rec.Status = ReconcileNoTransactions

@@ -21,18 +21,18 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 	for i, l := range lines {
 		folded := foldLabel(l.text())
 		if st.AccountNumber == "" {
-			if end := phraseEnd(l.words, vocab.account); end >= 0 {
+			if end := phraseEnd(l.words, vocab().account); end >= 0 {
 				st.AccountNumber = accountValue(l.words[end:])
 			}
 		}
 		if st.Currency == "" {
-			if end := phraseEnd(l.words, vocab.currency); end >= 0 && end < len(l.words) {
+			if end := phraseEnd(l.words, vocab().currency); end >= 0 && end < len(l.words) {
 				if c := strings.ToUpper(strings.Trim(l.words[end].Text, ":.")); currencyCodes[c] {
 					st.Currency = c
 				}
 			}
 		}
-		if hasPhrase(folded, vocab.period) {
+		if hasPhrase(folded, vocab().period) {
 			if a, b, ok := periodOf(l, order); ok {
 				switch {
 				case st.PeriodStart == nil:
@@ -46,24 +46,24 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 			}
 		}
 		if st.OpeningBalance == nil {
-			if v, ok := labelAmount(lines, i, vocab.opening); ok {
+			if v, ok := labelAmount(lines, i, vocab().opening); ok {
 				st.OpeningBalance = &v
 			}
 		}
 		if st.TotalIn == nil {
-			if v, ok := labelAmount(lines, i, vocab.totalIn); ok {
+			if v, ok := labelAmount(lines, i, vocab().totalIn); ok {
 				v = v.Abs()
 				st.TotalIn = &v
 			}
 		}
 		if st.TotalOut == nil {
-			if v, ok := labelAmount(lines, i, vocab.totalOut); ok {
+			if v, ok := labelAmount(lines, i, vocab().totalOut); ok {
 				v = v.Abs()
 				st.TotalOut = &v
 			}
 		}
 		if st.ClosingBalance == nil || bundled {
-			if v, ok := labelAmount(lines, i, vocab.closing); ok {
+			if v, ok := labelAmount(lines, i, vocab().closing); ok {
 				st.ClosingBalance = &v
 			}
 		}

@@ -93,7 +93,7 @@ func TestRestates(t *testing.T) {
 		{"report Gehalt Pingo Doce", false},
 		{"Report", true},
 	} {
-		if got := restates(tc.text, vocab.opening); got != tc.want {
+		if got := restates(tc.text, vocab().opening); got != tc.want {
 			t.Errorf("restates(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}

@@ -321,7 +321,7 @@ func dateLabel(labels []label) int {
 			if first < 0 {
 				first = i
 			}
-			if hasPhrase(foldLabel(lb.text), vocab.posting) {
+			if hasPhrase(foldLabel(lb.text), vocab().posting) {
 				return i
 			}
 		}
@@ -448,7 +448,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			}
 		}
 		folded := foldLabel(l.text())
-		isStat := hasPhrase(folded, vocab.stats)
+		isStat := hasPhrase(folded, vocab().stats)
 		if dateTok != nil {
 			lastDate = &dateTok.date
 		}
@@ -457,19 +457,19 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		case isStat:
 			x.printf("  left out %s: a figure about the balance (average, minimum), not a movement", lineRef(l))
 			cur = -1
-		case !hasMove && hasPhrase(folded, vocab.opening):
-			if v, ok := balanceOn(seg.lines, li, bal, vocab.opening); ok {
+		case !hasMove && hasPhrase(folded, vocab().opening):
+			if v, ok := balanceOn(seg.lines, li, bal, vocab().opening); ok {
 				markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
 				x.printf("  opening balance %s from %s", v, lineRef(l))
 			}
 			cur = -1
-		case !hasMove && hasPhrase(folded, vocab.closing):
-			if v, ok := balanceOn(seg.lines, li, bal, vocab.closing); ok {
+		case !hasMove && hasPhrase(folded, vocab().closing):
+			if v, ok := balanceOn(seg.lines, li, bal, vocab().closing); ok {
 				markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
 				x.printf("  closing balance %s from %s", v, lineRef(l))
 			}
 			cur = -1
-		case hasMove && len(rows) == first && restatesRow(text, vocab.opening, cells, bal):
+		case hasMove && len(rows) == first && restatesRow(text, vocab().opening, cells, bal):
 			// "BALANCE B/F 15,000.00" with the balance printed in a money
 			// column, above the table's first movement: the balance the
 			// rows start from, not a movement.
@@ -477,12 +477,12 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
 			x.printf("  opening balance %s from %s: it restates a balance above the first movement", v, lineRef(l))
 			cur = -1
-		case hasMove && restatesRow(text, vocab.closing, cells, bal) && !movementBelow(seg, l):
+		case hasMove && restatesRow(text, vocab().closing, cells, bal) && !movementBelow(seg, l):
 			v := restatedBalance(cells, bal)
 			markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
 			x.printf("  closing balance %s from %s: it restates a balance below the last movement", v, lineRef(l))
 			cur = -1
-		case dateTok == nil && hasPhrase(folded, vocab.totals) && !wrappedDescription(seg, l, prevLine, cur, dl, cells):
+		case dateTok == nil && hasPhrase(folded, vocab().totals) && !wrappedDescription(seg, l, prevLine, cur, dl, cells):
 			if len(cells) > 0 {
 				markers = append(markers, marker{kind: "total", cells: cells, after: len(rows)})
 				x.printf("  totals line %s: the rows above it must add up to it", lineRef(l))
@@ -512,7 +512,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, dateUnread: l.ocr && underDateHeading(seg, l) || !last.hasDate && last.dateUnread,
 				desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
-		case hasMove && len(rows) == 0 && l.ocr && text != "" && dl >= 0 && !hasPhrase(folded, vocab.balanceTitles):
+		case hasMove && len(rows) == 0 && l.ocr && text != "" && dl >= 0 && !hasPhrase(folded, vocab().balanceTitles):
 			// A recognised row at the top of the first table whose date
 			// recognition lost (not a balance carried in: "Solde
 			// créditeur au 31/03"): it takes the first date read below
@@ -600,7 +600,7 @@ func restates(text string, phrases []string) bool {
 				others++
 			}
 		}
-		if strings.Contains(p, " ") || hasPhrase(" "+p+" ", vocab.balanceTitles) {
+		if strings.Contains(p, " ") || hasPhrase(" "+p+" ", vocab().balanceTitles) {
 			return others <= 3
 		}
 		return others == 0
@@ -690,7 +690,7 @@ func movementBelow(seg *segment, l *line) bool {
 // adjustments", "Fees charged").
 func sectionTitle(text string) bool {
 	f := strings.TrimSpace(foldLabel(text))
-	return f != "" && (slices.Contains(vocab.sectionIn, f) || slices.Contains(vocab.sectionOut, f) || slices.Contains(vocab.sectionTitles, f))
+	return f != "" && (slices.Contains(vocab().sectionIn, f) || slices.Contains(vocab().sectionOut, f) || slices.Contains(vocab().sectionTitles, f))
 }
 
 // leftOfDescription reports a line that starts left of the description
@@ -707,9 +707,9 @@ func titleDirection(title string, card bool) int {
 	f := " " + title + " "
 	if card {
 		switch {
-		case hasPhrase(f, vocab.cardSectionIn):
+		case hasPhrase(f, vocab().cardSectionIn):
 			return 1
-		case hasPhrase(f, vocab.cardSectionOut):
+		case hasPhrase(f, vocab().cardSectionOut):
 			return -1
 		}
 	}
@@ -1237,7 +1237,7 @@ func completeHeading(labels, before []label) []label {
 // in, -1 money out, 0 when it names neither or both ("Payments and credits").
 func sectionDirection(text string) int {
 	f := foldLabel(text)
-	in, out := hasPhrase(f, vocab.sectionIn), hasPhrase(f, vocab.sectionOut)
+	in, out := hasPhrase(f, vocab().sectionIn), hasPhrase(f, vocab().sectionOut)
 	switch {
 	case in && !out:
 		return 1
@@ -1259,7 +1259,7 @@ func sectionAbove(lines []*line, first int) (dir int, titled, balances bool) {
 			break
 		}
 		text := l.text()
-		if end := phraseEnd(l.words, vocab.account); end >= 0 && accountLike(accountValue(l.words[end:])) {
+		if end := phraseEnd(l.words, vocab().account); end >= 0 && accountLike(accountValue(l.words[end:])) {
 			// A page's running header that names the account ("Relevé de
 			// carte de crédit - Numéro de compte: ****5725"): its "credit"
 			// titles no section.
@@ -1268,7 +1268,7 @@ func sectionAbove(lines []*line, first int) (dir int, titled, balances bool) {
 		if d := sectionDirection(text); d != 0 {
 			return d, true, false
 		}
-		if f := foldLabel(text); hasPhrase(f, vocab.balanceTitles) && !strings.Contains(f, " transaction") {
+		if f := foldLabel(text); hasPhrase(f, vocab().balanceTitles) && !strings.Contains(f, " transaction") {
 			return 0, false, true
 		}
 	}
