@@ -48,7 +48,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Tools bench-service compares Passbook with, and drives it with; and
 # PostgreSQL, for BENCH_STORE=postgres.
-BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux
+BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time
 
 .PHONY: deps test-deps bench-deps build run test eval ratchet eval-random bench bench-service bench-extract fuzz contrib-check stress nodes clean
 
