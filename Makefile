@@ -50,7 +50,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # PostgreSQL, for BENCH_STORE=postgres.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time
 
-.PHONY: deps test-deps bench-deps build run test eval ratchet eval-random bench bench-service bench-extract fuzz contrib-check stress nodes clean
+.PHONY: deps test-deps bench-deps build run test eval ratchet eval-random bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -149,11 +149,26 @@ contrib-check: build
 	@d=$$(mktemp -d); for f in contrib/*.service contrib/*.timer; do 		sed 's#/usr/local/bin/passbook#$(CURDIR)/$(BIN)#g' $$f > $$d/$${f#contrib/}; done; 	systemd-analyze verify $$d/*; rc=$$?; rm -rf $$d; [ $$rc = 0 ] && echo "contrib units verified"; exit $$rc
 
 # stress runs issue 9's harness against real servers on loopback (port 0)
-# and prints its figures (lines starting STRESS). The disk-full part mounts
+# and prints its figures (lines starting STRESS); with issue 32's upgrade
+# under load (TestStressUpgrade: stop, restart from a newer build, while
+# clients upload). The disk-full part mounts
 # a 20 MB tmpfs, so it needs root. It stops by itself within ~10 minutes.
 stress: deps
 	set -o pipefail; CORPUS=$(abspath $(CORPUS)) OMP_THREAD_LIMIT=1 $(GO) test -tags stress -run '^TestStress' -count=1 -v -timeout 20m . 2>&1 | \
 		grep -E '^(STRESS|--- |FAIL|ok|PASS)|_test.go:'
+
+# soak runs issue 32's harness: an office's day (MINUTES, 60 by default;
+# MINUTES=10 is a shorter day with the same checks) of mixed load (text,
+# scans and photos uploaded, status polls, downloads in every format,
+# corrections, folder changes, deletes) on SQLite, then on PostgreSQL. It
+# records memory, open files, goroutines, data size, status p99 and queue
+# age every minute (lines starting SOAK), checks that nothing is stuck or
+# lost, quota exact and resources flat, and writes docs/soak-STORE.json
+# and docs/soak-STORE.png. TestSoakSlice, 40 s of it, runs in make test.
+MINUTES ?= 60
+soak: test-deps
+	set -o pipefail; MINUTES=$(MINUTES) OMP_THREAD_LIMIT=1 $(GO) test -tags soak -run '^TestSoak$$' -count=1 -v -timeout $$(( $(MINUTES) * 2 + 30 ))m . 2>&1 | \
+		grep -E '^(SOAK|--- |FAIL|ok|PASS)|_test.go:'
 
 clean:
 	rm -rf bin
