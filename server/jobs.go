@@ -69,9 +69,6 @@ func (s *Server) work(ctx context.Context) {
 // retried at the back of the queue until MaxAttempts; outcome writes that
 // fail (a full disk) are retried with backoff until they hold, so a job is
 // never left claimed once space is freed.
-// progressEvery is how often a running job's pages done are written.
-const progressEvery = 250 * time.Millisecond
-
 func (s *Server) runJob(ctx context.Context, job store.Job) {
 	log := s.log.With("file_id", job.DocumentID)
 	if job.TakenOver {
@@ -100,18 +97,9 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		return
 	}
 	start := time.Now()
-	var recorded time.Time
 	opts := extract.Options{
 		Password: password,
-		// Progress is written at most every progressEvery, and always
-		// for the first and last pages: a write a page held a 500-page
-		// statement's worker behind 500 commits, each a write
-		// transaction shared with every upload and status change.
 		Progress: func(done, total int) {
-			if done > 1 && done < total && time.Since(recorded) < progressEvery {
-				return
-			}
-			recorded = time.Now()
 			if err := s.store.SetProgress(bg, job.DocumentID, done); err != nil {
 				log.Error("record progress", "err", err)
 			}
