@@ -27,6 +27,7 @@ import (
 	"image"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -295,19 +296,23 @@ func (p *Doc) MadeByOCR() bool {
 	if C.pb_made_by(p.d, &out[0], C.size_t(len(out))) != C.PB_OK {
 		return false
 	}
-	return ocrSoftware.MatchString(C.GoString(&out[0]))
+	return ocrSoftware().MatchString(C.GoString(&out[0]))
 }
 
 // ocrSoftware matches the producer or creator names of recognition
 // software.
-var ocrSoftware = regexp.MustCompile(`(?i)\bocr|paper capture|tesseract|abbyy|finereader|omnipage|readiris|scansnap|clearscan`)
+var ocrSoftware = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bocr|paper capture|tesseract|abbyy|finereader|omnipage|readiris|scansnap|clearscan`)
+})
 
 // xmpCreateDate finds xmp:CreateDate as an element or an attribute.
-var xmpCreateDate = regexp.MustCompile(`xmp:CreateDate(?:>|\s*=\s*["'])\s*([0-9]{4}-[0-9]{2}-[0-9]{2})`)
+var xmpCreateDate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`xmp:CreateDate(?:>|\s*=\s*["'])\s*([0-9]{4}-[0-9]{2}-[0-9]{2})`)
+})
 
 // xmpCreated reads an XMP packet's xmp:CreateDate (its day).
 func xmpCreated(packet []byte) (time.Time, bool) {
-	m := xmpCreateDate.FindSubmatch(packet)
+	m := xmpCreateDate().FindSubmatch(packet)
 	if m == nil {
 		return time.Time{}, false
 	}
