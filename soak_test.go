@@ -59,6 +59,7 @@ type soakDoc struct {
 	at       time.Time
 	done     bool
 	deleted  bool
+	failed   bool
 }
 
 // soakReport is a run's samples and what its checks found.
@@ -152,6 +153,7 @@ func runSoak(t *testing.T, cfg soakConfig, files soakFiles) soakReport {
 	var mu sync.Mutex
 	var docs []*soakDoc
 	var latencies []time.Duration // status polls since the last sample
+	failedSeen := map[string]bool{}
 	errorf := func(format string, a ...any) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -171,7 +173,13 @@ func runSoak(t *testing.T, cfg soakConfig, files soakFiles) soakReport {
 			return ""
 		}
 		if st.Status == "failed" {
-			errorf("%s failed: %s", id, st.Error)
+			mu.Lock()
+			first := !failedSeen[id]
+			failedSeen[id] = true
+			mu.Unlock()
+			if first {
+				errorf("%s failed: %s", id, st.Error)
+			}
 		}
 		return st.Status
 	}
@@ -181,7 +189,7 @@ func runSoak(t *testing.T, cfg soakConfig, files soakFiles) soakReport {
 		defer mu.Unlock()
 		var done []*soakDoc
 		for _, d := range docs {
-			if d.done && !d.deleted {
+			if d.done && !d.deleted && !d.failed {
 				done = append(done, d)
 			}
 		}
@@ -239,11 +247,13 @@ func runSoak(t *testing.T, cfg soakConfig, files soakFiles) soakReport {
 				mu.Lock()
 				docs = append(docs, d)
 				mu.Unlock()
-				for status(d.id) == "processing" && !stopped() {
+				st := status(d.id)
+				for st == "processing" && !stopped() {
 					time.Sleep(200 * time.Millisecond)
+					st = status(d.id)
 				}
 				mu.Lock()
-				d.done = true
+				d.done, d.failed = st != "processing", st == "failed"
 				mu.Unlock()
 				pause(rng, 2*time.Second)
 			}
@@ -413,6 +423,7 @@ func runSoak(t *testing.T, cfg soakConfig, files soakFiles) soakReport {
 			}
 			if st != "processing" {
 				rep.failed = append(rep.failed, d.id+" "+st)
+				d.failed = true
 				break
 			}
 			if time.Now().After(deadline) {
@@ -424,7 +435,9 @@ func runSoak(t *testing.T, cfg soakConfig, files soakFiles) soakReport {
 	}
 	rep.uploads = len(docs)
 	for _, d := range docs {
-		rep.pagesConverted += d.pages
+		if !d.failed { // a failed document is refunded
+			rep.pagesConverted += d.pages
+		}
 	}
 	rep.charged = usedPages() - usedBefore
 	if err := srv.stop(); err != nil {
