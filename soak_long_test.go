@@ -175,9 +175,9 @@ func writeSoakPlot(path, title string, ss []soakSample) error {
 			line(x0, y, x1, y, grid)
 			text(4, y+4, strconv.FormatFloat(hi*float64(k)/4, 'f', 1, 64), ink)
 		}
-		for k := 0; k <= 6; k++ {
-			x := x0 + (x1-x0)*k/6
-			text(x-8, yBot+14, strconv.FormatFloat(tEnd*float64(k)/6, 'f', 0, 64), ink)
+		for k := 0; k <= 5; k++ {
+			x := x0 + (x1-x0)*k/5
+			text(x-8, yBot+14, strconv.FormatFloat(math.Round(tEnd*float64(k)/5*10)/10, 'f', -1, 64), ink)
 		}
 		line(x0, yTop, x0, yBot, ink)
 		line(x0, yBot, x1, yBot, ink)
