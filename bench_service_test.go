@@ -51,7 +51,7 @@ func TestBenchService(t *testing.T) {
 	}
 	dir := t.TempDir()
 	files := map[string][]byte{}
-	for _, n := range []int{1, 5, 10, 50} {
+	for _, n := range []int{1, 5, 10, 50, 500} {
 		var b bytes.Buffer
 		if _, err := writeStatement(&b, n, 30); err != nil {
 			t.Fatal(err)
@@ -169,10 +169,31 @@ func TestBenchService(t *testing.T) {
 	}
 	row("idle RSS of server and workers after bursts 1, 5, 10", strings.Join(idle, " / ")+" MB", "goal: flat", "")
 
+	// One long statement in one worker: its time against mutool's, and
+	// the memory of server and workers while it converts.
+	{
+		var ours []time.Duration
+		peak, pss := 0.0, 0.0
+		for range 2 {
+			took, rss, p := srv.burst(t, files["text500"], "text500.pdf", 1)
+			ours = append(ours, took)
+			peak, pss = max(peak, rss), max(pss, p)
+		}
+		ref := timeN(t, 2, "mutool", "draw", "-F", "stext", "-o", "/dev/null", path("text500.pdf"))
+		row("upload → completed, 500-page text PDF, one worker", span(ours), "mutool "+span(ref), ratio(ours, ref))
+		row("peak RSS of server and workers during it (sum of RSS; sum of PSS)", fmt.Sprintf("%.0f MB; %.0f MB", peak, pss), "goal ≤ 150 MB", "")
+	}
+
 	// The CLI.
 	cli := timeN(t, reps, bin, "extract", "--format", "json", "-o", "/dev/null", path("text5.pdf"))
 	ref := mutool(path("text5.pdf"))
 	row("`passbook extract` CLI, 5-page statement", span(cli), "mutool "+span(ref), ratio(cli, ref))
+	cliRSS := maxRSS(t, bin, "extract", "--format", "json", "-o", "/dev/null", path("text5.pdf"))
+	refRSS := maxRSS(t, "mutool", "draw", "-F", "stext", "-o", "/dev/null", path("text5.pdf"))
+	row("its peak RSS", fmt.Sprintf("%.1f MB", cliRSS), fmt.Sprintf("mutool %.1f MB", refRSS), "")
+	version := timeN(t, 10, bin, "version")
+	row("`passbook version`", span(version), "goal ≤ 3 ms", "")
+	row("its peak RSS", fmt.Sprintf("%.1f MB", maxRSS(t, bin, "version")), "goal ≤ 12 MB", "")
 
 	var out strings.Builder
 	storeKind := "SQLite"
@@ -491,6 +512,29 @@ func timeN(t *testing.T, n int, name string, args ...string) []time.Duration {
 	}
 	return ds
 }
+
+// maxRSS is a command's peak resident memory in MB, the median of 5 runs,
+// as GNU time reports it: a child of this process would inherit, in its
+// rusage, the peak of the test binary it was forked from.
+func maxRSS(t *testing.T, name string, args ...string) float64 {
+	var kbs []float64
+	for range 5 {
+		out, err := exec.Command("/usr/bin/time", append([]string{"-f", "maxrss %M", name}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("time %s: %v: %s", name, err, out)
+		}
+		m := maxRSSLine.FindSubmatch(out)
+		if m == nil {
+			t.Fatalf("no maxrss in %s", out)
+		}
+		kb, _ := strconv.ParseFloat(string(m[1]), 64)
+		kbs = append(kbs, kb)
+	}
+	slices.Sort(kbs)
+	return kbs[len(kbs)/2] / 1024
+}
+
+var maxRSSLine = regexp.MustCompile(`maxrss ([0-9]+)`)
 
 func ms(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64)

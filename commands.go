@@ -429,6 +429,7 @@ func cmdExtract(ctx context.Context, e env) error {
 	if err := worker.LimitMemory(worker.DefaultLimits().MemoryBytes); err != nil {
 		return err
 	}
+	worker.TuneMemory()
 	conv := extract.Options{Password: *password}
 	if *explain {
 		conv.Explain = e.stdout

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -27,7 +28,9 @@ const (
 )
 
 // camtIBAN is the schema's IBAN2007Identifier pattern.
-var camtIBAN = regexp.MustCompile(`^(?:[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}|[0-9]{8})$`)
+var camtIBAN = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}|[0-9]{8})$`)
+})
 
 // camtWriter writes XML elements, remembering the first error.
 type camtWriter struct {
@@ -105,7 +108,7 @@ func writeCAMT(w io.Writer, opts Options, bs []block) error {
 		c.close("FrToDt")
 		c.open("Acct")
 		c.open("Id")
-		if id := strings.Join(strings.Fields(b.number), ""); camtIBAN.MatchString(id) && !strings.ContainsAny(id, "*") {
+		if id := strings.Join(strings.Fields(b.number), ""); camtIBAN().MatchString(id) && !strings.ContainsAny(id, "*") {
 			c.leaf("IBAN", id)
 		} else {
 			c.open("Othr")

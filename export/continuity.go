@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -245,11 +246,11 @@ func accountKey(number string) string {
 
 // ibanShape is an IBAN without spaces: country, check digits, 11 to 30
 // letters and digits.
-var ibanShape = regexp.MustCompile(`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`)
+var ibanShape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`) })
 
 // ibanOf is key when it is a valid IBAN (ISO 13616's mod-97 check), else "".
 func ibanOf(key string) string {
-	if !ibanShape.MatchString(key) {
+	if !ibanShape().MatchString(key) {
 		return ""
 	}
 	var digits strings.Builder

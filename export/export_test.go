@@ -499,14 +499,15 @@ func cellFlags(t *testing.T, f *excelize.File, sheet, ref string) (quote bool, f
 	if err != nil {
 		t.Fatal(err)
 	}
-	style, err := f.GetStyle(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(style.Fill.Color) > 0 {
-		fill = style.Fill.Color[0]
-	}
+	// The fill is read from the styles part itself: excelize's GetStyle
+	// reports colours only for a workbook that carries a theme part, which
+	// ours, like many writers', does not need.
 	xf := f.Styles.CellXfs.Xf[id]
+	if xf.FillID != nil && *xf.FillID < len(f.Styles.Fills.Fill) {
+		if pf := f.Styles.Fills.Fill[*xf.FillID].PatternFill; pf != nil && pf.PatternType == "solid" && pf.FgColor != nil {
+			fill = strings.TrimPrefix(pf.FgColor.RGB, "FF")
+		}
+	}
 	return xf.QuotePrefix != nil && *xf.QuotePrefix, fill
 }
 
@@ -729,9 +730,9 @@ func TestMoneyCellBounds(t *testing.T) {
 		in   string
 		want any
 	}{
-		{"0.1", excelize.Cell{StyleID: 7, Value: 0.1}},
-		{"-5", excelize.Cell{StyleID: 7, Value: -5.0}},
-		{"9999999999999.99", excelize.Cell{StyleID: 7, Value: 9999999999999.99}},
+		{"0.1", xlsxCell{style: 7, value: 0.1}},
+		{"-5", xlsxCell{style: 7, value: -5.0}},
+		{"9999999999999.99", xlsxCell{style: 7, value: 9999999999999.99}},
 		// Past 15 significant digits a float could not say it: exact text.
 		{"10000000000000.00", "10000000000000.00"},
 		{"-70368744177664.01", "-70368744177664.01"},
@@ -753,11 +754,11 @@ func TestDateCell(t *testing.T) {
 		in   time.Time
 		want any
 	}{
-		{day("1900-03-01"), excelize.Cell{StyleID: 3, Value: int64(61)}},
-		{day("2024-02-29"), excelize.Cell{StyleID: 3, Value: int64(45351)}},
+		{day("1900-03-01"), xlsxCell{style: 3, value: int64(61)}},
+		{day("2024-02-29"), xlsxCell{style: 3, value: int64(45351)}},
 		// The printed calendar date counts, not the instant.
-		{time.Date(2024, 2, 29, 23, 0, 0, 0, loc), excelize.Cell{StyleID: 3, Value: int64(45351)}},
-		{day("9999-12-31"), excelize.Cell{StyleID: 3, Value: int64(2958465)}},
+		{time.Date(2024, 2, 29, 23, 0, 0, 0, loc), xlsxCell{style: 3, value: int64(45351)}},
+		{day("9999-12-31"), xlsxCell{style: 3, value: int64(2958465)}},
 		{day("1900-02-28"), "1900-02-28"},
 		{time.Time{}, "0001-01-01"},
 	}

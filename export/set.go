@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/xuri/excelize/v2"
-
 	"passbook/extract"
 )
 
@@ -215,60 +213,29 @@ const fileHeader = "File"
 // (as a statement's Transactions sheet, plus the file each row comes from)
 // and a Continuity sheet: the set's status, every statement with its
 // period, balances and reconciliation, and every finding.
-func writeSetXLSX(w io.Writer, opts Options, set *Set, merged []block) (err error) {
-	f := excelize.NewFile()
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write xlsx: %w", cerr)
-		}
-	}()
-	st, err := newXLSXStyles(f)
-	if err != nil {
-		return fmt.Errorf("write xlsx: %w", err)
-	}
-	first := f.GetSheetName(0)
+func writeSetXLSX(w io.Writer, opts Options, set *Set, merged []block) error {
+	var wb workbook
+	st := theStyles
 	names := sheetNames(set)
 	for i, b := range merged {
-		if i == 0 {
-			err = f.SetSheetName(first, names[i])
-		} else {
-			_, err = f.NewSheet(names[i])
-		}
-		if err != nil {
-			return fmt.Errorf("write xlsx: %w", err)
-		}
 		txs := make([]extract.Transaction, len(b.rows))
 		for j, r := range b.rows {
 			txs[j] = r.Transaction
 		}
 		rows := b.rows
-		if err := writeRowsSheet(f, st, names[i], txs, fileHeader, func(j int) string { return rows[j].sourceName }); err != nil {
+		if err := writeRowsSheet(wb.addSheet(names[i]), st, txs, fileHeader, func(j int) string { return rows[j].sourceName }); err != nil {
 			return fmt.Errorf("write xlsx: %w", err)
 		}
 	}
-	if len(merged) == 0 {
-		err = f.SetSheetName(first, continuitySheet)
-	} else {
-		_, err = f.NewSheet(continuitySheet)
-	}
-	if err != nil {
-		return fmt.Errorf("write xlsx: %w", err)
-	}
-	if err := writeContinuitySheet(f, st, opts, set); err != nil {
+	if err := writeContinuitySheet(wb.addSheet(continuitySheet), st, opts, set); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
 	if len(set.Accounts) > 0 {
-		if _, err := f.NewSheet(yearSheet); err != nil {
-			return fmt.Errorf("write xlsx: %w", err)
-		}
-		if err := writeYearSheet(f, st, set); err != nil {
+		if err := writeYearSheet(wb.addSheet(yearSheet), st, set); err != nil {
 			return fmt.Errorf("write xlsx: %w", err)
 		}
 	}
-	if err := f.Write(w); err != nil {
-		return fmt.Errorf("write xlsx: %w", err)
-	}
-	return nil
+	return wb.write(w)
 }
 
 // sheetNames names a sheet per account after it: at most 31 characters
@@ -305,7 +272,7 @@ func sheetNames(set *Set) []string {
 }
 
 // writeContinuitySheet writes the set's standing, statements and findings.
-func writeContinuitySheet(f *excelize.File, st xlsxStyles, opts Options, set *Set) error {
+func writeContinuitySheet(sh *worksheet, st xlsxStyles, opts Options, set *Set) error {
 	cs := st.row(false)
 	name := opts.OriginalName
 	if name == "" {
@@ -355,16 +322,8 @@ func writeContinuitySheet(f *excelize.File, st xlsxStyles, opts Options, set *Se
 	if len(failed) > 0 {
 		rows = append(rows, nil, []any{label("Not converted"), textValue(cs, strings.Join(failed, "; "))})
 	}
-	if err := writeCells(f, st, continuitySheet, rows); err != nil {
-		return err
-	}
-	if err := f.SetColWidth(continuitySheet, "A", "A", 30); err != nil {
-		return err
-	}
-	if err := f.SetColWidth(continuitySheet, "B", "G", 16); err != nil {
-		return err
-	}
-	return f.SetColWidth(continuitySheet, "H", "J", 40)
+	sh.widths = []colWidth{{1, 1, 30}, {2, 7, 16}, {8, 10, 40}}
+	return writeCells(sh, rows)
 }
 
 // WriteReport writes the set's continuity in words, a line per account

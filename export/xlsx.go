@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
-	"github.com/xuri/excelize/v2"
 
 	"passbook/extract"
 )
@@ -55,10 +54,10 @@ const (
 // prints light and keeps black text legible.
 const warnedFill = "FFF2CC"
 
-// xlsxStyles are the style IDs registered in one workbook. Each cell style
-// has a tinted twin for warned rows; quoted is text with the quote-prefix
-// flag, which tells Excel and LibreOffice that text looking like a formula
-// is text, also after someone edits the cell.
+// xlsxStyles are the cell styles of a workbook (workbookStyles). Each
+// cell style has a tinted twin for warned rows; quoted is text with the
+// quote-prefix flag, which tells Excel and LibreOffice that text looking
+// like a formula is text, also after someone edits the cell.
 type xlsxStyles struct {
 	header, label                 int
 	date, money, text, quoted     int
@@ -75,96 +74,32 @@ func (st xlsxStyles) row(warned bool) cellStyles {
 	return cellStyles{st.date, st.money, st.text, st.quoted}
 }
 
+// theStyles are the style indexes of workbookStyles.
+var theStyles = xlsxStyles{
+	header: styleHeader, label: styleLabel,
+	date: styleDate, money: styleMoney, text: styleDefault, quoted: styleQuoted,
+	tDate: styleTintDate, tMoney: styleTintMoney, tText: styleTintText, tQuoted: styleTintQuoted,
+}
+
 // writeXLSX writes a workbook with a "Transactions" sheet (a header row,
 // then one row per transaction with a real date cell and numeric amount
 // cells, the row's warnings in Notes and the row tinted when it has any;
 // set up to print one page wide, landscape, with the header on every page)
 // and a "Statement" sheet with the statement summary.
-func writeXLSX(w io.Writer, opts Options, res *extract.Result, edited bool) (err error) {
-	f := excelize.NewFile()
-	defer func() {
-		// Close removes the stream writer's temporary files, if any.
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write xlsx: %w", cerr)
-		}
-	}()
-	st, err := newXLSXStyles(f)
-	if err != nil {
-		return fmt.Errorf("write xlsx: %w", err)
-	}
-	if err := f.SetSheetName(f.GetSheetName(0), transactionsSheet); err != nil {
-		return fmt.Errorf("write xlsx: %w", err)
-	}
+func writeXLSX(w io.Writer, opts Options, res *extract.Result, edited bool) error {
+	var b workbook
+	st := theStyles
 	extra := ""
 	if len(res.Statement.Accounts) > 0 {
 		extra = accountHeader
 	}
-	if err := writeRowsSheet(f, st, transactionsSheet, res.Transactions, extra, func(i int) string { return res.Transactions[i].Account }); err != nil {
+	if err := writeRowsSheet(b.addSheet(transactionsSheet), st, res.Transactions, extra, func(i int) string { return res.Transactions[i].Account }); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
-	if err := writeStatementSheet(f, st, opts, res, edited); err != nil {
+	if err := writeStatementSheet(b.addSheet(statementSheet), st, opts, res, edited); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
-	// Transactions is the first sheet and already the active one. Calling
-	// SetActiveSheet here would make excelize parse the streamed sheet back
-	// into memory and write it again, which took 90% of the time.
-	if err := f.Write(w); err != nil {
-		return fmt.Errorf("write xlsx: %w", err)
-	}
-	return nil
-}
-
-func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
-	var st xlsxStyles
-	var err error
-	st.header, err = f.NewStyle(&excelize.Style{
-		Font:   &excelize.Font{Bold: true},
-		Fill:   excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"E7E6E6"}},
-		Border: []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}},
-	})
-	if err != nil {
-		return st, err
-	}
-	if st.label, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
-		return st, err
-	}
-	df := dateFormat
-	tint := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{warnedFill}}
-	for _, s := range []struct {
-		id    *int
-		style excelize.Style
-	}{
-		{&st.date, excelize.Style{CustomNumFmt: &df}},
-		{&st.money, excelize.Style{NumFmt: numFmtMoney}},
-		{&st.tDate, excelize.Style{CustomNumFmt: &df, Fill: tint}},
-		{&st.tMoney, excelize.Style{NumFmt: numFmtMoney, Fill: tint}},
-		{&st.tText, excelize.Style{Fill: tint}},
-	} {
-		if *s.id, err = f.NewStyle(&s.style); err != nil {
-			return st, err
-		}
-	}
-	st.text = 0 // the default style
-	if st.quoted, err = quotePrefixed(f, st.text); err != nil {
-		return st, err
-	}
-	st.tQuoted, err = quotePrefixed(f, st.tText)
-	return st, err
-}
-
-// quotePrefixed registers a copy of cell style base with the quote-prefix
-// flag set. excelize's Style has no field for the flag, so the copy is
-// added to the workbook's cell formats directly.
-func quotePrefixed(f *excelize.File, base int) (int, error) {
-	if f.Styles == nil || f.Styles.CellXfs == nil || base < 0 || base >= len(f.Styles.CellXfs.Xf) {
-		return 0, fmt.Errorf("quote-prefix style: no cell format %d", base)
-	}
-	xf := f.Styles.CellXfs.Xf[base]
-	yes := true
-	xf.QuotePrefix = &yes
-	f.Styles.CellXfs.Xf = append(f.Styles.CellXfs.Xf, xf)
-	f.Styles.CellXfs.Count = len(f.Styles.CellXfs.Xf)
-	return len(f.Styles.CellXfs.Xf) - 1, nil
+	return b.write(w)
 }
 
 // textValue is a text cell: statement text kept as it is (made valid
@@ -176,55 +111,27 @@ func textValue(cs cellStyles, s string) any {
 		return nil
 	}
 	if neutralise(s) != s {
-		return excelize.Cell{StyleID: cs.quoted, Value: s}
+		return xlsxCell{style: cs.quoted, value: s}
 	}
 	if cs.text != 0 {
-		return excelize.Cell{StyleID: cs.text, Value: s}
+		return xlsxCell{style: cs.text, value: s}
 	}
 	return s
 }
 
-// writeRowsSheet streams transactions into sheet (which exists), so that
-// a long statement costs one row of cells at a time rather than a cell
-// tree. A last column named extra, when not "", holds extraCell(i) for row
-// i: the Account of a document with several, a folder's File.
-func writeRowsSheet(f *excelize.File, st xlsxStyles, sheet string, txs []extract.Transaction, extra string, extraCell func(i int) string) error {
+// writeRowsSheet writes transactions into sheet s, a row at a time. A
+// last column named extra, when not "", holds extraCell(i) for row i: the
+// Account of a document with several, a folder's File. The sheet has an
+// autofilter over its rows, its header row frozen and printed on every
+// page, landscape and one page wide.
+func writeRowsSheet(s *worksheet, st xlsxStyles, txs []extract.Transaction, extra string, extraCell func(i int) string) error {
 	header := xlsxHeader
 	if extra != "" {
 		header = append(append([]string(nil), xlsxHeader...), extra)
 	}
-	lastRow := len(txs) + 1
-	// The stream writer reuses the sheet's settings as they are when it is
-	// created and cannot add an autofilter afterwards: set it first. The
-	// same goes for the dimension, which it would otherwise leave at "A1";
-	// some readers size the sheet by it, and for the print set-up.
-	lastCol, _ := excelize.ColumnNumberToName(len(header))
-	used := fmt.Sprintf("A1:%s%d", lastCol, lastRow)
-	if err := f.SetSheetDimension(sheet, used); err != nil {
-		return err
-	}
-	if err := f.AutoFilter(sheet, used, nil); err != nil {
-		return err
-	}
-	if err := setPrintLayout(f, sheet); err != nil {
-		return err
-	}
-	sw, err := f.NewStreamWriter(sheet)
-	if err != nil {
-		return err
-	}
-	if err := sw.SetPanes(&excelize.Panes{
-		Freeze:      true,
-		YSplit:      1,
-		TopLeftCell: "A2",
-		ActivePane:  "bottomLeft",
-		Selection:   []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
-	}); err != nil {
-		return err
-	}
-	// Last column first: excelize puts each new <col> before the ones it
-	// has, and spreadsheet readers want them in ascending order.
-	for i := len(header) - 1; i >= 0; i-- {
+	s.rows, s.cols = len(txs)+1, len(header)
+	s.filter, s.table = true, true
+	for i := range header {
 		width := columnWidths[i]
 		switch i {
 		case descriptionCol:
@@ -232,15 +139,13 @@ func writeRowsSheet(f *excelize.File, st xlsxStyles, sheet string, txs []extract
 		case notesCol:
 			width = textWidth(txs, notes, minNotesWidth, maxNotesWidth)
 		}
-		if err := sw.SetColWidth(i+1, i+1, width); err != nil {
-			return err
-		}
+		s.widths = append(s.widths, colWidth{i + 1, i + 1, width})
 	}
 	row := make([]any, len(header))
 	for i, name := range header {
-		row[i] = excelize.Cell{StyleID: st.header, Value: name}
+		row[i] = xlsxCell{style: st.header, value: name}
 	}
-	if err := sw.SetRow("A1", row); err != nil {
+	if err := s.row(row); err != nil {
 		return err
 	}
 	for i, t := range txs {
@@ -259,35 +164,15 @@ func writeRowsSheet(f *excelize.File, st xlsxStyles, sheet string, txs []extract
 			// A tinted row is tinted across, empty cells included.
 			for j, v := range row {
 				if v == nil {
-					row[j] = excelize.Cell{StyleID: cs.text}
+					row[j] = xlsxCell{style: cs.text}
 				}
 			}
 		}
-		cell, _ := excelize.CoordinatesToCellName(1, i+2)
-		if err := sw.SetRow(cell, row); err != nil {
+		if err := s.row(row); err != nil {
 			return err
 		}
 	}
-	return sw.Flush()
-}
-
-// setPrintLayout sets a transactions sheet to print landscape, fitted to
-// one page wide (and as many tall as it takes), with the header row
-// repeated on every page.
-func setPrintLayout(f *excelize.File, sheet string) error {
-	landscape, one, tall := "landscape", 1, 0
-	if err := f.SetPageLayout(sheet, &excelize.PageLayoutOptions{
-		Orientation: &landscape, FitToWidth: &one, FitToHeight: &tall,
-	}); err != nil {
-		return err
-	}
-	fit := true
-	if err := f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
-		return err
-	}
-	return f.SetDefinedName(&excelize.DefinedName{
-		Name: "_xlnm.Print_Titles", RefersTo: "'" + strings.ReplaceAll(sheet, "'", "''") + "'!$1:$1", Scope: sheet,
-	})
+	return nil
 }
 
 // notes is a row's warnings as one cell's text.
@@ -313,10 +198,7 @@ func textWidth(txs []extract.Transaction, text func(extract.Transaction) string,
 // writeStatementSheet writes the summary: one labelled value per row,
 // then, for a document with several accounts, a table of the accounts; last,
 // for a result a person corrected, a row that says so.
-func writeStatementSheet(f *excelize.File, st xlsxStyles, opts Options, res *extract.Result, edited bool) error {
-	if _, err := f.NewSheet(statementSheet); err != nil {
-		return err
-	}
+func writeStatementSheet(sh *worksheet, st xlsxStyles, opts Options, res *extract.Result, edited bool) error {
 	s := res.Statement
 	r := s.Reconciliation
 	breaks := make([]string, len(r.Rows))
@@ -358,68 +240,27 @@ func writeStatementSheet(f *excelize.File, st xlsxStyles, opts Options, res *ext
 	if edited {
 		rows = append(rows, []any{label("Edited"), textValue(cs, "yes: corrected by hand after conversion")})
 	}
-	if err := writeCells(f, st, statementSheet, rows); err != nil {
-		return err
-	}
-	if err := f.SetColWidth(statementSheet, "A", "A", 30); err != nil {
-		return err
-	}
-	if err := f.SetColWidth(statementSheet, "B", "B", 60); err != nil {
-		return err
-	}
-	return f.SetColWidth(statementSheet, "C", "G", 16)
+	sh.widths = []colWidth{{1, 1, 30}, {2, 2, 60}, {3, 7, 16}}
+	return writeCells(sh, rows)
 }
 
 // label is a summary sheet's cell written bold.
 type label string
 
-// writeCells writes rows of values into sheet from A1, cell by cell (for
-// the short summary sheets): a label bold, the rest as setCell does.
-func writeCells(f *excelize.File, st xlsxStyles, sheet string, rows [][]any) error {
-	for i, row := range rows {
-		for j, v := range row {
-			ref, _ := excelize.CoordinatesToCellName(j+1, i+1)
-			if l, ok := v.(label); ok {
-				if err := f.SetCellStr(sheet, ref, string(l)); err != nil {
-					return err
-				}
-				if err := f.SetCellStyle(sheet, ref, ref, st.label); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := setCell(f, sheet, ref, v); err != nil {
-				return err
-			}
+// writeCells writes rows of values into sheet from A1 (for the short
+// summary sheets): a label bold, a string as text even when it looks like
+// a number, nil or "" as an empty cell.
+func writeCells(sh *worksheet, rows [][]any) error {
+	for _, row := range rows {
+		if len(row) > sh.cols {
+			sh.cols = len(row)
+		}
+		if err := sh.row(row); err != nil {
+			return err
 		}
 	}
+	sh.rows = len(rows)
 	return nil
-}
-
-// setCell writes one value of a summary sheet, as the stream writer
-// would have: a Cell's style applies, a string stays text even when it
-// looks like a number, and nil or "" leaves the cell empty.
-func setCell(f *excelize.File, sheet, ref string, v any) error {
-	style := 0
-	if c, ok := v.(excelize.Cell); ok {
-		style, v = c.StyleID, c.Value
-	}
-	var err error
-	switch v := v.(type) {
-	case nil:
-		return nil
-	case string:
-		if v == "" {
-			return nil
-		}
-		err = f.SetCellStr(sheet, ref, v)
-	default:
-		err = f.SetCellValue(sheet, ref, v)
-	}
-	if err != nil || style == 0 {
-		return err
-	}
-	return f.SetCellStyle(sheet, ref, ref, style)
 }
 
 // excelEpoch is day 0 of Excel's 1900 date system as it counts from
@@ -439,7 +280,7 @@ func dateCell(style int, t time.Time) any {
 		return t.Format(dateLayout)
 	}
 	serial := (day.Unix() - excelEpoch.Unix()) / 86400
-	return excelize.Cell{StyleID: style, Value: serial}
+	return xlsxCell{style: style, value: serial}
 }
 
 // optDateCell is dateCell for a date that may be unknown (an empty cell).
@@ -463,7 +304,7 @@ var maxExactMoney = decimal.New(1, 13)
 // lossless. Any decimal with at most 15 significant digits survives
 // decimal text -> nearest float64 -> shortest decimal text unchanged
 // (float64 carries 15.95 decimal digits), and shortest text is what
-// excelize writes into the file (strconv.FormatFloat with precision -1).
+// the workbook writes into the file (strconv.FormatFloat with precision -1).
 // Amounts below 10^13 have at most 15 digits with their two decimals, so
 // the file holds the very digits of the decimal, and 15 digits is also all
 // Excel displays. "Below 2^53 cents" would not be enough: a float64 of
@@ -484,5 +325,5 @@ func moneyCell(style int, d *decimal.Decimal) any {
 	if err != nil { // unreachable: StringFixed writes plain decimal text
 		return s
 	}
-	return excelize.Cell{StyleID: style, Value: v}
+	return xlsxCell{style: style, value: v}
 }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-	"github.com/xuri/excelize/v2"
 )
 
 // YearJSON is an account's summary over the folder's period: the balance
@@ -126,7 +125,7 @@ const yearSheet = "Year summary"
 // writeYearSheet writes, per account, its opening and closing balance and
 // money in and out over the period, then a row per month with the files
 // the month's rows come from.
-func writeYearSheet(f *excelize.File, st xlsxStyles, set *Set) error {
+func writeYearSheet(sh *worksheet, st xlsxStyles, set *Set) error {
 	cs := st.row(false)
 	var rows [][]any
 	for i, a := range set.Accounts {
@@ -154,14 +153,6 @@ func writeYearSheet(f *excelize.File, st xlsxStyles, set *Set) error {
 				moneyCell(st.money, &mOut), moneyCell(st.money, m.closing), textValue(cs, files)})
 		}
 	}
-	if err := writeCells(f, st, yearSheet, rows); err != nil {
-		return err
-	}
-	if err := f.SetColWidth(yearSheet, "A", "A", 18); err != nil {
-		return err
-	}
-	if err := f.SetColWidth(yearSheet, "B", "E", 16); err != nil {
-		return err
-	}
-	return f.SetColWidth(yearSheet, "F", "F", 60)
+	sh.widths = []colWidth{{1, 1, 18}, {2, 5, 16}, {6, 6, 60}}
+	return writeCells(sh, rows)
 }

@@ -532,6 +532,12 @@ int pb_page_chars(pb_doc *d, int page, pb_char **out, int *n, float *w, float *h
 	fz_try(ctx) {
 		fz_stext_options opts;
 		fz_rect b;
+		/* Colour management is for pixels. Reading text with it on, the
+		 * structured-text device converts each character's colour through
+		 * lcms, building colour links (tone curves) again for each
+		 * document, since the store is emptied between them: ~5% of a
+		 * short statement's conversion, for a colour no one reads. */
+		fz_disable_icc(ctx);
 		memset(&opts, 0, sizeof opts);
 		pg = fz_load_page(ctx, d->doc, page);
 		b = fz_bound_page(ctx, pg);
@@ -615,6 +621,8 @@ int pb_render_gray(pb_doc *d, int page, float dpi, long maxpix, unsigned char **
 		float s = dpi / 72.0f;
 		fz_matrix m = fz_scale(s, s);
 		fz_rect b;
+		/* Pixels for recognition keep colour management (see pb_page_chars). */
+		fz_enable_icc(ctx);
 		pg = fz_load_page(ctx, d->doc, page);
 		b = fz_transform_rect(fz_bound_page(ctx, pg), m);
 		if ((double)(b.x1 - b.x0) * (double)(b.y1 - b.y0) > (double)maxpix) {

@@ -27,8 +27,10 @@ import (
 	"image"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"passbook/extract"
@@ -168,52 +170,98 @@ func (p *Doc) Words(page int) (extract.Page, error) {
 		return pg, nil
 	}
 	cs := unsafe.Slice(out, int(n))
-	chars := make([]rawChar, len(cs))
-	for i, c := range cs {
-		chars[i] = rawChar{rune(c.c), int(c.line), float64(c.x0), float64(c.y0), float64(c.x1), float64(c.y1)}
-	}
-	pg.Words = groupWords(chars)
+	pg.Words = groupWords(len(cs), func(i int) rawChar {
+		c := &cs[i]
+		return rawChar{rune(c.c), int(c.line), float64(c.x0), float64(c.y0), float64(c.x1), float64(c.y1)}
+	})
 	return pg, nil
 }
 
 // groupWords joins the characters of each text line into words, breaking on
-// white space and on horizontal gaps wider than a narrow space.
-func groupWords(chars []rawChar) []extract.Word {
+// white space and on horizontal gaps wider than a narrow space. It reads
+// the n characters through char (from MuPDF's array, not a copy of it) in
+// two passes: the first finds the words and the bytes of their text, so
+// that the second fills a slice made to size, and every word's text is a
+// piece of one string per page. A page's words live as long as the
+// conversion, and were its largest allocation: a copy of the characters,
+// a slice grown by doubling and a string per word.
+func groupWords(n int, char func(i int) rawChar) []extract.Word {
 	var words []extract.Word
-	var cur []rune
-	var w extract.Word
-	flush := func() {
-		if len(cur) > 0 {
-			w.Text = string(cur)
-			words = append(words, w)
+	var text []byte
+	var ends []int // where each word's text ends in text
+	for pass := 0; pass < 2; pass++ {
+		count, size := 0, 0
+		var w extract.Word
+		open := false
+		flush := func() {
+			if open {
+				if pass == 1 {
+					words[count] = w
+					ends[count] = size
+				}
+				count++
+			}
+			open = false
 		}
-		cur = cur[:0]
-	}
-	for i, c := range chars {
-		if i > 0 && chars[i-1].line != c.line {
-			flush()
-		}
-		if unicode.IsSpace(c.r) || c.r == 0 || c.r == 0xFFFD && c.x1-c.x0 <= 0 {
-			flush()
-			continue
-		}
-		if len(cur) > 0 {
-			hgt := max(w.Y1-w.Y0, c.y1-c.y0)
-			gap := c.x0 - w.X1
-			if gap > 0.2*hgt || gap < -0.5*hgt {
+		var prev rawChar
+		for i := 0; i < n; i++ {
+			c := char(i)
+			if i > 0 && prev.line != c.line {
 				flush()
 			}
+			prev = c
+			if unicode.IsSpace(c.r) || c.r == 0 || c.r == 0xFFFD && c.x1-c.x0 <= 0 {
+				flush()
+				continue
+			}
+			if open {
+				hgt := max(w.Y1-w.Y0, c.y1-c.y0)
+				gap := c.x0 - w.X1
+				if gap > 0.2*hgt || gap < -0.5*hgt {
+					flush()
+				}
+			}
+			if !open {
+				w = extract.Word{X0: c.x0, Y0: c.y0, X1: c.x1, Y1: c.y1}
+				open = true
+			} else {
+				w.X0, w.Y0 = min(w.X0, c.x0), min(w.Y0, c.y0)
+				w.X1, w.Y1 = max(w.X1, c.x1), max(w.Y1, c.y1)
+			}
+			if pass == 1 {
+				text = utf8.AppendRune(text, c.r)
+				size = len(text)
+			} else {
+				size += runeLen(c.r)
+			}
 		}
-		if len(cur) == 0 {
-			w = extract.Word{X0: c.x0, Y0: c.y0, X1: c.x1, Y1: c.y1}
-		} else {
-			w.X0, w.Y0 = min(w.X0, c.x0), min(w.Y0, c.y0)
-			w.X1, w.Y1 = max(w.X1, c.x1), max(w.Y1, c.y1)
+		flush()
+		if pass == 0 {
+			if count == 0 {
+				return nil
+			}
+			words = make([]extract.Word, count)
+			ends = make([]int, count)
+			text = make([]byte, 0, size)
 		}
-		cur = append(cur, c.r)
 	}
-	flush()
+	// One string for the page's text; each word's text is a piece of it.
+	all := string(text)
+	off := 0
+	for i := range words {
+		words[i].Text = all[off:ends[i]]
+		off = ends[i]
+	}
 	return words
+}
+
+// runeLen is the length of r in UTF-8 as utf8.AppendRune writes it
+// (an invalid rune as U+FFFD).
+func runeLen(r rune) int {
+	if l := utf8.RuneLen(r); l > 0 {
+		return l
+	}
+	return utf8.RuneLen(utf8.RuneError)
 }
 
 // Created is when the document says it was made: its XMP CreateDate,
@@ -248,19 +296,23 @@ func (p *Doc) MadeByOCR() bool {
 	if C.pb_made_by(p.d, &out[0], C.size_t(len(out))) != C.PB_OK {
 		return false
 	}
-	return ocrSoftware.MatchString(C.GoString(&out[0]))
+	return ocrSoftware().MatchString(C.GoString(&out[0]))
 }
 
 // ocrSoftware matches the producer or creator names of recognition
 // software.
-var ocrSoftware = regexp.MustCompile(`(?i)\bocr|paper capture|tesseract|abbyy|finereader|omnipage|readiris|scansnap|clearscan`)
+var ocrSoftware = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bocr|paper capture|tesseract|abbyy|finereader|omnipage|readiris|scansnap|clearscan`)
+})
 
 // xmpCreateDate finds xmp:CreateDate as an element or an attribute.
-var xmpCreateDate = regexp.MustCompile(`xmp:CreateDate(?:>|\s*=\s*["'])\s*([0-9]{4}-[0-9]{2}-[0-9]{2})`)
+var xmpCreateDate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`xmp:CreateDate(?:>|\s*=\s*["'])\s*([0-9]{4}-[0-9]{2}-[0-9]{2})`)
+})
 
 // xmpCreated reads an XMP packet's xmp:CreateDate (its day).
 func xmpCreated(packet []byte) (time.Time, bool) {
-	m := xmpCreateDate.FindSubmatch(packet)
+	m := xmpCreateDate().FindSubmatch(packet)
 	if m == nil {
 		return time.Time{}, false
 	}
