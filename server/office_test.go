@@ -878,7 +878,12 @@ func TestAuditTrail(t *testing.T) {
 		{"GET", "/api/v1/download?format=xlsx&file_id=" + doc, f.reader, "", store.ActExport},
 		{"PUT", "/api/v1/documents/" + doc + "/transactions", f.staff, `{"transactions":[]}`, store.ActCorrect},
 		{"DELETE", "/api/v1/documents/" + doc + "/transactions", f.staff, "", store.ActRevert},
+		{"PUT", "/api/v1/documents/" + doc + "/statement", f.staff, `{"currency":"EUR"}`, store.ActCorrectHeader},
+		{"GET", "/api/v1/documents/zip?format=csv&file_id=" + doc, f.staff, "", store.ActExportZip},
+		{"PATCH", "/api/v1/folders/" + f.folder, f.staff, `{"name":"Smith 2024"}`, store.ActFolderRename},
 		{"PUT", "/api/v1/folders/" + f.folder + "/documents/" + doc, f.staff, "", store.ActFolderAdd},
+		{"PATCH", "/api/v1/folders/" + f.folder + "/documents/" + doc, f.staff, `{"set_aside":true}`, store.ActFolderSetAside},
+		{"PATCH", "/api/v1/folders/" + f.folder + "/documents/" + doc, f.staff, `{"set_aside":false}`, store.ActFolderTakeBack},
 		{"DELETE", "/api/v1/folders/" + f.folder + "/documents/" + doc, f.staff, "", store.ActFolderRemove},
 		{"POST", "/api/v1/folders", f.staff, `{"name":"Jones"}`, store.ActFolderCreate},
 		{"POST", "/api/v1/links", f.staff, `{"folder_id":"` + f.folder + `"}`, store.ActLinkCreate},
@@ -906,7 +911,8 @@ func TestAuditTrail(t *testing.T) {
 	}
 	for _, action := range []string{store.ActUpload, store.ActConvert, store.ActExport, store.ActCorrect, store.ActRevert, store.ActFolderAdd,
 		store.ActFolderRemove, store.ActFolderCreate, store.ActLinkCreate, store.ActMemberInvite, store.ActMemberRole, store.ActDelete,
-		store.ActSignIn, store.ActSignOut, store.ActSignInFailed} {
+		store.ActSignIn, store.ActSignOut, store.ActSignInFailed,
+		store.ActCorrectHeader, store.ActExportZip, store.ActFolderRename, store.ActFolderSetAside, store.ActFolderTakeBack} {
 		ev, ok := have[action]
 		if !ok {
 			t.Errorf("no %s in the trail", action)
@@ -921,6 +927,21 @@ func TestAuditTrail(t *testing.T) {
 	}
 	if ev := have[store.ActDelete]; ev.Actor != "clerk@a.example" || ev.DocumentID != doc {
 		t.Errorf("delete line %+v", ev)
+	}
+	// Issue 30's changes and its zip: who, and to which document or folder.
+	if ev := have[store.ActCorrectHeader]; ev.Actor != "clerk@a.example" || ev.DocumentID != doc {
+		t.Errorf("header correction line %+v", ev)
+	}
+	if ev := have[store.ActExportZip]; ev.Actor != "clerk@a.example" || ev.DocumentID != doc || ev.Detail != "csv" {
+		t.Errorf("zip line %+v", ev)
+	}
+	if ev := have[store.ActFolderRename]; ev.Actor != "clerk@a.example" || ev.FolderID != f.folder || !strings.HasSuffix(ev.Detail, "Smith 2024") {
+		t.Errorf("rename line %+v", ev)
+	}
+	for _, a := range []string{store.ActFolderSetAside, store.ActFolderTakeBack} {
+		if ev := have[a]; ev.Actor != "clerk@a.example" || ev.FolderID != f.folder || ev.DocumentID != doc {
+			t.Errorf("%s line %+v", a, ev)
+		}
 	}
 
 	// Through the API, filtered: by member, by document, by date.
