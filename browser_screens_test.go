@@ -268,6 +268,19 @@ func TestBrowserScreens(t *testing.T) {
 	if phone.Page > phone.Screen || phone.Wrap > phone.WrapClient+1 || phone.Card != "grid" {
 		t.Errorf("at 390 px: page %v px on a %v px screen (wider: %s), rows %v px in %v px, rows displayed as %s", phone.Page, phone.Screen, phone.Wider, phone.Wrap, phone.WrapClient, phone.Card)
 	}
+	// The owner's audit trail, its lines on the page, scrolls inside its
+	// card: it is what once made the page 405 px wide.
+	var trail struct {
+		Rows             int
+		Right, CardRight float64
+		OverflowX        string
+	}
+	b.do("measure the trail", chromedp.Evaluate(`(() => { const t = document.getElementById("trail-list").closest("table"), c = document.getElementById("trail");
+		return { Rows: c.hidden ? 0 : document.querySelectorAll("#trail-list tr").length, Right: t.getBoundingClientRect().right, CardRight: c.getBoundingClientRect().right,
+			OverflowX: getComputedStyle(t).overflowX }; })()`, &trail))
+	if trail.Rows == 0 || trail.Right > trail.CardRight || trail.CardRight > phone.Screen || trail.OverflowX != "auto" {
+		t.Errorf("at 390 px the audit trail (%d lines) reaches %v px in a card reaching %v px on a %v px screen, overflow-x %s; want it inside its card, scrolling", trail.Rows, trail.Right, trail.CardRight, phone.Screen, trail.OverflowX)
+	}
 	b.shot("review-390.png")
 	b.shotOf("#review", "docs-review-390.png")
 	shots("390")
