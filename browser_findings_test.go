@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -286,6 +287,44 @@ func TestBrowserFolderFindings(t *testing.T) {
 	b.do("reachable again", network.SetBlockedURLs([]string{}))
 	b.waitJS("true state", `(() => { const li = document.querySelector('#uploads li[data-name="long.pdf"]'); return li.querySelector(".msg").textContent.startsWith("Converted") &&
 		!!document.querySelector('#docs tr[data-id="' + li.dataset.id + '"] .badge:not(.processing):not(.lost)'); })()`)
+
+	// A read-only member sees the folder, its set-aside statements and the
+	// documents, and may download them, several as a zip; none of the
+	// controls that change them is offered (the server refuses them too).
+	data := filepath.Join(dir, "passbook.db")
+	if err := run(t.Context(), []string{"accounts", "add-member", "admin@localhost", "reader@example.com", "--role", "read_only", "--data", data},
+		os.Getenv, nil, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	readerPassword := resetPassword(t, data, "reader@example.com")
+	b.do("admin signs out", click("#signout"), chromedp.WaitVisible("#email", chromedp.ByID))
+	b.signIn("reader signs in", "reader@example.com", readerPassword)
+	b.waitJS("read-only page", `document.body.dataset.role === "read_only" && !!document.querySelector('#folder-list li[data-id="`+fid+`"] button') &&
+		!!document.querySelector("#docs tr input.pick")`)
+	b.do("open folder as the reader", click(`#folder-list li[data-id="`+fid+`"] button`))
+	b.waitJS("folder drawn for the reader", `!!document.querySelector('.aside-list li[data-id="`+ids["faulty"]+`"]') && document.querySelectorAll("#timeline .month").length > 0`)
+	b.do("select a document", click(`#docs tr input.pick`))
+	b.waitJS("selection bar", `!document.getElementById("bulk").hidden`)
+	b.do("review as the reader", click(`#docs tr button[aria-label^="Review"]`))
+	b.waitJS("review open for the reader", `!document.getElementById("review").hidden && document.querySelectorAll("#tx tr").length > 0`)
+	var seen struct{ Missing, Shown, Hidden []string }
+	b.do("controls", chromedp.Evaluate(`(() => {
+		const shown = (e) => e.getClientRects().length > 0;
+		// Each is on the page (so that hiding it is what is checked) ...
+		const present = ["#folder-rename-btn", "#header-edit", "#bulk-put", "#bulk-delete", "#folder-add", '#docs button[aria-label^="Delete"]',
+			'.aside-list li[data-id="`+ids["faulty"]+`"] button', '#timeline .month button.remove'];
+		// ... and may be, as the folder's findings stand.
+		const maybe = ["#folder .keep", '#folder button[aria-label^="Remove"]', "#folder .finding-actions label.button", "#header-form input"];
+		const r = { Missing: [], Shown: [], Hidden: [] };
+		for (const q of present) if (!document.querySelector(q)) r.Missing.push(q);
+		for (const q of [...present, ...maybe]) for (const e of document.querySelectorAll(q)) if (shown(e)) r.Shown.push(q + " " + (e.getAttribute("aria-label") || e.textContent));
+		// What a reader may do stays offered.
+		for (const q of ["#bulk-zip", '#docs button[aria-label^="Download"]', "#folder-download"]) if (![...document.querySelectorAll(q)].some(shown)) r.Hidden.push(q);
+		return r; })()`, &seen))
+	if len(seen.Missing) > 0 || len(seen.Shown) > 0 || len(seen.Hidden) > 0 {
+		t.Errorf("a read-only member's page: controls not on the page %q; changing controls offered %q; reading controls not offered %q", seen.Missing, seen.Shown, seen.Hidden)
+	}
+	b.shot("23-read-only.png")
 }
 
 // groupMoney writes d as the page does in an en-US browser: 1,234.50.
@@ -307,11 +346,11 @@ func groupMoney(d decimal.Decimal) string {
 	return string(out) + "." + f
 }
 
-// pageSignIn opens the page and signs in as the first run's admin, whose
-// API key is key. It is the one place these tests sign in: when the page
-// signs in another way (e-mail and password), only this changes.
+// pageSignIn opens the page and signs in as the first run's admin, with
+// the e-mail and password the first run printed (key, its API key, stays
+// the tests' way into the API). It is the one place these tests sign in.
 func pageSignIn(b *browserSession, base, key string, srv *serving) {
 	b.t.Helper()
-	b.do("open", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#key", chromedp.ByID))
-	b.do("sign in", chromedp.SendKeys("#key", key, chromedp.ByID), click(`#signin-form button[type=submit]`), chromedp.WaitVisible("#app", chromedp.ByID))
+	b.do("open", chromedp.Navigate(base+"/"))
+	b.signIn("sign in", "admin@localhost", firstRunPassword(b.t, srv.stdout.String()))
 }

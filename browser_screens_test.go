@@ -253,15 +253,33 @@ func TestBrowserScreens(t *testing.T) {
 	b.do("phone", chromedp.EmulateViewport(390, 844))
 	var phone struct {
 		Page, Screen, Wrap, WrapClient float64
-		Card                           string
+		Card, Wider                    string
 	}
+	// Wider names the outermost elements that reach past the screen, so
+	// that a failure says what widens the page.
 	measure := func() {
-		b.do("measure", chromedp.Evaluate(`(() => { const w = document.querySelector("#review .table-wrap"); return { Page: document.documentElement.scrollWidth, Screen: innerWidth,
-			Wrap: w.scrollWidth, WrapClient: w.clientWidth, Card: getComputedStyle(document.querySelector("#tx tr")).display }; })()`, &phone))
+		b.do("measure", chromedp.Evaluate(`(() => { const w = document.querySelector("#review .table-wrap");
+			const wider = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > innerWidth + 1))
+				.map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "")).join(", ");
+			return { Page: document.documentElement.scrollWidth, Screen: innerWidth,
+			Wrap: w.scrollWidth, WrapClient: w.clientWidth, Card: getComputedStyle(document.querySelector("#tx tr")).display, Wider: wider }; })()`, &phone))
 	}
 	measure()
 	if phone.Page > phone.Screen || phone.Wrap > phone.WrapClient+1 || phone.Card != "grid" {
-		t.Errorf("at 390 px: page %v px on a %v px screen, rows %v px in %v px, rows displayed as %s", phone.Page, phone.Screen, phone.Wrap, phone.WrapClient, phone.Card)
+		t.Errorf("at 390 px: page %v px on a %v px screen (wider: %s), rows %v px in %v px, rows displayed as %s", phone.Page, phone.Screen, phone.Wider, phone.Wrap, phone.WrapClient, phone.Card)
+	}
+	// The owner's audit trail, its lines on the page, scrolls inside its
+	// card: it is what once made the page 405 px wide.
+	var trail struct {
+		Rows             int
+		Right, CardRight float64
+		OverflowX        string
+	}
+	b.do("measure the trail", chromedp.Evaluate(`(() => { const t = document.getElementById("trail-list").closest("table"), c = document.getElementById("trail");
+		return { Rows: c.hidden ? 0 : document.querySelectorAll("#trail-list tr").length, Right: t.getBoundingClientRect().right, CardRight: c.getBoundingClientRect().right,
+			OverflowX: getComputedStyle(t).overflowX }; })()`, &trail))
+	if trail.Rows == 0 || trail.Right > trail.CardRight || trail.CardRight > phone.Screen || trail.OverflowX != "auto" {
+		t.Errorf("at 390 px the audit trail (%d lines) reaches %v px in a card reaching %v px on a %v px screen, overflow-x %s; want it inside its card, scrolling", trail.Rows, trail.Right, trail.CardRight, phone.Screen, trail.OverflowX)
 	}
 	b.shot("review-390.png")
 	b.shotOf("#review", "docs-review-390.png")

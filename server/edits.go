@@ -375,7 +375,7 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 		}
 		se.Transactions = append(se.Transactions, fromTransaction(t))
 	}
-	s.storeEdit(w, r, doc, se)
+	s.storeEdit(w, r, doc, se, store.ActCorrect)
 }
 
 // statementCorrection checks a header correction; a document that holds
@@ -444,12 +444,12 @@ func (s *Server) handleSaveStatement(w http.ResponseWriter, r *http.Request) {
 	if !e.empty() {
 		se.Statement = &e
 	}
-	s.storeEdit(w, r, doc, se)
+	s.storeEdit(w, r, doc, se, store.ActCorrectHeader)
 }
 
-// storeEdit checks that se reads back, learns its reconciliation, stores it
-// and answers with the document's new standing.
-func (s *Server) storeEdit(w http.ResponseWriter, r *http.Request, doc store.Document, se storedEdit) {
+// storeEdit checks that se reads back, learns its reconciliation, stores it,
+// records action in the trail and answers with the document's new standing.
+func (s *Server) storeEdit(w http.ResponseWriter, r *http.Request, doc store.Document, se storedEdit, action string) {
 	raw, err := json.Marshal(se)
 	if err != nil {
 		s.fail(w, r, err)
@@ -472,7 +472,7 @@ func (s *Server) storeEdit(w http.ResponseWriter, r *http.Request, doc store.Doc
 	}
 	s.log.Info("transactions corrected", "file_id", doc.ID, "transactions", len(res.Transactions),
 		"reconciliation", res.Statement.Reconciliation.Status)
-	s.audit(r, store.Event{Action: store.ActCorrect, DocumentID: doc.ID,
+	s.audit(r, store.Event{Action: action, DocumentID: doc.ID,
 		Detail: fmt.Sprintf("%d transactions, %s", len(res.Transactions), res.Statement.Reconciliation.Status)})
 	writeJSON(w, http.StatusOK, newEditResponse(doc.ID, res, true))
 }

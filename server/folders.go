@@ -322,6 +322,7 @@ func (s *Server) handleRenameFolder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("folder renamed", "folder_id", f.ID, "account_id", f.AccountID)
+	s.audit(r, store.Event{Action: store.ActFolderRename, FolderID: f.ID, Detail: f.Name + " → " + name})
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "name": name})
 }
 
@@ -348,5 +349,10 @@ func (s *Server) handleSetAside(w http.ResponseWriter, r *http.Request) {
 			"GET /api/v1/folders/{folder_id} lists the folder's documents."})
 		return
 	}
+	action := store.ActFolderTakeBack
+	if *req.SetAside {
+		action = store.ActFolderSetAside
+	}
+	s.audit(r, store.Event{Action: action, FolderID: f.ID, DocumentID: d.ID})
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folder_id": f.ID, "file_id": d.ID, "set_aside": *req.SetAside})
 }

@@ -210,6 +210,23 @@ func TestAuthorisationMatrix(t *testing.T) {
 			}
 			return req{"DELETE", "/api/v1/folders/" + fo + "/documents/" + f.doc, "", ""}
 		}, [6]int{200, 200, 403, 403, 401, 401}},
+		// Issue 30's routes: a zip of documents, a header corrected, a
+		// folder renamed, a statement set aside and taken back.
+		{"zip", func() req { return req{"GET", "/api/v1/documents/zip?format=csv&file_id=" + f.doc, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
+		{"correct header", func() req {
+			return req{"PUT", "/api/v1/documents/" + f.doc + "/statement", `{"currency":"EUR"}`, ""}
+		}, [6]int{200, 200, 403, 403, 401, 401}},
+		{"rename folder", func() req {
+			n++
+			return req{"PATCH", "/api/v1/folders/" + f.newFolder(f.a), fmt.Sprintf(`{"name":"Renamed %d"}`, n), ""}
+		}, [6]int{200, 200, 403, 403, 401, 401}},
+		{"set aside", func() req {
+			fo := f.newFolder(f.a)
+			if err := e.store.AddToFolder(ctx, fo, f.doc); err != nil {
+				t.Fatal(err)
+			}
+			return req{"PATCH", "/api/v1/folders/" + fo + "/documents/" + f.doc, `{"set_aside":true}`, ""}
+		}, [6]int{200, 200, 403, 403, 401, 401}},
 		{"session", func() req { return req{"GET", "/api/v1/session", "", ""} }, [6]int{200, 200, 200, 200, 401, 401}},
 		{"links", func() req { return req{"GET", "/api/v1/links", "", ""} }, [6]int{200, 200, 403, 200, 401, 401}},
 		{"create link", func() req {
@@ -318,6 +335,11 @@ func TestIDsGuessedAndSwapped(t *testing.T) {
 		{"B's document's history", "GET", "/api/v1/documents/" + f.otherDoc + "/history", "", 403},
 		{"B's document corrected", "PUT", "/api/v1/documents/" + f.otherDoc + "/transactions", `{"transactions":[]}`, 403},
 		{"B's document deleted", "DELETE", "/api/v1/documents/" + f.otherDoc, "", 403},
+		{"B's document in a zip", "GET", "/api/v1/documents/zip?format=csv&file_id=" + f.doc + "&file_id=" + f.otherDoc, "", 403},
+		{"B's document's header corrected", "PUT", "/api/v1/documents/" + f.otherDoc + "/statement", `{"currency":"EUR"}`, 403},
+		{"B's folder renamed", "PATCH", "/api/v1/folders/" + f.otherFolder, `{"name":"Mine now"}`, 403},
+		{"B's document set aside in A's folder", "PATCH", "/api/v1/folders/" + f.folder + "/documents/" + f.otherDoc, `{"set_aside":true}`, 403},
+		{"A's document set aside in B's folder", "PATCH", "/api/v1/folders/" + f.otherFolder + "/documents/" + f.doc, `{"set_aside":true}`, 403},
 		{"B's link revoked", "DELETE", "/api/v1/links/" + otherLink.ID, "", 404},
 		{"a link for B's folder", "POST", "/api/v1/links", `{"folder_id":"` + f.otherFolder + `"}`, 403},
 		{"B's member's role", "PUT", fmt.Sprintf("/api/v1/members/%d", bm.ID), `{"role":"owner"}`, 404},
@@ -856,7 +878,12 @@ func TestAuditTrail(t *testing.T) {
 		{"GET", "/api/v1/download?format=xlsx&file_id=" + doc, f.reader, "", store.ActExport},
 		{"PUT", "/api/v1/documents/" + doc + "/transactions", f.staff, `{"transactions":[]}`, store.ActCorrect},
 		{"DELETE", "/api/v1/documents/" + doc + "/transactions", f.staff, "", store.ActRevert},
+		{"PUT", "/api/v1/documents/" + doc + "/statement", f.staff, `{"currency":"EUR"}`, store.ActCorrectHeader},
+		{"GET", "/api/v1/documents/zip?format=csv&file_id=" + doc, f.staff, "", store.ActExportZip},
+		{"PATCH", "/api/v1/folders/" + f.folder, f.staff, `{"name":"Smith 2024"}`, store.ActFolderRename},
 		{"PUT", "/api/v1/folders/" + f.folder + "/documents/" + doc, f.staff, "", store.ActFolderAdd},
+		{"PATCH", "/api/v1/folders/" + f.folder + "/documents/" + doc, f.staff, `{"set_aside":true}`, store.ActFolderSetAside},
+		{"PATCH", "/api/v1/folders/" + f.folder + "/documents/" + doc, f.staff, `{"set_aside":false}`, store.ActFolderTakeBack},
 		{"DELETE", "/api/v1/folders/" + f.folder + "/documents/" + doc, f.staff, "", store.ActFolderRemove},
 		{"POST", "/api/v1/folders", f.staff, `{"name":"Jones"}`, store.ActFolderCreate},
 		{"POST", "/api/v1/links", f.staff, `{"folder_id":"` + f.folder + `"}`, store.ActLinkCreate},
@@ -884,7 +911,8 @@ func TestAuditTrail(t *testing.T) {
 	}
 	for _, action := range []string{store.ActUpload, store.ActConvert, store.ActExport, store.ActCorrect, store.ActRevert, store.ActFolderAdd,
 		store.ActFolderRemove, store.ActFolderCreate, store.ActLinkCreate, store.ActMemberInvite, store.ActMemberRole, store.ActDelete,
-		store.ActSignIn, store.ActSignOut, store.ActSignInFailed} {
+		store.ActSignIn, store.ActSignOut, store.ActSignInFailed,
+		store.ActCorrectHeader, store.ActExportZip, store.ActFolderRename, store.ActFolderSetAside, store.ActFolderTakeBack} {
 		ev, ok := have[action]
 		if !ok {
 			t.Errorf("no %s in the trail", action)
@@ -899,6 +927,21 @@ func TestAuditTrail(t *testing.T) {
 	}
 	if ev := have[store.ActDelete]; ev.Actor != "clerk@a.example" || ev.DocumentID != doc {
 		t.Errorf("delete line %+v", ev)
+	}
+	// Issue 30's changes and its zip: who, and to which document or folder.
+	if ev := have[store.ActCorrectHeader]; ev.Actor != "clerk@a.example" || ev.DocumentID != doc {
+		t.Errorf("header correction line %+v", ev)
+	}
+	if ev := have[store.ActExportZip]; ev.Actor != "clerk@a.example" || ev.DocumentID != doc || ev.Detail != "csv" {
+		t.Errorf("zip line %+v", ev)
+	}
+	if ev := have[store.ActFolderRename]; ev.Actor != "clerk@a.example" || ev.FolderID != f.folder || !strings.HasSuffix(ev.Detail, "Smith 2024") {
+		t.Errorf("rename line %+v", ev)
+	}
+	for _, a := range []string{store.ActFolderSetAside, store.ActFolderTakeBack} {
+		if ev := have[a]; ev.Actor != "clerk@a.example" || ev.FolderID != f.folder || ev.DocumentID != doc {
+			t.Errorf("%s line %+v", a, ev)
+		}
 	}
 
 	// Through the API, filtered: by member, by document, by date.

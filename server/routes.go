@@ -36,16 +36,18 @@ func (s *Server) routes() {
 	// Issue 30's routes: several documents as a zip, a statement's header
 	// corrected, a folder renamed, a statement set aside in a folder. They
 	// come before the routes below, whose paths answer any other method
-	// 405; their own new paths do so at the end of this block.
-	api.HandleFunc("/documents/zip", s.handleZip).Methods(http.MethodGet)
-	api.HandleFunc("/documents/{file_id}/statement", s.handleSaveStatement).Methods(http.MethodPut)
-	api.HandleFunc("/folders/{folder_id}", s.handleRenameFolder).Methods(http.MethodPatch)
-	api.HandleFunc("/folders/{folder_id}/documents/{file_id}", s.handleSetAside).Methods(http.MethodPatch)
+	// 405; their own new paths do so at the end of this block. Like every
+	// route below they need a key or a session (api.Use applies to the
+	// whole subrouter) and name the least role they need.
+	view, staff, owner := store.RoleReadOnly, store.RoleStaff, store.RoleOwner
+	api.HandleFunc("/documents/zip", s.need(view, s.handleZip)).Methods(http.MethodGet)
+	api.HandleFunc("/documents/{file_id}/statement", s.need(staff, s.handleSaveStatement)).Methods(http.MethodPut)
+	api.HandleFunc("/folders/{folder_id}", s.need(staff, s.handleRenameFolder)).Methods(http.MethodPatch)
+	api.HandleFunc("/folders/{folder_id}/documents/{file_id}", s.need(staff, s.handleSetAside)).Methods(http.MethodPatch)
 	for _, p := range []string{"/documents/zip", "/documents/{file_id}/statement"} {
 		api.HandleFunc(p, s.handleMethodNotAllowed)
 	}
 	api.Use(s.requireKey)
-	view, staff, owner := store.RoleReadOnly, store.RoleStaff, store.RoleOwner
 	api.HandleFunc("/documents", s.need(view, s.handleDocuments)).Methods(http.MethodGet)
 	api.HandleFunc("/documents/{file_id}", s.need(staff, s.handleDeleteDocument)).Methods(http.MethodDelete)
 	api.HandleFunc("/documents/{file_id}/pages/{n}", s.need(view, s.handlePage)).Methods(http.MethodGet)

@@ -13,6 +13,8 @@ const actionWords = {
   sign_in_failed: "failed to sign in", sign_out: "signed out", member_invite: "invited", member_join: "joined",
   member_role: "changed a role", member_remove: "removed a member", password_reset: "reset a password", link_create: "made an upload link",
   link_revoke: "withdrew an upload link", link_upload: "uploaded through a link", link_refused: "tried a dead upload link", office_rename: "renamed the office",
+  correct_statement: "corrected the account details of", export_zip: "downloaded in a zip", folder_rename: "renamed a folder",
+  folder_set_aside: "set aside in a folder", folder_take_back: "took back into a folder",
 };
 
 function eventRow(e) {
