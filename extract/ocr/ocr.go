@@ -47,14 +47,40 @@ const (
 // minOCRSide is the smallest width or height, in pixels, worth reading.
 const minOCRSide = 16
 
-// tess is the process's one Tesseract instance. Loading the model costs
-// more than reading a small page, and the worker reads one page at a time,
-// so the instance is made once, on first use, and kept.
+// tess holds the process's Tesseract instances. Loading a model costs
+// more than reading a small page, so an instance is made on first use and
+// kept. A worker reads one page at a time and so keeps one per language
+// set; a process that reads pages in parallel (the corpus evaluations)
+// keeps one per page read at once, since an instance reads one image at
+// a time.
 var tess struct {
 	mu sync.Mutex
-	// clients holds one client per language set ("eng", "eng+fra"),
-	// each made on first use and kept.
-	clients map[string]*gosseract.Client
+	// idle holds, per language set ("eng", "eng+fra"), the instances no
+	// page is being read with.
+	idle map[string][]*gosseract.Client
+}
+
+// takeClient takes an idle instance for langs, nil when there is none.
+func takeClient(langs string) *gosseract.Client {
+	tess.mu.Lock()
+	defer tess.mu.Unlock()
+	cs := tess.idle[langs]
+	if len(cs) == 0 {
+		return nil
+	}
+	c := cs[len(cs)-1]
+	tess.idle[langs] = cs[:len(cs)-1]
+	return c
+}
+
+// putClient gives an instance back for the next page.
+func putClient(langs string, c *gosseract.Client) {
+	tess.mu.Lock()
+	defer tess.mu.Unlock()
+	if tess.idle == nil {
+		tess.idle = map[string][]*gosseract.Client{}
+	}
+	tess.idle[langs] = append(tess.idle[langs], c)
 }
 
 // Read cleans up one page image (orientation, deskew, contrast, crop) and reads its words.
@@ -237,38 +263,24 @@ const (
 // recognize runs Tesseract once over g in page segmentation mode psm and
 // returns its words and their mean confidence (0–100, weighted by length).
 func recognize(g *image.Gray, dpi float64, langs string, psm segMode) ([]ocrWord, float64, error) {
-	tess.mu.Lock()
-	defer tess.mu.Unlock()
-	c := tess.clients[langs]
+	c := takeClient(langs)
 	cleanup := func() {}
 	if c == nil {
 		var err error
 		if c, cleanup, err = newTessClient(langs); err != nil {
 			return nil, 0, err
 		}
-		if tess.clients == nil {
-			tess.clients = map[string]*gosseract.Client{}
-		}
-		tess.clients[langs] = c
 	}
-	if err := c.SetVariable("user_defined_dpi", strconv.Itoa(int(math.Round(dpi)))); err != nil {
-		return nil, 0, fmt.Errorf("ocr: %w", err)
-	}
-	if err := c.SetVariable("tessedit_pageseg_mode", string(psm)); err != nil {
-		return nil, 0, fmt.Errorf("ocr: %w", err)
-	}
-	if err := c.SetImageFromBytes(encodePGM(g)); err != nil {
-		return nil, 0, fmt.Errorf("ocr: %w", err)
-	}
-	boxes, err := c.GetBoundingBoxesVerbose()
+	boxes, err := readBoxes(c, g, dpi, psm)
 	// The model is in memory now (or failed to load): a private copy of
 	// its file is no longer needed.
 	cleanup()
 	if err != nil {
+		// An instance that failed is not trusted with another page.
 		c.Close()
-		delete(tess.clients, langs)
 		return nil, 0, fmt.Errorf("ocr: %w", err)
 	}
+	putClient(langs, c)
 	words := make([]ocrWord, 0, len(boxes))
 	var confSum, weight float64
 	for _, b := range boxes {
@@ -285,6 +297,20 @@ func recognize(g *image.Gray, dpi float64, langs string, psm segMode) ([]ocrWord
 		return words, 0, nil
 	}
 	return words, confSum / weight, nil
+}
+
+// readBoxes has c read g in page segmentation mode psm and returns its words.
+func readBoxes(c *gosseract.Client, g *image.Gray, dpi float64, psm segMode) ([]gosseract.BoundingBox, error) {
+	if err := c.SetVariable("user_defined_dpi", strconv.Itoa(int(math.Round(dpi)))); err != nil {
+		return nil, err
+	}
+	if err := c.SetVariable("tessedit_pageseg_mode", string(psm)); err != nil {
+		return nil, err
+	}
+	if err := c.SetImageFromBytes(encodePGM(g)); err != nil {
+		return nil, err
+	}
+	return c.GetBoundingBoxesVerbose()
 }
 
 // ModelDirEnv names the environment variable that tells a process where
