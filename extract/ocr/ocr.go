@@ -92,7 +92,7 @@ func Read(img image.Image, dpi float64, pageNo int) (extract.Page, error) {
 		return extract.Page{Number: pageNo, OCR: true}, nil
 	}
 	g, dpi, warnings := preparePage(toGray(img), dpi)
-	pg, err := readPrepared(g, dpi, pageNo)
+	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true})
 	pg.Warnings = warnings
 	return pg, err
 }
@@ -107,10 +107,18 @@ const (
 	blurSharp = 0.19
 )
 
+// readOptions choose the passes readPrepared makes; Read makes them all,
+// and make ocr-verbatim measures what each adds.
+type readOptions struct {
+	// blockFigures reads the page a second time in block mode and takes
+	// the figures the sparse reading cut or garbled from it (vote.go).
+	blockFigures bool
+}
+
 // readPrepared recognises a prepared page, turning it over or a quarter
 // when it reads poorly as it stands.
-func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) {
-	words, conf, err := recognize(g, dpi, "eng", pageMode)
+func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (extract.Page, error) {
+	words, conf, err := recognize(g, dpi, "eng", psmSparse)
 	if err != nil {
 		return extract.Page{}, err
 	}
@@ -125,7 +133,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) 
 			if turns != 2 {
 				g2 = deskew(g2, dpi)
 			}
-			words2, conf2, err := recognize(g2, dpi, "eng", pageMode)
+			words2, conf2, err := recognize(g2, dpi, "eng", psmSparse)
 			if err != nil {
 				return extract.Page{}, err
 			}
@@ -141,11 +149,21 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) 
 		// A page in another language the lexicon knows is read again with
 		// that language's model beside English: its accents and letters
 		// ("Prélèvement", "Weiß") come out as printed.
-		words2, _, err := recognize(g, dpi, "eng+"+lang, pageMode)
+		words2, _, err := recognize(g, dpi, "eng+"+lang, psmSparse)
 		if err != nil {
 			return extract.Page{}, err
 		}
 		words = words2
+	}
+	if opt.blockFigures && suspectFigures(words) > 0 {
+		// Figures as the block mode reads them where the sparse mode cut
+		// or garbled them (vote.go). Figures need no accents: English. A
+		// page whose figures all came back whole is read once.
+		block, _, err := recognize(g, dpi, "eng", psmBlock)
+		if err != nil {
+			return extract.Page{}, err
+		}
+		words = mergeFigures(words, block)
 	}
 	k := 72 / dpi
 	pg := extract.Page{
@@ -256,7 +274,10 @@ const (
 	psmAuto segMode = "3"
 	// psmBlock reads the image as one block of text lines.
 	psmBlock segMode = "6"
-	// psmSparse finds every word wherever it stands.
+	// psmSparse finds every word wherever it stands: the reading the
+	// analysis is built on. On the dev corpus the automatic mode (3)
+	// dropped lone column headings and amounts of tables; 11 read more of
+	// both at the same speed. Orientation is orient's job.
 	psmSparse segMode = "11"
 )
 
@@ -598,9 +619,3 @@ func pageLanguage(words []ocrWord) string {
 	}
 	return l
 }
-
-// pageMode is the page segmentation mode pages are read in. Sparse text:
-// every word wherever it stands. On the dev corpus the automatic mode (3)
-// dropped lone column headings and amounts of tables; 11 read more of
-// both at the same speed. Orientation is orient's job.
-const pageMode = psmSparse

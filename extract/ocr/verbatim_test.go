@@ -31,8 +31,15 @@ import (
 //
 //   - pipeline: what the engine reads (Read: clean-up, the modes it
 //     combines, repairs), the words extract.Analyze is given;
+//   - sparse: the pipeline without its block-mode figures (vote.go);
 //   - psmN: Tesseract alone in page segmentation mode N, English, on the
 //     page as Read prepares it (the same pixels).
+//
+// The truth counts the figures a statement prints, as its text layer
+// shows them: where the corpus holds the same statement as a text PDF,
+// only the truth's amounts and dates that its text layer prints verbatim
+// count (a balance the statement does not print, which the truth
+// computes, is nobody's to read); otherwise all of them.
 //
 // An amount is found when a word, or two adjacent words joined, is the
 // amount with its two decimals (grouping and the decimal mark as printed
@@ -45,8 +52,9 @@ import (
 
 var (
 	verbatimSets  = flag.String("sets", "dev,real,public,chromium,reportlab", "comma-separated corpus sets")
-	verbatimModes = flag.String("modes", "pipeline,psm11,psm6", "comma-separated engines and modes: pipeline, psm3, psm6, psm11")
+	verbatimModes = flag.String("modes", "pipeline,psm11,psm6", "comma-separated engines and modes: pipeline, sparse, psm3, psm6, psm11")
 	verbatimShow  = flag.Bool("show-missed", false, "print each document's amounts and dates not found")
+	verbatimOut   = flag.String("out", "", "write the words each mode read, one a line, to OUT/MODE/SET/FILE.txt")
 )
 
 // verbatimDPI is the resolution scan PDFs are rendered at, as extract/engine renders them.
@@ -79,7 +87,7 @@ func TestOCRVerbatim(t *testing.T) {
 	}
 	modes := strings.Split(*verbatimModes, ",")
 	for _, m := range modes {
-		if m != "pipeline" && !strings.HasPrefix(m, "psm") {
+		if m != "pipeline" && m != "sparse" && !strings.HasPrefix(m, "psm") {
 			t.Fatalf("unknown mode %q", m)
 		}
 	}
@@ -93,6 +101,12 @@ func TestOCRVerbatim(t *testing.T) {
 		if err := json.Unmarshal(data, &entries); err != nil {
 			t.Fatal(err)
 		}
+		textPDF := map[string]string{}
+		for _, e := range entries {
+			if e.Kind == "text_pdf" {
+				textPDF[e.Truth] = e.File
+			}
+		}
 		for _, e := range entries {
 			kind, ok := verbatimKinds[e.Kind]
 			if !ok {
@@ -102,6 +116,13 @@ func TestOCRVerbatim(t *testing.T) {
 			d.amounts, d.dates, err = truthFigures(filepath.Join(dir, set, e.Truth))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if f := textPDF[e.Truth]; f != "" {
+				words, err := textLayerWords(filepath.Join(dir, set, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				d.amounts, d.dates = printedFigures(d.amounts, d.dates, words)
 			}
 			docs = append(docs, d)
 		}
@@ -160,6 +181,51 @@ func truthFigures(path string) (amounts, dates []string, err error) {
 	return amounts, dates, nil
 }
 
+// textLayerWords are the words of a text PDF's text layer.
+func textLayerWords(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := pdf.Open(data, "")
+	if err != nil {
+		return nil, err
+	}
+	defer doc.Close()
+	var words []string
+	for i := range doc.PageCount() {
+		pg, err := doc.Words(i)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range pg.Words {
+			words = append(words, w.Text)
+		}
+	}
+	return words, nil
+}
+
+// printedFigures keeps the amounts and dates words print verbatim.
+func printedFigures(amounts, dates, words []string) ([]string, []string) {
+	c := countVerbatim(amounts, dates, words)
+	missed := map[string]int{}
+	for _, m := range c.missed {
+		missed[m]++
+	}
+	keep := func(all []string) []string {
+		var out []string
+		for _, v := range all {
+			if missed[v] > 0 {
+				missed[v]--
+				continue
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+	return keep(amounts), keep(dates)
+}
+
 // measureVerbatim reads every page of one document in each mode and counts
 // the truth's figures among the words.
 func measureVerbatim(d *verbatimDoc, path string, modes []string) error {
@@ -190,8 +256,9 @@ func measureVerbatim(d *verbatimDoc, path string, modes []string) error {
 	for _, mode := range modes {
 		var words []string
 		for i, img := range pages {
-			if mode == "pipeline" {
-				pg, err := Read(img, dpi, i+1)
+			if mode == "pipeline" || mode == "sparse" {
+				g, gdpi, _ := preparePage(toGray(img), dpi)
+				pg, err := readPrepared(g, gdpi, i+1, readOptions{blockFigures: mode == "pipeline"})
 				if err != nil {
 					return err
 				}
@@ -210,6 +277,15 @@ func measureVerbatim(d *verbatimDoc, path string, modes []string) error {
 			}
 		}
 		d.found[mode] = countVerbatim(d.amounts, d.dates, words)
+		if *verbatimOut != "" {
+			path := filepath.Join(*verbatimOut, mode, d.set, d.file+".txt")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(path, []byte(strings.Join(words, "\n")+"\n"), 0o644); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -277,7 +353,8 @@ func datesKey(d string, printed map[string]int) string {
 }
 
 // amountShape is an amount as printed, its sign and currency stripped.
-var amountShape = regexp.MustCompile(`^([0-9]{1,3}(?:[.,' ][0-9]{3})+|[0-9]+)[.,]([0-9]{2})$`)
+// Groups of two digits are India's (4,13,199.42).
+var amountShape = regexp.MustCompile(`^([0-9]{1,3}(?:[.,' ][0-9]{2,3})+|[0-9]+)[.,]([0-9]{2})$`)
 
 // verbatimAmount is the canonical form ("1234.56") of a word that is an amount.
 func verbatimAmount(w string) (string, bool) {
