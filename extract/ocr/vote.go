@@ -162,7 +162,7 @@ var (
 // could mend, and is read once.
 func suspectFigures(words []ocrWord) int {
 	n := 0
-	for i, w := range words {
+	for _, w := range words {
 		if figureLike(w.text) && !isWholeFigure(w.text) && strings.ContainsAny(w.text, ".,;:") && !cutWhole.MatchString(w.text) {
 			n++ // "195:92;", "1.234.5"
 			continue
@@ -174,11 +174,15 @@ func suspectFigures(words []ocrWord) int {
 			n++ // "10,", "351."
 			continue
 		}
-		if i+1 < len(words) {
-			next := words[i+1]
+		// The sparse mode may put the two halves on lines or blocks of
+		// their own: look for the cents by place, not by line number.
+		h := w.box.Dy()
+		for _, next := range words {
 			gap := next.box.Min.X - w.box.Max.X
-			if next.line == w.line && gap >= 0 && gap < w.box.Dy() && cutCents.MatchString(next.text) {
+			dy := next.box.Max.Y - w.box.Max.Y
+			if gap >= 0 && gap < h*13/10 && 3*max(dy, -dy) < h && cutCents.MatchString(next.text) {
 				n++ // "351" "20"
+				break
 			}
 		}
 	}

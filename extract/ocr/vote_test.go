@@ -110,6 +110,7 @@ func TestSuspectFigures(t *testing.T) {
 		{"a lost decimal point", []ocrWord{vw("351", 300, 340, 100, 1), vw("20", 346, 366, 100, 1)}, 1},
 		{"a number and a distant two-digit word", []ocrWord{vw("351", 300, 340, 100, 1), vw("20", 400, 420, 100, 1)}, 0},
 		{"a number and two digits on the next line", []ocrWord{vw("351", 300, 340, 100, 1), vw("20", 346, 366, 130, 2)}, 0},
+		{"a lost decimal point, the halves on lines of their own", []ocrWord{vw("20", 346, 366, 101, 7), vw("Rent", 0, 60, 100, 1), vw("351", 300, 340, 100, 2)}, 1},
 		{"a group cut off", []ocrWord{vw("10,", 290, 318, 100, 1), vw("392.27", 322, 380, 100, 1)}, 1},
 		{"garbled marks", []ocrWord{vw("195:92;", 300, 362, 100, 1)}, 1},
 	} {
