@@ -53,7 +53,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # PostgreSQL, for BENCH_STORE=postgres.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time
 
-.PHONY: deps test-deps bench-deps build run test eval ratchet eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
+.PHONY: deps test-deps bench-deps build run test eval ocr-verbatim ratchet eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -96,6 +96,16 @@ SETS ?= dev,real,public,chromium,reportlab
 eval: deps
 	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestEvalCorpus$$' ./extract/engine \
 		-args -sets $(SETS) -kinds '$(if $(filter command line environment,$(origin KINDS)),$(KINDS))' -out $(EVALOUT)
+
+# ocr-verbatim prints, per set and kind of the corpus's scans, page images
+# and photos, the share of the truth's amounts and dates that recognition
+# prints verbatim, before any analysis: for the pipeline (the words the
+# engine reads) and for each Tesseract mode alone (OCRMODES), ending with a
+# line "pipeline amounts A% dates D%". MISSED=1 lists what each missed.
+OCRMODES ?= pipeline,psm11,psm6
+ocr-verbatim: deps
+	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags verbatim -count=1 -timeout 60m -run '^TestOCRVerbatim$$' ./extract/ocr \
+		-args -sets $(SETS) -modes $(OCRMODES) $(if $(MISSED),-show-missed)
 
 # ratchet moves the corpus baseline (extract/engine/testdata/corpus_baseline.json)
 # up with what the engine now reads exactly; LOWER=1 lets files drop out of

@@ -21,6 +21,7 @@ import (
 	"passbook/export"
 	"passbook/extract"
 	"passbook/extract/engine"
+	"passbook/extract/ocr"
 	"passbook/extract/pdf"
 	"passbook/extract/worker"
 	"passbook/quota"
@@ -115,14 +116,28 @@ type workerEngine struct{ *engine.Engine }
 // ReleaseMemory implements worker.Releaser.
 func (workerEngine) ReleaseMemory() { pdf.ReleaseMemory() }
 
-// workerPool runs conversions in n warm children of this very binary.
-func workerPool(log *slog.Logger, n int) (*worker.Pool, error) {
+// modelDir is where the workers of a server on data keep the recognition
+// models as files: beside a data file, written once; "" on PostgreSQL,
+// where workers use the user's cache directory.
+func modelDir(data string) string {
+	if store.IsPostgres(data) {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(data), "passbook-models")
+}
+
+// workerPool runs conversions in n warm children of this very binary;
+// models, when set, is the directory they share the recognition models in.
+func workerPool(log *slog.Logger, n int, models string) (*worker.Pool, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find own binary for the worker: %w", err)
 	}
 	cfg := worker.DefaultConfig(exe, []string{workerCommand}, n)
 	cfg.Log = log
+	if models != "" {
+		cfg.Env = []string{ocr.ModelDirEnv + "=" + models}
+	}
 	// Conversions yield the CPU to the server's answers: while they run,
 	// a status poll waits for no page (issue 22: p99 of GET /status).
 	cfg.Nice = 10
@@ -233,7 +248,7 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 	if err := firstRun(ctx, st, e.stdout); err != nil {
 		return err
 	}
-	pool, err := workerPool(log, c.Server.Workers)
+	pool, err := workerPool(log, c.Server.Workers, modelDir(data))
 	if err != nil {
 		return err
 	}

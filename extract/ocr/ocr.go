@@ -5,7 +5,9 @@
 package ocr
 
 import (
+	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -45,14 +47,40 @@ const (
 // minOCRSide is the smallest width or height, in pixels, worth reading.
 const minOCRSide = 16
 
-// tess is the process's one Tesseract instance. Loading the model costs
-// more than reading a small page, and the worker reads one page at a time,
-// so the instance is made once, on first use, and kept.
+// tess holds the process's Tesseract instances. Loading a model costs
+// more than reading a small page, so an instance is made on first use and
+// kept. A worker reads one page at a time and so keeps one per language
+// set; a process that reads pages in parallel (the corpus evaluations)
+// keeps one per page read at once, since an instance reads one image at
+// a time.
 var tess struct {
 	mu sync.Mutex
-	// clients holds one client per language set ("eng", "eng+fra"),
-	// each made on first use and kept.
-	clients map[string]*gosseract.Client
+	// idle holds, per language set ("eng", "eng+fra"), the instances no
+	// page is being read with.
+	idle map[string][]*gosseract.Client
+}
+
+// takeClient takes an idle instance for langs, nil when there is none.
+func takeClient(langs string) *gosseract.Client {
+	tess.mu.Lock()
+	defer tess.mu.Unlock()
+	cs := tess.idle[langs]
+	if len(cs) == 0 {
+		return nil
+	}
+	c := cs[len(cs)-1]
+	tess.idle[langs] = cs[:len(cs)-1]
+	return c
+}
+
+// putClient gives an instance back for the next page.
+func putClient(langs string, c *gosseract.Client) {
+	tess.mu.Lock()
+	defer tess.mu.Unlock()
+	if tess.idle == nil {
+		tess.idle = map[string][]*gosseract.Client{}
+	}
+	tess.idle[langs] = append(tess.idle[langs], c)
 }
 
 // Read cleans up one page image (orientation, deskew, contrast, crop) and reads its words.
@@ -64,7 +92,7 @@ func Read(img image.Image, dpi float64, pageNo int) (extract.Page, error) {
 		return extract.Page{Number: pageNo, OCR: true}, nil
 	}
 	g, dpi, warnings := preparePage(toGray(img), dpi)
-	pg, err := readPrepared(g, dpi, pageNo)
+	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true})
 	pg.Warnings = warnings
 	return pg, err
 }
@@ -79,10 +107,18 @@ const (
 	blurSharp = 0.19
 )
 
+// readOptions choose the passes readPrepared makes; Read makes them all,
+// and make ocr-verbatim measures what each adds.
+type readOptions struct {
+	// blockFigures reads the page a second time in block mode and takes
+	// the figures the sparse reading cut or garbled from it (vote.go).
+	blockFigures bool
+}
+
 // readPrepared recognises a prepared page, turning it over or a quarter
 // when it reads poorly as it stands.
-func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) {
-	words, conf, err := recognize(g, dpi, "eng")
+func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (extract.Page, error) {
+	words, conf, err := recognize(g, dpi, "eng", psmSparse)
 	if err != nil {
 		return extract.Page{}, err
 	}
@@ -97,7 +133,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) 
 			if turns != 2 {
 				g2 = deskew(g2, dpi)
 			}
-			words2, conf2, err := recognize(g2, dpi, "eng")
+			words2, conf2, err := recognize(g2, dpi, "eng", psmSparse)
 			if err != nil {
 				return extract.Page{}, err
 			}
@@ -113,11 +149,21 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int) (extract.Page, error) 
 		// A page in another language the lexicon knows is read again with
 		// that language's model beside English: its accents and letters
 		// ("Prélèvement", "Weiß") come out as printed.
-		words2, _, err := recognize(g, dpi, "eng+"+lang)
+		words2, _, err := recognize(g, dpi, "eng+"+lang, psmSparse)
 		if err != nil {
 			return extract.Page{}, err
 		}
 		words = words2
+	}
+	if opt.blockFigures && suspectFigures(words) > 0 {
+		// Figures as the block mode reads them where the sparse mode cut
+		// or garbled them (vote.go). Figures need no accents: English. A
+		// page whose figures all came back whole is read once.
+		block, _, err := recognize(g, dpi, "eng", psmBlock)
+		if err != nil {
+			return extract.Page{}, err
+		}
+		words = mergeFigures(words, block)
 	}
 	k := 72 / dpi
 	pg := extract.Page{
@@ -219,40 +265,43 @@ type ocrWord struct {
 	line [3]int // Tesseract's block, paragraph and line numbers
 }
 
-// recognize runs Tesseract once over g and returns its words and their
-// mean confidence (0–100, weighted by length).
-func recognize(g *image.Gray, dpi float64, langs string) ([]ocrWord, float64, error) {
-	tess.mu.Lock()
-	defer tess.mu.Unlock()
-	c := tess.clients[langs]
-	fresh := c == nil
-	if fresh {
+// segMode is a Tesseract page segmentation mode (tessedit_pageseg_mode).
+type segMode string
+
+// The page segmentation modes recognition uses.
+const (
+	// psmAuto finds blocks, columns and lines on the page.
+	psmAuto segMode = "3"
+	// psmBlock reads the image as one block of text lines.
+	psmBlock segMode = "6"
+	// psmSparse finds every word wherever it stands: the reading the
+	// analysis is built on. On the dev corpus the automatic mode (3)
+	// dropped lone column headings and amounts of tables; 11 read more of
+	// both at the same speed. Orientation is orient's job.
+	psmSparse segMode = "11"
+)
+
+// recognize runs Tesseract once over g in page segmentation mode psm and
+// returns its words and their mean confidence (0–100, weighted by length).
+func recognize(g *image.Gray, dpi float64, langs string, psm segMode) ([]ocrWord, float64, error) {
+	c := takeClient(langs)
+	cleanup := func() {}
+	if c == nil {
 		var err error
-		if c, err = newTessClient(langs); err != nil {
+		if c, cleanup, err = newTessClient(langs); err != nil {
 			return nil, 0, err
 		}
-		if tess.clients == nil {
-			tess.clients = map[string]*gosseract.Client{}
-		}
-		tess.clients[langs] = c
 	}
-	if err := c.SetVariable("user_defined_dpi", strconv.Itoa(int(math.Round(dpi)))); err != nil {
-		return nil, 0, fmt.Errorf("ocr: %w", err)
-	}
-	if err := c.SetImageFromBytes(encodePGM(g)); err != nil {
-		return nil, 0, fmt.Errorf("ocr: %w", err)
-	}
-	boxes, err := c.GetBoundingBoxesVerbose()
-	if fresh {
-		// The model is in memory now (or failed to load): its file is no
-		// longer needed, and a worker per document must not leave one behind.
-		os.RemoveAll(c.TessdataPrefix)
-	}
+	boxes, err := readBoxes(c, g, dpi, psm)
+	// The model is in memory now (or failed to load): a private copy of
+	// its file is no longer needed.
+	cleanup()
 	if err != nil {
+		// An instance that failed is not trusted with another page.
 		c.Close()
-		delete(tess.clients, langs)
 		return nil, 0, fmt.Errorf("ocr: %w", err)
 	}
+	putClient(langs, c)
 	words := make([]ocrWord, 0, len(boxes))
 	var confSum, weight float64
 	for _, b := range boxes {
@@ -271,53 +320,120 @@ func recognize(g *image.Gray, dpi float64, langs string) ([]ocrWord, float64, er
 	return words, confSum / weight, nil
 }
 
-// newTessClient writes the embedded models of langs ("eng+fra") to a fresh
-// private directory and makes a client that loads them. The caller removes
-// the directory once the client has initialised (on its first recognition).
-func newTessClient(langs string) (*gosseract.Client, error) {
-	dir, err := os.MkdirTemp("", "passbook-tessdata-")
-	if err != nil {
-		return nil, fmt.Errorf("ocr model: %w", err)
+// readBoxes has c read g in page segmentation mode psm and returns its words.
+func readBoxes(c *gosseract.Client, g *image.Gray, dpi float64, psm segMode) ([]gosseract.BoundingBox, error) {
+	if err := c.SetVariable("user_defined_dpi", strconv.Itoa(int(math.Round(dpi)))); err != nil {
+		return nil, err
 	}
-	names := strings.Split(langs, "+")
+	if err := c.SetVariable("tessedit_pageseg_mode", string(psm)); err != nil {
+		return nil, err
+	}
+	if err := c.SetImageFromBytes(encodePGM(g)); err != nil {
+		return nil, err
+	}
+	return c.GetBoundingBoxesVerbose()
+}
+
+// ModelDirEnv names the environment variable that tells a process where
+// to keep the embedded recognition models as files (Tesseract loads a
+// model only from a file): the server sets it for its workers to a
+// directory beside its data file, so the models are written once per data
+// directory, not once per worker. Unset, the user's cache directory
+// (~/.cache/passbook) serves.
+const ModelDirEnv = "PASSBOOK_MODEL_DIR"
+
+// modelDir is the directory the models are kept in: $PASSBOOK_MODEL_DIR,
+// else the user's cache directory; "" when neither can be named.
+func modelDir() string {
+	if d := os.Getenv(ModelDirEnv); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "passbook")
+	}
+	return ""
+}
+
+// installModels makes sure dir/tessdata holds the embedded models of
+// names, byte for byte, and returns that directory. A model is written
+// only when the file there is missing or differs (another version of the
+// binary wrote it): to a temporary file renamed into place, so a process
+// that reads it meanwhile, or writes it too, sees a whole model.
+func installModels(dir string, names []string) (string, error) {
+	dir = filepath.Join(dir, "tessdata")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
 	for _, l := range names {
 		m, err := models.ReadFile("tessdata/" + l + ".traineddata")
+		if err != nil {
+			return "", err
+		}
+		path := filepath.Join(dir, l+".traineddata")
+		if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, m) {
+			continue
+		}
+		f, err := os.CreateTemp(dir, l+".traineddata.*")
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write(m)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, l+".traineddata"), m, 0o600)
+			err = os.Rename(f.Name(), path)
 		}
 		if err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("ocr model: %w", err)
+			os.Remove(f.Name())
+			return "", err
 		}
 	}
-	c := gosseract.NewClient()
+	return dir, nil
+}
+
+// newTessClient makes a client that loads the embedded models of langs
+// ("eng+fra") from the model directory, writing them there first when
+// they are not. When no directory is usable it writes them to a private
+// temporary one instead; the returned cleanup removes that once the
+// client has initialised (on its first recognition), and does nothing
+// for the shared directory.
+func newTessClient(langs string) (c *gosseract.Client, cleanup func(), err error) {
+	names := strings.Split(langs, "+")
+	cleanup = func() {}
+	prefix := ""
+	if d := modelDir(); d != "" {
+		prefix, err = installModels(d, names)
+	}
+	if prefix == "" {
+		// No shared directory: a private one, as before.
+		tmp, terr := os.MkdirTemp("", "passbook-tessdata-")
+		if terr != nil {
+			return nil, nil, fmt.Errorf("ocr model: %w", errors.Join(err, terr))
+		}
+		if prefix, err = installModels(tmp, names); err != nil {
+			os.RemoveAll(tmp)
+			return nil, nil, fmt.Errorf("ocr model: %w", err)
+		}
+		cleanup = func() { os.RemoveAll(tmp) }
+	}
+	fail := func(err error) (*gosseract.Client, func(), error) {
+		c.Close()
+		cleanup()
+		return nil, nil, fmt.Errorf("ocr: %w", err)
+	}
+	c = gosseract.NewClient()
 	if err := c.SetLanguage(names...); err != nil {
-		c.Close()
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("ocr: %w", err)
+		return fail(err)
 	}
-	vars := map[string]string{
-		// Tesseract writes warnings ("Estimating resolution...") to stderr otherwise.
-		"debug_file": os.DevNull,
-		// Sparse text: every word wherever it stands. On the dev corpus the
-		// automatic mode (3) dropped lone column headings and amounts of
-		// tables; 11 read more of both at the same speed. Orientation is
-		// orient's job.
-		"tessedit_pageseg_mode": "11",
+	// Tesseract writes warnings ("Estimating resolution...") to stderr otherwise.
+	if err := c.SetVariable("debug_file", os.DevNull); err != nil {
+		return fail(err)
 	}
-	for k, v := range vars {
-		if err := c.SetVariable(gosseract.SettableVariable(k), v); err != nil {
-			c.Close()
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("ocr: %w", err)
-		}
+	if err := c.SetTessdataPrefix(prefix); err != nil {
+		return fail(err)
 	}
-	if err := c.SetTessdataPrefix(dir); err != nil {
-		c.Close()
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("ocr: %w", err)
-	}
-	return c, nil
+	return c, cleanup, nil
 }
 
 // encodePGM wraps g's pixels in a binary PGM header: Leptonica reads it by

@@ -150,7 +150,7 @@ func TestOCRImageVariants(t *testing.T) {
 func TestReadQuarterTurnFallback(t *testing.T) {
 	clean, text := renderFixture(t, "en_signed_amount", 200)
 	for _, turns := range []int{1, 3} {
-		pg, err := readPrepared(rotateQuarter(clean, turns), 200, 1)
+		pg, err := readPrepared(rotateQuarter(clean, turns), 200, 1, readOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

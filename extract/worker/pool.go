@@ -24,6 +24,9 @@ type Config struct {
 	// worker (e.g. ["worker"]), that is, make it call Serve.
 	Exe  string
 	Args []string
+	// Env is added to each worker's environment (the server names the
+	// directory its workers share the recognition models in).
+	Env []string
 	// Size bounds the conversions running at once, and with Spare the
 	// workers alive at once, and so the memory they take.
 	Size int
@@ -355,6 +358,7 @@ func startProc(cfg Config) (*proc, error) {
 		// it back when idle (Releaser).
 		"MALLOC_TRIM_THRESHOLD_=16777216",
 		"MALLOC_ARENA_MAX=1")
+	cmd.Env = append(cmd.Env, cfg.Env...)
 	// Its own process group, so a kill takes anything it started; killed
 	// with the server.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}

@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 // fakeEngine acts on the document's text: "pages N EACH" converts N pages
 // taking EACH per page, "fail" fails with its own words, "crash" dies,
 // "hang" never answers, "spin" burns CPU, "alloc" takes 1 GiB, "heavy"
-// takes 100 MB and keeps it. Probe answers with the worker's pid as the
+// takes 100 MB and keeps it, "env NAME" fails with NAME's value. Probe answers with the worker's pid as the
 // kind, so tests can tell workers apart, and with how many times the
 // worker was told to release memory as the page count (from 1).
 type fakeEngine struct{}
@@ -82,6 +82,9 @@ func (fakeEngine) RenderPage(data []byte, password string, page, width int) (ext
 }
 
 func act(s string) error {
+	if name, ok := strings.CutPrefix(s, "env "); ok {
+		return fmt.Errorf("%s=%q", name, os.Getenv(name))
+	}
 	switch s {
 	case "fail":
 		return fmt.Errorf("the engine's own words: %w", extract.ErrPassword)
@@ -456,5 +459,15 @@ func TestPoolNice(t *testing.T) {
 		if f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); f[16] != "0" {
 			t.Errorf("a pool without Nice runs its worker at nice %s", f[16])
 		}
+	}
+}
+
+// TestPoolEnv: Config.Env reaches every worker's environment (the server
+// names the directory its workers share the recognition models in).
+func TestPoolEnv(t *testing.T) {
+	p := testPool(t, func(c *Config) { c.Env = []string{"PASSBOOK_TEST_MODELS=/data/passbook-models"} })
+	_, err := p.Probe(context.Background(), []byte("env PASSBOOK_TEST_MODELS"), "")
+	if err == nil || !strings.Contains(err.Error(), `PASSBOOK_TEST_MODELS="/data/passbook-models"`) {
+		t.Fatalf("worker saw %v, want PASSBOOK_TEST_MODELS=\"/data/passbook-models\"", err)
 	}
 }

@@ -1,0 +1,121 @@
+package ocr
+
+import (
+	"image"
+	"strings"
+	"testing"
+)
+
+// w makes a word on line (1,1,line) spanning x0–x1, 20 px tall on row y.
+func vw(text string, x0, x1, y, line int) ocrWord {
+	return ocrWord{text: text, box: image.Rect(x0, y, x1, y+20), conf: 90, line: [3]int{1, 1, line}}
+}
+
+func texts(ws []ocrWord) string {
+	var s []string
+	for _, w := range ws {
+		s = append(s, w.text)
+	}
+	return strings.Join(s, " ")
+}
+
+func TestMergeFigures(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		sparse, block []ocrWord
+		want          string
+	}{
+		{
+			name:   "a decimal point lost: the pieces give way to the whole figure",
+			sparse: []ocrWord{vw("Rent", 0, 60, 100, 1), vw("351", 300, 340, 100, 2), vw("20", 346, 366, 100, 2)},
+			block:  []ocrWord{vw("Rent", 0, 60, 100, 1), vw("351.20", 300, 366, 100, 1)},
+			want:   "Rent 351.20",
+		},
+		{
+			name:   "a group cut off",
+			sparse: []ocrWord{vw("10,", 290, 318, 100, 2), vw("392.27", 322, 380, 100, 2), vw("20,278.57", 420, 510, 100, 3)},
+			block:  []ocrWord{vw("10,392.27", 290, 380, 100, 1), vw("20,278.57", 420, 510, 100, 1)},
+			want:   "10,392.27 20,278.57",
+		},
+		{
+			name:   "garbled digits, read whole in block mode",
+			sparse: []ocrWord{vw("1O7.45", 300, 360, 100, 2)},
+			block:  []ocrWord{vw("107.45", 300, 360, 100, 1)},
+			want:   "1O7.45", // letters: the modes disagree, sparse stays
+		},
+		{
+			name:   "a figure garbled into marks",
+			sparse: []ocrWord{vw("195:92;", 300, 362, 100, 2)},
+			block:  []ocrWord{vw("195.92", 300, 360, 100, 1)},
+			want:   "195.92",
+		},
+		{
+			name:   "a date the sparse mode dropped is added",
+			sparse: []ocrWord{vw("Coffee", 100, 160, 100, 2), vw("4.50", 300, 340, 100, 3)},
+			block:  []ocrWord{vw("03/02/2024", 0, 90, 100, 1), vw("Coffee", 100, 160, 100, 1), vw("4.50", 300, 340, 100, 1)},
+			want:   "Coffee 4.50 03/02/2024",
+		},
+		{
+			name:   "two whole figures that disagree: sparse stays",
+			sparse: []ocrWord{vw("300.00", 300, 360, 100, 2)},
+			block:  []ocrWord{vw("200.00", 300, 360, 100, 1)},
+			want:   "300.00",
+		},
+		{
+			name:   "words with letters under the figure: sparse stays",
+			sparse: []ocrWord{vw("INV", 300, 330, 100, 2), vw("2024", 334, 370, 100, 2)},
+			block:  []ocrWord{vw("12.20", 300, 370, 100, 1)},
+			want:   "INV 2024",
+		},
+		{
+			name:   "a figure the block mode cut short is not taken",
+			sparse: []ocrWord{vw("1,234.56", 280, 366, 100, 2)},
+			block:  []ocrWord{vw("234.56", 310, 366, 100, 1)},
+			want:   "1,234.56",
+		},
+		{
+			name:   "a figure on the next row is not this row's",
+			sparse: []ocrWord{vw("351", 300, 340, 100, 2), vw("20", 346, 366, 100, 2)},
+			block:  []ocrWord{vw("351.20", 300, 366, 130, 1)},
+			want:   "351 20 351.20",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := texts(mergeFigures(tc.sparse, tc.block)); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestIsWholeFigure(t *testing.T) {
+	for s, want := range map[string]bool{
+		"351.20": true, "1,234.56": true, "1.234,56": true, "-6,368.06": true, "(1,469.00)": true,
+		"12.50CR": true, "$4.50": true, "03/02/2024": true, "3.2.24": true, "2024-03-02": true,
+		"351": false, "20": false, "10,": false, "E9592": false, "1O7.45": false, "INV": false,
+	} {
+		if got := isWholeFigure(s); got != want {
+			t.Errorf("isWholeFigure(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestSuspectFigures(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		words []ocrWord
+		want  int
+	}{
+		{"whole figures and text", []ocrWord{vw("03/02", 0, 50, 100, 1), vw("SHELL", 60, 110, 100, 1), vw("0042", 120, 160, 100, 1), vw("1,234.56", 300, 380, 100, 1)}, 0},
+		{"a lost decimal point", []ocrWord{vw("351", 300, 340, 100, 1), vw("20", 346, 366, 100, 1)}, 1},
+		{"a number and a distant two-digit word", []ocrWord{vw("351", 300, 340, 100, 1), vw("20", 400, 420, 100, 1)}, 0},
+		{"a number and two digits on the next line", []ocrWord{vw("351", 300, 340, 100, 1), vw("20", 346, 366, 130, 2)}, 0},
+		{"a lost decimal point, the halves on lines of their own", []ocrWord{vw("20", 346, 366, 101, 7), vw("Rent", 0, 60, 100, 1), vw("351", 300, 340, 100, 2)}, 1},
+		{"a group cut off", []ocrWord{vw("10,", 290, 318, 100, 1), vw("392.27", 322, 380, 100, 1)}, 1},
+		{"garbled marks", []ocrWord{vw("195:92;", 300, 362, 100, 1)}, 1},
+	} {
+		if got := suspectFigures(tc.words); got != tc.want {
+			t.Errorf("%s: %d suspect, want %d", tc.name, got, tc.want)
+		}
+	}
+}
