@@ -116,6 +116,9 @@ func namedAccount(l *line) string {
 	if len(digitsOf(num)) < 8 || !accountLike(num) || len(strings.Fields(num)) != len(strings.Fields(joinWords(l.words[k:]))) {
 		return ""
 	}
+	if _, _, ok := lexDate(num); ok {
+		return "" // "from 01/04/2023.": a date, not a number
+	}
 	return num
 }
 

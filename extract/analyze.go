@@ -451,8 +451,8 @@ func cutAtAccountNames(segs []segment) []segment {
 	for _, sg := range segs {
 		start := 0
 		for i := 1; i < len(sg.lines); i++ {
-			if namedAccount(sg.lines[i]) == "" {
-				continue
+			if dated(sg.lines[i]) || namedAccount(sg.lines[i]) == "" {
+				continue // a line with a date is a row, or a page's small print
 			}
 			next := slices.IndexFunc(sg.lines[i+1:], dated)
 			if next < 0 {
