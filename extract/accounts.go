@@ -102,8 +102,8 @@ func namedAccount(l *line) string {
 		}
 		return ""
 	}
-	if slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == tokDate }) {
-		return ""
+	if slices.ContainsFunc(l.toks, func(t token) bool { return t.kind != tokText }) {
+		return "" // a date or a sum ("Neuer Saldo 1,34,442.20"), not a number
 	}
 	k := 0
 	for k < len(l.words) && k < 3 && strings.IndexFunc(l.words[k].Text, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {

@@ -438,6 +438,18 @@ func dropRelistings(rows []row) []row {
 	return kept
 }
 
+// namesAccountAlone reports a line that names an account by its shape
+// alone (namedAccount: a few words and a long number) and prints no date
+// and no figure: a heading between two accounts' tables, not a row, a
+// page's small print or a running header that names the account with a
+// word for it.
+func namesAccountAlone(l *line) bool {
+	if slices.ContainsFunc(l.toks, func(t token) bool { return t.kind != tokText }) {
+		return false
+	}
+	return phraseEnd(l.words, vocab().account) < 0 && namedAccount(l) != ""
+}
+
 // cutAtAccountNames ends a table where a line inside it names an account
 // and dated rows follow: the rows from the next dated line on are read as
 // a table of their own, so that they go to the account they are printed
@@ -451,8 +463,8 @@ func cutAtAccountNames(segs []segment) []segment {
 	for _, sg := range segs {
 		start := 0
 		for i := 1; i < len(sg.lines); i++ {
-			if dated(sg.lines[i]) || namedAccount(sg.lines[i]) == "" {
-				continue // a line with a date is a row, or a page's small print
+			if !namesAccountAlone(sg.lines[i]) {
+				continue
 			}
 			next := slices.IndexFunc(sg.lines[i+1:], dated)
 			if next < 0 {
