@@ -87,6 +87,9 @@ type row struct {
 	// stands and that reads as no amount ("AAT:", "5§.377,82"); the
 	// balance change then gives the amount (see reconcile).
 	amountLost string
+	// alt is a second date printed beside the row's in a table with no
+	// heading (see postingColumn); nil when none.
+	alt *dateToken
 	// line is the line the row was started from: its date or amounts.
 	line *line
 	// box is the row's extent on its page: its line and its description's.
@@ -376,6 +379,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		var cells []cell
 		var descParts, otherText []string
 		var drcr string
+		var altDate *dateToken // a second date column's, in a table with no heading
 		usedDate := -1
 		// The row's date: the date under the date heading, else a date that starts the line.
 		for ti := range l.toks {
@@ -441,6 +445,11 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			case ti < usedDate:
 				// A reference printed left of the date, in a table with no heading.
 				otherText = append(otherText, t.text)
+			case t.kind == tokDate && usedDate >= 0 && ti == usedDate+1:
+				// A second date beside the row's, in a table with no
+				// heading: another date column (posting and value dates).
+				alt := t.date
+				altDate = &alt
 			default:
 				if (li < 0 || !seg.labels[li].role.isMoney()) && t.kind != tokAmount {
 					descParts = append(descParts, t.text)
@@ -563,6 +572,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			cells = nil
 		}
 		if len(rows) > before {
+			rows[len(rows)-1].alt = altDate
 			rows[len(rows)-1].line = l
 			rows[len(rows)-1].other = strings.Join(otherText, " ")
 			rows[len(rows)-1].title = title
@@ -573,6 +583,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		prevLine = l
 	}
 	assignDescriptions(rows[first:], texts)
+	postingColumn(rows[first:], x)
 	// Rows whose date was lost before any was read take the next one read.
 	for i := len(rows) - 2; i >= first; i-- {
 		if !rows[i].hasDate && rows[i].dateUnread && rows[i+1].hasDate {
@@ -597,6 +608,34 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		rows = rows[:first]
 	}
 	return rows, markers
+}
+
+// postingColumn picks, for rows that print two dates under no heading,
+// the column whose dates run in order as the booking date: value dates
+// run out of it. Rows keep the first date unless the second's column runs
+// in order better.
+func postingColumn(rows []row, x *explainer) {
+	var first, second []dateToken
+	for _, r := range rows {
+		if r.alt != nil {
+			first, second = append(first, r.date), append(second, *r.alt)
+		}
+	}
+	if len(second) < 2 || 2*len(second) < len(rows) {
+		return
+	}
+	out := func(toks []dateToken) int {
+		return min(disorder(toks, orderDMY), disorder(toks, orderMDY), disorder(toks, orderYMD))
+	}
+	if out(second) >= out(first) {
+		return
+	}
+	x.printf("  the second date column runs in order, the first does not: the second is the booking date")
+	for i := range rows {
+		if rows[i].alt != nil {
+			rows[i].date, *rows[i].alt = *rows[i].alt, rows[i].date
+		}
+	}
 }
 
 // restates reports a row's description that names a balance brought or
