@@ -294,6 +294,9 @@ func (d *worldDoc) langTag() string {
 // producer could not print is left out, its error joined into the one
 // returned.
 func PrintWorld(producer string, samples []WorldSample) ([]WorldSample, error) {
+	if len(samples) == 0 {
+		return nil, nil // no browser or office suite to start for nothing
+	}
 	switch producer {
 	case "fpdf":
 		return samples, nil
