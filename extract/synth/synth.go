@@ -319,6 +319,23 @@ func (d *document) provable() (opening, closing, rows bool) {
 	return
 }
 
+// truthTxn is one expected transaction: the balance only when known,
+// the account only for a document of several.
+func truthTxn(date time.Time, desc string, in bool, amount, balance decimal.Decimal, known bool, account string) TruthTxn {
+	tt := TruthTxn{Date: date.Format(time.DateOnly), Description: desc, Account: account}
+	amt := amount.StringFixed(2)
+	if in {
+		tt.Type, tt.AmountIn = "CREDIT", &amt
+	} else {
+		tt.Type, tt.AmountOut = "DEBIT", &amt
+	}
+	if known {
+		b := balance.StringFixed(2)
+		tt.Balance = &b
+	}
+	return tt
+}
+
 // truth is the expected download.
 func (d *document) truth() Truth {
 	l := d.l
@@ -332,21 +349,11 @@ func (d *document) truth() Truth {
 	t.Transactions = []TruthTxn{}
 	for _, a := range d.accounts {
 		for _, x := range a.txns {
-			tt := TruthTxn{Date: x.date.Format(time.DateOnly), Description: x.desc}
-			amt := x.amount.StringFixed(2)
-			if x.in {
-				tt.Type, tt.AmountIn = "CREDIT", &amt
-			} else {
-				tt.Type, tt.AmountOut = "DEBIT", &amt
-			}
-			if known {
-				b := x.balance.StringFixed(2)
-				tt.Balance = &b
-			}
+			account := ""
 			if len(d.accounts) > 1 {
-				tt.Account = a.number
+				account = a.number
 			}
-			t.Transactions = append(t.Transactions, tt)
+			t.Transactions = append(t.Transactions, truthTxn(x.date, x.desc, x.in, x.amount, x.balance, known, account))
 		}
 	}
 	first := d.accounts[0]

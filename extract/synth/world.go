@@ -439,21 +439,11 @@ func (w *world) truth() Truth {
 	t.Transactions = []TruthTxn{}
 	for _, a := range w.accounts {
 		for _, x := range a.txns {
-			tt := TruthTxn{Date: x.date.Format(time.DateOnly), Description: x.desc}
-			amt := x.amount.StringFixed(2)
-			if x.in {
-				tt.Type, tt.AmountIn = "CREDIT", &amt
-			} else {
-				tt.Type, tt.AmountOut = "DEBIT", &amt
-			}
-			if known {
-				b := x.balance.StringFixed(2)
-				tt.Balance = &b
-			}
+			account := ""
 			if len(w.accounts) > 1 {
-				tt.Account = a.number
+				account = a.number
 			}
-			t.Transactions = append(t.Transactions, tt)
+			t.Transactions = append(t.Transactions, truthTxn(x.date, x.desc, x.in, x.amount, x.balance, known, account))
 		}
 	}
 	first := w.accounts[0]
