@@ -68,27 +68,12 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	select {
-	case s.uploads <- struct{}{}:
-		defer func() { <-s.uploads }()
-	default:
-		s.fail(w, r, busy(w))
-		return
-	}
-	rc := http.NewResponseController(w)
-	dr := &deadlineReader{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes), rc: rc, idle: s.cfg.BodyIdle,
-		minBytes: s.cfg.BodyIdleBytes, end: time.Now().Add(s.cfg.BodyTimeout), now: time.Now}
-	dr.start()
-	r.Body = readCloser{dr, r.Body}
-	up, err := s.receive(r)
-	if up != nil {
-		defer up.remove()
-	}
+	up, release, err := s.receiveUpload(w, r)
+	defer release()
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	_ = rc.SetReadDeadline(time.Time{})
 	if byLink {
 		up.folderID = link.FolderID
 	} else if up.folderID != "" {
@@ -243,27 +228,12 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, doc store.Docume
 // that document in the folder too, as the first upload would have. The
 // file part is read and dropped, under the same limits as an upload's.
 func (s *Server) replayUpload(w http.ResponseWriter, r *http.Request, prev store.Document) {
-	select {
-	case s.uploads <- struct{}{}:
-		defer func() { <-s.uploads }()
-	default:
-		s.fail(w, r, busy(w))
-		return
-	}
-	rc := http.NewResponseController(w)
-	dr := &deadlineReader{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes), rc: rc, idle: s.cfg.BodyIdle,
-		minBytes: s.cfg.BodyIdleBytes, end: time.Now().Add(s.cfg.BodyTimeout), now: time.Now}
-	dr.start()
-	r.Body = readCloser{dr, r.Body}
-	up, err := s.receive(r)
-	if up != nil {
-		defer up.remove()
-	}
+	up, release, err := s.receiveUpload(w, r)
+	defer release()
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	_ = rc.SetReadDeadline(time.Time{})
 	s.replayInto(w, r, prev, up.folderID)
 }
 
@@ -340,6 +310,35 @@ func (u *upload) remove() { _ = os.Remove(u.path) }
 // temporary file, refusing it from its first bytes when it is no supported
 // type, and an optional "password" part for an encrypted PDF. On error the
 // upload, when not nil, still has a file to remove.
+// receiveUpload reads an upload's form under the upload limits: one of
+// the server's upload slots, the size limit and the body's deadlines.
+// release gives back the slot and removes the upload's files; call it
+// when the upload is done with, also after an error.
+func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*upload, func(), error) {
+	select {
+	case s.uploads <- struct{}{}:
+	default:
+		return nil, func() {}, busy(w)
+	}
+	rc := http.NewResponseController(w)
+	dr := &deadlineReader{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes), rc: rc, idle: s.cfg.BodyIdle,
+		minBytes: s.cfg.BodyIdleBytes, end: time.Now().Add(s.cfg.BodyTimeout), now: time.Now}
+	dr.start()
+	r.Body = readCloser{dr, r.Body}
+	got, err := s.receive(r)
+	release := func() {
+		if got != nil {
+			got.remove()
+		}
+		<-s.uploads
+	}
+	if err != nil {
+		return nil, release, err
+	}
+	_ = rc.SetReadDeadline(time.Time{})
+	return got, release, nil
+}
+
 func (s *Server) receive(r *http.Request) (*upload, error) {
 	mr, err := r.MultipartReader()
 	if err != nil {
