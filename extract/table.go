@@ -92,6 +92,9 @@ type row struct {
 	alt *dateToken
 	// line is the line the row was started from: its date or amounts.
 	line *line
+	// last is the lowest line read into the row (its amounts or balance
+	// printed on a wrapped line below its date); nil when that is line.
+	last *line
 	// box is the row's extent on its page: its line and its description's.
 	box [4]float64
 }
@@ -521,6 +524,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// The amounts of a dated line printed on its last wrapped line.
 			rows[cur].cells = append(rows[cur].cells, cells...)
 			rows[cur].desc = append(rows[cur].desc, nonEmpty(text)...)
+			rows[cur].last = l
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date read.
@@ -540,6 +544,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			cur = len(rows) - 1
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
 			rows[cur].cells = append(rows[cur].cells, *bal)
+			rows[cur].last = l
 		case len(cells) == 0 && dateTok == nil && sectionTitle(l.text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)):
 			// "PURCHASES", "Payments and other credits" over the rows of
 			// a section: not the next row's description, nor the last's.
@@ -865,6 +870,9 @@ func assignDescriptions(rows []row, texts []descLine) {
 			if c == 0 {
 				if prevRow >= 0 {
 					a = rows[prevRow].line
+					if rows[prevRow].last != nil {
+						a = rows[prevRow].last
+					}
 				}
 			} else {
 				a = run[c-1].l
