@@ -38,6 +38,10 @@ type segment struct {
 	// a row's date is the one there, even after a reference printed left
 	// of it. 0 when the table has a heading.
 	dateX float64
+	// refs are, in a table read with no heading, columns of whole numbers
+	// with no money's shape, lined up on one edge beside the figures:
+	// references, not money and not the description (see refColumns).
+	refs []column
 }
 
 // cell is one amount of a row with the column it was read from.
@@ -148,7 +152,7 @@ func findColumns(seg *segment) {
 			break
 		}
 	}
-	var toks []token
+	var toks, bare []token
 	dayHeaded := false // the lines below a day's heading at the date column, up to a line with none
 	for _, l := range seg.lines[:end] {
 		if t := dayHeading(l); t != nil && atDateColumn(t, seg.dateX) {
@@ -161,8 +165,11 @@ func findColumns(seg *segment) {
 			continue
 		}
 		for _, t := range l.toks {
-			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t) {
+			switch {
+			case t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t):
 				toks = append(toks, t)
+			case wholeNumber(t):
+				bare = append(bare, t)
 			}
 		}
 	}
@@ -179,10 +186,48 @@ func findColumns(seg *segment) {
 	nameColumns(cols, seg.labels)
 	seg.cols = cols
 	if len(seg.labels) == 0 {
+		seg.refs = refColumns(bare, cols)
 		guessRoles(seg)
 	} else {
 		unheadedBalance(seg)
 	}
+}
+
+// refColumns finds, among the whole numbers of a table with no heading
+// (bare tokens, outside its money columns), the columns of references:
+// three or more lined up on their left or right edge, as a column's cells
+// are. A whole number in a description sits wherever its words end.
+func refColumns(bare []token, money []column) []column {
+	bare = slices.DeleteFunc(bare, func(t token) bool {
+		return slices.ContainsFunc(money, func(c column) bool { return t.x0 < c.x1 && t.x1 > c.x0 })
+	})
+	var refs []column
+	for _, edge := range []func(t token) float64{func(t token) float64 { return t.x0 }, func(t token) float64 { return t.x1 }} {
+		for _, a := range bare {
+			c := column{x0: a.x0, x1: a.x1}
+			for _, b := range bare {
+				if abs(edge(a)-edge(b)) < 1 {
+					c.x0, c.x1, c.n = min(c.x0, b.x0), max(c.x1, b.x1), c.n+1
+				}
+			}
+			if c.n >= 3 && !slices.ContainsFunc(refs, func(r column) bool { return c.x0 < r.x1 && c.x1 > r.x0 }) {
+				refs = append(refs, c)
+			}
+		}
+	}
+	return refs
+}
+
+// wholeNumber reports a token of digits alone: a bare whole number, or
+// one too long to be read as money at all.
+func wholeNumber(t token) bool {
+	return t.bare || t.kind == tokText && len(t.text) >= 4 && strings.Trim(t.text, "0123456789") == ""
+}
+
+// inRefColumn reports a whole number standing in one of seg's reference
+// columns.
+func inRefColumn(seg *segment, t token) bool {
+	return wholeNumber(t) && slices.ContainsFunc(seg.refs, func(c column) bool { return t.x0 < c.x1 && t.x1 > c.x0 })
 }
 
 // unheadedBalance names the balance of a table whose heading names none
@@ -453,6 +498,8 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				// heading: another date column (posting and value dates).
 				alt := t.date
 				altDate = &alt
+			case inRefColumn(seg, t):
+				otherText = append(otherText, t.text)
 			default:
 				if (li < 0 || !seg.labels[li].role.isMoney()) && t.kind != tokAmount {
 					descParts = append(descParts, t.text)
@@ -552,11 +599,21 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			x.printf("  left out %s: a section's title", lineRef(l))
 			title = strings.TrimSpace(foldLabel(l.text()))
 			cur = -1
-		case len(cells) == 0 && len(seg.labels) == 0 && (overMoney(seg, l) || headingLine != nil && prevLine == headingLine && dateTok == nil && follows(prevLine, l)):
+		case len(cells) == 0 && len(seg.labels) == 0 && overMoney(seg, l):
 			// In a table with no heading the lexicon knows, a line of
 			// words over its money columns is its heading, not a
 			// description: descriptions stand left of the figures.
 			x.printf("  left out %s: words over the money columns, the table's heading, or a line of it", lineRef(l))
+			cur = -1
+			headingLine = l
+		case len(cells) == 0 && len(seg.labels) == 0 && headingLine != nil && prevLine == headingLine && dateTok == nil && follows(prevLine, l):
+			// The line under such a heading: its second line, or the
+			// first row's description hanging above its date; the first
+			// row's when nearer to it than to the heading (see
+			// assignDescriptions). A line at the dates is the heading's.
+			if !inDateColumn(seg, l, dl) {
+				texts = append(texts, descLine{l: l, text: text, headGap: l.y0 - prevLine.y1})
+			}
 			cur = -1
 			headingLine = l
 		case len(cells) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
@@ -781,6 +838,10 @@ func titleDirection(title string, card bool) int {
 type descLine struct {
 	l    *line
 	text string
+	// headGap is, for the line just under a heading the lexicon does not
+	// know, the gap to the heading above it (0 for other lines): the line
+	// is the first row's only when nearer to that row than to the heading.
+	headGap float64
 }
 
 // assignDescriptions gives each wrapped description line to its row.
@@ -934,6 +995,8 @@ func assignDescriptions(rows []row, texts []descLine) {
 		}
 		for c, it := range run {
 			switch {
+			case texts[it.text].headGap > 0 && gaps[c+1] >= texts[it.text].headGap:
+				// The heading's own second line.
 			case c < cut && c < down && prevRow >= 0:
 				below[prevRow] = append(below[prevRow], texts[it.text].text)
 				growBox(&rows[prevRow], it.l)
