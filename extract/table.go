@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -645,7 +646,6 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		prevLine = l
 	}
 	assignDescriptions(rows[first:], texts)
-	postingColumn(rows[first:], x)
 	// Rows whose date was lost before any was read take the next one read.
 	for i := len(rows) - 2; i >= first; i-- {
 		if !rows[i].hasDate && rows[i].dateUnread && rows[i+1].hasDate {
@@ -673,10 +673,12 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 }
 
 // postingColumn picks, for rows that print two dates under no heading,
-// the column whose dates run in order as the booking date: value dates
-// run out of it. Rows keep the first date unless the second's column runs
-// in order better.
-func postingColumn(rows []row, x *explainer) {
+// the booking date, decided for the document in this order: the column
+// whose dates run in order (value dates run out of it); the one whose
+// dates stay inside the period [ps, pe] when the statement prints it; the
+// one never earlier than the other (a purchase is booked after it is
+// made). Rows keep the first date when nothing decides.
+func postingColumn(rows []row, order dateOrder, ps, pe *time.Time, printed bool, x *explainer) {
 	var first, second []dateToken
 	for _, r := range rows {
 		if r.alt != nil {
@@ -689,10 +691,45 @@ func postingColumn(rows []row, x *explainer) {
 	out := func(toks []dateToken) int {
 		return min(disorder(toks, orderDMY), disorder(toks, orderMDY), disorder(toks, orderYMD))
 	}
-	if out(second) >= out(first) {
+	outside := func(toks []dateToken) int {
+		n := 0
+		for _, t := range toks {
+			if d, ok := t.resolve(order, ps, pe); ok && (d.Before(*ps) || d.After(*pe)) {
+				n++
+			}
+		}
+		return n
+	}
+	later := func(a, b []dateToken) bool { // a never before b, after it at least once
+		after := false
+		for i := range a {
+			da, oka := a[i].resolve(order, ps, pe)
+			db, okb := b[i].resolve(order, ps, pe)
+			if !oka || !okb || da.Before(db) {
+				return false
+			}
+			after = after || da.After(db)
+		}
+		return after
+	}
+	var why string
+	switch o1, o2 := out(first), out(second); {
+	case o1 != o2:
+		if o1 < o2 {
+			return
+		}
+		why = "runs in order, the first does not"
+	case printed && ps != nil && pe != nil && outside(first) != outside(second):
+		if outside(first) < outside(second) {
+			return
+		}
+		why = "stays inside the statement's period, the first does not"
+	case later(second, first):
+		why = "is never earlier than the first"
+	default:
 		return
 	}
-	x.printf("  the second date column runs in order, the first does not: the second is the booking date")
+	x.printf("  the second date column %s: it is the booking date", why)
 	for i := range rows {
 		if rows[i].alt != nil {
 			rows[i].date, *rows[i].alt = *rows[i].alt, rows[i].date
