@@ -35,7 +35,7 @@ func analyze(doc Document, x *explainer) *Result {
 		if pg.OCR {
 			pg = straightenColumns(pg)
 		}
-		ls := groupLines(pg, i)
+		ls := joinWrappedDates(groupLines(pg, i))
 		for _, l := range ls {
 			repairHeadingWords(l)
 			repairSummaryWords(l)
