@@ -612,7 +612,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// first row's description hanging above its date; the first
 			// row's when nearer to it than to the heading (see
 			// assignDescriptions). A line at the dates is the heading's.
-			if !inDateColumn(seg, l, dl) {
+			if len(l.toks) > 0 && !inDateColumn(seg, l, dl) && !(seg.dateX > 0 && atDateColumn(&l.toks[0], seg.dateX)) {
 				texts = append(texts, descLine{l: l, text: text, headGap: l.y0 - prevLine.y1})
 			}
 			cur = -1
