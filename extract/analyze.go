@@ -169,9 +169,11 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	// rows, that layout leaves open which way the money went: read as a
 	// bank's, and unverified.
 	cardByLayout := (cardWords == 1 || cardWords == 0 && len(labels) == 0) && cardLayout(allRows)
-	if cardByLayout && cardWords == 1 {
+	if cardByLayout {
+		// Which way the money went is the layout's to say, and the
+		// statement stays unverified (see cardUnproven).
 		card = true
-		x.printf("read as a card's statement: it names a card once, and its layout is a card's (no balance on any row, most amounts positive as a card prints purchases)")
+		x.printf("read as a card's statement: its layout is a card's (no balance on any row, most amounts positive as a card prints purchases), and it names a card %d time(s)", cardWords)
 	}
 	res := &Result{Statement: st}
 	for _, pg := range doc.Pages {

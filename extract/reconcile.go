@@ -474,6 +474,30 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 			}
 		}
 	}
+	// A last line that took the date above it and prints one figure, the
+	// balance the rows end at from the opening balance (or from a balance
+	// printed outside the tables), is the closing balance in words no
+	// lexicon holds, not a movement.
+	if n := len(rows); st.ClosingBalance == nil && n > 1 && !rows[n-1].ownDate && len(rows[n-1].cells) == 1 && !anyPrintedBalance(rows) {
+		starts := loose
+		if opening != nil {
+			starts = []decimal.Decimal{*opening}
+		}
+		if net, _, ok := netMovement(rows[:n-1], bySeg, unsigned); ok {
+			for _, a := range starts {
+				if end := a.Add(net); end.Abs().Equal(rows[n-1].cells[0].val.Abs()) {
+					x.printf("opening balance %s, closing balance %s: the last line's figure is the balance the rows above end at", a, end)
+					if opening == nil {
+						o := a
+						opening, st.OpeningBalance, derivedOpening = &o, &o, false
+					}
+					st.ClosingBalance = &end
+					rows = rows[:n-1]
+					break
+				}
+			}
+		}
+	}
 	// With no balance printed on any row and no opening balance, the
 	// closing balance gives it back; then the closing balance checks
 	// nothing.
