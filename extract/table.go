@@ -943,7 +943,14 @@ func assignDescriptions(rows []row, texts []descLine) {
 			nBelow++
 		}
 	}
-	hangsAbove, hangsBelow := nAbove > 2*nBelow, nBelow > 2*nAbove || nAbove == 0
+	// A run of text lines between two rows, with the gap before each of
+	// its lines and the one after it.
+	type textRun struct {
+		run              []item
+		prevRow, nextRow int
+		gaps             []float64
+	}
+	var runs []textRun
 	for k := 0; k < len(items); {
 		if items[k].row >= 0 {
 			k++
@@ -953,40 +960,55 @@ func assignDescriptions(rows []row, texts []descLine) {
 		for j < len(items) && items[j].row < 0 {
 			j++
 		}
-		run := items[k:j]
-		prevRow, nextRow := -1, -1
+		tr := textRun{run: items[k:j], prevRow: -1, nextRow: -1}
 		if k > 0 {
-			prevRow = items[k-1].row
+			tr.prevRow = items[k-1].row
 		}
 		if j < len(items) {
-			nextRow = items[j].row
+			tr.nextRow = items[j].row
 		}
 		// gaps[c] is the gap before run[c]; gaps[len(run)] the one after.
-		gaps := make([]float64, len(run)+1)
-		for c := range gaps {
+		tr.gaps = make([]float64, len(tr.run)+1)
+		for c := range tr.gaps {
 			var a, b *line
 			if c == 0 {
-				if prevRow >= 0 {
-					a = rows[prevRow].line
-					if rows[prevRow].last != nil {
-						a = rows[prevRow].last
+				if tr.prevRow >= 0 {
+					a = rows[tr.prevRow].line
+					if rows[tr.prevRow].last != nil {
+						a = rows[tr.prevRow].last
 					}
 				}
 			} else {
-				a = run[c-1].l
+				a = tr.run[c-1].l
 			}
-			if c == len(run) {
-				if nextRow >= 0 {
-					b = rows[nextRow].line
+			if c == len(tr.run) {
+				if tr.nextRow >= 0 {
+					b = rows[tr.nextRow].line
 				}
 			} else {
-				b = run[c].l
+				b = tr.run[c].l
 			}
-			gaps[c] = 1e9
+			tr.gaps[c] = 1e9
 			if a != nil && b != nil {
-				gaps[c] = gap(a, b)
+				tr.gaps[c] = gap(a, b)
 			}
 		}
+		// Between two rows, the wider of the gaps at the run's ends is
+		// where one row's cell ends: more evidence of the habit.
+		if g0, g1 := tr.gaps[0], tr.gaps[len(tr.run)]; g0 < 1e9 && g1 < 1e9 {
+			switch h := tr.run[0].l.height(); {
+			case g1 > g0+0.1*h:
+				nBelow++
+			case g0 > g1+0.1*h:
+				nAbove++
+			}
+		}
+		runs = append(runs, tr)
+		k = j
+	}
+	hangsAbove, hangsBelow := nAbove > 2*nBelow, nBelow > 2*nAbove || nAbove == 0
+	for _, tr := range runs {
+		run, prevRow, nextRow, gaps := tr.run, tr.prevRow, tr.nextRow, tr.gaps
 		// Reach: how far down the run the row above reaches, and how far
 		// up the row below reaches, through line-sized gaps.
 		down := 0
@@ -1042,7 +1064,6 @@ func assignDescriptions(rows []row, texts []descLine) {
 				growBox(&rows[nextRow], it.l)
 			}
 		}
-		k = j
 	}
 	for i := range rows {
 		if rows[i].line != nil {
