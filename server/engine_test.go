@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -186,7 +187,7 @@ func (testEngine) Convert(data []byte, opts extract.Options) (*extract.Result, e
 	res.Statement.AccountNumber, res.Statement.Currency = d.number, d.currency
 	res.Statement.PeriodStart, res.Statement.PeriodEnd = d.from, d.to
 	// The balance check is the one a person's corrections get: pure Go.
-	res.Statement.Reconciliation = extract.Recheck(res.Transactions, res.Statement)
+	extract.Recheck(slices.Clone(res.Transactions), res.Transactions, &res.Statement)
 	return res, nil
 }
 
