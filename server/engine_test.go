@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -107,6 +108,14 @@ func parseTestDoc(data []byte, password string) (*testDoc, error) {
 			var tx extract.Transaction
 			tx, err = parseTestRow(rest)
 			d.rows = append(d.rows, tx)
+		case "provenance":
+			// The row before's provenance, as JSON: what a conversion
+			// found of where its values came from.
+			if len(d.rows) == 0 {
+				err = errors.New("provenance before any row")
+				break
+			}
+			err = json.Unmarshal([]byte(rest), &d.rows[len(d.rows)-1].Provenance)
 		case "sleep":
 			d.sleep, err = time.ParseDuration(rest)
 		case "hang":
