@@ -2,9 +2,12 @@ package server
 
 import (
 	"encoding/json"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"passbook/extract"
 	"passbook/quota"
 )
 
@@ -104,5 +107,57 @@ func TestCorrectionsCannotForgeProof(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestServedFromVersion0 serves a result that main stored before stored
+// results had versions (its own output, ../extract/testdata/stored), with a
+// correction in the edit form main stored, warnings and all: the result
+// loads, its rows' computed balances stay computed whatever the edit's
+// warnings say, and a changed amount carries through them to the closing
+// balance.
+func TestServedFromVersion0(t *testing.T) {
+	raw, err := os.ReadFile("../extract/testdata/stored/no_balance.main-result.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := decodeServed("doc_x", raw, nil)
+	if err != nil {
+		t.Fatalf("main's stored result does not load: %v", err)
+	}
+	if len(res.Transactions) != 22 || res.Statement.Reconciliation.Status != extract.ReconcileOK {
+		t.Fatalf("loaded %d rows, %s", len(res.Transactions), res.Statement.Reconciliation.Status)
+	}
+	edit := func(change func([]editTransaction)) *extract.Result {
+		t.Helper()
+		se := storedEdit{Version: editVersion}
+		for _, tx := range res.Transactions {
+			e := fromTransaction(tx)
+			e.Warnings = []string{"printed on the page, checked"} // what main kept of a client's warnings
+			se.Transactions = append(se.Transactions, e)
+		}
+		change(se.Transactions)
+		rawEdit, _ := json.Marshal(se)
+		got, err := decodeServed("doc_x", raw, rawEdit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	same := edit(func([]editTransaction) {})
+	if s := same.Statement.Reconciliation.Status; s != extract.ReconcileOK {
+		t.Errorf("unchanged: %s (%s), want ok: the closing balance and totals prove the computed balances", s, same.Statement.Reconciliation.Message)
+	}
+	for i, tx := range same.Transactions {
+		if !tx.Provenance.BalanceComputed || slices.Contains(tx.WarningTexts(), "printed on the page, checked") {
+			t.Fatalf("row %d: provenance %+v warnings %q: want the stored row's", i, tx.Provenance, tx.WarningTexts())
+		}
+	}
+	changed := edit(func(txs []editTransaction) {
+		v := "900.00"
+		txs[0].AmountIn = &v // was 817.66
+	})
+	if rec := changed.Statement.Reconciliation; rec.Status != extract.ReconcileMismatch || changed.Transactions[21].Balance.Equal(same.Transactions[21].Balance) {
+		t.Errorf("amount changed: %s (%s), last balance %s: want the change carried to a mismatch at the closing balance", rec.Status, rec.Message, changed.Transactions[21].Balance)
 	}
 }
