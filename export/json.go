@@ -31,6 +31,13 @@ type jsonTransaction struct {
 	AmountOut   *string  `json:"amountOut"`
 	Balance     string   `json:"balance"`
 	Warnings    []string `json:"warnings,omitempty"`
+	// WarningDetails are the warnings as facts, in the same order: each
+	// with its kind (extract.WarningKind) and the values it names, for a
+	// program; it reads these, never the messages.
+	WarningDetails []extract.Warning `json:"warning_details,omitempty"`
+	// Provenance says which of the row's values the document prints and
+	// which the conversion inferred; left out when all are printed.
+	Provenance *extract.Provenance `json:"provenance,omitempty"`
 	// Page is where the row was read (from 1); left out when unknown.
 	Page int `json:"page,omitempty"`
 	// Box is the row's extent on its page, [x0, y0, x1, y1] in PDF points
@@ -112,9 +119,16 @@ func newJSONTransaction(t extract.Transaction) jsonTransaction {
 		AmountIn:    money(t.AmountIn),
 		AmountOut:   money(t.AmountOut),
 		Balance:     t.Balance.StringFixed(2),
-		Warnings:    t.Warnings,
+		Warnings:    t.WarningTexts(),
 		Page:        t.Page,
 		Account:     t.Account,
+	}
+	if len(t.Warnings) > 0 {
+		jt.WarningDetails = t.Warnings
+	}
+	if t.Provenance != (extract.Provenance{}) {
+		p := t.Provenance
+		jt.Provenance = &p
 	}
 	if t.Box != [4]float64{} {
 		box := t.Box

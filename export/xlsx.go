@@ -177,7 +177,7 @@ func writeRowsSheet(s *worksheet, st xlsxStyles, txs []extract.Transaction, extr
 
 // notes is a row's warnings as one cell's text.
 func notes(t extract.Transaction) string {
-	return strings.Join(t.Warnings, "; ")
+	return strings.Join(t.WarningTexts(), "; ")
 }
 
 // textWidth fits a text column to its longest text, within bounds that

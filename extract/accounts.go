@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -167,41 +166,4 @@ func printsBalance(lines []*line) bool {
 		}
 	}
 	return false
-}
-
-// combineAccounts sums up the accounts' reconciliations for the document:
-// mismatch when any breaks (its rows counted in the document's list), ok
-// when every account is proven, unverified otherwise.
-func combineAccounts(accts []Account, offsets []int) Reconciliation {
-	rec := Reconciliation{Status: ReconcileOK}
-	var ok, none int
-	for i, a := range accts {
-		r := a.Reconciliation
-		switch r.Status {
-		case ReconcileMismatch:
-			rec.Status = ReconcileMismatch
-			if rec.Difference == nil {
-				rec.Difference = r.Difference
-			}
-			for _, row := range r.Rows {
-				rec.Rows = append(rec.Rows, row+offsets[i])
-			}
-		case ReconcileOK:
-			ok++
-		case ReconcileNoTransactions:
-			none++
-		}
-	}
-	switch {
-	case rec.Status == ReconcileMismatch:
-		rec.Message = fmt.Sprintf("the running balance breaks at %d row(s) over %d accounts; the first difference is %s", len(rec.Rows), len(accts), rec.Difference.StringFixed(2))
-	case none == len(accts):
-		rec.Status, rec.Message = ReconcileNoTransactions, "the document holds no transactions"
-	case ok+none == len(accts):
-		rec.Message = fmt.Sprintf("each of the %d accounts' balances meets its rows", len(accts))
-	default:
-		rec.Status = ReconcileUnverified
-		rec.Message = fmt.Sprintf("%d of the %d accounts print nothing that proves all their rows", len(accts)-ok-none, len(accts))
-	}
-	return rec
 }

@@ -202,17 +202,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	ocr := slices.ContainsFunc(doc.Pages, func(p Page) bool { return p.OCR })
 	if len(parts) == 1 {
 		res.Transactions = reconcile(read[0].rows, read[0].markers, looseAmounts(parts[0].lines, read[0].rows), &res.Statement, order, ps, pe, card, x)
-		if ocr {
-			applyOCRRepairs(res.Transactions, &res.Statement, card)
-			repairOCRDates(res.Transactions, &res.Statement)
-			unprovenOCR(res.Transactions, &res.Statement)
-		}
-		if yearFromToday {
-			yearUnproven(&res.Statement.Reconciliation)
-		}
-		if cardByLayout {
-			cardUnproven(&res.Statement.Reconciliation)
-		}
+		judgeRead(res.Transactions, &res.Statement, ocr, card, yearFromToday, cardByLayout)
 		return res
 	}
 	// Several accounts: each is read and reconciled as a statement of its
@@ -229,11 +219,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		}
 		offsets = append(offsets, len(res.Transactions))
 		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(parts[k].lines, read[k].rows), &ast, order, ps, pe, card, x)
-		if ocr {
-			applyOCRRepairs(txs, &ast, card)
-			repairOCRDates(txs, &ast)
-			unprovenOCR(txs, &ast)
-		}
+		judgeRead(txs, &ast, ocr, card, yearFromToday, cardByLayout)
 		for i := range txs {
 			txs[i].Account = p.number
 		}
@@ -241,22 +227,24 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		res.Statement.Warnings = append(res.Statement.Warnings, ast.Warnings...)
 		res.Statement.Accounts = append(res.Statement.Accounts, Account{
 			Number: p.number, Currency: ast.Currency, PeriodStart: ast.PeriodStart, PeriodEnd: ast.PeriodEnd,
-			OpeningBalance: ast.OpeningBalance, ClosingBalance: ast.ClosingBalance, Reconciliation: ast.Reconciliation,
+			OpeningBalance: ast.OpeningBalance, ClosingBalance: ast.ClosingBalance, Reconciliation: ast.Reconciliation, Proof: ast.Proof,
 		})
 	}
 	first := res.Statement.Accounts[0]
 	res.Statement.AccountNumber = first.Number
 	res.Statement.OpeningBalance, res.Statement.ClosingBalance = first.OpeningBalance, first.ClosingBalance
 	res.Statement.TotalIn, res.Statement.TotalOut = nil, nil
-	for i := range res.Statement.Accounts {
-		if yearFromToday {
-			yearUnproven(&res.Statement.Accounts[i].Reconciliation)
+	rows := make([][]int, len(offsets))
+	for k, from := range offsets {
+		to := len(res.Transactions)
+		if k+1 < len(offsets) {
+			to = offsets[k+1]
 		}
-		if cardByLayout {
-			cardUnproven(&res.Statement.Accounts[i].Reconciliation)
+		for i := from; i < to; i++ {
+			rows[k] = append(rows[k], i)
 		}
 	}
-	res.Statement.Reconciliation = combineAccounts(res.Statement.Accounts, offsets)
+	res.Statement.Reconciliation = judgeAccounts(res.Statement.Accounts, rows)
 	return res
 }
 
@@ -283,26 +271,18 @@ func cardLayout(rows []row) bool {
 	return neg > 0 && pos >= 2*neg && pos+neg >= 3
 }
 
-// cardUnproven keeps a statement laid out as a card's (cardLayout) that
-// names a card once, or not at all and under no heading the lexicon knows,
-// from ok: its arithmetic holds read as
-// a card's or as a bank's, so it proves the amounts, not which way the
-// money went.
-func cardUnproven(rec *Reconciliation) {
-	if rec.Status == ReconcileOK {
-		rec.Status = ReconcileUnverified
-		rec.Message = "laid out as a credit card's statement (no running balance, most amounts positive as a card prints purchases): the amounts add up, but nothing printed says which way the money went"
+// judgeRead finishes the statement st of the rows txs that reconcile
+// read: recognised rows get the corrections their running balance proves,
+// the reading's doubts join its proof, and the status is judged again.
+func judgeRead(txs []Transaction, st *Statement, ocr, card, yearAssumed, cardByLayout bool) {
+	if ocr {
+		applyOCRRepairs(txs, st, card)
+		repairOCRDates(txs, st)
 	}
-}
-
-// yearUnproven keeps a statement whose dates took their year from the
-// day of conversion from ok: its arithmetic proves the amounts, not the
-// year of every date.
-func yearUnproven(rec *Reconciliation) {
-	if rec.Status == ReconcileOK {
-		rec.Status = ReconcileUnverified
-		rec.Message = "the amounts add up, but the statement prints no year and the file says not when it was made: the dates' year is the conversion's, which nothing proves"
-	}
+	st.Proof.OCR, st.Proof.Card = ocr, card
+	st.Proof.YearAssumed = yearAssumed
+	st.Proof.CardByLayout = cardByLayout
+	st.Reconciliation = Judge(txs, st.Proof, st.ClosingBalance != nil)
 }
 
 // today is the day of conversion (a variable for tests).

@@ -61,10 +61,14 @@ type Transaction struct {
 	AmountIn    *decimal.Decimal
 	AmountOut   *decimal.Decimal
 	// Balance is the balance after the transaction: printed, or computed from
-	// the opening balance when the row prints none (then a warning says so).
+	// the opening balance when the row prints none (Provenance says which).
 	Balance decimal.Decimal
-	// Warnings says what was inferred or corrected on this row.
-	Warnings []string
+	// Warnings says what was inferred or corrected on this row, each with
+	// its kind and facts beside a message for a person.
+	Warnings []Warning
+	// Provenance says which of the row's values the document prints and
+	// which the conversion inferred: status is judged from it.
+	Provenance Provenance
 	// Account is the number of the account the row belongs to when the
 	// document holds several accounts (see Statement.Accounts); "" otherwise.
 	Account string
@@ -73,6 +77,18 @@ type Transaction struct {
 	// Box is the row's extent on its page in PDF points from the page's
 	// top-left corner: x0, y0, x1, y1. All zero when unknown.
 	Box [4]float64
+}
+
+// WarningTexts are the messages of the row's warnings, for a person.
+func (t Transaction) WarningTexts() []string {
+	if len(t.Warnings) == 0 {
+		return nil
+	}
+	out := make([]string, len(t.Warnings))
+	for i, w := range t.Warnings {
+		out[i] = w.Message
+	}
+	return out
 }
 
 // Type is CREDIT when money came in and DEBIT when it went out.
@@ -115,6 +131,10 @@ type Statement struct {
 	// as the statement prints them, when it does.
 	TotalIn, TotalOut *decimal.Decimal
 	Reconciliation    Reconciliation
+	// Proof is what the arithmetic established and the doubts the reading
+	// left, from which Judge decided Reconciliation (for a document of
+	// several accounts, each account's is in Accounts).
+	Proof Proof
 	// Warnings are notes on the whole document (a page that could not be read).
 	Warnings []string
 	// Accounts lists each account when one document holds several, each
@@ -132,6 +152,7 @@ type Account struct {
 	OpeningBalance *decimal.Decimal
 	ClosingBalance *decimal.Decimal
 	Reconciliation Reconciliation
+	Proof          Proof
 }
 
 // Result is a converted document.

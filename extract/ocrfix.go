@@ -276,17 +276,6 @@ func dropsOne(long, short string) bool {
 	return false
 }
 
-// Warning texts of reconcile that applyOCRRepairs reads back: they say which
-// balances were computed rather than printed, and which rows broke.
-const (
-	warnComputedPrefix   = "balance not printed"
-	warnNoOpeningPref    = "no opening balance"
-	warnDirUnknownPref   = "direction unknown"
-	warnBreakPrefix      = "printed balance "
-	warnDateUnreadPrefix = "the date printed on this row could not be read"
-	warnLowConfPrefix    = "recognised with low confidence"
-)
-
 // lowConf is the recognition confidence below which a word of a row's
 // line makes the row one a person should check first. Tesseract gives the
 // words of clean scans 85–96; misread digits and letters mostly fall
@@ -303,47 +292,6 @@ func lowConfidence(l *line) float64 {
 		}
 	}
 	return low
-}
-
-// unprovenOCR keeps a statement read by OCR from saying ok on what its
-// arithmetic does not prove: a row recognised with low confidence (its
-// date or description may be misread), a row's date recognition could not read (the
-// balances prove the amounts, not the day that stands in for the one
-// printed), or balances counted from an opening balance nothing checks
-// (no row prints one and no closing balance is read: printed totals prove
-// the amounts, and a misread opening would shift every balance unseen).
-func unprovenOCR(txs []Transaction, st *Statement) {
-	if st.Reconciliation.Status != ReconcileOK {
-		return
-	}
-	has := func(tx Transaction, prefix string) bool {
-		return slices.ContainsFunc(tx.Warnings, func(w string) bool { return strings.HasPrefix(w, prefix) })
-	}
-	unread, computed, low := 0, 0, 0
-	for _, tx := range txs {
-		if has(tx, warnDateUnreadPrefix) {
-			unread++
-		}
-		if has(tx, warnLowConfPrefix) {
-			low++
-		}
-		if has(tx, warnComputedPrefix) {
-			computed++
-		}
-	}
-	switch {
-	case unread > 0:
-		st.Reconciliation.Status = ReconcileUnverified
-		st.Reconciliation.Message = fmt.Sprintf("the balances agree, but the date of %d row(s) could not be read; check them against the page", unread)
-	case low > 0:
-		// The balances prove the amounts; a date or a description read
-		// with low confidence nothing proves.
-		st.Reconciliation.Status = ReconcileUnverified
-		st.Reconciliation.Message = fmt.Sprintf("the balances agree, but %d row(s) were recognised with low confidence: check their dates and descriptions against the page", low)
-	case computed == len(txs) && st.ClosingBalance == nil:
-		st.Reconciliation.Status = ReconcileUnverified
-		st.Reconciliation.Message = "the printed totals prove the amounts, but the balances are counted from an opening balance that nothing printed after it checks"
-	}
 }
 
 // applyOCRRepairs corrects, in the transactions of one reconciled account
@@ -363,15 +311,7 @@ func applyOCRRepairs(txs []Transaction, st *Statement, card bool) int {
 	}
 	steps := make([]chainStep, len(txs))
 	for i, tx := range txs {
-		steps[i] = chainStep{Move: chain(tx), Known: true, Balance: tx.Balance, Printed: true}
-		for _, w := range tx.Warnings {
-			switch {
-			case strings.HasPrefix(w, warnComputedPrefix), strings.HasPrefix(w, warnNoOpeningPref):
-				steps[i].Printed = false
-			case strings.HasPrefix(w, warnDirUnknownPref):
-				steps[i].Known = false
-			}
-		}
+		steps[i] = chainStep{Move: chain(tx), Known: !tx.Provenance.DirectionGuessed, Balance: tx.Balance, Printed: tx.Provenance.BalancePrinted()}
 	}
 	fixes := repairOCRChain(st.OpeningBalance, steps, st.ClosingBalance)
 	if len(fixes) == 0 {
@@ -396,7 +336,7 @@ func applyOCRRepairs(txs []Transaction, st *Statement, card bool) int {
 		case f.Balance != nil:
 			tx.Balance = *f.Balance
 		}
-		tx.Warnings = append(tx.Warnings, f.Warning)
+		tx.Warnings = append(tx.Warnings, Warning{Kind: WarnOCRCorrection, Message: f.Warning})
 	}
 	// Walk the chain again: recompute the balances that were computed, and
 	// drop break warnings the corrections answered.
@@ -423,7 +363,7 @@ func applyOCRRepairs(txs []Transaction, st *Statement, card bool) int {
 				first = &d
 			}
 		case steps[i].Printed && have:
-			tx.Warnings = dropPrefixed(tx.Warnings, warnBreakPrefix)
+			tx.Warnings = slices.DeleteFunc(tx.Warnings, func(w Warning) bool { return w.Kind == WarnBalanceBreak })
 		}
 		prev, have = tx.Balance, true
 	}
@@ -436,15 +376,12 @@ func applyOCRRepairs(txs []Transaction, st *Statement, card bool) int {
 			first = &d
 		}
 	}
-	rec := &st.Reconciliation
-	if rec.Status == ReconcileMismatch || rec.Status == ReconcileOK {
-		if len(breaks) == 0 {
-			rec.Status, rec.Difference, rec.Rows = ReconcileOK, nil, nil
-			rec.Message = fmt.Sprintf("opening balance plus money in minus money out meets every printed balance after %d OCR correction(s)", len(fixes))
-		} else {
-			rec.Status, rec.Difference, rec.Rows = ReconcileMismatch, first, breaks
-			rec.Message = fmt.Sprintf("the running balance breaks at %d row(s) (after %d OCR correction(s)); the first difference is %s", len(breaks), len(fixes), first.StringFixed(2))
-		}
+	// The walk above knows no restarts or totals lines: its breaks stand
+	// for reconciliation's only where that found the chain whole or
+	// broken, not where it found nothing to check.
+	if len(st.Proof.Breaks) > 0 || st.Reconciliation.Status == ReconcileOK {
+		st.Proof.Breaks, st.Proof.Difference = breaks, first
+		st.Proof.Corrections = len(fixes)
 	}
 	return len(fixes)
 }
@@ -458,17 +395,6 @@ func txMove(tx Transaction) decimal.Decimal {
 		return tx.AmountOut.Neg()
 	}
 	return decimal.Zero
-}
-
-// dropPrefixed returns ws without the entries that start with prefix.
-func dropPrefixed(ws []string, prefix string) []string {
-	out := ws[:0]
-	for _, w := range ws {
-		if !strings.HasPrefix(w, prefix) {
-			out = append(out, w)
-		}
-	}
-	return out
 }
 
 // periodSlack is how far outside the printed period a row's date may fall
@@ -518,11 +444,14 @@ func repairOCRDates(txs []Transaction, st *Statement) int {
 			}
 		}
 		if len(found) != 1 {
-			tx.Warnings = append(tx.Warnings, fmt.Sprintf("%s: %s lies outside the statement's period", warnDateUnreadPrefix, d.Format(time.DateOnly)))
+			tx.Provenance.DateUnread = true
+			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateUnread, Read: d.Format(time.DateOnly),
+				Message: fmt.Sprintf("the date printed on this row could not be read: %s lies outside the statement's period", d.Format(time.DateOnly))})
 			continue
 		}
 		tx.Date = found[0]
-		tx.Warnings = append(tx.Warnings, fmt.Sprintf("OCR correction: date read as %s, corrected to %s (one digit misread): the first lies outside the statement's period", d.Format(time.DateOnly), found[0].Format(time.DateOnly)))
+		tx.Warnings = append(tx.Warnings, Warning{Kind: WarnOCRCorrection, Read: d.Format(time.DateOnly),
+			Message: fmt.Sprintf("OCR correction: date read as %s, corrected to %s (one digit misread): the first lies outside the statement's period", d.Format(time.DateOnly), found[0].Format(time.DateOnly))})
 		fixed++
 	}
 	return fixed

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -325,7 +324,7 @@ func TestRepairOCRDates(t *testing.T) {
 				if got := tx.Date.Format(time.DateOnly); got != want {
 					t.Errorf("row %d: %s, want %s", i, got, want)
 				}
-				if slices.ContainsFunc(tx.Warnings, func(w string) bool { return strings.HasPrefix(w, warnDateUnreadPrefix) }) {
+				if tx.Provenance.DateUnread && hasKind(tx, WarnDateUnread) {
 					unread++
 				}
 			}

@@ -80,10 +80,10 @@ func TestLowConfidenceRowWarned(t *testing.T) {
 		t.Fatalf("got %d transactions, want 2", len(res.Transactions))
 	}
 	low := func(tx Transaction) bool {
-		return slices.ContainsFunc(tx.Warnings, func(w string) bool { return strings.HasPrefix(w, warnLowConfPrefix) })
+		return tx.Provenance.LowConfidence > 0 && hasKind(tx, WarnLowConfidence)
 	}
 	if low(res.Transactions[0]) || !low(res.Transactions[1]) {
-		t.Errorf("warnings %q and %q: want only the second row warned of low confidence", res.Transactions[0].Warnings, res.Transactions[1].Warnings)
+		t.Errorf("warnings %+v and %+v: want only the second row warned of low confidence", res.Transactions[0].Warnings, res.Transactions[1].Warnings)
 	}
 	// The balances prove the amounts, not what recognition may have
 	// misread of a date or a description: the statement is unverified.
@@ -149,8 +149,8 @@ func TestOCRUnreadableAmount(t *testing.T) {
 		"2024-01-03|AMAZON MKTPLACE||1.17|88.83",
 		"2024-01-04|SALARY|1000.00||1088.83",
 	})
-	if len(res.Transactions) == 3 && !slices.ContainsFunc(res.Transactions[1].Warnings, func(w string) bool { return strings.Contains(w, "AAT:") }) {
-		t.Errorf("warnings %q: want the unreadable amount named", res.Transactions[1].Warnings)
+	if len(res.Transactions) == 3 && !slices.ContainsFunc(res.Transactions[1].Warnings, func(w Warning) bool { return w.Kind == WarnAmountFromBalance && strings.Contains(w.Read, "AAT:") }) {
+		t.Errorf("warnings %+v: want the unreadable amount named", res.Transactions[1].Warnings)
 	}
 	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: the balance gave an amount", s)

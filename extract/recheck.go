@@ -1,133 +1,241 @@
 package extract
 
 import (
-	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/shopspring/decimal"
 )
 
-// Recheck walks the balance chain of a list of transactions a person has
-// corrected, from the statement's opening balance (or, without one, from the
-// first row's balance) to its closing balance, and says whether it holds.
+// Recheck judges the rows txs a person corrected from the stored
+// conversion's rows orig, under st: the stored statement with the person's
+// corrections of its header. It sets st's (and each account's) proof and
+// reconciliation, and returns the document's.
 //
-// A row whose warnings say its balance was not printed (it was computed from
-// the running balance) proves nothing: its balance is recomputed in place
-// from the row before, so that correcting an amount carries through. Every
-// other balance is taken as printed and checked. A document that holds
-// several accounts (st.Accounts) is checked account by account.
-func Recheck(txs []Transaction, st Statement) Reconciliation {
-	if len(txs) == 0 {
-		return Reconciliation{Status: ReconcileNoTransactions, Message: "the document holds no transactions"}
-	}
+// What the rows say of themselves is ignored: each corrected row takes the
+// provenance and warnings of the stored row it stands for (matched by
+// date, description and account, else by place; a row matching none was
+// added by the person), less the doubts the correction answered (a row
+// whose amount was changed is no longer one whose direction was guessed).
+// So a client cannot make a statement ok by sending other warnings.
+//
+// Then the balance chain is walked from the opening balance (or, without
+// one, from the first printed balance) to the closing balance, with Judge
+// deciding as for a conversion. A balance the conversion computed is
+// computed again, so that a corrected amount carries through; one a person
+// typed over it is checked but proves nothing; a printed balance (as
+// corrected) is checked. The doubts of the reading that the rows do not
+// hold (a year assumed, an opening balance restated among the rows, lines
+// set aside) stay in the proof. A document of several accounts is checked
+// account by account.
+func Recheck(orig []Transaction, txs []Transaction, st *Statement) Reconciliation {
+	carryOver(orig, txs)
 	if len(st.Accounts) == 0 {
 		idx := make([]int, len(txs))
 		for i := range idx {
 			idx[i] = i
 		}
-		return finish(recheckChain(txs, idx, st.OpeningBalance, st.ClosingBalance))
+		p := recheckChain(txs, idx, st.OpeningBalance, st.ClosingBalance, st.Proof)
+		p.checkTotals(txs, st.TotalIn, st.TotalOut)
+		st.Proof = p
+		st.Reconciliation = Judge(txs, p, st.ClosingBalance != nil)
+		return st.Reconciliation
 	}
-	var all chain
-	for _, a := range st.Accounts {
-		var idx []int
+	rows := make([][]int, len(st.Accounts))
+	for k := range st.Accounts {
+		a := &st.Accounts[k]
 		for i, t := range txs {
 			if t.Account == a.Number {
-				idx = append(idx, i)
+				rows[k] = append(rows[k], i)
 			}
 		}
-		if len(idx) == 0 {
-			continue
+		a.Proof = recheckChain(txs, rows[k], a.OpeningBalance, a.ClosingBalance, a.Proof)
+		mine := make([]Transaction, len(rows[k]))
+		for j, i := range rows[k] {
+			mine[j] = txs[i]
 		}
-		c := recheckChain(txs, idx, a.OpeningBalance, a.ClosingBalance)
-		all.checks += c.checks
-		all.rows = append(all.rows, c.rows...)
-		if all.diff == nil {
-			all.diff = c.diff
-		}
+		a.Reconciliation = Judge(mine, a.Proof, a.ClosingBalance != nil)
 	}
-	return finish(all)
+	st.Reconciliation = judgeAccounts(st.Accounts, rows)
+	return st.Reconciliation
 }
 
-// chain is what walking one account's rows found.
-type chain struct {
-	checks int
-	rows   []int
-	diff   *decimal.Decimal
-}
-
-func (c *chain) fail(i int, diff decimal.Decimal) {
-	if c.diff == nil {
-		c.diff = &diff
-	}
-	if n := len(c.rows); n == 0 || c.rows[n-1] != i {
-		c.rows = append(c.rows, i)
-	}
-}
-
-// recheckChain walks the rows txs[idx...] in order.
-func recheckChain(txs []Transaction, idx []int, opening, closing *decimal.Decimal) chain {
-	var c chain
+// recheckChain walks the rows txs[idx...] in order from opening to
+// closing, recomputing the balances the conversion computed, and returns
+// the arithmetic's proof with the reading's doubts kept from was. Its
+// breaks are positions in idx.
+func recheckChain(txs []Transaction, idx []int, opening, closing *decimal.Decimal, was Proof) Proof {
+	p := Proof{Restarted: was.Restarted, RestatedOpening: was.RestatedOpening, Dropped: was.Dropped,
+		OCR: was.OCR, YearAssumed: was.YearAssumed, CardByLayout: was.CardByLayout, Card: was.Card}
+	r := reading{card: was.Card}
 	prev, have := decimal.Zero, opening != nil
 	if have {
 		prev = *opening
 	}
-	for _, i := range idx {
+	lastPrinted := false
+	for k, i := range idx {
 		t := &txs[i]
-		d := decimal.Zero
-		if t.AmountIn != nil {
-			d = d.Add(*t.AmountIn)
-		}
-		if t.AmountOut != nil {
-			d = d.Sub(*t.AmountOut)
-		}
+		pv := &t.Provenance
+		d := r.chain(txMove(*t))
 		switch {
-		case !balancePrinted(*t) && have:
+		case !pv.BalancePrinted() && !pv.BalanceEntered && have:
 			prev = prev.Add(d)
 			t.Balance = prev
-		case !balancePrinted(*t):
-			// Counted from zero, as the conversion did.
+			pv.BalanceComputed, pv.BalanceFromZero = true, false
+			t.Warnings = append(t.Warnings, computedWarning())
+		case !pv.BalancePrinted() && !pv.BalanceEntered:
 			prev, have = d, true
 			t.Balance = prev
+			pv.BalanceComputed, pv.BalanceFromZero = false, true
+			t.Warnings = append(t.Warnings, fromZeroWarning())
 		case have:
-			c.checks++
-			if want := prev.Add(d); !want.Equal(t.Balance) {
-				c.fail(i, t.Balance.Sub(want))
+			want := prev.Add(d)
+			if !pv.BalanceEntered {
+				p.Checks++
+				p.Proven = k + 1
+			}
+			if !want.Equal(t.Balance) {
+				p.breakAt(k, t.Balance.Sub(want))
+				t.Warnings = append(t.Warnings, breakWarning(t.Balance, prev, want))
 			}
 			prev = t.Balance
 		default:
+			// The first printed balance with no opening balance: the
+			// opening is worked back from it, which it then meets.
+			p.OpeningDerived = true
 			prev, have = t.Balance, true
 		}
+		lastPrinted = pv.BalancePrinted()
 	}
-	if closing != nil {
-		c.checks++
-		last := idx[len(idx)-1]
-		if !txs[last].Balance.Equal(*closing) {
-			c.fail(last, closing.Sub(txs[last].Balance))
+	if closing != nil && len(idx) > 0 {
+		if !lastPrinted {
+			p.Checks++
+			p.Proven = len(idx)
+		}
+		if last := txs[idx[len(idx)-1]].Balance; !last.Equal(*closing) {
+			p.breakAt(len(idx)-1, closing.Sub(last))
 		}
 	}
-	return c
+	return p
 }
 
-// balancePrinted reports a row whose balance was read from the document,
-// not computed by the conversion.
-func balancePrinted(t Transaction) bool {
-	for _, w := range t.Warnings {
-		if strings.HasPrefix(w, warnComputedPrefix) || strings.HasPrefix(w, warnNoOpeningPref) {
-			return false
+// carryOver gives each corrected row of txs the provenance and warnings
+// of the stored row of orig it stands for, less the doubts the correction
+// answered, and drops whatever the rows said of themselves. The
+// balance's own notes (computed, from zero, a break) are left for the
+// chain's walk to write again.
+func carryOver(orig, txs []Transaction) {
+	match := matchRows(orig, txs)
+	for i := range txs {
+		e := &txs[i]
+		j := match[i]
+		if j < 0 {
+			e.Provenance = Provenance{Added: true, BalanceComputed: true}
+			e.Warnings = []Warning{{Kind: WarnAdded, Message: "added by a person: its balance is computed from the row before"}}
+			continue
+		}
+		o := orig[j]
+		pv := o.Provenance
+		drop := map[WarningKind]bool{WarnBalanceBreak: true, WarnBalanceComputed: true, WarnBalanceFromZero: true, WarnBalanceEntered: true}
+		if !sameAmount(o, *e) {
+			pv.DirectionGuessed, pv.DirectionFromBalance, pv.AmountFromBalance = false, false, false
+			drop[WarnDirectionUnknown], drop[WarnDirectionFromBalance], drop[WarnAmountFromBalance] = true, true, true
+		}
+		if !o.Date.Equal(e.Date) {
+			pv.DateUnread, pv.DateFromAbove = false, false
+			drop[WarnDateUnread], drop[WarnDateFromAbove], drop[WarnDateUnresolved] = true, true, true
+		}
+		if !o.Date.Equal(e.Date) || o.Description != e.Description {
+			pv.LowConfidence = 0
+			drop[WarnLowConfidence] = true
+		}
+		if !o.Provenance.BalancePrinted() && !o.Balance.Equal(e.Balance) {
+			// Typed over a computed balance: the person's, which the
+			// chain checks but which proves nothing.
+			pv.BalanceComputed, pv.BalanceFromZero, pv.BalanceEntered = false, false, true
+		}
+		pv.Added = o.Provenance.Added
+		ws := slices.DeleteFunc(slices.Clone(o.Warnings), func(w Warning) bool { return drop[w.Kind] })
+		if pv.BalanceEntered {
+			ws = append(ws, Warning{Kind: WarnBalanceEntered, Message: "balance entered by a person where the statement prints none: checked, but it proves nothing"})
+		}
+		e.Provenance, e.Warnings = pv, ws
+	}
+}
+
+// sameAmount reports rows that move the same money the same way.
+func sameAmount(a, b Transaction) bool {
+	eq := func(x, y *decimal.Decimal) bool { return x == nil && y == nil || x != nil && y != nil && x.Equal(*y) }
+	return eq(a.AmountIn, b.AmountIn) && eq(a.AmountOut, b.AmountOut)
+}
+
+// maxMatchCells bounds the table matchRows fills for the rows between
+// the corrected list's common start and end with the stored one.
+const maxMatchCells = 1 << 20
+
+// matchRows returns, for each row of txs, the index of the row of orig it
+// stands for, or -1 for a row a person added. Rows are the same when their
+// date, description and account are: the common start and end are
+// matched first, then the longest common run of the rows between, and
+// rows left between two matches in equal numbers on both sides are
+// matched by place (a corrected date or description).
+func matchRows(orig, txs []Transaction) []int {
+	same := func(o, e Transaction) bool {
+		return o.Date.Equal(e.Date) && o.Description == e.Description && o.Account == e.Account
+	}
+	m := make([]int, len(txs))
+	for i := range m {
+		m[i] = -1
+	}
+	lo := 0
+	for lo < len(orig) && lo < len(txs) && same(orig[lo], txs[lo]) {
+		m[lo] = lo
+		lo++
+	}
+	ho, he := len(orig), len(txs)
+	for ho > lo && he > lo && same(orig[ho-1], txs[he-1]) {
+		ho, he = ho-1, he-1
+		m[he] = ho
+	}
+	a, b := ho-lo, he-lo
+	// pairs are the matches in the middle, in order, closed by the ends.
+	type pair struct{ o, e int }
+	pairs := []pair{{lo - 1, lo - 1}}
+	if a > 0 && b > 0 && a != b && a*b <= maxMatchCells {
+		// The longest common subsequence, by a table of suffix lengths.
+		w := b + 1
+		n := make([]int32, (a+1)*w)
+		for i := a - 1; i >= 0; i-- {
+			for j := b - 1; j >= 0; j-- {
+				if same(orig[lo+i], txs[lo+j]) {
+					n[i*w+j] = n[(i+1)*w+j+1] + 1
+				} else {
+					n[i*w+j] = max(n[(i+1)*w+j], n[i*w+j+1])
+				}
+			}
+		}
+		for i, j := 0, 0; i < a && j < b; {
+			switch {
+			case same(orig[lo+i], txs[lo+j]):
+				pairs = append(pairs, pair{lo + i, lo + j})
+				i, j = i+1, j+1
+			case n[(i+1)*w+j] >= n[i*w+j+1]:
+				i++
+			default:
+				j++
+			}
 		}
 	}
-	return true
-}
-
-func finish(c chain) Reconciliation {
-	switch {
-	case len(c.rows) > 0:
-		first := c.rows[0] + 1
-		return Reconciliation{Status: ReconcileMismatch, Difference: c.diff, Rows: c.rows,
-			Message: fmt.Sprintf("the running balance breaks at %d row(s), first at row %d, where the printed balance is off by %s",
-				len(c.rows), first, c.diff.StringFixed(2))}
-	case c.checks == 0:
-		return Reconciliation{Status: ReconcileUnverified, Message: "the statement prints no balances to check the transactions against"}
+	pairs = append(pairs, pair{ho, he})
+	for k := 1; k < len(pairs); k++ {
+		p, q := pairs[k-1], pairs[k]
+		if k < len(pairs)-1 {
+			m[q.e] = q.o
+		}
+		if q.o-p.o == q.e-p.e {
+			for d := 1; d < q.o-p.o; d++ {
+				m[p.e+d] = p.o + d
+			}
+		}
 	}
-	return Reconciliation{Status: ReconcileOK, Message: fmt.Sprintf("opening balance plus money in minus money out meets all %d printed balance(s)", c.checks)}
+	return m
 }

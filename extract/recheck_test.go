@@ -3,6 +3,7 @@ package extract
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -12,8 +13,10 @@ func pdec(s string) *decimal.Decimal {
 	return &d
 }
 
-func rtx(in, out, bal string, warnings ...string) Transaction {
-	t := Transaction{Balance: *pdec(bal), Warnings: warnings}
+// rtx is a row moving in or out, with its balance, dated day d of
+// January 2024 and described desc.
+func rtx(in, out, bal string) Transaction {
+	t := Transaction{Balance: *pdec(bal)}
 	if in != "" {
 		t.AmountIn = pdec(in)
 	}
@@ -23,11 +26,39 @@ func rtx(in, out, bal string, warnings ...string) Transaction {
 	return t
 }
 
+// computedRow is rtx with a balance the conversion computed.
+func computedRow(in, out, bal string) Transaction {
+	t := rtx(in, out, bal)
+	t.Provenance.BalanceComputed = true
+	t.Warnings = []Warning{computedWarning()}
+	return t
+}
+
+// named gives rows distinct dates and descriptions, as converted rows
+// have, so that corrected rows can be matched to them.
+func named(txs ...Transaction) []Transaction {
+	for i := range txs {
+		txs[i].Date = time.Date(2024, 1, 1+i, 0, 0, 0, 0, time.UTC)
+		txs[i].Description = "ROW " + string(rune('A'+i))
+	}
+	return txs
+}
+
+// asSent is what a client sends back of rows: their values, with the
+// provenance and warnings it chooses (here: none at all).
+func asSent(txs []Transaction) []Transaction {
+	out := slices.Clone(txs)
+	for i := range out {
+		out[i].Provenance, out[i].Warnings = Provenance{}, nil
+	}
+	return out
+}
+
 func TestRecheck(t *testing.T) {
-	computed := warnComputedPrefix + ": computed from the running balance"
 	tests := []struct {
 		name     string
-		txs      []Transaction
+		orig     []Transaction // the stored conversion's rows
+		edit     func([]Transaction) []Transaction
 		st       Statement
 		status   string
 		rows     []int
@@ -36,30 +67,67 @@ func TestRecheck(t *testing.T) {
 	}{
 		{name: "empty", status: ReconcileNoTransactions},
 		{name: "chain holds from opening to closing",
-			txs:    []Transaction{rtx("", "10.00", "90.00"), rtx("5.50", "", "95.50")},
+			orig:   named(rtx("", "10.00", "90.00"), rtx("5.50", "", "95.50")),
 			st:     Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("95.50")},
 			status: ReconcileOK},
 		{name: "wrong amount breaks the chain at its row",
-			txs:    []Transaction{rtx("", "10.00", "90.00"), rtx("5.00", "", "95.50"), rtx("", "1.00", "94.50")},
+			orig:   named(rtx("", "10.00", "90.00"), rtx("5.00", "", "95.50"), rtx("", "1.00", "94.50")),
 			st:     Statement{OpeningBalance: pdec("100")},
 			status: ReconcileMismatch, rows: []int{1}, diff: "0.50"},
 		{name: "closing balance disagrees",
-			txs:    []Transaction{rtx("", "10.00", "90.00")},
+			orig:   named(rtx("", "10.00", "90.00")),
 			st:     Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("91")},
 			status: ReconcileMismatch, rows: []int{0}, diff: "1.00"},
 		{name: "no opening: first balance starts the chain",
-			txs:    []Transaction{rtx("", "10.00", "90.00"), rtx("", "10.00", "80.00")},
+			orig:   named(rtx("", "10.00", "90.00"), rtx("", "10.00", "80.00")),
 			status: ReconcileOK},
 		{name: "computed balances are recomputed, not checked",
-			txs:    []Transaction{rtx("", "10.00", "90.00", computed), rtx("", "7.00", "80.00", computed)},
+			orig:   named(computedRow("", "10.00", "90.00"), computedRow("", "7.00", "80.00")),
 			st:     Statement{OpeningBalance: pdec("100")},
 			status: ReconcileUnverified, balances: []string{"90", "83"}},
 		{name: "computed balances carry into the closing balance",
-			txs:    []Transaction{rtx("", "10.00", "90.00", computed), rtx("", "7.00", "80.00", computed)},
+			orig:   named(computedRow("", "10.00", "90.00"), computedRow("", "7.00", "80.00")),
 			st:     Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("83")},
 			status: ReconcileOK},
+		{name: "a corrected misread printed balance proves the chain",
+			orig: named(rtx("", "10.00", "90.00"), rtx("", "5.00", "35.00"), rtx("", "1.00", "84.00")),
+			edit: func(txs []Transaction) []Transaction {
+				txs[1].Balance = *pdec("85.00")
+				return txs
+			},
+			st:     Statement{OpeningBalance: pdec("100")},
+			status: ReconcileOK},
+		{name: "a row added between printed balances is proven by the next",
+			orig: named(rtx("", "10.00", "90.00"), rtx("", "1.00", "84.00")),
+			edit: func(txs []Transaction) []Transaction {
+				added := rtx("", "5.00", "0.00") // its balance is computed
+				added.Date, added.Description = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), "MISSED"
+				return slices.Insert(txs, 1, added)
+			},
+			st:     Statement{OpeningBalance: pdec("100")},
+			status: ReconcileOK, balances: []string{"90", "85", "84"}},
+		{name: "a balance typed over a computed one is checked",
+			orig: named(rtx("", "10.00", "90.00"), computedRow("", "5.00", "85.00"), rtx("", "1.00", "84.00")),
+			edit: func(txs []Transaction) []Transaction {
+				txs[1].Balance = *pdec("80.00")
+				return txs
+			},
+			st:     Statement{OpeningBalance: pdec("100")},
+			status: ReconcileMismatch, rows: []int{1, 2}},
+		{name: "a card's balance owed rises with money out",
+			orig:   named(rtx("", "10.00", "110.00"), rtx("20.00", "", "90.00")),
+			st:     Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("90"), Proof: Proof{Card: true}},
+			status: ReconcileOK},
+		{name: "the reading's doubts stay",
+			orig:   named(rtx("", "10.00", "90.00")),
+			st:     Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("90"), Proof: Proof{YearAssumed: true}},
+			status: ReconcileUnverified},
+		{name: "printed totals are checked",
+			orig:   named(rtx("", "10.00", "90.00"), rtx("3.00", "", "93.00")),
+			st:     Statement{OpeningBalance: pdec("100"), TotalIn: pdec("3"), TotalOut: pdec("11")},
+			status: ReconcileMismatch, rows: []int{1}},
 		{name: "accounts are checked apart",
-			txs: []Transaction{
+			orig: []Transaction{
 				{Account: "A", AmountOut: pdec("1"), Balance: *pdec("9")},
 				{Account: "B", AmountIn: pdec("1"), Balance: *pdec("51")},
 				{Account: "A", AmountOut: pdec("1"), Balance: *pdec("7")},
@@ -72,11 +140,19 @@ func TestRecheck(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Recheck(tc.txs, tc.st)
+			txs := asSent(tc.orig)
+			if tc.edit != nil {
+				txs = tc.edit(txs)
+			}
+			st := tc.st
+			got := Recheck(tc.orig, txs, &st)
 			if got.Status != tc.status {
 				t.Fatalf("status: got %s (%s), want %s", got.Status, got.Message, tc.status)
 			}
-			if !slices.Equal(got.Rows, tc.rows) {
+			if st.Reconciliation.Status != got.Status {
+				t.Errorf("statement's status %s, returned %s", st.Reconciliation.Status, got.Status)
+			}
+			if tc.rows != nil && !slices.Equal(got.Rows, tc.rows) {
 				t.Errorf("rows: got %v, want %v", got.Rows, tc.rows)
 			}
 			if tc.diff != "" && (got.Difference == nil || got.Difference.StringFixed(2) != tc.diff) {
@@ -86,9 +162,127 @@ func TestRecheck(t *testing.T) {
 				t.Error("no message")
 			}
 			for i, b := range tc.balances {
-				if !tc.txs[i].Balance.Equal(*pdec(b)) {
-					t.Errorf("row %d balance: got %s, want %s", i, tc.txs[i].Balance, b)
+				if !txs[i].Balance.Equal(*pdec(b)) {
+					t.Errorf("row %d balance: got %s, want %s", i, txs[i].Balance, b)
 				}
+			}
+		})
+	}
+}
+
+// TestRecheckIgnoresWhatTheClientSays plays a client that wants ok for a
+// statement whose conversion proved less: it sends the rows back with
+// warnings and provenance of its choosing. The status comes from the
+// stored rows' provenance every time.
+func TestRecheckIgnoresWhatTheClientSays(t *testing.T) {
+	low := rtx("", "10.00", "90.00")
+	low.Provenance.LowConfidence = 41
+	low.Warnings = []Warning{{Kind: WarnLowConfidence, Confidence: 41, Message: "recognised with low confidence (41%): check this row first"}}
+	guessed := rtx("", "5.00", "85.00")
+	guessed.Provenance.DirectionGuessed = true
+	guessed.Warnings = []Warning{{Kind: WarnDirectionUnknown, Message: "direction unknown: read as money out"}}
+	unread := rtx("", "1.00", "89.00")
+	unread.Provenance.DateUnread = true
+	fromZero := rtx("", "1.00", "-1.00")
+	fromZero.Provenance.BalanceFromZero = true
+	cases := []struct {
+		name string
+		orig []Transaction
+		st   Statement
+	}{
+		{"computed balances", named(computedRow("", "10.00", "90.00"), computedRow("", "7.00", "83.00")),
+			Statement{OpeningBalance: pdec("100")}},
+		{"balances counted from zero", named(fromZero, computedRow("", "2.00", "-3.00")), Statement{}},
+		{"a row recognised with low confidence", named(low, rtx("", "5.00", "85.00")),
+			Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("85")}},
+		{"a direction guessed", named(rtx("", "10.00", "90.00"), guessed),
+			Statement{OpeningBalance: pdec("100")}},
+		{"a date unread", named(rtx("", "10.00", "90.00"), unread),
+			Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("89"), Proof: Proof{OCR: true}}},
+	}
+	lies := map[string]func(*Transaction){
+		"no warnings, no provenance": func(t *Transaction) { t.Warnings, t.Provenance = nil, Provenance{} },
+		"warnings of other kinds": func(t *Transaction) {
+			t.Warnings = []Warning{{Kind: WarnNote, Message: "all checked"}}
+			t.Provenance = Provenance{}
+		},
+		"provenance that says printed": func(t *Transaction) {
+			t.Provenance = Provenance{}
+			t.Warnings = []Warning{{Kind: WarnOCRCorrection, Message: "printed balance checked"}}
+		},
+	}
+	for _, c := range cases {
+		for lie, tell := range lies {
+			t.Run(c.name+"/"+lie, func(t *testing.T) {
+				st := c.st
+				sent := slices.Clone(c.orig)
+				for i := range sent {
+					tell(&sent[i])
+				}
+				// Believed, the lie would work: the chain of the rows as
+				// sent holds.
+				believed := slices.Clone(sent)
+				idx := make([]int, len(believed))
+				for i := range idx {
+					idx[i] = i
+				}
+				p := recheckChain(believed, idx, st.OpeningBalance, st.ClosingBalance, st.Proof)
+				if r := Judge(believed, p, st.ClosingBalance != nil); r.Status != ReconcileOK {
+					t.Fatalf("believed, the rows as sent judge %s (%s): the case tests nothing", r.Status, r.Message)
+				}
+				if got := Recheck(c.orig, sent, &st); got.Status == ReconcileOK {
+					t.Errorf("the client made it ok: %s", got.Message)
+				}
+			})
+		}
+	}
+}
+
+func TestRecheckAnsweredDoubts(t *testing.T) {
+	guessed := rtx("", "5.00", "95.00")
+	guessed.Provenance.DirectionGuessed = true
+	guessed.Warnings = []Warning{{Kind: WarnDirectionUnknown, Message: "direction unknown: read as money out"}}
+	orig := named(guessed, rtx("", "1.00", "104.00"))
+	sent := asSent(orig)
+	st := Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("104")}
+	if got := Recheck(orig, slices.Clone(sent), &st); got.Status != ReconcileMismatch {
+		t.Fatalf("as converted: %s (%s), want mismatch", got.Status, got.Message)
+	}
+	// The person says the money came in: the direction is theirs now, and
+	// the balances prove it.
+	sent[0].AmountIn, sent[0].AmountOut = pdec("5.00"), nil
+	sent[0].Balance = *pdec("105.00")
+	st = Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("104")}
+	got := Recheck(orig, sent, &st)
+	if got.Status != ReconcileOK {
+		t.Fatalf("corrected: %s (%s), want ok", got.Status, got.Message)
+	}
+	if sent[0].Provenance.DirectionGuessed || hasKind(sent[0], WarnDirectionUnknown) {
+		t.Errorf("row 0 still says its direction was guessed: %+v", sent[0])
+	}
+}
+
+func TestMatchRows(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2024, 1, d, 0, 0, 0, 0, time.UTC) }
+	row := func(d int, desc string) Transaction { return Transaction{Date: day(d), Description: desc} }
+	orig := []Transaction{row(1, "A"), row(2, "B"), row(3, "C"), row(4, "D"), row(5, "E")}
+	tests := []struct {
+		name string
+		txs  []Transaction
+		want []int
+	}{
+		{"unchanged", slices.Clone(orig), []int{0, 1, 2, 3, 4}},
+		{"one deleted", []Transaction{row(1, "A"), row(2, "B"), row(4, "D"), row(5, "E")}, []int{0, 1, 3, 4}},
+		{"one added", []Transaction{row(1, "A"), row(2, "B"), row(2, "NEW"), row(3, "C"), row(4, "D"), row(5, "E")}, []int{0, 1, -1, 2, 3, 4}},
+		{"descriptions corrected", []Transaction{row(1, "A"), row(2, "B!"), row(3, "C!"), row(4, "D"), row(5, "E")}, []int{0, 1, 2, 3, 4}},
+		{"added and corrected", []Transaction{row(1, "A"), row(2, "X"), row(2, "Y"), row(3, "C"), row(4, "D!"), row(5, "E")}, []int{0, -1, -1, 2, 3, 4}},
+		{"all new", []Transaction{row(9, "X")}, []int{-1}},
+		{"a row given twice matches once", []Transaction{row(1, "A"), row(1, "A"), row(2, "B"), row(3, "C"), row(4, "D"), row(5, "E")}, []int{0, -1, 1, 2, 3, 4}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := matchRows(orig, tc.txs); !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
 	}

@@ -511,20 +511,15 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		opening, openingFromClosing = &v, true
 	}
 	var txs []Transaction
-	rec := Reconciliation{}
-	checks := 0
-	// proven is how many leading transactions a printed balance has
+	// proof.Proven is how many leading transactions a printed balance has
 	// checked; rows after it stand on nothing.
-	proven := 0
+	proof := Proof{OpeningDerived: derivedOpening}
 	prev := decimal.Zero
 	havePrev := opening != nil
 	if havePrev {
 		prev = *opening
 	}
 	var txSeq []int      // each transaction's row's seq
-	fromZero := false    // some balance was counted from an assumed zero
-	guessed := 0         // rows whose direction nothing told
-	lostAmounts := 0     // rows whose amount the balance change gave
 	lastPrinted := false // the balance after the last row read is printed
 	// An opening balance printed among the rows (a second account or
 	// statement read as one) that the running balance does not reach
@@ -542,8 +537,8 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		if v, ok := restarts[rw.seq]; ok && havePrev {
 			switch {
 			case prev.Equal(v):
-				checks++
-				proven = len(txs)
+				proof.Checks++
+				proof.Proven = len(txs)
 			case restartHolds(rows[ri:], bySeg, unsigned, prev, v):
 				x.printf("opening balance %s printed before row %d starts the chain again (the running balance was %s)", v, rw.seq, prev)
 				if lastRestart < 0 {
@@ -560,17 +555,16 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		lost := !any && rw.amountLost != "" && hasBal && havePrev
 		if lost {
 			d, known = r.chain(b.Sub(prev)), true
-			lostAmounts++
 		}
 		if !any && !lost {
 			// A dated line with no money moving: a note, or a day's balance to check.
 			if hasBal && havePrev {
 				if !(derivedOpening && rw.seq == anchor) {
-					checks++
-					proven = len(txs)
+					proof.Checks++
+					proof.Proven = len(txs)
 				}
 				if !prev.Equal(b) {
-					recordBreak(&rec, len(txs)-1, b.Sub(prev))
+					proof.breakAt(len(txs)-1, b.Sub(prev))
 				}
 				prev, lastPrinted = b, true
 			}
@@ -581,36 +575,45 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 			if t, ok := rw.date.resolve(order, periodStart, periodEnd); ok {
 				tx.Date = t
 			} else {
-				tx.Warnings = append(tx.Warnings, "date could not be read: "+rw.date.Text)
+				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateUnresolved, Read: rw.date.Text, Message: "date could not be read: " + rw.date.Text})
 			}
 		}
 		if lost {
-			tx.Warnings = append(tx.Warnings, fmt.Sprintf("amount not readable (recognised as %q): taken from the change in the balance", rw.amountLost))
+			tx.Provenance.AmountFromBalance = true
+			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnAmountFromBalance, Read: rw.amountLost,
+				Message: fmt.Sprintf("amount not readable (recognised as %q): taken from the change in the balance", rw.amountLost)})
 		}
 		if rw.line != nil {
 			if c := lowConfidence(rw.line); c > 0 {
-				tx.Warnings = append(tx.Warnings, fmt.Sprintf("%s (%.0f%%): check this row first", warnLowConfPrefix, c))
+				tx.Provenance.LowConfidence = c
+				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnLowConfidence, Confidence: c,
+					Message: fmt.Sprintf("recognised with low confidence (%.0f%%): check this row first", c)})
 			}
 		}
 		switch {
 		case rw.dateUnread:
-			tx.Warnings = append(tx.Warnings, warnDateUnreadPrefix+": the date "+map[bool]string{false: "above", true: "below"}[rw.dateBelow]+" is used")
+			tx.Provenance.DateUnread = true
+			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateUnread,
+				Message: "the date printed on this row could not be read: the date " + map[bool]string{false: "above", true: "below"}[rw.dateBelow] + " is used"})
 		case !rw.ownDate:
-			tx.Warnings = append(tx.Warnings, "no date printed on this row: the date above is used")
+			tx.Provenance.DateFromAbove = true
+			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateFromAbove, Message: "no date printed on this row: the date above is used"})
 		}
 		if !known {
 			// The amount carries no sign: the balance says which way it went.
 			switch {
 			case hasBal && havePrev && prev.Add(r.chain(d.Add(abs))).Equal(b):
 				d = d.Add(abs)
-				tx.Warnings = append(tx.Warnings, "direction inferred from the running balance")
+				tx.Provenance.DirectionFromBalance = true
+				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
 			case hasBal && havePrev && prev.Add(r.chain(d.Sub(abs))).Equal(b):
 				d = d.Sub(abs)
-				tx.Warnings = append(tx.Warnings, "direction inferred from the running balance")
+				tx.Provenance.DirectionFromBalance = true
+				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
 			default:
 				d = d.Sub(abs)
-				tx.Warnings = append(tx.Warnings, warnDirUnknownPref+": read as money out")
-				guessed++
+				tx.Provenance.DirectionGuessed = true
+				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDirectionUnknown, Message: "direction unknown: read as money out"})
 			}
 		}
 		if d.IsNegative() {
@@ -625,11 +628,11 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 			// The balance the opening was worked back from meets it by
 			// construction: it checks nothing.
 			if havePrev && !(derivedOpening && rw.seq == anchor) {
-				checks++
-				proven = len(txs) + 1
+				proof.Checks++
+				proof.Proven = len(txs) + 1
 				if want := prev.Add(r.chain(d)); !want.Equal(b) {
-					recordBreak(&rec, len(txs), b.Sub(want))
-					tx.Warnings = append(tx.Warnings, warnBreakPrefix+fmt.Sprintf("%s does not follow from the previous balance %s", b.StringFixed(2), prev.StringFixed(2)))
+					proof.breakAt(len(txs), b.Sub(want))
+					tx.Warnings = append(tx.Warnings, breakWarning(b, prev, want))
 				}
 			}
 			tx.Balance = b
@@ -637,12 +640,13 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		case havePrev:
 			prev = prev.Add(r.chain(d))
 			tx.Balance = prev
-			tx.Warnings = append(tx.Warnings, warnComputedPrefix+": computed from the running balance")
+			tx.Provenance.BalanceComputed = true
+			tx.Warnings = append(tx.Warnings, computedWarning())
 		default:
 			prev, havePrev = r.chain(d), true
 			tx.Balance = prev
-			tx.Warnings = append(tx.Warnings, warnNoOpeningPref+": balance counted from zero")
-			fromZero = true
+			tx.Provenance.BalanceFromZero = true
+			tx.Warnings = append(tx.Warnings, fromZeroWarning())
 		}
 		txs = append(txs, tx)
 		txSeq = append(txSeq, rw.seq)
@@ -656,7 +660,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		// The summary's closing balance is the first chain's, where it
 		// ended; the last chain ends at a closing balance printed with
 		// its own opening, or at none.
-		checks++
+		proof.Checks++
 		closing = nil
 		for _, m := range markers {
 			if m.kind == "closing" && m.after >= lastRestart {
@@ -667,103 +671,35 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	}
 	if closing != nil && len(txs) > 0 && !openingFromClosing {
 		if !lastPrinted {
-			checks++
-			proven = len(txs)
+			proof.Checks++
+			proof.Proven = len(txs)
 		}
 		if last := txs[len(txs)-1].Balance; !last.Equal(*closing) {
-			recordBreak(&rec, len(txs)-1, closing.Sub(last))
+			proof.breakAt(len(txs)-1, closing.Sub(last))
 		}
 	}
 	// Printed sums of money in and out check every row's amount and way.
-	if len(txs) > 0 && (st.TotalIn != nil || st.TotalOut != nil) {
-		in, out := sums(txs)
-		ok := (st.TotalIn == nil || st.TotalIn.Equal(in)) && (st.TotalOut == nil || st.TotalOut.Equal(out))
-		checks++
-		if ok && st.TotalIn != nil && st.TotalOut != nil {
-			proven = len(txs)
-		}
-		if !ok {
-			diff := decimal.Zero
-			if st.TotalIn != nil {
-				diff = diff.Add(st.TotalIn.Sub(in))
-			}
-			if st.TotalOut != nil {
-				diff = diff.Sub(st.TotalOut.Sub(out))
-			}
-			recordBreak(&rec, len(txs)-1, diff)
-		}
-	}
+	proof.checkTotals(txs, st.TotalIn, st.TotalOut)
 	if st.OpeningBalance != nil && derivedOpening {
-		checks++
+		proof.Checks++
 	}
 	// Totals lines prove the rows above them, back to the last one.
 	byTotals, totalsOK := totalsProve(txs, txSeq, markers, opening, card, x)
-	checks += totalsOK
-	for proven < len(txs) && byTotals[proven] > 0 {
-		proven++
+	proof.Checks += totalsOK
+	proof.Totals = totalsOK
+	for proof.Proven < len(txs) && byTotals[proof.Proven] > 0 {
+		proof.Proven++
 	}
 	// A first row whose amount is its whole balance, worked back to an
 	// opening of zero, and whose words name a balance ("BALANCE 500.00
 	// 500.00"), may restate the opening balance rather than move money:
 	// nothing printed tells which.
-	restated := derivedOpening && opening.IsZero() && len(txs) > 0 && st.OpeningBalance == nil &&
+	proof.RestatedOpening = derivedOpening && opening.IsZero() && len(txs) > 0 && st.OpeningBalance == nil &&
 		hasPhrase(foldLabel(txs[0].Description), vocab().balanceTitles)
-	switch {
-	case len(txs) == 0:
-		rec.Status = ReconcileNoTransactions
-		rec.Message = "the document holds no transactions"
-	case len(rec.Rows) > 0:
-		rec.Status = ReconcileMismatch
-		rec.Message = fmt.Sprintf("the running balance breaks at %d row(s); the first difference is %s", len(rec.Rows), rec.Difference.StringFixed(2))
-	case checks == 0 && derivedOpening:
-		rec.Status = ReconcileUnverified
-		rec.Message = "the statement prints no opening balance, and no balance beyond the one it was worked back from: nothing checks the transactions"
-	case checks == 0:
-		rec.Status = ReconcileUnverified
-		rec.Message = "the statement prints no balances to check the transactions against"
-	case fromZero:
-		// The amounts may be proven (by printed totals), but not the
-		// balances: they stand on an opening balance of zero nobody printed.
-		rec.Status = ReconcileUnverified
-		rec.Message = "the statement prints no opening balance: the balances are counted from zero and nothing proves them"
-		if proven == len(txs) {
-			rec.Message = "the amounts add up to the printed totals, but the statement prints no opening balance: the balances are counted from zero and nothing proves them"
-		}
-	case lastRestart >= 0:
-		// Each chain may hold, but rows that start again from an opening
-		// balance of their own are another account's or statement's,
-		// read as this one's.
-		rec.Status = ReconcileUnverified
-		rec.Message = "an opening balance printed among the rows starts the balances again: the rows after it may be another account's, read with this one"
-	case restated:
-		rec.Status = ReconcileUnverified
-		rec.Message = "the first row's amount is its whole balance and its words name a balance: it may restate the opening balance rather than move money"
-	case dropped > 0:
-		// Rows after the closing balance were set aside: another
-		// account's, or a second statement's, that the balances do not
-		// account for.
-		rec.Status = ReconcileUnverified
-		rec.Message = fmt.Sprintf("the balances agree, but %d dated line(s) with amounts after the closing balance were not read as transactions; check whether they are", dropped)
-	case guessed > 0:
-		// A row whose direction nothing told was read as money out: the
-		// balances after it may agree, but nothing proves that row.
-		rec.Status = ReconcileUnverified
-		rec.Message = fmt.Sprintf("the direction of %d row(s) could not be told and was taken as money out", guessed)
-	case lostAmounts > 0:
-		// The balances agree, but they gave those rows' amounts: nothing
-		// checks them.
-		rec.Status = ReconcileUnverified
-		rec.Message = fmt.Sprintf("the amount of %d row(s) could not be read and was taken from the change in the balance; check them against the page", lostAmounts)
-	case proven < len(txs):
-		rec.Status = ReconcileUnverified
-		rec.Message = fmt.Sprintf("the printed balances check the first %d transaction(s); nothing printed checks the %d after them", proven, len(txs)-proven)
-	default:
-		rec.Status = ReconcileOK
-		rec.Message = fmt.Sprintf("opening balance plus money in minus money out meets all %d printed balance(s)", checks)
-		if totalsOK > 0 {
-			rec.Message = fmt.Sprintf("opening balance plus money in minus money out meets all %d printed balance(s) and total(s)", checks)
-		}
-	}
+	proof.Restarted = lastRestart >= 0
+	proof.Dropped = dropped
+	st.Proof = proof
+	rec := Judge(txs, proof, st.ClosingBalance != nil)
 	st.Reconciliation = rec
 	x.printf("%d transaction(s); %s: %s", len(txs), rec.Status, rec.Message)
 	if dropped > 0 {
@@ -1010,19 +946,6 @@ func newestFirst(rows []row, order dateOrder, periodStart, periodEnd *time.Time)
 		last = t
 	}
 	return up == 0 && down >= 2
-}
-
-// recordBreak notes a row where the balance chain breaks.
-func recordBreak(rec *Reconciliation, i int, diff decimal.Decimal) {
-	if rec.Difference == nil {
-		rec.Difference = &diff
-	}
-	if i < 0 {
-		i = 0
-	}
-	if n := len(rec.Rows); n == 0 || rec.Rows[n-1] != i {
-		rec.Rows = append(rec.Rows, i)
-	}
 }
 
 // signUnmarked reads an amount column that marks only its credits ("117.14

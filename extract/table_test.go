@@ -111,8 +111,8 @@ func TestAnalyzeSomeBalances(t *testing.T) {
 		"2024-02-10|SALARY|50.00||140.00",
 		"2024-02-11|CAFE||5.50|134.50",
 	})
-	if w := res.Transactions[0].Warnings; len(w) != 1 || !strings.Contains(w[0], "computed") {
-		t.Errorf("row 0 warnings = %q, want one saying the balance was computed", w)
+	if w := res.Transactions[0].Warnings; len(w) != 1 || w[0].Kind != WarnBalanceComputed || !res.Transactions[0].Provenance.BalanceComputed {
+		t.Errorf("row 0 warnings = %+v, want one saying the balance was computed", w)
 	}
 	// The last row's amount stands on no printed balance: it is not proven.
 	if res.Statement.Reconciliation.Status != ReconcileUnverified {
@@ -540,7 +540,7 @@ func TestAnalyzeFirstDirectionGuessedUnverified(t *testing.T) {
 	if rec := res.Statement.Reconciliation; rec.Status != ReconcileUnverified {
 		t.Errorf("reconciliation %s (%s), want unverified", rec.Status, rec.Message)
 	}
-	if len(res.Transactions) != 3 || !strings.HasPrefix(strings.Join(res.Transactions[0].Warnings, ";"), warnDirUnknownPref) {
+	if len(res.Transactions) != 3 || !hasKind(res.Transactions[0], WarnDirectionUnknown) || !res.Transactions[0].Provenance.DirectionGuessed {
 		t.Errorf("the first row does not say its direction is unknown: %+v", res.Transactions)
 	}
 }

@@ -146,16 +146,19 @@ func (e *editStatement) empty() bool {
 // editTransaction is one row of PUT /api/v1/documents/{file_id}/transactions:
 // the JSON download's Transaction.
 type editTransaction struct {
-	Date        string      `json:"date"`
-	Type        string      `json:"type,omitempty"`
-	Description string      `json:"description"`
-	AmountIn    *string     `json:"amountIn"`
-	AmountOut   *string     `json:"amountOut"`
-	Balance     string      `json:"balance"`
-	Warnings    []string    `json:"warnings,omitempty"`
-	Account     string      `json:"account,omitempty"`
-	Page        int         `json:"page,omitempty"`
-	Box         *[4]float64 `json:"box,omitempty"`
+	Date        string  `json:"date"`
+	Type        string  `json:"type,omitempty"`
+	Description string  `json:"description"`
+	AmountIn    *string `json:"amountIn"`
+	AmountOut   *string `json:"amountOut"`
+	Balance     string  `json:"balance"`
+	// Warnings are read and dropped: a row's warnings and provenance are
+	// the server's, carried from the stored conversion (extract.Recheck).
+	// Edits stored before version 1's rows lost them still hold some.
+	Warnings []string    `json:"warnings,omitempty"`
+	Account  string      `json:"account,omitempty"`
+	Page     int         `json:"page,omitempty"`
+	Box      *[4]float64 `json:"box,omitempty"`
 }
 
 // moneyRe is the decimal text the API writes: a dot, no thousands separator.
@@ -207,10 +210,7 @@ func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
 		return t, bad("the description is longer than %d characters.", maxDescription)
 	}
 	t.Description = e.Description
-	if len(e.Warnings) > 20 {
-		e.Warnings = e.Warnings[:20]
-	}
-	t.Warnings, t.Account, t.Page = e.Warnings, e.Account, max(e.Page, 0)
+	t.Account, t.Page = e.Account, max(e.Page, 0)
 	if e.Box != nil {
 		t.Box = *e.Box
 	}
@@ -220,7 +220,7 @@ func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
 // fromTransaction is the stored form of a validated row.
 func fromTransaction(t extract.Transaction) editTransaction {
 	e := editTransaction{Date: t.Date.Format("2006-01-02"), Type: t.Type(), Description: t.Description,
-		Balance: t.Balance.StringFixed(2), Warnings: t.Warnings, Account: t.Account, Page: t.Page}
+		Balance: t.Balance.StringFixed(2), Account: t.Account, Page: t.Page}
 	if t.AmountIn != nil {
 		s := t.AmountIn.StringFixed(2)
 		e.AmountIn = &s
@@ -279,13 +279,16 @@ func decodeServed(id string, raw, rawEdit []byte) (*extract.Result, error) {
 	if se.Statement != nil {
 		se.Statement.apply(&res.Statement)
 	}
-	res.Transactions = make([]extract.Transaction, len(se.Transactions))
+	txs := make([]extract.Transaction, len(se.Transactions))
 	for i, e := range se.Transactions {
-		if res.Transactions[i], err = e.toTransaction(i); err != nil {
+		if txs[i], err = e.toTransaction(i); err != nil {
 			return nil, fmt.Errorf("edit of %s: %w", id, err)
 		}
 	}
-	res.Statement.Reconciliation = extract.Recheck(res.Transactions, res.Statement)
+	// The rows' provenance and warnings come from the stored conversion,
+	// never from the edit.
+	extract.Recheck(res.Transactions, txs, &res.Statement)
+	res.Transactions = txs
 	return res, nil
 }
 

@@ -3,11 +3,13 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
 	"image/png"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,6 +108,14 @@ func parseTestDoc(data []byte, password string) (*testDoc, error) {
 			var tx extract.Transaction
 			tx, err = parseTestRow(rest)
 			d.rows = append(d.rows, tx)
+		case "provenance":
+			// The row before's provenance, as JSON: what a conversion
+			// found of where its values came from.
+			if len(d.rows) == 0 {
+				err = errors.New("provenance before any row")
+				break
+			}
+			err = json.Unmarshal([]byte(rest), &d.rows[len(d.rows)-1].Provenance)
 		case "sleep":
 			d.sleep, err = time.ParseDuration(rest)
 		case "hang":
@@ -186,7 +196,7 @@ func (testEngine) Convert(data []byte, opts extract.Options) (*extract.Result, e
 	res.Statement.AccountNumber, res.Statement.Currency = d.number, d.currency
 	res.Statement.PeriodStart, res.Statement.PeriodEnd = d.from, d.to
 	// The balance check is the one a person's corrections get: pure Go.
-	res.Statement.Reconciliation = extract.Recheck(res.Transactions, res.Statement)
+	extract.Recheck(slices.Clone(res.Transactions), res.Transactions, &res.Statement)
 	return res, nil
 }
 

@@ -6,6 +6,10 @@ package engine
 // NAME.pdf + NAME.golden.json; regenerate them with
 //
 //	go test ./extract/engine -run TestFixtures -update
+//
+// Beside each, NAME.findings.json pins what the conversion judged: its
+// status, proof, and each row's warning kinds and provenance; refresh it
+// with -update-findings and read the difference before committing it.
 
 import (
 	"bytes"
@@ -26,7 +30,10 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-var updateFixtures = flag.Bool("update", false, "regenerate testdata/statements (PDFs and golden JSON)")
+var (
+	updateFixtures = flag.Bool("update", false, "regenerate testdata/statements (PDFs and golden JSON)")
+	updateFindings = flag.Bool("update-findings", false, "write testdata/statements/*.findings.json from this run: each fixture's status, proof and rows' warnings and provenance")
+)
 
 const fixtureDir = "../../testdata/statements"
 
@@ -79,6 +86,25 @@ func TestFixtures(t *testing.T) {
 				t.Fatalf("Convert: %v", err)
 			}
 			golden.Compare(t, res, want)
+			findings := filepath.Join(fixtureDir, name+".findings.json")
+			if *updateFindings {
+				raw, err := json.MarshalIndent(golden.FindingsOf(res), "", " ")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(findings, append(raw, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var wantFindings golden.Findings
+			raw, err = os.ReadFile(findings)
+			if err != nil {
+				t.Fatalf("%v (run go test ./extract/engine -run TestFixtures -update-findings, and read what it wrote)", err)
+			}
+			if err := json.Unmarshal(raw, &wantFindings); err != nil {
+				t.Fatalf("findings: %v", err)
+			}
+			golden.CompareFindings(t, res, wantFindings)
 		})
 	}
 }

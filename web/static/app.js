@@ -733,10 +733,15 @@ function money(v) {
   const frac = f.endsWith("00") ? f.slice(0, 2) : f;
   return (neg ? "-" : "") + i.toString() + "." + frac;
 }
+// A row's provenance (which of its values the statement prints and which
+// the conversion inferred) and its warnings' kinds are fields of the
+// download: nothing here reads a warning's words.
 // isLowConf reports a row whose words recognition read with low
 // confidence: a person checks these first.
-const isLowConf = (t) => (t.warnings || []).some((w) => w.startsWith("recognised with low confidence"));
-const isComputed = (t) => (t.warnings || []).some((w) => w.startsWith("balance not printed") || w.startsWith("no opening balance"));
+const isLowConf = (t) => !!(t.provenance && t.provenance.low_confidence);
+const isComputed = (t) => !!(t.provenance && (t.provenance.balance_computed || t.provenance.balance_from_zero));
+const isEntered = (t) => !!(t.provenance && t.provenance.balance_entered);
+const computedKinds = new Set(["balance_computed", "balance_from_zero"]);
 const validDate = (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !isNaN(Date.parse(s + "T00:00:00Z")) && new Date(s + "T00:00:00Z").toISOString().startsWith(s);
 
 // problems lists what is wrong with row t, by field.
@@ -772,7 +777,9 @@ function recheck(txs, st) {
         prev = have ? prev + d : d; have = true;
         t.balance = money(prev);
       } else if (have) {
-        checks++;
+        // A balance a person typed where the statement prints none is
+        // checked, but proves nothing (as the server judges it).
+        if (!isEntered(t)) checks++;
         const b = units(t.balance);
         if (prev + d !== b) brk(i, b - (prev + d));
         prev = b;
@@ -904,12 +911,11 @@ function fitText(ta) {
 // A balance computed from the rows (the statement printed none on that row)
 // is information, not a warning, when the printed balances around it
 // confirm the chain: only rows that need a person's eye are marked.
-const computedNote = (w) => w.startsWith("balance not printed") || w.startsWith("no opening balance");
 function rowNotes(t) {
-  const all = t.warnings || [];
+  const all = t.warning_details || (t.warnings || []).map((message) => ({ kind: "note", message }));
   const confirmed = review && review.stmt.reconciliation && review.stmt.reconciliation.status === "ok";
-  const info = confirmed ? all.filter(computedNote) : [];
-  return { info, marks: all.filter((w) => !info.includes(w)) };
+  const info = confirmed ? all.filter((w) => computedKinds.has(w.kind)) : [];
+  return { info: info.map((w) => w.message), marks: all.filter((w) => !info.includes(w)).map((w) => w.message) };
 }
 
 function txRow(t, i) {
@@ -959,8 +965,13 @@ function edit(i, field, value) {
     if (t.amountOut && !t.amountIn) t.type = "DEBIT";
   } else t[field] = field === "balance" ? value.replace(/,/g, "") : value;
   if (field === "balance" || field === "amountIn" || field === "amountOut") {
-    // A balance typed by hand is a printed one now.
-    if (field === "balance") t.warnings = (t.warnings || []).filter((w) => !w.startsWith("balance not printed") && !w.startsWith("no opening balance"));
+    // A balance typed over a computed one is the person's now: checked,
+    // proving nothing. The server decides this again from what it stored.
+    if (field === "balance" && isComputed(t)) {
+      t.provenance = Object.assign({}, t.provenance, { balance_computed: false, balance_from_zero: false, balance_entered: true });
+      t.warning_details = (t.warning_details || []).filter((w) => !computedKinds.has(w.kind));
+      t.warnings = t.warning_details.map((w) => w.message);
+    }
   }
   markProblems($("tx").rows[i], t);
   refreshReview();

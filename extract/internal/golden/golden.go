@@ -3,6 +3,7 @@
 package golden
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -116,4 +117,68 @@ func decString(d *decimal.Decimal) string {
 		return "null"
 	}
 	return d.StringFixed(2)
+}
+
+// Findings are what a conversion judged of a golden statement beyond its
+// rows' values: the reconciliation status with the facts it stands on,
+// and each row's warnings by kind. A fixture's findings file pins them, so
+// that a change in status or warnings fails a test until the file is
+// refreshed on purpose.
+type Findings struct {
+	Reconciliation string `json:"reconciliation"`
+	// Proof is the statement's proof as the conversion found it.
+	Proof extract.Proof `json:"proof"`
+	// Warnings are each row's warning kinds, in order; a row without
+	// warnings has none.
+	Warnings [][]extract.WarningKind `json:"warnings"`
+	// Provenance is each row's provenance, in order.
+	Provenance []extract.Provenance `json:"provenance"`
+}
+
+// FindingsOf is res's findings.
+func FindingsOf(res *extract.Result) Findings {
+	f := Findings{Reconciliation: res.Statement.Reconciliation.Status, Proof: res.Statement.Proof,
+		Warnings: make([][]extract.WarningKind, len(res.Transactions)), Provenance: make([]extract.Provenance, len(res.Transactions))}
+	for i, tx := range res.Transactions {
+		f.Warnings[i] = []extract.WarningKind{}
+		for _, w := range tx.Warnings {
+			f.Warnings[i] = append(f.Warnings[i], w.Kind)
+		}
+		f.Provenance[i] = tx.Provenance
+	}
+	return f
+}
+
+// CompareFindings reports every way res's findings differ from want's.
+func CompareFindings(t *testing.T, res *extract.Result, want Findings) {
+	t.Helper()
+	got := FindingsOf(res)
+	if got.Reconciliation != want.Reconciliation {
+		t.Errorf("reconciliation %s (%s), want %s", got.Reconciliation, res.Statement.Reconciliation.Message, want.Reconciliation)
+	}
+	if g, w := jsonText(got.Proof), jsonText(want.Proof); g != w {
+		t.Errorf("proof %s, want %s", g, w)
+	}
+	if len(got.Warnings) != len(want.Warnings) || len(want.Provenance) != len(want.Warnings) {
+		t.Errorf("findings for %d rows, want %d (and %d provenances)", len(got.Warnings), len(want.Warnings), len(want.Provenance))
+	}
+	reported := 0
+	for i := 0; i < min(len(got.Warnings), len(want.Warnings), len(want.Provenance)) && reported < 12; i++ {
+		g, w := fmt.Sprint(got.Warnings[i]), fmt.Sprint(want.Warnings[i])
+		gp, wp := jsonText(got.Provenance[i]), jsonText(want.Provenance[i])
+		if g != w || gp != wp {
+			reported++
+			t.Errorf("row %d: warnings %s provenance %s, want %s %s", i, g, gp, w, wp)
+		}
+	}
+}
+
+// jsonText is v as JSON, for comparing values that hold pointers and
+// decimals by what they say.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
 }

@@ -1,0 +1,346 @@
+package extract
+
+import (
+	"fmt"
+
+	"github.com/shopspring/decimal"
+)
+
+// WarningKind names what a row's warning says, for a program: code reads
+// the kind and the warning's fields, never its message.
+type WarningKind string
+
+// The kinds of a row's warnings.
+const (
+	// WarnBalanceComputed: the row prints no balance; it is the running
+	// balance computed from the row before.
+	WarnBalanceComputed WarningKind = "balance_computed"
+	// WarnBalanceFromZero: the row prints no balance and nothing gives an
+	// opening balance: the balance is counted from zero.
+	WarnBalanceFromZero WarningKind = "balance_from_zero"
+	// WarnBalanceBreak: the printed balance (Printed) does not follow from
+	// the balance before it (Expected is what would).
+	WarnBalanceBreak WarningKind = "balance_break"
+	// WarnDirectionFromBalance: the amount carries no sign; the running
+	// balance told which way it went.
+	WarnDirectionFromBalance WarningKind = "direction_from_balance"
+	// WarnDirectionUnknown: nothing told which way the amount went; it was
+	// taken as money out.
+	WarnDirectionUnknown WarningKind = "direction_unknown"
+	// WarnAmountFromBalance: recognition could not read the amount (Read);
+	// it was taken from the change in the balance.
+	WarnAmountFromBalance WarningKind = "amount_from_balance"
+	// WarnLowConfidence: recognition read the row's words with low
+	// confidence (Confidence, 0–100).
+	WarnLowConfidence WarningKind = "low_confidence"
+	// WarnDateUnread: the date printed on the row could not be read (or
+	// lies outside the statement's period); a neighbour's stands in.
+	WarnDateUnread WarningKind = "date_unread"
+	// WarnDateUnresolved: the row's date (Read) names no day; the row has
+	// none.
+	WarnDateUnresolved WarningKind = "date_unresolved"
+	// WarnDateFromAbove: the row prints no date; the one above is used.
+	WarnDateFromAbove WarningKind = "date_from_above"
+	// WarnOCRCorrection: the running balance proved a misread and it was
+	// corrected.
+	WarnOCRCorrection WarningKind = "ocr_correction"
+	// WarnBalanceEntered: a person typed the balance where the statement
+	// prints none: it is checked, and proves nothing.
+	WarnBalanceEntered WarningKind = "balance_entered"
+	// WarnAdded: a person added the row.
+	WarnAdded WarningKind = "added"
+	// WarnNote: a note with no structure (carried from a result stored
+	// before warnings had kinds).
+	WarnNote WarningKind = "note"
+)
+
+// Warning is a note on one row: its kind and the facts it names, beside a
+// message for a person.
+type Warning struct {
+	Kind    WarningKind `json:"kind"`
+	Message string      `json:"message"`
+	// Printed is, for a balance_break, the balance the row prints.
+	Printed *decimal.Decimal `json:"printed,omitempty"`
+	// Expected is, for a balance_break, the balance the row before and
+	// the row's amount give.
+	Expected *decimal.Decimal `json:"expected,omitempty"`
+	// Confidence is, for low_confidence, the lowest of the words' (0–100).
+	Confidence float64 `json:"confidence,omitempty"`
+	// Read is what recognition printed, for amount_from_balance and
+	// date_unresolved.
+	Read string `json:"read,omitempty"`
+}
+
+// Provenance says where a row's values came from: which of them the
+// document prints and which the conversion inferred. The zero value is a
+// row whose values are all read as printed.
+type Provenance struct {
+	// BalanceComputed: the row prints no balance; it was computed from
+	// the balance before.
+	BalanceComputed bool `json:"balance_computed,omitempty"`
+	// BalanceFromZero: the row prints no balance and no opening balance
+	// was known: it was counted from zero.
+	BalanceFromZero bool `json:"balance_from_zero,omitempty"`
+	// BalanceEntered: a person typed the balance over one the conversion
+	// computed; it is checked, and proves nothing.
+	BalanceEntered bool `json:"balance_entered,omitempty"`
+	// DirectionFromBalance: the amount carries no sign; the running
+	// balance told its direction.
+	DirectionFromBalance bool `json:"direction_from_balance,omitempty"`
+	// DirectionGuessed: nothing told the direction: taken as money out.
+	DirectionGuessed bool `json:"direction_guessed,omitempty"`
+	// AmountFromBalance: the amount was not readable and was taken from
+	// the change in the balance.
+	AmountFromBalance bool `json:"amount_from_balance,omitempty"`
+	// DateFromAbove: the row prints no date; the one above is used.
+	DateFromAbove bool `json:"date_from_above,omitempty"`
+	// DateUnread: the row's printed date could not be read, or lies
+	// outside the statement's period.
+	DateUnread bool `json:"date_unread,omitempty"`
+	// LowConfidence is the lowest recognition confidence of the row's
+	// words when it is low (0–100); 0 when none is.
+	LowConfidence float64 `json:"low_confidence,omitempty"`
+	// Added: a person added the row; the document does not print it where
+	// the conversion read.
+	Added bool `json:"added,omitempty"`
+}
+
+// BalancePrinted reports a balance read from the document (or corrected
+// by a person where the document prints one), not computed.
+func (p Provenance) BalancePrinted() bool {
+	return !p.BalanceComputed && !p.BalanceFromZero && !p.BalanceEntered
+}
+
+// Proof is what a statement's arithmetic established, and the doubts its
+// reading left, as fields: Judge decides the status from it and the rows'
+// provenance. Recheck keeps the doubts and counts the arithmetic again.
+type Proof struct {
+	// Checks counts the printed balances, closing balance and totals that
+	// checked rows.
+	Checks int `json:"checks"`
+	// Proven is how many leading rows a printed balance, closing balance
+	// or total proves; rows after them stand on nothing.
+	Proven int `json:"proven"`
+	// Totals counts the totals lines printed among the rows that add up.
+	Totals int `json:"totals,omitempty"`
+	// Breaks are the 0-based rows where the chain breaks; Difference is
+	// the first break's printed minus computed balance.
+	Breaks     []int            `json:"breaks,omitempty"`
+	Difference *decimal.Decimal `json:"difference,omitempty"`
+	// OpeningDerived: no opening balance is printed; it was worked back
+	// from the first printed balance (which then checks nothing).
+	OpeningDerived bool `json:"opening_derived,omitempty"`
+	// Restarted: an opening balance printed among the rows starts the
+	// chain again: the rows after it may be another account's.
+	Restarted bool `json:"restarted,omitempty"`
+	// RestatedOpening: the first row's amount is its whole balance and its
+	// words name a balance: it may restate the opening balance.
+	RestatedOpening bool `json:"restated_opening,omitempty"`
+	// Dropped counts dated lines with amounts after the closing balance
+	// that were not read as transactions.
+	Dropped int `json:"dropped,omitempty"`
+	// OCR: the rows were recognised from images.
+	OCR bool `json:"ocr,omitempty"`
+	// Corrections counts the misreads the running balance corrected.
+	Corrections int `json:"corrections,omitempty"`
+	// YearAssumed: the statement prints no year and the file says not
+	// when it was made: the dates' year is the conversion's.
+	YearAssumed bool `json:"year_assumed,omitempty"`
+	// Card: the balance is a card's, the amount owed, which money out
+	// raises.
+	Card bool `json:"card,omitempty"`
+	// CardByLayout: laid out as a card's statement with nothing printed
+	// that says which way the money went.
+	CardByLayout bool `json:"card_by_layout,omitempty"`
+}
+
+// Judge is the statement's reconciliation, decided from its proof and its
+// rows' provenance: the one place a status is decided. closing says
+// whether a closing balance was read.
+//
+// It is mismatch when the arithmetic breaks; ok only when printed
+// balances or totals prove every row and nothing the reading inferred is
+// left unproven; unverified otherwise, with the first reason.
+func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
+	var fromZero, guessed, lost, unread, low, computed int
+	for _, tx := range txs {
+		pv := tx.Provenance
+		if pv.BalanceFromZero {
+			fromZero++
+		}
+		if pv.BalanceComputed || pv.BalanceFromZero {
+			computed++
+		}
+		if pv.DirectionGuessed {
+			guessed++
+		}
+		if pv.AmountFromBalance {
+			lost++
+		}
+		if pv.DateUnread {
+			unread++
+		}
+		if pv.LowConfidence > 0 {
+			low++
+		}
+	}
+	unverified := func(format string, a ...any) Reconciliation {
+		return Reconciliation{Status: ReconcileUnverified, Message: fmt.Sprintf(format, a...)}
+	}
+	switch {
+	case len(txs) == 0:
+		return Reconciliation{Status: ReconcileNoTransactions, Message: "the document holds no transactions"}
+	case len(p.Breaks) > 0:
+		diff := decimal.Zero
+		if p.Difference != nil {
+			diff = *p.Difference
+		}
+		msg := fmt.Sprintf("the running balance breaks at %d row(s); the first difference is %s", len(p.Breaks), diff.StringFixed(2))
+		if p.Corrections > 0 {
+			msg = fmt.Sprintf("the running balance breaks at %d row(s) (after %d OCR correction(s)); the first difference is %s", len(p.Breaks), p.Corrections, diff.StringFixed(2))
+		}
+		return Reconciliation{Status: ReconcileMismatch, Difference: &diff, Rows: p.Breaks, Message: msg}
+	case p.Checks == 0 && p.OpeningDerived:
+		return unverified("the statement prints no opening balance, and no balance beyond the one it was worked back from: nothing checks the transactions")
+	case p.Checks == 0:
+		return unverified("the statement prints no balances to check the transactions against")
+	case fromZero > 0 && p.Proven >= len(txs):
+		// The amounts may be proven (by printed totals), but not the
+		// balances: they stand on an opening balance of zero nobody printed.
+		return unverified("the amounts add up to the printed totals, but the statement prints no opening balance: the balances are counted from zero and nothing proves them")
+	case fromZero > 0:
+		return unverified("the statement prints no opening balance: the balances are counted from zero and nothing proves them")
+	case p.Restarted:
+		return unverified("an opening balance printed among the rows starts the balances again: the rows after it may be another account's, read with this one")
+	case p.RestatedOpening:
+		return unverified("the first row's amount is its whole balance and its words name a balance: it may restate the opening balance rather than move money")
+	case p.Dropped > 0:
+		// Rows after the closing balance were set aside: another
+		// account's, or a second statement's, that the balances do not
+		// account for.
+		return unverified("the balances agree, but %d dated line(s) with amounts after the closing balance were not read as transactions; check whether they are", p.Dropped)
+	case guessed > 0:
+		// A row whose direction nothing told was read as money out: the
+		// balances after it may agree, but nothing proves that row.
+		return unverified("the direction of %d row(s) could not be told and was taken as money out", guessed)
+	case lost > 0:
+		// The balances agree, but they gave those rows' amounts: nothing
+		// checks them.
+		return unverified("the amount of %d row(s) could not be read and was taken from the change in the balance; check them against the page", lost)
+	case p.Proven < len(txs):
+		return unverified("the printed balances check the first %d transaction(s); nothing printed checks the %d after them", p.Proven, len(txs)-p.Proven)
+	case unread > 0:
+		return unverified("the balances agree, but the date of %d row(s) could not be read; check them against the page", unread)
+	case low > 0:
+		// The balances prove the amounts; a date or a description read
+		// with low confidence nothing proves.
+		return unverified("the balances agree, but %d row(s) were recognised with low confidence: check their dates and descriptions against the page", low)
+	case p.OCR && computed == len(txs) && !closing:
+		// Printed totals prove the amounts, and a misread opening balance
+		// would shift every balance unseen.
+		return unverified("the printed totals prove the amounts, but the balances are counted from an opening balance that nothing printed after it checks")
+	case p.YearAssumed:
+		return unverified("the amounts add up, but the statement prints no year and the file says not when it was made: the dates' year is the conversion's, which nothing proves")
+	case p.CardByLayout:
+		return unverified("laid out as a credit card's statement (no running balance, most amounts positive as a card prints purchases): the amounts add up, but nothing printed says which way the money went")
+	case p.Corrections > 0:
+		return Reconciliation{Status: ReconcileOK, Message: fmt.Sprintf("opening balance plus money in minus money out meets every printed balance after %d OCR correction(s)", p.Corrections)}
+	case p.Totals > 0:
+		return Reconciliation{Status: ReconcileOK, Message: fmt.Sprintf("opening balance plus money in minus money out meets all %d printed balance(s) and total(s)", p.Checks)}
+	}
+	return Reconciliation{Status: ReconcileOK, Message: fmt.Sprintf("opening balance plus money in minus money out meets all %d printed balance(s)", p.Checks)}
+}
+
+// judgeAccounts sums up the accounts' reconciliations for the document:
+// mismatch when any breaks (its rows counted in the document's list), ok
+// when every account is proven, unverified otherwise. rows[i] are the
+// document's indexes of account i's rows.
+func judgeAccounts(accts []Account, rows [][]int) Reconciliation {
+	rec := Reconciliation{Status: ReconcileOK}
+	var ok, none int
+	for i, a := range accts {
+		r := a.Reconciliation
+		switch r.Status {
+		case ReconcileMismatch:
+			rec.Status = ReconcileMismatch
+			if rec.Difference == nil {
+				rec.Difference = r.Difference
+			}
+			for _, row := range r.Rows {
+				rec.Rows = append(rec.Rows, rows[i][row])
+			}
+		case ReconcileOK:
+			ok++
+		case ReconcileNoTransactions:
+			none++
+		}
+	}
+	switch {
+	case rec.Status == ReconcileMismatch:
+		rec.Message = fmt.Sprintf("the running balance breaks at %d row(s) over %d accounts; the first difference is %s", len(rec.Rows), len(accts), rec.Difference.StringFixed(2))
+	case none == len(accts):
+		rec.Status, rec.Message = ReconcileNoTransactions, "the document holds no transactions"
+	case ok+none == len(accts):
+		rec.Message = fmt.Sprintf("each of the %d accounts' balances meets its rows", len(accts))
+	default:
+		rec.Status = ReconcileUnverified
+		rec.Message = fmt.Sprintf("%d of the %d accounts print nothing that proves all their rows", len(accts)-ok-none, len(accts))
+	}
+	return rec
+}
+
+// breakAt notes a row where the balance chain breaks by diff (printed
+// minus computed).
+func (p *Proof) breakAt(i int, diff decimal.Decimal) {
+	if p.Difference == nil {
+		p.Difference = &diff
+	}
+	if i < 0 {
+		i = 0
+	}
+	if n := len(p.Breaks); n == 0 || p.Breaks[n-1] != i {
+		p.Breaks = append(p.Breaks, i)
+	}
+}
+
+// checkTotals checks the statement's printed sums of money in and out
+// against the rows: each check counts, and both agreeing prove every row.
+func (p *Proof) checkTotals(txs []Transaction, totalIn, totalOut *decimal.Decimal) {
+	if len(txs) == 0 || totalIn == nil && totalOut == nil {
+		return
+	}
+	in, out := sums(txs)
+	ok := (totalIn == nil || totalIn.Equal(in)) && (totalOut == nil || totalOut.Equal(out))
+	p.Checks++
+	if ok && totalIn != nil && totalOut != nil {
+		p.Proven = len(txs)
+	}
+	if !ok {
+		diff := decimal.Zero
+		if totalIn != nil {
+			diff = diff.Add(totalIn.Sub(in))
+		}
+		if totalOut != nil {
+			diff = diff.Sub(totalOut.Sub(out))
+		}
+		p.breakAt(len(txs)-1, diff)
+	}
+}
+
+// breakWarning is the warning on a row whose printed balance b does not
+// follow from the balance before it, prev: want would.
+func breakWarning(b, prev, want decimal.Decimal) Warning {
+	return Warning{Kind: WarnBalanceBreak, Printed: &b, Expected: &want,
+		Message: fmt.Sprintf("printed balance %s does not follow from the previous balance %s", b.StringFixed(2), prev.StringFixed(2))}
+}
+
+// computedWarning is the warning on a row whose balance was computed.
+func computedWarning() Warning {
+	return Warning{Kind: WarnBalanceComputed, Message: "balance not printed: computed from the running balance"}
+}
+
+// fromZeroWarning is the warning on a row whose balance was counted from
+// zero.
+func fromZeroWarning() Warning {
+	return Warning{Kind: WarnBalanceFromZero, Message: "no opening balance: balance counted from zero"}
+}
