@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -46,7 +47,9 @@ type dateToken struct {
 	Named      bool
 	Day, Month int
 	// Parts are the numeric parts in printed order (N of them, 2 or 3);
-	// YearFirst says the first part is a four-digit year.
+	// YearFirst says the first part is the year: four digits, or two
+	// before a day of one digit ("22/1/7", CLDR's yy/M/d), which no year
+	// is printed as.
 	Parts     [3]int
 	N         int
 	Sep       byte
@@ -174,6 +177,12 @@ func lexNumericDate(s string) (dateToken, int, bool) {
 		end := next + n2
 		if sep == '.' && end < len(s) && s[end] == '.' && (end+1 == len(s) || s[end+1] == ' ') {
 			end++ // "2025. 03. 03.", "03.03.2025." and "1.1.22." end with a dot
+		}
+		if n0 == 2 && n2 == 1 && endsCleanly(s, end) && p1 >= 1 && p1 <= 12 && p2 >= 1 {
+			// A day of one digit last: the year is the first part.
+			d.Parts[2], d.N = p2, 3
+			d.YearFirst, d.Year, d.YearDigits = true, p0, 2
+			return d, end, true
 		}
 		if n0 == 4 && n2 > 2 || n0 != 4 && n2 != 2 && n2 != 4 || !endsCleanly(s, end) {
 			return d, 0, false
@@ -415,8 +424,10 @@ func (d dateToken) dayMonth(order dateOrder) (day, month, year, yearDigits int) 
 		return d.Day, d.Month, d.Year, d.YearDigits
 	}
 	switch {
+	case d.YearFirst && d.YearDigits == 2 && order != orderYMD:
+		return 0, 0, 0, 0 // "22/1/7" in a document whose dates read another way
 	case d.YearFirst:
-		return d.Parts[2], d.Parts[1], d.Parts[0], 4
+		return d.Parts[2], d.Parts[1], d.Parts[0], d.YearDigits
 	case order == orderYMD && d.N == 3 && d.YearDigits == 2:
 		return d.Parts[2], d.Parts[1], d.Parts[0], 2
 	case order == orderMDY, order == orderYMD && d.N == 2:
@@ -431,18 +442,23 @@ func (d dateToken) dayMonth(order dateOrder) (day, month, year, yearDigits int) 
 // to D/M/Y.
 func guessDateOrder(toks []dateToken) dateOrder {
 	var numeric []dateToken
-	yearFirst := 0
+	yearFirst, shortYearFirst := 0, 0
 	for _, t := range toks {
 		if t.Named {
 			continue
 		}
 		if t.YearFirst {
 			yearFirst++
+			if t.YearDigits == 2 {
+				shortYearFirst++
+			}
 			continue
 		}
 		numeric = append(numeric, t)
 	}
-	if len(numeric) == 0 {
+	if len(numeric) == 0 || 4*shortYearFirst >= len(numeric) && !slices.ContainsFunc(numeric, func(t dateToken) bool { return t.N != 3 || t.YearDigits != 2 }) {
+		// Dates that print a two-digit year first ("22/1/7") say how the
+		// document's others read ("22/1/12" is the 12th).
 		if yearFirst > 0 {
 			return orderYMD
 		}
