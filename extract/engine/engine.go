@@ -154,7 +154,7 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) (extract.Document, 
 			opts.Progress(i+1, n)
 		}
 	}
-	return extract.Document{Pages: pages, Created: doc.Created()}, warnings, nil
+	return extract.Document{Pages: pages, Created: doc.Created(), Meta: doc.Meta()}, warnings, nil
 }
 
 // hasTextLayer reports whether a page carries enough real text to read
