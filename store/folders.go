@@ -325,25 +325,6 @@ func (s *Store) DocumentFolders(ctx context.Context, accountID int64) (map[strin
 	return out, rows.Err()
 }
 
-// AccountLabels are the account labels of an account's documents that
-// have one (SetAccountLabel), by document.
-func (s *Store) AccountLabels(ctx context.Context, accountID int64) (map[string]string, error) {
-	rows, err := s.r.QueryContext(ctx, "SELECT id, account_label FROM documents WHERE account_id = ? AND account_label IS NOT NULL AND deleted_at IS NULL", accountID)
-	if err != nil {
-		return nil, fmt.Errorf("account labels: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var id, label string
-		if err := rows.Scan(&id, &label); err != nil {
-			return nil, fmt.Errorf("account labels: %w", err)
-		}
-		out[id] = label
-	}
-	return out, rows.Err()
-}
-
 // Unlabelled lists up to n of an account's converted documents whose
 // account label is not known yet.
 func (s *Store) Unlabelled(ctx context.Context, accountID int64, n int) ([]string, error) {
@@ -362,17 +343,4 @@ func (s *Store) Unlabelled(ctx context.Context, accountID int64, n int) ([]strin
 		out = append(out, id)
 	}
 	return out, rows.Err()
-}
-
-// SetAccountLabel records the account a document's statement names; nil
-// forgets it, to be read again (after corrections).
-func (s *Store) SetAccountLabel(ctx context.Context, id string, label *string) error {
-	var v any
-	if label != nil {
-		v = *label
-	}
-	if _, err := s.w.ExecContext(ctx, "UPDATE documents SET account_label = ? WHERE id = ?", v, id); err != nil {
-		return fmt.Errorf("account label of %s: %w", id, storageErr(err))
-	}
-	return nil
 }
