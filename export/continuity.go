@@ -232,9 +232,9 @@ func NewSet(sources []Source) *Set {
 	return s
 }
 
-// accountKey is an account number as accounts are told apart: upper
+// AccountKey is an account number as accounts are told apart: upper
 // case, without spaces, dashes, dots or slashes.
-func accountKey(number string) string {
+func AccountKey(number string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {
 		case ' ', '\t', '\u00a0', '-', '.', '/':
@@ -292,10 +292,10 @@ func (s *Set) group(stmts []*SetStatement) {
 			noCurrency = append(noCurrency, st)
 			continue
 		}
-		add(st, accountKey(st.b.number), c)
+		add(st, AccountKey(st.b.number), c)
 	}
 	for _, st := range noCurrency {
-		key := accountKey(st.b.number)
+		key := AccountKey(st.b.number)
 		if as := withCurrency[key]; len(as) == 1 {
 			add(st, key, as[0].Currency)
 			continue
