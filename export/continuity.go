@@ -122,6 +122,8 @@ type SetStatement struct {
 	// DuplicateOf is the SourceID of the statement this one repeats; ""
 	// when it repeats none.
 	DuplicateOf string
+	// Bank and Holder are what the document names (extract.Statement's).
+	Bank, Holder string
 
 	// printedStart and printedEnd say the period is printed, not taken
 	// from the rows.
@@ -193,7 +195,7 @@ func NewSet(sources []Source) *Set {
 				b.rows[i].source, b.rows[i].sourceName = src.ID, src.Name
 			}
 			st := &SetStatement{SourceID: src.ID, Name: src.Name, Reconciliation: b.status,
-				Transactions: len(b.rows), b: b, order: i}
+				Transactions: len(b.rows), b: b, order: i, Bank: res.Statement.Bank, Holder: res.Statement.Holder}
 			if b.start == nil && len(res.Statement.Accounts) > 0 {
 				st.b.start = res.Statement.PeriodStart
 			}

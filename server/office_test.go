@@ -183,6 +183,7 @@ func TestAuthorisationMatrix(t *testing.T) {
 		{"documents searched", func() req {
 			return req{"GET", "/api/v1/documents?q=march&status=ok&from=2024-01-01&to=2024-12-31&sort=name&folder_id=none", "", ""}
 		}, [6]int{200, 200, 200, 200, 401, 401}},
+		{"folders searched", func() req { return req{"GET", "/api/v1/folders?q=march", "", ""} }, [6]int{200, 200, 200, 200, 401, 401}},
 		{"documents in a folder", func() req { return req{"GET", "/api/v1/documents?folder_id=" + f.folder, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"status", func() req { return req{"GET", "/api/v1/status?file_id=" + f.doc, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"download", func() req { return req{"GET", "/api/v1/download?format=csv&file_id=" + f.doc, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},

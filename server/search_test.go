@@ -110,6 +110,18 @@ func TestDocumentsSearch(t *testing.T) {
 	if got, _ := list("q=northbridge+bank"); got != "northbridge-feb" {
 		t.Errorf("the bank read before the correction: %s", got)
 	}
+	// Folders are found by what their statements name.
+	for q, want := range map[string]int{"maple": 1, "sharma+2024": 1, "northbridge": 0} {
+		_, m, _ := e.do("GET", "/api/v1/folders?q="+q, key, nil, "")
+		if fs := m["folders"].([]any); len(fs) != want || want == 1 && fs[0].(map[string]any)["folder_id"] != folder {
+			t.Errorf("folders?q=%s: %v", q, m["folders"])
+		}
+	}
+	// The folder view names each statement's bank and holder.
+	st := e.folder(key, folder)["accounts"].([]any)[0].(map[string]any)["statements"].([]any)[0].(map[string]any)
+	if st["bank"] != "Maple Trust" || st["holder"] != "Priya Sharma" {
+		t.Errorf("the folder's statement: %v", st)
+	}
 	for _, q := range []string{"status=done", "sort=size", "from=2024-13-01", "to=yesterday", "q=" + strings.Repeat("x", 201)} {
 		resp, m, _ := e.do("GET", "/api/v1/documents?"+q, key, nil, "")
 		wantError(t, resp, m, 400, "invalid_query")

@@ -77,7 +77,22 @@ func (s *Store) CreateFolder(ctx context.Context, accountID int64, name string) 
 
 // Folders lists an account's folders, newest first.
 func (s *Store) Folders(ctx context.Context, accountID int64) ([]Folder, error) {
-	rows, err := s.r.QueryContext(ctx, "SELECT "+folderColumns+" FROM folders f WHERE f.account_id = ? ORDER BY f.created_at DESC, f.id DESC", accountID)
+	return s.SearchFolders(ctx, accountID, "")
+}
+
+// SearchFolders lists an account's folders, newest first, that text's
+// words all find: each in the folder's name or in one of its documents
+// (file name, account, bank, holder, as SearchDocuments finds them).
+func (s *Store) SearchFolders(ctx context.Context, accountID int64, text string) ([]Folder, error) {
+	where, args := "f.account_id = ?", []any{accountID}
+	for _, w := range searchWords(text) {
+		like := "%" + likeEscape(w) + "%"
+		where += ` AND (lower(f.name) LIKE ? ESCAPE '\' OR EXISTS (SELECT 1 FROM folder_documents fd JOIN documents d ON d.id = fd.document_id
+			WHERE fd.folder_id = f.id AND d.deleted_at IS NULL AND (coalesce(d.search_text, '') LIKE ? ESCAPE '\'
+				OR coalesce(d.search_text, '') LIKE ? ESCAPE '\' OR lower(d.original_name) LIKE ? ESCAPE '\')))`
+		args = append(args, like, like, "%"+likeEscape(bareAccount(w))+"%", like)
+	}
+	rows, err := s.r.QueryContext(ctx, "SELECT "+folderColumns+" FROM folders f WHERE "+where+" ORDER BY f.created_at DESC, f.id DESC", args...)
 	if err != nil {
 		return nil, fmt.Errorf("list folders: %w", err)
 	}

@@ -16,7 +16,8 @@ import (
 // (with or without its spaces), the bank, the holder and a folder's name;
 // by status and reconciliation; by folder; by the statement's period (the
 // upload's day when it is not known); and pages through each order
-// without a document twice or left out.
+// without a document twice or left out. Folders are found by their
+// documents' words too.
 func TestSearchDocuments(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store, c *clock) {
 		ctx := context.Background()
@@ -122,6 +123,23 @@ func TestSearchDocuments(t *testing.T) {
 			if got := names(tc.q); got != tc.want {
 				t.Errorf("%s: got %q, want %q", tc.what, got, tc.want)
 			}
+		}
+		// Folders are found by their name and their documents' words.
+		for _, tc := range []struct{ text, want string }{{"maple", f.ID}, {"GmbH 12-3456", f.ID}, {"card_march", f.ID}, {"northbridge", ""}, {"", f.ID}} {
+			fs, err := s.SearchFolders(ctx, a.ID, tc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, x := range fs {
+				got = append(got, x.ID)
+			}
+			if strings.Join(got, ",") != tc.want {
+				t.Errorf("folders by %q: got %v, want %q", tc.text, got, tc.want)
+			}
+		}
+		if fs, err := s.SearchFolders(ctx, b.ID, "maple"); err != nil || len(fs) != 0 {
+			t.Errorf("another account's folders by maple: %v %v", fs, err)
 		}
 		// Labels forgotten (a correction) leave the name searchable and
 		// the bank not.
