@@ -485,7 +485,7 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 		}
 		se.Transactions = append(se.Transactions, fromTransaction(t))
 	}
-	if err := s.readAccounts(r.Context(), doc.ID, se.Transactions); err != nil {
+	if err := s.readAccounts(r.Context(), doc.ID, se.Transactions, se.Statement); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -493,34 +493,42 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 }
 
 // readAccounts gives rows that carry an account's corrected number, as
-// downloads serve them, the number the conversion read: stored rows keep
-// the numbers read, and the stored header correction renames them when
-// served, so that a later correction of the number renames them too.
-func (s *Server) readAccounts(ctx context.Context, id string, rows []editTransaction) error {
+// downloads serve them (the stored correction's) or as the page shows
+// them with the correction sent (incoming's), the number the conversion
+// read: stored rows keep the numbers read, and the stored header
+// correction renames them when served, so that a later correction of the
+// number renames them too.
+func (s *Server) readAccounts(ctx context.Context, id string, rows []editTransaction, incoming *editStatement) error {
 	rawEdit, err := s.store.Edit(ctx, id)
-	if err != nil || rawEdit == nil {
-		return err
-	}
-	var se storedEdit
-	if err := json.Unmarshal(rawEdit, &se); err != nil {
-		return fmt.Errorf("decode edit of %s: %w", id, err)
-	}
-	if se.Statement == nil || len(se.Statement.Accounts) == 0 {
-		return nil
-	}
-	res, err := s.servedResultWith(ctx, id, nil)
 	if err != nil {
 		return err
 	}
-	st := res.Statement
-	st.Accounts = slices.Clone(st.Accounts)
-	back := map[string]string{}
-	for read, now := range se.Statement.apply(&st) {
-		back[now] = read
+	var stored storedEdit
+	if rawEdit != nil {
+		if err := json.Unmarshal(rawEdit, &stored); err != nil {
+			return fmt.Errorf("decode edit of %s: %w", id, err)
+		}
 	}
-	for i := range rows {
-		if read, ok := back[rows[i].Account]; ok {
-			rows[i].Account = read
+	var res *extract.Result
+	for _, c := range []*editStatement{stored.Statement, incoming} {
+		if c == nil || len(c.Accounts) == 0 {
+			continue
+		}
+		if res == nil {
+			if res, err = s.servedResultWith(ctx, id, nil); err != nil {
+				return err
+			}
+		}
+		st := res.Statement
+		st.Accounts = slices.Clone(st.Accounts)
+		back := map[string]string{}
+		for read, now := range c.apply(&st) {
+			back[now] = read
+		}
+		for i := range rows {
+			if read, ok := back[rows[i].Account]; ok {
+				rows[i].Account = read
+			}
 		}
 	}
 	return nil

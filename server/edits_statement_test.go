@@ -194,6 +194,24 @@ func TestMultiAccountStatementCorrections(t *testing.T) {
 	if d.Transactions[0]["account"] != "DE89 9999" || d.Transactions[1]["description"] != "REFUND SHOP" || d.Statement.Accounts[0].Reconciliation.Status != "ok" {
 		t.Errorf("after renaming again: %+v, rows %v", d.Statement, d.Transactions)
 	}
+	// The page renames in the rows it sends with the correction; a later
+	// correction still renames them.
+	for _, r := range d.Transactions {
+		if r["account"] == "DE89 9999" {
+			r["account"] = "DE89 1111"
+		}
+	}
+	body, _ = json.Marshal(map[string]any{"transactions": d.Transactions,
+		"statement": map[string]any{"accounts": []map[string]any{{"index": 0, "account_number": "DE89 1111"}}}})
+	if code, m := put("/transactions", string(body)); code != 200 || m["reconciliation"].(map[string]any)["status"] != "ok" {
+		t.Fatalf("rows renamed with the correction: %d %v", code, m)
+	}
+	if code, m := put("/statement", `{"accounts": [{"index": 0, "account_number": "DE89 9999"}]}`); code != 200 || m["reconciliation"].(map[string]any)["status"] != "ok" {
+		t.Fatalf("rename after rows renamed: %d %v", code, m)
+	}
+	if d = get(); d.Transactions[1]["account"] != "DE89 9999" || d.Statement.Accounts[0].Reconciliation.Status != "ok" {
+		t.Errorf("after renaming rows and account: %+v, rows %v", d.Statement, d.Transactions)
+	}
 	// A folder groups the statement's accounts by their corrected numbers.
 	_, fm, _ := e.do("POST", "/api/v1/folders", key, strings.NewReader(`{"name": "Two"}`), "application/json")
 	fid := fm["folder_id"].(string)
