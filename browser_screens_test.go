@@ -88,10 +88,7 @@ func TestBrowserScreens(t *testing.T) {
 	b.waitJS("eight documents", `document.querySelectorAll("#docs tr").length === 8 && ![...document.querySelectorAll("#docs .badge")].some(b => b.classList.contains("processing"))`)
 	// The server searches, filters and sorts: each change is waited for.
 	const rowsJS = `[...document.querySelectorAll("#docs tr")].map(r => r.querySelector("td.name").textContent + "@" + r.querySelector("td.folders").textContent).join("|")`
-	waitRows := func(what, predicate string) {
-		b.t.Helper()
-		b.waitJS(what, `((rows) => `+predicate+`)(`+rowsJS+`)`)
-	}
+	waitRows := func(what, predicate string) { b.t.Helper(); b.waitFor(what, rowsJS, predicate) }
 	b.do("search", chromedp.SendKeys("#docs-q", "bank copy", chromedp.ByID))
 	waitRows(`searching "bank copy"`, `rows === "gbp-2024-03 bank copy.pdf@Client 2024"`)
 	b.do("search an account", chromedp.Evaluate(`(() => { const q = document.getElementById("docs-q"); q.value = "1234567890"; q.dispatchEvent(new Event("input")); })()`, nil))
@@ -302,6 +299,14 @@ func TestBrowserScreens(t *testing.T) {
 	b.shot("review-dark.png")
 	b.shotOf("#review", "docs-review-dark.png")
 	shots("dark")
+}
+
+// waitFor waits until predicate holds of rows, what the expression
+// rowsJS reads from the page (the documents shown, say): the page asks the
+// server and draws its answer in its own time.
+func (b *browserSession) waitFor(what, rowsJS, predicate string) {
+	b.t.Helper()
+	b.waitJS(what, `((rows) => `+predicate+`)(`+rowsJS+`)`)
 }
 
 func fmtInts(v []int) string {

@@ -83,10 +83,7 @@ func TestBrowserSearchAndHeaders(t *testing.T) {
 	pageSignIn(b, base, key, srv)
 	b.do("ISO dates", chromedp.SetValue("#date-style", "iso", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
 	const rowsJS = `[...document.querySelectorAll("#docs tr")].map(r => r.querySelector("td.name").textContent + "@" + r.querySelector("td.bank").textContent).join("|")`
-	waitRows := func(what, predicate string) {
-		t.Helper()
-		b.waitJS(what, `((rows) => `+predicate+`)(`+rowsJS+`)`)
-	}
+	waitRows := func(what, predicate string) { t.Helper(); b.waitFor(what, rowsJS, predicate) }
 	// typeIn sets a field as typing does: its input and change events.
 	typeIn := func(sel, v string) {
 		t.Helper()

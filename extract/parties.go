@@ -197,7 +197,8 @@ func knownPhrase(s string) bool {
 var bicRe = regexp.MustCompile(`^[A-Z]{4}([A-Z]{2})[A-Z0-9]{2}([A-Z0-9]{3})?$`)
 
 // printedBIC is the first BIC printed after the word BIC or SWIFT, whose
-// country is an ISO 3166 region.
+// country is an ISO 3166 region (x/text's CLDR data; not one kept for
+// private use, nor ZZ, the unknown region).
 func printedBIC(lines []*line) string {
 	for _, l := range lines {
 		for i := 0; i+1 < len(l.words); i++ {
@@ -213,7 +214,7 @@ func printedBIC(lines []*line) string {
 			if m == nil {
 				continue
 			}
-			if _, err := language.ParseRegion(m[1]); err != nil {
+			if r, err := language.ParseRegion(m[1]); err != nil || r.IsPrivateUse() || r.String() == "ZZ" {
 				continue
 			}
 			return "BIC " + code
