@@ -1569,13 +1569,19 @@ async function removeFromFolder(d) {
   say(`Took “${d.original_name}” out of the folder; it is still under Your documents.`);
 }
 
-// fillAddSelect lists the documents not in the open folder, to add one
-// (from the documents list as last read).
-function fillAddSelect() {
+// fillAddSelect lists the newest 200 documents not in the open folder, to
+// add one (whatever the documents list's search shows).
+let addSeq = 0;
+async function fillAddSelect() {
   const sel = $("folder-add-doc");
   if (!folder || !folder.data) return;
+  const seq = ++addSeq;
+  const { ok, body } = await call("documents?limit=200&folder_id=none");
+  const all = await call("documents?limit=200");
+  if (seq !== addSeq || !folder || !folder.data || !ok || !all.ok) return;
   const inFolder = new Set(folder.data.documents.map((d) => d.file_id));
-  const options = [...docsAll.values()].filter((d) => !inFolder.has(d.file_id))
+  const seen = new Map([...body.documents, ...all.body.documents].map((d) => [d.file_id, d]));
+  const options = [...seen.values()].filter((d) => !inFolder.has(d.file_id))
     .sort((a, b) => b.created_at.localeCompare(a.created_at))
     .map((d) => el("option", { value: d.file_id, text: `${d.original_name} · ${localTime(d.created_at)}` }));
   const was = sel.value;
