@@ -35,27 +35,31 @@ type Meta struct {
 //     (a street number or postcode), the block not starting with the
 //     bank's name.
 //
-// lines are the lines outside the transaction tables; pages the pages
-// they index.
-func readParties(meta Meta, lines []*line, pages []Page) (bank, holder string) {
-	var first []*line
-	for _, l := range lines {
-		if l.page == 0 {
-			first = append(first, l)
+// outside are the lines outside the transaction tables (where an address
+// block is looked for), all every line, pages the pages they index: a
+// letterhead may have been taken into a table's first rows.
+func readParties(meta Meta, outside, all []*line, pages []Page) (bank, holder string) {
+	firstPage := func(ls []*line) []lineRun {
+		var first []*line
+		for _, l := range ls {
+			if l.page == 0 {
+				first = append(first, l)
+			}
 		}
+		return lineRuns(first)
 	}
-	if len(first) == 0 {
+	page := firstPage(all)
+	if len(page) == 0 {
 		return "", ""
 	}
-	segs := lineRuns(first)
-	bank = metaBank(meta, segs)
+	bank = metaBank(meta, page)
 	if bank == "" {
-		bank = letterheadBank(segs, pages[0].Height)
+		bank = letterheadBank(page, pages[0].Height)
 	}
 	if bank == "" {
-		bank = printedBIC(lines)
+		bank = printedBIC(all)
 	}
-	holder = addressHolder(segs, bank)
+	holder = addressHolder(firstPage(outside), bank)
 	return bank, holder
 }
 

@@ -64,7 +64,7 @@ func TestReadParties(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			pg := partiesPage(c.lines...)
 			lines := groupLines(pg, 0)
-			bank, holder := readParties(c.meta, lines, []Page{pg})
+			bank, holder := readParties(c.meta, lines, lines, []Page{pg})
 			if bank != c.bank || holder != c.holder {
 				t.Errorf("got bank %q holder %q, want %q and %q", bank, holder, c.bank, c.holder)
 			}
