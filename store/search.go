@@ -35,7 +35,7 @@ type DocumentQuery struct {
 	Sort string
 }
 
-// Statuses DocumentQuery.Status takes.
+// QueryStatuses are the statuses DocumentQuery.Status takes.
 var QueryStatuses = []string{StatusProcessing, StatusFailed, "ok", "mismatch", "unverified", "no_transactions"}
 
 // QuerySorts are the orders DocumentQuery.Sort takes.
