@@ -83,39 +83,28 @@ func TestBrowserScreens(t *testing.T) {
 	// The documents list: search, filters, sort, a folder column, and
 	// several documents at once.
 	b.waitJS("eight documents", `document.querySelectorAll("#docs tr").length === 8 && ![...document.querySelectorAll("#docs .badge")].some(b => b.classList.contains("processing"))`)
-	rowsShown := func() string {
-		var s string
-		b.do("rows", chromedp.Evaluate(`[...document.querySelectorAll("#docs tr")].map(r => r.querySelector("td.name").textContent + "@" + r.querySelector("td.folders").textContent).join("|")`, &s))
-		return s
-	}
+	// The server searches, filters and sorts: each change is waited for.
+	const rowsJS = `[...document.querySelectorAll("#docs tr")].map(r => r.querySelector("td.name").textContent + "@" + r.querySelector("td.folders").textContent).join("|")`
+	waitRows := func(what, predicate string) { b.t.Helper(); b.waitFor(what, rowsJS, predicate) }
 	b.do("search", chromedp.SendKeys("#docs-q", "bank copy", chromedp.ByID))
-	if got := rowsShown(); got != "gbp-2024-03 bank copy.pdf@Client 2024" {
-		t.Errorf("searching \"bank copy\": %q", got)
-	}
+	waitRows(`searching "bank copy"`, `rows === "gbp-2024-03 bank copy.pdf@Client 2024"`)
 	b.do("search an account", chromedp.Evaluate(`(() => { const q = document.getElementById("docs-q"); q.value = "1234567890"; q.dispatchEvent(new Event("input")); })()`, nil))
-	var acct string
-	b.do("accounts shown", chromedp.Evaluate(`[...document.querySelectorAll("#docs tr td.acct")].map(td => td.textContent).join("|")`, &acct))
-	if strings.Count(acct, "12-3456-7890 GBP") != 6 || strings.Contains(acct, "EUR") {
-		t.Errorf("searching the account 1234567890: %q", acct)
-	}
+	b.waitJS("searching the account 1234567890", `((a) => a.split("12-3456-7890 GBP").length === 7 && !a.includes("EUR"))([...document.querySelectorAll("#docs tr td.acct")].map(td => td.textContent).join("|"))`)
 	b.do("clear search", chromedp.Evaluate(`(() => { const q = document.getElementById("docs-q"); q.value = ""; q.dispatchEvent(new Event("input")); })()`, nil))
+	waitRows("all again", `rows.split("|").length === 8`)
 	change := func(sel, v string) {
 		b.do("choose "+sel, chromedp.SetValue(sel, v, chromedp.ByQuery), chromedp.Evaluate(`document.querySelector("`+sel+`").dispatchEvent(new Event("change"))`, nil))
 	}
 	change("#docs-folder", "-")
-	if got := rowsShown(); got != "gbp-2024-05.pdf@—" {
-		t.Errorf("documents in no folder: %q", got)
-	}
+	waitRows("documents in no folder", `rows === "gbp-2024-05.pdf@—"`)
 	change("#docs-folder", "")
 	change("#docs-sort", "name")
-	if got := rowsShown(); !strings.HasPrefix(got, "eur-2024-04.pdf@Client 2024|eur-2024-06.pdf@") || !strings.HasSuffix(got, "gbp-2024-05.pdf@—") {
-		t.Errorf("sorted by name: %q", got)
-	}
+	waitRows("sorted by name", `rows.startsWith("eur-2024-04.pdf@Client 2024|eur-2024-06.pdf@") && rows.endsWith("gbp-2024-05.pdf@—")`)
 	change("#docs-status", "mismatch")
-	if got := rowsShown(); got != "" {
-		t.Errorf("mismatches: %q", got)
-	}
+	waitRows("no mismatches", `rows === "" && !document.getElementById("docs-empty").hidden`)
 	change("#docs-status", "")
+	change("#docs-sort", "newest")
+	waitRows("all, newest first", `rows.split("|").length === 8`)
 	// Two ticked: one zip with both.
 	b.do("allow downloads", browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true))
 	b.do("tick two", click(`#docs tr[data-id="`+jan+`"] input.pick`), click(`#docs tr[data-id="`+ids["gbp-2024-02.pdf"]+`"] input.pick`))
@@ -309,6 +298,14 @@ func TestBrowserScreens(t *testing.T) {
 	shots("dark")
 }
 
+// waitFor waits until predicate holds of rows, what the expression
+// rowsJS reads from the page (the documents shown, say): the page asks the
+// server and draws its answer in its own time.
+func (b *browserSession) waitFor(what, rowsJS, predicate string) {
+	b.t.Helper()
+	b.waitJS(what, `((rows) => `+predicate+`)(`+rowsJS+`)`)
+}
+
 func fmtInts(v []int) string {
 	var s []string
 	for _, i := range v {
@@ -317,11 +314,14 @@ func fmtInts(v []int) string {
 	return strings.Join(s, ",")
 }
 
-// shotOf saves a PNG of the element sel, whole, as name.
+// shotOf saves a PNG of the elements sel matches (the box around them
+// all), whole, as name.
 func (b *browserSession) shotOf(sel, name string) {
 	b.t.Helper()
 	var r struct{ X, Y, W, H float64 }
-	b.do("measure "+sel, chromedp.Evaluate(`(() => { const e = document.querySelector(`+strconv.Quote(sel)+`).getBoundingClientRect();
+	b.do("measure "+sel, chromedp.Evaluate(`(() => { const es = [...document.querySelectorAll(`+strconv.Quote(sel)+`)].map(x => x.getBoundingClientRect()).filter(x => x.width && x.height);
+		const e = { left: Math.min(...es.map(x => x.left)), top: Math.min(...es.map(x => x.top)) };
+		e.width = Math.max(...es.map(x => x.right)) - e.left; e.height = Math.max(...es.map(x => x.bottom)) - e.top;
 		const r = { X: e.left + scrollX, Y: e.top + scrollY, W: e.width, H: e.height };
 		// The sticky header is drawn where the window is: keep it above the element.
 		scrollTo(0, Math.max(0, r.Y - 120)); return r; })()`, &r))

@@ -66,6 +66,8 @@ type statementSpec struct {
 	rows     []ledgerRow
 	// shift is added to the opening balance printed, and to nothing else.
 	shift decimal.Decimal
+	// bank is the letterhead's name; "" prints Sample Community Bank.
+	bank string
 }
 
 // statement cuts the ledger's statement from from to to.
@@ -97,7 +99,11 @@ func (s statementSpec) pdf() []byte {
 	p.SetCatalogSort(true)
 	p.AddPage()
 	p.SetFont("Helvetica", "B", 14)
-	p.Text(15, 20, "Sample Community Bank")
+	bank := s.bank
+	if bank == "" {
+		bank = "Sample Community Bank"
+	}
+	p.Text(15, 20, bank)
 	p.SetFont("Helvetica", "", 9)
 	p.Text(15, 27, fmt.Sprintf("Account number: %s   Statement period: %s to %s   Currency: %s", s.l.number,
 		s.from.Format("02/01/2006"), s.to.Format("02/01/2006"), s.l.currency))

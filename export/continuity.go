@@ -122,6 +122,8 @@ type SetStatement struct {
 	// DuplicateOf is the SourceID of the statement this one repeats; ""
 	// when it repeats none.
 	DuplicateOf string
+	// Bank and Holder are what the document names (extract.Statement's).
+	Bank, Holder string
 
 	// printedStart and printedEnd say the period is printed, not taken
 	// from the rows.
@@ -193,7 +195,7 @@ func NewSet(sources []Source) *Set {
 				b.rows[i].source, b.rows[i].sourceName = src.ID, src.Name
 			}
 			st := &SetStatement{SourceID: src.ID, Name: src.Name, Reconciliation: b.status,
-				Transactions: len(b.rows), b: b, order: i}
+				Transactions: len(b.rows), b: b, order: i, Bank: res.Statement.Bank, Holder: res.Statement.Holder}
 			if b.start == nil && len(res.Statement.Accounts) > 0 {
 				st.b.start = res.Statement.PeriodStart
 			}
@@ -232,9 +234,9 @@ func NewSet(sources []Source) *Set {
 	return s
 }
 
-// accountKey is an account number as accounts are told apart: upper
+// AccountKey is an account number as accounts are told apart: upper
 // case, without spaces, dashes, dots or slashes.
-func accountKey(number string) string {
+func AccountKey(number string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {
 		case ' ', '\t', '\u00a0', '-', '.', '/':
@@ -292,10 +294,10 @@ func (s *Set) group(stmts []*SetStatement) {
 			noCurrency = append(noCurrency, st)
 			continue
 		}
-		add(st, accountKey(st.b.number), c)
+		add(st, AccountKey(st.b.number), c)
 	}
 	for _, st := range noCurrency {
-		key := accountKey(st.b.number)
+		key := AccountKey(st.b.number)
 		if as := withCurrency[key]; len(as) == 1 {
 			add(st, key, as[0].Currency)
 			continue

@@ -195,7 +195,7 @@ func TestIBAN(t *testing.T) {
 		"12-3456-7890":                "",
 		"****5678":                    "",
 	} {
-		if got := ibanOf(accountKey(in)); got != want {
+		if got := ibanOf(AccountKey(in)); got != want {
 			t.Errorf("ibanOf(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -64,6 +64,10 @@ type jsonStatement struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Accounts lists each account of a document that holds several.
 	Accounts []jsonAccount `json:"accounts,omitempty"`
+	// Bank and Holder name the issuing institution and the account's
+	// holder, only when the document (or a correction) names them.
+	Bank   string `json:"bank,omitempty"`
+	Holder string `json:"holder,omitempty"`
 	// Edited is true when a person corrected the transactions after the
 	// conversion; the reconciliation is then recomputed from their rows.
 	Edited bool `json:"edited,omitempty"`
@@ -147,6 +151,8 @@ func newJSONStatement(s *extract.Statement) jsonStatement {
 		ClosingBalance: money(s.ClosingBalance),
 		Reconciliation: newJSONReconciliation(s.Reconciliation),
 		Warnings:       s.Warnings,
+		Bank:           s.Bank,
+		Holder:         s.Holder,
 	}
 	for _, a := range s.Accounts {
 		js.Accounts = append(js.Accounts, jsonAccount{

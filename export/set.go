@@ -52,6 +52,9 @@ type StatementJSON struct {
 	TransactionCount int     `json:"transaction_count"`
 	// DuplicateOf is the file_id of the statement this one repeats.
 	DuplicateOf *string `json:"duplicate_of"`
+	// Bank and Holder are what the statement names, when it does.
+	Bank   string `json:"bank,omitempty"`
+	Holder string `json:"holder,omitempty"`
 }
 
 // FindingJSON is one finding.
@@ -81,7 +84,7 @@ func (s *Set) json(withTransactions bool) SetJSON {
 		for _, st := range a.Statements {
 			sj := StatementJSON{FileID: st.SourceID, OriginalName: st.Name, PeriodStart: date(st.Start), PeriodEnd: date(st.End),
 				OpeningBalance: money(st.Opening), ClosingBalance: money(st.Closing), Reconciliation: st.Reconciliation,
-				TransactionCount: st.Transactions, DuplicateOf: text(st.DuplicateOf)}
+				TransactionCount: st.Transactions, DuplicateOf: text(st.DuplicateOf), Bank: st.Bank, Holder: st.Holder}
 			aj.Statements = append(aj.Statements, sj)
 		}
 		for _, f := range a.Findings {

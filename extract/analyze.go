@@ -152,6 +152,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 			order, st = other, st2
 		}
 	}
+	st.Bank, st.Holder = readParties(doc.Meta, outside, all, doc.Pages)
 	ps, pe := st.PeriodStart, st.PeriodEnd
 	if ps == nil {
 		ps, pe = fallbackPeriod(all, order)

@@ -64,6 +64,8 @@ type Document struct {
 	// its day); zero when it does not say. A statement that prints no
 	// year takes its dates in the year up to it.
 	Created time.Time
+	// Meta is what the file's metadata names (see parties.go).
+	Meta Meta
 }
 
 // Analyze reads the words of a document's pages (from a text layer or from

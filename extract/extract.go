@@ -141,6 +141,10 @@ type Statement struct {
 	// with its own balances and reconciliation; nil for a single account,
 	// which the fields above describe.
 	Accounts []Account
+	// Bank and Holder name the institution that issued the statement and
+	// the account's holder, where the document says so (see parties.go);
+	// "" when it does not.
+	Bank, Holder string
 }
 
 // Account is one account of a document that holds several.

@@ -258,17 +258,20 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 func judgeAccounts(accts []Account, rows [][]int) Reconciliation {
 	rec := Reconciliation{Status: ReconcileOK}
 	var ok, none int
-	for i, a := range accts {
-		r := a.Reconciliation
+	for i := range accts {
+		r := &accts[i].Reconciliation
+		// An account's rows are numbered in the document, as the
+		// document's are (rows[i] are account i's).
+		for k, row := range r.Rows {
+			r.Rows[k] = rows[i][row]
+		}
 		switch r.Status {
 		case ReconcileMismatch:
 			rec.Status = ReconcileMismatch
 			if rec.Difference == nil {
 				rec.Difference = r.Difference
 			}
-			for _, row := range r.Rows {
-				rec.Rows = append(rec.Rows, rows[i][row])
-			}
+			rec.Rows = append(rec.Rows, r.Rows...)
 		case ReconcileOK:
 			ok++
 		case ReconcileNoTransactions:

@@ -49,6 +49,8 @@ type storedReconciliation struct {
 
 type storedStatement struct {
 	AccountNumber  string               `json:"account_number,omitempty"`
+	Bank           string               `json:"bank,omitempty"`
+	Holder         string               `json:"holder,omitempty"`
 	PeriodStart    *time.Time           `json:"period_start,omitempty"`
 	PeriodEnd      *time.Time           `json:"period_end,omitempty"`
 	Currency       string               `json:"currency,omitempty"`
@@ -90,7 +92,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		s.Transactions[i] = st
 	}
 	st := r.Statement
-	s.Statement = storedStatement{AccountNumber: st.AccountNumber, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
+	s.Statement = storedStatement{AccountNumber: st.AccountNumber, Bank: st.Bank, Holder: st.Holder, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
 		Currency: st.Currency, OpeningBalance: st.OpeningBalance, ClosingBalance: st.ClosingBalance,
 		TotalIn: st.TotalIn, TotalOut: st.TotalOut, Reconciliation: storedReconciliation(st.Reconciliation),
 		Proof: st.Proof, Warnings: st.Warnings}
@@ -135,7 +137,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		r.Transactions[i] = tx
 	}
 	st := s.Statement
-	r.Statement = Statement{AccountNumber: st.AccountNumber, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
+	r.Statement = Statement{AccountNumber: st.AccountNumber, Bank: st.Bank, Holder: st.Holder, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
 		Currency: st.Currency, OpeningBalance: st.OpeningBalance, ClosingBalance: st.ClosingBalance,
 		TotalIn: st.TotalIn, TotalOut: st.TotalOut, Reconciliation: Reconciliation(st.Reconciliation),
 		Proof: st.Proof, Warnings: st.Warnings}

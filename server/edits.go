@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -16,6 +17,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/shopspring/decimal"
 
+	"passbook/export"
 	"passbook/extract"
 	"passbook/store"
 )
@@ -43,8 +45,19 @@ type storedEdit struct {
 
 // editStatement is a correction of a statement's header: each field given
 // replaces what the converter read (or did not find); a field left out
-// keeps it. The names are the JSON download's statement fields.
+// keeps it. The names are the JSON download's statement fields. A
+// document that holds several accounts has its accounts' details
+// corrected in Accounts, each naming its account by its place in the
+// statement's accounts; the bank and holder are the document's.
 type editStatement struct {
+	editHeader
+	Bank     *string       `json:"bank,omitempty"`
+	Holder   *string       `json:"holder,omitempty"`
+	Accounts []editAccount `json:"accounts,omitempty"`
+}
+
+// editHeader is the correction of one account's details.
+type editHeader struct {
 	AccountNumber  *string `json:"account_number,omitempty"`
 	Currency       *string `json:"currency,omitempty"`
 	PeriodStart    *string `json:"period_start,omitempty"`
@@ -53,26 +66,66 @@ type editStatement struct {
 	ClosingBalance *string `json:"closing_balance,omitempty"`
 }
 
+// editAccount corrects account Index (from 0) of statement.accounts.
+type editAccount struct {
+	Index int `json:"index"`
+	editHeader
+}
+
 var currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
 
+// badStatement is a header correction the API cannot take.
+func badStatement(format string, a ...any) error {
+	return &apiError{http.StatusBadRequest, "invalid_statement", fmt.Sprintf(format, a...),
+		`Send "statement": {"account_number": "...", "currency": "EUR", "period_start": "2024-01-01", "period_end": "2024-01-31", "opening_balance": "100.00", "closing_balance": "-3.20", "bank": "...", "holder": "..."}, any of them; for a document of several accounts, "accounts": [{"index": 0, "opening_balance": "100.00"}].`}
+}
+
 // check validates the correction, writing it in the stored form (currency
-// in capitals, amounts with two decimals, the account trimmed).
+// in capitals, amounts with two decimals, names trimmed).
 func (e *editStatement) check() error {
-	bad := func(format string, a ...any) error {
-		return &apiError{http.StatusBadRequest, "invalid_statement", fmt.Sprintf(format, a...),
-			`Send "statement": {"account_number": "...", "currency": "EUR", "period_start": "2024-01-01", "period_end": "2024-01-31", "opening_balance": "100.00", "closing_balance": "-3.20"}, any of them.`}
+	if err := e.editHeader.check(); err != nil {
+		return err
 	}
+	for _, n := range []struct {
+		name string
+		v    **string
+	}{{"bank", &e.Bank}, {"holder", &e.Holder}} {
+		if *n.v == nil {
+			continue
+		}
+		v := strings.Join(strings.Fields(**n.v), " ")
+		if utf8.RuneCountInString(v) > 200 || strings.IndexFunc(**n.v, func(r rune) bool { return unicode.IsControl(r) && r != ' ' }) >= 0 {
+			return badStatement("The %s must be up to 200 characters on one line (empty when the statement names none).", n.name)
+		}
+		*n.v = &v
+	}
+	seen := map[int]bool{}
+	for i := range e.Accounts {
+		a := &e.Accounts[i]
+		if a.Index < 0 || seen[a.Index] {
+			return badStatement("accounts[%d]: index %d is not a place in the statement's accounts, or is named twice.", i, a.Index)
+		}
+		seen[a.Index] = true
+		if err := a.editHeader.check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// check validates one account's correction, writing it in the stored form.
+func (e *editHeader) check() error {
 	if e.AccountNumber != nil {
 		a := strings.TrimSpace(*e.AccountNumber)
 		if a == "" || utf8.RuneCountInString(a) > 64 || strings.IndexFunc(a, unicode.IsControl) >= 0 {
-			return bad("The account number must be 1 to 64 characters on one line.")
+			return badStatement("The account number must be 1 to 64 characters on one line.")
 		}
 		e.AccountNumber = &a
 	}
 	if e.Currency != nil {
 		c := strings.ToUpper(strings.TrimSpace(*e.Currency))
 		if !currencyRe.MatchString(c) {
-			return bad("The currency %q is not a three-letter code such as EUR.", *e.Currency)
+			return badStatement("The currency %q is not a three-letter code such as EUR.", *e.Currency)
 		}
 		e.Currency = &c
 	}
@@ -87,12 +140,12 @@ func (e *editStatement) check() error {
 		}
 		t, err := time.Parse("2006-01-02", *d.v)
 		if err != nil {
-			return bad("%s %q is not a date written YYYY-MM-DD.", d.name, *d.v)
+			return badStatement("%s %q is not a date written YYYY-MM-DD.", d.name, *d.v)
 		}
 		*d.t = t
 	}
 	if e.PeriodStart != nil && e.PeriodEnd != nil && end.Before(start) {
-		return bad("The period ends (%s) before it starts (%s).", *e.PeriodEnd, *e.PeriodStart)
+		return badStatement("The period ends (%s) before it starts (%s).", *e.PeriodEnd, *e.PeriodStart)
 	}
 	for _, m := range []struct {
 		name string
@@ -102,7 +155,7 @@ func (e *editStatement) check() error {
 			continue
 		}
 		if !moneyRe.MatchString(**m.v) {
-			return bad("%s %q is not a decimal amount such as -3.20.", m.name, **m.v)
+			return badStatement("%s %q is not a decimal amount such as -3.20.", m.name, **m.v)
 		}
 		f := decimal.RequireFromString(**m.v).StringFixed(2)
 		*m.v = &f
@@ -110,37 +163,66 @@ func (e *editStatement) check() error {
 	return nil
 }
 
-// apply puts the correction into st.
-func (e *editStatement) apply(st *extract.Statement) {
+// apply puts the correction into st. It returns the accounts renamed (the
+// number read to the corrected one), whose rows carry the old number.
+// Accounts named beyond st.Accounts are left out (the check refused them).
+func (e *editStatement) apply(st *extract.Statement) map[string]string {
+	e.editHeader.apply(&st.AccountNumber, &st.Currency, &st.PeriodStart, &st.PeriodEnd, &st.OpeningBalance, &st.ClosingBalance)
+	if e.Bank != nil {
+		st.Bank = *e.Bank
+	}
+	if e.Holder != nil {
+		st.Holder = *e.Holder
+	}
+	var renamed map[string]string
+	for _, c := range e.Accounts {
+		if c.Index >= len(st.Accounts) {
+			continue
+		}
+		a := &st.Accounts[c.Index]
+		was := a.Number
+		c.editHeader.apply(&a.Number, &a.Currency, &a.PeriodStart, &a.PeriodEnd, &a.OpeningBalance, &a.ClosingBalance)
+		if a.Number != was {
+			if renamed == nil {
+				renamed = map[string]string{}
+			}
+			renamed[was] = a.Number
+		}
+	}
+	return renamed
+}
+
+// apply puts one account's correction into its fields.
+func (e *editHeader) apply(number, currency *string, start, end **time.Time, opening, closing **decimal.Decimal) {
 	if e.AccountNumber != nil {
-		st.AccountNumber = *e.AccountNumber
+		*number = *e.AccountNumber
 	}
 	if e.Currency != nil {
-		st.Currency = *e.Currency
+		*currency = *e.Currency
 	}
 	day := func(s *string) *time.Time {
 		t, _ := time.Parse("2006-01-02", *s)
 		return &t
 	}
 	if e.PeriodStart != nil {
-		st.PeriodStart = day(e.PeriodStart)
+		*start = day(e.PeriodStart)
 	}
 	if e.PeriodEnd != nil {
-		st.PeriodEnd = day(e.PeriodEnd)
+		*end = day(e.PeriodEnd)
 	}
 	if e.OpeningBalance != nil {
 		v := decimal.RequireFromString(*e.OpeningBalance)
-		st.OpeningBalance = &v
+		*opening = &v
 	}
 	if e.ClosingBalance != nil {
 		v := decimal.RequireFromString(*e.ClosingBalance)
-		st.ClosingBalance = &v
+		*closing = &v
 	}
 }
 
 // empty says the correction changes nothing.
 func (e *editStatement) empty() bool {
-	return e == nil || *e == editStatement{}
+	return e == nil || e.editHeader == editHeader{} && e.Bank == nil && e.Holder == nil && len(e.Accounts) == 0
 }
 
 // editTransaction is one row of PUT /api/v1/documents/{file_id}/transactions:
@@ -276,17 +358,28 @@ func decodeServed(id string, raw, rawEdit []byte) (*extract.Result, error) {
 	if se.Version != editVersion {
 		return nil, fmt.Errorf("edit of %s has version %d, want %d", id, se.Version, editVersion)
 	}
+	var renamed map[string]string
 	if se.Statement != nil {
-		se.Statement.apply(&res.Statement)
+		renamed = se.Statement.apply(&res.Statement)
+	}
+	// Rows follow a renamed account, the stored ones too: a corrected row
+	// is matched to its stored row by its account among other things.
+	for i := range res.Transactions {
+		if to, ok := renamed[res.Transactions[i].Account]; ok {
+			res.Transactions[i].Account = to
+		}
 	}
 	txs := make([]extract.Transaction, len(se.Transactions))
 	for i, e := range se.Transactions {
 		if txs[i], err = e.toTransaction(i); err != nil {
 			return nil, fmt.Errorf("edit of %s: %w", id, err)
 		}
+		if to, ok := renamed[txs[i].Account]; ok {
+			txs[i].Account = to
+		}
 	}
 	// The rows' provenance and warnings come from the stored conversion,
-	// never from the edit.
+	// never from the edit; each account is checked on its own rows.
 	extract.Recheck(res.Transactions, txs, &res.Statement)
 	res.Transactions = txs
 	return res, nil
@@ -378,11 +471,59 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 		}
 		se.Transactions = append(se.Transactions, fromTransaction(t))
 	}
+	if err := s.readAccounts(r.Context(), doc.ID, se.Transactions, se.Statement); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	s.storeEdit(w, r, doc, se, store.ActCorrect)
 }
 
-// statementCorrection checks a header correction; a document that holds
-// several accounts has a header per account, which is not corrected here.
+// readAccounts gives rows that carry an account's corrected number, as
+// downloads serve them (the stored correction's) or as the page shows
+// them with the correction sent (incoming's), the number the conversion
+// read: stored rows keep the numbers read, and the stored header
+// correction renames them when served, so that a later correction of the
+// number renames them too.
+func (s *Server) readAccounts(ctx context.Context, id string, rows []editTransaction, incoming *editStatement) error {
+	rawEdit, err := s.store.Edit(ctx, id)
+	if err != nil {
+		return err
+	}
+	var stored storedEdit
+	if rawEdit != nil {
+		if err := json.Unmarshal(rawEdit, &stored); err != nil {
+			return fmt.Errorf("decode edit of %s: %w", id, err)
+		}
+	}
+	var res *extract.Result
+	for _, c := range []*editStatement{stored.Statement, incoming} {
+		if c == nil || len(c.Accounts) == 0 {
+			continue
+		}
+		if res == nil {
+			if res, err = s.servedResultWith(ctx, id, nil); err != nil {
+				return err
+			}
+		}
+		st := res.Statement
+		st.Accounts = slices.Clone(st.Accounts)
+		back := map[string]string{}
+		for read, now := range c.apply(&st) {
+			back[now] = read
+		}
+		for i := range rows {
+			if read, ok := back[rows[i].Account]; ok {
+				rows[i].Account = read
+			}
+		}
+	}
+	return nil
+}
+
+// statementCorrection checks a header correction against the document:
+// one of a single account corrects the top-level fields, one of several
+// accounts corrects them in accounts, by their place, and no two of its
+// accounts may end with one number (their rows would run together).
 func (s *Server) statementCorrection(r *http.Request, id string, e *editStatement) error {
 	if err := e.check(); err != nil {
 		return err
@@ -391,9 +532,28 @@ func (s *Server) statementCorrection(r *http.Request, id string, e *editStatemen
 	if err != nil {
 		return err
 	}
-	if len(res.Statement.Accounts) > 0 && !e.empty() {
-		return &apiError{http.StatusBadRequest, "invalid_statement", "This document holds several accounts; their details cannot be corrected one by one yet.",
-			"Correct the rows' account field instead."}
+	n := len(res.Statement.Accounts)
+	switch {
+	case n == 0 && len(e.Accounts) > 0:
+		return badStatement("This document holds one account: correct its details in the statement's own fields, not in accounts.")
+	case n > 0 && e.editHeader != editHeader{}:
+		return badStatement("This document holds %d accounts: correct each one's details in accounts, naming it by its index (0 to %d).", n, n-1)
+	}
+	for _, a := range e.Accounts {
+		if a.Index >= n {
+			return badStatement("accounts: index %d is not one of this document's %d accounts (0 to %d).", a.Index, n, n-1)
+		}
+	}
+	st := res.Statement
+	st.Accounts = slices.Clone(st.Accounts)
+	e.apply(&st)
+	seen := map[string]bool{}
+	for _, a := range st.Accounts {
+		key := export.AccountKey(a.Number)
+		if a.Number != "" && seen[key] {
+			return badStatement("Two of this document's accounts would have the number %q.", a.Number)
+		}
+		seen[key] = true
 	}
 	return nil
 }
@@ -469,7 +629,7 @@ func (s *Server) storeEdit(w http.ResponseWriter, r *http.Request, doc store.Doc
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.store.SetAccountLabel(r.Context(), doc.ID, nil); err != nil {
+	if err := s.store.SetLabels(r.Context(), doc.ID, nil); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -491,7 +651,7 @@ func (s *Server) handleRevertEdit(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.store.SetAccountLabel(r.Context(), doc.ID, nil); err != nil {
+	if err := s.store.SetLabels(r.Context(), doc.ID, nil); err != nil {
 		s.fail(w, r, err)
 		return
 	}

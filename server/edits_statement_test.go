@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,4 +84,149 @@ func TestStatementCorrections(t *testing.T) {
 	if f := e.folder(key, fid); f["status"] != "continuous" || len(f["accounts"].([]any)) != 1 {
 		t.Errorf("after undo: %v", f["status"])
 	}
+}
+
+// twoAccounts is a test-engine statement of two accounts (a current
+// account and a savings account) in one document, both reconciling, with
+// a bank and holder named.
+const twoAccounts = `PASSBOOK-TEST
+bank Northbridge Bank
+holder Anna Schäfer
+period 2024-03-01 2024-03-31
+subaccount 11-1111 EUR 100.00 115.50
+row 2024-03-03 -10.00 90.00 COFFEE
+row 2024-03-20 25.50 115.50 REFUND
+subaccount 22-2222 EUR 1000.00 1001.25
+row 2024-03-31 1.25 1001.25 INTEREST
+`
+
+// TestMultiAccountStatementCorrections corrects the details of each
+// account of a document that holds two: each account's reconciliation
+// and the whole's are re-checked after the edit as for one account, a
+// renamed account keeps its rows (also renamed twice, and after rows are
+// saved), folders see the corrected accounts, and the document's bank and
+// holder are corrected too.
+func TestMultiAccountStatementCorrections(t *testing.T) {
+	e := newEnv(t, true)
+	key := e.account("m@example.com", quota.Enterprise)
+	resp, m := e.upload(key, map[string][]byte{"file": []byte(twoAccounts)})
+	if resp.StatusCode != 200 {
+		t.Fatalf("upload: %d %v", resp.StatusCode, m)
+	}
+	id := m["file_id"].(string)
+	e.waitDone(key, id)
+	put := func(path, body string) (int, map[string]any) {
+		t.Helper()
+		resp, m, _ := e.do("PUT", "/api/v1/documents/"+id+path, key, strings.NewReader(body), "application/json")
+		return resp.StatusCode, m
+	}
+	type served struct {
+		Statement struct {
+			Bank, Holder   string
+			Edited         bool
+			Reconciliation struct{ Status string }
+			Accounts       []struct {
+				AccountNumber  string `json:"account_number"`
+				OpeningBalance string `json:"opening_balance"`
+				Reconciliation struct {
+					Status string
+					Rows   []int
+				}
+			}
+		}
+		Transactions []map[string]any `json:"transactions"`
+	}
+	get := func() served {
+		t.Helper()
+		_, _, raw := e.do("GET", "/api/v1/download?format=json&file_id="+id, key, nil, "")
+		var d served
+		if err := json.Unmarshal(raw, &d); err != nil {
+			t.Fatalf("%v: %s", err, raw)
+		}
+		return d
+	}
+	if d := get(); d.Statement.Bank != "Northbridge Bank" || d.Statement.Holder != "Anna Schäfer" || len(d.Statement.Accounts) != 2 {
+		t.Fatalf("as converted: %+v", d.Statement)
+	}
+	for _, bad := range []string{`{"opening_balance": "1.00"}`, `{"accounts": [{"index": 2, "currency": "EUR"}]}`,
+		`{"accounts": [{"index": -1, "currency": "EUR"}]}`, `{"accounts": [{"index": 0}, {"index": 0}]}`,
+		`{"accounts": [{"index": 1, "account_number": "11 1111"}]}`, `{"accounts": [{"index": 0, "currency": "EURO"}]}`,
+		`{"holder": "a\nb"}`} {
+		if code, m := put("/statement", bad); code != 400 || m["code"] != "invalid_statement" {
+			t.Errorf("%s: %d %v", bad, code, m)
+		}
+	}
+	// The savings account's opening balance corrected 1.00 lower: it
+	// breaks at its row (row 2 of the document), the current account
+	// still reconciles, and the whole is a mismatch.
+	code, m := put("/statement", `{"accounts": [{"index": 1, "opening_balance": "999"}], "bank": "Northbridge Bank plc", "holder": ""}`)
+	if code != 200 || m["reconciliation"].(map[string]any)["status"] != "mismatch" {
+		t.Fatalf("correct the savings opening balance: %d %v", code, m)
+	}
+	d := get()
+	a := d.Statement.Accounts
+	if a[0].Reconciliation.Status != "ok" || a[1].Reconciliation.Status != "mismatch" || !slices.Equal(a[1].Reconciliation.Rows, []int{2}) ||
+		a[1].OpeningBalance != "999.00" || !d.Statement.Edited || d.Statement.Bank != "Northbridge Bank plc" || d.Statement.Holder != "" {
+		t.Errorf("after correcting account 1: %+v", d.Statement)
+	}
+	// Set right, and the current account renamed: its rows follow.
+	if code, m := put("/statement", `{"accounts": [{"index": 1, "opening_balance": "1000"}, {"index": 0, "account_number": "DE89 3704"}]}`); code != 200 ||
+		m["reconciliation"].(map[string]any)["status"] != "ok" {
+		t.Fatalf("rename account 0: %d %v", code, m)
+	}
+	d = get()
+	if d.Statement.Accounts[0].AccountNumber != "DE89 3704" || d.Transactions[0]["account"] != "DE89 3704" || d.Transactions[2]["account"] != "22-2222" ||
+		d.Statement.Reconciliation.Status != "ok" || d.Statement.Accounts[0].Reconciliation.Status != "ok" {
+		t.Errorf("after renaming account 0: %+v, rows %v", d.Statement, d.Transactions)
+	}
+	// Rows saved as served (with the new number), then the account
+	// renamed again: the rows still follow it.
+	d.Transactions[1]["description"] = "REFUND SHOP"
+	body, _ := json.Marshal(map[string]any{"transactions": d.Transactions,
+		"statement": map[string]any{"accounts": []map[string]any{{"index": 0, "account_number": "DE89 3704"}}}})
+	if code, m := put("/transactions", string(body)); code != 200 || m["reconciliation"].(map[string]any)["status"] != "ok" {
+		t.Fatalf("rows saved: %d %v", code, m)
+	}
+	if code, m := put("/statement", `{"accounts": [{"index": 0, "account_number": "DE89 9999"}]}`); code != 200 || m["reconciliation"].(map[string]any)["status"] != "ok" {
+		t.Fatalf("rename again: %d %v", code, m)
+	}
+	d = get()
+	if d.Transactions[0]["account"] != "DE89 9999" || d.Transactions[1]["description"] != "REFUND SHOP" || d.Statement.Accounts[0].Reconciliation.Status != "ok" {
+		t.Errorf("after renaming again: %+v, rows %v", d.Statement, d.Transactions)
+	}
+	// The page renames in the rows it sends with the correction; a later
+	// correction still renames them.
+	for _, r := range d.Transactions {
+		if r["account"] == "DE89 9999" {
+			r["account"] = "DE89 1111"
+		}
+	}
+	body, _ = json.Marshal(map[string]any{"transactions": d.Transactions,
+		"statement": map[string]any{"accounts": []map[string]any{{"index": 0, "account_number": "DE89 1111"}}}})
+	if code, m := put("/transactions", string(body)); code != 200 || m["reconciliation"].(map[string]any)["status"] != "ok" {
+		t.Fatalf("rows renamed with the correction: %d %v", code, m)
+	}
+	if code, m := put("/statement", `{"accounts": [{"index": 0, "account_number": "DE89 9999"}]}`); code != 200 || m["reconciliation"].(map[string]any)["status"] != "ok" {
+		t.Fatalf("rename after rows renamed: %d %v", code, m)
+	}
+	if d = get(); d.Transactions[1]["account"] != "DE89 9999" || d.Statement.Accounts[0].Reconciliation.Status != "ok" {
+		t.Errorf("after renaming rows and account: %+v, rows %v", d.Statement, d.Transactions)
+	}
+	// A folder groups the statement's accounts by their corrected numbers.
+	_, fm, _ := e.do("POST", "/api/v1/folders", key, strings.NewReader(`{"name": "Two"}`), "application/json")
+	fid := fm["folder_id"].(string)
+	e.do("PUT", "/api/v1/folders/"+fid+"/documents/"+id, key, nil, "")
+	var numbers []string
+	for _, a := range e.folder(key, fid)["accounts"].([]any) {
+		numbers = append(numbers, a.(map[string]any)["account_number"].(string))
+	}
+	if got := strings.Join(numbers, ","); got != "22-2222,DE89 9999" {
+		t.Errorf("folder accounts: %s", got)
+	}
+	// A single-account document takes no accounts.
+	resp, m = e.upload(key, map[string][]byte{"file": month(1, 100)})
+	one := m["file_id"].(string)
+	e.waitDone(key, one)
+	resp, m, _ = e.do("PUT", "/api/v1/documents/"+one+"/statement", key, strings.NewReader(`{"accounts": [{"index": 0, "currency": "EUR"}]}`), "application/json")
+	wantError(t, resp, m, 400, "invalid_statement")
 }

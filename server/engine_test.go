@@ -31,6 +31,9 @@ import (
 //	account NUMBER CURRENCY    the account number and currency
 //	period FROM TO             the statement period (YYYY-MM-DD)
 //	row DATE AMOUNT BALANCE DESCRIPTION   a transaction (negative AMOUNT: money out)
+//	bank TEXT, holder TEXT     the bank and the account's holder the statement names
+//	subaccount NUMBER CURRENCY OPENING CLOSING   one account of a document that
+//	                           holds several: the rows after it are its own
 //	sleep 200ms                converting takes this long
 //	hang                       converting never ends
 //	crash                      the worker dies while converting
@@ -49,6 +52,9 @@ type testDoc struct {
 	currency string
 	from, to *time.Time
 	rows     []extract.Transaction
+	bank     string
+	holder   string
+	accounts []extract.Account
 	sleep    time.Duration
 	hang     bool
 	crash    bool
@@ -107,6 +113,9 @@ func parseTestDoc(data []byte, password string) (*testDoc, error) {
 		case "row":
 			var tx extract.Transaction
 			tx, err = parseTestRow(rest)
+			if n := len(d.accounts); n > 0 {
+				tx.Account = d.accounts[n-1].Number
+			}
 			d.rows = append(d.rows, tx)
 		case "provenance":
 			// The row before's provenance, as JSON: what a conversion
@@ -116,6 +125,20 @@ func parseTestDoc(data []byte, password string) (*testDoc, error) {
 				break
 			}
 			err = json.Unmarshal([]byte(rest), &d.rows[len(d.rows)-1].Provenance)
+		case "bank":
+			d.bank = rest
+		case "holder":
+			d.holder = rest
+		case "subaccount":
+			f := strings.Fields(rest)
+			if len(f) != 4 {
+				err = errors.New("want NUMBER CURRENCY OPENING CLOSING")
+				break
+			}
+			a := extract.Account{Number: f[0], Currency: f[1], PeriodStart: d.from, PeriodEnd: d.to}
+			o, c := decimal.RequireFromString(f[2]), decimal.RequireFromString(f[3])
+			a.OpeningBalance, a.ClosingBalance = &o, &c
+			d.accounts = append(d.accounts, a)
 		case "sleep":
 			d.sleep, err = time.ParseDuration(rest)
 		case "hang":
@@ -195,6 +218,8 @@ func (testEngine) Convert(data []byte, opts extract.Options) (*extract.Result, e
 	res.Statement.OpeningBalance, res.Statement.ClosingBalance = d.opening, d.closing
 	res.Statement.AccountNumber, res.Statement.Currency = d.number, d.currency
 	res.Statement.PeriodStart, res.Statement.PeriodEnd = d.from, d.to
+	res.Statement.Bank, res.Statement.Holder = d.bank, d.holder
+	res.Statement.Accounts = d.accounts
 	// The balance check is the one a person's corrections get: pure Go.
 	extract.Recheck(slices.Clone(res.Transactions), res.Transactions, &res.Statement)
 	return res, nil

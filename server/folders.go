@@ -109,7 +109,19 @@ func (s *Server) handleCreateFolder(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleFolders(w http.ResponseWriter, r *http.Request) {
-	fs, err := s.store.Folders(r.Context(), account(r).ID)
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	if len(q) > 200 {
+		s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_query", "The q parameter is not valid.", "q is up to 200 characters."})
+		return
+	}
+	if q != "" {
+		// What the documents name is searched: label them all first.
+		if _, err := s.documentLabels(r.Context(), account(r).ID, maxLabelBatches); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	fs, err := s.store.SearchFolders(r.Context(), account(r).ID, q)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +47,12 @@ type documentItem struct {
 	// Account is the account the converted statement names, as served
 	// (number and currency; several accounts by commas); null until known.
 	Account *string `json:"account"`
+	// Bank, Holder and the period are what the statement names, as
+	// served; null when it names none (or until known).
+	Bank        *string `json:"bank"`
+	Holder      *string `json:"holder"`
+	PeriodStart *string `json:"period_start"`
+	PeriodEnd   *string `json:"period_end"`
 }
 
 // documentFolder names a folder a document is in.
@@ -60,18 +67,69 @@ type documentsResponse struct {
 	Next      *string        `json:"next"`
 }
 
-func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	limit := defaultListLimit
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxListLimit {
-			s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_limit", "limit must be a number from 1 to " + strconv.Itoa(maxListLimit) + ".", "Leave limit out for 50 documents a page."})
-			return
-		}
-		limit = n
+// documentQuery reads GET /api/v1/documents' parameters: paging, search,
+// filters and order.
+func (s *Server) documentQuery(r *http.Request) (store.DocumentQuery, error) {
+	v := r.URL.Query()
+	q := store.DocumentQuery{Limit: defaultListLimit, Before: v.Get("before"), Text: strings.TrimSpace(v.Get("q")),
+		Status: v.Get("status"), Sort: v.Get("sort"), From: v.Get("from"), To: v.Get("to")}
+	bad := func(what string) error {
+		return &apiError{http.StatusBadRequest, "invalid_query", "The " + what + " parameter is not valid.",
+			"q is up to 200 characters; status one of " + strings.Join(store.QueryStatuses, ", ") + "; sort one of " + strings.Join(store.QuerySorts, ", ") +
+				"; from and to are dates (2024-03-01); folder_id a folder of yours or none."}
 	}
-	docs, next, err := s.store.Documents(r.Context(), account(r).ID, limit, q.Get("before"))
+	if l := v.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > maxListLimit {
+			return q, &apiError{http.StatusBadRequest, "invalid_limit", "limit must be a number from 1 to " + strconv.Itoa(maxListLimit) + ".", "Leave limit out for 50 documents a page."}
+		}
+		q.Limit = n
+	}
+	if len(q.Text) > 200 {
+		return q, bad("q")
+	}
+	if q.Status != "" && !slices.Contains(store.QueryStatuses, q.Status) {
+		return q, bad("status")
+	}
+	if q.Sort != "" && !slices.Contains(store.QuerySorts, q.Sort) {
+		return q, bad("sort")
+	}
+	for _, d := range []struct{ name, v string }{{"from", q.From}, {"to", q.To}} {
+		if _, err := time.Parse(time.DateOnly, d.v); d.v != "" && err != nil {
+			return q, bad(d.name)
+		}
+	}
+	switch f := v.Get("folder_id"); f {
+	case "":
+	case "none":
+		q.NoFolder = true
+	default:
+		if _, err := s.ownFolder(r, f); err != nil {
+			return q, err
+		}
+		q.FolderID = f
+	}
+	return q, nil
+}
+
+func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
+	q, err := s.documentQuery(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	// A search reads what statements name: every converted document is
+	// labelled first (a batch of them per request otherwise).
+	batches := 1
+	if q.Text != "" || q.From != "" || q.To != "" {
+		batches = maxLabelBatches
+	}
+	labels, err := s.documentLabels(r.Context(), account(r).ID, batches)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	docs, next, err := s.store.SearchDocuments(r.Context(), account(r).ID, q)
 	if errors.Is(err, store.ErrNotFound) {
 		s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_before", "before names none of your documents.", "Use the next value of the previous page, or leave before out for the newest documents."})
 		return
@@ -85,11 +143,6 @@ func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	labels, err := s.accountLabels(r.Context(), account(r).ID)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	resp := documentsResponse{Success: true, Documents: make([]documentItem, 0, len(docs))}
 	if next != "" {
 		resp.Next = &next
@@ -98,7 +151,8 @@ func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
 		it := documentItem{FileID: d.ID, OriginalName: d.OriginalName, PageCount: d.PageCount, Status: d.Status,
 			CreatedAt: d.CreatedAt.UTC().Format(time.RFC3339), PagesDone: d.PagesDone, Edited: d.EditedAt != nil, Folders: []documentFolder{}}
 		if l, ok := labels[d.ID]; ok {
-			it.Account = &l
+			it.Account, it.Bank, it.Holder = &l.Account, optional(l.Bank), optional(l.Holder)
+			it.PeriodStart, it.PeriodEnd = optional(l.PeriodStart), optional(l.PeriodEnd)
 		}
 		for _, f := range in[d.ID] {
 			it.Folders = append(it.Folders, documentFolder{FolderID: f.ID, Name: f.Name})
@@ -116,6 +170,14 @@ func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
 		resp.Documents = append(resp.Documents, it)
 	}
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// optional is s, or nil for "".
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // handleDeleteDocument removes a document, its results and edits at once.
@@ -240,29 +302,57 @@ func (s *Server) handleZip(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// labelBatch is how many documents' accounts one list request reads.
-const labelBatch = 100
+// labelBatch is how many documents' labels one batch reads; a list
+// request reads one batch, a search up to maxLabelBatches.
+const (
+	labelBatch      = 100
+	maxLabelBatches = 50
+)
 
-// accountLabels are the accounts of the caller's converted documents, by
-// document. Those not known yet are read from their results (as served,
-// corrections included), a batch per request, and kept.
-func (s *Server) accountLabels(ctx context.Context, accountID int64) (map[string]string, error) {
-	ids, err := s.store.Unlabelled(ctx, accountID, labelBatch)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range ids {
-		res, _, err := s.servedResult(ctx, id)
+// documentLabels are what the caller's converted documents' statements
+// name, by document. Those not known yet are read from their results (as
+// served, corrections included), up to batches of labelBatch, and kept.
+func (s *Server) documentLabels(ctx context.Context, accountID int64, batches int) (map[string]store.DocumentLabels, error) {
+	for range batches {
+		ids, err := s.store.Unlabelled(ctx, accountID, labelBatch)
 		if err != nil {
-			s.log.Warn("account label", "file_id", id, "err", err)
-			continue
-		}
-		l := accountLabel(res.Statement)
-		if err := s.store.SetAccountLabel(ctx, id, &l); err != nil {
 			return nil, err
 		}
+		for _, id := range ids {
+			res, _, err := s.servedResult(ctx, id)
+			if err != nil {
+				s.log.Warn("document labels", "file_id", id, "err", err)
+				continue
+			}
+			l := statementLabels(res.Statement)
+			if err := s.store.SetLabels(ctx, id, &l); err != nil {
+				return nil, err
+			}
+		}
+		if len(ids) < labelBatch {
+			break
+		}
 	}
-	return s.store.AccountLabels(ctx, accountID)
+	return s.store.Labels(ctx, accountID)
+}
+
+// statementLabels is what the documents list shows and searches of a
+// statement.
+func statementLabels(st extract.Statement) store.DocumentLabels {
+	l := store.DocumentLabels{Account: accountLabel(st), Bank: st.Bank, Holder: st.Holder}
+	ps, pe := st.PeriodStart, st.PeriodEnd
+	for _, a := range st.Accounts {
+		if a.PeriodStart != nil && (ps == nil || a.PeriodStart.Before(*ps)) {
+			ps = a.PeriodStart
+		}
+		if a.PeriodEnd != nil && (pe == nil || a.PeriodEnd.After(*pe)) {
+			pe = a.PeriodEnd
+		}
+	}
+	if ps != nil && pe != nil {
+		l.PeriodStart, l.PeriodEnd = ps.Format(time.DateOnly), pe.Format(time.DateOnly)
+	}
+	return l
 }
 
 // accountLabel names the account a statement is of: its number and

@@ -178,6 +178,13 @@ func TestAuthorisationMatrix(t *testing.T) {
 	}{
 		{"user", func() req { return req{"GET", "/api/v1/user", "", ""} }, [6]int{200, 200, 200, 200, 401, 401}},
 		{"documents", func() req { return req{"GET", "/api/v1/documents", "", ""} }, [6]int{200, 200, 200, 200, 401, 401}},
+		// The list searched and filtered: by A's folder, which another
+		// office may not name.
+		{"documents searched", func() req {
+			return req{"GET", "/api/v1/documents?q=march&status=ok&from=2024-01-01&to=2024-12-31&sort=name&folder_id=none", "", ""}
+		}, [6]int{200, 200, 200, 200, 401, 401}},
+		{"folders searched", func() req { return req{"GET", "/api/v1/folders?q=march", "", ""} }, [6]int{200, 200, 200, 200, 401, 401}},
+		{"documents in a folder", func() req { return req{"GET", "/api/v1/documents?folder_id=" + f.folder, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"status", func() req { return req{"GET", "/api/v1/status?file_id=" + f.doc, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"download", func() req { return req{"GET", "/api/v1/download?format=csv&file_id=" + f.doc, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"page image", func() req { return req{"GET", "/api/v1/documents/" + f.doc + "/pages/1", "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
@@ -337,6 +344,7 @@ func TestIDsGuessedAndSwapped(t *testing.T) {
 		{"B's document deleted", "DELETE", "/api/v1/documents/" + f.otherDoc, "", 403},
 		{"B's document in a zip", "GET", "/api/v1/documents/zip?format=csv&file_id=" + f.doc + "&file_id=" + f.otherDoc, "", 403},
 		{"B's document's header corrected", "PUT", "/api/v1/documents/" + f.otherDoc + "/statement", `{"currency":"EUR"}`, 403},
+		{"A's documents filtered by B's folder", "GET", "/api/v1/documents?folder_id=" + f.otherFolder, "", 403},
 		{"B's folder renamed", "PATCH", "/api/v1/folders/" + f.otherFolder, `{"name":"Mine now"}`, 403},
 		{"B's document set aside in A's folder", "PATCH", "/api/v1/folders/" + f.folder + "/documents/" + f.otherDoc, `{"set_aside":true}`, 403},
 		{"A's document set aside in B's folder", "PATCH", "/api/v1/folders/" + f.otherFolder + "/documents/" + f.doc, `{"set_aside":true}`, 403},

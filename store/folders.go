@@ -77,7 +77,22 @@ func (s *Store) CreateFolder(ctx context.Context, accountID int64, name string) 
 
 // Folders lists an account's folders, newest first.
 func (s *Store) Folders(ctx context.Context, accountID int64) ([]Folder, error) {
-	rows, err := s.r.QueryContext(ctx, "SELECT "+folderColumns+" FROM folders f WHERE f.account_id = ? ORDER BY f.created_at DESC, f.id DESC", accountID)
+	return s.SearchFolders(ctx, accountID, "")
+}
+
+// SearchFolders lists an account's folders, newest first, that text's
+// words all find: each in the folder's name or in one of its documents
+// (file name, account, bank, holder, as SearchDocuments finds them).
+func (s *Store) SearchFolders(ctx context.Context, accountID int64, text string) ([]Folder, error) {
+	where, args := "f.account_id = ?", []any{accountID}
+	for _, w := range searchWords(text) {
+		like := "%" + likeEscape(w) + "%"
+		where += ` AND (lower(f.name) LIKE ? ESCAPE '\' OR EXISTS (SELECT 1 FROM folder_documents fd JOIN documents d ON d.id = fd.document_id
+			WHERE fd.folder_id = f.id AND d.deleted_at IS NULL AND (coalesce(d.search_text, '') LIKE ? ESCAPE '\'
+				OR coalesce(d.search_text, '') LIKE ? ESCAPE '\' OR lower(d.original_name) LIKE ? ESCAPE '\')))`
+		args = append(args, like, like, "%"+likeEscape(bareAccount(w))+"%", like)
+	}
+	rows, err := s.r.QueryContext(ctx, "SELECT "+folderColumns+" FROM folders f WHERE "+where+" ORDER BY f.created_at DESC, f.id DESC", args...)
 	if err != nil {
 		return nil, fmt.Errorf("list folders: %w", err)
 	}
@@ -325,25 +340,6 @@ func (s *Store) DocumentFolders(ctx context.Context, accountID int64) (map[strin
 	return out, rows.Err()
 }
 
-// AccountLabels are the account labels of an account's documents that
-// have one (SetAccountLabel), by document.
-func (s *Store) AccountLabels(ctx context.Context, accountID int64) (map[string]string, error) {
-	rows, err := s.r.QueryContext(ctx, "SELECT id, account_label FROM documents WHERE account_id = ? AND account_label IS NOT NULL AND deleted_at IS NULL", accountID)
-	if err != nil {
-		return nil, fmt.Errorf("account labels: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var id, label string
-		if err := rows.Scan(&id, &label); err != nil {
-			return nil, fmt.Errorf("account labels: %w", err)
-		}
-		out[id] = label
-	}
-	return out, rows.Err()
-}
-
 // Unlabelled lists up to n of an account's converted documents whose
 // account label is not known yet.
 func (s *Store) Unlabelled(ctx context.Context, accountID int64, n int) ([]string, error) {
@@ -362,17 +358,4 @@ func (s *Store) Unlabelled(ctx context.Context, accountID int64, n int) ([]strin
 		out = append(out, id)
 	}
 	return out, rows.Err()
-}
-
-// SetAccountLabel records the account a document's statement names; nil
-// forgets it, to be read again (after corrections).
-func (s *Store) SetAccountLabel(ctx context.Context, id string, label *string) error {
-	var v any
-	if label != nil {
-		v = *label
-	}
-	if _, err := s.w.ExecContext(ctx, "UPDATE documents SET account_label = ? WHERE id = ?", v, id); err != nil {
-		return fmt.Errorf("account label of %s: %w", id, storageErr(err))
-	}
-	return nil
 }

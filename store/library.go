@@ -14,44 +14,7 @@ import (
 // "" when there is none. A before that is not one of the account's
 // documents is ErrNotFound.
 func (s *Store) Documents(ctx context.Context, accountID int64, limit int, before string) (docs []Document, next string, err error) {
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, "", fmt.Errorf("list documents: %w", err)
-	}
-	defer tx.Rollback()
-	cursor := "9999"
-	if before != "" {
-		err := tx.QueryRowContext(ctx, "SELECT created_at FROM documents WHERE id = ? AND account_id = ? AND deleted_at IS NULL",
-			before, accountID).Scan(&cursor)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, "", fmt.Errorf("document %s: %w", before, ErrNotFound)
-		}
-		if err != nil {
-			return nil, "", fmt.Errorf("list documents: %w", err)
-		}
-	}
-	rows, err := tx.QueryContext(ctx, "SELECT "+documentColumns+` FROM documents
-		WHERE account_id = ? AND deleted_at IS NULL AND (created_at < ? OR (created_at = ? AND id < ?))
-		ORDER BY created_at DESC, id DESC LIMIT ?`, accountID, cursor, cursor, before, limit+1)
-	if err != nil {
-		return nil, "", fmt.Errorf("list documents: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		d, err := scanDocument(rows)
-		if err != nil {
-			return nil, "", fmt.Errorf("list documents: %w", err)
-		}
-		docs = append(docs, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, "", fmt.Errorf("list documents: %w", err)
-	}
-	if len(docs) > limit {
-		docs = docs[:limit]
-		next = docs[limit-1].ID
-	}
-	return docs, next, nil
+	return s.SearchDocuments(ctx, accountID, DocumentQuery{Limit: limit, Before: before})
 }
 
 // DeleteDocument removes a document's bytes, results and edits at once,

@@ -156,7 +156,7 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) (extract.Document, 
 			opts.Progress(i+1, n)
 		}
 	}
-	return extract.Document{Pages: pages, Created: doc.Created()}, warnings, nil
+	return extract.Document{Pages: pages, Created: doc.Created(), Meta: doc.Meta()}, warnings, nil
 }
 
 // onlyItsText reports a page with a little real text whose ink is that

@@ -744,6 +744,23 @@ int pb_made_by(pb_doc *d, char *out, size_t outlen)
 	return rc;
 }
 
+int pb_info(pb_doc *d, const char *key, char *out, size_t outlen)
+{
+	fz_context *ctx = d->ctx;
+	int rc = PB_OK;
+	out[0] = 0;
+	if (d->st.over)
+		return PB_ERR_CORRUPT;
+	fz_try(ctx) {
+		if (fz_lookup_metadata(ctx, d->doc, key, out, (int)outlen) < 0)
+			out[0] = 0;
+	}
+	fz_catch(ctx) {
+		rc = PB_ERR_CORRUPT;
+	}
+	return rc;
+}
+
 void pb_free(void *p)
 {
 	free(p);

@@ -71,6 +71,9 @@ int pb_created(pb_doc *d, char *info, size_t infolen, unsigned char **xmp, size_
 /* pb_made_by gives the document's Info Producer and Creator joined by a
  * newline ("" when it names neither). */
 int pb_made_by(pb_doc *d, char *out, size_t outlen);
+/* pb_info gives one Info dictionary entry ("info:Author"...) as MuPDF
+   reads it; an empty string when the document has none. */
+int pb_info(pb_doc *d, const char *key, char *out, size_t outlen);
 void pb_free(void *p);
 
 #endif

@@ -299,6 +299,22 @@ func (p *Doc) MadeByOCR() bool {
 	return ocrSoftware().MatchString(C.GoString(&out[0]))
 }
 
+// Meta is what the document's Info dictionary says of its title, author,
+// creator and producer (empty where it says nothing). extract reads a
+// bank's name from them when the page prints it too.
+func (p *Doc) Meta() extract.Meta {
+	get := func(key string) string {
+		var out [512]C.char
+		ck := C.CString(key)
+		defer C.free(unsafe.Pointer(ck))
+		if C.pb_info(p.d, ck, &out[0], C.size_t(len(out))) != C.PB_OK {
+			return ""
+		}
+		return strings.TrimSpace(C.GoString(&out[0]))
+	}
+	return extract.Meta{Title: get("info:Title"), Author: get("info:Author"), Creator: get("info:Creator"), Producer: get("info:Producer")}
+}
+
 // ocrSoftware matches the producer or creator names of recognition
 // software.
 var ocrSoftware = sync.OnceValue(func() *regexp.Regexp {

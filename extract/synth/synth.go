@@ -76,6 +76,10 @@ type TruthStatement struct {
 	Reconciliation string         `json:"reconciliation"`
 	Card           bool           `json:"card,omitempty"`
 	Accounts       []TruthAccount `json:"accounts,omitempty"`
+	// Bank and Holder are the names the letterhead and the address block
+	// print.
+	Bank   string `json:"bank,omitempty"`
+	Holder string `json:"holder,omitempty"`
 }
 
 // TruthAccount is one account of a document that holds two.
@@ -364,6 +368,7 @@ func (d *document) truth() Truth {
 	st.Currency = d.currency
 	st.Reconciliation = status
 	st.Card = l.Card
+	st.Bank, st.Holder = d.bank, d.holder
 	if known {
 		o, c := first.opening.StringFixed(2), first.closing.StringFixed(2)
 		st.OpeningBalance, st.ClosingBalance = &o, &c

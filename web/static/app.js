@@ -264,89 +264,112 @@ function badge(doc) {
 }
 
 // ---- history ----
-// Every document of the account is read (a page of 200 at a time) and
-// kept here; the list shows those the search, filters and sort leave,
-// 50 at a time. An office's 500 statements are a few requests.
-const docsAll = new Map(); // file_id -> document, as the list gives it
+// The server searches, filters, sorts and pages the documents (GET
+// documents with q, status, folder_id, from, to, sort); the list holds the
+// pages read so far, in the server's order, and "Show more" reads the
+// next. An office's 500 statements are never all read at once.
+const docsAll = new Map(); // file_id -> document, as the list gives it, in its order
 const selected = new Set(); // file_ids ticked in the list
-let docsShown = 50;
+let docsNext = null; // the before of the next page, null on the last
+let docsSeq = 0; // the newest list request; older answers are dropped
 const polling = new Set();
 
+// periodInput reads a period filter typed in the date style: YYYY-MM-DD,
+// "" when empty, null when it is not a date.
+function periodInput(id) {
+  const inp = $(id), v = inp.value.trim();
+  if (!v) { inp.removeAttribute("aria-invalid"); return ""; }
+  const d = parseDate(v);
+  if (!validDate(d)) { inp.setAttribute("aria-invalid", "true"); return null; }
+  inp.removeAttribute("aria-invalid");
+  return d;
+}
+
+// docsQuery is the list's search, filters and order as query parameters.
+function docsQuery() {
+  const p = new URLSearchParams();
+  const q = $("docs-q").value.trim();
+  if (q) p.set("q", q);
+  const st = $("docs-status").value, fo = $("docs-folder").value, so = $("docs-sort").value;
+  if (st) p.set("status", st);
+  if (fo) p.set("folder_id", fo === "-" ? "none" : fo);
+  if (so && so !== "newest") p.set("sort", so);
+  for (const [id, name] of [["docs-from", "from"], ["docs-to", "to"]]) {
+    const v = periodInput(id);
+    if (v) p.set(name, v);
+  }
+  return p;
+}
+const docsFiltered = () => [...docsQuery().keys()].some((k) => k !== "sort");
+
+// loadDocuments reads the list anew: the first page, or (keep) as many
+// documents as are shown now.
 async function loadDocuments(reset) {
-  let before = "";
+  const seq = ++docsSeq;
+  const want = reset ? 50 : Math.max(50, docsAll.size);
+  const p = docsQuery();
+  p.set("limit", String(Math.min(200, want)));
   const got = [];
-  for (let i = 0; i < 25; i++) {
-    const { ok, body } = await call("documents?limit=200" + (before ? "&before=" + encodeURIComponent(before) : ""));
+  let next = null;
+  do {
+    if (next) p.set("before", next);
+    const { ok, body } = await call("documents?" + p);
+    if (seq !== docsSeq) return;
     if (!ok) { say(message(body), true); return; }
     got.push(...body.documents);
-    if (!body.next) break;
-    before = body.next;
-  }
-  if (reset) docsShown = 50;
+    next = body.next;
+  } while (next && got.length < want);
   docsAll.clear();
   for (const d of got) docsAll.set(d.file_id, d);
-  for (const id of [...selected]) if (!docsAll.has(id)) selected.delete(id);
-  fillDocFilters();
+  docsNext = next;
   renderDocs();
   fillAddSelect();
 }
 
-// putDoc records a document's new state and shows it.
+// moreDocuments reads the next page of the list.
+async function moreDocuments() {
+  if (!docsNext) return;
+  const seq = docsSeq;
+  const p = docsQuery();
+  p.set("limit", "50");
+  p.set("before", docsNext);
+  const { ok, body } = await call("documents?" + p);
+  if (seq !== docsSeq) return;
+  if (!ok) { say(message(body), true); return; }
+  for (const d of body.documents) docsAll.set(d.file_id, d);
+  docsNext = body.next;
+  renderDocs();
+  say(`${plural(body.documents.length, "more document")} shown.`);
+}
+
+// putDoc records a document's new state and shows it; a new upload goes
+// first, as the newest.
 function putDoc(d) {
   const was = docsAll.get(d.file_id);
   if (was && !d.folders) d.folders = was.folders;
-  docsAll.set(d.file_id, d);
+  if (was) docsAll.set(d.file_id, d);
+  else {
+    const rest = [...docsAll];
+    docsAll.clear();
+    docsAll.set(d.file_id, d);
+    for (const [k, v] of rest) docsAll.set(k, v);
+  }
   const row = document.querySelector(`#docs tr[data-id="${d.file_id}"]`);
   if (row) fillDocRow(row, d); else renderDocs();
 }
 
 const resultKey = (d) => (d.status === "completed" ? d.reconciliation || "unverified" : d.status);
 
-// shownDocs are the documents the search, filters and sort leave.
-function shownDocs() {
-  const q = $("docs-q").value.trim().toLowerCase();
-  const st = $("docs-status").value, fo = $("docs-folder").value, mo = $("docs-month").value;
-  let list = [...docsAll.values()].filter((d) => {
-    // An account is found with or without its spaces and dashes.
-    const bare = (x) => x.toLowerCase().replace(/[\s.\/-]/g, "");
-    if (q && !(d.original_name.toLowerCase().includes(q) || (d.folders || []).some((f) => f.name.toLowerCase().includes(q)) ||
-      (d.account && bare(d.account).includes(bare(q))))) return false;
-    if (st && resultKey(d) !== st) return false;
-    if (fo === "-" && (d.folders || []).length) return false;
-    if (fo && fo !== "-" && !(d.folders || []).some((f) => f.folder_id === fo)) return false;
-    if (mo && !d.created_at.startsWith(mo)) return false;
-    return true;
-  });
-  const order = { failed: 0, mismatch: 1, processing: 2, unverified: 3, no_transactions: 4, ok: 5 };
-  const by = {
-    newest: (a, b) => b.created_at.localeCompare(a.created_at) || b.file_id.localeCompare(a.file_id),
-    oldest: (a, b) => a.created_at.localeCompare(b.created_at) || a.file_id.localeCompare(b.file_id),
-    name: (a, b) => a.original_name.localeCompare(b.original_name, undefined, { numeric: true }) || b.created_at.localeCompare(a.created_at),
-    result: (a, b) => (order[resultKey(a)] ?? 9) - (order[resultKey(b)] ?? 9) || b.created_at.localeCompare(a.created_at),
-  }[$("docs-sort").value] || ((a, b) => b.created_at.localeCompare(a.created_at));
-  list.sort(by);
-  return list;
-}
-
 function renderDocs() {
-  const list = shownDocs();
-  $("docs").replaceChildren(...list.slice(0, docsShown).map(docRow));
-  $("more").hidden = list.length <= docsShown;
-  $("more").textContent = `Show more (${list.length - docsShown} more)`;
-  $("docs-empty").hidden = docsAll.size > 0;
-  $("docs-count").textContent = docsAll.size === 0 ? "" : list.length === docsAll.size ? plural(docsAll.size, "document") : `${list.length} of ${plural(docsAll.size, "document")}`;
+  const list = [...docsAll.values()];
+  $("docs").replaceChildren(...list.map(docRow));
+  $("more").hidden = !docsNext;
+  $("more").textContent = "Show more";
+  const filtered = docsFiltered();
+  $("docs-empty").hidden = list.length > 0;
+  $("docs-empty").textContent = filtered ? "No documents match. Change the search or the filters." : "No documents yet. Converted statements appear here.";
+  $("docs-count").textContent = list.length === 0 ? "" : `${plural(list.length, filtered ? "document found" : "document", filtered ? "documents found" : "documents")}${docsNext ? ", more below" : ""}`;
   renderSelection();
-}
-
-// fillDocFilters lists the folders and upload months to filter by.
-function fillDocFilters() {
-  const months = [...new Set([...docsAll.values()].map((d) => d.created_at.slice(0, 7)))].sort().reverse();
-  const mo = $("docs-month"), was = mo.value;
-  mo.replaceChildren(el("option", { value: "", text: "any time" }), ...months.map((m) => {
-    const [y, n] = m.split("-").map(Number);
-    return el("option", { value: m, text: monthLabel(y, n) });
-  }));
-  if (months.includes(was)) mo.value = was;
 }
 
 function fillFolderChoices(folders) {
@@ -399,6 +422,7 @@ function fillDocRow(tr, d) {
     el("td", { class: "name", text: d.original_name }),
     el("td", { class: "folders", "data-label": "Folder", text: folders || "—" }),
     el("td", { class: "acct", "data-label": "Account", text: d.account || "—" }),
+    el("td", { class: "bank", "data-label": "Bank", text: d.bank || "—" }),
     el("td", { "data-label": "Uploaded", text: localTime(d.created_at) }),
     el("td", { "data-label": "Pages", text: String(d.page_count) }),
     result,
@@ -762,7 +786,7 @@ function recheck(txs, st) {
   if (txs.length === 0) return { status: "no_transactions", rows: [] };
   if (txs.some((t) => Object.keys(problems(t)).length)) return { status: "invalid", rows: [] };
   const groups = st.accounts && st.accounts.length
-    ? st.accounts.map((a) => ({ open: a.opening_balance, close: a.closing_balance, idx: txs.map((t, i) => (t.account === a.number ? i : -1)).filter((i) => i >= 0) }))
+    ? st.accounts.map((a) => ({ open: a.opening_balance, close: a.closing_balance, idx: txs.map((t, i) => (t.account === a.account_number ? i : -1)).filter((i) => i >= 0) }))
     : [{ open: st.opening_balance, close: st.closing_balance, idx: txs.map((_, i) => i) }];
   let checks = 0, diff = null;
   const rows = [];
@@ -811,7 +835,10 @@ function reconWords(rec, txs) {
 async function openReview(d) {
   const { ok, body } = await call(`download?file_id=${encodeURIComponent(d.file_id)}&format=json`);
   if (!ok) { say(message(body, { name: d.original_name }), true); return; }
-  review = { doc: d, stmt: body.statement, read: Object.assign({}, body.statement), head: {}, txs: body.transactions, saved: JSON.stringify(body.transactions), edited: !!body.statement.edited, sel: -1, pageSize: {} };
+  review = { doc: d, stmt: body.statement, read: JSON.parse(JSON.stringify(body.statement)), head: {}, headAcc: {}, acct: 0,
+    txs: body.transactions, saved: JSON.stringify(body.transactions), edited: !!body.statement.edited, sel: -1, pageSize: {} };
+  review.rowAcct = new WeakMap(review.txs.map((t) => [t, (review.stmt.accounts || []).findIndex((a) => a.account_number === t.account)]));
+  fillAccountChoice();
   fillHeaderForm();
   $("review").hidden = false;
   $("review-h").textContent = "Review: " + d.original_name;
@@ -849,7 +876,9 @@ function summary(rec) {
   // printed where it could not read it.
   const item = (k, v) => el("div", {}, el("dt", { text: k }), el("dd", { class: v === "not found" ? "notfound" : null, text: v }));
   $("summary").replaceChildren(
-    item("Account", st.account_number || (st.accounts && st.accounts.length ? st.accounts.map((a) => a.account_number).filter(Boolean).join(", ") : "") || "not found"),
+    item(st.accounts && st.accounts.length ? "Accounts" : "Account", (st.accounts && st.accounts.length ? st.accounts.map((a) => a.account_number).filter(Boolean).join(", ") : st.account_number) || "not found"),
+    item("Bank", st.bank || "not found"),
+    item("Holder", st.holder || "not found"),
     item("Period", st.period_start ? `${localDate(st.period_start)} – ${localDate(st.period_end)}` : "not found"),
     item("Currency", st.currency || "not found"),
     item("Opening balance", figure(st.opening_balance, cur)),
@@ -885,7 +914,7 @@ function refreshReview() {
   }
   for (const b of $("pages").querySelectorAll(".box")) b.classList.toggle("break", rec.rows.includes(Number(b.dataset.row)));
   const headBad = headerProblems();
-  const dirty = JSON.stringify(review.txs) !== review.saved || Object.keys(review.head).length > 0;
+  const dirty = JSON.stringify(review.txs) !== review.saved || headDirty();
   $("save").disabled = !dirty || rec.status === "invalid" || headBad;
   $("undo").hidden = !review.edited;
   $("edit-state").textContent = dirty ? "Unsaved changes." : review.edited ? "Showing your corrections; downloads carry them." : "";
@@ -981,6 +1010,7 @@ function addRow() {
   const at = review.sel >= 0 ? review.sel + 1 : review.txs.length;
   const prev = review.txs[at - 1];
   const t = { date: prev ? prev.date : (review.stmt.period_start || ""), type: "DEBIT", description: "", amountIn: null, amountOut: "", balance: prev ? prev.balance : (review.stmt.opening_balance || "0.00") };
+  if (prev && prev.account) { t.account = prev.account; review.rowAcct.set(t, review.rowAcct.get(prev)); }
   review.txs.splice(at, 0, t);
   renderTable();
   renderBoxes();
@@ -1005,53 +1035,101 @@ function deleteRow(i) {
 // headFields are the statement's details a person may correct.
 const headFields = ["account_number", "currency", "period_start", "period_end", "opening_balance", "closing_balance"];
 
+// The bank and the holder are the document's; the other details are an
+// account's: on a document of several accounts, the one chosen in
+// head-account (its corrections are kept per account in headAcc).
+const docFields = ["bank", "holder"];
+const manyAccounts = () => !!(review.stmt.accounts && review.stmt.accounts.length);
+
+// headSource is where a detail lives in a statement: the statement, or the
+// account chosen.
+function headSource(st, f) {
+  return manyAccounts() && !docFields.includes(f) ? st.accounts[review.acct] : st;
+}
+function headCorrections(f) {
+  if (!manyAccounts() || docFields.includes(f)) return review.head;
+  return (review.headAcc[review.acct] ||= {});
+}
+const headDirty = () => Object.keys(review.head).length > 0 || Object.values(review.headAcc).some((h) => Object.keys(h).length > 0);
+
+function fillAccountChoice() {
+  const many = manyAccounts();
+  $("head-account-row").hidden = !many;
+  if (!many) return;
+  $("head-account").replaceChildren(...review.stmt.accounts.map((a, i) =>
+    el("option", { value: String(i), text: `${a.account_number || "account " + (i + 1)}${a.currency ? " " + a.currency : ""}` })));
+  $("head-account").value = String(review.acct);
+}
+
 function fillHeaderForm() {
   for (const inp of $("header-form").querySelectorAll("[data-head]")) {
-    inp.value = review.stmt[inp.dataset.head] == null ? "" : review.stmt[inp.dataset.head];
-    inp.removeAttribute("aria-invalid");
+    const f = inp.dataset.head, v = headSource(review.stmt, f)[f];
+    inp.value = v == null ? "" : v;
   }
+  headerProblems();
 }
 
 // headEdit records a detail typed in: a value other than the one served is
-// a correction, and the balances are checked against it at once.
+// a correction, and the balances are checked against it at once. A bank
+// or holder emptied is a correction too (the statement names none).
 function headEdit(inp) {
   const f = inp.dataset.head;
   let v = inp.value.trim();
   if (f === "currency") v = v.toUpperCase();
   if (f.endsWith("balance")) v = v.replace(/,/g, "");
-  const served = review.read[f] == null ? "" : String(review.read[f]);
-  if (v === served || v === "") delete review.head[f]; else review.head[f] = v;
-  review.stmt[f] = f in review.head ? v : review.read[f];
+  const read = headSource(review.read, f)[f], served = read == null ? "" : String(read);
+  const head = headCorrections(f);
+  if (v === served || (v === "" && !docFields.includes(f))) delete head[f]; else head[f] = v;
+  headSource(review.stmt, f)[f] = f in head ? v : read;
+  if (f === "account_number" && manyAccounts()) {
+    // The rows follow their account's number (rowAcct: each row's account
+    // as the document was opened).
+    for (const t of review.txs) if (review.rowAcct.get(t) === review.acct) t.account = review.stmt.accounts[review.acct].account_number;
+    fillAccountChoice();
+  }
   refreshReview();
 }
 
 // headerProblems marks details that are not written as the API takes them.
 function headerProblems() {
   let any = false;
+  const bad = (f, v) => {
+    if (v === undefined) return false;
+    if (f === "currency") return !/^[A-Z]{3}$/.test(v);
+    if (f.startsWith("period")) return !validDate(v);
+    if (f.endsWith("balance")) return !moneyRe.test(v);
+    return v.length > (docFields.includes(f) ? 200 : 64);
+  };
   for (const inp of $("header-form").querySelectorAll("[data-head]")) {
-    const f = inp.dataset.head, v = review.head[f];
-    let bad = false;
-    if (v !== undefined) {
-      if (f === "currency") bad = !/^[A-Z]{3}$/.test(v);
-      else if (f.startsWith("period")) bad = !validDate(v);
-      else if (f.endsWith("balance")) bad = !moneyRe.test(v);
-      else bad = v.length > 64;
-    }
-    if (bad) { inp.setAttribute("aria-invalid", "true"); any = true; } else inp.removeAttribute("aria-invalid");
+    const f = inp.dataset.head;
+    if (bad(f, headCorrections(f)[f])) { inp.setAttribute("aria-invalid", "true"); any = true; } else inp.removeAttribute("aria-invalid");
   }
+  // A correction of another account than the one shown counts too.
+  for (const h of Object.values(review.headAcc)) for (const [f, v] of Object.entries(h)) if (bad(f, v)) any = true;
   return any;
+}
+
+// headRequest is the statement corrections to send: the document's, and
+// on a document of several accounts each account's by its index.
+function headRequest() {
+  const req = Object.assign({}, review.head);
+  const accounts = Object.entries(review.headAcc).filter(([, h]) => Object.keys(h).length).map(([i, h]) => Object.assign({ index: Number(i) }, h));
+  if (accounts.length) req.accounts = accounts;
+  return Object.keys(req).length ? req : null;
 }
 
 async function save() {
   const txs = review.txs.map((t) => Object.assign({}, t, { type: t.amountIn ? "CREDIT" : "DEBIT" }));
   const req = { transactions: txs };
-  if (Object.keys(review.head).length) req.statement = review.head;
+  const head = headRequest();
+  if (head) req.statement = head;
   const { ok, body } = await call(`documents/${encodeURIComponent(review.doc.file_id)}/transactions`, {
     method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req),
   });
   if (!ok) { say(body && body.code === "invalid_statement" ? "The details could not be saved: " + body.error : message(body, { name: review.doc.original_name }), true); return; }
-  review.read = Object.assign({}, review.stmt);
+  review.read = JSON.parse(JSON.stringify(review.stmt));
   review.head = {};
+  review.headAcc = {};
   if (folder) refreshFolder();
   review.saved = JSON.stringify(review.txs);
   review.edited = true;
@@ -1167,17 +1245,30 @@ let folder = null; // {id, data}: the folder open, as GET folders/{id} gave it
 let folderUploads = 0; // uploads into a folder not yet answered
 let folderTimer = 0;
 let folderNames = []; // the folders as last listed, to refuse a name twice
+let foldersSeq = 0; // the newest folders request; older answers are dropped
 
 async function loadFolders() {
+  const seq = ++foldersSeq;
   const { ok, body } = await call("folders");
+  if (seq !== foldersSeq) return;
   if (!ok) { say(message(body), true); return; }
   folderNames = body.folders;
   fillFolderChoices(body.folders);
+  // The list shows the folders the search finds (their names and what
+  // their statements name: bank, holder, account, file), all without one.
+  const q = $("folders-q").value.trim();
+  let shown = body.folders;
+  if (q) {
+    const found = await call("folders?q=" + encodeURIComponent(q));
+    if (seq !== foldersSeq) return;
+    if (!found.ok) { say(message(found.body), true); return; }
+    shown = found.body.folders;
+  }
   const list = $("folder-list");
-  list.replaceChildren(...body.folders.map((f) => el("li", { "data-id": f.folder_id },
+  list.replaceChildren(...shown.map((f) => el("li", { "data-id": f.folder_id },
     el("button", { type: "button", class: "link", text: f.name, "aria-label": `Open folder ${f.name}`, onclick: () => openFolder(f.folder_id) }),
     el("span", { class: "small muted", text: " " + plural(f.document_count, "statement") }))));
-  if (!body.folders.length) list.append(el("li", { class: "small muted", text: "No folders yet." }));
+  if (!shown.length) list.append(el("li", { class: "small muted", text: q ? `No folder holds “${q}”.` : "No folders yet." }));
 }
 
 async function createFolder() {
@@ -1439,6 +1530,7 @@ function block(s, docs, dup, cur) {
     el("div", { class: "block" },
       el("span", { class: "when", text: label }),
       el("span", { class: "file", text: s.original_name }),
+      s.bank || s.holder ? el("span", { class: "small party", text: [s.bank, s.holder].filter(Boolean).join(" · ") }) : null,
       el("span", { class: "small period", text: s.period_start ? `${localDate(s.period_start)} – ${localDate(s.period_end)}` : "Period not found" }),
       el("span", { class: "small bal" }, "Opens ", el("b", { class: "open", text: figure(s.opening_balance, cur) })),
       el("span", { class: "small bal" }, "Closes ", el("b", { class: "close", text: figure(s.closing_balance, cur) })),
@@ -1488,13 +1580,19 @@ async function removeFromFolder(d) {
   say(`Took “${d.original_name}” out of the folder; it is still under Your documents.`);
 }
 
-// fillAddSelect lists the documents not in the open folder, to add one
-// (from the documents list as last read).
-function fillAddSelect() {
+// fillAddSelect lists the newest 200 documents not in the open folder, to
+// add one (whatever the documents list's search shows).
+let addSeq = 0;
+async function fillAddSelect() {
   const sel = $("folder-add-doc");
   if (!folder || !folder.data) return;
+  const seq = ++addSeq;
+  const { ok, body } = await call("documents?limit=200&folder_id=none");
+  const all = await call("documents?limit=200");
+  if (seq !== addSeq || !folder || !folder.data || !ok || !all.ok) return;
   const inFolder = new Set(folder.data.documents.map((d) => d.file_id));
-  const options = [...docsAll.values()].filter((d) => !inFolder.has(d.file_id))
+  const seen = new Map([...body.documents, ...all.body.documents].map((d) => [d.file_id, d]));
+  const options = [...seen.values()].filter((d) => !inFolder.has(d.file_id))
     .sort((a, b) => b.created_at.localeCompare(a.created_at))
     .map((d) => el("option", { value: d.file_id, text: `${d.original_name} · ${localTime(d.created_at)}` }));
   const was = sel.value;
@@ -1638,9 +1736,11 @@ $("signin-form").addEventListener("submit", (e) => {
 $("signout").addEventListener("click", async () => { await signOut(false); say("Signed out."); });
 $("signout-all").addEventListener("click", async () => { await signOut(true); say("Signed out on every computer."); });
 $("refresh").addEventListener("click", () => { loadDocuments(true); loadUser(); });
-$("more").addEventListener("click", () => { docsShown += 50; renderDocs(); });
-for (const id of ["docs-q", "docs-status", "docs-folder", "docs-month", "docs-sort"]) {
-  $(id).addEventListener(id === "docs-q" ? "input" : "change", () => { docsShown = 50; renderDocs(); });
+$("more").addEventListener("click", moreDocuments);
+let docsTimer = 0;
+$("docs-q").addEventListener("input", () => { clearTimeout(docsTimer); docsTimer = setTimeout(() => loadDocuments(true), 250); });
+for (const id of ["docs-status", "docs-folder", "docs-sort", "docs-from", "docs-to"]) {
+  $(id).addEventListener("change", () => { clearTimeout(docsTimer); loadDocuments(true); });
 }
 $("docs-all").addEventListener("change", () => {
   for (const b of $("docs").querySelectorAll("input.pick")) {
@@ -1684,7 +1784,7 @@ $("review-close").addEventListener("click", leaveReview);
 document.addEventListener("keydown", (e) => {
   if (e.key !== "Escape" || !review || $("confirm").open) return;
   if (e.target.closest && e.target.closest("dialog")) return;
-  if (review && (JSON.stringify(review.txs) !== review.saved || Object.keys(review.head).length)) {
+  if (review && (JSON.stringify(review.txs) !== review.saved || headDirty())) {
     say("Review has unsaved corrections: save them, or use Close review to leave them.", true);
     return;
   }
@@ -1692,10 +1792,18 @@ document.addEventListener("keydown", (e) => {
   leaveReview();
 });
 $("folder-new").addEventListener("submit", (e) => { e.preventDefault(); createFolder(); });
+let foldersTimer = 0;
+$("folders-q").addEventListener("input", () => { clearTimeout(foldersTimer); foldersTimer = setTimeout(loadFolders, 250); });
+// The period filters are typed in the date style chosen.
+function periodPlaceholders() { for (const id of ["docs-from", "docs-to"]) $(id).placeholder = datePlaceholder(); }
+periodPlaceholders();
 $("date-style").value = dateStyle;
 $("date-style").addEventListener("change", () => {
+  const typed = ["docs-from", "docs-to"].map((id) => periodInput(id));
   dateStyle = $("date-style").value;
   localStorage.setItem("passbook_date_style", dateStyle);
+  ["docs-from", "docs-to"].forEach((id, i) => { if (typed[i]) $(id).value = numericDate(typed[i]); });
+  periodPlaceholders();
   loadDocuments(true);
   if (folder && folder.data) renderFolder();
   if (review) { renderTable(); refreshReview(); }
@@ -1753,6 +1861,11 @@ $("header-edit").addEventListener("click", () => {
   if (!form.hidden) form.querySelector("input").focus();
 });
 $("header-form").addEventListener("input", (e) => { if (e.target.dataset.head && review) headEdit(e.target); });
+$("head-account").addEventListener("change", () => {
+  if (!review) return;
+  review.acct = Number($("head-account").value);
+  fillHeaderForm();
+});
 $("header-form").addEventListener("submit", (e) => e.preventDefault());
 $("save").addEventListener("click", save);
 $("undo").addEventListener("click", undo);
