@@ -460,7 +460,25 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	se := storedEdit{Version: editVersion, Transactions: make([]editTransaction, 0, len(*req.Transactions))}
-	if !req.Statement.empty() {
+	switch {
+	case req.Statement == nil:
+		// Rows saved alone keep the header corrections saved before:
+		// saving rows never loses another correction. "statement": {}
+		// drops them.
+		prev, err := s.store.Edit(r.Context(), doc.ID)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		var old storedEdit
+		if prev != nil {
+			if err := json.Unmarshal(prev, &old); err != nil {
+				s.fail(w, r, fmt.Errorf("decode edit of %s: %w", doc.ID, err))
+				return
+			}
+		}
+		se.Statement = old.Statement
+	case !req.Statement.empty():
 		se.Statement = req.Statement
 	}
 	for i, e := range *req.Transactions {

@@ -69,6 +69,26 @@ func TestStatementCorrections(t *testing.T) {
 	if got := strings.Join(numbers, ","); got != "12-3456,99-0000" {
 		t.Errorf("accounts after correcting February's: %s", got)
 	}
+	// Rows saved again alone keep that header correction; an empty
+	// statement drops it.
+	body, _ = json.Marshal(map[string]any{"transactions": doc.Transactions})
+	if code, m := put("/transactions", string(body)); code != 200 {
+		t.Fatalf("rows alone: %d %v", code, m)
+	}
+	if got := servedAccount(t, e, key, ids[1]); got != "99-0000" {
+		t.Errorf("account after rows saved alone: %q, want the correction 99-0000 kept", got)
+	}
+	body, _ = json.Marshal(map[string]any{"transactions": doc.Transactions, "statement": map[string]any{}})
+	if code, m := put("/transactions", string(body)); code != 200 {
+		t.Fatalf("rows with an empty statement: %d %v", code, m)
+	}
+	if got := servedAccount(t, e, key, ids[1]); got != "12-3456" {
+		t.Errorf("account after rows saved with an empty statement: %q, want the one read, 12-3456", got)
+	}
+	body, _ = json.Marshal(map[string]any{"transactions": doc.Transactions, "statement": map[string]any{"account_number": "99-0000", "opening_balance": "115.50"}})
+	if code, m := put("/transactions", string(body)); code != 200 {
+		t.Fatalf("rows with the header correction again: %d %v", code, m)
+	}
 	_, _, raw = e.do("GET", "/api/v1/download?format=csv&file_id="+ids[1], key, nil, "")
 	if len(raw) == 0 {
 		t.Error("csv after a header correction is empty")
@@ -84,6 +104,21 @@ func TestStatementCorrections(t *testing.T) {
 	if f := e.folder(key, fid); f["status"] != "continuous" || len(f["accounts"].([]any)) != 1 {
 		t.Errorf("after undo: %v", f["status"])
 	}
+}
+
+// servedAccount is the account number a document's JSON download serves.
+func servedAccount(t *testing.T, e *testEnv, key, id string) string {
+	t.Helper()
+	_, _, raw := e.do("GET", "/api/v1/download?format=json&file_id="+id, key, nil, "")
+	var doc struct {
+		Statement struct {
+			AccountNumber string `json:"account_number"`
+		} `json:"statement"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Statement.AccountNumber
 }
 
 // twoAccounts is a test-engine statement of two accounts (a current
