@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -53,7 +54,7 @@ type editStatement struct {
 	ClosingBalance *string `json:"closing_balance,omitempty"`
 }
 
-var currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
+var currencyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
 
 // check validates the correction, writing it in the stored form (currency
 // in capitals, amounts with two decimals, the account trimmed).
@@ -71,7 +72,7 @@ func (e *editStatement) check() error {
 	}
 	if e.Currency != nil {
 		c := strings.ToUpper(strings.TrimSpace(*e.Currency))
-		if !currencyRe.MatchString(c) {
+		if !currencyRe().MatchString(c) {
 			return bad("The currency %q is not a three-letter code such as EUR.", *e.Currency)
 		}
 		e.Currency = &c
@@ -101,7 +102,7 @@ func (e *editStatement) check() error {
 		if *m.v == nil {
 			continue
 		}
-		if !moneyRe.MatchString(**m.v) {
+		if !moneyRe().MatchString(**m.v) {
 			return bad("%s %q is not a decimal amount such as -3.20.", m.name, **m.v)
 		}
 		f := decimal.RequireFromString(**m.v).StringFixed(2)
@@ -159,7 +160,7 @@ type editTransaction struct {
 }
 
 // moneyRe is the decimal text the API writes: a dot, no thousands separator.
-var moneyRe = regexp.MustCompile(`^-?[0-9]{1,15}(\.[0-9]{1,4})?$`)
+var moneyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?[0-9]{1,15}(\.[0-9]{1,4})?$`) })
 
 // toTransaction validates row i and turns it into a Transaction.
 func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
@@ -181,7 +182,7 @@ func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
 		if s == nil {
 			return nil, nil
 		}
-		if !moneyRe.MatchString(*s) {
+		if !moneyRe().MatchString(*s) {
 			return nil, bad("%s %q is not a decimal amount such as 12.50.", name, *s)
 		}
 		v := decimal.RequireFromString(*s)
@@ -199,7 +200,7 @@ func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
 	if e.Type != "" && e.Type != t.Type() {
 		return t, bad("type %q disagrees with the amount given (money in is CREDIT, money out is DEBIT).", e.Type)
 	}
-	if !moneyRe.MatchString(e.Balance) {
+	if !moneyRe().MatchString(e.Balance) {
 		return t, bad("the balance %q is not a decimal amount such as -3.20.", e.Balance)
 	}
 	t.Balance = decimal.RequireFromString(e.Balance)
