@@ -44,6 +44,9 @@ func analyze(doc Document, x *explainer) *Result {
 		byPage = append(byPage, ls)
 		all = append(all, ls...)
 	}
+	// The lines hold the words from here on; the pages' own copies are
+	// let go (see withoutWords).
+	pages, doc.Pages = nil, withoutWords(doc.Pages)
 	byPage = mergeRecords(byPage, decimalComma)
 	all = slices.Concat(byPage...)
 	segs := cutAtAccountNames(buildSegments(byPage, x))
