@@ -221,10 +221,13 @@ eval-random: test-deps
 # group and language, and ends with one line per vocabulary and kind
 # ("held-out text 87.0% F1 .951 false ok 0"). Failing statements go to
 # WORLDOUT. FAMILY=day-groups draws one family. Same SEED, same statements.
-NIMAGES  ?= 60
-FAMILY   ?=
-WORLDOUT ?= /tmp/passbook-eval-world
+# WORLDCACHE=dir keeps the printed PDFs and reads them back on the next run
+# with the same seed: engine work converts the same statements in seconds.
+NIMAGES    ?= 60
+FAMILY     ?=
+WORLDOUT   ?= /tmp/passbook-eval-world
+WORLDCACHE ?=
 eval-world: test-deps
 	OMP_THREAD_LIMIT=1 $(GO) test -v -count=1 -timeout 600m -run '^TestEvalWorld$$' ./extract/synth \
-		-args -world-n $(N) -world-n-images $(NIMAGES) -world-seed $(SEED) -world-producer $(PRODUCER) -world-out $(WORLDOUT) \
+		-args -world-n $(N) -world-n-images $(NIMAGES) -world-seed $(SEED) -world-producer $(PRODUCER) -world-out $(WORLDOUT) $(if $(WORLDCACHE),-world-cache $(WORLDCACHE)) \
 		-world-min-exact 0 -world-max-false-ok -1 $(if $(FAMILY),-world-family $(FAMILY))

@@ -101,7 +101,8 @@ func namedAccount(l *line) string {
 		if num := accountValue(l.words[end:]); accountLike(num) {
 			return num
 		}
-		return ""
+		// A word between the label and its number ("Compte épargne
+		// 0523006038"): the line's shape may still name it.
 	}
 	if slices.ContainsFunc(l.toks, func(t token) bool { return t.kind != tokText }) {
 		return "" // a date or a sum ("Neuer Saldo 1,34,442.20"), not a number

@@ -35,7 +35,7 @@ func analyze(doc Document, x *explainer) *Result {
 		if pg.OCR {
 			pg = straightenColumns(pg)
 		}
-		ls := groupLines(pg, i)
+		ls := joinWrappedDates(groupLines(pg, i))
 		for _, l := range ls {
 			repairHeadingWords(l)
 			repairSummaryWords(l)
@@ -131,7 +131,18 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		outside = append(outside, pr.outside...)
 	}
 	order := guessDateOrder(toks)
-	st := readStatement(outside, order, labels)
+	statement := func(order dateOrder) Statement {
+		st := readStatement(outside, order, labels)
+		if st.PeriodStart == nil {
+			var lines []*line
+			for _, p := range parts {
+				lines = append(lines, p.lines...)
+			}
+			st.PeriodStart, st.PeriodEnd = periodByShape(lines, order)
+		}
+		return st
+	}
+	st := statement(order)
 	// Two readings of numeric dates may both run in order ("03/01, 03/03");
 	// then the one that keeps the dates inside the printed period wins.
 	if order == orderDMY || order == orderMDY {
@@ -139,7 +150,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		if order == orderMDY {
 			other = orderDMY
 		}
-		st2 := readStatement(outside, other, labels)
+		st2 := statement(other)
 		if inPeriod(toks, other, st2) > inPeriod(toks, order, st) {
 			order, st = other, st2
 		}
@@ -152,6 +163,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	card := cardWords >= 2
 	var allRows []row
 	for _, pr := range read {
+		postingColumn(pr.rows, order, ps, pe, st.PeriodStart != nil, x)
 		allRows = append(allRows, pr.rows...)
 	}
 	// One word for a card (its title) and a card's layout make a card's

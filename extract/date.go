@@ -386,17 +386,27 @@ func lexYearMonthNameDay(s string) (dateToken, int, bool) {
 		return d, 0, false
 	}
 	i := skipSeps(s, ny, false)
-	m, nm, ok := lexMonth(s, i)
-	if !ok || i == ny {
+	if i == ny {
 		return d, 0, false
 	}
-	i = skipSeps(s, i+nm, false)
-	day, nd, ok := lexDay(s, i)
-	if !ok || !endsCleanly(s, i+nd) {
-		return d, 0, false
+	if word, _, _ := strings.Cut(s[i:], " "); dateSuffixes()[foldWord(word)] {
+		i = skipSeps(s, i+len(word), false) // "2022 ж. 03 мам."
 	}
-	d.Named, d.Day, d.Month, d.Year, d.YearDigits = true, day, m, y, 4
-	return d, i + nd, true
+	if m, nm, ok := lexMonth(s, i); ok {
+		j := skipSeps(s, i+nm, false)
+		if day, nd, ok := lexDay(s, j); ok && endsCleanly(s, j+nd) {
+			d.Named, d.Day, d.Month, d.Year, d.YearDigits = true, day, m, y, 4
+			return d, j + nd, true
+		}
+	}
+	if day, nd, ok := lexDay(s, i); ok {
+		j := skipSeps(s, i+nd, false)
+		if m, nm, ok := lexMonth(s, j); ok && j > i+nd && endsCleanly(s, j+nm) {
+			d.Named, d.Day, d.Month, d.Year, d.YearDigits = true, day, m, y, 4
+			return d, j + nm, true
+		}
+	}
+	return d, 0, false
 }
 
 // dayMonth returns the token's day, month and printed year under order.

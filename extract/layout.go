@@ -141,6 +141,69 @@ func groupLines(pg Page, pageIdx int) []*line {
 	return lines
 }
 
+// joinWrappedDates puts back together a date its narrow cell wrapped
+// onto the next line ("06-02-" over "2023", "15 thg 7," over "2025"): the
+// word set close below, at the cell's left edge, that completes the
+// words above it into a date, when they print none with a year, and that
+// does not start a date of its own.
+func joinWrappedDates(lines []*line) []*line {
+	for i := 0; i < len(lines); i++ {
+		a := lines[i]
+		h := a.y1 - a.y0
+		// The lines set close below: a row's line centred on a cell of
+		// two lines sits between them.
+		for m := i + 1; m < len(lines) && lines[m].page == a.page && lines[m].y0-a.y1 <= 0.6*h; m++ {
+			b := lines[m]
+			if b.y0 < a.y1-0.2*h || !joinWrappedDate(a, b, h) {
+				continue
+			}
+			if len(b.words) == 0 {
+				lines = slices.Delete(lines, m, m+1)
+			}
+			break
+		}
+	}
+	return lines
+}
+
+// joinWrappedDate moves the word of b that completes a date of a (see
+// joinWrappedDates) into it, and reports whether it found one.
+func joinWrappedDate(a, b *line, h float64) bool {
+	for j := 0; j < len(a.words); j++ {
+		if j > 0 && a.words[j].X0-a.words[j-1].X1 < h {
+			continue // not where a cell starts
+		}
+		k := slices.IndexFunc(b.words, func(v Word) bool { return abs(v.X0-a.words[j].X0) < 1.5 })
+		if k < 0 {
+			continue
+		}
+		if _, n := lexDateWords(b.words[k:], h); n > 0 {
+			continue
+		}
+		end := j + 1
+		for end < len(a.words) && end-j < 4 && a.words[end].X0-a.words[end-1].X1 < h {
+			end++
+		}
+		cell := a.words[j:end]
+		if t, n := lexDateWords(cell, h); n == len(cell) && t.date.YearDigits > 0 {
+			continue
+		}
+		last, v := cell[len(cell)-1], b.words[k]
+		joined := Word{Text: last.Text + " " + v.Text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
+		if strings.ContainsAny(last.Text[len(last.Text)-1:], "-./") {
+			joined.Text = last.Text + v.Text
+		}
+		try := append(slices.Clone(cell[:len(cell)-1]), joined)
+		if _, n := lexDateWords(try, h); n != len(try) {
+			continue
+		}
+		a.words[end-1] = joined
+		b.words = slices.Delete(b.words, k, k+1)
+		return true
+	}
+	return false
+}
+
 // chainLines groups recognised words into lines the way the eye follows
 // a line across a page photographed at a slant: left to right, each word
 // joins the line whose last word sits beside it, at the height the slant

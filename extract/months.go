@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Month names come from CLDR, through github.com/go-playground/locales
@@ -152,19 +153,23 @@ func subsequence(a, b string) bool {
 }
 
 // dateSuffixes are the words CLDR's date patterns print after a date's
-// year ("г." in Bulgarian and Russian "3.03.25 г.", "р." in Ukrainian),
-// folded, built on first use from the patterns themselves.
+// year ("г." in Bulgarian and Russian "3.03.25 г.", "р." in Ukrainian,
+// "ж." in Kazakh "2025 ж. 17 нау."), folded, built on first use from the
+// patterns themselves: a short word of letters (four at most) set after
+// the year that names no month.
 var dateSuffixes = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
 	for _, t := range monthLanguages() {
 		for _, d := range t.dates {
 			f := strings.Fields(d)
-			if len(f) < 2 || !strings.Contains(f[len(f)-2], "25") {
-				continue // the year does not end the pattern
-			}
-			last := foldWord(f[len(f)-1])
-			if strings.IndexFunc(last, unicode.IsLetter) >= 0 && strings.IndexFunc(last, unicode.IsDigit) < 0 {
-				out[last] = true
+			for i := 0; i+1 < len(f); i++ {
+				if !strings.Contains(f[i], "25") {
+					continue // not the year
+				}
+				w := foldWord(f[i+1])
+				if _, _, month := lexMonth(w, 0); !month && utf8.RuneCountInString(w) <= 4 && strings.IndexFunc(w, unicode.IsLetter) >= 0 && strings.IndexFunc(w, unicode.IsDigit) < 0 {
+					out[w] = true
+				}
 			}
 		}
 	}

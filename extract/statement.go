@@ -3,6 +3,7 @@ package extract
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -188,6 +189,31 @@ func labelAmount(lines []*line, i int, phrases []string) (decimal.Decimal, bool)
 		}
 	}
 	return decimal.Decimal{}, false
+}
+
+// periodByShape is the period of a statement whose lines name none in
+// words the lexicon knows: the first line that prints two dates as a
+// range. Lines of a table count too: a table read with no heading may
+// start at the top of the page.
+func periodByShape(lines []*line, order dateOrder) (*time.Time, *time.Time) {
+	for _, l := range lines {
+		if a, b, ok := periodOf(l, order); ok && dateRange(l) {
+			return &a, &b
+		}
+	}
+	return nil, nil
+}
+
+// dateRange reports a line that ends in two dates printed as a range:
+// no figure on it, and at most one word or dash between them ("1 may 2024
+// – 31 may 2024", "1.3.2025 bis 31.3.2025"). Two dates with words between
+// them are two facts ("Statement date 31/05 Payment due 15/06").
+func dateRange(l *line) bool {
+	n := len(l.toks)
+	if n < 2 || l.toks[n-1].kind != tokDate || slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == tokAmount || t.bare }) {
+		return false
+	}
+	return l.toks[n-2].kind == tokDate || n >= 3 && l.toks[n-2].kind == tokText && !strings.Contains(l.toks[n-2].text, " ") && l.toks[n-3].kind == tokDate
 }
 
 // periodOf reads a statement period from a line that holds two dates. The

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -38,6 +39,10 @@ type segment struct {
 	// a row's date is the one there, even after a reference printed left
 	// of it. 0 when the table has a heading.
 	dateX float64
+	// refs are, in a table read with no heading, columns of whole numbers
+	// with no money's shape, lined up on one edge beside the figures:
+	// references, not money and not the description (see refColumns).
+	refs []column
 }
 
 // cell is one amount of a row with the column it was read from.
@@ -92,6 +97,9 @@ type row struct {
 	alt *dateToken
 	// line is the line the row was started from: its date or amounts.
 	line *line
+	// last is the lowest line read into the row (its amounts or balance
+	// printed on a wrapped line below its date); nil when that is line.
+	last *line
 	// box is the row's extent on its page: its line and its description's.
 	box [4]float64
 }
@@ -145,7 +153,7 @@ func findColumns(seg *segment) {
 			break
 		}
 	}
-	var toks []token
+	var toks, bare []token
 	dayHeaded := false // the lines below a day's heading at the date column, up to a line with none
 	for _, l := range seg.lines[:end] {
 		if t := dayHeading(l); t != nil && atDateColumn(t, seg.dateX) {
@@ -158,8 +166,11 @@ func findColumns(seg *segment) {
 			continue
 		}
 		for _, t := range l.toks {
-			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t) {
+			switch {
+			case t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t):
 				toks = append(toks, t)
+			case wholeNumber(t):
+				bare = append(bare, t)
 			}
 		}
 	}
@@ -176,10 +187,48 @@ func findColumns(seg *segment) {
 	nameColumns(cols, seg.labels)
 	seg.cols = cols
 	if len(seg.labels) == 0 {
+		seg.refs = refColumns(bare, cols)
 		guessRoles(seg)
 	} else {
 		unheadedBalance(seg)
 	}
+}
+
+// refColumns finds, among the whole numbers of a table with no heading
+// (bare tokens, outside its money columns), the columns of references:
+// three or more lined up on their left or right edge, as a column's cells
+// are. A whole number in a description sits wherever its words end.
+func refColumns(bare []token, money []column) []column {
+	bare = slices.DeleteFunc(bare, func(t token) bool {
+		return slices.ContainsFunc(money, func(c column) bool { return t.x0 < c.x1 && t.x1 > c.x0 })
+	})
+	var refs []column
+	for _, edge := range []func(t token) float64{func(t token) float64 { return t.x0 }, func(t token) float64 { return t.x1 }} {
+		for _, a := range bare {
+			c := column{x0: a.x0, x1: a.x1}
+			for _, b := range bare {
+				if abs(edge(a)-edge(b)) < 1 {
+					c.x0, c.x1, c.n = min(c.x0, b.x0), max(c.x1, b.x1), c.n+1
+				}
+			}
+			if c.n >= 3 && !slices.ContainsFunc(refs, func(r column) bool { return c.x0 < r.x1 && c.x1 > r.x0 }) {
+				refs = append(refs, c)
+			}
+		}
+	}
+	return refs
+}
+
+// wholeNumber reports a token of digits alone: a bare whole number, or
+// one too long to be read as money at all.
+func wholeNumber(t token) bool {
+	return t.bare || t.kind == tokText && len(t.text) >= 4 && strings.Trim(t.text, "0123456789") == ""
+}
+
+// inRefColumn reports a whole number standing in one of seg's reference
+// columns.
+func inRefColumn(seg *segment, t token) bool {
+	return wholeNumber(t) && slices.ContainsFunc(seg.refs, func(c column) bool { return t.x0 < c.x1 && t.x1 > c.x0 })
 }
 
 // unheadedBalance names the balance of a table whose heading names none
@@ -450,6 +499,8 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				// heading: another date column (posting and value dates).
 				alt := t.date
 				altDate = &alt
+			case inRefColumn(seg, t):
+				otherText = append(otherText, t.text)
 			default:
 				if (li < 0 || !seg.labels[li].role.isMoney()) && t.kind != tokAmount {
 					descParts = append(descParts, t.text)
@@ -521,6 +572,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// The amounts of a dated line printed on its last wrapped line.
 			rows[cur].cells = append(rows[cur].cells, cells...)
 			rows[cur].desc = append(rows[cur].desc, nonEmpty(text)...)
+			rows[cur].last = l
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date read.
@@ -540,6 +592,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			cur = len(rows) - 1
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
 			rows[cur].cells = append(rows[cur].cells, *bal)
+			rows[cur].last = l
 		case len(cells) == 0 && dateTok == nil && sectionTitle(l.text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)):
 			// "PURCHASES", "Payments and other credits" over the rows of
 			// a section: not the next row's description, nor the last's.
@@ -547,11 +600,21 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			x.printf("  left out %s: a section's title", lineRef(l))
 			title = strings.TrimSpace(foldLabel(l.text()))
 			cur = -1
-		case len(cells) == 0 && len(seg.labels) == 0 && (overMoney(seg, l) || headingLine != nil && prevLine == headingLine && dateTok == nil && follows(prevLine, l)):
+		case len(cells) == 0 && len(seg.labels) == 0 && overMoney(seg, l):
 			// In a table with no heading the lexicon knows, a line of
 			// words over its money columns is its heading, not a
 			// description: descriptions stand left of the figures.
 			x.printf("  left out %s: words over the money columns, the table's heading, or a line of it", lineRef(l))
+			cur = -1
+			headingLine = l
+		case len(cells) == 0 && len(seg.labels) == 0 && headingLine != nil && prevLine == headingLine && dateTok == nil && follows(prevLine, l):
+			// The line under such a heading: its second line, or the
+			// first row's description hanging above its date; the first
+			// row's when nearer to it than to the heading (see
+			// assignDescriptions). A line at the dates is the heading's.
+			if len(l.toks) > 0 && !inDateColumn(seg, l, dl) && !(seg.dateX > 0 && atDateColumn(&l.toks[0], seg.dateX)) {
+				texts = append(texts, descLine{l: l, text: text, headGap: l.y0 - prevLine.y1})
+			}
 			cur = -1
 			headingLine = l
 		case len(cells) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
@@ -583,7 +646,6 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		prevLine = l
 	}
 	assignDescriptions(rows[first:], texts)
-	postingColumn(rows[first:], x)
 	// Rows whose date was lost before any was read take the next one read.
 	for i := len(rows) - 2; i >= first; i-- {
 		if !rows[i].hasDate && rows[i].dateUnread && rows[i+1].hasDate {
@@ -611,10 +673,12 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 }
 
 // postingColumn picks, for rows that print two dates under no heading,
-// the column whose dates run in order as the booking date: value dates
-// run out of it. Rows keep the first date unless the second's column runs
-// in order better.
-func postingColumn(rows []row, x *explainer) {
+// the booking date, decided for the document in this order: the column
+// whose dates run in order (value dates run out of it); the one whose
+// dates stay inside the period [ps, pe] when the statement prints it; the
+// one never earlier than the other (a purchase is booked after it is
+// made). Rows keep the first date when nothing decides.
+func postingColumn(rows []row, order dateOrder, ps, pe *time.Time, printed bool, x *explainer) {
 	var first, second []dateToken
 	for _, r := range rows {
 		if r.alt != nil {
@@ -627,10 +691,45 @@ func postingColumn(rows []row, x *explainer) {
 	out := func(toks []dateToken) int {
 		return min(disorder(toks, orderDMY), disorder(toks, orderMDY), disorder(toks, orderYMD))
 	}
-	if out(second) >= out(first) {
+	outside := func(toks []dateToken) int {
+		n := 0
+		for _, t := range toks {
+			if d, ok := t.resolve(order, ps, pe); ok && (d.Before(*ps) || d.After(*pe)) {
+				n++
+			}
+		}
+		return n
+	}
+	later := func(a, b []dateToken) bool { // a never before b, after it at least once
+		after := false
+		for i := range a {
+			da, oka := a[i].resolve(order, ps, pe)
+			db, okb := b[i].resolve(order, ps, pe)
+			if !oka || !okb || da.Before(db) {
+				return false
+			}
+			after = after || da.After(db)
+		}
+		return after
+	}
+	var why string
+	switch o1, o2 := out(first), out(second); {
+	case o1 != o2:
+		if o1 < o2 {
+			return
+		}
+		why = "runs in order, the first does not"
+	case printed && ps != nil && pe != nil && outside(first) != outside(second):
+		if outside(first) < outside(second) {
+			return
+		}
+		why = "stays inside the statement's period, the first does not"
+	case later(second, first):
+		why = "is never earlier than the first"
+	default:
 		return
 	}
-	x.printf("  the second date column runs in order, the first does not: the second is the booking date")
+	x.printf("  the second date column %s: it is the booking date", why)
 	for i := range rows {
 		if rows[i].alt != nil {
 			rows[i].date, *rows[i].alt = *rows[i].alt, rows[i].date
@@ -776,6 +875,10 @@ func titleDirection(title string, card bool) int {
 type descLine struct {
 	l    *line
 	text string
+	// headGap is, for the line just under a heading the lexicon does not
+	// know, the gap to the heading above it (0 for other lines): the line
+	// is the first row's only when nearer to that row than to the heading.
+	headGap float64
 }
 
 // assignDescriptions gives each wrapped description line to its row.
@@ -865,6 +968,9 @@ func assignDescriptions(rows []row, texts []descLine) {
 			if c == 0 {
 				if prevRow >= 0 {
 					a = rows[prevRow].line
+					if rows[prevRow].last != nil {
+						a = rows[prevRow].last
+					}
 				}
 			} else {
 				a = run[c-1].l
@@ -926,6 +1032,8 @@ func assignDescriptions(rows []row, texts []descLine) {
 		}
 		for c, it := range run {
 			switch {
+			case texts[it.text].headGap > 0 && gaps[c+1] >= texts[it.text].headGap:
+				// The heading's own second line.
 			case c < cut && c < down && prevRow >= 0:
 				below[prevRow] = append(below[prevRow], texts[it.text].text)
 				growBox(&rows[prevRow], it.l)

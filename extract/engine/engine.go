@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"slices"
+	"strings"
 
 	"passbook/extract"
 	"passbook/extract/ocr"
@@ -133,7 +135,7 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) (extract.Document, 
 			return extract.Document{}, nil, err
 		}
 		pg.OCR = recognised
-		if !hasTextLayer(pg) {
+		if !hasTextLayer(pg) && !onlyItsText(doc, i, pg) {
 			img, err := doc.RenderGray(i, ocrDPI)
 			if err != nil {
 				return extract.Document{}, nil, err
@@ -155,6 +157,36 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) (extract.Document, 
 		}
 	}
 	return extract.Document{Pages: pages, Created: doc.Created()}, warnings, nil
+}
+
+// onlyItsText reports a page with a little real text whose ink is that
+// text and nothing else (a statement's last page with its closing line):
+// read from its text layer, as its document's other pages are. A scan
+// stamped with an invisible page number has ink everywhere else.
+func onlyItsText(doc *pdf.Doc, i int, pg extract.Page) bool {
+	if len(pg.Words) == 0 || slices.ContainsFunc(pg.Words, func(w extract.Word) bool { return strings.ContainsRune(w.Text, 0xFFFD) }) {
+		return false
+	}
+	const dpi = 36
+	g, err := doc.RenderGray(i, dpi)
+	if err != nil {
+		return false
+	}
+	inText := func(x, y int) bool {
+		px, py := (float64(x)+0.5)*72/dpi, (float64(y)+0.5)*72/dpi
+		return slices.ContainsFunc(pg.Words, func(w extract.Word) bool {
+			return px > w.X0-4 && px < w.X1+4 && py > w.Y0-4 && py < w.Y1+4
+		})
+	}
+	b, stray := g.Bounds(), 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if g.GrayAt(x, y).Y < 160 && !inText(x-b.Min.X, y-b.Min.Y) {
+				stray++
+			}
+		}
+	}
+	return float64(stray) < 0.002*float64(b.Dx()*b.Dy())
 }
 
 // hasTextLayer reports whether a page carries enough real text to read

@@ -29,6 +29,7 @@ var (
 	worldProducer = flag.String("world-producer", "all", "fpdf, chromium, libreoffice, a comma-separated list of them, or all")
 	worldOut      = flag.String("world-out", "/tmp/passbook-eval-world", "where failing statements are written")
 	worldFamily   = flag.String("world-family", "", "draw only this family")
+	worldCache    = flag.String("world-cache", "", "keep each printed statement here and read it back on the next run with the same seed, instead of printing it again (engine work: the same statements, converted again in seconds)")
 	// The floors hold make test's slice (seed 2027: 74% of the text
 	// statements exactly right, 1 false ok, on the engine of this round's
 	// end). Raise them as the engine improves.
@@ -143,7 +144,7 @@ func evalWorldSet(t *testing.T, producer string, seed int64, n int, images bool)
 		}
 		made = append(made, samples[i])
 	}
-	printed, err := PrintWorld(producer, made)
+	printed, err := printWorldCached(producer, made)
 	if err != nil {
 		t.Errorf("%s: %v", producer, err)
 	}
@@ -153,6 +154,40 @@ func evalWorldSet(t *testing.T, producer string, seed int64, n int, images bool)
 		return nil
 	})
 	return results
+}
+
+// printWorldCached is PrintWorld that, with -world-cache, reads the
+// statements printed on an earlier run from the cache and prints (and
+// keeps) only the others.
+func printWorldCached(producer string, samples []WorldSample) ([]WorldSample, error) {
+	if *worldCache == "" {
+		return PrintWorld(producer, samples)
+	}
+	name := func(s WorldSample) string {
+		return filepath.Join(*worldCache, fmt.Sprintf("%s-%s-%d.pdf", producer, s.Family, s.Seed))
+	}
+	var out, missing []WorldSample
+	for _, s := range samples {
+		pdf, err := os.ReadFile(name(s))
+		if err != nil {
+			missing = append(missing, s)
+			continue
+		}
+		if s, err = s.reprinted(producer, pdf, s.html); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	printed, err := PrintWorld(producer, missing)
+	if err := os.MkdirAll(*worldCache, 0o755); err != nil {
+		return nil, err
+	}
+	for _, s := range printed {
+		if err := os.WriteFile(name(s), s.PDF, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return append(out, printed...), err
 }
 
 // convertWorld converts one printed statement and scores it.

@@ -116,7 +116,7 @@ func TestWorldMechanisms(t *testing.T) {
 	for _, c := range []struct {
 		family string
 		least  int // of 6
-	}{{"table", 5}, {"newest-first", 4}, {"day-groups", 4}, {"kv-blocks", 3}, {"two-accounts", 2}, {"dated-balances", 4}} {
+	}{{"table", 5}, {"newest-first", 4}, {"day-groups", 4}, {"kv-blocks", 3}, {"two-accounts", 2}, {"dated-balances", 4}, {"multiline", 6}, {"ref-column", 6}, {"value-date", 6}} {
 		t.Run(c.family, func(t *testing.T) {
 			exact := 0
 			var failed []string
