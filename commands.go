@@ -445,6 +445,7 @@ func cmdExtract(ctx context.Context, e env) error {
 		return err
 	}
 	worker.TuneMemory()
+	pdf.TuneMalloc()
 	conv := extract.Options{Password: *password}
 	if *explain {
 		conv.Explain = e.stdout

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -126,12 +127,14 @@ func namedAccount(l *line) string {
 // and not an amount ("Frais de tenue de compte 10.98": a fee after the
 // word for account).
 func accountLike(s string) bool {
-	return len(digitsOf(s)) >= 4 && !moneyShaped.MatchString(strings.TrimSpace(s))
+	return len(digitsOf(s)) >= 4 && !moneyShaped().MatchString(strings.TrimSpace(s))
 }
 
 // moneyShaped is an amount with cents: digits grouped by threes or not,
 // and two decimals.
-var moneyShaped = regexp.MustCompile(`^[-+(]?[0-9]{1,3}([.,' ]?[0-9]{3})*[.,][0-9]{2}\)?$`)
+var moneyShaped = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+(]?[0-9]{1,3}([.,' ]?[0-9]{3})*[.,][0-9]{2}\)?$`)
+})
 
 // sameAccount reports two printings of one account number: the same
 // digits, or one masked to the other's last digits.

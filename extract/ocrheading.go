@@ -201,9 +201,11 @@ func editDistance(a, b string, limit int) int {
 // cents are the two digits of the next word ("20", "58)", "20Dr", or
 // "-85" where the point was read as a dash).
 var (
-	lostPoint = regexp.MustCompile(`^[-+(]?(0|[1-9][0-9]{0,2}([,.' ][0-9]{3})*|[1-9][0-9]{0,6})$`)
-	yearWord  = regexp.MustCompile(`^[0-9]{2}([0-9]{2})?[,.]?$`)
-	centsWord = regexp.MustCompile(`^[-.,]?[0-9]{2}(\)|-|[CcDd][Rr]\.?)?$`)
+	lostPoint = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[-+(]?(0|[1-9][0-9]{0,2}([,.' ][0-9]{3})*|[1-9][0-9]{0,6})$`)
+	})
+	yearWord  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{2}([0-9]{2})?[,.]?$`) })
+	centsWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-.,]?[0-9]{2}(\)|-|[CcDd][Rr]\.?)?$`) })
 )
 
 // joinLostDecimals puts back the decimal point recognition drops from a
@@ -218,7 +220,7 @@ func joinLostDecimals(ws []Word, decimalComma bool) []Word {
 		point = ","
 	}
 	return joinPairs(ws, func(ws []Word, used []bool, i int) (int, string) {
-		if !lostPoint.MatchString(ws[i].Text) {
+		if !lostPoint().MatchString(ws[i].Text) {
 			return -1, ""
 		}
 		j := centsAfter(ws, used, i)
@@ -255,12 +257,12 @@ func centsAfter(ws []Word, used []bool, i int) int {
 	a := ws[i]
 	h := a.Y1 - a.Y0
 	best := nextOnLine(ws, used, i)
-	if best < 0 || !centsWord.MatchString(centsDigits(ws[best].Text)) {
+	if best < 0 || !centsWord().MatchString(centsDigits(ws[best].Text)) {
 		return -1
 	}
 	b := ws[best]
 	for j, c := range ws {
-		if j != i && j != best && !used[j] && c.X0 >= b.X1-1 && c.X0-b.X1 < 0.6*h && abs(c.Y1-b.Y1) < 0.35*h && yearWord.MatchString(c.Text) {
+		if j != i && j != best && !used[j] && c.X0 >= b.X1-1 && c.X0-b.X1 < 0.6*h && abs(c.Y1-b.Y1) < 0.35*h && yearWord().MatchString(c.Text) {
 			return -1 // "12 03 2024": a date
 		}
 	}
@@ -291,7 +293,7 @@ func nextOnLine(ws []Word, used []bool, i int) int {
 func joinSplitDates(ws []Word) []Word {
 	return joinPairs(ws, func(ws []Word, used []bool, i int) (int, string) {
 		a := ws[i].Text
-		if !splitDayWord.MatchString(a) {
+		if !splitDayWord().MatchString(a) {
 			return -1, ""
 		}
 		j := nextOnLine(ws, used, i)
@@ -299,7 +301,7 @@ func joinSplitDates(ws []Word) []Word {
 			return -1, ""
 		}
 		b := ws[j].Text
-		if !splitDateRest.MatchString(b) || strings.ContainsAny(a, "/.-") == strings.ContainsAny(b[:1], "/.-") {
+		if !splitDateRest().MatchString(b) || strings.ContainsAny(a, "/.-") == strings.ContainsAny(b[:1], "/.-") {
 			return -1, ""
 		}
 		if _, rest, ok := lexDate(a + b); !ok || rest != "" {
@@ -310,8 +312,8 @@ func joinSplitDates(ws []Word) []Word {
 }
 
 var (
-	splitDayWord  = regexp.MustCompile(`^[0-3]?[0-9][/.-]?$`)
-	splitDateRest = regexp.MustCompile(`^[/.-]?[01]?[0-9]([/.-][0-9]{2}([0-9]{2})?)?$`)
+	splitDayWord  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-3]?[0-9][/.-]?$`) })
+	splitDateRest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[/.-]?[01]?[0-9]([/.-][0-9]{2}([0-9]{2})?)?$`) })
 )
 
 // centsDigits reads the two cents of a word after a lost decimal point
@@ -336,7 +338,7 @@ var digitLike = strings.NewReplacer("o", "0", "O", "0", "s", "5", "S", "5", "l",
 // 2025" for 1 août 2025) takes the one month name within an edit of it.
 func fixDateWords(ws []Word) {
 	for i, w := range ws {
-		if i > 0 && i+1 < len(ws) && dayWord.MatchString(ws[i-1].Text) && yearWord4.MatchString(ws[i+1].Text) {
+		if i > 0 && i+1 < len(ws) && dayWord().MatchString(ws[i-1].Text) && yearWord4().MatchString(ws[i+1].Text) {
 			if m, ok := nearMonth(w.Text); ok {
 				ws[i].Text = m
 			}
@@ -352,8 +354,8 @@ func fixDateWords(ws []Word) {
 }
 
 var (
-	dayWord   = regexp.MustCompile(`^(0?[1-9]|[12][0-9]|3[01])\.?$`)
-	yearWord4 = regexp.MustCompile(`^(19|20)[0-9]{2},?$`)
+	dayWord   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(0?[1-9]|[12][0-9]|3[01])\.?$`) })
+	yearWord4 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(19|20)[0-9]{2},?$`) })
 )
 
 // nearMonth is the month name s is a misreading of: s is no month name as

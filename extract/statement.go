@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -104,8 +105,8 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 // ibanStart and ibanGroup read an IBAN printed in groups of four, letters
 // among them (GB29 NWBK 6016 1331 9268 19).
 var (
-	ibanStart = regexp.MustCompile(`^[A-Z]{2}[0-9]{2}`)
-	ibanGroup = regexp.MustCompile(`^[A-Z0-9]{1,4}$`)
+	ibanStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{2}[0-9]{2}`) })
+	ibanGroup = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z0-9]{1,4}$`) })
 )
 
 // accountValue takes an account number as printed from the text after its
@@ -118,7 +119,7 @@ func accountValue(words []Word) string {
 		}
 		for _, f := range strings.Fields(w.Text) {
 			f = strings.TrimRight(f, ",;")
-			if len(parts) > 0 && ibanStart.MatchString(parts[0]) && ibanGroup.MatchString(f) {
+			if len(parts) > 0 && ibanStart().MatchString(parts[0]) && ibanGroup().MatchString(f) {
 				parts = append(parts, f) // "GB29 NWBK 6016"
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -72,7 +73,7 @@ type editAccount struct {
 	editHeader
 }
 
-var currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
+var currencyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
 
 // badStatement is a header correction the API cannot take.
 func badStatement(format string, a ...any) error {
@@ -124,7 +125,7 @@ func (e *editHeader) check() error {
 	}
 	if e.Currency != nil {
 		c := strings.ToUpper(strings.TrimSpace(*e.Currency))
-		if !currencyRe.MatchString(c) {
+		if !currencyRe().MatchString(c) {
 			return badStatement("The currency %q is not a three-letter code such as EUR.", *e.Currency)
 		}
 		e.Currency = &c
@@ -154,7 +155,7 @@ func (e *editHeader) check() error {
 		if *m.v == nil {
 			continue
 		}
-		if !moneyRe.MatchString(**m.v) {
+		if !moneyRe().MatchString(**m.v) {
 			return badStatement("%s %q is not a decimal amount such as -3.20.", m.name, **m.v)
 		}
 		f := decimal.RequireFromString(**m.v).StringFixed(2)
@@ -244,7 +245,7 @@ type editTransaction struct {
 }
 
 // moneyRe is the decimal text the API writes: a dot, no thousands separator.
-var moneyRe = regexp.MustCompile(`^-?[0-9]{1,15}(\.[0-9]{1,4})?$`)
+var moneyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?[0-9]{1,15}(\.[0-9]{1,4})?$`) })
 
 // toTransaction validates row i and turns it into a Transaction.
 func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
@@ -266,7 +267,7 @@ func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
 		if s == nil {
 			return nil, nil
 		}
-		if !moneyRe.MatchString(*s) {
+		if !moneyRe().MatchString(*s) {
 			return nil, bad("%s %q is not a decimal amount such as 12.50.", name, *s)
 		}
 		v := decimal.RequireFromString(*s)
@@ -284,7 +285,7 @@ func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
 	if e.Type != "" && e.Type != t.Type() {
 		return t, bad("type %q disagrees with the amount given (money in is CREDIT, money out is DEBIT).", e.Type)
 	}
-	if !moneyRe.MatchString(e.Balance) {
+	if !moneyRe().MatchString(e.Balance) {
 		return t, bad("the balance %q is not a decimal amount such as -3.20.", e.Balance)
 	}
 	t.Balance = decimal.RequireFromString(e.Balance)

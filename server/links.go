@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"passbook/store"
@@ -126,8 +127,10 @@ func (s *Server) handleRevokeLink(w http.ResponseWriter, r *http.Request) {
 }
 
 // linkPage is the page a client's link opens: plain HTML, no script, no
-// request to anywhere but this form's own address.
-var linkPage = template.Must(template.New("link").Parse(`<!doctype html>
+// request to anywhere but this form's own address. It is parsed on first
+// use, not at the start of every process (a CLI call or a worker).
+var linkPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("link").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
 <title>{{if .Office}}{{.Office}}: {{end}}send your statements</title>
@@ -150,6 +153,7 @@ button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #2456a
 {{if .PagesLeft}}This link takes {{.PagesLeft}} more pages. {{end}}It works until {{.Expires}}.</p>
 {{end}}</main></body></html>
 `))
+})
 
 type linkView struct {
 	Office, Label, Expires, Done, Error, Title, Message string
@@ -165,7 +169,7 @@ func (s *Server) renderLink(w http.ResponseWriter, status int, v linkView) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(status)
-	_ = linkPage.Execute(w, v)
+	_ = linkPage().Execute(w, v)
 }
 
 // linkFor finds a link by the token in the path, and answers a clear page

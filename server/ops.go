@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -174,7 +175,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 }
 
 // basePathRE is what a base path may be: segments of URL-safe characters.
-var basePathRE = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)+$`)
+var basePathRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)+$`) })
 
 // CleanBasePath checks a base path and gives it the form the server uses:
 // a leading slash, no trailing slash, and "" for the root.
@@ -186,7 +187,7 @@ func CleanBasePath(p string) (string, error) {
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p
 	}
-	if !basePathRE.MatchString(p) || strings.Contains(p, "/./") || strings.Contains(p, "/../") ||
+	if !basePathRE().MatchString(p) || strings.Contains(p, "/./") || strings.Contains(p, "/../") ||
 		strings.HasSuffix(p, "/..") || strings.HasSuffix(p, "/.") {
 		return "", fmt.Errorf("base path %q: use a plain path such as /passbook", p)
 	}

@@ -486,7 +486,9 @@ func cleanOCRText(s string) string {
 // junk or a misread minus before it (a minus is often read as a quote), any of .,;: as separators, and two
 // decimals at the end. Groups: prefix, integer part with separators,
 // decimal separator, decimals, suffix.
-var ocrAmount = regexp.MustCompile(`^([-~_=("']*)([0-9]{1,3}(?:[.,;:' ][0-9]{2,3})*)([.,;:])([0-9]{2})([-)]?|CR|DR|Cr|Dr)$`)
+var ocrAmount = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([-~_=("']*)([0-9]{1,3}(?:[.,;:' ][0-9]{2,3})*)([.,;:])([0-9]{2})([-)]?|CR|DR|Cr|Dr)$`)
+})
 
 // repairAmounts rewrites amount words to the page's own number convention:
 // Tesseract often reads a decimal comma as a point (or ';', ':') and a minus
@@ -496,7 +498,7 @@ var ocrAmount = regexp.MustCompile(`^([-~_=("']*)([0-9]{1,3}(?:[.,;:' ][0-9]{2,3
 func repairAmounts(words []ocrWord) {
 	comma, point := 0, 0
 	for _, w := range words {
-		m := ocrAmount.FindStringSubmatch(w.text)
+		m := ocrAmount().FindStringSubmatch(w.text)
 		if m == nil {
 			continue
 		}
@@ -519,7 +521,7 @@ func repairAmounts(words []ocrWord) {
 		dec, group = ",", "."
 	}
 	for i, w := range words {
-		m := ocrAmount.FindStringSubmatch(w.text)
+		m := ocrAmount().FindStringSubmatch(w.text)
 		if m == nil {
 			continue
 		}
@@ -545,7 +547,9 @@ func repairAmounts(words []ocrWord) {
 
 // ocrDate matches a numeric date as OCR garbles its digits: letters that
 // look like digits (o, s, l, I, B) in place of some of them.
-var ocrDate = regexp.MustCompile(`^[0-9oOsSlIB]{1,4}[/.-][0-9oOsSlIB]{1,2}[/.-][0-9oOsSlIB]{2,4}$`)
+var ocrDate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9oOsSlIB]{1,4}[/.-][0-9oOsSlIB]{1,2}[/.-][0-9oOsSlIB]{2,4}$`)
+})
 
 // digitLike maps the letters OCR reads for digits back to the digits.
 var digitLike = strings.NewReplacer("o", "0", "O", "0", "s", "5", "S", "5", "l", "1", "I", "1", "B", "8")
@@ -555,7 +559,7 @@ var digitLike = strings.NewReplacer("o", "0", "O", "0", "s", "5", "S", "5", "l",
 // digits is left alone: it is more likely text than a date.
 func repairDates(words []ocrWord) {
 	for i, w := range words {
-		if !ocrDate.MatchString(w.text) || strings.IndexFunc(w.text, unicode.IsLetter) < 0 {
+		if !ocrDate().MatchString(w.text) || strings.IndexFunc(w.text, unicode.IsLetter) < 0 {
 			continue
 		}
 		digits := 0

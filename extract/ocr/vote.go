@@ -4,6 +4,7 @@ import (
 	"image"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Two readings of one page, and why both.
@@ -35,10 +36,12 @@ import (
 // wholeFigure matches a figure as a statement prints it: an amount with
 // its two decimals (grouped or not, either decimal mark, a sign, bracket,
 // currency mark or CR/DR around it) or a numeric date.
-var wholeFigure = regexp.MustCompile(`^(?:[-+(]?[$€£]?[-+]?[0-9]{1,3}(?:[.,' ][0-9]{3})*[.,][0-9]{2}[-+)]?(?:CR|DR|Cr|Dr)?|[-+(]?[$€£]?[0-9]+[.,][0-9]{2}[-)]?(?:CR|DR|Cr|Dr)?|[0-9]{1,2}[/.-][0-9]{1,2}(?:[/.-](?:[0-9]{2}|[0-9]{4}))?|[0-9]{4}-[0-9]{2}-[0-9]{2})$`)
+var wholeFigure = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[-+(]?[$€£]?[-+]?[0-9]{1,3}(?:[.,' ][0-9]{3})*[.,][0-9]{2}[-+)]?(?:CR|DR|Cr|Dr)?|[-+(]?[$€£]?[0-9]+[.,][0-9]{2}[-)]?(?:CR|DR|Cr|Dr)?|[0-9]{1,2}[/.-][0-9]{1,2}(?:[/.-](?:[0-9]{2}|[0-9]{4}))?|[0-9]{4}-[0-9]{2}-[0-9]{2})$`)
+})
 
 // isWholeFigure reports a word that is a whole amount or numeric date.
-func isWholeFigure(s string) bool { return wholeFigure.MatchString(s) }
+func isWholeFigure(s string) bool { return wholeFigure().MatchString(s) }
 
 // figureLike reports a word made of what figures are made of: digits and
 // their marks, at least one digit. Pieces of a cut figure are figureLike.
@@ -151,8 +154,10 @@ func mergeFigures(sparse, block []ocrWord) []ocrWord {
 // "351.", "195:92;"); cutWhole and cutCents a whole number and the two
 // digits of a figure whose decimal point was lost ("351" "20").
 var (
-	cutWhole = regexp.MustCompile(`^[-+(]?[0-9]{1,3}(?:[.,' ][0-9]{3})*[.,]?$|^[-+(]?[0-9]{1,7}$`)
-	cutCents = regexp.MustCompile(`^[.,]?[0-9]{2}(?:[-)]|CR|DR|Cr|Dr)?$`)
+	cutWhole = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[-+(]?[0-9]{1,3}(?:[.,' ][0-9]{3})*[.,]?$|^[-+(]?[0-9]{1,7}$`)
+	})
+	cutCents = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[.,]?[0-9]{2}(?:[-)]|CR|DR|Cr|Dr)?$`) })
 )
 
 // suspectFigures counts the sparse reading's words that look like pieces
@@ -163,11 +168,11 @@ var (
 func suspectFigures(words []ocrWord) int {
 	n := 0
 	for _, w := range words {
-		if figureLike(w.text) && !isWholeFigure(w.text) && strings.ContainsAny(w.text, ".,;:") && !cutWhole.MatchString(w.text) {
+		if figureLike(w.text) && !isWholeFigure(w.text) && strings.ContainsAny(w.text, ".,;:") && !cutWhole().MatchString(w.text) {
 			n++ // "195:92;", "1.234.5"
 			continue
 		}
-		if !cutWhole.MatchString(w.text) {
+		if !cutWhole().MatchString(w.text) {
 			continue
 		}
 		if strings.ContainsAny(w.text[len(w.text)-1:], ".,") {
@@ -180,7 +185,7 @@ func suspectFigures(words []ocrWord) int {
 		for _, next := range words {
 			gap := next.box.Min.X - w.box.Max.X
 			dy := next.box.Max.Y - w.box.Max.Y
-			if gap >= 0 && gap < h*13/10 && 3*max(dy, -dy) < h && cutCents.MatchString(next.text) {
+			if gap >= 0 && gap < h*13/10 && 3*max(dy, -dy) < h && cutCents().MatchString(next.text) {
 				n++ // "351" "20"
 				break
 			}

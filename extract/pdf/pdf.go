@@ -79,6 +79,18 @@ func SetCaps(c Caps) {
 // faulted in again.
 func ReleaseMemory() { C.malloc_trim(0) }
 
+// TuneMalloc sets, for a conversion in this process, what the worker pool
+// sets in its workers' environment (MALLOC_TRIM_THRESHOLD_,
+// MALLOC_ARENA_MAX): the C heap keeps up to 16 MB free in one arena
+// instead of returning every 128 KB that MuPDF frees at the end of a page
+// and faulting it in again on the next. The command line converts in its
+// own process, where it made a 50-page statement ~15% cheaper in CPU
+// (perf stat, same run).
+func TuneMalloc() {
+	C.mallopt(C.M_TRIM_THRESHOLD, 16<<20)
+	C.mallopt(C.M_ARENA_MAX, 1)
+}
+
 // ContextsMade counts the MuPDF contexts this process has built: one per
 // document opened at the same time, not one per document.
 func ContextsMade() int { return int(C.pb_contexts_made()) }

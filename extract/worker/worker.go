@@ -185,11 +185,13 @@ const gcPercent = 200
 // softMemoryLimit caps the Go heap of a conversion process softly (Go's
 // memory limit): past it the collector runs as often as it takes to stay
 // under, whatever gcPercent allows. A short statement never comes near it,
-// so it costs small jobs nothing; a 500-page statement holds ~60 MB of
-// live pages and readings, which gcPercent alone would let peak near
-// 180 MB of heap (225 MB resident), and which the limit keeps near 130 MB
-// resident for ~10% more CPU.
-const softMemoryLimit = 96 << 20
+// so it costs small jobs nothing. A 500-page statement holds ~45 MB of
+// live lines and readings (~60 MB before the pages' words were let go
+// after grouping), which gcPercent alone would let peak near 180 MB of
+// heap. At 96 MB the command line peaked at 135 MB resident on it; at
+// 80 MB, 119 MB for the same CPU; at 64 MB, 105 MB for ~40% more CPU
+// (dynamic build, /usr/bin/time, alternating in one run).
+const softMemoryLimit = 80 << 20
 
 // TuneMemory sets this process's garbage collector for conversions
 // (gcPercent, softMemoryLimit). Serve calls it; so does a conversion run

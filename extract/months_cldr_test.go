@@ -1,0 +1,30 @@
+package extract
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"passbook/extract/internal/cldrmonths"
+)
+
+// TestCLDRMonthsGenerated holds months_cldr.go to what CLDR (through
+// extract/internal/cldrmonths) gives today: a change of the locales
+// library or of its language list fails here until `go generate
+// ./extract` writes the file again.
+func TestCLDRMonthsGenerated(t *testing.T) {
+	want, err := cldrmonths.Source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("months_cldr.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("months_cldr.go is not what CLDR gives: run go generate ./extract")
+	}
+	if n := len(monthLanguages()); n != 47 {
+		t.Errorf("got %d languages, want 47", n)
+	}
+}
