@@ -418,6 +418,38 @@ func lexYearMonthNameDay(s string) (dateToken, int, bool) {
 	return d, 0, false
 }
 
+// yearFirstShorter reports whether reading a document's numeric dates
+// year first (as its "22/1/7" must be) keeps them closer together than
+// day first does: "22/1/12" to "22/1/30" are a month year first and twenty
+// years day first; a recognition slip ("15/03/2" among "15/03/24") is the
+// other way round.
+func yearFirstShorter(toks, numeric []dateToken) bool {
+	if slices.ContainsFunc(numeric, func(t dateToken) bool { return t.N != 3 || t.YearDigits != 2 }) {
+		return false
+	}
+	span := func(toks []dateToken, order dateOrder) time.Duration {
+		var lo, hi time.Time
+		for _, t := range toks {
+			if d, ok := t.resolve(order, nil, nil); ok {
+				if lo.IsZero() || d.Before(lo) {
+					lo = d
+				}
+				if d.After(hi) {
+					hi = d
+				}
+			}
+		}
+		return hi.Sub(lo)
+	}
+	var all []dateToken
+	for _, t := range toks {
+		if !t.Named {
+			all = append(all, t)
+		}
+	}
+	return span(all, orderYMD) < span(numeric, orderDMY)
+}
+
 // dayMonth returns the token's day, month and printed year under order.
 func (d dateToken) dayMonth(order dateOrder) (day, month, year, yearDigits int) {
 	if d.Named {
@@ -456,7 +488,7 @@ func guessDateOrder(toks []dateToken) dateOrder {
 		}
 		numeric = append(numeric, t)
 	}
-	if len(numeric) == 0 || 4*shortYearFirst >= len(numeric) && !slices.ContainsFunc(numeric, func(t dateToken) bool { return t.N != 3 || t.YearDigits != 2 }) {
+	if len(numeric) == 0 || shortYearFirst > 0 && yearFirstShorter(toks, numeric) {
 		// Dates that print a two-digit year first ("22/1/7") say how the
 		// document's others read ("22/1/12" is the 12th).
 		if yearFirst > 0 {

@@ -575,6 +575,8 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 			if t, ok := rw.date.resolve(order, periodStart, periodEnd); ok {
 				tx.Date = t
 			} else {
+				// No date at all: the row is never proven.
+				tx.Provenance.DateUnread = true
 				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateUnresolved, Read: rw.date.Text, Message: "date could not be read: " + rw.date.Text})
 			}
 		}
