@@ -163,8 +163,9 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	cardWords := cardPhrases(all)
 	card := cardWords >= 2
 	var allRows []row
+	dateGuessed := false
 	for _, pr := range read {
-		postingColumn(pr.rows, order, ps, pe, st.PeriodStart != nil, x)
+		dateGuessed = postingColumn(pr.rows, order, ps, pe, st.PeriodStart != nil, x) || dateGuessed
 		allRows = append(allRows, pr.rows...)
 	}
 	// One word for a card (its title) and a card's layout make a card's
@@ -206,7 +207,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	ocr := slices.ContainsFunc(doc.Pages, func(p Page) bool { return p.OCR })
 	if len(parts) == 1 {
 		res.Transactions = reconcile(read[0].rows, read[0].markers, looseAmounts(parts[0].lines, read[0].rows), &res.Statement, order, ps, pe, card, x)
-		judgeRead(res.Transactions, &res.Statement, ocr, card, yearFromToday, cardByLayout)
+		judgeRead(res.Transactions, &res.Statement, ocr, card, yearFromToday, cardByLayout, dateGuessed)
 		return res
 	}
 	// Several accounts: each is read and reconciled as a statement of its
@@ -223,7 +224,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		}
 		offsets = append(offsets, len(res.Transactions))
 		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(parts[k].lines, read[k].rows), &ast, order, ps, pe, card, x)
-		judgeRead(txs, &ast, ocr, card, yearFromToday, cardByLayout)
+		judgeRead(txs, &ast, ocr, card, yearFromToday, cardByLayout, dateGuessed)
 		for i := range txs {
 			txs[i].Account = p.number
 		}
@@ -278,7 +279,7 @@ func cardLayout(rows []row) bool {
 // judgeRead finishes the statement st of the rows txs that reconcile
 // read: recognised rows get the corrections their running balance proves,
 // the reading's doubts join its proof, and the status is judged again.
-func judgeRead(txs []Transaction, st *Statement, ocr, card, yearAssumed, cardByLayout bool) {
+func judgeRead(txs []Transaction, st *Statement, ocr, card, yearAssumed, cardByLayout, dateGuessed bool) {
 	if ocr {
 		applyOCRRepairs(txs, st, card)
 		repairOCRDates(txs, st)
@@ -286,6 +287,7 @@ func judgeRead(txs []Transaction, st *Statement, ocr, card, yearAssumed, cardByL
 	st.Proof.OCR, st.Proof.Card = ocr, card
 	st.Proof.YearAssumed = yearAssumed
 	st.Proof.CardByLayout = cardByLayout
+	st.Proof.DateGuessed = dateGuessed
 	st.Reconciliation = Judge(txs, st.Proof, st.ClosingBalance != nil)
 }
 

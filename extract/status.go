@@ -152,6 +152,9 @@ type Proof struct {
 	// CardByLayout: laid out as a card's statement with nothing printed
 	// that says which way the money went.
 	CardByLayout bool `json:"card_by_layout,omitempty"`
+	// DateGuessed: two date columns differ on some rows and neither their
+	// order nor the printed period says which is the booking date.
+	DateGuessed bool `json:"date_guessed,omitempty"`
 }
 
 // Judge is the statement's reconciliation, decided from its proof and its
@@ -241,6 +244,8 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		return unverified("the printed totals prove the amounts, but the balances are counted from an opening balance that nothing printed after it checks")
 	case p.YearAssumed:
 		return unverified("the amounts add up, but the statement prints no year and the file says not when it was made: the dates' year is the conversion's, which nothing proves")
+	case p.DateGuessed:
+		return unverified("the amounts add up, but the rows print two dates that differ, and nothing printed says which is the booking date")
 	case p.CardByLayout:
 		return unverified("laid out as a credit card's statement (no running balance, most amounts positive as a card prints purchases): the amounts add up, but nothing printed says which way the money went")
 	case p.Corrections > 0:

@@ -677,8 +677,9 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 // whose dates run in order (value dates run out of it); the one whose
 // dates stay inside the period [ps, pe] when the statement prints it; the
 // one never earlier than the other (a purchase is booked after it is
-// made). Rows keep the first date when nothing decides.
-func postingColumn(rows []row, order dateOrder, ps, pe *time.Time, printed bool, x *explainer) {
+// made). Rows keep the first date when nothing decides. It reports a
+// guess: columns that differ, decided by neither order nor period.
+func postingColumn(rows []row, order dateOrder, ps, pe *time.Time, printed bool, x *explainer) (guessed bool) {
 	var first, second []dateToken
 	for _, r := range rows {
 		if r.alt != nil {
@@ -686,7 +687,7 @@ func postingColumn(rows []row, order dateOrder, ps, pe *time.Time, printed bool,
 		}
 	}
 	if len(second) < 2 || 2*len(second) < len(rows) {
-		return
+		return false
 	}
 	out := func(toks []dateToken) int {
 		return min(disorder(toks, orderDMY), disorder(toks, orderMDY), disorder(toks, orderYMD))
@@ -712,22 +713,26 @@ func postingColumn(rows []row, order dateOrder, ps, pe *time.Time, printed bool,
 		}
 		return after
 	}
+	differ := false
+	for i := range first {
+		differ = differ || first[i] != second[i]
+	}
 	var why string
 	switch o1, o2 := out(first), out(second); {
 	case o1 != o2:
 		if o1 < o2 {
-			return
+			return false
 		}
 		why = "runs in order, the first does not"
 	case printed && ps != nil && pe != nil && outside(first) != outside(second):
 		if outside(first) < outside(second) {
-			return
+			return false
 		}
 		why = "stays inside the statement's period, the first does not"
 	case later(second, first):
-		why = "is never earlier than the first"
+		why, guessed = "is never earlier than the first", true
 	default:
-		return
+		return differ
 	}
 	x.printf("  the second date column %s: it is the booking date", why)
 	for i := range rows {
@@ -735,6 +740,7 @@ func postingColumn(rows []row, order dateOrder, ps, pe *time.Time, printed bool,
 			rows[i].date, *rows[i].alt = *rows[i].alt, rows[i].date
 		}
 	}
+	return guessed
 }
 
 // restates reports a row's description that names a balance brought or
