@@ -169,14 +169,16 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		allRows = append(allRows, pr.rows...)
 	}
 	// One word for a card (its title) and a card's layout make a card's
-	// statement too; the arithmetic cannot tell it from a bank's.
-	// With no word for a card, and no heading the lexicon knows over the
-	// rows, that layout leaves open which way the money went: read as a
-	// bank's, and unverified.
+	// statement too; the arithmetic cannot tell it from a bank's. With no
+	// word for a card, and no heading the lexicon knows over the rows,
+	// that layout still reads as a card's, unverified. One word for a card
+	// over rows with no balance and no card's layout leaves it open: read
+	// as a bank's, unverified.
 	cardByLayout := (cardWords == 1 || cardWords == 0 && len(labels) == 0) && cardLayout(allRows)
+	cardNamedOnce := cardWords == 1 && !cardByLayout && !anyPrintedBalance(allRows)
 	if cardByLayout {
 		// Which way the money went is the layout's to say, and the
-		// statement stays unverified (see cardUnproven).
+		// statement stays unverified (Proof.CardByLayout).
 		card = true
 		x.printf("read as a card's statement: its layout is a card's (no balance on any row, most amounts positive as a card prints purchases), and it names a card %d time(s)", cardWords)
 	}
@@ -207,7 +209,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	ocr := slices.ContainsFunc(doc.Pages, func(p Page) bool { return p.OCR })
 	if len(parts) == 1 {
 		res.Transactions = reconcile(read[0].rows, read[0].markers, looseAmounts(parts[0].lines, read[0].rows), &res.Statement, order, ps, pe, card, x)
-		judgeRead(res.Transactions, &res.Statement, ocr, card, yearFromToday, cardByLayout, dateGuessed)
+		judgeRead(res.Transactions, &res.Statement, ocr, card, yearFromToday, cardByLayout, dateGuessed, cardNamedOnce)
 		return res
 	}
 	// Several accounts: each is read and reconciled as a statement of its
@@ -224,7 +226,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		}
 		offsets = append(offsets, len(res.Transactions))
 		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(parts[k].lines, read[k].rows), &ast, order, ps, pe, card, x)
-		judgeRead(txs, &ast, ocr, card, yearFromToday, cardByLayout, dateGuessed)
+		judgeRead(txs, &ast, ocr, card, yearFromToday, cardByLayout, dateGuessed, cardNamedOnce)
 		for i := range txs {
 			txs[i].Account = p.number
 		}
@@ -279,7 +281,7 @@ func cardLayout(rows []row) bool {
 // judgeRead finishes the statement st of the rows txs that reconcile
 // read: recognised rows get the corrections their running balance proves,
 // the reading's doubts join its proof, and the status is judged again.
-func judgeRead(txs []Transaction, st *Statement, ocr, card, yearAssumed, cardByLayout, dateGuessed bool) {
+func judgeRead(txs []Transaction, st *Statement, ocr, card, yearAssumed, cardByLayout, dateGuessed, cardNamedOnce bool) {
 	if ocr {
 		applyOCRRepairs(txs, st, card)
 		repairOCRDates(txs, st)
@@ -288,6 +290,7 @@ func judgeRead(txs []Transaction, st *Statement, ocr, card, yearAssumed, cardByL
 	st.Proof.YearAssumed = yearAssumed
 	st.Proof.CardByLayout = cardByLayout
 	st.Proof.DateGuessed = dateGuessed
+	st.Proof.CardNamedOnce = cardNamedOnce
 	st.Reconciliation = Judge(txs, st.Proof, st.ClosingBalance != nil)
 }
 

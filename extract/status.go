@@ -152,6 +152,10 @@ type Proof struct {
 	// CardByLayout: laid out as a card's statement with nothing printed
 	// that says which way the money went.
 	CardByLayout bool `json:"card_by_layout,omitempty"`
+	// CardNamedOnce: the statement names a card once, its rows print no
+	// balance and are not laid out as a card's: read as a bank's, with
+	// nothing printed that says which way the money went.
+	CardNamedOnce bool `json:"card_named_once,omitempty"`
 	// DateGuessed: two date columns differ on some rows and neither their
 	// order nor the printed period says which is the booking date.
 	DateGuessed bool `json:"date_guessed,omitempty"`
@@ -244,6 +248,8 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		return unverified("the printed totals prove the amounts, but the balances are counted from an opening balance that nothing printed after it checks")
 	case p.YearAssumed:
 		return unverified("the amounts add up, but the statement prints no year and the file says not when it was made: the dates' year is the conversion's, which nothing proves")
+	case p.CardNamedOnce:
+		return unverified("the amounts add up, but the statement names a credit card once and its rows print no balance: nothing printed says whether they are a card's or a bank account's, which way the money went")
 	case p.DateGuessed:
 		return unverified("the amounts add up, but the rows print two dates that differ, and nothing printed says which is the booking date")
 	case p.CardByLayout:

@@ -46,6 +46,9 @@ func TestJudge(t *testing.T) {
 		{"dropped lines", two(Provenance{}), with(func(p *Proof) { p.Dropped = 2 }), true, ReconcileUnverified},
 		{"year assumed", two(Provenance{}), with(func(p *Proof) { p.YearAssumed = true }), true, ReconcileUnverified},
 		{"card by layout", two(Provenance{}), with(func(p *Proof) { p.CardByLayout = true }), true, ReconcileUnverified},
+		{"card named once", two(Provenance{}), with(func(p *Proof) { p.CardNamedOnce = true }), true, ReconcileUnverified},
+		{"booking date guessed", two(Provenance{}), with(func(p *Proof) { p.DateGuessed = true }), true, ReconcileUnverified},
+		{"unresolved date", two(Provenance{DateUnread: true}), proven, true, ReconcileUnverified},
 		{"OCR corrections proven", two(Provenance{}), with(func(p *Proof) { p.Corrections = 2 }), true, ReconcileOK},
 	}
 	for _, tc := range tests {
