@@ -155,18 +155,24 @@ func (s *Store) AccountByID(ctx context.Context, id int64) (Account, error) {
 
 // Accounts lists every account, oldest first.
 func (s *Store) Accounts(ctx context.Context) ([]Account, error) {
-	rows, err := s.r.QueryContext(ctx, "SELECT "+accountColumns+" FROM accounts ORDER BY id")
+	return list(ctx, s, "accounts", scanAccount, "SELECT "+accountColumns+" FROM accounts ORDER BY id")
+}
+
+// list runs a query of rows that scan reads, in order; what names them in
+// an error.
+func list[T any](ctx context.Context, s *Store, what string, scan func(row interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list accounts: %w", err)
+		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
 	defer rows.Close()
-	var out []Account
+	var out []T
 	for rows.Next() {
-		a, err := scanAccount(rows)
+		v, err := scan(rows)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, a)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }

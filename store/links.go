@@ -115,20 +115,7 @@ func (s *Store) CreateLink(ctx context.Context, nl NewLink) (string, Link, error
 
 // Links lists an office's links, newest first.
 func (s *Store) Links(ctx context.Context, accountID int64) ([]Link, error) {
-	rows, err := s.r.QueryContext(ctx, "SELECT "+linkColumns+linkFrom+" WHERE l.account_id = ? ORDER BY l.created_at DESC, l.id", accountID)
-	if err != nil {
-		return nil, fmt.Errorf("list links: %w", err)
-	}
-	defer rows.Close()
-	var out []Link
-	for rows.Next() {
-		l, err := scanLink(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return list(ctx, s, "links", scanLink, "SELECT "+linkColumns+linkFrom+" WHERE l.account_id = ? ORDER BY l.created_at DESC, l.id", accountID)
 }
 
 // LinkByID reads a link by its id, of any office.

@@ -122,20 +122,7 @@ func normEmail(email string) string { return strings.TrimSpace(strings.ToLower(e
 
 // Members lists an office's members, removed ones too, oldest first.
 func (s *Store) Members(ctx context.Context, accountID int64) ([]Member, error) {
-	rows, err := s.r.QueryContext(ctx, "SELECT "+memberColumns+" FROM members m WHERE m.account_id = ? ORDER BY m.id", accountID)
-	if err != nil {
-		return nil, fmt.Errorf("list members: %w", err)
-	}
-	defer rows.Close()
-	var out []Member
-	for rows.Next() {
-		m, err := scanMember(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return list(ctx, s, "members", func(row interface{ Scan(...any) error }) (Member, error) { return scanMember(row) }, "SELECT "+memberColumns+" FROM members m WHERE m.account_id = ? ORDER BY m.id", accountID)
 }
 
 // MemberByID reads a member, of any office.
