@@ -188,15 +188,16 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 			res.Statement.Warnings = append(res.Statement.Warnings, fmt.Sprintf("page %d: %s", pg.Number, w))
 		}
 	}
-	yearFromToday := false
+	yearAssumed := false
 	if ps == nil && slices.ContainsFunc(toks, func(t dateToken) bool { return t.YearDigits == 0 }) {
 		// No year printed anywhere: the dates are taken in the year up to
 		// the day the file was made, else the day of conversion, and the
-		// statement says so.
+		// statement says so. Either is a guess that no arithmetic checks.
 		from, why := doc.Created, "the file was made"
 		if from.IsZero() {
-			from, why, yearFromToday = today(), "the day of conversion", true
+			from, why = today(), "the day of conversion"
 		}
+		yearAssumed = true
 		y, m, d := from.Date()
 		end := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 		start := end.AddDate(-1, 0, 1)
@@ -209,7 +210,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	ocr := slices.ContainsFunc(doc.Pages, func(p Page) bool { return p.OCR })
 	if len(parts) == 1 {
 		res.Transactions = reconcile(read[0].rows, read[0].markers, looseAmounts(parts[0].lines, read[0].rows), &res.Statement, order, ps, pe, card, x)
-		judgeRead(res.Transactions, &res.Statement, ocr, card, yearFromToday, cardByLayout, dateGuessed, cardNamedOnce)
+		judgeRead(res.Transactions, &res.Statement, ocr, card, yearAssumed, cardByLayout, dateGuessed, cardNamedOnce)
 		return res
 	}
 	// Several accounts: each is read and reconciled as a statement of its
@@ -226,7 +227,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		}
 		offsets = append(offsets, len(res.Transactions))
 		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(parts[k].lines, read[k].rows), &ast, order, ps, pe, card, x)
-		judgeRead(txs, &ast, ocr, card, yearFromToday, cardByLayout, dateGuessed, cardNamedOnce)
+		judgeRead(txs, &ast, ocr, card, yearAssumed, cardByLayout, dateGuessed, cardNamedOnce)
 		for i := range txs {
 			txs[i].Account = p.number
 		}

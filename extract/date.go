@@ -243,6 +243,8 @@ func lexDay(s string, i int) (day, n int, ok bool) {
 		j += len("ª")
 	case j < len(s) && s[j] == '.' && !isDigitAt(s, j+1):
 		j++
+	default:
+		j += gluedAffix(s[j:]) // Basque "17(a)"
 	}
 	return day, j - i, true
 }
@@ -394,6 +396,7 @@ func lexYearMonthNameDay(s string) (dateToken, int, bool) {
 	if ny != 4 {
 		return d, 0, false
 	}
+	ny += gluedAffix(s[ny:]) // Basque "2025(e)ko"
 	i := skipSeps(s, ny, false)
 	if i == ny {
 		return d, 0, false

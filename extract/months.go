@@ -152,6 +152,38 @@ func subsequence(a, b string) bool {
 	return i == len(a)
 }
 
+// gluedAffixes are what CLDR's date patterns glue to a year's or a day's
+// digits, lower case: Basque's "(e)ko" and "(a)" in "2025(e)ko mar.
+// 17(a)". Built on first use from the patterns: the rest of a field that
+// starts with the example's year or day, holding a letter and no digit.
+var gluedAffixes = sync.OnceValue(func() []string {
+	var out []string
+	for _, t := range monthLanguages() {
+		for _, d := range t.dates {
+			for _, f := range strings.Fields(d) {
+				for _, p := range []string{"2025", "17"} {
+					rest, ok := strings.CutPrefix(strings.ToLower(f), p)
+					if ok && strings.IndexFunc(rest, unicode.IsLetter) >= 0 && strings.IndexFunc(rest, unicode.IsDigit) < 0 && !slices.Contains(out, rest) {
+						out = append(out, rest)
+					}
+				}
+			}
+		}
+	}
+	return out
+})
+
+// gluedAffix gives the length of one of gluedAffixes at the start of s, 0
+// when none is there.
+func gluedAffix(s string) int {
+	for _, a := range gluedAffixes() {
+		if len(s) >= len(a) && strings.EqualFold(s[:len(a)], a) {
+			return len(a)
+		}
+	}
+	return 0
+}
+
 // dateSuffixes are the words CLDR's date patterns print after a date's
 // year ("г." in Bulgarian and Russian "3.03.25 г.", "р." in Ukrainian,
 // "ж." in Kazakh "2025 ж. 17 нау."), folded, built on first use from the

@@ -143,8 +143,8 @@ type Proof struct {
 	OCR bool `json:"ocr,omitempty"`
 	// Corrections counts the misreads the running balance corrected.
 	Corrections int `json:"corrections,omitempty"`
-	// YearAssumed: the statement prints no year and the file says not
-	// when it was made: the dates' year is the conversion's.
+	// YearAssumed: the statement prints no year: the dates' year is
+	// taken from when the file was made, else when it was converted.
 	YearAssumed bool `json:"year_assumed,omitempty"`
 	// Card: the balance is a card's, the amount owed, which money out
 	// raises.
@@ -247,7 +247,7 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		// would shift every balance unseen.
 		return unverified("the printed totals prove the amounts, but the balances are counted from an opening balance that nothing printed after it checks")
 	case p.YearAssumed:
-		return unverified("the amounts add up, but the statement prints no year and the file says not when it was made: the dates' year is the conversion's, which nothing proves")
+		return unverified("the amounts add up, but the statement prints no year: the dates' year is taken from when the file was made (or converted), which nothing proves")
 	case p.CardNamedOnce:
 		return unverified("the amounts add up, but the statement names a credit card once and its rows print no balance: nothing printed says whether they are a card's or a bank account's, which way the money went")
 	case p.DateGuessed:

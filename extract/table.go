@@ -427,6 +427,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		var dateTok *token
 		var cells []cell
 		var descParts, otherText []string
+		var refParts []string // under a reference heading, in a table with no description heading
 		var drcr string
 		var altDate *dateToken // a second date column's, in a table with no heading
 		usedDate := -1
@@ -488,7 +489,17 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 					otherText = append(otherText, t.text)
 				}
 			case hasTextLabels:
-				if li >= 0 && seg.labels[li].role.isText() {
+				switch {
+				case li >= 0 && seg.labels[li].role.isDate() && t.kind == tokText && dateTok != nil && t.x0 > dateTok.x1,
+					t.kind == tokText && lastDesc >= 0 && ti == lastDesc+1 && t.x0-l.toks[lastDesc].x1 < 0.8*max(t.y1-t.y0, l.em):
+					// Text right of the date under a date heading that
+					// runs into the description's ("BuchungsdatumBuchungstext"),
+					// and the words a word space after it.
+					descParts = append(descParts, t.text)
+					lastDesc = ti
+				case li >= 0 && seg.labels[li].role == roleRef:
+					refParts = append(refParts, t.text)
+				case li >= 0 && seg.labels[li].role.isText():
 					descParts = append(descParts, t.text)
 				}
 			case ti < usedDate:
@@ -507,6 +518,12 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				}
 			}
 		}
+		if len(descParts) == 0 {
+			// The reference heading is the only text heading: its column
+			// is the description.
+			descParts, refParts = refParts, nil
+		}
+		otherText = append(otherText, refParts...)
 		text := strings.Join(descParts, " ")
 		hasMove := false
 		var bal *cell

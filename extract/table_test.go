@@ -513,15 +513,16 @@ func TestAnalyzeNoYearAnywhere(t *testing.T) {
 	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: the year is the conversion's", s)
 	}
-	// With the file's creation date the year comes from it, and the
-	// arithmetic may prove the rows.
+	// With the file's creation date the year comes from it; that is
+	// still a guess (a file is made again when it is saved or printed,
+	// years later), which the arithmetic does not check.
 	res = AnalyzeDocument(Document{Pages: []Page{pg}, Created: time.Date(2023, 2, 1, 0, 0, 0, 0, time.UTC)}, nil)
 	checkTxs(t, res, []string{
 		"2022-12-30|SHOP||10.00|90.00",
 		"2023-01-04|SALARY|60.00||150.00",
 	})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
-		t.Errorf("reconciliation %s, want ok with the year from the file's creation date", s)
+	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+		t.Errorf("reconciliation %s, want unverified: the year is the file's, not the statement's", s)
 	}
 }
 
@@ -543,4 +544,22 @@ func TestAnalyzeFirstDirectionGuessedUnverified(t *testing.T) {
 	if len(res.Transactions) != 3 || !hasKind(res.Transactions[0], WarnDirectionUnknown) || !res.Transactions[0].Provenance.DirectionGuessed {
 		t.Errorf("the first row does not say its direction is unknown: %+v", res.Transactions)
 	}
+}
+
+// A date heading that runs into the description's (printed glued, as
+// "BookingdateText" is, or with no description heading at all) leaves the
+// text right of the row's date its description, and a reference column
+// beside it stays the reference.
+func TestAnalyzeDescriptionUnderDateHeading(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/03/2024 - 31/03/2024")},
+		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
+		[]cellAt{at(10, "Date"), at(250, "Reference"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
+		[]cellAt{at(10, "02/03/2024"), at(80, "Card payment Lidl"), at(250, "977334611114623"), rat(380, "10.00"), rat(560, "90.00")},
+		[]cellAt{at(10, "04/03/2024"), at(80, "Salary Acme"), rat(470, "60.00"), rat(560, "150.00")},
+	)})
+	checkTxs(t, res, []string{
+		"2024-03-02|Card payment Lidl||10.00|90.00",
+		"2024-03-04|Salary Acme|60.00||150.00",
+	})
 }
