@@ -44,6 +44,7 @@ func analyze(doc Document, x *explainer) *Result {
 		byPage = append(byPage, ls)
 		all = append(all, ls...)
 	}
+	dayMonthColumn(all)
 	// The lines hold the words from here on; the pages' own copies are
 	// let go (see withoutWords).
 	pages, doc.Pages = nil, withoutWords(doc.Pages)
@@ -145,14 +146,21 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	st := statement(order)
 	// Two readings of numeric dates may both run in order ("03/01, 03/03");
 	// then the one that keeps the dates inside the printed period wins.
+	// Rows that print no year may also be the month and day of a
+	// year-first document (Korean "12. 6." under "25. 12. 5. – 26. 1. 4.").
 	if order == orderDMY || order == orderMDY {
-		other := orderMDY
+		others := []dateOrder{orderMDY}
 		if order == orderMDY {
-			other = orderDMY
+			others = []dateOrder{orderDMY}
 		}
-		st2 := statement(other)
-		if inPeriod(toks, other, st2) > inPeriod(toks, order, st) {
-			order, st = other, st2
+		if !slices.ContainsFunc(toks, func(t dateToken) bool { return t.Named || t.N != 2 || t.Parts[0] > 12 }) {
+			others = append(others, orderYMD)
+		}
+		for _, other := range others {
+			st2 := statement(other)
+			if inPeriod(toks, other, st2) > inPeriod(toks, order, st) {
+				order, st = other, st2
+			}
 		}
 	}
 	st.Bank, st.Holder = readParties(doc.Meta, outside, all, doc.Pages)

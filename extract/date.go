@@ -198,8 +198,8 @@ func lexNumericDate(s string) (dateToken, int, bool) {
 		}
 		d.Year, d.YearDigits = p2, n2
 	} else {
-		if n0 == 4 || spaced {
-			return d, 0, false // "2024-02" is a month, "1234.56" an amount
+		if n0 == 4 || spaced && (i >= len(s) || s[i] != '.') {
+			return d, 0, false // "2024-02" is a month, "1234.56" an amount; "12. 6." is Korean's month and day
 		}
 		if sep == '.' {
 			// "12.02" is more likely an amount; German day-month dates

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -154,7 +155,7 @@ func joinWrappedDates(lines []*line) []*line {
 		// two lines sits between them.
 		for m := i + 1; m < len(lines) && lines[m].page == a.page && lines[m].y0-a.y1 <= 0.6*h; m++ {
 			b := lines[m]
-			if b.y0 < a.y1-0.2*h || !joinWrappedDate(a, b, h) {
+			if !joinWrappedDate(a, b, h) {
 				continue
 			}
 			if len(b.words) == 0 {
@@ -173,7 +174,10 @@ func joinWrappedDate(a, b *line, h float64) bool {
 		if j > 0 && a.words[j].X0-a.words[j-1].X1 < h {
 			continue // not where a cell starts
 		}
-		k := slices.IndexFunc(b.words, func(v Word) bool { return abs(v.X0-a.words[j].X0) < 1.5 })
+		// The word below, at the cell's left edge; a row's line may
+		// overlap the date's own (it is centred on the cell), the word
+		// itself may not.
+		k := slices.IndexFunc(b.words, func(v Word) bool { return abs(v.X0-a.words[j].X0) < 1.5 && v.Y0 >= a.y1-0.2*h })
 		if k < 0 {
 			continue
 		}
@@ -184,22 +188,27 @@ func joinWrappedDate(a, b *line, h float64) bool {
 		for end < len(a.words) && end-j < 4 && a.words[end].X0-a.words[end-1].X1 < h {
 			end++
 		}
-		cell := a.words[j:end]
-		if t, n := lexDateWords(cell, h); n == len(cell) && t.date.YearDigits > 0 {
-			continue
+		if t, n := lexDateWords(a.words[j:end], h); n > 0 && t.date.YearDigits > 0 {
+			continue // a whole date already
 		}
-		last, v := cell[len(cell)-1], b.words[k]
-		joined := Word{Text: last.Text + " " + v.Text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
-		if strings.ContainsAny(last.Text[len(last.Text)-1:], "-./") {
-			joined.Text = last.Text + v.Text
+		// The cell's words up to e, with the word below joined to the
+		// last of them, must read as one date: the date may be followed
+		// closely by the description ("07/07/202 Transfer to").
+		v := b.words[k]
+		for e := j + 1; e <= end; e++ {
+			last := a.words[e-1]
+			joined := Word{Text: last.Text + " " + v.Text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
+			if strings.ContainsAny(last.Text[len(last.Text)-1:], "-./0123456789") && isDigitAt(v.Text, 0) {
+				joined.Text = last.Text + v.Text // "06-02-" over "2023", "01/07/202" over "4"
+			}
+			try := append(slices.Clone(a.words[j:e-1]), joined)
+			if _, n := lexDateWords(try, h); n != len(try) {
+				continue
+			}
+			a.words[e-1] = joined
+			b.words = slices.Delete(b.words, k, k+1)
+			return true
 		}
-		try := append(slices.Clone(cell[:len(cell)-1]), joined)
-		if _, n := lexDateWords(try, h); n != len(try) {
-			continue
-		}
-		a.words[end-1] = joined
-		b.words = slices.Delete(b.words, k, k+1)
-		return true
 	}
 	return false
 }
@@ -348,6 +357,54 @@ func tokenize(l *line, decimalComma bool) {
 		l.toks = append(l.toks, token{kind: tokText, text: w.Text, x0: w.X0, y0: w.Y0, x1: w.X1, y1: w.Y1})
 		i++
 	}
+}
+
+// dayMonthColumn retypes as dates the figures that start a document's
+// rows when every one of them reads as a day and a month ("27.12",
+// "3.1"): in a currency printed in whole units a table's dates print
+// like amounts, and "12.02" alone would be read as one. The column
+// decides, not one cell: at least three lines start at one edge with
+// such a figure followed by money, and none of that column's
+// figures could not be a date (an amount column soon prints a ".50").
+func dayMonthColumn(lines []*line) {
+	var cand []*line
+	for _, l := range lines {
+		if len(l.toks) >= 2 && (l.toks[0].kind == tokAmount || dotted(l.toks[0].text)) &&
+			slices.ContainsFunc(l.toks[1:], func(t token) bool { return t.kind == tokAmount }) {
+			cand = append(cand, l)
+		}
+	}
+	byEdge := map[int][]*line{}
+	for _, l := range cand {
+		byEdge[int(math.Round(l.toks[0].x0))] = append(byEdge[int(math.Round(l.toks[0].x0))], l)
+	}
+	for _, ls := range byEdge {
+		if len(ls) < 3 {
+			continue
+		}
+		var ds []dateToken
+		for _, l := range ls {
+			d, n, ok := lexNumericDate(l.toks[0].text + ".")
+			if !ok || n != len(l.toks[0].text)+1 || d.N != 2 || d.Sep != '.' {
+				ds = nil
+				break
+			}
+			ds = append(ds, d)
+		}
+		for i, l := range ls[:len(ds)] {
+			ds[i].Text = l.toks[0].text
+			l.toks[0].kind, l.toks[0].date, l.toks[0].amount, l.toks[0].bare = tokDate, ds[i], decimal.Decimal{}, false
+		}
+	}
+}
+
+// dotted reports two runs of digits joined by one dot ("05.01"), which a
+// document's amounts may not read as one (a comma-decimal document, or a
+// leading zero).
+func dotted(s string) bool {
+	a, b, ok := strings.Cut(s, ".")
+	isNum := func(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+	return ok && isNum(a) && isNum(b)
 }
 
 // percent reports a "%" set just after a number (last): a rate, never an

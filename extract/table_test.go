@@ -563,3 +563,62 @@ func TestAnalyzeDescriptionUnderDateHeading(t *testing.T) {
 		"2024-03-04|Salary Acme|60.00||150.00",
 	})
 }
+
+// A date whose cell wrapped inside its year ("01/03/202" over "4") is
+// joined back, though the description follows it closely on its line.
+func TestAnalyzeDateWrappedInsideYear(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
+		[]cellAt{at(10, "Date"), at(60, "Details"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
+		[]cellAt{at(10, "01/03/202"), at(60, "Card payment"), rat(380, "10.00"), rat(560, "90.00")},
+		[]cellAt{at(10, "4"), at(60, "Lidl")},
+		[]cellAt{at(10, "04/03/202"), at(60, "Salary"), rat(470, "60.00"), rat(560, "150.00")},
+		[]cellAt{at(10, "4")},
+	)})
+	checkTxs(t, res, []string{
+		"2024-03-01|Card payment Lidl||10.00|90.00",
+		"2024-03-04|Salary|60.00||150.00",
+	})
+}
+
+// In a currency printed in whole units, a column of "27.12" and "3.1"
+// that starts the rows is the rows' day and month, not amounts.
+func TestAnalyzeDayMonthColumnInWholeUnits(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Statement period: 24 Dec 2023 - 23 Jan 2024")},
+		[]cellAt{at(10, "Balance brought forward"), rat(560, "13 582")},
+		[]cellAt{at(10, "Date"), at(80, "Details"), rat(450, "Amount"), rat(560, "Balance")},
+		[]cellAt{at(10, "27.12"), at(80, "Transfer"), rat(450, "-307"), rat(560, "13 275")},
+		[]cellAt{at(10, "28.12"), at(80, "Card payment"), rat(450, "-1 822"), rat(560, "11 453")},
+		[]cellAt{at(10, "03.01"), at(80, "Salary"), rat(450, "18 074"), rat(560, "29 527")},
+		[]cellAt{at(10, "5.1"), at(80, "Rent"), rat(450, "-9 000"), rat(560, "20 527")},
+	)})
+	checkTxs(t, res, []string{
+		"2023-12-27|Transfer||307.00|13275.00",
+		"2023-12-28|Card payment||1822.00|11453.00",
+		"2024-01-03|Salary|18074.00||29527.00",
+		"2024-01-05|Rent||9000.00|20527.00",
+	})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s, want ok", s)
+	}
+}
+
+// Rows that print a month and a day ("12. 6.") under a period printed
+// year first with a two-digit year ("25. 12. 5.", Korean's short
+// pattern) take the period's years.
+func TestAnalyzeMonthDayUnderYearFirstPeriod(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Period: 25. 12. 5. - 26. 1. 4.")},
+		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
+		[]cellAt{at(10, "Date"), at(80, "Details"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
+		[]cellAt{at(10, "12. 6."), at(80, "Shop"), rat(380, "10.00"), rat(560, "90.00")},
+		[]cellAt{at(10, "12. 24."), at(80, "Salary"), rat(470, "60.00"), rat(560, "150.00")},
+		[]cellAt{at(10, "1. 2."), at(80, "Rent"), rat(380, "50.00"), rat(560, "100.00")},
+	)})
+	checkTxs(t, res, []string{
+		"2025-12-06|Shop||10.00|90.00",
+		"2025-12-24|Salary|60.00||150.00",
+		"2026-01-02|Rent||50.00|100.00",
+	})
+}
