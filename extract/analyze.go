@@ -217,7 +217,33 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	// lost minus, a misread digit.
 	ocr := slices.ContainsFunc(doc.Pages, func(p Page) bool { return p.OCR })
 	if len(parts) == 1 {
-		res.Transactions = reconcile(read[0].rows, read[0].markers, looseAmounts(parts[0].lines, read[0].rows), &res.Statement, order, ps, pe, card, x)
+		loose := looseAmounts(parts[0].lines, read[0].rows)
+		st := res.Statement
+		if cardNamedOnce && cardTitled(all) {
+			// The one word for a card is the statement's title: read as
+			// the card it names, unless the marks say otherwise (below).
+			card = true
+			x.printf("read as a card's statement: its title names a card")
+		}
+		res.Transactions = reconcile(read[0].rows, read[0].markers, loose, &res.Statement, order, ps, pe, card, x)
+		if cardNamedOnce {
+			// Bank's or card's, the arithmetic holds either way; the
+			// amounts' own Dr/Cr words may hold with only one of them.
+			ost := st
+			other := reconcile(read[0].rows, read[0].markers, loose, &ost, order, ps, pe, !card, x)
+			against := func(txs []Transaction) bool {
+				return slices.ContainsFunc(txs, func(t Transaction) bool { return t.Provenance.AgainstMark })
+			}
+			judgeRead(other, &ost, ocr, !card, yearAssumed, false, dateGuessed, false)
+			switch {
+			case against(res.Transactions) && !against(other) && ost.Reconciliation.Status != ReconcileMismatch:
+				x.printf("read as a %s statement: only so do the balances hold with the amounts' Dr/Cr words", map[bool]string{true: "card's", false: "bank account's"}[!card])
+				res.Statement, res.Transactions = ost, other
+				return res
+			case !against(res.Transactions) && against(other):
+				cardNamedOnce = false // the marks decide
+			}
+		}
 		judgeRead(res.Transactions, &res.Statement, ocr, card, yearAssumed, cardByLayout, dateGuessed, cardNamedOnce)
 		return res
 	}
@@ -311,6 +337,15 @@ var today = time.Now
 // minimum payment, a payment due date). One alone is often a bank
 // account's small print about its overdraft.
 func isCardStatement(lines []*line) bool { return cardPhrases(lines) >= 2 }
+
+// cardTitled reports a line that is one of the card phrases alone ("Credit
+// Card Statement"): a title, not a sentence of small print that mentions a
+// card.
+func cardTitled(lines []*line) bool {
+	return slices.ContainsFunc(lines, func(l *line) bool {
+		return slices.Contains(vocab().card, strings.TrimSpace(foldLabel(l.text())))
+	})
+}
 
 // cardPhrases counts the different card phrases the lines print.
 func cardPhrases(lines []*line) int {

@@ -437,9 +437,11 @@ func findHeaders(lines []*line) []header {
 		if bestScore > 0 {
 			// A title just above a heading ("DAILY ENDING BALANCE") is one
 			// phrase; it is not a stacked part of the heading below it.
-			for best.first < best.last && len(buildLabels(lines[best.first:best.first+1])) == 1 {
+			// A section's title ("Payments and credits") never is, whatever
+			// heading words it holds.
+			for best.first < best.last && (len(buildLabels(lines[best.first:best.first+1])) == 1 || sectionTitle(lines[best.first].text())) {
 				lbs := buildLabels(lines[best.first+1 : best.last+1])
-				if headerScore(lbs) < bestScore {
+				if headerScore(lbs) < bestScore && !sectionTitle(lines[best.first].text()) {
 					break
 				}
 				best.first, best.labels = best.first+1, lbs

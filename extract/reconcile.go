@@ -618,6 +618,10 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDirectionUnknown, Message: "direction unknown: read as money out"})
 			}
 		}
+		if againstMark(rw, d) {
+			tx.Provenance.AgainstMark = true
+			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnAgainstMark, Message: "counted against the Dr/Cr word printed beside the amount, as the balances require"})
+		}
 		if d.IsNegative() {
 			v := d.Neg()
 			tx.AmountOut = &v
@@ -948,6 +952,15 @@ func newestFirst(rows []row, order dateOrder, periodStart, periodEnd *time.Time)
 		last = t
 	}
 	return up == 0 && down >= 2
+}
+
+// againstMark reports a row whose one amount prints a Dr/Cr word that
+// says the other way than d, its movement under the chosen reading.
+func againstMark(rw row, d decimal.Decimal) bool {
+	if len(rw.cells) != 1 || !rw.cells[0].drcr || rw.cells[0].lost || d.IsZero() {
+		return false
+	}
+	return rw.cells[0].val.IsNegative() != d.IsNegative()
 }
 
 // signUnmarked reads an amount column that marks only its credits ("117.14

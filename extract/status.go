@@ -39,6 +39,9 @@ const (
 	// WarnDateUnresolved: the row's date (Read) names no day; the row has
 	// none.
 	WarnDateUnresolved WarningKind = "date_unresolved"
+	// WarnAgainstMark: the amount's printed Dr/Cr word says the other way
+	// than the reading the balances chose counts it.
+	WarnAgainstMark WarningKind = "against_mark"
 	// WarnDateFromAbove: the row prints no date; the one above is used.
 	WarnDateFromAbove WarningKind = "date_from_above"
 	// WarnOCRCorrection: the running balance proved a misread and it was
@@ -103,6 +106,9 @@ type Provenance struct {
 	// Added: a person added the row; the document does not print it where
 	// the conversion read.
 	Added bool `json:"added,omitempty"`
+	// AgainstMark: the amount prints a Dr/Cr word ("855.02 C") and the
+	// reading the balances chose counts it the other way.
+	AgainstMark bool `json:"against_mark,omitempty"`
 }
 
 // BalancePrinted reports a balance read from the document (or corrected
@@ -153,8 +159,9 @@ type Proof struct {
 	// that says which way the money went.
 	CardByLayout bool `json:"card_by_layout,omitempty"`
 	// CardNamedOnce: the statement names a card once, its rows print no
-	// balance and are not laid out as a card's: read as a bank's, with
-	// nothing printed that says which way the money went.
+	// balance and are not laid out as a card's: read as a card's when the
+	// name is its title (Card), else as a bank's, with nothing printed
+	// that proves which way the money went.
 	CardNamedOnce bool `json:"card_named_once,omitempty"`
 	// DateGuessed: two date columns differ on some rows and neither their
 	// order nor the printed period says which is the booking date.
@@ -169,7 +176,7 @@ type Proof struct {
 // balances or totals prove every row and nothing the reading inferred is
 // left unproven; unverified otherwise, with the first reason.
 func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
-	var fromZero, guessed, lost, unread, low, computed int
+	var fromZero, guessed, lost, unread, low, computed, against int
 	for _, tx := range txs {
 		pv := tx.Provenance
 		if pv.BalanceFromZero {
@@ -189,6 +196,9 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		}
 		if pv.LowConfidence > 0 {
 			low++
+		}
+		if pv.AgainstMark {
+			against++
 		}
 	}
 	unverified := func(format string, a ...any) Reconciliation {
@@ -238,6 +248,8 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		return unverified("the printed balances check the first %d transaction(s); nothing printed checks the %d after them", p.Proven, len(txs)-p.Proven)
 	case unread > 0:
 		return unverified("the balances agree, but the date of %d row(s) could not be read; check them against the page", unread)
+	case against > 0:
+		return unverified("the balances agree only with %d amount(s) counted against the Dr/Cr word printed beside them; check which way they went", against)
 	case low > 0:
 		// The balances prove the amounts; a date or a description read
 		// with low confidence nothing proves.
@@ -248,6 +260,8 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		return unverified("the printed totals prove the amounts, but the balances are counted from an opening balance that nothing printed after it checks")
 	case p.YearAssumed:
 		return unverified("the amounts add up, but the statement prints no year: the dates' year is taken from when the file was made (or converted), which nothing proves")
+	case p.CardNamedOnce && p.Card:
+		return unverified("read as the credit card the statement's title names; its rows print no balance and the amounts add up as a bank account's too, so which way the money went rests on that title")
 	case p.CardNamedOnce:
 		return unverified("the amounts add up, but the statement names a credit card once and its rows print no balance: nothing printed says whether they are a card's or a bank account's, which way the money went")
 	case p.DateGuessed:

@@ -36,6 +36,7 @@ func TestJudge(t *testing.T) {
 		{"direction from the balance proves", two(Provenance{DirectionFromBalance: true}), proven, true, ReconcileOK},
 		{"amount from the balance", two(Provenance{AmountFromBalance: true}), proven, true, ReconcileUnverified},
 		{"date unread", two(Provenance{DateUnread: true}), proven, true, ReconcileUnverified},
+		{"counted against its Dr/Cr word", two(Provenance{AgainstMark: true}), proven, true, ReconcileUnverified},
 		{"date from above proves", two(Provenance{DateFromAbove: true}), proven, true, ReconcileOK},
 		{"low confidence", two(Provenance{LowConfidence: 30}), proven, true, ReconcileUnverified},
 		{"entered balance proves nothing more", two(Provenance{BalanceEntered: true}), proven, true, ReconcileOK},

@@ -622,3 +622,57 @@ func TestAnalyzeMonthDayUnderYearFirstPeriod(t *testing.T) {
 		"2026-01-02|Rent||50.00|100.00",
 	})
 }
+
+// A section's title set just above the table's heading ("Payments and
+// credits" over "Posting Date Details Amount") is no line of the heading,
+// though it holds heading words: the table keeps its description column.
+func TestAnalyzeSectionTitleOverHeading(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/06/2024 - 30/06/2024")},
+		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
+		nil,
+		[]cellAt{at(10, "Payments and credits")},
+		[]cellAt{at(10, "Posting Date"), at(95, "Details"), rat(560, "Amount")},
+		[]cellAt{at(10, "02/06/2024"), at(95, "Refund Lidl"), rat(560, "-14.00")},
+		[]cellAt{at(10, "05/06/2024"), at(95, "Refund Shell"), rat(560, "-6.00")},
+	)})
+	if len(res.Transactions) != 2 || res.Transactions[0].Description != "Refund Lidl" {
+		t.Fatalf("transactions %+v, want the two refunds with their descriptions", res.Transactions)
+	}
+}
+
+// A statement titled as a credit card's that names the card nowhere else,
+// with no balance on its rows: the arithmetic holds as a bank's and as a
+// card's. The amounts' own Dr/Cr words decide: only as the card's do the
+// balances hold with "50.00 CR" as money in, and the statement is ok.
+// Without such words the title decides, and it stays unverified.
+func TestAnalyzeCardNamedOnceByTitle(t *testing.T) {
+	page := func(payment string) Page {
+		return synthPage(1,
+			[]cellAt{at(10, "Credit Card Statement")},
+			[]cellAt{at(10, "Statement period: 01/06/2024 - 30/06/2024")},
+			[]cellAt{at(10, "Previous balance"), rat(560, "100.00")},
+			[]cellAt{at(10, "New balance"), rat(560, "60.00")},
+			nil,
+			[]cellAt{at(10, "Date"), at(130, "Details"), rat(560, "Amount")},
+			[]cellAt{at(10, "02/06/2024"), at(130, "Payment thank you"), rat(560, payment)},
+			[]cellAt{at(10, "05/06/2024"), at(130, "Shop"), rat(560, "10.00")},
+		)
+	}
+	for _, c := range []struct {
+		payment string
+		want    string
+	}{{"50.00 CR", ReconcileOK}, {"(50.00)", ReconcileUnverified}} {
+		res := Analyze([]Page{page(c.payment)})
+		if len(res.Transactions) != 2 {
+			t.Fatalf("%s: %d transactions, want 2", c.payment, len(res.Transactions))
+		}
+		pay, shop := res.Transactions[0], res.Transactions[1]
+		if pay.AmountIn == nil || pay.AmountIn.String() != "50" || shop.AmountOut == nil || shop.AmountOut.String() != "10" {
+			t.Errorf("%s: payment in %v, shop out %v; want the payment in and the purchase out, as a card's", c.payment, pay.AmountIn, shop.AmountOut)
+		}
+		if s := res.Statement.Reconciliation.Status; s != c.want {
+			t.Errorf("%s: reconciliation %s (%s), want %s", c.payment, s, res.Statement.Reconciliation.Message, c.want)
+		}
+	}
+}
