@@ -324,13 +324,34 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 			j++
 		}
 		best, bestScore := readings[0], -1
+		type scored struct {
+			r reading
+			s int
+		}
+		var all []scored
 		for _, r := range variants(rows[i:j], readings) {
-			if s := score(rows[i:j], r, unsigned, prev, have); s > bestScore {
+			s := score(rows[i:j], r, unsigned, prev, have)
+			all = append(all, scored{r, s})
+			if s > bestScore {
 				best, bestScore = r, s
 			}
 		}
 		out[rows[i].segID] = best
-		x.printf("table %d: reading %s: %d printed balance(s) follow", rows[i].segID, best, bestScore)
+		// The runner-up, for --explain: the best of the readings that
+		// move some row otherwise than the chosen one.
+		var second *reading
+		secondScore := -1
+		for _, c := range all {
+			if c.s > secondScore && !sameMovements(rows[i:j], c.r, best, unsigned) {
+				r := c.r
+				second, secondScore = &r, c.s
+			}
+		}
+		if second != nil {
+			x.printf("table %d: reading %s: %d printed balance(s) follow; runner-up %s: %d", rows[i].segID, best, bestScore, *second, secondScore)
+		} else {
+			x.printf("table %d: reading %s: %d printed balance(s) follow", rows[i].segID, best, bestScore)
+		}
 		for _, rw := range rows[i:j] {
 			if b, ok := printedBalance(rw); ok {
 				prev, have = b, true
@@ -339,6 +360,18 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 		i = j
 	}
 	return out
+}
+
+// sameMovements reports two readings that move every row alike.
+func sameMovements(rows []row, a, b reading, unsigned bool) bool {
+	for _, rw := range rows {
+		da, _, _, _ := a.movement(rw, unsigned)
+		db, _, _, _ := b.movement(rw, unsigned)
+		if !da.Equal(db) || !a.chain(da).Equal(b.chain(db)) {
+			return false
+		}
+	}
+	return true
 }
 
 // reconcile turns rows into transactions: it resolves dates, picks the

@@ -114,6 +114,7 @@ func TestExplain(t *testing.T) {
 		`amount columns: `, `money out (3 amounts; under heading "Withdrawals")`,
 		`opening balance 1062.75 from p1`,
 		`reading as headed: 3 printed balance(s) follow`,
+		`printed balance(s) follow; runner-up `,
 		`4 transaction(s); ok:`,
 	} {
 		if !strings.Contains(out, want) {
