@@ -25,7 +25,7 @@ var languageWords = sync.OnceValue(func() map[string][]string {
 		for _, ps := range lx.headings {
 			add(ps)
 		}
-		for _, ps := range [][]string{lx.opening, lx.closing, lx.balanceTitles, lx.starts, lx.ends, lx.totals, lx.totalIn, lx.totalOut, lx.period, lx.account, lx.currency} {
+		for _, ps := range [][]string{lx.opening, lx.closing, lx.balanceTitles, lx.starts, lx.ends, lx.totals, lx.rates, lx.totalIn, lx.totalOut, lx.period, lx.account, lx.currency} {
 			add(ps)
 		}
 		for _, t := range monthLanguages() {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -38,9 +39,12 @@ type lexicon struct {
 	// may not hold ("saldo einde periode", "saldo al inicio"), joined to
 	// it directly or by one of links.
 	starts, ends, links []string
-	// totals are sums of columns and rate tables: never transactions.
-	totals []string
-	// totalIn and totalOut label the printed sums of money in and out.
+	// totals name sums of columns, and rates the lines of rate tables:
+	// never transactions.
+	totals, rates []string
+	// totalIn and totalOut label the printed sums of money in and out
+	// that are not a sum's word joined to a word for money in (out): see
+	// sumsOf.
 	totalIn, totalOut []string
 	// stats are figures about the balance over the period (average,
 	// minimum): never transactions.
@@ -92,9 +96,10 @@ var english = lexicon{
 	links:          []string{"at", "of", "as at"},
 	opening:        []string{"brought forward", "b f", "bal b f", "balance b f", "balance brought forward", "balance forward", "opening bal", "last month s balance", "last statement balance", "previous statement balance", "balance from last statement", "balance from previous statement"},
 	closing:        []string{"carried forward", "c f", "balance carried", "balance carried forward", "closing bal", "statement balance"},
-	totals:         []string{"total", "totals", "sub total", "subtotal", "grand total", "interest rate"},
-	totalIn:        []string{"total credits", "total deposits", "total money in", "total paid in", "total in", "payments and credits", "deposits and other credits", "deposits and additions", "total receipts"},
-	totalOut:       []string{"total debits", "total withdrawals", "total money out", "total paid out", "total out", "purchases and debits", "withdrawals and other debits", "total payments"},
+	totals:         []string{"total", "totals", "subtotal"},
+	rates:          []string{"interest rate"},
+	totalIn:        []string{"payments and credits", "deposits and other credits", "deposits and additions"},
+	totalOut:       []string{"purchases and debits", "withdrawals and other debits"},
 	stats:          []string{"average balance", "average daily balance", "avg balance", "avg daily balance", "minimum balance", "maximum balance", "lowest balance", "highest balance", "mean balance", "average credit balance", "average debit balance", "average collected balance", "average ledger balance", "minimum daily balance", "lowest daily balance"},
 	account:        []string{"account number", "account no", "account nr", "account", "acct number", "acct no", "acct", "a c no", "a c", "iban", "card number"},
 	period:         []string{"period", "statement", "from", "between", "to", "through", "thru"},
@@ -130,9 +135,8 @@ var german = lexicon{
 	links:         []string{"am", "zum", "per"},
 	opening:       []string{"anfangssaldo", "vortrag", "saldovortrag", "ubertrag"},
 	closing:       []string{"endsaldo", "schlusssaldo"},
-	totals:        []string{"summe", "summen", "gesamt", "zwischensumme", "zinssatz", "summe soll", "summe haben"},
-	totalIn:       []string{"summe haben", "summe gutschriften", "gutschriften gesamt", "summe eingange", "haben gesamt"},
-	totalOut:      []string{"summe soll", "summe lastschriften", "lastschriften gesamt", "summe ausgange", "soll gesamt", "summe belastungen"},
+	totals:        []string{"summe", "summen", "gesamt", "zwischensumme"},
+	rates:         []string{"zinssatz"},
 	stats:         []string{"durchschnitt", "durchschnittssaldo", "durchschnittlicher saldo"},
 	account:       []string{"kontonummer", "konto nr", "konto", "iban"},
 	period:        []string{"zeitraum", "von", "vom", "bis", "auszug"},
@@ -164,12 +168,11 @@ var french = lexicon{
 	balanceTitles: []string{"solde", "soldes"},
 	starts:        []string{"initial", "debut", "precedent", "ancien", "ouverture"},
 	ends:          []string{"final", "fin", "nouveau", "cloture", "actuel"},
-	links:         []string{"au", "de", "en", "a la", "du"},
+	links:         []string{"au", "de", "en", "a la", "du", "des"},
 	opening:       []string{"solde reporte", "report", "solde d ouverture"},
 	closing:       []string{"solde a reporter", "solde crediteur au", "solde debiteur au"},
-	totals:        []string{"total", "totaux", "somme", "taux", "total des operations"},
-	totalIn:       []string{"total des credits", "total credits", "total credit", "total des versements", "total des entrees"},
-	totalOut:      []string{"total des debits", "total debits", "total debit", "total des retraits", "total des sorties"},
+	totals:        []string{"total", "totaux", "somme"},
+	rates:         []string{"taux"},
 	stats:         []string{"solde moyen"},
 	account:       []string{"numero de compte", "n de compte", "compte n", "compte", "iban"},
 	period:        []string{"periode", "du", "au", "releve"},
@@ -204,9 +207,8 @@ var spanish = lexicon{
 	links:         []string{"al", "a", "de", "del", "en"},
 	opening:       []string{},
 	closing:       []string{"suma y sigue"},
-	totals:        []string{"total", "totales", "suma", "tasa"},
-	totalIn:       []string{"total abonos", "total creditos", "total de abonos", "total ingresos", "total haber", "total entradas"},
-	totalOut:      []string{"total cargos", "total debitos", "total de cargos", "total egresos", "total debe", "total salidas"},
+	totals:        []string{"total", "totales", "suma"},
+	rates:         []string{"tasa"},
 	stats:         []string{"saldo medio", "saldo promedio"},
 	account:       []string{"numero de cuenta", "cuenta", "iban"},
 	period:        []string{"periodo", "desde", "hasta", "del", "al"},
@@ -241,9 +243,8 @@ var italian = lexicon{
 	links:         []string{"al", "a", "di", "del", "alla"},
 	opening:       []string{"saldo contabile iniziale", "riporto"},
 	closing:       []string{"saldo contabile finale"},
-	totals:        []string{"totale", "totali", "tasso"},
-	totalIn:       []string{"totale accrediti", "totale avere", "totale entrate"},
-	totalOut:      []string{"totale addebiti", "totale dare", "totale uscite"},
+	totals:        []string{"totale", "totali"},
+	rates:         []string{"tasso"},
 	stats:         []string{"saldo medio"},
 	account:       []string{"numero di conto", "conto n", "conto", "iban"},
 	period:        []string{"periodo", "dal", "al"},
@@ -278,9 +279,8 @@ var dutch = lexicon{
 	links:         []string{"per", "op", "van"},
 	opening:       []string{"beginsaldo", "transport"},
 	closing:       []string{"eindsaldo"},
-	totals:        []string{"totaal", "totalen", "rentepercentage"},
-	totalIn:       []string{"totaal bij", "totaal bijschrijvingen", "totaal credit"},
-	totalOut:      []string{"totaal af", "totaal afschrijvingen", "totaal debet"},
+	totals:        []string{"totaal", "totalen"},
+	rates:         []string{"rentepercentage"},
 	stats:         []string{"gemiddeld saldo"},
 	account:       []string{"rekeningnummer", "rekening", "iban"},
 	period:        []string{"periode", "van", "tot"},
@@ -315,9 +315,8 @@ var portuguese = lexicon{
 	links:         []string{"a", "ao", "de", "do", "em", "no"},
 	opening:       []string{"transporte"},
 	closing:       []string{"saldo de fecho", "a transportar"},
-	totals:        []string{"total", "totais", "soma", "taxa"},
-	totalIn:       []string{"total creditos", "total de creditos", "total entradas"},
-	totalOut:      []string{"total debitos", "total de debitos", "total saidas"},
+	totals:        []string{"total", "totais", "soma"},
+	rates:         []string{"taxa"},
 	stats:         []string{"saldo medio"},
 	account:       []string{"numero da conta", "conta n", "conta", "iban", "nib"},
 	period:        []string{"periodo", "de", "a", "ate"},
@@ -384,10 +383,10 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 	v.balanceTitles = merge(func(l lexicon) []string { return l.balanceTitles })
 	v.opening = merge(func(l lexicon) []string { return append(l.opening, l.balanceNames(l.starts)...) })
 	v.closing = merge(func(l lexicon) []string { return append(l.closing, l.balanceNames(l.ends)...) })
-	v.totals = merge(func(l lexicon) []string { return l.totals })
+	v.totals = merge(func(l lexicon) []string { return append(slices.Clone(l.totals), l.rates...) })
 	v.stats = merge(func(l lexicon) []string { return l.stats })
-	v.totalIn = merge(func(l lexicon) []string { return l.totalIn })
-	v.totalOut = merge(func(l lexicon) []string { return l.totalOut })
+	v.totalIn = merge(func(l lexicon) []string { return l.sumsIn() })
+	v.totalOut = merge(func(l lexicon) []string { return l.sumsOut() })
 	v.account = merge(func(l lexicon) []string { return l.account })
 	v.period = merge(func(l lexicon) []string { return l.period })
 	v.currency = merge(func(l lexicon) []string { return l.currency })
@@ -412,6 +411,33 @@ func (lx lexicon) balanceNames(mods []string) []string {
 		}
 	}
 	return out
+}
+
+// sumsOf joins each of lx's sum words to each of ws, the words for money
+// in (or out), before and after it, and before it by each of its links:
+// "total credits", "gutschriften gesamt", "total de abonos".
+func (lx lexicon) sumsOf(ws []string) []string {
+	var out []string
+	for _, s := range lx.totals {
+		for _, w := range ws {
+			out = append(out, s+" "+w, w+" "+s)
+			for _, l := range lx.links {
+				out = append(out, s+" "+l+" "+w)
+			}
+		}
+	}
+	return out
+}
+
+// sumsIn and sumsOut label the printed sums of money in and out: a sum's
+// word joined to a heading or a section title of money in (out), and the
+// labels that are not.
+func (lx lexicon) sumsIn() []string {
+	return append(lx.sumsOf(append(slices.Clone(lx.headings[roleCredit]), lx.sectionIn...)), lx.totalIn...)
+}
+
+func (lx lexicon) sumsOut() []string {
+	return append(lx.sumsOf(append(slices.Clone(lx.headings[roleDebit]), lx.sectionOut...)), lx.totalOut...)
 }
 
 // phraseList removes duplicates and sorts longest first (by words, then by

@@ -156,7 +156,7 @@ func TestLexiconsComplete(t *testing.T) {
 	for _, lx := range lexicons {
 		for name, list := range map[string][]string{"sectionIn": lx.sectionIn, "sectionOut": lx.sectionOut, "balanceTitles": lx.balanceTitles,
 			"opening": append(lx.opening, lx.balanceNames(lx.starts)...), "closing": append(lx.closing, lx.balanceNames(lx.ends)...), "totals": lx.totals, "account": lx.account, "period": lx.period,
-			"currency": lx.currency, "card": lx.card, "posting": lx.posting, "totalIn": lx.totalIn, "totalOut": lx.totalOut} {
+			"currency": lx.currency, "card": lx.card, "posting": lx.posting, "totalIn": lx.sumsIn(), "totalOut": lx.sumsOut()} {
 			if len(list) == 0 {
 				t.Errorf("%s: %s is empty", lx.lang, name)
 			}
