@@ -27,7 +27,8 @@ type lexicon struct {
 	// and out (purchases, fees, interest).
 	cardSectionIn, cardSectionOut []string
 	// sectionTitles are titles of a kind of rows that say no direction
-	// for every statement ("Purchases and adjustments" on a card).
+	// for every statement ("Other transactions"); a card's section titles
+	// are titles too.
 	sectionTitles []string
 	// balanceTitles are titles over a list of balances, not movements.
 	balanceTitles []string
@@ -88,7 +89,7 @@ var english = lexicon{
 	sectionIn:      []string{"deposit", "deposits", "credit", "credits", "paid in", "money in", "receipts"},
 	cardSectionIn:  []string{"payments", "payments and credits", "payments and other credits", "credits", "refunds", "payments received"},
 	cardSectionOut: []string{"purchases", "purchases and adjustments", "fees", "fees charged", "interest", "interest charged", "cash advances"},
-	sectionTitles:  []string{"purchases", "purchases and adjustments", "payments and other credits", "payments and credits", "fees", "fees charged", "interest charged", "interest", "cash advances", "other transactions", "account activity", "transactions", "transaction details", "adjustments"},
+	sectionTitles:  []string{"other transactions", "account activity", "transactions", "transaction details", "adjustments"},
 	sectionOut:     []string{"withdrawal", "withdrawals", "debit", "debits", "paid out", "money out", "payments", "checks paid", "cheques paid"},
 	balanceTitles:  []string{"balance", "balances"},
 	starts:         []string{"opening", "starting", "beginning", "previous", "initial", "start"},
@@ -377,7 +378,7 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 	}
 	v.sectionIn = merge(func(l lexicon) []string { return l.sectionIn })
 	v.sectionOut = merge(func(l lexicon) []string { return l.sectionOut })
-	v.sectionTitles = merge(func(l lexicon) []string { return l.sectionTitles })
+	v.sectionTitles = merge(func(l lexicon) []string { return slices.Concat(l.sectionTitles, l.cardSectionIn, l.cardSectionOut) })
 	v.cardSectionIn = merge(func(l lexicon) []string { return l.cardSectionIn })
 	v.cardSectionOut = merge(func(l lexicon) []string { return l.cardSectionOut })
 	v.balanceTitles = merge(func(l lexicon) []string { return l.balanceTitles })
