@@ -41,6 +41,7 @@ func analyze(doc Document, x *explainer) *Result {
 			repairSummaryWords(l)
 			tokenize(l, decimalComma)
 		}
+		ls = joinDatedHalves(ls, decimalComma)
 		byPage = append(byPage, ls)
 		all = append(all, ls...)
 	}

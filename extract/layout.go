@@ -398,6 +398,49 @@ func dayMonthColumn(lines []*line) {
 	}
 }
 
+// joinDatedHalves merges into a row's line (a date and money) the line
+// that overlaps its band with another date and text but no money: the
+// second date column of a row whose cells are centred on it, printed
+// half a line above or below ("06-02-2023 Outgoing transfer" over
+// "04-02-2023 ... 1.567 135.835"). Their words must not collide. Lines
+// are tokenized; the merged line is tokenized again.
+func joinDatedHalves(lines []*line, decimalComma bool) []*line {
+	has := func(l *line, k tokKind) bool {
+		return slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == k })
+	}
+	for i := 0; i+1 < len(lines); i++ {
+		a, b := lines[i], lines[i+1]
+		if a.page != b.page || a.ocr || min(a.y1, b.y1)-max(a.y0, b.y0) < 0.3*min(a.height(), b.height()) {
+			continue
+		}
+		row, half := a, b
+		if !has(row, tokAmount) {
+			row, half = b, a
+		}
+		if !has(row, tokDate) || !has(row, tokAmount) || !has(half, tokDate) || has(half, tokAmount) || collide(row.words, half.words) {
+			continue
+		}
+		row.words = append(row.words, half.words...)
+		sort.SliceStable(row.words, func(i, j int) bool { return row.words[i].X0 < row.words[j].X0 })
+		tokenize(row, decimalComma)
+		lines = slices.Delete(lines, slices.Index(lines, half), slices.Index(lines, half)+1)
+		i--
+	}
+	return lines
+}
+
+// collide reports a word of a overlapping a word of b across.
+func collide(a, b []Word) bool {
+	for _, u := range a {
+		for _, v := range b {
+			if u.X0 < v.X1 && v.X0 < u.X1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // dotted reports two runs of digits joined by one dot ("05.01"), which a
 // document's amounts may not read as one (a comma-decimal document, or a
 // leading zero).

@@ -676,3 +676,41 @@ func TestAnalyzeCardNamedOnceByTitle(t *testing.T) {
 		}
 	}
 }
+
+// A row whose cells are centred on it prints its second date column and
+// its description's first line half a line above its own line ("06/02/2024
+// Card payment" over "04/02/2024 ... 10.00 90.00"): the two are one row,
+// whose booking date the column that runs in order names.
+func TestAnalyzeDatedHalfLineAbove(t *testing.T) {
+	pg := Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) {
+		for _, w := range strings.Fields(s) {
+			pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
+			x += 5 * float64(len(w)+1)
+		}
+	}
+	put(10, 40, "Statement period: 01/02/2024 - 29/02/2024")
+	put(10, 52, "Opening balance")
+	put(400, 52, "100.00")
+	// value date, booking date and description, money out, balance
+	rows := []struct{ value, booking, first, second, out, bal string }{
+		{"04/02/2024", "06/02/2024", "Card payment", "Lidl", "10.00", "90.00"},
+		{"03/02/2024", "08/02/2024", "Direct debit", "Vodafone", "20.00", "70.00"},
+		{"09/02/2024", "09/02/2024", "Cash", "Atm", "5.00", "65.00"},
+	}
+	for i, r := range rows {
+		y := 80 + 20*float64(i)
+		put(120, y-5, r.booking)
+		put(200, y-5, r.first)
+		put(10, y, r.value)
+		put(400, y, r.out)
+		put(480, y, r.bal)
+		put(200, y+5, r.second)
+	}
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2024-02-06|Card payment Lidl||10.00|90.00",
+		"2024-02-08|Direct debit Vodafone||20.00|70.00",
+		"2024-02-09|Cash Atm||5.00|65.00",
+	})
+}
