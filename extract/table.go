@@ -539,7 +539,10 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		if dateTok != nil {
 			lastDate = &dateTok.date
 		}
-		near := lastLine != nil && lastLine.page == l.page && l.y0-lastLine.y0 < 2.5*pitch
+		// near: close below the last line read, or, with nothing read yet
+		// on this page, the table running on from the page before (a
+		// day's rows continue over the page break under its date).
+		near := lastLine != nil && (lastLine.page == l.page && l.y0-lastLine.y0 < 2.5*pitch || lastLine.page == l.page-1)
 		switch {
 		case isStat:
 			x.printf("  left out %s: a figure about the balance (average, minimum), not a movement", lineRef(l))

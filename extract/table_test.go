@@ -714,3 +714,35 @@ func TestAnalyzeDatedHalfLineAbove(t *testing.T) {
 		"2024-02-09|Cash Atm||5.00|65.00",
 	})
 }
+
+// A day's rows printed under its date run on over the page break: the
+// lines at the top of the next page, before its first date, are that
+// day's rows.
+func TestAnalyzeDayRunsOverPageBreak(t *testing.T) {
+	p1 := synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/06/2022 - 30/06/2022")},
+		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
+		nil,
+		[]cellAt{at(10, "02/06/2022")},
+		[]cellAt{at(10, "Card payment Lidl"), rat(450, "10.00 Dr")},
+		[]cellAt{at(10, "Closing of the day"), rat(560, "90.00")},
+		nil,
+		[]cellAt{at(10, "19/06/2022")},
+		[]cellAt{at(10, "Refund Vodafone"), rat(450, "5.00 Cr")},
+	)
+	p2 := synthPage(2,
+		[]cellAt{at(10, "Direct debit Rewe"), rat(450, "6.00 Dr")},
+		[]cellAt{at(10, "Closing of the day"), rat(560, "89.00")},
+		nil,
+		[]cellAt{at(10, "21/06/2022")},
+		[]cellAt{at(10, "Card payment Shell"), rat(450, "9.00 Dr")},
+		[]cellAt{at(10, "Closing of the day"), rat(560, "80.00")},
+	)
+	res := Analyze([]Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2022-06-02|Card payment Lidl||10.00|90.00",
+		"2022-06-19|Refund Vodafone|5.00||95.00",
+		"2022-06-19|Direct debit Rewe||6.00|89.00",
+		"2022-06-21|Card payment Shell||9.00|80.00",
+	})
+}
