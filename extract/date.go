@@ -353,6 +353,9 @@ func lexDayMonthName(s string) (dateToken, int, bool) {
 	if y, digits, ny := lexYear(s, j); ny > 0 {
 		d.Year, d.YearDigits = y, digits
 		end = j + ny
+		if end < len(s) && s[end] == '.' && (end+1 == len(s) || s[end+1] == ' ') {
+			end++ // Croatian "1. stu 2025." ends with a dot
+		}
 	}
 	d.Named, d.Day, d.Month = true, day, m
 	return d, end, true

@@ -284,6 +284,7 @@ func TestLexDateCLDR(t *testing.T) {
 		{"2022 ж. 03 мам.", "2022-05-03"},
 		{"2025 m. kovo 17 d.", "2025-03-17"},
 		{"2024(e)ko abe. 22(a)", "2024-12-22"}, // CLDR's glued "(e)ko" and "(a)"
+		{"1. stu 2025.", "2025-11-01"},
 	} {
 		d, _, ok := lexDate(c.in)
 		if !ok {

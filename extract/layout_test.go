@@ -73,6 +73,13 @@ func TestTokenize(t *testing.T) {
 	if v := l.toks[3].amount.String(); v != "-1234.56" {
 		t.Errorf("DR amount = %s, want -1234.56", v)
 	}
+	// A named date that ends with a dot after its year (Croatian "1. stu
+	// 2025.") is one token, dot and all.
+	l = groupLines(synthPage(1, []cellAt{at(10, "1. stu 2025."), at(100, "Shop")}), 0)[0]
+	tokenize(l, true)
+	if l.toks[0].kind != tokDate || l.toks[0].text != "1. stu 2025." {
+		t.Errorf("first token %+v, want the date 1. stu 2025.", l.toks[0])
+	}
 }
 
 func TestClassifyLabel(t *testing.T) {
