@@ -1243,16 +1243,22 @@ func dateColumn(lines []*line) (x0, x1 float64, n int) {
 
 // leadingDate is the date that leads the figures of line i: its opening
 // date (openingDate), or, for a day's heading (a date alone on its line)
-// over a line of figures with no date, the heading's date.
+// over a line of figures with no date (one of the next three), the
+// heading's date.
 func leadingDate(lines []*line, i int) *token {
 	if t := openingDate(lines[i]); t != nil {
 		return t
 	}
-	if t := dayHeading(lines[i]); t != nil && i+1 < len(lines) {
-		next := lines[i+1]
-		if slices.ContainsFunc(next.toks, func(t token) bool { return t.kind == tokAmount }) &&
-			!slices.ContainsFunc(next.toks, func(t token) bool { return t.kind == tokDate }) {
-			return t
+	// The figures may stand on the row's second or third line, its
+	// description wrapped around them.
+	if t := dayHeading(lines[i]); t != nil {
+		for _, next := range lines[i+1 : min(len(lines), i+4)] {
+			if slices.ContainsFunc(next.toks, func(t token) bool { return t.kind == tokDate }) {
+				break
+			}
+			if slices.ContainsFunc(next.toks, func(t token) bool { return t.kind == tokAmount }) {
+				return t
+			}
 		}
 	}
 	return nil

@@ -746,3 +746,30 @@ func TestAnalyzeDayRunsOverPageBreak(t *testing.T) {
 		"2022-06-21|Card payment Shell||9.00|80.00",
 	})
 }
+
+// With no heading anywhere, dates alone on their lines head the rows of
+// their day, though each row's figures stand on its second line, under
+// the first line of its description.
+func TestAnalyzeHeadlessDaysFiguresOnSecondLine(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/11/2023 - 30/11/2023")},
+		[]cellAt{at(10, "Opening balance"), rat(500, "100.00")},
+		nil,
+		[]cellAt{at(10, "07/11/2023")},
+		[]cellAt{at(10, "Card payment")},
+		[]cellAt{at(10, "Lidl"), rat(400, "-8.25")},
+		[]cellAt{at(10, "Refund"), rat(400, "3.00")},
+		[]cellAt{at(10, "Day total"), rat(500, "94.75")},
+		nil,
+		[]cellAt{at(10, "09/11/2023")},
+		[]cellAt{at(10, "Direct debit")},
+		[]cellAt{at(10, "Vodafone"), rat(400, "-4.75")},
+		[]cellAt{at(10, "Day total"), rat(500, "90.00")},
+	)})
+	if len(res.Transactions) != 3 {
+		t.Fatalf("%d transactions, want 3: %+v", len(res.Transactions), res.Transactions)
+	}
+	if d := res.Transactions[2].Date.Format("2006-01-02"); d != "2023-11-09" {
+		t.Errorf("third row dated %s, want 2023-11-09", d)
+	}
+}
