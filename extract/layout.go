@@ -345,8 +345,8 @@ func tokenize(l *line, decimalComma bool) {
 				kind = tokText
 				// A whole number inside a run of words is part of a
 				// sentence ("within 30 days"), never a cell of its own.
-				gapL := i == 0 || ws[i].X0-ws[i-1].X1 > 0.8*h
-				gapR := i+n == len(ws) || ws[i+n].X0-ws[i+n-1].X1 > 0.8*h
+				gapL := i == 0 || apart(ws[i].X0-ws[i-1].X1, h)
+				gapR := i+n == len(ws) || apart(ws[i+n].X0-ws[i+n-1].X1, h)
 				bare = gapL && gapR
 			}
 			l.toks = append(l.toks, token{kind: kind, text: joinWords(ws[i : i+n]), bare: bare,
@@ -450,10 +450,14 @@ func dotted(s string) bool {
 	return ok && isNum(a) && isNum(b)
 }
 
+// apart reports words a gap apart that is wider than a word space on a
+// line of height h (four fifths of it): two cells, not one phrase.
+func apart(gap, h float64) bool { return gap > 0.8*h }
+
 // percent reports a "%" set just after a number (last): a rate, never an
 // amount of money.
 func percent(rest []Word, last Word, h float64) bool {
-	return strings.HasSuffix(last.Text, "%") || len(rest) > 0 && strings.HasPrefix(rest[0].Text, "%") && rest[0].X0-last.X1 < 0.8*h
+	return strings.HasSuffix(last.Text, "%") || len(rest) > 0 && strings.HasPrefix(rest[0].Text, "%") && !apart(rest[0].X0-last.X1, h)
 }
 
 func joinWords(ws []Word) string {
@@ -473,7 +477,7 @@ func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decim
 		return 0, decimal.Decimal{}, false, false
 	}
 	n := 1
-	for n < len(ws) && n < 4 && ws[n].X0-ws[n-1].X1 < 0.8*h {
+	for n < len(ws) && n < 4 && !apart(ws[n].X0-ws[n-1].X1, h) {
 		n++
 	}
 	bareN, bareV, bareMarked := 0, decimal.Decimal{}, false

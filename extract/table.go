@@ -464,8 +464,9 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				}
 			}
 			li := labelAt(seg.labels, t.x0)
-			if descLabel >= 0 && t.kind == tokText && lastDesc >= 0 && ti == lastDesc+1 && t.x0-l.toks[lastDesc].x1 < 0.8*max(t.y1-t.y0, l.em) &&
-				(li < 0 || abs(t.x0-seg.labels[li].x0) > 2) {
+			// runsOn: text a word space after the description's last word.
+			runsOn := t.kind == tokText && lastDesc >= 0 && ti == lastDesc+1 && !apart(t.x0-l.toks[lastDesc].x1, max(t.y1-t.y0, l.em))
+			if descLabel >= 0 && runsOn && (li < 0 || abs(t.x0-seg.labels[li].x0) > 2) {
 				// A description running on past its heading's region, a
 				// word space after the word before and not where the next
 				// column starts: still the description.
@@ -490,8 +491,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				}
 			case hasTextLabels:
 				switch {
-				case li >= 0 && seg.labels[li].role.isDate() && t.kind == tokText && dateTok != nil && t.x0 > dateTok.x1,
-					t.kind == tokText && lastDesc >= 0 && ti == lastDesc+1 && t.x0-l.toks[lastDesc].x1 < 0.8*max(t.y1-t.y0, l.em):
+				case li >= 0 && seg.labels[li].role.isDate() && t.kind == tokText && dateTok != nil && t.x0 > dateTok.x1, runsOn:
 					// Text right of the date under a date heading that
 					// runs into the description's ("BuchungsdatumBuchungstext"),
 					// and the words a word space after it.
@@ -944,7 +944,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 		}
 		return b.y0 - a.y1
 	}
-	small := func(a, b *line) bool { return gap(a, b) < 0.9*b.height() }
+	small := func(a, b *line) bool { return closeBelow(gap(a, b), b.height()) }
 	// The table's habit, counted on each page: text hanging above its first
 	// row, or below its last. With no sign of either, descriptions wrap
 	// below their row's line, the commonest layout.
@@ -1038,11 +1038,11 @@ func assignDescriptions(rows []row, texts []descLine) {
 		// Reach: how far down the run the row above reaches, and how far
 		// up the row below reaches, through line-sized gaps.
 		down := 0
-		for down < len(run) && gaps[down] < 0.9*run[down].l.height() {
+		for down < len(run) && closeBelow(gaps[down], run[down].l.height()) {
 			down++
 		}
 		up := len(run)
-		for up > 0 && gaps[up] < 0.9*run[up-1].l.height() {
+		for up > 0 && closeBelow(gaps[up], run[up-1].l.height()) {
 			up--
 		}
 		if prevRow < 0 {
@@ -1098,6 +1098,11 @@ func assignDescriptions(rows []row, texts []descLine) {
 		rows[i].desc = append(append(above[i], rows[i].desc...), below[i]...)
 	}
 }
+
+// closeBelow reports a line set a gap below the one above it that is less
+// than nine tenths of its height: the next line of one cell or paragraph,
+// not of the next.
+func closeBelow(gap, h float64) bool { return gap < 0.9*h }
 
 // allHeadings reports a line of two or more words that are all column
 // headings: a heading's second line, not a description.
@@ -1176,7 +1181,7 @@ func follows(prev, l *line) bool {
 	if prev == nil || prev.page != l.page {
 		return false
 	}
-	return l.y0-prev.y1 < 0.9*l.height()
+	return closeBelow(l.y0-prev.y1, l.height())
 }
 
 // inDateColumn reports a line whose first word starts in the date column:
