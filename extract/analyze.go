@@ -35,7 +35,7 @@ func analyze(doc Document, x *explainer) *Result {
 		if pg.OCR {
 			pg = straightenColumns(pg)
 		}
-		ls := joinWrappedDates(groupLines(pg, i))
+		ls := joinWrappedMarks(joinWrappedDates(groupLines(pg, i)))
 		for _, l := range ls {
 			repairHeadingWords(l)
 			repairSummaryWords(l)

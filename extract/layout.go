@@ -167,6 +167,42 @@ func joinWrappedDates(lines []*line) []*line {
 	return lines
 }
 
+// joinWrappedMarks moves back onto its line the Dr/Cr word or currency
+// that a narrow, right-aligned money cell wrapped onto the line below
+// ("3,173.93 INR" over "Dr"): a word alone in its cell there, whose right
+// edge is the right edge of a figure's cell above. The figure's last word
+// takes it into its text, so the amount reads whole and the cell keeps
+// its edges.
+func joinWrappedMarks(lines []*line) []*line {
+	for i := 0; i+1 < len(lines); i++ {
+		a, b := lines[i], lines[i+1]
+		h := a.y1 - a.y0
+		if a.page != b.page || b.y0-a.y1 > 0.6*h || b.y0 < a.y1-0.2*h {
+			continue
+		}
+		for k := 0; k < len(b.words); k++ {
+			v := b.words[k]
+			if !isDrCrMark(v.Text) && !currencyWord(v.Text) || k > 0 && !apart(v.X0-b.words[k-1].X1, h) || k+1 < len(b.words) && !apart(b.words[k+1].X0-v.X1, h) {
+				continue
+			}
+			j := slices.IndexFunc(a.words, func(u Word) bool { return abs(u.X1-v.X1) < 1.5 })
+			if j < 0 || j+1 < len(a.words) && !apart(a.words[j+1].X0-a.words[j].X1, h) || !strings.ContainsAny(a.words[j].Text, "0123456789") && !currencyWord(a.words[j].Text) {
+				continue
+			}
+			// The figure's word takes the mark into its text: the cell
+			// keeps its edges, and the amount reads whole.
+			a.words[j].Text += " " + v.Text
+			b.words = slices.Delete(b.words, k, k+1)
+			k--
+		}
+		if len(b.words) == 0 {
+			lines = slices.Delete(lines, i+1, i+2)
+			i--
+		}
+	}
+	return lines
+}
+
 // joinWrappedDate moves the word of b that completes a date of a (see
 // joinWrappedDates) into it, and reports whether it found one.
 func joinWrappedDate(a, b *line, h float64) bool {
@@ -483,7 +519,9 @@ func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decim
 	bareN, bareV, bareMarked := 0, decimal.Decimal{}, false
 	for k := n; k >= 1; k-- {
 		text := joinWords(ws[:k])
-		if last := strings.TrimRight(ws[k-1].Text, ")"); !strings.ContainsAny(last, "0123456789") && !currencyWord(strings.Trim(last, "+-")) && !drCrWord(last) {
+		// The last word (a word may hold a mark a cell wrapped: "INR Dr").
+		fs := strings.Fields(ws[k-1].Text)
+		if last := strings.TrimRight(fs[len(fs)-1], ")"); !strings.ContainsAny(last, "0123456789") && !currencyWord(strings.Trim(last, "+-")) && !drCrWord(last) {
 			continue // an amount ends in a digit, a currency ("EUR-", "EUR)") or a Dr/Cr mark
 		}
 		v, marked, bare, _, ok := parseNumber(text, decimalComma)

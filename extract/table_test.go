@@ -773,3 +773,24 @@ func TestAnalyzeHeadlessDaysFiguresOnSecondLine(t *testing.T) {
 		t.Errorf("third row dated %s, want 2023-11-09", d)
 	}
 }
+
+// A narrow right-aligned balance cell wraps its Dr word onto the line
+// below ("110.00 INR" over "Dr"): the mark is the balance's.
+func TestAnalyzeWrappedDrCrMark(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/07/2022 - 31/07/2022")},
+		[]cellAt{at(10, "Opening balance"), rat(560, "100.00 INR Dr")},
+		[]cellAt{at(10, "Date"), at(80, "Details"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
+		[]cellAt{at(10, "01/07/2022"), at(80, "Shop"), rat(380, "10.00"), rat(560, "110.00 INR")},
+		[]cellAt{rat(560, "Dr")},
+		[]cellAt{at(10, "03/07/2022"), at(80, "Salary"), rat(470, "150.00"), rat(560, "40.00 INR")},
+		[]cellAt{rat(560, "Cr")},
+	)})
+	checkTxs(t, res, []string{
+		"2022-07-01|Shop||10.00|-110.00",
+		"2022-07-03|Salary|150.00||40.00",
+	})
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		t.Errorf("reconciliation %s (%s), want ok", s, res.Statement.Reconciliation.Message)
+	}
+}
