@@ -227,14 +227,14 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 			x.printf("read as a card's statement: its title names a card")
 		}
 		res.Transactions = reconcile(read[0].rows, read[0].markers, loose, &res.Statement, order, ps, pe, card, x)
+		against := func(txs []Transaction) bool {
+			return slices.ContainsFunc(txs, func(t Transaction) bool { return t.Provenance.AgainstMark })
+		}
 		if cardNamedOnce {
 			// Bank's or card's, the arithmetic holds either way; the
 			// amounts' own Dr/Cr words may hold with only one of them.
 			ost := st
 			other := reconcile(read[0].rows, read[0].markers, loose, &ost, order, ps, pe, !card, x)
-			against := func(txs []Transaction) bool {
-				return slices.ContainsFunc(txs, func(t Transaction) bool { return t.Provenance.AgainstMark })
-			}
 			judgeRead(other, &ost, ocr, !card, yearAssumed, false, dateGuessed, false)
 			switch {
 			case against(res.Transactions) && !against(other) && ost.Reconciliation.Status != ReconcileMismatch:
@@ -243,6 +243,22 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 				return res
 			case !against(res.Transactions) && against(other):
 				cardNamedOnce = false // the marks decide
+			}
+		}
+		if cardWords == 0 && !card && !anyPrintedBalance(allRows) {
+			// No word names a card and no row prints a balance: the
+			// balances printed outside the rows may close only as a
+			// card's (the amount owed, which purchases raise). A bank's
+			// reading that counts every amount the other way closes as
+			// well, unless the amounts' Dr/Cr words forbid it: with none,
+			// the card's reading stays unverified.
+			cst := st
+			ctx := reconcile(read[0].rows, read[0].markers, loose, &cst, order, ps, pe, true, x)
+			judgeRead(ctx, &cst, ocr, true, yearAssumed, !drcrMarked(read[0].rows), dateGuessed, false)
+			if cst.Proof.Checks > res.Statement.Proof.Checks && !against(ctx) && cst.Reconciliation.Status != ReconcileMismatch {
+				x.printf("read as a card's statement: only so do the balances printed outside the rows close")
+				res.Statement, res.Transactions = cst, ctx
+				return res
 			}
 		}
 		judgeRead(res.Transactions, &res.Statement, ocr, card, yearAssumed, cardByLayout, dateGuessed, cardNamedOnce)
@@ -338,6 +354,13 @@ var today = time.Now
 // minimum payment, a payment due date). One alone is often a bank
 // account's small print about its overdraft.
 func isCardStatement(lines []*line) bool { return cardPhrases(lines) >= 2 }
+
+// drcrMarked reports rows of which some amount prints a Dr/Cr word.
+func drcrMarked(rows []row) bool {
+	return slices.ContainsFunc(rows, func(rw row) bool {
+		return slices.ContainsFunc(rw.cells, func(c cell) bool { return c.drcr })
+	})
+}
 
 // cardTitled reports a line that is one of the card phrases alone ("Credit
 // Card Statement"): a title, not a sentence of small print that mentions a

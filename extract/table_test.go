@@ -794,3 +794,30 @@ func TestAnalyzeWrappedDrCrMark(t *testing.T) {
 		t.Errorf("reconciliation %s (%s), want ok", s, res.Statement.Reconciliation.Message)
 	}
 }
+
+// In words no lexicon holds, with no balance on the rows: the figures
+// printed before and after them close only as a card's (the amount owed,
+// which purchases raise), and the payment's Cr word forbids the bank's
+// reading that counts every amount the other way. It is read as a card's,
+// and proven.
+func TestAnalyzeCardByClosingArithmetic(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Zorblat fenquist: 01/12/2023 - 31/12/2023")},
+		[]cellAt{at(10, "Qwimbel"), rat(500, "100.00")},
+		nil,
+		[]cellAt{at(10, "12/12/2023"), at(100, "Shop Lidl"), rat(500, "10.00")},
+		[]cellAt{at(10, "13/12/2023"), at(100, "Thanks Florp"), rat(500, "50.00 Cr")},
+		[]cellAt{at(10, "20/12/2023"), at(100, "Shop Rewe"), rat(500, "5.00")},
+		nil,
+		[]cellAt{at(10, "Plonkert"), rat(500, "65.00")},
+	)})
+	if len(res.Transactions) != 3 {
+		t.Fatalf("%d transactions, want 3 (the last line is the closing balance): %+v", len(res.Transactions), res.Transactions)
+	}
+	if in := res.Transactions[1].AmountIn; in == nil || in.String() != "50" {
+		t.Errorf("payment in %v, want 50", in)
+	}
+	if s := res.Statement.Reconciliation.Status; s != ReconcileOK || !res.Statement.Proof.Card {
+		t.Errorf("reconciliation %s (%s), card %v; want ok as a card's", s, res.Statement.Reconciliation.Message, res.Statement.Proof.Card)
+	}
+}
