@@ -960,7 +960,9 @@ func assignDescriptions(rows []row, texts []descLine) {
 		lastRow[it.l.page] = k
 	}
 	for _, k := range firstRow {
-		if k > 0 && items[k-1].row < 0 && small(items[k-1].l, items[k].l) {
+		// A heading's own second line above the first row is no
+		// description hanging above it.
+		if k > 0 && items[k-1].row < 0 && texts[items[k-1].text].headGap == 0 && small(items[k-1].l, items[k].l) {
 			nAbove++
 		}
 	}

@@ -821,3 +821,28 @@ func TestAnalyzeCardByClosingArithmetic(t *testing.T) {
 		t.Errorf("reconciliation %s (%s), card %v; want ok as a card's", s, res.Statement.Reconciliation.Message, res.Statement.Proof.Card)
 	}
 }
+
+// A heading in words no lexicon holds prints its second line just above
+// the first row ("Qvalue" over "Qdate"): that is no description hanging
+// above the rows, and the descriptions that wrap below their rows stay
+// theirs.
+func TestAnalyzeHeadingSecondLineNoHabit(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
+		nil,
+		[]cellAt{at(10, "Zdat"), at(90, "Zdat"), at(170, "Zorbel fanquist"), rat(380, "Zout"), rat(470, "Zin"), rat(560, "Zbal")},
+		[]cellAt{at(90, "zvalutski")},
+		[]cellAt{at(10, "01/10/2023"), at(90, "01/10/2023"), at(170, "Salary Spotify"), rat(470, "20.00"), rat(560, "120.00")},
+		[]cellAt{at(10, "05/10/2023"), at(90, "05/10/2023"), at(170, "Transfer Senor Perez"), rat(470, "40.00"), rat(560, "160.00")},
+		[]cellAt{at(170, "Ferreteria")},
+		[]cellAt{at(10, "06/10/2023"), at(90, "06/10/2023"), at(170, "Transfer Senor Perez"), rat(380, "10.00"), rat(560, "150.00")},
+		[]cellAt{at(170, "Ferreteria")},
+		[]cellAt{at(10, "08/10/2023"), at(90, "08/10/2023"), at(170, "Cash Carrefour"), rat(380, "5.00"), rat(560, "145.00")},
+	)})
+	checkTxs(t, res, []string{
+		"2023-10-01|Salary Spotify|20.00||120.00",
+		"2023-10-05|Transfer Senor Perez Ferreteria|40.00||160.00",
+		"2023-10-06|Transfer Senor Perez Ferreteria||10.00|150.00",
+		"2023-10-08|Cash Carrefour||5.00|145.00",
+	})
+}
