@@ -174,33 +174,46 @@ func joinWrappedDates(lines []*line) []*line {
 // takes it into its text, so the amount reads whole and the cell keeps
 // its edges.
 func joinWrappedMarks(lines []*line) []*line {
-	for i := 0; i+1 < len(lines); i++ {
-		a, b := lines[i], lines[i+1]
-		h := a.y1 - a.y0
-		if a.page != b.page || b.y0-a.y1 > 0.6*h || b.y0 < a.y1-0.2*h {
-			continue
-		}
-		for k := 0; k < len(b.words); k++ {
-			v := b.words[k]
-			if !isDrCrMark(v.Text) && !currencyWord(v.Text) || k > 0 && !apart(v.X0-b.words[k-1].X1, h) || k+1 < len(b.words) && !apart(b.words[k+1].X0-v.X1, h) {
-				continue
+	for m := 1; m < len(lines); m++ {
+		b := lines[m]
+		// The figure's line: the nearest above that ends just over b, past
+		// a row's line centred between the two lines of the cell.
+		for i := m - 1; i >= max(0, m-2) && len(b.words) > 0; i-- {
+			a := lines[i]
+			h := a.y1 - a.y0
+			if a.page != b.page || b.y0-a.y1 > 0.6*h {
+				break
 			}
-			j := slices.IndexFunc(a.words, func(u Word) bool { return abs(u.X1-v.X1) < 1.5 })
-			if j < 0 || j+1 < len(a.words) && !apart(a.words[j+1].X0-a.words[j].X1, h) || !strings.ContainsAny(a.words[j].Text, "0123456789") && !currencyWord(a.words[j].Text) {
-				continue
+			if b.y0 >= a.y1-0.2*h {
+				joinWrappedMark(a, b, h)
 			}
-			// The figure's word takes the mark into its text: the cell
-			// keeps its edges, and the amount reads whole.
-			a.words[j].Text += " " + v.Text
-			b.words = slices.Delete(b.words, k, k+1)
-			k--
 		}
 		if len(b.words) == 0 {
-			lines = slices.Delete(lines, i+1, i+2)
-			i--
+			lines = slices.Delete(lines, m, m+1)
+			m--
 		}
 	}
 	return lines
+}
+
+// joinWrappedMark moves into a's figures the marks of b that a's cells
+// wrapped (see joinWrappedMarks).
+func joinWrappedMark(a, b *line, h float64) {
+	for k := 0; k < len(b.words); k++ {
+		v := b.words[k]
+		if !isDrCrMark(v.Text) && !currencyWord(v.Text) || k > 0 && !apart(v.X0-b.words[k-1].X1, h) || k+1 < len(b.words) && !apart(b.words[k+1].X0-v.X1, h) {
+			continue
+		}
+		j := slices.IndexFunc(a.words, func(u Word) bool { return abs(u.X1-v.X1) < 1.5 })
+		if j < 0 || j+1 < len(a.words) && !apart(a.words[j+1].X0-a.words[j].X1, h) || !strings.ContainsAny(a.words[j].Text, "0123456789") && !currencyWord(a.words[j].Text) {
+			continue
+		}
+		// The figure's word takes the mark into its text: the cell
+		// keeps its edges, and the amount reads whole.
+		a.words[j].Text += " " + v.Text
+		b.words = slices.Delete(b.words, k, k+1)
+		k--
+	}
 }
 
 // joinWrappedDate moves the word of b that completes a date of a (see
@@ -231,7 +244,7 @@ func joinWrappedDate(a, b *line, h float64) bool {
 		// last of them, must read as one date: the date may be followed
 		// closely by the description ("07/07/202 Transfer to").
 		v := b.words[k]
-		for e := j + 1; e <= end; e++ {
+		for e := end; e > j; e-- { // the whole cell first: "2 de set. de" over "2023"
 			last := a.words[e-1]
 			joined := Word{Text: last.Text + " " + v.Text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
 			if strings.ContainsAny(last.Text[len(last.Text)-1:], "-./0123456789") && isDigitAt(v.Text, 0) {
@@ -434,12 +447,12 @@ func dayMonthColumn(lines []*line) {
 	}
 }
 
-// joinDatedHalves merges into a row's line (a date and money) the line
-// that overlaps its band with another date and text but no money: the
-// second date column of a row whose cells are centred on it, printed
-// half a line above or below ("06-02-2023 Outgoing transfer" over
-// "04-02-2023 ... 1.567 135.835"). Their words must not collide. Lines
-// are tokenized; the merged line is tokenized again.
+// joinDatedHalves merges into a row's dated line the line that overlaps
+// its band holding another date and no money, or money and no date: a row
+// whose cells are centred on it prints a second date column, or a money
+// cell of two lines, half a line above or below ("06-02-2023 Outgoing
+// transfer" over "04-02-2023 ... 1.567 135.835"). Their words must not
+// collide. Lines are tokenized; the merged line is tokenized again.
 func joinDatedHalves(lines []*line, decimalComma bool) []*line {
 	has := func(l *line, k tokKind) bool {
 		return slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == k })
@@ -449,11 +462,15 @@ func joinDatedHalves(lines []*line, decimalComma bool) []*line {
 		if a.page != b.page || a.ocr || min(a.y1, b.y1)-max(a.y0, b.y0) < 0.3*min(a.height(), b.height()) {
 			continue
 		}
+		// The row's line prints its date (and money, if either does);
+		// the half holds the row's other date or some of its money,
+		// never both (that is another row).
+		full := func(l *line) bool { return has(l, tokDate) && has(l, tokAmount) }
 		row, half := a, b
-		if !has(row, tokAmount) {
+		if full(b) || !has(a, tokDate) {
 			row, half = b, a
 		}
-		if !has(row, tokDate) || !has(row, tokAmount) || !has(half, tokDate) || has(half, tokAmount) || collide(row.words, half.words) {
+		if !has(row, tokDate) || !full(row) && !has(half, tokAmount) || has(half, tokDate) == has(half, tokAmount) || collide(row.words, half.words) {
 			continue
 		}
 		row.words = append(row.words, half.words...)

@@ -918,19 +918,14 @@ func assignDescriptions(rows []row, texts []descLine) {
 	above := make([][]string, len(rows))
 	below := make([][]string, len(rows))
 	// Items in reading order: rows (by their line) and text lines.
-	type item struct {
-		row  int // -1 for a text line
-		text int
-		l    *line
-	}
-	var items []item
+	var items []runItem
 	for i := range rows {
 		if rows[i].line != nil {
-			items = append(items, item{row: i, l: rows[i].line})
+			items = append(items, runItem{row: i, l: rows[i].line})
 		}
 	}
 	for i, t := range texts {
-		items = append(items, item{row: -1, text: i, l: t.l})
+		items = append(items, runItem{row: -1, text: i, l: t.l})
 	}
 	sort.SliceStable(items, func(a, b int) bool {
 		if items[a].l.page != items[b].l.page {
@@ -974,7 +969,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 	// A run of text lines between two rows, with the gap before each of
 	// its lines and the one after it.
 	type textRun struct {
-		run              []item
+		run              []runItem
 		prevRow, nextRow int
 		gaps             []float64
 	}
@@ -1054,6 +1049,11 @@ func assignDescriptions(rows []row, texts []descLine) {
 			up = len(run)
 		}
 		cut := down // run[:cut] goes to the row above, run[cut:] below
+		if f := splitOverPage(run, rows, prevRow, nextRow); f > 0 {
+			// A row split by the page break: its last lines open the
+			// page, above the lines of the next row's centred cell.
+			down, up, cut = f, f, f
+		}
 		if down > up {
 			// Both rows reach the whole stretch: split at the widest gap,
 			// or by the table's habit when the gaps are alike.
@@ -1099,6 +1099,33 @@ func assignDescriptions(rows []row, texts []descLine) {
 		}
 		rows[i].desc = append(append(above[i], rows[i].desc...), below[i]...)
 	}
+}
+
+// runItem is a row (by its line) or a text line (row -1), in reading
+// order, for assignDescriptions.
+type runItem struct {
+	row  int // -1 for a text line
+	text int
+	l    *line
+}
+
+// splitOverPage finds, in a run of text lines that opens a page after
+// the previous page's last row, where the next row's own lines start: a
+// row whose cells are centred on its line has the lines of its cell
+// overlap that line's band. The lines before them, when some do, are the
+// end of the previous page's row, split by the page break. 0 when the run
+// is not so.
+func splitOverPage(run []runItem, rows []row, prevRow, nextRow int) int {
+	if prevRow < 0 || nextRow < 0 || rows[prevRow].line == nil || rows[nextRow].line == nil || rows[prevRow].line.page >= run[0].l.page {
+		return 0
+	}
+	r := rows[nextRow].line
+	overlaps := func(l *line) bool { return min(l.y1, r.y1)-max(l.y0, r.y0) > 0 }
+	f := slices.IndexFunc(run, func(it runItem) bool { return overlaps(it.l) })
+	if f <= 0 || slices.ContainsFunc(run[f:], func(it runItem) bool { return !overlaps(it.l) }) {
+		return 0
+	}
+	return f
 }
 
 // closeBelow reports a line set a gap below the one above it that is less

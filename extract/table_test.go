@@ -846,3 +846,93 @@ func TestAnalyzeHeadingSecondLineNoHabit(t *testing.T) {
 		"2023-10-08|Cash Carrefour||5.00|145.00",
 	})
 }
+
+// A date cell wrapped after a word ("2 de set. de" over "2023") joins
+// whole, the word before the year kept in the date.
+func TestAnalyzeDateWrappedAfterWord(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Opening balance"), rat(560, "100,00")},
+		[]cellAt{at(10, "Data"), at(120, "Concepto"), rat(400, "Debe"), rat(480, "Haber"), rat(560, "Saldo")},
+		[]cellAt{at(10, "2 de set. de"), at(120, "Shop Lidl"), rat(400, "10,00"), rat(560, "90,00")},
+		[]cellAt{at(10, "2023")},
+		[]cellAt{at(10, "4 de set. de"), at(120, "Salary"), rat(480, "60,00"), rat(560, "150,00")},
+		[]cellAt{at(10, "2023")},
+	)})
+	checkTxs(t, res, []string{
+		"2023-09-02|Shop Lidl||10.00|90.00",
+		"2023-09-04|Salary|60.00||150.00",
+	})
+}
+
+// Rows whose cells are centred on their line, one of them split by the
+// page break: its second line opens the next page above the lines of the
+// next row's cell, which overlap that row's line. It is the split row's.
+func TestAnalyzeCentredRowSplitByPage(t *testing.T) {
+	var p1, p2 Page
+	p1 = Page{Number: 1, Width: 612, Height: 792}
+	p2 = Page{Number: 2, Width: 612, Height: 792}
+	put := func(pg *Page, x, y float64, s string) {
+		for _, w := range strings.Fields(s) {
+			pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
+			x += 5 * float64(len(w)+1)
+		}
+	}
+	put(&p1, 10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	put(&p1, 10, 60, "Opening balance")
+	put(&p1, 520, 60, "100.00")
+	// a centred row: description above and below its line
+	put(&p1, 100, 100, "Salary")
+	put(&p1, 10, 105, "02/01/2023")
+	put(&p1, 420, 105, "50.00")
+	put(&p1, 520, 105, "150.00")
+	put(&p1, 100, 110, "Acme")
+	// the page's last row: its description's first line on its own line
+	put(&p1, 10, 740, "18/01/2023")
+	put(&p1, 100, 740, "Autopay")
+	put(&p1, 340, 740, "10.00")
+	put(&p1, 520, 740, "140.00")
+	// page 2: the split row's second line, then a centred row
+	put(&p2, 100, 40, "Carrefour Market")
+	put(&p2, 100, 53, "Card payment")
+	put(&p2, 10, 58, "19/01/2023")
+	put(&p2, 340, 58, "15.00")
+	put(&p2, 520, 58, "125.00")
+	put(&p2, 100, 63, "Joao Goncalves")
+	res := Analyze([]Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2023-01-02|Salary Acme|50.00||150.00",
+		"2023-01-18|Autopay Carrefour Market||10.00|140.00",
+		"2023-01-19|Card payment Joao Goncalves||15.00|125.00",
+	})
+}
+
+// A money cell of two lines centred on a row's line prints its figure
+// half a line above that line ("1,446.68" beside the description's first
+// line, over the row's date and balance): the figure is the row's.
+func TestAnalyzeMoneyHalfLineAbove(t *testing.T) {
+	pg := Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) {
+		for _, w := range strings.Fields(s) {
+			pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
+			x += 5 * float64(len(w)+1)
+		}
+	}
+	put(10, 40, "Statement period: 01/07/2022 - 31/07/2022")
+	put(10, 55, "Opening balance")
+	put(520, 55, "280.57")
+	put(100, 75, "Transfer")
+	put(420, 75, "1,446.68")
+	put(10, 80, "03/07/2022")
+	put(520, 80, "1,727.25")
+	put(100, 85, "Carrefour Market")
+	put(100, 100, "Card")
+	put(10, 105, "05/07/2022")
+	put(340, 105, "27.25")
+	put(520, 105, "1,700.00")
+	put(100, 110, "Lidl")
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2022-07-03|Transfer Carrefour Market|1446.68||1727.25",
+		"2022-07-05|Card Lidl||27.25|1700.00",
+	})
+}
