@@ -235,7 +235,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 			// amounts' own Dr/Cr words may hold with only one of them.
 			ost := st
 			other := reconcile(read[0].rows, read[0].markers, loose, &ost, order, ps, pe, !card, x)
-			judgeRead(other, &ost, ocr, !card, yearAssumed, false, dateGuessed, false)
+			judgeRead(other, &ost, doubts{ocr: ocr, card: !card, yearAssumed: yearAssumed, dateGuessed: dateGuessed})
 			switch {
 			case against(res.Transactions) && !against(other) && ost.Reconciliation.Status != ReconcileMismatch:
 				x.printf("read as a %s statement: only so do the balances hold with the amounts' Dr/Cr words", map[bool]string{true: "card's", false: "bank account's"}[!card])
@@ -245,6 +245,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 				cardNamedOnce = false // the marks decide
 			}
 		}
+		kindOpen := false
 		if cardWords == 0 && !card && !anyPrintedBalance(allRows) {
 			// No word names a card and no row prints a balance: the
 			// balances printed outside the rows may close only as a
@@ -254,14 +255,18 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 			// the card's reading stays unverified.
 			cst := st
 			ctx := reconcile(read[0].rows, read[0].markers, loose, &cst, order, ps, pe, true, x)
-			judgeRead(ctx, &cst, ocr, true, yearAssumed, !drcrMarked(read[0].rows), dateGuessed, false)
+			judgeRead(ctx, &cst, doubts{ocr: ocr, card: true, yearAssumed: yearAssumed, cardByLayout: !drcrMarked(read[0].rows), dateGuessed: dateGuessed})
 			if cst.Proof.Checks > res.Statement.Proof.Checks && !against(ctx) && cst.Reconciliation.Status != ReconcileMismatch {
 				x.printf("read as a card's statement: only so do the balances printed outside the rows close")
 				res.Statement, res.Transactions = cst, ctx
 				return res
 			}
+			// With no heading the lexicon knows either, nothing read says
+			// bank or card; unless the marks forbid the card's reading,
+			// the arithmetic holds as well for it.
+			kindOpen = len(labels) == 0 && !against(res.Transactions) && !against(ctx) && cst.Reconciliation.Status != ReconcileMismatch
 		}
-		judgeRead(res.Transactions, &res.Statement, ocr, card, yearAssumed, cardByLayout, dateGuessed, cardNamedOnce)
+		judgeRead(res.Transactions, &res.Statement, doubts{ocr: ocr, card: card, yearAssumed: yearAssumed, cardByLayout: cardByLayout, dateGuessed: dateGuessed, cardNamedOnce: cardNamedOnce, kindOpen: kindOpen})
 		return res
 	}
 	// Several accounts: each is read and reconciled as a statement of its
@@ -278,7 +283,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		}
 		offsets = append(offsets, len(res.Transactions))
 		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(parts[k].lines, read[k].rows), &ast, order, ps, pe, card, x)
-		judgeRead(txs, &ast, ocr, card, yearAssumed, cardByLayout, dateGuessed, cardNamedOnce)
+		judgeRead(txs, &ast, doubts{ocr: ocr, card: card, yearAssumed: yearAssumed, cardByLayout: cardByLayout, dateGuessed: dateGuessed, cardNamedOnce: cardNamedOnce})
 		for i := range txs {
 			txs[i].Account = p.number
 		}
@@ -330,19 +335,26 @@ func cardLayout(rows []row) bool {
 	return neg > 0 && pos >= 2*neg && pos+neg >= 3
 }
 
+// doubts are what the reading of a document left open, beside the
+// arithmetic reconcile counts: they join each statement's Proof.
+type doubts struct {
+	ocr, card, yearAssumed, cardByLayout, dateGuessed, cardNamedOnce, kindOpen bool
+}
+
 // judgeRead finishes the statement st of the rows txs that reconcile
 // read: recognised rows get the corrections their running balance proves,
 // the reading's doubts join its proof, and the status is judged again.
-func judgeRead(txs []Transaction, st *Statement, ocr, card, yearAssumed, cardByLayout, dateGuessed, cardNamedOnce bool) {
-	if ocr {
-		applyOCRRepairs(txs, st, card)
+func judgeRead(txs []Transaction, st *Statement, d doubts) {
+	if d.ocr {
+		applyOCRRepairs(txs, st, d.card)
 		repairOCRDates(txs, st)
 	}
-	st.Proof.OCR, st.Proof.Card = ocr, card
-	st.Proof.YearAssumed = yearAssumed
-	st.Proof.CardByLayout = cardByLayout
-	st.Proof.DateGuessed = dateGuessed
-	st.Proof.CardNamedOnce = cardNamedOnce
+	st.Proof.OCR, st.Proof.Card = d.ocr, d.card
+	st.Proof.YearAssumed = d.yearAssumed
+	st.Proof.CardByLayout = d.cardByLayout
+	st.Proof.DateGuessed = d.dateGuessed
+	st.Proof.CardNamedOnce = d.cardNamedOnce
+	st.Proof.KindOpen = d.kindOpen
 	st.Reconciliation = Judge(txs, st.Proof, st.ClosingBalance != nil)
 }
 

@@ -25,6 +25,10 @@ type line struct {
 	ocr bool
 	// toks are the words read as dates, amounts and text (see tokenize).
 	toks []token
+	// wrapBottom is the bottom of a word a wrapped cell printed on the
+	// line below and that was joined into this line ("2024" under
+	// "1 de dec. de"): the row's cell reaches down to it. 0 when none.
+	wrapBottom float64
 }
 
 func (l *line) height() float64 { return l.y1 - l.y0 }
@@ -255,6 +259,7 @@ func joinWrappedDate(a, b *line, h float64) bool {
 				continue
 			}
 			a.words[e-1] = joined
+			a.wrapBottom = max(a.wrapBottom, v.Y1)
 			b.words = slices.Delete(b.words, k, k+1)
 			return true
 		}

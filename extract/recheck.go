@@ -65,7 +65,7 @@ func Recheck(orig []Transaction, txs []Transaction, st *Statement) Reconciliatio
 // breaks are positions in idx.
 func recheckChain(txs []Transaction, idx []int, opening, closing *decimal.Decimal, was Proof) Proof {
 	p := Proof{Restarted: was.Restarted, RestatedOpening: was.RestatedOpening, Dropped: was.Dropped,
-		OCR: was.OCR, YearAssumed: was.YearAssumed, CardByLayout: was.CardByLayout, Card: was.Card, DateGuessed: was.DateGuessed, CardNamedOnce: was.CardNamedOnce}
+		OCR: was.OCR, YearAssumed: was.YearAssumed, CardByLayout: was.CardByLayout, Card: was.Card, DateGuessed: was.DateGuessed, CardNamedOnce: was.CardNamedOnce, KindOpen: was.KindOpen}
 	r := reading{card: was.Card}
 	prev, have := decimal.Zero, opening != nil
 	if have {

@@ -163,6 +163,11 @@ type Proof struct {
 	// name is its title (Card), else as a bank's, with nothing printed
 	// that proves which way the money went.
 	CardNamedOnce bool `json:"card_named_once,omitempty"`
+	// KindOpen: nothing the engine reads (no heading, no word for a card)
+	// says whether the rows are a bank account's or a card's, none prints
+	// a balance, and the amounts add up read either way: read as a bank
+	// account's.
+	KindOpen bool `json:"kind_open,omitempty"`
 	// DateGuessed: two date columns differ on some rows and neither their
 	// order nor the printed period says which is the booking date.
 	DateGuessed bool `json:"date_guessed,omitempty"`
@@ -264,6 +269,8 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		return unverified("read as the credit card the statement's title names; its rows print no balance and the amounts add up as a bank account's too, so which way the money went rests on that title")
 	case p.CardNamedOnce:
 		return unverified("the amounts add up, but the statement names a credit card once and its rows print no balance: nothing printed says whether they are a card's or a bank account's, which way the money went")
+	case p.KindOpen:
+		return unverified("the amounts add up, but nothing printed in words the engine reads says whether these are a bank account's rows or a credit card's, and no row prints a balance: read as a bank account's, which way the money went is not proven")
 	case p.DateGuessed:
 		return unverified("the amounts add up, but the rows print two dates that differ, and nothing printed says which is the booking date")
 	case p.CardByLayout:

@@ -937,7 +937,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 		if a.page != b.page {
 			return 1e9
 		}
-		return b.y0 - a.y1
+		return b.y0 - max(a.y1, a.wrapBottom)
 	}
 	small := func(a, b *line) bool { return closeBelow(gap(a, b), b.height()) }
 	// The table's habit, counted on each page: text hanging above its first

@@ -936,3 +936,45 @@ func TestAnalyzeMoneyHalfLineAbove(t *testing.T) {
 		"2022-07-05|Card Lidl||27.25|1700.00",
 	})
 }
+
+// In words no lexicon holds, with no heading it knows, no word for a card
+// and no balance on the rows, the amounts add up as a bank account's and,
+// read the other way, as a card's: read as a bank's, unverified.
+func TestAnalyzeBankOrCardOpen(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Zorblat fenquist: 01/12/2023 - 31/12/2023")},
+		[]cellAt{at(10, "Qwimbel"), rat(500, "100.00")},
+		nil,
+		[]cellAt{at(10, "12/12/2023"), at(100, "Shop Lidl"), rat(500, "-10.00")},
+		[]cellAt{at(10, "13/12/2023"), at(100, "Thanks Florp"), rat(500, "50.00")},
+		[]cellAt{at(10, "20/12/2023"), at(100, "Shop Rewe"), rat(500, "-5.00")},
+		nil,
+		[]cellAt{at(10, "Plonkert"), rat(500, "135.00")},
+	)})
+	if len(res.Transactions) != 3 {
+		t.Fatalf("%d transactions, want 3", len(res.Transactions))
+	}
+	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified || !res.Statement.Proof.KindOpen {
+		t.Errorf("reconciliation %s (%s), kind open %v; want unverified, bank or card left open", s, res.Statement.Reconciliation.Message, res.Statement.Proof.KindOpen)
+	}
+}
+
+// A row whose date cell wrapped its year onto the line below ("1 de dec.
+// de" over "2024") reaches down to that line: the description's line
+// under the year is still the row's, not the next row's.
+func TestAnalyzeRowReachesWrappedDate(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Opening balance"), rat(560, "100,00")},
+		[]cellAt{at(10, "Data"), at(120, "Concepto"), rat(400, "Importe"), rat(560, "Saldo")},
+		[]cellAt{at(10, "1 de dic. de"), at(120, "Direct debit"), rat(400, "-10,00"), rat(560, "90,00")},
+		[]cellAt{at(10, "2024")},
+		[]cellAt{at(120, "Vodafone")},
+		[]cellAt{at(10, "3 de dic. de"), at(120, "Card payment"), rat(400, "-5,00"), rat(560, "85,00")},
+		[]cellAt{at(10, "2024")},
+		[]cellAt{at(120, "Lidl")},
+	)})
+	checkTxs(t, res, []string{
+		"2024-12-01|Direct debit Vodafone||10.00|90.00",
+		"2024-12-03|Card payment Lidl||5.00|85.00",
+	})
+}
