@@ -209,7 +209,7 @@ func joinWrappedMark(a, b *line, h float64) {
 			continue
 		}
 		j := slices.IndexFunc(a.words, func(u Word) bool { return abs(u.X1-v.X1) < 1.5 })
-		if j < 0 || j+1 < len(a.words) && !apart(a.words[j+1].X0-a.words[j].X1, h) || !strings.ContainsAny(a.words[j].Text, "0123456789") && !currencyWord(a.words[j].Text) {
+		if j < 0 || j+1 < len(a.words) && !apart(a.words[j+1].X0-a.words[j].X1, h) || !hasDigit(a.words[j].Text) && !currencyWord(a.words[j].Text) {
 			continue
 		}
 		// The figure's word takes the mark into its text: the cell
@@ -504,9 +504,12 @@ func collide(a, b []Word) bool {
 // leading zero).
 func dotted(s string) bool {
 	a, b, ok := strings.Cut(s, ".")
-	isNum := func(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
-	return ok && isNum(a) && isNum(b)
+	return ok && allDigits(a) && allDigits(b)
 }
+
+// hasDigit reports a digit in s; allDigits, s all digits (and not empty).
+func hasDigit(s string) bool  { return strings.ContainsAny(s, "0123456789") }
+func allDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // apart reports words a gap apart that is wider than a word space on a
 // line of height h (four fifths of it): two cells, not one phrase.
@@ -531,7 +534,7 @@ func joinWords(ws []Word) string {
 // and whether it is bare: a whole number with no separators, which is money
 // only in a money column (see token.bare).
 func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decimal, bool, bool) {
-	if !strings.ContainsAny(ws[0].Text, "0123456789") && !currencyWord(strings.TrimLeft(ws[0].Text, "+-")) && !drCrWord(ws[0].Text) {
+	if !hasDigit(ws[0].Text) && !currencyWord(strings.TrimLeft(ws[0].Text, "+-")) && !drCrWord(ws[0].Text) {
 		return 0, decimal.Decimal{}, false, false
 	}
 	n := 1
@@ -543,7 +546,7 @@ func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decim
 		text := joinWords(ws[:k])
 		// The last word (a word may hold a mark a cell wrapped: "INR Dr").
 		fs := strings.Fields(ws[k-1].Text)
-		if last := strings.TrimRight(fs[len(fs)-1], ")"); !strings.ContainsAny(last, "0123456789") && !currencyWord(strings.Trim(last, "+-")) && !drCrWord(last) {
+		if last := strings.TrimRight(fs[len(fs)-1], ")"); !hasDigit(last) && !currencyWord(strings.Trim(last, "+-")) && !drCrWord(last) {
 			continue // an amount ends in a digit, a currency ("EUR-", "EUR)") or a Dr/Cr mark
 		}
 		v, marked, bare, _, ok := parseNumber(text, decimalComma)
@@ -566,7 +569,7 @@ func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decim
 // lexDateWords reads a date from the start of ws, returning the token and how
 // many words it took (0 for none). Words must be close together to form one date.
 func lexDateWords(ws []Word, h float64) (token, int) {
-	if len(ws) == 0 || !strings.ContainsAny(ws[0].Text, "0123456789") && !startsWithMonthName(ws[0].Text) {
+	if len(ws) == 0 || !hasDigit(ws[0].Text) && !startsWithMonthName(ws[0].Text) {
 		return token{}, 0
 	}
 	n := 1

@@ -389,7 +389,6 @@ func nearMonth(s string) (string, bool) {
 }
 
 func compactDate(s string) (string, bool) {
-	allDigits := func(x string) bool { return x != "" && strings.Trim(x, "0123456789") == "" }
 	for d := 1; d <= 2 && d < len(s); d++ {
 		day := digitLike.Replace(s[:d])
 		if !allDigits(day) {

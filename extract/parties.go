@@ -264,7 +264,7 @@ func addressHolder(segs []lineRun, bank string) string {
 		}
 		digits := false
 		for _, k := range block[1:] {
-			digits = digits || strings.ContainsAny(segs[k].text(), "0123456789")
+			digits = digits || hasDigit(segs[k].text())
 		}
 		if digits {
 			return name

@@ -222,7 +222,7 @@ func refColumns(bare []token, money []column) []column {
 // wholeNumber reports a token of digits alone: a bare whole number, or
 // one too long to be read as money at all.
 func wholeNumber(t token) bool {
-	return t.bare || t.kind == tokText && len(t.text) >= 4 && strings.Trim(t.text, "0123456789") == ""
+	return t.bare || t.kind == tokText && len(t.text) >= 4 && allDigits(t.text)
 }
 
 // inRefColumn reports a whole number standing in one of seg's reference
