@@ -100,6 +100,12 @@ type row struct {
 	// last is the lowest line read into the row (its amounts or balance
 	// printed on a wrapped line below its date); nil when that is line.
 	last *line
+	// tail is the row's wrapped line that printed its amounts, and
+	// tailParts the description's parts read from it (the last ones):
+	// lines shared out below the row's own line but above tail go before
+	// them.
+	tail      *line
+	tailParts int
 	// box is the row's extent on its page: its line and its description's.
 	box [4]float64
 }
@@ -592,7 +598,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// The amounts of a dated line printed on its last wrapped line.
 			rows[cur].cells = append(rows[cur].cells, cells...)
 			rows[cur].desc = append(rows[cur].desc, nonEmpty(text)...)
-			rows[cur].last = l
+			rows[cur].last, rows[cur].tail, rows[cur].tailParts = l, l, len(nonEmpty(text))
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date read.
@@ -917,6 +923,7 @@ type descLine struct {
 func assignDescriptions(rows []row, texts []descLine) {
 	above := make([][]string, len(rows))
 	below := make([][]string, len(rows))
+	before := make([]int, len(rows)) // how many of below[i] stand above rows[i].tail
 	// Items in reading order: rows (by their line) and text lines.
 	var items []runItem
 	for i := range rows {
@@ -1086,6 +1093,9 @@ func assignDescriptions(rows []row, texts []descLine) {
 				// The heading's own second line.
 			case c < cut && c < down && prevRow >= 0:
 				below[prevRow] = append(below[prevRow], texts[it.text].text)
+				if tail := rows[prevRow].tail; tail != nil && tail.page == it.l.page && it.l.y0 < tail.y0 {
+					before[prevRow]++
+				}
 				growBox(&rows[prevRow], it.l)
 			case c >= cut && c >= up && nextRow >= 0:
 				above[nextRow] = append(above[nextRow], texts[it.text].text)
@@ -1097,7 +1107,10 @@ func assignDescriptions(rows []row, texts []descLine) {
 		if rows[i].line != nil {
 			growBox(&rows[i], rows[i].line)
 		}
-		rows[i].desc = append(append(above[i], rows[i].desc...), below[i]...)
+		// The row's own parts, with the lines that stand between its
+		// line and its last wrapped line in their place.
+		own, n := rows[i].desc, len(rows[i].desc)-rows[i].tailParts
+		rows[i].desc = slices.Concat(above[i], own[:n], below[i][:before[i]], own[n:], below[i][before[i]:])
 	}
 }
 

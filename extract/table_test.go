@@ -978,3 +978,36 @@ func TestAnalyzeRowReachesWrappedDate(t *testing.T) {
 		"2024-12-03|Card payment Lidl||5.00|85.00",
 	})
 }
+
+// A row whose description runs over three lines around its date, its
+// amounts printed on the last of them: the lines keep their order
+// ("Direct debit", "monthly", then "Albert Heijn" with the amounts).
+func TestAnalyzeDescriptionOrderAroundDate(t *testing.T) {
+	pg := Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) {
+		for _, w := range strings.Fields(s) {
+			pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
+			x += 5 * float64(len(w)+1)
+		}
+	}
+	put(10, 40, "Statement period: 01/08/2024 - 31/08/2024")
+	put(10, 55, "Opening balance")
+	put(520, 55, "230.00")
+	put(150, 80, "Direct debit")
+	put(10, 85, "03/08/2024")
+	put(150, 90, "monthly")
+	put(150, 101, "Albert Heijn")
+	put(340, 101, "4.00")
+	put(520, 101, "226.00")
+	put(150, 130, "Card payment")
+	put(10, 135, "05/08/2024")
+	put(150, 140, "weekly")
+	put(150, 151, "Lidl")
+	put(340, 151, "6.00")
+	put(520, 151, "220.00")
+	res := Analyze([]Page{pg})
+	checkTxs(t, res, []string{
+		"2024-08-03|Direct debit monthly Albert Heijn||4.00|226.00",
+		"2024-08-05|Card payment weekly Lidl||6.00|220.00",
+	})
+}
