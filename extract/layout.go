@@ -250,18 +250,24 @@ func joinWrappedDate(a, b *line, h float64) bool {
 		v := b.words[k]
 		for e := end; e > j; e-- { // the whole cell first: "2 de set. de" over "2023"
 			last := a.words[e-1]
-			joined := Word{Text: last.Text + " " + v.Text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
+			// Glued where the cell broke inside a number ("06-02-" over
+			// "2023", "01/07/202" over "4"), else a word space ("17. 2."
+			// over "2024").
+			texts := []string{last.Text + " " + v.Text}
 			if strings.ContainsAny(last.Text[len(last.Text)-1:], "-./0123456789") && isDigitAt(v.Text, 0) {
-				joined.Text = last.Text + v.Text // "06-02-" over "2023", "01/07/202" over "4"
+				texts = []string{last.Text + v.Text, last.Text + " " + v.Text}
 			}
-			try := append(slices.Clone(a.words[j:e-1]), joined)
-			if _, n := lexDateWords(try, h); n != len(try) {
-				continue
+			for _, text := range texts {
+				joined := Word{Text: text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
+				try := append(slices.Clone(a.words[j:e-1]), joined)
+				if _, n := lexDateWords(try, h); n != len(try) {
+					continue
+				}
+				a.words[e-1] = joined
+				a.wrapBottom = max(a.wrapBottom, v.Y1)
+				b.words = slices.Delete(b.words, k, k+1)
+				return true
 			}
-			a.words[e-1] = joined
-			a.wrapBottom = max(a.wrapBottom, v.Y1)
-			b.words = slices.Delete(b.words, k, k+1)
-			return true
 		}
 	}
 	return false

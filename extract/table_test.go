@@ -1011,3 +1011,20 @@ func TestAnalyzeDescriptionOrderAroundDate(t *testing.T) {
 		"2024-08-05|Card payment weekly Lidl||6.00|220.00",
 	})
 }
+
+// A spaced date wrapped before its year ("17. 2." over "2024") joins with
+// a word space, not glued to the day's dot.
+func TestAnalyzeSpacedDateWrappedYear(t *testing.T) {
+	res := Analyze([]Page{synthPage(1,
+		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
+		[]cellAt{at(10, "Date"), at(120, "Details"), rat(400, "Amount"), rat(560, "Balance")},
+		[]cellAt{at(10, "17. 2."), at(120, "Card payment"), rat(400, "-2.17"), rat(560, "97.83")},
+		[]cellAt{at(10, "2024"), at(120, "Pingo Doce")},
+		[]cellAt{at(10, "19. 2."), at(120, "Cash"), rat(400, "-7.83"), rat(560, "90.00")},
+		[]cellAt{at(10, "2024")},
+	)})
+	checkTxs(t, res, []string{
+		"2024-02-17|Card payment Pingo Doce||2.17|97.83",
+		"2024-02-19|Cash||7.83|90.00",
+	})
+}
