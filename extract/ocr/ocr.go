@@ -165,6 +165,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (extr
 		}
 		words = mergeFigures(words, block)
 	}
+	words = joinCutThousands(words)
 	k := 72 / dpi
 	pg := extract.Page{
 		Number: pageNo,

@@ -193,3 +193,53 @@ func suspectFigures(words []ocrWord) int {
 	}
 	return n
 }
+
+// cutThousands matches the piece of a figure cut after its thousands
+// mark ("6,", "12."), and cutRest the rest of it: three digits, the
+// decimals and any sign ("368.06-").
+var (
+	cutThousands = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+(]?[0-9]{1,3}[.,]$`) })
+	cutRest      = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[0-9]{3}(?:[.,' ][0-9]{3})*[.,][0-9]{2}(?:[-)]|CR|DR|Cr|Dr)?$`)
+	})
+)
+
+// joinCutThousands joins a figure both reading modes cut after its
+// thousands mark ("6," "368.06-" for "6,368.06-"): the piece that ends
+// with the mark and, on its line within a word space to its right, the
+// three digits and decimals that go on from it. The mark must differ from
+// the rest's decimal mark, as a thousands mark does.
+func joinCutThousands(words []ocrWord) []ocrWord {
+	drop := make([]bool, len(words))
+	for i, w := range words {
+		if drop[i] || !cutThousands().MatchString(w.text) {
+			continue
+		}
+		h := w.box.Dy()
+		for j, next := range words {
+			gap := next.box.Min.X - w.box.Max.X
+			dy := next.box.Max.Y - w.box.Max.Y
+			if j == i || drop[j] || gap < 0 || gap >= h || 3*max(dy, -dy) >= h || !cutRest().MatchString(next.text) {
+				continue
+			}
+			mark := w.text[len(w.text)-1:]
+			d := strings.LastIndexAny(next.text, ".,")
+			dec := next.text[d : d+1]
+			if mark == dec {
+				continue // "6." "368.06": a decimal point, not a thousands mark
+			}
+			words[i].text += next.text
+			words[i].box = w.box.Union(next.box)
+			words[i].conf = min(w.conf, next.conf)
+			drop[j] = true
+			break
+		}
+	}
+	out := words[:0]
+	for i, w := range words {
+		if !drop[i] {
+			out = append(out, w)
+		}
+	}
+	return out
+}

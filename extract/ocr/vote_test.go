@@ -119,3 +119,48 @@ func TestSuspectFigures(t *testing.T) {
 		}
 	}
 }
+
+func TestJoinCutThousands(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		words []ocrWord
+		want  string
+	}{
+		{
+			name:  "cut after the thousands mark, the sign kept",
+			words: []ocrWord{vw("CAFE", 0, 60, 100, 1), vw("6,", 300, 318, 100, 2), vw("368.06-", 325, 410, 100, 3)},
+			want:  "CAFE 6,368.06-",
+		},
+		{
+			name:  "a decimal comma's page",
+			words: []ocrWord{vw("12.", 300, 330, 100, 2), vw("800,78", 336, 400, 100, 3)},
+			want:  "12.800,78",
+		},
+		{
+			name:  "the same mark twice is a decimal point, not a cut",
+			words: []ocrWord{vw("6.", 300, 318, 100, 2), vw("368.06", 325, 400, 100, 3)},
+			want:  "6. 368.06",
+		},
+		{
+			name:  "farther than a word space: two columns",
+			words: []ocrWord{vw("6,", 300, 318, 100, 2), vw("368.06", 350, 430, 100, 3)},
+			want:  "6, 368.06",
+		},
+		{
+			name:  "on another line",
+			words: []ocrWord{vw("6,", 300, 318, 100, 2), vw("368.06", 325, 400, 130, 3)},
+			want:  "6, 368.06",
+		},
+		{
+			name:  "not three digits after the mark",
+			words: []ocrWord{vw("6,", 300, 318, 100, 2), vw("36.06", 325, 380, 100, 3)},
+			want:  "6, 36.06",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := texts(joinCutThousands(tc.words)); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
