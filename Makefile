@@ -176,9 +176,12 @@ stress: deps
 # scans and photos uploaded, status polls, downloads in every format,
 # corrections, folder changes, deletes) on SQLite, then on PostgreSQL. It
 # records memory, open files, goroutines, data size, status p99 and queue
-# age every minute (lines starting SOAK), checks that nothing is stuck or
-# lost, quota exact and resources flat, and writes docs/soak-STORE.json
-# and docs/soak-STORE.png. TestSoakSlice, 40 s of it, runs in make test.
+# age every minute (lines starting SOAK, with the server's Go heap: live,
+# in use, free), checks that nothing is stuck or lost, quota exact and
+# resources flat, and writes docs/soak-STORE.json and docs/soak-STORE.png
+# (SOAK_OUT=DIR writes them there instead; SOAK_PROFILES=DIR adds a heap
+# profile a sample, for go tool pprof -base). TestSoakSlice, 40 s of it,
+# runs in make test.
 MINUTES ?= 60
 soak: test-deps
 	set -o pipefail; MINUTES=$(MINUTES) OMP_THREAD_LIMIT=1 $(GO) test -tags soak -run '^TestSoak$$' -count=1 -v -timeout $$(( $(MINUTES) * 2 + 30 ))m . 2>&1 | \

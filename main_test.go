@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -39,18 +40,45 @@ func TestMain(m *testing.M) {
 }
 
 // syncBuffer is a bytes.Buffer safe to write from one goroutine and read
-// from another.
+// from another. With keep set it holds at most about three times keep:
+// the first keep bytes written (a server's start: its address, its key),
+// and the last keep to 2*keep bytes, the middle counted and let go; a soak
+// that kept an hour's access log whole grew the process it measures.
 type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	keep int
+	// Past the head, tail fills while prev holds the part before it.
+	prev, tail bytes.Buffer
+	dropped    int64
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.buf.Write(p)
+	if b.keep == 0 || b.buf.Len()+len(p) <= b.keep && b.tail.Len() == 0 {
+		return b.buf.Write(p)
+	}
+	if b.tail.Len() >= b.keep {
+		b.dropped += int64(b.prev.Len())
+		b.prev, b.tail = b.tail, b.prev
+		b.tail.Reset()
+	}
+	return b.tail.Write(p)
 }
-func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.tail.Len() == 0 {
+		return b.buf.String()
+	}
+	gap := ""
+	if b.dropped > 0 {
+		gap = fmt.Sprintf("\n[... %d bytes not kept ...]\n", b.dropped)
+	}
+	return b.buf.String() + gap + b.prev.String() + b.tail.String()
+}
 
 var (
 	addrRE = regexp.MustCompile(`msg=serving addr=(\S+)`)
@@ -85,8 +113,16 @@ type serving struct {
 // serve starts `passbook serve` on data and waits for it to listen.
 func serve(t *testing.T, data string) *serving {
 	t.Helper()
+	return serveKeeping(t, data, 0)
+}
+
+// serveKeeping is serve holding only about 3*keep bytes of each of the
+// server's outputs (syncBuffer's keep; 0 keeps all), for runs long
+// enough that the whole log would weigh on the measures.
+func serveKeeping(t *testing.T, data string, keep int) *serving {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &serving{ctx: ctx, stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	s := &serving{ctx: ctx, stdout: &syncBuffer{keep: keep}, stderr: &syncBuffer{keep: keep}}
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data}, os.Getenv, nil, s.stdout, s.stderr)

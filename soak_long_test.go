@@ -64,8 +64,8 @@ func TestSoak(t *testing.T) {
 			fmt.Printf("SOAK %s %.0f min: %d uploads (%d deleted), %d downloads, %d edits, %d folder changes, %d pages charged for %d converted; stuck %d, failed %d; %s\n",
 				kind, minutes, rep.uploads, rep.deleted, rep.downloads, rep.edits, rep.folder, rep.charged, rep.pagesConverted, rep.stuck, len(rep.failed), flat)
 			for _, s := range rep.Samples {
-				fmt.Printf("SOAK %s minute %5.1f: server %.0f MB, workers %.0f MB, %d files, %d goroutines, data %.1f MB, status p99 %.1f ms, queue age %.1f s, %d uploads\n",
-					kind, s.At, s.ServerMB, s.WorkersMB, s.Files, s.Goroutines, s.DataMB, s.StatusP99ms, s.QueueAgeS, s.Uploads)
+				fmt.Printf("SOAK %s minute %5.1f: server %.0f MB, workers %.0f MB, %d files, %d goroutines, data %.1f MB, status p99 %.1f ms, queue age %.1f s, %d uploads; server heap %.0f MB live, %.0f in use, %.0f free\n",
+					kind, s.At, s.ServerMB, s.WorkersMB, s.Files, s.Goroutines, s.DataMB, s.StatusP99ms, s.QueueAgeS, s.Uploads, s.HeapLiveMB, s.HeapInuseMB, s.HeapFreeMB)
 			}
 			out := os.Getenv("SOAK_OUT")
 			if out == "" {
@@ -129,7 +129,7 @@ func writeSoakPlot(path, title string, ss []soakSample) error {
 		lines []func(soakSample) float64
 		names []string
 	}{
-		{"memory, MB", []func(soakSample) float64{func(s soakSample) float64 { return s.ServerMB }, func(s soakSample) float64 { return s.WorkersMB }}, []string{"server", "workers"}},
+		{"memory, MB", []func(soakSample) float64{func(s soakSample) float64 { return s.ServerMB }, func(s soakSample) float64 { return s.WorkersMB }, func(s soakSample) float64 { return s.HeapInuseMB }}, []string{"server", "workers", "server heap"}},
 		{"open files (server and workers)", []func(soakSample) float64{func(s soakSample) float64 { return float64(s.Files) }}, nil},
 		{"goroutines", []func(soakSample) float64{func(s soakSample) float64 { return float64(s.Goroutines) }}, nil},
 		{"data, MB", []func(soakSample) float64{func(s soakSample) float64 { return s.DataMB }}, nil},
@@ -141,7 +141,7 @@ func writeSoakPlot(path, title string, ss []soakSample) error {
 	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
 	ink := color.RGBA{40, 40, 40, 255}
 	grid := color.RGBA{220, 220, 220, 255}
-	colours := []color.RGBA{{31, 119, 180, 255}, {214, 39, 40, 255}}
+	colours := []color.RGBA{{31, 119, 180, 255}, {214, 39, 40, 255}, {44, 160, 44, 255}}
 	text := func(x, y int, s string, c color.Color) {
 		d := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: basicfont.Face7x13, Dot: fixed.P(x, y)}
 		d.DrawString(s)
@@ -185,7 +185,7 @@ func writeSoakPlot(path, title string, ss []soakSample) error {
 		for j, f := range p.lines {
 			c := colours[j%len(colours)]
 			if len(p.names) > j {
-				text(x1-150+j*70, y0+14, p.names[j], c)
+				text(x1-260+j*70, y0+14, p.names[j], c)
 			}
 			px, py := -1, -1
 			for _, s := range ss {

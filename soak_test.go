@@ -19,6 +19,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,6 +52,13 @@ type soakSample struct {
 	QueueAgeS   float64 `json:"queue_age_s"`
 	Uploads     int     `json:"uploads"`
 	Completed   int     `json:"completed"`
+	// The server process's Go heap (it holds the harness's clients too):
+	// live after the last collection, in use (spans holding objects), and
+	// free but not yet given back to the system. Resident memory beyond
+	// them is the runtime's own, stacks, the binary and C allocations.
+	HeapLiveMB  float64 `json:"heap_live_mb"`
+	HeapInuseMB float64 `json:"heap_inuse_mb"`
+	HeapFreeMB  float64 `json:"heap_free_mb"`
 }
 
 // soakDoc is one upload the harness made.
@@ -113,10 +122,17 @@ func newSoakFiles(t testing.TB) soakFiles {
 // soakFormats are the download formats a client asks for in turn.
 var soakFormats = []string{"json", "csv", "xlsx", "ofx", "qfx", "qbo", "qif", "camt053", "mt940", "csv&profile=xero", "csv&profile=excel-eu"}
 
+// soakLogKeep bounds the server's log a soak holds (syncBuffer's keep):
+// an hour of it, about 20 MB, kept whole, grew the measured process
+// in steps as its buffer doubled.
+const soakLogKeep = 256 << 10
+
 // runSoak serves cfg.data, runs the load for cfg.duration while sampling,
 // then lets the queue drain and checks what the store holds.
 func runSoak(t *testing.T, cfg soakConfig, files soakFiles) soakReport {
-	srv := serve(t, cfg.data)
+	// The server's log (an access line a request) is held in this process,
+	// whose memory the samples measure: keep only its start and its end.
+	srv := serveKeeping(t, cfg.data, soakLogKeep)
 	key := keyRE.FindString(srv.stdout.String())
 	if key == "" {
 		t.Fatalf("no API key printed:\n%s", srv.stdout.String())
@@ -399,12 +415,28 @@ func runSoak(t *testing.T, cfg soakConfig, files soakFiles) soakReport {
 			s.Files += procFiles(c)
 		}
 		s.Goroutines = runtime.NumGoroutine()
+		s.HeapLiveMB, s.HeapInuseMB, s.HeapFreeMB = goHeapMB()
 		s.DataMB = dataSize(t, cfg.data)
 		rep.Samples = append(rep.Samples, s)
+		if dir := os.Getenv("SOAK_PROFILES"); dir != "" {
+			// A heap profile a sample, to compare two with pprof -base.
+			if f, err := os.Create(filepath.Join(dir, fmt.Sprintf("heap-%05.1f.pprof", s.At))); err == nil {
+				pprof.Lookup("heap").WriteTo(f, 0)
+				f.Close()
+			}
+		}
 	}
-	for time.Since(start) < cfg.duration {
-		time.Sleep(min(cfg.sample, cfg.duration-time.Since(start)))
+	// One sample each cfg.sample from the start, the last at the end: a
+	// sample taken late does not shift the next, nor add one.
+	for at := cfg.sample; ; at += cfg.sample {
+		if cfg.duration-at < cfg.sample/2 { // the end, or a rounding short of it
+			at = cfg.duration
+		}
+		time.Sleep(time.Until(start.Add(at)))
 		sampleNow()
+		if at >= cfg.duration {
+			break
+		}
 	}
 	close(stop)
 	wg.Wait()
@@ -486,6 +518,20 @@ func procRSS(pid int) float64 {
 	return 0
 }
 
+// goHeapMB is this process's Go heap in MB: live after the last
+// collection, in use, and free but not returned to the system.
+func goHeapMB() (live, inuse, free float64) {
+	ms := []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+	}
+	metrics.Read(ms)
+	mb := func(i int) float64 { return float64(ms[i].Value.Uint64()) / (1 << 20) }
+	return mb(0), mb(1) + mb(2), mb(3)
+}
+
 // procFiles counts a process's open file descriptors.
 func procFiles(pid int) int {
 	ents, _ := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/fd")
@@ -540,6 +586,38 @@ func pgDatabaseMB(t *testing.T, url string) float64 {
 		t.Fatal(err)
 	}
 	return float64(n) / (1 << 20)
+}
+
+// TestSyncBufferKeep: a bounded buffer keeps the start and the end of
+// what was written, in order, says how much of the middle it let go, and
+// holds no more than about three times its bound however much is written.
+func TestSyncBufferKeep(t *testing.T) {
+	b := &syncBuffer{keep: 100}
+	var all strings.Builder
+	for i := range 1000 {
+		line := fmt.Sprintf("line %d\n", i)
+		b.Write([]byte(line))
+		all.WriteString(line)
+	}
+	got := b.String()
+	if !strings.HasPrefix(got, "line 0\nline 1\n") || !strings.HasSuffix(got, "line 998\nline 999\n") {
+		t.Fatalf("start or end lost:\n%s", got)
+	}
+	if held := b.buf.Len() + b.prev.Len() + b.tail.Len(); held > 3*100+16 {
+		t.Errorf("holds %d bytes for keep 100", held)
+	}
+	if int64(b.buf.Len()+b.prev.Len()+b.tail.Len())+b.dropped != int64(all.Len()) {
+		t.Errorf("held %d + dropped %d != written %d", b.buf.Len()+b.prev.Len()+b.tail.Len(), b.dropped, all.Len())
+	}
+	head, rest, ok := strings.Cut(got, fmt.Sprintf("\n[... %d bytes not kept ...]\n", b.dropped))
+	if !ok || !strings.HasPrefix(all.String(), head) || !strings.HasSuffix(all.String(), rest) {
+		t.Errorf("not the written text's start and end around the gap:\n%s", got)
+	}
+	var u syncBuffer
+	u.Write([]byte(all.String()))
+	if u.String() != all.String() {
+		t.Error("an unbounded buffer lost text")
+	}
 }
 
 // TestSoakSlice is the soak's short seeded slice: 40 seconds of the same
