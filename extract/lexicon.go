@@ -398,32 +398,23 @@ func mergeLexicons(lxs []lexicon) vocabulary {
 	return v
 }
 
-// balanceNames joins each of lx's balance titles to each of mods, before
-// and after it, and after it by each of its links: "saldo einde",
-// "einde saldo", "saldo per einde".
-func (lx lexicon) balanceNames(mods []string) []string {
-	var out []string
-	for _, b := range lx.balanceTitles {
-		for _, m := range mods {
-			out = append(out, b+" "+m, m+" "+b)
-			for _, l := range lx.links {
-				out = append(out, b+" "+l+" "+m)
-			}
-		}
-	}
-	return out
-}
+// balanceNames joins each of lx's balance titles to each of mods: "saldo
+// einde", "einde saldo", "saldo per einde".
+func (lx lexicon) balanceNames(mods []string) []string { return lx.joined(lx.balanceTitles, mods) }
 
 // sumsOf joins each of lx's sum words to each of ws, the words for money
-// in (or out), before and after it, and before it by each of its links:
-// "total credits", "gutschriften gesamt", "total de abonos".
-func (lx lexicon) sumsOf(ws []string) []string {
+// in (or out): "total credits", "gutschriften gesamt", "total de abonos".
+func (lx lexicon) sumsOf(ws []string) []string { return lx.joined(lx.totals, ws) }
+
+// joined joins each of heads to each of mods, before and after it, and
+// after it by each of lx's links.
+func (lx lexicon) joined(heads, mods []string) []string {
 	var out []string
-	for _, s := range lx.totals {
-		for _, w := range ws {
-			out = append(out, s+" "+w, w+" "+s)
+	for _, h := range heads {
+		for _, m := range mods {
+			out = append(out, h+" "+m, m+" "+h)
 			for _, l := range lx.links {
-				out = append(out, s+" "+l+" "+w)
+				out = append(out, h+" "+l+" "+m)
 			}
 		}
 	}

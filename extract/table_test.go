@@ -683,12 +683,7 @@ func TestAnalyzeCardNamedOnceByTitle(t *testing.T) {
 // whose booking date the column that runs in order names.
 func TestAnalyzeDatedHalfLineAbove(t *testing.T) {
 	pg := Page{Number: 1, Width: 612, Height: 792}
-	put := func(x, y float64, s string) {
-		for _, w := range strings.Fields(s) {
-			pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
-			x += 5 * float64(len(w)+1)
-		}
-	}
+	put := func(x, y float64, s string) { putWords(&pg, x, y, s) }
 	put(10, 40, "Statement period: 01/02/2024 - 29/02/2024")
 	put(10, 52, "Opening balance")
 	put(400, 52, "100.00")
@@ -871,12 +866,7 @@ func TestAnalyzeCentredRowSplitByPage(t *testing.T) {
 	var p1, p2 Page
 	p1 = Page{Number: 1, Width: 612, Height: 792}
 	p2 = Page{Number: 2, Width: 612, Height: 792}
-	put := func(pg *Page, x, y float64, s string) {
-		for _, w := range strings.Fields(s) {
-			pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
-			x += 5 * float64(len(w)+1)
-		}
-	}
+	put := putWords
 	put(&p1, 10, 40, "Statement period: 01/01/2023 - 31/01/2023")
 	put(&p1, 10, 60, "Opening balance")
 	put(&p1, 520, 60, "100.00")
@@ -911,12 +901,7 @@ func TestAnalyzeCentredRowSplitByPage(t *testing.T) {
 // line, over the row's date and balance): the figure is the row's.
 func TestAnalyzeMoneyHalfLineAbove(t *testing.T) {
 	pg := Page{Number: 1, Width: 612, Height: 792}
-	put := func(x, y float64, s string) {
-		for _, w := range strings.Fields(s) {
-			pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
-			x += 5 * float64(len(w)+1)
-		}
-	}
+	put := func(x, y float64, s string) { putWords(&pg, x, y, s) }
 	put(10, 40, "Statement period: 01/07/2022 - 31/07/2022")
 	put(10, 55, "Opening balance")
 	put(520, 55, "280.57")
@@ -984,12 +969,7 @@ func TestAnalyzeRowReachesWrappedDate(t *testing.T) {
 // ("Direct debit", "monthly", then "Albert Heijn" with the amounts).
 func TestAnalyzeDescriptionOrderAroundDate(t *testing.T) {
 	pg := Page{Number: 1, Width: 612, Height: 792}
-	put := func(x, y float64, s string) {
-		for _, w := range strings.Fields(s) {
-			pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
-			x += 5 * float64(len(w)+1)
-		}
-	}
+	put := func(x, y float64, s string) { putWords(&pg, x, y, s) }
 	put(10, 40, "Statement period: 01/08/2024 - 31/08/2024")
 	put(10, 55, "Opening balance")
 	put(520, 55, "230.00")
@@ -1027,4 +1007,13 @@ func TestAnalyzeSpacedDateWrappedYear(t *testing.T) {
 		"2024-02-17|Card payment Pingo Doce||2.17|97.83",
 		"2024-02-19|Cash||7.83|90.00",
 	})
+}
+
+// putWords places s's words on pg from (x, y) in synthPage's font: ten
+// points high, five wide a character, a space between words.
+func putWords(pg *Page, x, y float64, s string) {
+	for _, w := range strings.Fields(s) {
+		pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
+		x += 5 * float64(len(w)+1)
+	}
 }
