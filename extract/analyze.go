@@ -2,10 +2,13 @@ package extract
 
 import (
 	"fmt"
-	"github.com/shopspring/decimal"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/shopspring/decimal"
+
+	"passbook/extract/source"
 )
 
 // analyze finds the transaction tables in a document's words and reads them
@@ -216,7 +219,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	}
 	// The running balance catches what recognition commonly gets wrong: a
 	// lost minus, a misread digit.
-	ocr := slices.ContainsFunc(doc.Pages, func(p Page) bool { return p.OCR })
+	ocr := slices.ContainsFunc(doc.Pages, func(p source.Page) bool { return p.OCR })
 	if len(parts) == 1 {
 		loose := looseAmounts(parts[0].lines, read[0].rows)
 		st := res.Statement

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"time"
+
+	"passbook/extract/source"
 )
 
 // MaxPages bounds the pages (or image frames) of one document.
@@ -60,7 +62,7 @@ func Sniff(data []byte) string {
 
 // Document is a document's pages with what the file says of itself.
 type Document struct {
-	Pages []Page
+	Pages []source.Page
 	// Created is when the file says it was made (a PDF's creation date,
 	// its day); zero when it does not say. A statement that prints no
 	// year takes its dates in the year up to it.
@@ -72,7 +74,7 @@ type Document struct {
 // Analyze reads the words of a document's pages (from a text layer or from
 // recognition) into its transactions and statement summary. It is the whole
 // analysis, pure Go: extract/engine feeds it the pages MuPDF and Tesseract read.
-func Analyze(pages []Page) *Result {
+func Analyze(pages []source.Page) *Result {
 	return AnalyzeDocument(Document{Pages: pages}, nil)
 }
 
@@ -95,7 +97,7 @@ func AnalyzeDocument(doc Document, explain io.Writer) *Result {
 // their numbers, warnings and kind; their words, a second copy of every
 // word the lines hold, were ~9 MB of a 500-page statement's heap for the
 // whole analysis. The caller's pages are not changed.
-func withoutWords(pages []Page) []Page {
+func withoutWords(pages []source.Page) []source.Page {
 	out := slices.Clone(pages)
 	for i := range out {
 		out[i].Words = nil

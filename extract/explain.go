@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"passbook/extract/source"
 )
 
 // explainer writes what the analysis weighed, for `passbook extract
@@ -25,7 +27,7 @@ func (x *explainer) printf(format string, args ...any) {
 
 // Explain is Analyze that also writes to w, for a person, how the
 // document was read.
-func Explain(pages []Page, w io.Writer) *Result {
+func Explain(pages []source.Page, w io.Writer) *Result {
 	return AnalyzeDocument(Document{Pages: pages}, w)
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"passbook/extract/source"
+
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -81,7 +83,7 @@ func classifyPhrase(s string) (colRole, int) {
 
 // columnGap reports more than a word's space between two words of a line:
 // the gap between two columns' headings.
-func columnGap(a, b Word) bool {
+func columnGap(a, b source.Word) bool {
 	return b.X0-a.X1 > 0.6*max(a.Y1-a.Y0, b.Y1-b.Y0)
 }
 
@@ -91,7 +93,7 @@ func columnGap(a, b Word) bool {
 // before it ("Libellé | de l'opération"), as few such words as can be,
 // unless a column's gap parts them. A money heading that only qualifies its neighbour ("Debit | Amount"), or
 // names its role again ("Deposits & Credits"), stays joined to it.
-func headingCuts(words []Word) []int {
+func headingCuts(words []source.Word) []int {
 	n := len(words)
 	// cost[i] orders the readings of words[:i]: fewest words outside any
 	// heading, then fewest headings; -1 when none reads them.
@@ -266,7 +268,7 @@ type label struct {
 func buildLabels(band []*line) []label {
 	var phrases []label
 	for _, l := range band {
-		var cur []Word
+		var cur []source.Word
 		flush := func() {
 			if len(cur) == 0 {
 				return

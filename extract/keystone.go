@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"passbook/extract/source"
 )
 
 // straightenColumns undoes, on a recognised page's words, the keystone of
@@ -15,7 +17,7 @@ import (
 // edge leans, every word is moved and stretched along its line so that
 // both edges stand upright where they are at the middle of the page.
 // Deskewing has already turned the page as a whole.
-func straightenColumns(pg Page) Page {
+func straightenColumns(pg source.Page) source.Page {
 	lines := groupLines(pg, 0)
 	var left, right []edgePoint
 	for _, l := range lines {
@@ -47,7 +49,7 @@ func straightenColumns(pg Page) Page {
 	if r0-l0 < 50 {
 		return pg
 	}
-	ws := make([]Word, len(pg.Words))
+	ws := make([]source.Word, len(pg.Words))
 	for i, w := range pg.Words {
 		y := (w.Y0 + w.Y1) / 2
 		l, r := lc+ls*y, rc+rs*y

@@ -3,6 +3,8 @@ package extract
 import (
 	"fmt"
 	"testing"
+
+	"passbook/extract/source"
 )
 
 // A photo taken at an angle widens the page towards its foot: figures of
@@ -28,7 +30,7 @@ func TestStraightenColumns(t *testing.T) {
 	pg := synthPage(1, lines...)
 	pg.OCR = true
 	upright := pg
-	upright.Words = append([]Word(nil), pg.Words...)
+	upright.Words = append([]source.Word(nil), pg.Words...)
 	// Keystone: each line is stretched about x=0 by up to a quarter at the
 	// page's foot, and shifted left a little.
 	for i, w := range pg.Words {
@@ -38,12 +40,12 @@ func TestStraightenColumns(t *testing.T) {
 	if got := straightenColumns(upright); !sameWords(got.Words, upright.Words) {
 		t.Errorf("an upright page's words were moved")
 	}
-	checkTxs(t, Analyze([]Page{pg}), want)
+	checkTxs(t, Analyze([]source.Page{pg}), want)
 }
 
 func plain(cents int) string { return fmt.Sprintf("%d.%02d", cents/100, cents%100) }
 
-func sameWords(a, b []Word) bool {
+func sameWords(a, b []source.Word) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -7,13 +7,15 @@ import (
 	"strings"
 	"unicode"
 
+	"passbook/extract/source"
+
 	"github.com/shopspring/decimal"
 )
 
 // line is one visual row of a page: words sharing a baseline, left to right.
 type line struct {
 	page   int // index into the document's pages
-	words  []Word
+	words  []source.Word
 	y0, y1 float64
 	// em is the height of the line's typical word (the median): the font's
 	// size, near enough. OCR boxes hug the glyphs, so "nov" is shorter than
@@ -77,8 +79,8 @@ const ocrGlyphShare = 0.75
 // groupLines sorts a page's words into visual lines. A word joins a line when
 // its vertical middle falls inside the line's band; the band is the line's
 // first word's, so superscripts and mixed font sizes stay on their line.
-func groupLines(pg Page, pageIdx int) []*line {
-	ws := make([]Word, 0, len(pg.Words))
+func groupLines(pg source.Page, pageIdx int) []*line {
+	ws := make([]source.Word, 0, len(pg.Words))
 	for _, w := range pg.Words {
 		if strings.TrimSpace(w.Text) != "" && w.Y1 > w.Y0 {
 			ws = append(ws, w)
@@ -208,7 +210,7 @@ func joinWrappedMark(a, b *line, h float64) {
 		if !isDrCrMark(v.Text) && !currencyWord(v.Text) || k > 0 && !apart(v.X0-b.words[k-1].X1, h) || k+1 < len(b.words) && !apart(b.words[k+1].X0-v.X1, h) {
 			continue
 		}
-		j := slices.IndexFunc(a.words, func(u Word) bool { return abs(u.X1-v.X1) < 1.5 })
+		j := slices.IndexFunc(a.words, func(u source.Word) bool { return abs(u.X1-v.X1) < 1.5 })
 		if j < 0 || j+1 < len(a.words) && !apart(a.words[j+1].X0-a.words[j].X1, h) || !hasDigit(a.words[j].Text) && !currencyWord(a.words[j].Text) {
 			continue
 		}
@@ -230,7 +232,7 @@ func joinWrappedDate(a, b *line, h float64) bool {
 		// The word below, at the cell's left edge; a row's line may
 		// overlap the date's own (it is centred on the cell), the word
 		// itself may not.
-		k := slices.IndexFunc(b.words, func(v Word) bool { return abs(v.X0-a.words[j].X0) < 1.5 && v.Y0 >= a.y1-0.2*h })
+		k := slices.IndexFunc(b.words, func(v source.Word) bool { return abs(v.X0-a.words[j].X0) < 1.5 && v.Y0 >= a.y1-0.2*h })
 		if k < 0 {
 			continue
 		}
@@ -258,7 +260,7 @@ func joinWrappedDate(a, b *line, h float64) bool {
 				texts = []string{last.Text + v.Text, last.Text + " " + v.Text}
 			}
 			for _, text := range texts {
-				joined := Word{Text: text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
+				joined := source.Word{Text: text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
 				try := append(slices.Clone(a.words[j:e-1]), joined)
 				if _, n := lexDateWords(try, h); n != len(try) {
 					continue
@@ -279,7 +281,7 @@ func joinWrappedDate(a, b *line, h float64) bool {
 // of nearby lines predicts, so a line may climb or fall across the page. A
 // band fixed by the line's first word would cut a tilted row in two (its
 // date on one line, its amounts on the next).
-func chainLines(ws []Word, pageIdx int) []*line {
+func chainLines(ws []source.Word, pageIdx int) []*line {
 	byX := slices.Clone(ws)
 	sort.SliceStable(byX, func(i, j int) bool { return byX[i].X0 < byX[j].X0 })
 	// A first pass takes the slant as level; the lines it finds give the
@@ -329,7 +331,7 @@ func slantAt(slants []slant, y float64) float64 {
 
 // chainPass is one left-to-right pass of chainLines over words sorted by
 // their left edge; slants (nil for level) predict the next word's height.
-func chainPass(byX []Word, pageIdx int, slants []slant) []*line {
+func chainPass(byX []source.Word, pageIdx int, slants []slant) []*line {
 	var lines []*line
 	for _, w := range byX {
 		mid, h := (w.Y0+w.Y1)/2, w.Y1-w.Y0
@@ -350,7 +352,7 @@ func chainPass(byX []Word, pageIdx int, slants []slant) []*line {
 			}
 		}
 		if best < 0 {
-			lines = append(lines, &line{page: pageIdx, y0: w.Y0, y1: w.Y1, words: []Word{w}})
+			lines = append(lines, &line{page: pageIdx, y0: w.Y0, y1: w.Y1, words: []source.Word{w}})
 			continue
 		}
 		lines[best].words = append(lines[best].words, w)
@@ -494,7 +496,7 @@ func joinDatedHalves(lines []*line, decimalComma bool) []*line {
 }
 
 // collide reports a word of a overlapping a word of b across.
-func collide(a, b []Word) bool {
+func collide(a, b []source.Word) bool {
 	for _, u := range a {
 		for _, v := range b {
 			if u.X0 < v.X1 && v.X0 < u.X1 {
@@ -523,11 +525,11 @@ func apart(gap, h float64) bool { return gap > 0.8*h }
 
 // percent reports a "%" set just after a number (last): a rate, never an
 // amount of money.
-func percent(rest []Word, last Word, h float64) bool {
+func percent(rest []source.Word, last source.Word, h float64) bool {
 	return strings.HasSuffix(last.Text, "%") || len(rest) > 0 && strings.HasPrefix(rest[0].Text, "%") && !apart(rest[0].X0-last.X1, h)
 }
 
-func joinWords(ws []Word) string {
+func joinWords(ws []source.Word) string {
 	parts := make([]string, len(ws))
 	for i, w := range ws {
 		parts[i] = w.Text
@@ -539,7 +541,7 @@ func joinWords(ws []Word) string {
 // words it took (0 for none), its value, whether it carried a sign or marker,
 // and whether it is bare: a whole number with no separators, which is money
 // only in a money column (see token.bare).
-func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decimal, bool, bool) {
+func lexAmountWords(ws []source.Word, h float64, decimalComma bool) (int, decimal.Decimal, bool, bool) {
 	if !hasDigit(ws[0].Text) && !currencyWord(strings.TrimLeft(ws[0].Text, "+-")) && !drCrWord(ws[0].Text) {
 		return 0, decimal.Decimal{}, false, false
 	}
@@ -574,7 +576,7 @@ func lexAmountWords(ws []Word, h float64, decimalComma bool) (int, decimal.Decim
 
 // lexDateWords reads a date from the start of ws, returning the token and how
 // many words it took (0 for none). Words must be close together to form one date.
-func lexDateWords(ws []Word, h float64) (token, int) {
+func lexDateWords(ws []source.Word, h float64) (token, int) {
 	if len(ws) == 0 || !hasDigit(ws[0].Text) && !startsWithMonthName(ws[0].Text) {
 		return token{}, 0
 	}

@@ -3,6 +3,8 @@ package extract
 import (
 	"strings"
 	"testing"
+
+	"passbook/extract/source"
 )
 
 // cellAt is text placed on a synthetic page: left-aligned at x, or
@@ -18,8 +20,8 @@ func rat(x float64, s string) cellAt { return cellAt{x: x, s: s, right: true} }
 
 // synthPage lays out lines 12 points apart in a 10-point font whose
 // characters are 5 points wide; a nil line leaves a blank line.
-func synthPage(number int, lines ...[]cellAt) Page {
-	pg := Page{Number: number, Width: 612, Height: 792}
+func synthPage(number int, lines ...[]cellAt) source.Page {
+	pg := source.Page{Number: number, Width: 612, Height: 792}
 	for i, cells := range lines {
 		y := 40 + 12*float64(i)
 		for _, c := range cells {
@@ -29,7 +31,7 @@ func synthPage(number int, lines ...[]cellAt) Page {
 			}
 			for _, w := range strings.Split(c.s, " ") {
 				if w != "" {
-					pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
+					pg.Words = append(pg.Words, source.Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
 				}
 				x += 5 * float64(len(w)+1)
 			}
@@ -39,7 +41,7 @@ func synthPage(number int, lines ...[]cellAt) Page {
 }
 
 func TestGroupLines(t *testing.T) {
-	pg := Page{Words: []Word{
+	pg := source.Page{Words: []source.Word{
 		{Text: "b", X0: 50, Y0: 100.8, X1: 55, Y1: 110.8},
 		{Text: "a", X0: 10, Y0: 100, X1: 15, Y1: 110},
 		{Text: "c", X0: 10, Y0: 112, X1: 15, Y1: 122},
@@ -176,10 +178,10 @@ func TestBareAmounts(t *testing.T) {
 		{[]string{"Coffee"}, 0, false, "0"},
 	}
 	for _, c := range cases {
-		ws := make([]Word, len(c.words))
+		ws := make([]source.Word, len(c.words))
 		x := 0.0
 		for i, s := range c.words {
-			ws[i] = Word{Text: s, X0: x, Y0: 0, X1: x + 5*float64(len(s)), Y1: 10}
+			ws[i] = source.Word{Text: s, X0: x, Y0: 0, X1: x + 5*float64(len(s)), Y1: 10}
 			x = ws[i].X1 + 2
 		}
 		n, v, _, bare := lexAmountWords(ws, 10, false)
@@ -188,7 +190,7 @@ func TestBareAmounts(t *testing.T) {
 		}
 	}
 	// Inside a sentence a number is text, not a bare amount.
-	l := &line{words: []Word{{Text: "within", X0: 0, X1: 30, Y1: 10}, {Text: "30", X0: 33, X1: 43, Y1: 10}, {Text: "days", X0: 46, X1: 66, Y1: 10}}}
+	l := &line{words: []source.Word{{Text: "within", X0: 0, X1: 30, Y1: 10}, {Text: "30", X0: 33, X1: 43, Y1: 10}, {Text: "days", X0: 46, X1: 66, Y1: 10}}}
 	tokenize(l, false)
 	for _, tk := range l.toks {
 		if tk.bare {
@@ -296,7 +298,7 @@ func TestHeadingBandStopsAtDescription(t *testing.T) {
 // line, and a word box recognition ran on over the next word does not
 // split its line.
 func TestGroupLinesSlantedOCR(t *testing.T) {
-	pg := Page{OCR: true}
+	pg := source.Page{OCR: true}
 	for r := range 6 {
 		y := 100 + 14*float64(r)
 		for _, w := range []struct {
@@ -304,7 +306,7 @@ func TestGroupLinesSlantedOCR(t *testing.T) {
 			text string
 		}{{40, "01/05/2024"}, {140, "Payment"}, {190, "Lisboa"}, {470, "12.50"}, {540, "100.00"}} {
 			y0 := y + 0.012*w.x
-			pg.Words = append(pg.Words, Word{Text: w.text, X0: w.x, X1: w.x + 5*float64(len(w.text)), Y0: y0, Y1: y0 + 7})
+			pg.Words = append(pg.Words, source.Word{Text: w.text, X0: w.x, X1: w.x + 5*float64(len(w.text)), Y0: y0, Y1: y0 + 7})
 		}
 	}
 	pg.Words[3].X1 = 560 // the first row's "12.50" runs on over "100.00"
@@ -352,7 +354,7 @@ func TestMarkedWholeNumberUnderIndicator(t *testing.T) {
 		[]cellAt{at(10, "03/01/2022"), at(90, "Rechnung"), at(300, "FPO"), rat(435, "118"), at(440, "Dr"), rat(540, "1,167")},
 		[]cellAt{at(10, "03/02/2022"), at(90, "Recibo"), at(300, "POS"), rat(435, "3"), at(440, "Dr"), rat(540, "1,164")},
 	)
-	checkTxs(t, Analyze([]Page{pg}), []string{
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
 		"2022-03-01|Rechnung||118.00|1167.00",
 		"2022-03-02|Recibo||3.00|1164.00",
 	})

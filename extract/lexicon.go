@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"passbook/extract/source"
 )
 
 // lexicon is one language's words for what a statement prints. Every rule
@@ -486,14 +488,14 @@ func containsPhrase(folded, p string) bool {
 // phraseEnd finds the first of phrases among words, matched whole-word on
 // their folded forms, and returns the index of the word after it; -1 when
 // none is there. Phrases are tried longest first.
-func phraseEnd(words []Word, phrases []string) int {
+func phraseEnd(words []source.Word, phrases []string) int {
 	_, end := phraseSpan(words, phrases)
 	return end
 }
 
 // phraseSpan is phraseEnd that also gives the index of the phrase's first
 // word; -1, -1 when none is there.
-func phraseSpan(words []Word, phrases []string) (start, end int) {
+func phraseSpan(words []source.Word, phrases []string) (start, end int) {
 	type tok struct {
 		s    string
 		word int

@@ -3,6 +3,8 @@ package extract
 import (
 	"strings"
 	"testing"
+
+	"passbook/extract/source"
 )
 
 // lexiconCase is what one language's statements print, and what the rules
@@ -189,7 +191,7 @@ func TestLexiconsComplete(t *testing.T) {
 // a table with no balance column counts its balances back from "Saldo
 // einde periode", and forward from "Saldo al inicio".
 func TestComposedBalanceNames(t *testing.T) {
-	page := func(label, amount string) Page {
+	page := func(label, amount string) source.Page {
 		return synthPage(1,
 			[]cellAt{at(10, label), rat(300, amount)},
 			nil,
@@ -202,12 +204,12 @@ func TestComposedBalanceNames(t *testing.T) {
 		"2023-06-01|Albert Heijn||185.41|7128.13",
 		"2023-06-03|Salaris|1874.61||9002.74",
 	}
-	res := Analyze([]Page{page("Saldo einde periode", "9.002,74")})
+	res := Analyze([]source.Page{page("Saldo einde periode", "9.002,74")})
 	checkTxs(t, res, want)
 	if c := res.Statement.ClosingBalance; c == nil || c.String() != "9002.74" {
 		t.Errorf("closing balance %v, want 9002.74", c)
 	}
-	res = Analyze([]Page{page("Saldo al inicio", "7.313,54")})
+	res = Analyze([]source.Page{page("Saldo al inicio", "7.313,54")})
 	checkTxs(t, res, want)
 	if o := res.Statement.OpeningBalance; o == nil || o.String() != "7313.54" {
 		t.Errorf("opening balance %v, want 7313.54", o)

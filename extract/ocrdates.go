@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"passbook/extract/source"
 )
 
 // dateShape is how a document prints its numeric dates: the digits of each
@@ -44,7 +46,7 @@ func shapeOf(text string) (dateShape, dateToken, bool) {
 //
 // Without such a date the row's date is lost, and the row is read as the
 // description of the row before it.
-func fixShapedDates(pages []Page) {
+func fixShapedDates(pages []source.Page) {
 	// A word that is a whole date, and where it stands.
 	type dateWord struct {
 		shape  dateShape

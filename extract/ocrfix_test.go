@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"passbook/extract/source"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -224,7 +226,7 @@ func TestOCRConfusable(t *testing.T) {
 // ocrLike makes a page read as recognition reads it: each word's box hugs
 // its glyphs, so a word of small letters ("nov") is shorter than digits and
 // capitals ("23"), and neither spans the font's size.
-func ocrLike(pg Page) Page {
+func ocrLike(pg source.Page) source.Page {
 	pg.OCR = true
 	for i := range pg.Words {
 		w := &pg.Words[i]
@@ -257,7 +259,7 @@ func TestAnalyzeOCRCardStatement(t *testing.T) {
 		[]cellAt{at(10, "dec 17"), at(80, "Refund card"), rat(400, "41.54"), rat(500, "489.49")},
 		[]cellAt{at(80, "New balance"), rat(500, "489.49")},
 	))
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2021-11-23|Cafe Roma||14.91|388.38",
 		"2021-11-26|Shop Lisboa||142.65|531.03",
@@ -282,7 +284,7 @@ func TestAnalyzeLostDrCrMark(t *testing.T) {
 		[]cellAt{at(10, "08/11/2023"), at(80, "Card payment"), rat(400, "397.91"), rat(500, "687.44")},
 		[]cellAt{at(10, "14/11/2023"), at(80, "Rent"), rat(400, "7.38 Dr"), rat(500, "680.06")},
 	))
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2023-11-01|Salary|257.34||1130.58",
 		"2023-11-04|Cafe de Flore||45.23|1085.35",
@@ -350,10 +352,10 @@ func TestAnalyzeOCROpeningUnchecked(t *testing.T) {
 		[]cellAt{at(10, "01/03/2024"), at(80, "Salary"), rat(500, "50.00")},
 		[]cellAt{at(10, "02/03/2024"), at(80, "Coffee"), rat(400, "20.00")},
 	)
-	if rec := Analyze([]Page{page}).Statement.Reconciliation; rec.Status != ReconcileOK {
+	if rec := Analyze([]source.Page{page}).Statement.Reconciliation; rec.Status != ReconcileOK {
 		t.Fatalf("from a text layer: %s (%s), want ok", rec.Status, rec.Message)
 	}
-	if rec := Analyze([]Page{ocrLike(page)}).Statement.Reconciliation; rec.Status != ReconcileUnverified {
+	if rec := Analyze([]source.Page{ocrLike(page)}).Statement.Reconciliation; rec.Status != ReconcileUnverified {
 		t.Errorf("by OCR: %s (%s), want unverified", rec.Status, rec.Message)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"passbook/extract/source"
 )
 
 // headingWords are the words of every heading phrase, folded: what a
@@ -214,12 +216,12 @@ var (
 // is one amount (not before a third word that makes it a date). It runs
 // on the page's words before they are chained into lines: the two halves'
 // boxes may sit at heights that would put them on lines of their own.
-func joinLostDecimals(ws []Word, decimalComma bool) []Word {
+func joinLostDecimals(ws []source.Word, decimalComma bool) []source.Word {
 	point := "."
 	if decimalComma {
 		point = ","
 	}
-	return joinPairs(ws, func(ws []Word, used []bool, i int) (int, string) {
+	return joinPairs(ws, func(ws []source.Word, used []bool, i int) (int, string) {
 		if !lostPoint().MatchString(ws[i].Text) {
 			return -1, ""
 		}
@@ -234,8 +236,8 @@ func joinLostDecimals(ws []Word, decimalComma bool) []Word {
 // joinPairs joins each word to the one partner gives it (its index and the
 // joined text; -1 for none), in the order the words come, each word used
 // once: the joined word spans both boxes and keeps the lower confidence.
-func joinPairs(ws []Word, partner func(ws []Word, used []bool, i int) (int, string)) []Word {
-	out := make([]Word, 0, len(ws))
+func joinPairs(ws []source.Word, partner func(ws []source.Word, used []bool, i int) (int, string)) []source.Word {
+	out := make([]source.Word, 0, len(ws))
 	used := make([]bool, len(ws))
 	for i, a := range ws {
 		if used[i] {
@@ -244,7 +246,7 @@ func joinPairs(ws []Word, partner func(ws []Word, used []bool, i int) (int, stri
 		if j, text := partner(ws, used, i); j >= 0 {
 			b := ws[j]
 			used[j] = true
-			a = Word{Text: text, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
+			a = source.Word{Text: text, X0: a.X0, Y0: min(a.Y0, b.Y0), X1: b.X1, Y1: max(a.Y1, b.Y1), Conf: min(a.Conf, b.Conf)}
 		}
 		out = append(out, a)
 	}
@@ -253,7 +255,7 @@ func joinPairs(ws []Word, partner func(ws []Word, used []bool, i int) (int, stri
 
 // centsAfter finds the word of two digits just after ws[i] on its
 // baseline, -1 for none (or when a year-like word follows it: a date).
-func centsAfter(ws []Word, used []bool, i int) int {
+func centsAfter(ws []source.Word, used []bool, i int) int {
 	a := ws[i]
 	h := a.Y1 - a.Y0
 	best := nextOnLine(ws, used, i)
@@ -271,7 +273,7 @@ func centsAfter(ws []Word, used []bool, i int) int {
 
 // nextOnLine is the word just right of ws[i] on its baseline, within a
 // word space and a bit: -1 when there is none (or it is used).
-func nextOnLine(ws []Word, used []bool, i int) int {
+func nextOnLine(ws []source.Word, used []bool, i int) int {
 	a := ws[i]
 	h := a.Y1 - a.Y0
 	best := -1
@@ -290,8 +292,8 @@ func nextOnLine(ws []Word, used []bool, i int) int {
 // ("21 /07", "21/ 07/2023"): a day of one or two digits and the rest of the
 // date starting or ending with the separator, on one baseline within a word
 // space, are one word.
-func joinSplitDates(ws []Word) []Word {
-	return joinPairs(ws, func(ws []Word, used []bool, i int) (int, string) {
+func joinSplitDates(ws []source.Word) []source.Word {
+	return joinPairs(ws, func(ws []source.Word, used []bool, i int) (int, string) {
 		a := ws[i].Text
 		if !splitDayWord().MatchString(a) {
 			return -1, ""
@@ -336,7 +338,7 @@ var digitLike = strings.NewReplacer("o", "0", "O", "0", "s", "5", "S", "5", "l",
 // the letters about the name that look like digits are read as them.
 // A month's name misread by a letter between a day and a year ("1 aodt
 // 2025" for 1 août 2025) takes the one month name within an edit of it.
-func fixDateWords(ws []Word) {
+func fixDateWords(ws []source.Word) {
 	for i, w := range ws {
 		if i > 0 && i+1 < len(ws) && dayWord().MatchString(ws[i-1].Text) && yearWord4().MatchString(ws[i+1].Text) {
 			if m, ok := nearMonth(w.Text); ok {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"passbook/extract/source"
 )
 
 func TestRepairHeadingWords(t *testing.T) {
@@ -25,7 +27,7 @@ func TestRepairHeadingWords(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			l := &line{ocr: tc.ocr}
 			for i, w := range tc.words {
-				l.words = append(l.words, Word{Text: w, X0: float64(100 * i), X1: float64(100*i + 60), Y0: 10, Y1: 20})
+				l.words = append(l.words, source.Word{Text: w, X0: float64(100 * i), X1: float64(100*i + 60), Y0: 10, Y1: 20})
 			}
 			repairHeadingWords(l)
 			if got := l.text(); got != tc.want {
@@ -50,7 +52,7 @@ func TestOCRLostPointAndDateDigits(t *testing.T) {
 		[]cellAt{at(10, "09FEB24"), at(90, "HARDWARE DEPOT"), rat(370, "225 -85"), rat(540, "4,285 47")},
 	)
 	pg.OCR = true
-	checkTxs(t, Analyze([]Page{pg}), []string{
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
 		"2024-01-25|LANDLORD RENT||241.51|3511.32",
 		"2024-02-08|SALARY 12 03 2024|1000.00||4511.32",
 		"2024-02-09|HARDWARE DEPOT||225.85|4285.47",
@@ -75,7 +77,7 @@ func TestLowConfidenceRowWarned(t *testing.T) {
 			pg.Words[i].Conf = 41
 		}
 	}
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	if len(res.Transactions) != 2 {
 		t.Fatalf("got %d transactions, want 2", len(res.Transactions))
 	}
@@ -93,7 +95,7 @@ func TestLowConfidenceRowWarned(t *testing.T) {
 	for i := range pg.Words {
 		pg.Words[i].Conf = 92
 	}
-	if s := Analyze([]Page{pg}).Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := Analyze([]source.Page{pg}).Statement.Reconciliation.Status; s != ReconcileOK {
 		t.Errorf("reconciliation %s, want ok with every word read confidently", s)
 	}
 }
@@ -110,9 +112,9 @@ func TestOCRMonthNameMisread(t *testing.T) {
 		{"aodt 2025", "aodt 2025"},
 		{"12 Grant 2024", "12 Grant 2024"},
 	} {
-		var ws []Word
+		var ws []source.Word
 		for i, w := range strings.Fields(tc.in) {
-			ws = append(ws, Word{Text: w, X0: float64(40 * i), X1: float64(40*i + 30), Y0: 10, Y1: 20})
+			ws = append(ws, source.Word{Text: w, X0: float64(40 * i), X1: float64(40*i + 30), Y0: 10, Y1: 20})
 		}
 		fixDateWords(ws)
 		var got []string
@@ -130,7 +132,7 @@ func TestOCRMonthNameMisread(t *testing.T) {
 // the row says so, and the statement is unverified. A text layer's dated
 // balance line stays a balance to check.
 func TestOCRUnreadableAmount(t *testing.T) {
-	page := func(ocr bool) Page {
+	page := func(ocr bool) source.Page {
 		pg := synthPage(1,
 			[]cellAt{at(10, "Statement period 01/01/2024 to 31/01/2024")},
 			nil,
@@ -143,7 +145,7 @@ func TestOCRUnreadableAmount(t *testing.T) {
 		pg.OCR = ocr
 		return pg
 	}
-	res := Analyze([]Page{page(true)})
+	res := Analyze([]source.Page{page(true)})
 	checkTxs(t, res, []string{
 		"2024-01-02|CAFE LUNA||10.00|90.00",
 		"2024-01-03|AMAZON MKTPLACE||1.17|88.83",
@@ -155,7 +157,7 @@ func TestOCRUnreadableAmount(t *testing.T) {
 	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: the balance gave an amount", s)
 	}
-	if n := len(Analyze([]Page{page(false)}).Transactions); n != 2 {
+	if n := len(Analyze([]source.Page{page(false)}).Transactions); n != 2 {
 		t.Errorf("text layer: %d transactions, want 2 (the AAT: line is no movement)", n)
 	}
 }
@@ -163,7 +165,7 @@ func TestOCRUnreadableAmount(t *testing.T) {
 // The cents after a lost decimal point may be read with letters for
 // digits ("215 -ol" for 215.01).
 func TestOCRCentsLetters(t *testing.T) {
-	ws := []Word{{Text: "215", X0: 100, X1: 115, Y0: 10, Y1: 20}, {Text: "-ol", X0: 117, X1: 126, Y0: 10, Y1: 20}}
+	ws := []source.Word{{Text: "215", X0: 100, X1: 115, Y0: 10, Y1: 20}, {Text: "-ol", X0: 117, X1: 126, Y0: 10, Y1: 20}}
 	got := joinLostDecimals(ws, false)
 	if len(got) != 1 || got[0].Text != "215.01" {
 		t.Errorf("got %+v, want one word 215.01", got)
@@ -182,7 +184,7 @@ func TestOCRSummaryLabelMisread(t *testing.T) {
 			[]cellAt{at(10, "02/04/2024"), at(90, "PRLV EDF"), rat(380, "40,00")},
 		)
 		pg.OCR = ocr
-		st := Analyze([]Page{pg}).Statement
+		st := Analyze([]source.Page{pg}).Statement
 		if got := st.OpeningBalance != nil && st.OpeningBalance.StringFixed(2) == "696.39"; got != ocr {
 			t.Errorf("ocr %v: opening balance %v", ocr, st.OpeningBalance)
 		}
@@ -202,7 +204,7 @@ func TestOCRSplitDates(t *testing.T) {
 		{"12", "03", []string{"12", "03"}},
 		{"3", "-05.00", []string{"3", "-05.00"}},
 	} {
-		ws := []Word{{Text: tc.a, X0: 100, X1: 110, Y0: 10, Y1: 20}, {Text: tc.b, X0: 112, X1: 130, Y0: 10, Y1: 20}}
+		ws := []source.Word{{Text: tc.a, X0: 100, X1: 110, Y0: 10, Y1: 20}, {Text: tc.b, X0: 112, X1: 130, Y0: 10, Y1: 20}}
 		var got []string
 		for _, w := range joinSplitDates(ws) {
 			got = append(got, w.Text)
@@ -228,7 +230,7 @@ func TestOCRFirstRowsDateLost(t *testing.T) {
 		[]cellAt{at(10, "08/04/2023"), at(90, "CAFE"), rat(370, "268.81"), rat(540, "602.72")},
 	)
 	pg.OCR = true
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2023-04-08|SHELL REFUND|190.51||874.29",
 		"2023-04-08|ATM WITHDRAWAL||2.76|871.53",
@@ -257,7 +259,7 @@ func TestOCRGarbledDates(t *testing.T) {
 		[]cellAt{at(10, "16/10/2023"), at(90, "BAKERY"), rat(370, "10.00"), rat(540, "680.00")},
 	)
 	pg.OCR = true
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2023-10-03|SHELL|190.51||874.29",
 		"2023-10-04|CAFE||2.76|871.53",

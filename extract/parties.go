@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 
+	"passbook/extract/source"
+
 	"golang.org/x/text/language"
 )
 
@@ -38,7 +40,7 @@ type Meta struct {
 // outside are the lines outside the transaction tables (where an address
 // block is looked for), all every line, pages the pages they index: a
 // letterhead may have been taken into a table's first rows.
-func readParties(meta Meta, outside, all []*line, pages []Page) (bank, holder string) {
+func readParties(meta Meta, outside, all []*line, pages []source.Page) (bank, holder string) {
 	firstPage := func(ls []*line) []lineRun {
 		var first []*line
 		for _, l := range ls {
@@ -67,7 +69,7 @@ func readParties(meta Meta, outside, all []*line, pages []Page) (bank, holder st
 // left-hand address block and the right-hand details on one baseline are
 // two segments.
 type lineRun struct {
-	words  []Word
+	words  []source.Word
 	x0, x1 float64
 	y0, y1 float64
 	em     float64

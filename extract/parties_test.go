@@ -3,12 +3,14 @@ package extract
 import (
 	"strings"
 	"testing"
+
+	"passbook/extract/source"
 )
 
 // partiesPage lays out text lines on an A4 page, a word at a time: each
 // line is "x y size text".
-func partiesPage(lines ...string) Page {
-	pg := Page{Number: 1, Width: 595, Height: 842}
+func partiesPage(lines ...string) source.Page {
+	pg := source.Page{Number: 1, Width: 595, Height: 842}
 	for _, l := range lines {
 		var x, y, size float64
 		var text string
@@ -16,7 +18,7 @@ func partiesPage(lines ...string) Page {
 		x, y, size, text = num(f[0]), num(f[1]), num(f[2]), f[3]
 		for _, w := range strings.Fields(text) {
 			width := 0.5 * size * float64(len([]rune(w)))
-			pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + width, Y1: y + size})
+			pg.Words = append(pg.Words, source.Word{Text: w, X0: x, Y0: y, X1: x + width, Y1: y + size})
 			x += width + 0.3*size
 		}
 	}
@@ -64,7 +66,7 @@ func TestReadParties(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			pg := partiesPage(c.lines...)
 			lines := groupLines(pg, 0)
-			bank, holder := readParties(c.meta, lines, lines, []Page{pg})
+			bank, holder := readParties(c.meta, lines, lines, []source.Page{pg})
 			if bank != c.bank || holder != c.holder {
 				t.Errorf("got bank %q holder %q, want %q and %q", bank, holder, c.bank, c.holder)
 			}

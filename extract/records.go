@@ -3,6 +3,8 @@ package extract
 import (
 	"slices"
 	"strings"
+
+	"passbook/extract/source"
 )
 
 // Records: statements that print one transaction as a block of label and
@@ -22,7 +24,7 @@ import (
 // recordLine is a line split into its label and its value.
 type recordLine struct {
 	label string // folded
-	value []Word
+	value []source.Word
 }
 
 // splitRecordLine reads a line as a label (one to four words of text at
@@ -140,7 +142,7 @@ func recordRun(recs []recordLine, i int) (p, n int) {
 // then its figures, each figure a column of its own in the order printed.
 // nil when the block holds no single date or no figure.
 func mergeBlock(lines []*line, recs []recordLine, decimalComma bool) *line {
-	var date, text, figures [][]Word
+	var date, text, figures [][]source.Word
 	for k, l := range lines {
 		var kinds []tokKind
 		for _, t := range l.toks {
@@ -165,11 +167,11 @@ func mergeBlock(lines []*line, recs []recordLine, decimalComma bool) *line {
 	first := lines[0]
 	m := &line{page: first.page, y0: first.y0, y1: first.y1, em: first.em, ocr: first.ocr}
 	x := 0.0
-	place := func(ws []Word, at float64) {
+	place := func(ws []source.Word, at float64) {
 		x = max(x, at)
 		for _, w := range ws {
 			width := w.X1 - w.X0
-			m.words = append(m.words, Word{Text: w.Text, X0: x, Y0: first.y0, X1: x + width, Y1: first.y1, Conf: w.Conf})
+			m.words = append(m.words, source.Word{Text: w.Text, X0: x, Y0: first.y0, X1: x + width, Y1: first.y1, Conf: w.Conf})
 			x += width + 0.3*first.em
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"passbook/extract/source"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -111,7 +113,7 @@ var (
 
 // accountValue takes an account number as printed from the text after its
 // label: the words that hold digits or masking characters.
-func accountValue(words []Word) string {
+func accountValue(words []source.Word) string {
 	var parts []string
 	for i, w := range words {
 		if i > 0 && w.X0-words[i-1].X1 > 1.2*(w.Y1-w.Y0) {

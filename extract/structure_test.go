@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"passbook/extract/source"
 )
 
 // Tests of issue 19's reading of tables from their structure and their
@@ -12,7 +14,7 @@ import (
 
 // ledgerPage is a Date | Particulars | Dr | Cr | Balance table whose first
 // row is first, then the rows given.
-func ledgerPage(first []cellAt, rows ...[]cellAt) Page {
+func ledgerPage(first []cellAt, rows ...[]cellAt) source.Page {
 	lines := [][]cellAt{
 		{at(10, "Statement Period: 01/01/2024 to 31/01/2024")},
 		nil,
@@ -47,7 +49,7 @@ func TestOpeningRowRestated(t *testing.T) {
 			[]string{"2024-01-01|BALANCE|15000.00||15000.00", "2024-01-02|CASH WITHDRAWAL||2000.00|13000.00", "2024-01-04|NEFT CREDIT|25000.00||38000.00"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := Analyze([]Page{ledgerPage(tc.first, rows...)})
+			res := Analyze([]source.Page{ledgerPage(tc.first, rows...)})
 			if strings.HasPrefix(tc.name, "a balance") && res.Statement.Reconciliation.Status != ReconcileUnverified {
 				t.Errorf("reconciliation %+v, want unverified: the first row may restate the opening balance", res.Statement.Reconciliation)
 			}
@@ -73,7 +75,7 @@ func TestClosingRowRestated(t *testing.T) {
 		[]cellAt{at(10, "05/04/2024"), at(70, "VIR SALAIRE"), rat(480, "1 000,00")},
 		[]cellAt{at(70, "NOUVEAU SOLDE CREDITEUR"), rat(480, "1 060,00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{"2024-04-02|PRLV EDF||40.00|60.00", "2024-04-05|VIR SALAIRE|1000.00||1060.00"})
 	if st := res.Statement; st.ClosingBalance == nil || st.ClosingBalance.StringFixed(2) != "1060.00" || st.Reconciliation.Status != ReconcileOK {
 		t.Errorf("closing %v, reconciliation %+v: want 1060.00 and ok", st.ClosingBalance, st.Reconciliation)
@@ -103,7 +105,7 @@ func TestRestates(t *testing.T) {
 // and why, the readings it weighed and the lines it left out.
 func TestExplain(t *testing.T) {
 	var b strings.Builder
-	res := Explain([]Page{usPage()}, &b)
+	res := Explain([]source.Page{usPage()}, &b)
 	if len(res.Transactions) != 4 {
 		t.Fatalf("got %d transactions, want 4", len(res.Transactions))
 	}
@@ -140,7 +142,7 @@ func TestColumnRolesByArithmetic(t *testing.T) {
 		[]cellAt{at(10, "Nov 23"), at(60, "CASH DEPOSIT BRANCH 12"), rat(430, "259.57"), rat(520, "7141.72")},
 		[]cellAt{at(10, "Nov 26"), at(60, "TESCO STORES 3172"), rat(345, "8216.94"), rat(520, "(1075.22)")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2024-11-21|SALARY ACME CORP LTD|5669.05||7282.59",
 		"2024-11-21|CAFE LUNA||345.14|6937.45",
@@ -166,7 +168,7 @@ func TestIndicatorWords(t *testing.T) {
 			[]cellAt{at(10, "02-10-2024"), at(70, "SALARIS"), rat(340, "2.578,89"), at(370, tc.in), rat(500, "5.979,24")},
 			[]cellAt{at(10, "03-10-2024"), at(70, "HUUR"), rat(340, "1.200,00"), at(370, tc.out), rat(500, "4.779,24")},
 		)
-		res := Analyze([]Page{pg})
+		res := Analyze([]source.Page{pg})
 		checkTxs(t, res, []string{
 			"2024-10-01|ALBERT HEIJN||67.40|3400.35",
 			"2024-10-02|SALARIS|2578.89||5979.24",
@@ -182,7 +184,7 @@ func TestIndicatorWords(t *testing.T) {
 // opening balance and no balance on the rows, rows that add up to their
 // totals line are ok; rows that do not are not.
 func TestTotalsLineProves(t *testing.T) {
-	page := func(total string) Page {
+	page := func(total string) source.Page {
 		return synthPage(1,
 			[]cellAt{at(10, "Statement period: March 1, 2023 - March 31, 2023")},
 			[]cellAt{at(10, "Opening balance"), rat(300, "1,000.00")},
@@ -194,7 +196,7 @@ func TestTotalsLineProves(t *testing.T) {
 			[]cellAt{at(10, "Totals"), rat(480, total)},
 		)
 	}
-	res := Analyze([]Page{page("$6,802.90")})
+	res := Analyze([]source.Page{page("$6,802.90")})
 	checkTxs(t, res, []string{
 		"2023-03-12|Office Supplies Inc||10.31|989.69",
 		"2023-03-15|Transfer from savings|1305.45||2295.14",
@@ -203,7 +205,7 @@ func TestTotalsLineProves(t *testing.T) {
 	if rec := res.Statement.Reconciliation; rec.Status != ReconcileOK {
 		t.Errorf("rows that add up to their totals line: %+v, want ok", rec)
 	}
-	if rec := Analyze([]Page{page("$6,812.90")}).Statement.Reconciliation; rec.Status == ReconcileOK {
+	if rec := Analyze([]source.Page{page("$6,812.90")}).Statement.Reconciliation; rec.Status == ReconcileOK {
 		t.Errorf("rows that do not add up to their totals line: %+v, want not ok", rec)
 	}
 }
@@ -220,7 +222,7 @@ func TestUnknownHeadingsOneColumn(t *testing.T) {
 		[]cellAt{at(10, "2025-03-13"), at(120, "Restaurant"), rat(460, "RM 120.00")},
 		[]cellAt{at(10, "2025-03-14"), at(120, "Mobile Bill"), rat(460, "RM 90.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	if len(res.Transactions) != 3 {
 		t.Fatalf("got %d transactions, want 3", len(res.Transactions))
 	}
@@ -243,7 +245,7 @@ func TestHeadingWithUnknownColumns(t *testing.T) {
 		[]cellAt{at(10, "14/04/2025"), at(100, "NTUC FairPrice"), at(220, "Groceries"), at(330, "488.81"), at(450, "196")},
 		[]cellAt{at(10, "02/04/2025"), at(100, "Grab Transport"), at(220, "Transport"), at(330, "1,271.05"), at(450, "1,271")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	var got []string
 	for _, tx := range res.Transactions {
 		got = append(got, txLine(tx))
@@ -281,7 +283,7 @@ func TestAccountNamesOneChain(t *testing.T) {
 		nil,
 		[]cellAt{at(10, "Saldo finale al 27/04/2024 EUR 6.027,38")},
 	)
-	res := Analyze([]Page{p1, p2})
+	res := Analyze([]source.Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2024-03-03|NETFLIX.COM||215.89|102.75",
 		"2024-03-04|CASH DEPOSIT BRANCH 12|2579.29||2682.04",
@@ -309,7 +311,7 @@ func TestLabelsOverValues(t *testing.T) {
 		[]cellAt{at(10, "Zinssatz"), at(330, "Neuer Kontostand")},
 		[]cellAt{at(10, "11,73 %"), at(330, "EUR"), rat(500, "+ 2.427,76")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2020-01-19|Gutschr. SEPA|154.00||3007.82",
 		"2020-01-19|SDD Lastschr||580.06|2427.76",
@@ -341,7 +343,7 @@ func TestCardSummaryBoxAndTotal(t *testing.T) {
 		nil,
 		[]cellAt{at(10, "Credit limit S$22,800"), at(300, "Minimum payment S$50.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	var got []string
 	for _, tx := range res.Transactions {
 		got = append(got, tx.Date.Format("2006-01-02")+"|"+tx.Description+"|"+tx.Type())
@@ -372,7 +374,7 @@ func TestFeesTableAfterRows(t *testing.T) {
 		[]cellAt{at(10, "Overdraft interest rate"), rat(380, "18.30 %")},
 		[]cellAt{at(10, "Cash advance rate"), rat(380, "3.46 %")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{"2022-09-30|Card payment Albert Heijn||5.10|94.90"})
 	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
 		t.Errorf("reconciliation %s, want ok", s)
@@ -392,7 +394,7 @@ func TestPointsColumn(t *testing.T) {
 		[]cellAt{at(10, "11/08/2024"), at(70, "Salary Société Générale"), rat(360, "212.52"), rat(540, "209.53")},
 		[]cellAt{at(10, "14/08/2024"), at(70, "Lastschrift Iberdrola"), rat(290, "233.79"), rat(440, "233"), rat(540, "-24.26")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2024-08-11|Pagamento Crème & Café||2.99|-2.99",
 		"2024-08-11|Salary Société Générale|212.52||209.53",
@@ -417,7 +419,7 @@ func TestSectionTitleNotDescription(t *testing.T) {
 		[]cellAt{at(10, "05/03/2024"), at(90, "CAFE LUNA"), rat(380, "20.00"), rat(540, "130.00")},
 		[]cellAt{at(10, "06/03/2024"), at(90, "SHELL FUEL"), rat(380, "30.00"), rat(540, "100.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2024-03-02|SALARY ACME|50.00||150.00",
 		"2024-03-05|CAFE LUNA||20.00|130.00",
@@ -438,7 +440,7 @@ func TestHeadingFirstLineUnknown(t *testing.T) {
 		[]cellAt{at(10, "2024-10-02"), at(80, "2024-10-03"), at(150, "Pagamento POS"), rat(370, "42.37"), rat(530, "234.29")},
 		[]cellAt{at(10, "2024-10-07"), at(80, "2024-10-08"), at(150, "Salaris"), rat(440, "35.79"), rat(530, "270.08")},
 	)
-	checkTxs(t, Analyze([]Page{pg}), []string{
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
 		"2024-10-03|Pagamento POS||42.37|234.29",
 		"2024-10-08|Salaris|35.79||270.08",
 	})
@@ -460,7 +462,7 @@ func TestReferenceNotDescription(t *testing.T) {
 		nil,
 		[]cellAt{at(10, "TR386201"), at(80, "April 4, 2025"), rat(470, "594.91"), rat(540, "5,744.51")},
 	)
-	checkTxs(t, Analyze([]Page{pg}), []string{
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
 		"2025-04-01|Prelevement Vodafone Madrid||89.13|5149.60",
 		"2025-04-04|TR386201|594.91||5744.51",
 	})
@@ -485,7 +487,7 @@ func TestContinuationKeepsColumns(t *testing.T) {
 		[]cellAt{at(10, "Commissione bonifico"), rat(380, "14,15")},
 		[]cellAt{at(10, "Spese tenuta conto"), rat(380, "2,50")},
 	)
-	res := Analyze([]Page{p1, p2})
+	res := Analyze([]source.Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2025-12-29|Bonifico||10.00|90.00",
 		"2025-12-30|Stipendio|50.00||140.00",
@@ -509,7 +511,7 @@ func TestFeesBelowDoNotTakeTheColumn(t *testing.T) {
 		[]cellAt{at(10, "Imposta di bollo"), rat(360, "1.05")},
 		[]cellAt{at(10, "Commissione bonifico"), rat(360, "10.40")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2022-12-13|VIREMENT RECU|31.99||8680.09",
 		"2022-12-13|COMPRA TARJETA||40.83|8639.26",
@@ -532,7 +534,7 @@ func TestTwoAccountsByTheirBalances(t *testing.T) {
 		[]cellAt{at(10, "2023-05-01"), at(90, "Lastschrift Pingo"), rat(370, "2.77"), rat(540, "1,226.37")},
 		[]cellAt{at(10, "2023-05-03"), at(90, "Recibo Spotify"), rat(370, "812.16"), rat(540, "414.21")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	if len(res.Statement.Accounts) != 2 || res.Statement.Reconciliation.Status == ReconcileMismatch {
 		t.Errorf("accounts %d, reconciliation %+v: want two accounts whose balances follow", len(res.Statement.Accounts), res.Statement.Reconciliation)
 	}
@@ -557,7 +559,7 @@ func TestCardSectionsInsideTable(t *testing.T) {
 		[]cellAt{at(10, "02/22"), at(80, "02/23"), at(160, "748392019284"), at(280, "AMAZON MKTPLACE"), rat(530, "80.50")},
 		[]cellAt{at(10, "03/01"), at(80, "03/02"), at(160, "748392019285"), at(280, "SHELL OIL"), rat(530, "40.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2024-02-21|PAYMENT THANK YOU|300.00||200.00",
 		"2024-02-23|AMAZON MKTPLACE||80.50|280.50",
@@ -582,7 +584,7 @@ func TestHeadingAtPageFoot(t *testing.T) {
 		[]cellAt{at(10, "01/02/2025"), at(120, "Incasso SNCF"), rat(470, "(16.47)"), rat(560, "83.53")},
 		[]cellAt{at(10, "01/09/2025"), at(120, "Salary"), rat(470, "1,000.00"), rat(560, "1,083.53")},
 	)
-	checkTxs(t, Analyze([]Page{p1, p2}), []string{
+	checkTxs(t, Analyze([]source.Page{p1, p2}), []string{
 		"2025-01-02|Incasso SNCF||16.47|83.53",
 		"2025-01-09|Salary|1000.00||1083.53",
 	})
@@ -600,7 +602,7 @@ func TestWholeHeadingPhrase(t *testing.T) {
 		[]cellAt{at(10, "6 mai 2023"), at(110, "5 mai 2023"), at(200, "Incasso EDP"), rat(480, "229.04-"), rat(550, "312.27-")},
 		[]cellAt{at(10, "14 mai 2023"), at(110, "13 mai 2023"), at(200, "Standing order"), rat(480, "20.95-"), rat(550, "333.22-")},
 	)
-	checkTxs(t, Analyze([]Page{pg}), []string{
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
 		"2023-05-05|Incasso EDP||229.04|-312.27",
 		"2023-05-13|Standing order||20.95|-333.22",
 	})
@@ -616,7 +618,7 @@ func TestHeadlessDatesAfterReference(t *testing.T) {
 		[]cellAt{at(10, "X20"), at(80, "05/03/2024"), at(150, "GROCER"), rat(420, "40.00"), rat(540, "1,460.00")},
 		[]cellAt{at(80, "09/03/2024"), at(150, "PHARMACY"), rat(420, "10.00"), rat(540, "1,450.00")},
 	)
-	checkTxs(t, Analyze([]Page{pg}), []string{
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
 		"2024-03-02|RENT MARCH||500.00|1500.00",
 		"2024-03-05|GROCER||40.00|1460.00",
 		"2024-03-09|PHARMACY||10.00|1450.00",
@@ -637,7 +639,7 @@ func TestHeadingWithoutDateOrBalance(t *testing.T) {
 		[]cellAt{at(10, "RF79"), at(80, "05/03/2024"), at(150, "SALARY"), rat(460, "2,000.00"), rat(560, "2,460.00")},
 		[]cellAt{at(10, "RF80"), at(80, "07/03/2024"), at(150, "REFUND"), rat(460, "10.00"), rat(560, "2,470.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2024-03-02|RENT MARCH||500.00|500.00",
 		"2024-03-05|GROCER||40.00|460.00",
@@ -665,7 +667,7 @@ func TestHeadingLostOnFirstPage(t *testing.T) {
 		[]cellAt{at(10, "06/03/2024"), at(90, "GROCER"), rat(420, "40.00"), rat(560, "2,460.00")},
 	)
 	p1.OCR, p2.OCR = true, true
-	res := Analyze([]Page{p1, p2})
+	res := Analyze([]source.Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2024-03-02|RENT MARCH||500.00|500.00",
 		"2024-03-05|SALARY|2000.00||2500.00",
@@ -688,7 +690,7 @@ func TestPageBeforeFirstHeading(t *testing.T) {
 		[]cellAt{at(10, "06/03/2024"), at(90, "GROCER"), rat(420, "40.00"), rat(560, "2,460.00")},
 	)
 	p1.OCR, p2.OCR = true, true
-	res := Analyze([]Page{p1, p2})
+	res := Analyze([]source.Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2024-03-02|RENT MARCH||500.00|500.00",
 		"2024-03-05|SALARY|2000.00||2500.00",
@@ -715,7 +717,7 @@ func TestDateHeadingUnknownWord(t *testing.T) {
 			[]cellAt{at(10, "01.11.2023"), at(90, "Lastschrift Shell"), rat(420, "2.04"), rat(490, "-€0.00")},
 			[]cellAt{at(10, "02.11.2023"), at(90, "Refund"), rat(420, "-€0.00"), rat(490, "576.96")},
 		)
-		res := Analyze([]Page{synthPage(1, lines...)})
+		res := Analyze([]source.Page{synthPage(1, lines...)})
 		t.Run(fmt.Sprint("upper line ", upper), func(t *testing.T) {
 			checkTxs(t, res, []string{"2023-11-01|Lastschrift Shell||2.04|97.96", "2023-11-02|Refund|576.96||674.92"})
 		})
@@ -741,7 +743,7 @@ func TestRowsAboveHeadingContinue(t *testing.T) {
 		[]cellAt{at(10, "01/03/2024"), at(90, "Opening balance"), rat(540, "10.00")},
 		[]cellAt{at(10, "05/03/2024"), at(90, "CAFE"), rat(430, "-5.00"), rat(540, "5.00")},
 	)
-	res := Analyze([]Page{p1, p2})
+	res := Analyze([]source.Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2024-03-02|RENT||50.00|50.00",
 		"2024-03-03|SALARY|200.00||250.00",
@@ -767,7 +769,7 @@ func TestRowsAfterClosingNotOK(t *testing.T) {
 		[]cellAt{at(10, "03/10/2021"), at(90, "CAFE"), rat(530, "-5.00")},
 		[]cellAt{at(10, "03/12/2021"), at(90, "SHOP"), rat(530, "-7.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	if s := res.Statement.Reconciliation.Status; s == ReconcileOK {
 		t.Errorf("reconciliation ok with two dated rows set aside after the closing balance: %+v", res.Statement.Reconciliation)
 	}
@@ -788,7 +790,7 @@ func TestWorkedBackOpeningProvesNothing(t *testing.T) {
 		[]cellAt{at(10, "28/04/2022"), at(90, "NETFLIX"), rat(480, "93.09")},
 		[]cellAt{at(10, "28/04/2022"), at(90, "CAFE"), rat(480, "15.99"), rat(560, "-48.55")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: %s", s, res.Statement.Reconciliation.Message)
 	}
@@ -798,7 +800,7 @@ func TestWorkedBackOpeningProvesNothing(t *testing.T) {
 		[]cellAt{at(10, "27/04/2022"), at(90, "BETALING"), rat(480, "206.35"), rat(560, "100.00")},
 		[]cellAt{at(10, "28/04/2022"), at(90, "CAFE"), rat(400, "15.99"), rat(560, "84.01")},
 	)
-	if s := Analyze([]Page{pg}).Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := Analyze([]source.Page{pg}).Statement.Reconciliation.Status; s != ReconcileOK {
 		t.Errorf("reconciliation %s, want ok: the second balance follows from the first", s)
 	}
 }
@@ -821,7 +823,7 @@ func TestOpeningAmongRowsRestartsChain(t *testing.T) {
 		[]cellAt{at(10, "01.05.2022"), at(90, "Refund"), rat(480, "1386.39")},
 		[]cellAt{at(10, "06.05.2022"), at(90, "Amazon"), rat(400, "162.62")},
 	)
-	checkTxs(t, Analyze([]Page{pg}), []string{
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
 		"2022-05-03|Albert Heijn||46.97|3855.74",
 		"2022-05-04|Salario|100.00||3955.74",
 		"2022-05-01|Refund|1386.39||2263.54",
@@ -832,7 +834,7 @@ func TestOpeningAmongRowsRestartsChain(t *testing.T) {
 // twoAccountPage is a French statement of two accounts, each with a box
 // of its opening and closing balances above its table; named puts each
 // account's number above its box, and after follows the second table.
-func twoAccountPage(named bool, secondClosing string, after ...[]cellAt) Page {
+func twoAccountPage(named bool, secondClosing string, after ...[]cellAt) source.Page {
 	account := func(number string) []cellAt {
 		if !named {
 			return nil
@@ -866,7 +868,7 @@ func twoAccountPage(named bool, secondClosing string, after ...[]cellAt) Page {
 // the first account's rows and the box's closing balance the second's.
 // Read as one account, the statement is unverified, not ok.
 func TestSecondAccountBoxAboveTable(t *testing.T) {
-	res := Analyze([]Page{twoAccountPage(false, "650.00")})
+	res := Analyze([]source.Page{twoAccountPage(false, "650.00")})
 	checkTxs(t, res, []string{
 		"2022-05-03|LOYER||50.00|50.00",
 		"2022-05-04|SALAIRE|100.00||150.00",
@@ -877,7 +879,7 @@ func TestSecondAccountBoxAboveTable(t *testing.T) {
 	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: %s", s, res.Statement.Reconciliation.Message)
 	}
-	if s := Analyze([]Page{twoAccountPage(false, "651.00")}).Statement.Reconciliation.Status; s != ReconcileMismatch {
+	if s := Analyze([]source.Page{twoAccountPage(false, "651.00")}).Statement.Reconciliation.Status; s != ReconcileMismatch {
 		t.Errorf("reconciliation %s with the second account's closing balance one off, want mismatch", s)
 	}
 }
@@ -885,7 +887,7 @@ func TestSecondAccountBoxAboveTable(t *testing.T) {
 // A fee after the word for account ("Frais de tenue de compte 10.98") is
 // no account number: the two accounts named above their tables stay two.
 func TestFeeNamedAfterAccountIsNoAccount(t *testing.T) {
-	res := Analyze([]Page{twoAccountPage(true, "650.00", nil,
+	res := Analyze([]source.Page{twoAccountPage(true, "650.00", nil,
 		[]cellAt{at(10, "Récapitulatif des frais")},
 		[]cellAt{at(10, "Frais de tenue de compte"), rat(300, "10.98")},
 	)})
@@ -911,7 +913,7 @@ func TestDrCrWordOverSectionTitle(t *testing.T) {
 		[]cellAt{at(10, "03/05/2022"), at(90, "RENT"), rat(480, "110.00")},
 		[]cellAt{at(10, "04/05/2022"), at(90, "REFUND"), rat(480, "102.92 CR")},
 	)
-	checkTxs(t, Analyze([]Page{pg}), []string{
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
 		"2022-05-03|RENT||110.00|-10.00",
 		"2022-05-04|REFUND|102.92||92.92",
 	})
@@ -947,7 +949,7 @@ func TestCardPaymentMarkedDR(t *testing.T) {
 		[]cellAt{at(10, "07/12/2024"), at(90, "PAYMENT RECEIVED"), rat(480, "100.73 DR")},
 		[]cellAt{at(10, "09/12/2024"), at(90, "DEUTSCHE BAHN"), rat(480, "114.69")},
 	)
-	checkTxs(t, Analyze([]Page{pg}), []string{
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
 		"2024-12-07|PAYMENT RECEIVED|100.73||346.20",
 		"2024-12-09|DEUTSCHE BAHN||114.69|460.89",
 	})
@@ -964,7 +966,7 @@ func TestWrappedDescriptionWithTotalsWord(t *testing.T) {
 		[]cellAt{at(10, "04/05/2022"), at(90, "Fitness"), rat(480, "100.00"), rat(560, "1050.00")},
 		[]cellAt{at(90, "Total"), rat(400, "50.00"), rat(480, "100.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2022-05-03|Transfer to Pingo total Doce||50.00|950.00",
 		"2022-05-04|Fitness|100.00||1050.00",

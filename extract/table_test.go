@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"passbook/extract/source"
 )
 
 // txLine renders a transaction as "date|description|in|out|balance" for comparisons.
@@ -32,7 +34,7 @@ func checkTxs(t *testing.T, res *Result, want []string) {
 // usPage is a two-column (withdrawals, deposits) statement with left-aligned
 // headings over right-aligned figures, a wrapped description, a brought
 // forward line and a footer.
-func usPage() Page {
+func usPage() source.Page {
 	return synthPage(1,
 		[]cellAt{at(10, "Statement Period: February 27, 2024 - March 30, 2024")},
 		[]cellAt{at(10, "Account number: 23-4136-539918"), at(300, "Currency: USD")},
@@ -51,7 +53,7 @@ func usPage() Page {
 }
 
 func TestAnalyzeTwoColumns(t *testing.T) {
-	res := Analyze([]Page{usPage()})
+	res := Analyze([]source.Page{usPage()})
 	checkTxs(t, res, []string{
 		"2024-03-01|MOBILE PHONE CO BILL||94.80|967.95",
 		"2024-03-01|CITY WATER UTILITY VIA MOBILE BANKING||379.80|588.15",
@@ -82,7 +84,7 @@ func TestAnalyzeSignedGerman(t *testing.T) {
 		[]cellAt{at(10, "03.05.2024"), at(90, "04.05.2024"), at(160, "SHELL FUEL"), rat(450, "-146,93"), rat(560, "-84,10")},
 		[]cellAt{at(10, "05.05.2024"), at(90, "06.05.2024"), at(160, "CASH DEPOSIT"), rat(450, "+2.664,72"), rat(560, "2.580,62")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2024-05-03|SHELL FUEL||146.93|-84.10",
 		"2024-05-05|CASH DEPOSIT|2664.72||2580.62",
@@ -105,7 +107,7 @@ func TestAnalyzeSomeBalances(t *testing.T) {
 		[]cellAt{at(10, "10 Feb 24"), at(80, "SALARY"), rat(450, "50.00"), rat(560, "140.00")},
 		[]cellAt{at(10, "11 Feb 24"), at(80, "CAFE"), rat(350, "5.50")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2024-02-10|PARKING||10.00|90.00",
 		"2024-02-10|SALARY|50.00||140.00",
@@ -128,7 +130,7 @@ func TestAnalyzeNoHeadingBalanceDecides(t *testing.T) {
 		[]cellAt{at(10, "02/02/2024"), at(80, "RENT"), rat(350, "300.00"), rat(560, "300.00")},
 		[]cellAt{at(10, "03/02/2024"), at(80, "SHOP"), rat(350, "20.00"), rat(560, "280.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2024-02-01|SALARY|500.00||600.00",
 		"2024-02-02|RENT||300.00|300.00",
@@ -147,7 +149,7 @@ func TestAnalyzeMismatchFlagged(t *testing.T) {
 		[]cellAt{at(10, "02/03/2024"), at(60, "TWO"), rat(380, "10.00"), rat(560, "70.00")},
 		[]cellAt{at(10, "03/03/2024"), at(60, "THREE"), rat(380, "10.00"), rat(560, "60.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	rec := res.Statement.Reconciliation
 	if rec.Status != ReconcileMismatch {
 		t.Fatalf("status = %q, want mismatch", rec.Status)
@@ -163,7 +165,7 @@ func TestAnalyzeMismatchFlagged(t *testing.T) {
 // With only "03/01"-style dates both day-first and month-first run in order:
 // the printed period decides.
 func TestDateOrderFromPeriod(t *testing.T) {
-	res := Analyze([]Page{usPage()})
+	res := Analyze([]source.Page{usPage()})
 	if len(res.Transactions) == 0 || res.Transactions[0].Date.Format("2006-01-02") != "2024-03-01" {
 		t.Errorf("first date = %v, want 2024-03-01", res.Transactions)
 	}
@@ -171,7 +173,7 @@ func TestDateOrderFromPeriod(t *testing.T) {
 
 func TestAnalyzeNoTransactions(t *testing.T) {
 	pg := synthPage(1, []cellAt{at(10, "Thank you for banking with us")})
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	if len(res.Transactions) != 0 || res.Statement.Reconciliation.Status != ReconcileNoTransactions {
 		t.Errorf("got %d transactions, status %q; want 0 and no_transactions", len(res.Transactions), res.Statement.Reconciliation.Status)
 	}
@@ -203,7 +205,7 @@ func TestAnalyzeSections(t *testing.T) {
 		[]cellAt{at(10, "05.03.2024"), at(80, "STROM"), rat(560, "24,50")},
 		[]cellAt{at(80, "Summe Belastungen"), rat(560, "124,50")},
 	)
-	res := Analyze([]Page{p1, p2})
+	res := Analyze([]source.Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2024-03-01|MIETE||100.00|900.00",
 		"2024-03-05|GEHALT|500.00||1400.00",
@@ -269,7 +271,7 @@ func TestAnalyzeBalanceListAndSummarySkipped(t *testing.T) {
 		[]cellAt{at(10, "Service Fee"), rat(500, "$0.00")},
 		[]cellAt{at(10, "Net Service Fee"), rat(500, "$0.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2022-07-02|Deposit|100.00||1100.00",
 		"2022-07-05|1041||30.00|1070.00",
@@ -296,7 +298,7 @@ func TestAnalyzeCentredDescriptionAndUndatedFirstRow(t *testing.T) {
 		[]cellAt{at(10, "3 Feb"), at(60, "Cash Withdrawal - High Street"), rat(380, "30.00"), rat(560, "445.50")},
 		[]cellAt{at(60, "timed 17:30 31 Jan")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2019-02-01|Card payment - Petrol Station||24.50|475.50",
 		"2019-02-03|Cash Withdrawal - High Street timed 17:30 31 Jan||30.00|445.50",
@@ -309,7 +311,7 @@ func TestAnalyzeCentredDescriptionAndUndatedFirstRow(t *testing.T) {
 // Two statements bundled in one file: the document runs from the first
 // opening balance to the last closing balance.
 func TestAnalyzeBundledStatements(t *testing.T) {
-	page := func(n int, period, opening, closing string, rows ...[]cellAt) Page {
+	page := func(n int, period, opening, closing string, rows ...[]cellAt) source.Page {
 		lines := [][]cellAt{
 			{at(10, "Statement period"), at(150, period)},
 			{at(10, "Opening balance"), rat(300, opening)},
@@ -323,7 +325,7 @@ func TestAnalyzeBundledStatements(t *testing.T) {
 		[]cellAt{at(10, "03 Feb"), at(80, "SHOP"), rat(380, "10.00"), rat(560, "90.00")})
 	p2 := page(2, "from 1 Mar 2026 to 31 Mar 2026", "$90.00", "$150.00",
 		[]cellAt{at(10, "05 Mar"), at(80, "SALARY"), rat(470, "60.00"), rat(560, "150.00")})
-	res := Analyze([]Page{p1, p2})
+	res := Analyze([]source.Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2026-02-03|SHOP||10.00|90.00",
 		"2026-03-05|SALARY|60.00||150.00",
@@ -357,7 +359,7 @@ func TestAnalyzeRelistingDropped(t *testing.T) {
 		[]cellAt{at(10, "Date"), at(60, "Description"), at(520, "Amount")},
 		[]cellAt{at(10, "05/12"), at(60, "SHOP TERMINAL 443565"), rat(560, "30.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2003-05-12|SHOP||30.00|70.00",
 		"2003-05-15|PAYROLL|100.00||170.00",
@@ -394,7 +396,7 @@ func TestAnalyzeTwoAccounts(t *testing.T) {
 		[]cellAt{at(10, "Date"), at(80, "Details"), at(330, "Withdrawals"), at(420, "Deposits"), at(500, "Balance")},
 		[]cellAt{at(10, "09 Feb"), at(80, "CAFE"), rat(380, "5.00"), rat(560, "555.00")},
 	)
-	res := Analyze([]Page{p1, p2})
+	res := Analyze([]source.Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2026-02-03|SHOP||10.00|90.00",
 		"2026-02-04|RENT||50.00|40.00",
@@ -417,7 +419,7 @@ func TestAnalyzeTwoAccounts(t *testing.T) {
 
 	// The second account's row breaks its chain: the document says where.
 	p2.Words[len(p2.Words)-1].Text = "556.00"
-	res = Analyze([]Page{p1, p2})
+	res = Analyze([]source.Page{p1, p2})
 	if r := res.Statement.Reconciliation; r.Status != ReconcileMismatch || len(r.Rows) != 1 || r.Rows[0] != 3 {
 		t.Errorf("reconciliation = %+v, want a mismatch at row 3", r)
 	}
@@ -433,7 +435,7 @@ func TestAnalyzeOneAccountNamedTwice(t *testing.T) {
 		[]cellAt{at(10, "Date"), at(80, "Details"), at(330, "Withdrawals"), at(420, "Deposits"), at(500, "Balance")},
 		[]cellAt{at(10, "03/02/2026"), at(80, "SHOP"), rat(380, "10.00"), rat(560, "90.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	if len(res.Statement.Accounts) != 0 || res.Transactions[0].Account != "" || res.Statement.AccountNumber != "12345678" {
 		t.Errorf("accounts %+v, row account %q, number %q: want one account 12345678", res.Statement.Accounts, res.Transactions[0].Account, res.Statement.AccountNumber)
 	}
@@ -470,7 +472,7 @@ func TestAnalyzeTotalsWithoutOpeningUnverified(t *testing.T) {
 		[]cellAt{at(10, "03/02/2026"), at(80, "SHOP"), rat(380, "10.00")},
 		[]cellAt{at(10, "04/02/2026"), at(80, "SALARY"), rat(470, "60.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	if len(res.Transactions) != 2 || res.Statement.Reconciliation.Status != ReconcileUnverified {
 		t.Errorf("%d rows, reconciliation %+v: want 2 rows, unverified", len(res.Transactions), res.Statement.Reconciliation)
 	}
@@ -485,7 +487,7 @@ func TestAnalyzeHeadlessSingleColumn(t *testing.T) {
 		[]cellAt{at(10, "05/12/2025"), at(80, "Investment 56.8807 units"), rat(500, "150.00")},
 		[]cellAt{at(10, "31/12/2025"), at(80, "Withdrawal 1,510.9164 units"), rat(500, "-4,000.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	if len(res.Transactions) != 2 || res.Statement.Reconciliation.Status != ReconcileUnverified {
 		t.Errorf("%d rows, reconciliation %+v: want 2 rows, unverified", len(res.Transactions), res.Statement.Reconciliation)
 	}
@@ -501,7 +503,7 @@ func TestAnalyzeNoYearAnywhere(t *testing.T) {
 		[]cellAt{at(10, "12/30"), at(80, "SHOP"), rat(380, "10.00"), rat(560, "90.00")},
 		[]cellAt{at(10, "01/04"), at(80, "SALARY"), rat(470, "60.00"), rat(560, "150.00")},
 	)
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2025-12-30|SHOP||10.00|90.00",
 		"2026-01-04|SALARY|60.00||150.00",
@@ -516,7 +518,7 @@ func TestAnalyzeNoYearAnywhere(t *testing.T) {
 	// With the file's creation date the year comes from it; that is
 	// still a guess (a file is made again when it is saved or printed,
 	// years later), which the arithmetic does not check.
-	res = AnalyzeDocument(Document{Pages: []Page{pg}, Created: time.Date(2023, 2, 1, 0, 0, 0, 0, time.UTC)}, nil)
+	res = AnalyzeDocument(Document{Pages: []source.Page{pg}, Created: time.Date(2023, 2, 1, 0, 0, 0, 0, time.UTC)}, nil)
 	checkTxs(t, res, []string{
 		"2022-12-30|SHOP||10.00|90.00",
 		"2023-01-04|SALARY|60.00||150.00",
@@ -530,7 +532,7 @@ func TestAnalyzeNoYearAnywhere(t *testing.T) {
 // nothing to tell its direction: it is read as money out, and the
 // statement cannot say ok however well the balances after it agree.
 func TestAnalyzeFirstDirectionGuessedUnverified(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Statement period: 01/03/2024 - 31/03/2024")},
 		nil,
 		[]cellAt{at(10, "Date"), at(80, "Description"), rat(400, "Amount"), rat(500, "Balance")},
@@ -551,7 +553,7 @@ func TestAnalyzeFirstDirectionGuessedUnverified(t *testing.T) {
 // text right of the row's date its description, and a reference column
 // beside it stays the reference.
 func TestAnalyzeDescriptionUnderDateHeading(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Statement period: 01/03/2024 - 31/03/2024")},
 		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
 		[]cellAt{at(10, "Date"), at(250, "Reference"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
@@ -567,7 +569,7 @@ func TestAnalyzeDescriptionUnderDateHeading(t *testing.T) {
 // A date whose cell wrapped inside its year ("01/03/202" over "4") is
 // joined back, though the description follows it closely on its line.
 func TestAnalyzeDateWrappedInsideYear(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
 		[]cellAt{at(10, "Date"), at(60, "Details"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
 		[]cellAt{at(10, "01/03/202"), at(60, "Card payment"), rat(380, "10.00"), rat(560, "90.00")},
@@ -584,7 +586,7 @@ func TestAnalyzeDateWrappedInsideYear(t *testing.T) {
 // In a currency printed in whole units, a column of "27.12" and "3.1"
 // that starts the rows is the rows' day and month, not amounts.
 func TestAnalyzeDayMonthColumnInWholeUnits(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Statement period: 24 Dec 2023 - 23 Jan 2024")},
 		[]cellAt{at(10, "Balance brought forward"), rat(560, "13 582")},
 		[]cellAt{at(10, "Date"), at(80, "Details"), rat(450, "Amount"), rat(560, "Balance")},
@@ -608,7 +610,7 @@ func TestAnalyzeDayMonthColumnInWholeUnits(t *testing.T) {
 // year first with a two-digit year ("25. 12. 5.", Korean's short
 // pattern) take the period's years.
 func TestAnalyzeMonthDayUnderYearFirstPeriod(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Period: 25. 12. 5. - 26. 1. 4.")},
 		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
 		[]cellAt{at(10, "Date"), at(80, "Details"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
@@ -627,7 +629,7 @@ func TestAnalyzeMonthDayUnderYearFirstPeriod(t *testing.T) {
 // credits" over "Posting Date Details Amount") is no line of the heading,
 // though it holds heading words: the table keeps its description column.
 func TestAnalyzeSectionTitleOverHeading(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Statement period: 01/06/2024 - 30/06/2024")},
 		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
 		nil,
@@ -647,7 +649,7 @@ func TestAnalyzeSectionTitleOverHeading(t *testing.T) {
 // balances hold with "50.00 CR" as money in, and the statement is ok.
 // Without such words the title decides, and it stays unverified.
 func TestAnalyzeCardNamedOnceByTitle(t *testing.T) {
-	page := func(payment string) Page {
+	page := func(payment string) source.Page {
 		return synthPage(1,
 			[]cellAt{at(10, "Credit Card Statement")},
 			[]cellAt{at(10, "Statement period: 01/06/2024 - 30/06/2024")},
@@ -663,7 +665,7 @@ func TestAnalyzeCardNamedOnceByTitle(t *testing.T) {
 		payment string
 		want    string
 	}{{"50.00 CR", ReconcileOK}, {"(50.00)", ReconcileUnverified}} {
-		res := Analyze([]Page{page(c.payment)})
+		res := Analyze([]source.Page{page(c.payment)})
 		if len(res.Transactions) != 2 {
 			t.Fatalf("%s: %d transactions, want 2", c.payment, len(res.Transactions))
 		}
@@ -682,7 +684,7 @@ func TestAnalyzeCardNamedOnceByTitle(t *testing.T) {
 // Card payment" over "04/02/2024 ... 10.00 90.00"): the two are one row,
 // whose booking date the column that runs in order names.
 func TestAnalyzeDatedHalfLineAbove(t *testing.T) {
-	pg := Page{Number: 1, Width: 612, Height: 792}
+	pg := source.Page{Number: 1, Width: 612, Height: 792}
 	put := func(x, y float64, s string) { putWords(&pg, x, y, s) }
 	put(10, 40, "Statement period: 01/02/2024 - 29/02/2024")
 	put(10, 52, "Opening balance")
@@ -702,7 +704,7 @@ func TestAnalyzeDatedHalfLineAbove(t *testing.T) {
 		put(480, y, r.bal)
 		put(200, y+5, r.second)
 	}
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2024-02-06|Card payment Lidl||10.00|90.00",
 		"2024-02-08|Direct debit Vodafone||20.00|70.00",
@@ -733,7 +735,7 @@ func TestAnalyzeDayRunsOverPageBreak(t *testing.T) {
 		[]cellAt{at(10, "Card payment Shell"), rat(450, "9.00 Dr")},
 		[]cellAt{at(10, "Closing of the day"), rat(560, "80.00")},
 	)
-	res := Analyze([]Page{p1, p2})
+	res := Analyze([]source.Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2022-06-02|Card payment Lidl||10.00|90.00",
 		"2022-06-19|Refund Vodafone|5.00||95.00",
@@ -746,7 +748,7 @@ func TestAnalyzeDayRunsOverPageBreak(t *testing.T) {
 // their day, though each row's figures stand on its second line, under
 // the first line of its description.
 func TestAnalyzeHeadlessDaysFiguresOnSecondLine(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Statement period: 01/11/2023 - 30/11/2023")},
 		[]cellAt{at(10, "Opening balance"), rat(500, "100.00")},
 		nil,
@@ -772,7 +774,7 @@ func TestAnalyzeHeadlessDaysFiguresOnSecondLine(t *testing.T) {
 // A narrow right-aligned balance cell wraps its Dr word onto the line
 // below ("110.00 INR" over "Dr"): the mark is the balance's.
 func TestAnalyzeWrappedDrCrMark(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Statement period: 01/07/2022 - 31/07/2022")},
 		[]cellAt{at(10, "Opening balance"), rat(560, "100.00 INR Dr")},
 		[]cellAt{at(10, "Date"), at(80, "Details"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
@@ -796,7 +798,7 @@ func TestAnalyzeWrappedDrCrMark(t *testing.T) {
 // reading that counts every amount the other way. It is read as a card's,
 // and proven.
 func TestAnalyzeCardByClosingArithmetic(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Zorblat fenquist: 01/12/2023 - 31/12/2023")},
 		[]cellAt{at(10, "Qwimbel"), rat(500, "100.00")},
 		nil,
@@ -822,7 +824,7 @@ func TestAnalyzeCardByClosingArithmetic(t *testing.T) {
 // above the rows, and the descriptions that wrap below their rows stay
 // theirs.
 func TestAnalyzeHeadingSecondLineNoHabit(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
 		nil,
 		[]cellAt{at(10, "Zdat"), at(90, "Zdat"), at(170, "Zorbel fanquist"), rat(380, "Zout"), rat(470, "Zin"), rat(560, "Zbal")},
@@ -845,7 +847,7 @@ func TestAnalyzeHeadingSecondLineNoHabit(t *testing.T) {
 // A date cell wrapped after a word ("2 de set. de" over "2023") joins
 // whole, the word before the year kept in the date.
 func TestAnalyzeDateWrappedAfterWord(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Opening balance"), rat(560, "100,00")},
 		[]cellAt{at(10, "Data"), at(120, "Concepto"), rat(400, "Debe"), rat(480, "Haber"), rat(560, "Saldo")},
 		[]cellAt{at(10, "2 de set. de"), at(120, "Shop Lidl"), rat(400, "10,00"), rat(560, "90,00")},
@@ -863,9 +865,9 @@ func TestAnalyzeDateWrappedAfterWord(t *testing.T) {
 // page break: its second line opens the next page above the lines of the
 // next row's cell, which overlap that row's line. It is the split row's.
 func TestAnalyzeCentredRowSplitByPage(t *testing.T) {
-	var p1, p2 Page
-	p1 = Page{Number: 1, Width: 612, Height: 792}
-	p2 = Page{Number: 2, Width: 612, Height: 792}
+	var p1, p2 source.Page
+	p1 = source.Page{Number: 1, Width: 612, Height: 792}
+	p2 = source.Page{Number: 2, Width: 612, Height: 792}
 	put := putWords
 	put(&p1, 10, 40, "Statement period: 01/01/2023 - 31/01/2023")
 	put(&p1, 10, 60, "Opening balance")
@@ -888,7 +890,7 @@ func TestAnalyzeCentredRowSplitByPage(t *testing.T) {
 	put(&p2, 340, 58, "15.00")
 	put(&p2, 520, 58, "125.00")
 	put(&p2, 100, 63, "Joao Goncalves")
-	res := Analyze([]Page{p1, p2})
+	res := Analyze([]source.Page{p1, p2})
 	checkTxs(t, res, []string{
 		"2023-01-02|Salary Acme|50.00||150.00",
 		"2023-01-18|Autopay Carrefour Market||10.00|140.00",
@@ -900,7 +902,7 @@ func TestAnalyzeCentredRowSplitByPage(t *testing.T) {
 // half a line above that line ("1,446.68" beside the description's first
 // line, over the row's date and balance): the figure is the row's.
 func TestAnalyzeMoneyHalfLineAbove(t *testing.T) {
-	pg := Page{Number: 1, Width: 612, Height: 792}
+	pg := source.Page{Number: 1, Width: 612, Height: 792}
 	put := func(x, y float64, s string) { putWords(&pg, x, y, s) }
 	put(10, 40, "Statement period: 01/07/2022 - 31/07/2022")
 	put(10, 55, "Opening balance")
@@ -915,7 +917,7 @@ func TestAnalyzeMoneyHalfLineAbove(t *testing.T) {
 	put(340, 105, "27.25")
 	put(520, 105, "1,700.00")
 	put(100, 110, "Lidl")
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2022-07-03|Transfer Carrefour Market|1446.68||1727.25",
 		"2022-07-05|Card Lidl||27.25|1700.00",
@@ -926,7 +928,7 @@ func TestAnalyzeMoneyHalfLineAbove(t *testing.T) {
 // and no balance on the rows, the amounts add up as a bank account's and,
 // read the other way, as a card's: read as a bank's, unverified.
 func TestAnalyzeBankOrCardOpen(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Zorblat fenquist: 01/12/2023 - 31/12/2023")},
 		[]cellAt{at(10, "Qwimbel"), rat(500, "100.00")},
 		nil,
@@ -948,7 +950,7 @@ func TestAnalyzeBankOrCardOpen(t *testing.T) {
 // de" over "2024") reaches down to that line: the description's line
 // under the year is still the row's, not the next row's.
 func TestAnalyzeRowReachesWrappedDate(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Opening balance"), rat(560, "100,00")},
 		[]cellAt{at(10, "Data"), at(120, "Concepto"), rat(400, "Importe"), rat(560, "Saldo")},
 		[]cellAt{at(10, "1 de dic. de"), at(120, "Direct debit"), rat(400, "-10,00"), rat(560, "90,00")},
@@ -968,7 +970,7 @@ func TestAnalyzeRowReachesWrappedDate(t *testing.T) {
 // amounts printed on the last of them: the lines keep their order
 // ("Direct debit", "monthly", then "Albert Heijn" with the amounts).
 func TestAnalyzeDescriptionOrderAroundDate(t *testing.T) {
-	pg := Page{Number: 1, Width: 612, Height: 792}
+	pg := source.Page{Number: 1, Width: 612, Height: 792}
 	put := func(x, y float64, s string) { putWords(&pg, x, y, s) }
 	put(10, 40, "Statement period: 01/08/2024 - 31/08/2024")
 	put(10, 55, "Opening balance")
@@ -985,7 +987,7 @@ func TestAnalyzeDescriptionOrderAroundDate(t *testing.T) {
 	put(150, 151, "Lidl")
 	put(340, 151, "6.00")
 	put(520, 151, "220.00")
-	res := Analyze([]Page{pg})
+	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{
 		"2024-08-03|Direct debit monthly Albert Heijn||4.00|226.00",
 		"2024-08-05|Card payment weekly Lidl||6.00|220.00",
@@ -995,7 +997,7 @@ func TestAnalyzeDescriptionOrderAroundDate(t *testing.T) {
 // A spaced date wrapped before its year ("17. 2." over "2024") joins with
 // a word space, not glued to the day's dot.
 func TestAnalyzeSpacedDateWrappedYear(t *testing.T) {
-	res := Analyze([]Page{synthPage(1,
+	res := Analyze([]source.Page{synthPage(1,
 		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
 		[]cellAt{at(10, "Date"), at(120, "Details"), rat(400, "Amount"), rat(560, "Balance")},
 		[]cellAt{at(10, "17. 2."), at(120, "Card payment"), rat(400, "-2.17"), rat(560, "97.83")},
@@ -1011,9 +1013,9 @@ func TestAnalyzeSpacedDateWrappedYear(t *testing.T) {
 
 // putWords places s's words on pg from (x, y) in synthPage's font: ten
 // points high, five wide a character, a space between words.
-func putWords(pg *Page, x, y float64, s string) {
+func putWords(pg *source.Page, x, y float64, s string) {
 	for _, w := range strings.Fields(s) {
-		pg.Words = append(pg.Words, Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
+		pg.Words = append(pg.Words, source.Word{Text: w, X0: x, Y0: y, X1: x + 5*float64(len(w)), Y1: y + 10})
 		x += 5 * float64(len(w)+1)
 	}
 }

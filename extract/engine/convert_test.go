@@ -5,10 +5,12 @@ import (
 	"errors"
 	"image"
 	"image/png"
-	"passbook/extract"
-	"passbook/extract/ocr"
 	"strings"
 	"testing"
+
+	"passbook/extract"
+	"passbook/extract/ocr"
+	"passbook/extract/source"
 
 	"github.com/go-pdf/fpdf"
 )
@@ -74,8 +76,8 @@ func TestProbe(t *testing.T) {
 // names the page. A page full of ink that fails still fails the document.
 func TestConvertOCRFailsOnBlankPage(t *testing.T) {
 	eng := New()
-	eng.ocrPage = func(image.Image, float64, int) (extract.Page, error) {
-		return extract.Page{}, errors.New("tesseract exploded")
+	eng.ocrPage = func(image.Image, float64, int) (source.Page, error) {
+		return source.Page{}, errors.New("tesseract exploded")
 	}
 
 	build := func(ink float64) []byte {

@@ -16,6 +16,7 @@ import (
 	"passbook/extract"
 	"passbook/extract/ocr"
 	"passbook/extract/pdf"
+	"passbook/extract/source"
 
 	"golang.org/x/image/draw"
 )
@@ -29,7 +30,7 @@ const ocrDPI = 200
 // process's life.
 type Engine struct {
 	// ocrPage recognises a rendered page; tests replace it to make it fail.
-	ocrPage func(img image.Image, dpi float64, pageNo int) (extract.Page, error)
+	ocrPage func(img image.Image, dpi float64, pageNo int) (source.Page, error)
 }
 
 // New returns an Engine.
@@ -124,7 +125,7 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) (extract.Document, 
 		// The page count first: a worker's time budget grows with it.
 		opts.Progress(0, n)
 	}
-	pages := make([]extract.Page, 0, n)
+	pages := make([]source.Page, 0, n)
 	var warnings []string
 	// A text layer recognition software laid over a scan is read as
 	// recognised text: its misreadings are repaired as ours are.
@@ -163,8 +164,8 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) (extract.Document, 
 // text and nothing else (a statement's last page with its closing line):
 // read from its text layer, as its document's other pages are. A scan
 // stamped with an invisible page number has ink everywhere else.
-func onlyItsText(doc *pdf.Doc, i int, pg extract.Page) bool {
-	if len(pg.Words) == 0 || slices.ContainsFunc(pg.Words, func(w extract.Word) bool { return strings.ContainsRune(w.Text, 0xFFFD) }) {
+func onlyItsText(doc *pdf.Doc, i int, pg source.Page) bool {
+	if len(pg.Words) == 0 || slices.ContainsFunc(pg.Words, func(w source.Word) bool { return strings.ContainsRune(w.Text, 0xFFFD) }) {
 		return false
 	}
 	const dpi = 36
@@ -174,7 +175,7 @@ func onlyItsText(doc *pdf.Doc, i int, pg extract.Page) bool {
 	}
 	inText := func(x, y int) bool {
 		px, py := (float64(x)+0.5)*72/dpi, (float64(y)+0.5)*72/dpi
-		return slices.ContainsFunc(pg.Words, func(w extract.Word) bool {
+		return slices.ContainsFunc(pg.Words, func(w source.Word) bool {
 			return px > w.X0-4 && px < w.X1+4 && py > w.Y0-4 && py < w.Y1+4
 		})
 	}
@@ -191,7 +192,7 @@ func onlyItsText(doc *pdf.Doc, i int, pg extract.Page) bool {
 
 // hasTextLayer reports whether a page carries enough real text to read
 // without OCR; a scan with an invisible page number or stamp does not.
-func hasTextLayer(pg extract.Page) bool {
+func hasTextLayer(pg source.Page) bool {
 	chars := 0
 	for _, w := range pg.Words {
 		for _, r := range w.Text {
@@ -204,7 +205,7 @@ func hasTextLayer(pg extract.Page) bool {
 }
 
 // imagePages recognises every frame of an image file.
-func (e *Engine) imagePages(data []byte, opts extract.Options) ([]extract.Page, error) {
+func (e *Engine) imagePages(data []byte, opts extract.Options) ([]source.Page, error) {
 	imgs, err := ocr.Decode(data)
 	if err != nil {
 		return nil, err
@@ -215,7 +216,7 @@ func (e *Engine) imagePages(data []byte, opts extract.Options) ([]extract.Page, 
 	if opts.Progress != nil {
 		opts.Progress(0, len(imgs))
 	}
-	pages := make([]extract.Page, 0, len(imgs))
+	pages := make([]source.Page, 0, len(imgs))
 	for i, img := range imgs {
 		pg, err := e.ocrPage(img, 0, i+1)
 		if err != nil {

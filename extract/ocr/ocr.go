@@ -22,6 +22,7 @@ import (
 	"github.com/otiai10/gosseract/v2"
 
 	"passbook/extract"
+	"passbook/extract/source"
 )
 
 // models are Tesseract's "fast" LSTM models (Debian's tesseract-ocr-eng,
@@ -86,10 +87,10 @@ func putClient(langs string, c *gosseract.Client) {
 // Read cleans up one page image (orientation, deskew, contrast, crop) and reads its words.
 // dpi is the image's resolution when known (rendered PDF pages), 0 to estimate it. Word boxes are returned
 // in points (px * 72 / dpi) with top-left origin, Page.OCR = true.
-func Read(img image.Image, dpi float64, pageNo int) (extract.Page, error) {
+func Read(img image.Image, dpi float64, pageNo int) (source.Page, error) {
 	if b := img.Bounds(); b.Dx() < minOCRSide || b.Dy() < minOCRSide {
 		// Too small to hold a line of print; Tesseract would only warn.
-		return extract.Page{Number: pageNo, OCR: true}, nil
+		return source.Page{Number: pageNo, OCR: true}, nil
 	}
 	g, dpi, warnings := preparePage(toGray(img), dpi)
 	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true})
@@ -117,10 +118,10 @@ type readOptions struct {
 
 // readPrepared recognises a prepared page, turning it over or a quarter
 // when it reads poorly as it stands.
-func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (extract.Page, error) {
+func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (source.Page, error) {
 	words, conf, err := recognize(g, dpi, "eng", psmSparse)
 	if err != nil {
-		return extract.Page{}, err
+		return source.Page{}, err
 	}
 	if conf < uprightConf && len(words) > 0 {
 		// Poorly read: the page may be upside down, which the ink alone
@@ -135,7 +136,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (extr
 			}
 			words2, conf2, err := recognize(g2, dpi, "eng", psmSparse)
 			if err != nil {
-				return extract.Page{}, err
+				return source.Page{}, err
 			}
 			if conf2 > conf {
 				g, words, conf = g2, words2, conf2
@@ -151,7 +152,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (extr
 		// ("Prélèvement", "Weiß") come out as printed.
 		words2, _, err := recognize(g, dpi, "eng+"+lang, psmSparse)
 		if err != nil {
-			return extract.Page{}, err
+			return source.Page{}, err
 		}
 		words = words2
 	}
@@ -161,13 +162,13 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (extr
 		// page whose figures all came back whole is read once.
 		block, _, err := recognize(g, dpi, "eng", psmBlock)
 		if err != nil {
-			return extract.Page{}, err
+			return source.Page{}, err
 		}
 		words = mergeFigures(words, block)
 	}
 	words = joinCutThousands(words)
 	k := 72 / dpi
-	pg := extract.Page{
+	pg := source.Page{
 		Number: pageNo,
 		Width:  float64(g.Rect.Dx()) * k,
 		Height: float64(g.Rect.Dy()) * k,
@@ -177,7 +178,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (extr
 	repairDates(words)
 	lineHeights(words)
 	for _, w := range words {
-		pg.Words = append(pg.Words, extract.Word{
+		pg.Words = append(pg.Words, source.Word{
 			Text: w.text,
 			X0:   float64(w.box.Min.X) * k, Y0: float64(w.box.Min.Y) * k,
 			X1: float64(w.box.Max.X) * k, Y1: float64(w.box.Max.Y) * k,

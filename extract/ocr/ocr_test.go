@@ -8,14 +8,16 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"passbook/extract"
-	"passbook/extract/internal/golden"
-	"passbook/extract/pdf"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode"
+
+	"passbook/extract"
+	"passbook/extract/internal/golden"
+	"passbook/extract/pdf"
+	"passbook/extract/source"
 )
 
 // These tests run Tesseract: run them with OMP_THREAD_LIMIT=1 in the
@@ -23,7 +25,7 @@ import (
 
 // renderFixture renders page 1 of a generated statement at dpi and returns
 // the image with the statement's text-layer words.
-func renderFixture(t testing.TB, name string, dpi float64) (*image.Gray, extract.Page) {
+func renderFixture(t testing.TB, name string, dpi float64) (*image.Gray, source.Page) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "statements", name+".pdf"))
 	if err != nil {
@@ -73,7 +75,7 @@ func degrade(g *image.Gray, skewDeg float64, seed uint64) *image.Gray {
 var moneyOrDate = regexp.MustCompile(`^[-+]?[0-9][0-9.,']*[.,][0-9]{2}$|^[0-9]{1,4}[./-][0-9]{1,2}[./-][0-9]{2,4}$`)
 
 // checkWords reports text-layer amounts and dates missing from the OCR words.
-func checkWords(t *testing.T, want, got extract.Page, allowed map[string]bool, maxMiss int) {
+func checkWords(t *testing.T, want, got source.Page, allowed map[string]bool, maxMiss int) {
 	t.Helper()
 	have := map[string]int{}
 	for _, w := range got.Words {
@@ -184,7 +186,7 @@ func TestOCRWordBoxes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			at := map[string][]extract.Word{}
+			at := map[string][]source.Word{}
 			for _, w := range pg.Words {
 				at[w.Text] = append(at[w.Text], w)
 			}
@@ -283,7 +285,7 @@ func convertImage(data []byte) (*extract.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var pages []extract.Page
+	var pages []source.Page
 	for i, img := range imgs {
 		pg, err := Read(img, 0, i+1)
 		if err != nil {

@@ -34,6 +34,7 @@ import (
 	"unsafe"
 
 	"passbook/extract"
+	"passbook/extract/source"
 
 	// go-fitz links the static MuPDF libraries that mupdf.c calls into.
 	_ "github.com/gen2brain/go-fitz"
@@ -163,8 +164,8 @@ type rawChar struct {
 }
 
 // Words reads page (0-based) as words with boxes in points, top-left origin.
-func (p *Doc) Words(page int) (extract.Page, error) {
-	pg := extract.Page{Number: page + 1}
+func (p *Doc) Words(page int) (source.Page, error) {
+	pg := source.Page{Number: page + 1}
 	if page < 0 || page >= p.pages {
 		return pg, fmt.Errorf("page %d: %w", page+1, extract.ErrCorrupt)
 	}
@@ -197,13 +198,13 @@ func (p *Doc) Words(page int) (extract.Page, error) {
 // piece of one string per page. A page's words live as long as the
 // conversion, and were its largest allocation: a copy of the characters,
 // a slice grown by doubling and a string per word.
-func groupWords(n int, char func(i int) rawChar) []extract.Word {
-	var words []extract.Word
+func groupWords(n int, char func(i int) rawChar) []source.Word {
+	var words []source.Word
 	var text []byte
 	var ends []int // where each word's text ends in text
 	for pass := 0; pass < 2; pass++ {
 		count, size := 0, 0
-		var w extract.Word
+		var w source.Word
 		open := false
 		flush := func() {
 			if open {
@@ -234,7 +235,7 @@ func groupWords(n int, char func(i int) rawChar) []extract.Word {
 				}
 			}
 			if !open {
-				w = extract.Word{X0: c.x0, Y0: c.y0, X1: c.x1, Y1: c.y1}
+				w = source.Word{X0: c.x0, Y0: c.y0, X1: c.x1, Y1: c.y1}
 				open = true
 			} else {
 				w.X0, w.Y0 = min(w.X0, c.x0), min(w.Y0, c.y0)
@@ -252,7 +253,7 @@ func groupWords(n int, char func(i int) rawChar) []extract.Word {
 			if count == 0 {
 				return nil
 			}
-			words = make([]extract.Word, count)
+			words = make([]source.Word, count)
 			ends = make([]int, count)
 			text = make([]byte, 0, size)
 		}

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"passbook/extract"
+	"passbook/extract/source"
 )
 
 // TestGroupWords checks the grouping of MuPDF's characters into words:
@@ -31,25 +31,25 @@ func TestGroupWords(t *testing.T) {
 		}
 		return out
 	}
-	word := func(text string, x0, x1 float64) extract.Word {
-		return extract.Word{Text: text, X0: x0, Y0: 0, X1: x1, Y1: 10}
+	word := func(text string, x0, x1 float64) source.Word {
+		return source.Word{Text: text, X0: x0, Y0: 0, X1: x1, Y1: 10}
 	}
 	for _, tc := range []struct {
 		name  string
 		chars []rawChar
-		want  []extract.Word
+		want  []source.Word
 	}{
 		{"empty", nil, nil},
 		{"spaces only", chars("   "), nil},
-		{"two words", chars("12.50 Café"), []extract.Word{word("12.50", 0, 25), word("Café", 30, 50)}},
-		{"new line breaks", chars("ab|cd"), []extract.Word{word("ab", 0, 10), word("cd", 0, 10)}},
-		{"gap breaks", chars("ab_cd"), []extract.Word{word("ab", 0, 10), word("cd", 13, 23)}},
-		{"multi-byte", chars("€ 1 234,00 Überweisung"), []extract.Word{word("€", 0, 5), word("1", 10, 15), word("234,00", 20, 50), word("Überweisung", 55, 110)}},
+		{"two words", chars("12.50 Café"), []source.Word{word("12.50", 0, 25), word("Café", 30, 50)}},
+		{"new line breaks", chars("ab|cd"), []source.Word{word("ab", 0, 10), word("cd", 0, 10)}},
+		{"gap breaks", chars("ab_cd"), []source.Word{word("ab", 0, 10), word("cd", 13, 23)}},
+		{"multi-byte", chars("€ 1 234,00 Überweisung"), []source.Word{word("€", 0, 5), word("1", 10, 15), word("234,00", 20, 50), word("Überweisung", 55, 110)}},
 		{"zero-width replacement dropped", []rawChar{{'a', 0, 0, 0, 5, 10}, {0xFFFD, 0, 5, 0, 5, 10}, {'b', 0, 5, 0, 10, 10}},
-			[]extract.Word{word("a", 0, 5), word("b", 5, 10)}},
+			[]source.Word{word("a", 0, 5), word("b", 5, 10)}},
 		{"overlap far back breaks", []rawChar{{'a', 0, 20, 0, 25, 10}, {'b', 0, 5, 0, 10, 10}},
-			[]extract.Word{word("a", 20, 25), word("b", 5, 10)}},
-		{"invalid rune", []rawChar{{'a', 0, 0, 0, 5, 10}, {-1, 0, 5, 0, 10, 10}}, []extract.Word{word("a\uFFFD", 0, 10)}},
+			[]source.Word{word("a", 20, 25), word("b", 5, 10)}},
+		{"invalid rune", []rawChar{{'a', 0, 0, 0, 5, 10}, {-1, 0, 5, 0, 10, 10}}, []source.Word{word("a\uFFFD", 0, 10)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := groupWords(len(tc.chars), func(i int) rawChar { return tc.chars[i] })

@@ -1,4 +1,4 @@
-package extract
+package source
 
 // Word is a run of characters read from a page, with its box in PDF points
 // (1/72 inch), origin at the top-left of the page, y growing downwards.
