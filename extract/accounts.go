@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"passbook/extract/lexicon"
 )
 
 // accountPart is the part of a document that belongs to one account: its
@@ -96,7 +98,7 @@ func splitAccounts(all []*line, segs []segment, needBalances bool) []accountPart
 // ("Sparkonto PL32 7960 8545 5847 3838", "Girokonto 0796830198"). "" when
 // the line names none.
 func namedAccount(l *line) string {
-	if end := phraseEnd(l.words, vocab().account); end >= 0 {
+	if end := lexicon.PhraseEnd(l.words, lexicon.Vocab().Account); end >= 0 {
 		if num := accountValue(l.words[end:]); accountLike(num) {
 			return num
 		}
@@ -161,10 +163,10 @@ func digitsOf(s string) string {
 // an amount.
 func printsBalance(lines []*line) bool {
 	for _, l := range lines {
-		if _, ok := amountAfter(l, vocab().opening); ok {
+		if _, ok := amountAfter(l, lexicon.Vocab().Opening); ok {
 			return true
 		}
-		if _, ok := amountAfter(l, vocab().closing); ok {
+		if _, ok := amountAfter(l, lexicon.Vocab().Closing); ok {
 			return true
 		}
 	}

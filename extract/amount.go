@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"passbook/extract/lexicon"
+
 	"github.com/shopspring/decimal"
 	"golang.org/x/text/currency"
 )
@@ -180,8 +182,8 @@ var drCrMarks = sync.OnceValue(func() []drCrMark {
 			}
 		}
 	}
-	add(vocab().indicatorOut, true)
-	add(vocab().indicatorIn, false)
+	add(lexicon.Vocab().IndicatorOut, true)
+	add(lexicon.Vocab().IndicatorIn, false)
 	sort.SliceStable(ms, func(i, j int) bool { return len(ms[i].text) > len(ms[j].text) })
 	return ms
 })

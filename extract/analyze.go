@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
 
@@ -325,9 +326,9 @@ func cardLayout(rows []row) bool {
 	for _, rw := range rows {
 		for _, c := range rw.cells {
 			switch {
-			case c.role == roleBalance:
+			case c.role == lexicon.RoleBalance:
 				return false
-			case c.role != roleAmount:
+			case c.role != lexicon.RoleAmount:
 			case c.val.IsNegative():
 				neg++
 			default:
@@ -382,7 +383,7 @@ func drcrMarked(rows []row) bool {
 // card.
 func cardTitled(lines []*line) bool {
 	return slices.ContainsFunc(lines, func(l *line) bool {
-		return slices.Contains(vocab().card, strings.TrimSpace(foldLabel(l.text())))
+		return slices.Contains(lexicon.Vocab().Card, strings.TrimSpace(lexicon.FoldLabel(l.text())))
 	})
 }
 
@@ -390,9 +391,9 @@ func cardTitled(lines []*line) bool {
 func cardPhrases(lines []*line) int {
 	seen := map[string]bool{}
 	for _, l := range lines {
-		f := foldLabel(l.text())
-		for _, p := range vocab().card {
-			if containsPhrase(f, p) {
+		f := lexicon.FoldLabel(l.text())
+		for _, p := range lexicon.Vocab().Card {
+			if lexicon.ContainsPhrase(f, p) {
 				seen[p] = true
 				// Counted once: "credit card statement" is not also a "card statement".
 				f = strings.ReplaceAll(f, " "+p+" ", " | ")
@@ -475,7 +476,7 @@ func dropRelistings(rows []row) []row {
 	for _, rw := range rows {
 		if withBal[rw.segID] {
 			for _, c := range rw.cells {
-				if c.role != roleBalance {
+				if c.role != lexicon.RoleBalance {
 					pool[c.val.Abs().String()]++
 				}
 			}
@@ -496,9 +497,9 @@ func dropRelistings(rows []row) []row {
 				n++
 				ok := true
 				for _, c := range rw.cells {
-					if k := c.val.Abs().String(); c.role != roleBalance && pool[k] > 0 {
+					if k := c.val.Abs().String(); c.role != lexicon.RoleBalance && pool[k] > 0 {
 						pool[k]--
-					} else if c.role != roleBalance {
+					} else if c.role != lexicon.RoleBalance {
 						ok = false
 					}
 				}
@@ -533,7 +534,7 @@ func namesAccountAlone(l *line) bool {
 	if slices.ContainsFunc(l.toks, func(t token) bool { return t.kind != tokText }) {
 		return false
 	}
-	return phraseEnd(l.words, vocab().account) < 0 && namedAccount(l) != ""
+	return lexicon.PhraseEnd(l.words, lexicon.Vocab().Account) < 0 && namedAccount(l) != ""
 }
 
 // cutAtAccountNames ends a table where a line inside it names an account

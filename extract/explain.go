@@ -31,37 +31,6 @@ func Explain(pages []source.Page, w io.Writer) *Result {
 	return AnalyzeDocument(Document{Pages: pages}, w)
 }
 
-// roleName is a column role as --explain prints it.
-func (r colRole) String() string {
-	switch r {
-	case roleDate:
-		return "date"
-	case roleTransDate:
-		return "transaction date"
-	case roleValueDate:
-		return "value date"
-	case roleDesc:
-		return "description"
-	case roleType:
-		return "type"
-	case roleRef:
-		return "reference"
-	case roleDebit:
-		return "money out"
-	case roleCredit:
-		return "money in"
-	case roleAmount:
-		return "signed amount"
-	case roleBalance:
-		return "balance"
-	case roleDrCr:
-		return "Dr/Cr indicator"
-	case roleCount:
-		return "count (not money)"
-	}
-	return "none"
-}
-
 // labelsText lists a heading's labels with their roles.
 func labelsText(labels []label) string {
 	parts := make([]string, len(labels))

@@ -4,82 +4,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
+	"passbook/extract/lexicon"
 	"passbook/extract/source"
-
-	"golang.org/x/text/unicode/norm"
 )
-
-// colRole is what a table column holds, read from its header label.
-type colRole int
-
-const (
-	roleNone      colRole = iota
-	roleDate              // posting or booking date
-	roleTransDate         // the date a card was used
-	roleValueDate         // value date
-	roleDesc              // description
-	roleType              // transaction type code
-	roleRef               // cheque or reference number
-	roleDebit             // money out
-	roleCredit            // money in
-	roleAmount            // one signed (or Dr/Cr marked) amount
-	roleBalance           // running balance
-	roleDrCr              // a Dr/Cr indicator column
-	roleCount             // figures that are not money: points, units, quantities
-)
-
-func (r colRole) isDate() bool { return r == roleDate || r == roleTransDate || r == roleValueDate }
-func (r colRole) isMoney() bool {
-	return r == roleDebit || r == roleCredit || r == roleAmount || r == roleBalance
-}
-func (r colRole) isText() bool { return r == roleDesc || r == roleType || r == roleRef }
-
-// foldLabel lower-cases s, strips accents and turns punctuation into spaces.
-func foldLabel(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(s)) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(r)
-		default:
-			b.WriteByte(' ')
-		}
-	}
-	return " " + strings.Join(strings.Fields(b.String()), " ") + " "
-}
-
-// classifyLabel gives a header label's role, roleNone when it names nothing
-// known. The longest phrase found wins ("Date débit" is a date, not a debit
-// column); between phrases of one length, the more specific role.
-func classifyLabel(s string) colRole {
-	role, _ := classifyPhrase(s)
-	return role
-}
-
-// classifyPhrase is classifyLabel that also says how many words the
-// phrase it matched has (0 for none).
-func classifyPhrase(s string) (colRole, int) {
-	f := foldLabel(s)
-	if strings.TrimSpace(f) == "" {
-		return roleNone, 0
-	}
-	best, bestWords, bestLen := roleNone, 0, 0
-	for _, rp := range vocab().headings {
-		for _, p := range rp.phrases {
-			if !containsPhrase(f, p) {
-				continue
-			}
-			if w := strings.Count(p, " ") + 1; w > bestWords || w == bestWords && len(p) > bestLen {
-				best, bestWords, bestLen = rp.role, w, len(p)
-			}
-			break // phrases of a role run longest first
-		}
-	}
-	return best, bestWords
-}
 
 // columnGap reports more than a word's space between two words of a line:
 // the gap between two columns' headings.
@@ -136,10 +64,10 @@ func headingCuts(words []source.Word) []int {
 		if k+1 < len(cuts) {
 			end = cuts[k+1]
 		}
-		l, r := classifyLabel(joinWords(words[cuts[k-1]:cuts[k]])), classifyLabel(joinWords(words[cuts[k]:end]))
+		l, r := lexicon.ClassifyLabel(joinWords(words[cuts[k-1]:cuts[k]])), lexicon.ClassifyLabel(joinWords(words[cuts[k]:end]))
 		// Two money headings of one role a word apart name one column
 		// ("Deposits & Credits").
-		if l == roleAmount && (r == roleDebit || r == roleCredit) || r == roleAmount && (l == roleDebit || l == roleCredit) || l == r && l.isMoney() {
+		if l == lexicon.RoleAmount && (r == lexicon.RoleDebit || r == lexicon.RoleCredit) || r == lexicon.RoleAmount && (l == lexicon.RoleDebit || l == lexicon.RoleCredit) || l == r && l.IsMoney() {
 			cuts = append(cuts[:k], cuts[k+1:]...)
 			k--
 		}
@@ -183,8 +111,8 @@ func over(above, below *line) bool {
 		}
 		under[k] = true
 	}
-	if len(above.words) == 1 && labels[k].role == roleNone {
-		return classifyLabel(above.words[0].Text+" "+labels[k].text) != roleNone
+	if len(above.words) == 1 && labels[k].role == lexicon.RoleNone {
+		return lexicon.ClassifyLabel(above.words[0].Text+" "+labels[k].text) != lexicon.RoleNone
 	}
 	return len(under) >= 2
 }
@@ -193,13 +121,13 @@ func over(above, below *line) bool {
 // phrases: a stacked heading's second line is mostly headings ("Amt. Amt.
 // Balance"), a description's first line set just under the heading is not.
 func headingShare(l *line) float64 {
-	toks := strings.Fields(foldLabel(l.text()))
+	toks := strings.Fields(lexicon.FoldLabel(l.text()))
 	if len(toks) == 0 {
 		return 0
 	}
 	covered := make([]bool, len(toks))
-	for _, rp := range vocab().headings {
-		for _, p := range rp.phrases {
+	for _, rp := range lexicon.Vocab().Headings {
+		for _, p := range rp.Phrases {
 			ps := strings.Fields(p)
 		next:
 			for s := 0; s+len(ps) <= len(toks); s++ {
@@ -225,9 +153,9 @@ func headingShare(l *line) float64 {
 
 // isHeading reports text that is one heading phrase, whole.
 func isHeading(s string) bool {
-	f := strings.TrimSpace(foldLabel(s))
-	for _, rp := range vocab().headings {
-		if slices.Contains(rp.phrases, f) {
+	f := strings.TrimSpace(lexicon.FoldLabel(s))
+	for _, rp := range lexicon.Vocab().Headings {
+		if slices.Contains(rp.Phrases, f) {
 			return true
 		}
 	}
@@ -237,19 +165,19 @@ func isHeading(s string) bool {
 // roleGroup puts roles that may share one printed phrase together, so that a
 // phrase is split only between groups ("Date Description" is two labels,
 // "Debit Amount" one).
-func roleGroup(r colRole) int {
+func roleGroup(r lexicon.ColRole) int {
 	switch {
-	case r == roleNone:
+	case r == lexicon.RoleNone:
 		return 0
-	case r.isDate():
+	case r.IsDate():
 		return 1
-	case r == roleDesc:
+	case r == lexicon.RoleDesc:
 		return 2
-	case r.isText():
+	case r.IsText():
 		return 5 // a type or reference column beside the description
-	case r == roleDrCr:
+	case r == lexicon.RoleDrCr:
 		return 4
-	case r == roleCount:
+	case r == lexicon.RoleCount:
 		return 6
 	}
 	return 3
@@ -258,7 +186,7 @@ func roleGroup(r colRole) int {
 // label is one column heading with its horizontal extent.
 type label struct {
 	text   string
-	role   colRole
+	role   lexicon.ColRole
 	x0, x1 float64
 }
 
@@ -296,11 +224,11 @@ func buildLabels(band []*line) []label {
 			// Split where neighbouring words name roles of different groups.
 			start := 0
 			for i := 1; i < len(cur); i++ {
-				ri, wi := classifyPhrase(cur[i].Text)
-				rp, wp := classifyPhrase(cur[i-1].Text)
+				ri, wi := lexicon.ClassifyPhrase(cur[i].Text)
+				rp, wp := lexicon.ClassifyPhrase(cur[i-1].Text)
 				gi, gp := roleGroup(ri), roleGroup(rp)
 				// A phrase that spans both words ("Date débit") is one label.
-				_, pair := classifyPhrase(cur[i-1].Text + " " + cur[i].Text)
+				_, pair := lexicon.ClassifyPhrase(cur[i-1].Text + " " + cur[i].Text)
 				split := gi != 0 && gp != 0 && gi != gp && pair <= max(wi, wp)
 				if !split && pair <= max(wi, wp) {
 					// The words before and after read as headings of their
@@ -308,13 +236,13 @@ func buildLabels(band []*line) []label {
 					// two date headings set close together ("Debits |
 					// Running Balance"): two labels, unless one only
 					// qualifies the other ("Debit Amount").
-					l, r := classifyLabel(joinWords(cur[start:i])), classifyLabel(joinWords(cur[i:]))
+					l, r := lexicon.ClassifyLabel(joinWords(cur[start:i])), lexicon.ClassifyLabel(joinWords(cur[i:]))
 					gl, gr := roleGroup(l), roleGroup(r)
-					qualifies := l == roleAmount && (r == roleDebit || r == roleCredit) || r == roleAmount && (l == roleDebit || l == roleCredit)
-					twoMoney := l.isMoney() && r.isMoney() && !qualifies
+					qualifies := l == lexicon.RoleAmount && (r == lexicon.RoleDebit || r == lexicon.RoleCredit) || r == lexicon.RoleAmount && (l == lexicon.RoleDebit || l == lexicon.RoleCredit)
+					twoMoney := l.IsMoney() && r.IsMoney() && !qualifies
 					// "Trans Date Posted"; "Data operazione Data contabile",
 					// two whole headings of one role.
-					twoDates := l.isDate() && r.isDate() && (l != r || isHeading(joinWords(cur[start:i])) && isHeading(joinWords(cur[i:])))
+					twoDates := l.IsDate() && r.IsDate() && (l != r || isHeading(joinWords(cur[start:i])) && isHeading(joinWords(cur[i:])))
 					split = gl != 0 && gr != 0 && gl != gr && gi != 0 || twoMoney && l != r || twoDates
 				}
 				if !split && columnGap(cur[i-1], cur[i]) && isHeading(joinWords(cur[start:i])) && !isHeading(joinWords(cur[start:i+1])) {
@@ -354,7 +282,7 @@ func buildLabels(band []*line) []label {
 		labels = append(labels, p)
 	}
 	for i := range labels {
-		labels[i].role = classifyLabel(labels[i].text)
+		labels[i].role = lexicon.ClassifyLabel(labels[i].text)
 	}
 	return labels
 }
@@ -364,13 +292,13 @@ func buildLabels(band []*line) []label {
 func headerScore(labels []label) int {
 	hasDate, hasMoney, known := false, false, 0
 	for _, lb := range labels {
-		if lb.role.isDate() {
+		if lb.role.IsDate() {
 			hasDate = true
 		}
-		if lb.role.isMoney() {
+		if lb.role.IsMoney() {
 			hasMoney = true
 		}
-		if lb.role != roleNone {
+		if lb.role != lexicon.RoleNone {
 			known++
 		}
 	}
@@ -406,7 +334,7 @@ func findHeaders(lines []*line) []header {
 		}
 		known := false
 		for _, w := range l.words {
-			if classifyLabel(w.Text) != roleNone {
+			if lexicon.ClassifyLabel(w.Text) != lexicon.RoleNone {
 				known = true
 				break
 			}
@@ -469,16 +397,16 @@ func datelessHeading(lines []*line, first, last int) (header, bool) {
 			lbs := buildLabels(lines[a : b+1])
 			known, firstMoney, whole := 0, -1.0, true
 			for _, lb := range lbs {
-				if lb.role.isDate() {
+				if lb.role.IsDate() {
 					return header{}, false
 				}
-				if lb.role != roleNone {
+				if lb.role != lexicon.RoleNone {
 					known++
 					// Each heading a whole one ("Somme", "Solde"), not
 					// words of a description ("ATM withdrawal").
 					whole = whole && isHeading(lb.text)
 				}
-				if lb.role.isMoney() && firstMoney < 0 {
+				if lb.role.IsMoney() && firstMoney < 0 {
 					firstMoney = lb.x0
 				}
 			}
@@ -500,12 +428,12 @@ func datelessHeading(lines []*line, first, last int) (header, bool) {
 			// one it knows as another column's leaves no room for them.
 			k := slices.IndexFunc(lbs, func(lb label) bool { return lb.x0 < x1 && x0 < lb.x1 })
 			switch {
-			case k >= 0 && lbs[k].role != roleNone:
+			case k >= 0 && lbs[k].role != lexicon.RoleNone:
 				continue
 			case k >= 0:
-				lbs[k].role = roleDate
+				lbs[k].role = lexicon.RoleDate
 			default:
-				lbs = append(lbs, label{role: roleDate, x0: x0, x1: x1})
+				lbs = append(lbs, label{role: lexicon.RoleDate, x0: x0, x1: x1})
 				sort.SliceStable(lbs, func(i, j int) bool { return lbs[i].x0 < lbs[j].x0 })
 			}
 			return header{first: a, last: b, labels: lbs}, true

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/lexicon"
 	words "passbook/extract/synth/vocab"
 )
 
@@ -15,16 +16,16 @@ func enginePhrases() map[string]bool {
 	out := map[string]bool{}
 	add := func(ps []string) {
 		for _, p := range ps {
-			out[strings.TrimSpace(foldLabel(p))] = true
+			out[strings.TrimSpace(lexicon.FoldLabel(p))] = true
 		}
 	}
-	v := vocab()
-	for _, rp := range v.headings {
-		add(rp.phrases)
+	v := lexicon.Vocab()
+	for _, rp := range v.Headings {
+		add(rp.Phrases)
 	}
-	for _, ps := range [][]string{v.sectionIn, v.sectionOut, v.sectionTitles, v.cardSectionIn, v.cardSectionOut,
-		v.balanceTitles, v.opening, v.closing, v.totals, v.stats, v.totalIn, v.totalOut,
-		v.account, v.period, v.currency, v.posting, v.card, v.indicatorOut, v.indicatorIn} {
+	for _, ps := range [][]string{v.SectionIn, v.SectionOut, v.SectionTitles, v.CardSectionIn, v.CardSectionOut,
+		v.BalanceTitles, v.Opening, v.Closing, v.Totals, v.Stats, v.TotalIn, v.TotalOut,
+		v.Account, v.Period, v.Currency, v.Posting, v.Card, v.IndicatorOut, v.IndicatorIn} {
 		add(ps)
 	}
 	return out
@@ -35,7 +36,7 @@ func enginePhrases() map[string]bool {
 // of several words inside it. Words of one or two letters ("de", "a") are
 // joining words in every language; a whole phrase of them still counts.
 func heldOutCollisions(engine map[string]bool, phrase string) []string {
-	f := strings.TrimSpace(foldLabel(phrase))
+	f := strings.TrimSpace(lexicon.FoldLabel(phrase))
 	var hits []string
 	if engine[f] {
 		hits = append(hits, f)
@@ -46,7 +47,7 @@ func heldOutCollisions(engine map[string]bool, phrase string) []string {
 		}
 	}
 	for p := range engine {
-		if strings.Contains(p, " ") && p != f && containsPhrase(" "+f+" ", p) {
+		if strings.Contains(p, " ") && p != f && lexicon.ContainsPhrase(" "+f+" ", p) {
 			hits = append(hits, p)
 		}
 	}
@@ -91,7 +92,7 @@ func TestKnownWordsAreKnown(t *testing.T) {
 	for _, lx := range words.KnownLexicons {
 		for _, ps := range [][]string{lx.Date, lx.Desc, lx.Debit, lx.Credit, lx.Amount, lx.Balance, lx.Opening, lx.Closing} {
 			for _, p := range ps {
-				if !engine[strings.TrimSpace(foldLabel(p))] {
+				if !engine[strings.TrimSpace(lexicon.FoldLabel(p))] {
 					t.Errorf("known %s phrase %q is not in the engine's lexicon", lx.Lang, p)
 				}
 			}

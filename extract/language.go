@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"passbook/extract/lexicon"
 )
 
 // languageWords maps each word of four letters or more that the lexicons
@@ -11,25 +13,25 @@ import (
 // to the languages that use it. English words are left out: English
 // headings are printed in statements of every language.
 var languageWords = sync.OnceValue(func() map[string][]string {
-	words := func(lx lexicon) map[string]bool {
+	words := func(lx lexicon.Lexicon) map[string]bool {
 		m := map[string]bool{}
 		add := func(ps []string) {
 			for _, p := range ps {
-				for _, w := range strings.Fields(foldLabel(p)) {
+				for _, w := range strings.Fields(lexicon.FoldLabel(p)) {
 					if utf8.RuneCountInString(w) >= 4 {
 						m[w] = true
 					}
 				}
 			}
 		}
-		for _, ps := range lx.headings {
+		for _, ps := range lx.Headings {
 			add(ps)
 		}
-		for _, ps := range [][]string{lx.opening, lx.closing, lx.balanceTitles, lx.starts, lx.ends, lx.totals, lx.rates, lx.totalIn, lx.totalOut, lx.period, lx.account, lx.currency} {
+		for _, ps := range [][]string{lx.Opening, lx.Closing, lx.BalanceTitles, lx.Starts, lx.Ends, lx.Totals, lx.Rates, lx.TotalIn, lx.TotalOut, lx.Period, lx.Account, lx.Currency} {
 			add(ps)
 		}
 		for _, t := range monthLanguages() {
-			if t.Locale() == lx.lang {
+			if t.Locale() == lx.Lang {
 				for _, ms := range monthsOf(t) {
 					add(ms)
 				}
@@ -37,15 +39,15 @@ var languageWords = sync.OnceValue(func() map[string][]string {
 		}
 		return m
 	}
-	en := words(english)
+	en := words(lexicon.English)
 	out := map[string][]string{}
-	for _, lx := range lexicons {
-		if lx.lang == english.lang {
+	for _, lx := range lexicon.Lexicons {
+		if lx.Lang == lexicon.English.Lang {
 			continue
 		}
 		for w := range words(lx) {
 			if !en[w] {
-				out[w] = append(out[w], lx.lang)
+				out[w] = append(out[w], lx.Lang)
 			}
 		}
 	}
@@ -59,7 +61,7 @@ var languageWords = sync.OnceValue(func() map[string][]string {
 func Language(words []string) string {
 	score := map[string]float64{}
 	for _, w := range words {
-		ls := languageWords()[strings.TrimSpace(foldLabel(w))]
+		ls := languageWords()[strings.TrimSpace(lexicon.FoldLabel(w))]
 		for _, l := range ls {
 			score[l] += 1 / float64(len(ls))
 		}

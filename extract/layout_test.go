@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
 
@@ -87,35 +88,35 @@ func TestTokenize(t *testing.T) {
 func TestClassifyLabel(t *testing.T) {
 	cases := []struct {
 		in   string
-		want colRole
+		want lexicon.ColRole
 	}{
-		{"Date", roleDate},
-		{"Post Date", roleDate},
-		{"Buchungstag", roleDate},
-		{"Value Dt", roleValueDate},
-		{"Valuta", roleValueDate},
-		{"Trans Date", roleTransDate},
-		{"Withdrawal Amt.", roleDebit},
-		{"Paid out", roleDebit},
-		{"Paid in", roleCredit},
-		{"Débit", roleDebit},
-		{"Crédit", roleCredit},
-		{"Betrag EUR", roleAmount},
-		{"Importe", roleAmount},
-		{"Saldo EUR", roleBalance},
-		{"Closing Balance", roleBalance},
-		{"Solde", roleBalance},
-		{"Transaction details", roleDesc},
-		{"Narration", roleDesc},
-		{"Omschrijving", roleDesc},
-		{"Descrição", roleDesc},
-		{"Chq./Ref.No.", roleRef},
-		{"Type", roleType},
-		{"Dr/Cr", roleDrCr},
-		{"Customer", roleNone},
+		{"Date", lexicon.RoleDate},
+		{"Post Date", lexicon.RoleDate},
+		{"Buchungstag", lexicon.RoleDate},
+		{"Value Dt", lexicon.RoleValueDate},
+		{"Valuta", lexicon.RoleValueDate},
+		{"Trans Date", lexicon.RoleTransDate},
+		{"Withdrawal Amt.", lexicon.RoleDebit},
+		{"Paid out", lexicon.RoleDebit},
+		{"Paid in", lexicon.RoleCredit},
+		{"Débit", lexicon.RoleDebit},
+		{"Crédit", lexicon.RoleCredit},
+		{"Betrag EUR", lexicon.RoleAmount},
+		{"Importe", lexicon.RoleAmount},
+		{"Saldo EUR", lexicon.RoleBalance},
+		{"Closing Balance", lexicon.RoleBalance},
+		{"Solde", lexicon.RoleBalance},
+		{"Transaction details", lexicon.RoleDesc},
+		{"Narration", lexicon.RoleDesc},
+		{"Omschrijving", lexicon.RoleDesc},
+		{"Descrição", lexicon.RoleDesc},
+		{"Chq./Ref.No.", lexicon.RoleRef},
+		{"Type", lexicon.RoleType},
+		{"Dr/Cr", lexicon.RoleDrCr},
+		{"Customer", lexicon.RoleNone},
 	}
 	for _, c := range cases {
-		if got := classifyLabel(c.in); got != c.want {
+		if got := lexicon.ClassifyLabel(c.in); got != c.want {
 			t.Errorf("classifyLabel(%q) = %d, want %d", c.in, got, c.want)
 		}
 	}
@@ -227,7 +228,7 @@ func TestHeadingsSetClose(t *testing.T) {
 // wherever it stands.
 func TestDateLabelPrefersPosting(t *testing.T) {
 	for _, heads := range [][]string{{"Data operazione", "Data contabile"}, {"Posting Date", "Date"}, {"Date", "Date Posted"}} {
-		labels := []label{{text: heads[0], role: classifyLabel(heads[0])}, {text: heads[1], role: classifyLabel(heads[1])}, {text: "Amount", role: roleAmount}}
+		labels := []label{{text: heads[0], role: lexicon.ClassifyLabel(heads[0])}, {text: heads[1], role: lexicon.ClassifyLabel(heads[1])}, {text: "Amount", role: lexicon.RoleAmount}}
 		want := 1
 		if heads[0] == "Posting Date" {
 			want = 0

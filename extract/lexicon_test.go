@@ -4,25 +4,26 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
 
 // lexiconCase is what one language's statements print, and what the rules
 // must make of it.
 type lexiconCase struct {
-	headings map[string]colRole // heading text -> role
-	opening  []string           // rows that seed the balance chain
-	closing  []string           // rows that end it
-	totals   []string           // sums: never transactions
-	months   map[string]int     // month word -> month
-	in, out  []string           // section titles
-	card     []string           // words only a card statement prints
+	headings map[string]lexicon.ColRole // heading text -> role
+	opening  []string                   // rows that seed the balance chain
+	closing  []string                   // rows that end it
+	totals   []string                   // sums: never transactions
+	months   map[string]int             // month word -> month
+	in, out  []string                   // section titles
+	card     []string                   // words only a card statement prints
 }
 
 func checkLexicon(t *testing.T, c lexiconCase) {
 	t.Helper()
 	for h, want := range c.headings {
-		if got := classifyLabel(h); got != want {
+		if got := lexicon.ClassifyLabel(h); got != want {
 			t.Errorf("classifyLabel(%q) = %d, want %d", h, got, want)
 		}
 	}
@@ -30,9 +31,9 @@ func checkLexicon(t *testing.T, c lexiconCase) {
 		name    string
 		texts   []string
 		phrases []string
-	}{{"opening", c.opening, vocab().opening}, {"closing", c.closing, vocab().closing}, {"totals", c.totals, vocab().totals}, {"card", c.card, vocab().card}} {
+	}{{"opening", c.opening, lexicon.Vocab().Opening}, {"closing", c.closing, lexicon.Vocab().Closing}, {"totals", c.totals, lexicon.Vocab().Totals}, {"card", c.card, lexicon.Vocab().Card}} {
 		for _, s := range list.texts {
-			if !hasPhrase(foldLabel(s), list.phrases) {
+			if !lexicon.HasPhrase(lexicon.FoldLabel(s), list.phrases) {
 				t.Errorf("%q is not read as %s", s, list.name)
 			}
 		}
@@ -56,9 +57,9 @@ func checkLexicon(t *testing.T, c lexiconCase) {
 
 func TestLexiconEnglish(t *testing.T) {
 	checkLexicon(t, lexiconCase{
-		headings: map[string]colRole{"Date": roleDate, "Post Date": roleDate, "Trans. Date": roleTransDate, "Value Dt": roleValueDate,
-			"Description": roleDesc, "Particulars": roleDesc, "Chq/Ref No.": roleRef, "Withdrawals": roleDebit, "Paid in": roleCredit,
-			"Amount": roleAmount, "Balance": roleBalance, "Dr/Cr": roleDrCr, "Type": roleType},
+		headings: map[string]lexicon.ColRole{"Date": lexicon.RoleDate, "Post Date": lexicon.RoleDate, "Trans. Date": lexicon.RoleTransDate, "Value Dt": lexicon.RoleValueDate,
+			"Description": lexicon.RoleDesc, "Particulars": lexicon.RoleDesc, "Chq/Ref No.": lexicon.RoleRef, "Withdrawals": lexicon.RoleDebit, "Paid in": lexicon.RoleCredit,
+			"Amount": lexicon.RoleAmount, "Balance": lexicon.RoleBalance, "Dr/Cr": lexicon.RoleDrCr, "Type": lexicon.RoleType},
 		opening: []string{"Balance B/F", "Opening balance", "BALANCE BROUGHT FORWARD", "Previous balance"},
 		closing: []string{"Closing balance", "Balance carried forward", "New Balance"},
 		totals:  []string{"Totals", "Sub-total", "Interest rate"},
@@ -71,8 +72,8 @@ func TestLexiconEnglish(t *testing.T) {
 
 func TestLexiconGerman(t *testing.T) {
 	checkLexicon(t, lexiconCase{
-		headings: map[string]colRole{"Buchungstag": roleDate, "Valuta": roleValueDate, "Verwendungszweck": roleDesc, "Soll": roleDebit,
-			"Haben": roleCredit, "Betrag": roleAmount, "Saldo": roleBalance, "S/H": roleDrCr, "Kontostand": roleBalance},
+		headings: map[string]lexicon.ColRole{"Buchungstag": lexicon.RoleDate, "Valuta": lexicon.RoleValueDate, "Verwendungszweck": lexicon.RoleDesc, "Soll": lexicon.RoleDebit,
+			"Haben": lexicon.RoleCredit, "Betrag": lexicon.RoleAmount, "Saldo": lexicon.RoleBalance, "S/H": lexicon.RoleDrCr, "Kontostand": lexicon.RoleBalance},
 		opening: []string{"Alter Kontostand", "Alter Saldo", "Anfangssaldo", "Saldovortrag"},
 		closing: []string{"Neuer Kontostand", "Endsaldo"},
 		totals:  []string{"Summe", "Zwischensumme"},
@@ -85,8 +86,8 @@ func TestLexiconGerman(t *testing.T) {
 
 func TestLexiconFrench(t *testing.T) {
 	checkLexicon(t, lexiconCase{
-		headings: map[string]colRole{"Date": roleDate, "Date de valeur": roleValueDate, "Libellé": roleDesc, "Débit": roleDebit,
-			"Crédit": roleCredit, "Montant": roleAmount, "Solde": roleBalance},
+		headings: map[string]lexicon.ColRole{"Date": lexicon.RoleDate, "Date de valeur": lexicon.RoleValueDate, "Libellé": lexicon.RoleDesc, "Débit": lexicon.RoleDebit,
+			"Crédit": lexicon.RoleCredit, "Montant": lexicon.RoleAmount, "Solde": lexicon.RoleBalance},
 		opening: []string{"Solde précédent", "Ancien solde", "Report"},
 		closing: []string{"Nouveau solde", "Solde à reporter"},
 		totals:  []string{"Total des opérations"},
@@ -99,8 +100,8 @@ func TestLexiconFrench(t *testing.T) {
 
 func TestLexiconSpanish(t *testing.T) {
 	checkLexicon(t, lexiconCase{
-		headings: map[string]colRole{"Fecha": roleDate, "Fecha valor": roleValueDate, "Concepto": roleDesc, "Cargos": roleDebit,
-			"Abonos": roleCredit, "Importe": roleAmount, "Saldo": roleBalance},
+		headings: map[string]lexicon.ColRole{"Fecha": lexicon.RoleDate, "Fecha valor": lexicon.RoleValueDate, "Concepto": lexicon.RoleDesc, "Cargos": lexicon.RoleDebit,
+			"Abonos": lexicon.RoleCredit, "Importe": lexicon.RoleAmount, "Saldo": lexicon.RoleBalance},
 		opening: []string{"Saldo anterior", "Saldo inicial"},
 		closing: []string{"Saldo final"},
 		totals:  []string{"Totales"},
@@ -113,8 +114,8 @@ func TestLexiconSpanish(t *testing.T) {
 
 func TestLexiconItalian(t *testing.T) {
 	checkLexicon(t, lexiconCase{
-		headings: map[string]colRole{"Data": roleDate, "Data valuta": roleValueDate, "Descrizione": roleDesc, "Dare": roleDebit,
-			"Avere": roleCredit, "Importo": roleAmount, "Saldo": roleBalance},
+		headings: map[string]lexicon.ColRole{"Data": lexicon.RoleDate, "Data valuta": lexicon.RoleValueDate, "Descrizione": lexicon.RoleDesc, "Dare": lexicon.RoleDebit,
+			"Avere": lexicon.RoleCredit, "Importo": lexicon.RoleAmount, "Saldo": lexicon.RoleBalance},
 		opening: []string{"Saldo iniziale", "Saldo precedente"},
 		closing: []string{"Saldo finale"},
 		totals:  []string{"Totale"},
@@ -127,8 +128,8 @@ func TestLexiconItalian(t *testing.T) {
 
 func TestLexiconDutch(t *testing.T) {
 	checkLexicon(t, lexiconCase{
-		headings: map[string]colRole{"Datum": roleDate, "Rentedatum": roleValueDate, "Omschrijving": roleDesc, "Af": roleDebit,
-			"Bij": roleCredit, "Bedrag": roleAmount, "Saldo": roleBalance},
+		headings: map[string]lexicon.ColRole{"Datum": lexicon.RoleDate, "Rentedatum": lexicon.RoleValueDate, "Omschrijving": lexicon.RoleDesc, "Af": lexicon.RoleDebit,
+			"Bij": lexicon.RoleCredit, "Bedrag": lexicon.RoleAmount, "Saldo": lexicon.RoleBalance},
 		opening: []string{"Beginsaldo", "Vorig saldo"},
 		closing: []string{"Eindsaldo", "Nieuw saldo"},
 		totals:  []string{"Totaal"},
@@ -141,8 +142,8 @@ func TestLexiconDutch(t *testing.T) {
 
 func TestLexiconPortuguese(t *testing.T) {
 	checkLexicon(t, lexiconCase{
-		headings: map[string]colRole{"Data": roleDate, "Data valor": roleValueDate, "Descrição": roleDesc, "Débito": roleDebit,
-			"Crédito": roleCredit, "Valor": roleAmount, "Saldo": roleBalance},
+		headings: map[string]lexicon.ColRole{"Data": lexicon.RoleDate, "Data valor": lexicon.RoleValueDate, "Descrição": lexicon.RoleDesc, "Débito": lexicon.RoleDebit,
+			"Crédito": lexicon.RoleCredit, "Valor": lexicon.RoleAmount, "Saldo": lexicon.RoleBalance},
 		opening: []string{"Saldo anterior"},
 		closing: []string{"Saldo atual"},
 		totals:  []string{"Total"},
@@ -155,33 +156,33 @@ func TestLexiconPortuguese(t *testing.T) {
 
 // Every lexicon fills every list, so no language is silently missing a rule.
 func TestLexiconsComplete(t *testing.T) {
-	for _, lx := range lexicons {
-		for name, list := range map[string][]string{"sectionIn": lx.sectionIn, "sectionOut": lx.sectionOut, "balanceTitles": lx.balanceTitles,
-			"opening": append(lx.opening, lx.balanceNames(lx.starts)...), "closing": append(lx.closing, lx.balanceNames(lx.ends)...), "totals": lx.totals, "account": lx.account, "period": lx.period,
-			"currency": lx.currency, "card": lx.card, "posting": lx.posting, "totalIn": lx.sumsIn(), "totalOut": lx.sumsOut()} {
+	for _, lx := range lexicon.Lexicons {
+		for name, list := range map[string][]string{"sectionIn": lx.SectionIn, "sectionOut": lx.SectionOut, "balanceTitles": lx.BalanceTitles,
+			"opening": append(lx.Opening, lx.BalanceNames(lx.Starts)...), "closing": append(lx.Closing, lx.BalanceNames(lx.Ends)...), "totals": lx.Totals, "account": lx.Account, "period": lx.Period,
+			"currency": lx.Currency, "card": lx.Card, "posting": lx.Posting, "totalIn": lx.SumsIn(), "totalOut": lx.SumsOut()} {
 			if len(list) == 0 {
-				t.Errorf("%s: %s is empty", lx.lang, name)
+				t.Errorf("%s: %s is empty", lx.Lang, name)
 			}
 		}
-		for _, role := range []colRole{roleDate, roleDesc, roleBalance, roleDebit, roleCredit, roleAmount} {
-			if len(lx.headings[role]) == 0 {
-				t.Errorf("%s: no heading for role %d", lx.lang, role)
+		for _, role := range []lexicon.ColRole{lexicon.RoleDate, lexicon.RoleDesc, lexicon.RoleBalance, lexicon.RoleDebit, lexicon.RoleCredit, lexicon.RoleAmount} {
+			if len(lx.Headings[role]) == 0 {
+				t.Errorf("%s: no heading for role %d", lx.Lang, role)
 			}
 		}
 		found := false
 		for _, tr := range monthLanguages() {
-			if tr.Locale() != lx.lang {
+			if tr.Locale() != lx.Lang {
 				continue
 			}
 			found = true
 			for m, names := range monthsOf(tr) {
 				if len(names) == 0 {
-					t.Errorf("%s: CLDR gives no name for month %d", lx.lang, m+1)
+					t.Errorf("%s: CLDR gives no name for month %d", lx.Lang, m+1)
 				}
 			}
 		}
 		if !found {
-			t.Errorf("%s: no CLDR month names for the language", lx.lang)
+			t.Errorf("%s: no CLDR month names for the language", lx.Lang)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
 
@@ -13,8 +14,8 @@ import (
 // heading line is made of.
 var headingWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, rp := range vocab().headings {
-		for _, p := range rp.phrases {
+	for _, rp := range lexicon.Vocab().Headings {
+		for _, p := range rp.Phrases {
 			for _, w := range strings.Fields(p) {
 				m[w] = true
 			}
@@ -28,8 +29,8 @@ var headingWords = sync.OnceValue(func() map[string]bool {
 // ("Datecomptable").
 var joinedHeadings = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
-	for _, rp := range vocab().headings {
-		for _, p := range rp.phrases {
+	for _, rp := range lexicon.Vocab().Headings {
+		for _, p := range rp.Phrases {
 			if strings.Contains(p, " ") {
 				m[strings.ReplaceAll(p, " ", "")] = p
 			}
@@ -53,7 +54,7 @@ func repairHeadingWords(l *line) {
 	known := 0
 	for i, w := range l.words {
 		// A word may join heading words with a dot ("F.Operacién").
-		parts := strings.Fields(foldLabel(w.Text))
+		parts := strings.Fields(lexicon.FoldLabel(w.Text))
 		whole, changed := len(parts) > 0, false
 		for k, p := range parts {
 			if headingWords()[p] {
@@ -66,7 +67,7 @@ func repairHeadingWords(l *line) {
 			whole = false
 		}
 		if !whole {
-			if p, ok := joinedHeadings()[strings.Join(strings.Fields(foldLabel(w.Text)), "")]; ok {
+			if p, ok := joinedHeadings()[strings.Join(strings.Fields(lexicon.FoldLabel(w.Text)), "")]; ok {
 				fixed[i] = p
 				known++
 			}
@@ -97,7 +98,7 @@ func nearHeadingWord(f string) string { return nearWord(f, headingWords()) }
 // balances, totals in and out), folded.
 var summaryWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, ps := range [][]string{vocab().opening, vocab().closing, vocab().totalIn, vocab().totalOut} {
+	for _, ps := range [][]string{lexicon.Vocab().Opening, lexicon.Vocab().Closing, lexicon.Vocab().TotalIn, lexicon.Vocab().TotalOut} {
 		for _, p := range ps {
 			for _, w := range strings.Fields(p) {
 				m[w] = true
@@ -116,7 +117,7 @@ func repairSummaryWords(l *line) {
 		return
 	}
 	for i, w := range l.words {
-		f := foldLabel(w.Text)
+		f := lexicon.FoldLabel(w.Text)
 		if strings.Contains(strings.TrimSpace(f), " ") || summaryWords()[strings.TrimSpace(f)] {
 			continue
 		}
@@ -133,8 +134,8 @@ func repairSummaryWords(l *line) {
 }
 
 func isSummaryLine(l *line) bool {
-	f := foldLabel(l.text())
-	return hasPhrase(f, vocab().opening) || hasPhrase(f, vocab().closing) || hasPhrase(f, vocab().totalIn) || hasPhrase(f, vocab().totalOut)
+	f := lexicon.FoldLabel(l.text())
+	return lexicon.HasPhrase(f, lexicon.Vocab().Opening) || lexicon.HasPhrase(f, lexicon.Vocab().Closing) || lexicon.HasPhrase(f, lexicon.Vocab().TotalIn) || lexicon.HasPhrase(f, lexicon.Vocab().TotalOut)
 }
 
 // nearWord is the word of set that f is a misreading of (see

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"passbook/extract/lexicon"
 	"passbook/extract/source"
 
 	"golang.org/x/text/language"
@@ -123,9 +124,9 @@ func metaBank(meta Meta, segs []lineRun) string {
 		if !nameLike(v) || knownPhrase(v) {
 			continue
 		}
-		want := foldLabel(v)
+		want := lexicon.FoldLabel(v)
 		for _, s := range segs {
-			if strings.Contains(foldLabel(s.text()), want) {
+			if strings.Contains(lexicon.FoldLabel(s.text()), want) {
 				return v
 			}
 		}
@@ -185,13 +186,13 @@ func nameLike(s string) bool {
 // letters or more counts also inside a word ("Kontoauszug"). Column
 // headings do not count: banks are named "Crédit ..." and "... Savings".
 func knownPhrase(s string) bool {
-	f := foldLabel(s)
+	f := lexicon.FoldLabel(s)
 	bare := strings.ReplaceAll(f, " ", "")
-	v := vocab()
-	for _, list := range [][]string{v.account, v.period, v.currency, v.opening, v.closing, v.card,
-		v.sectionTitles, v.balanceTitles, v.totals, v.totalIn, v.totalOut} {
+	v := lexicon.Vocab()
+	for _, list := range [][]string{v.Account, v.Period, v.Currency, v.Opening, v.Closing, v.Card,
+		v.SectionTitles, v.BalanceTitles, v.Totals, v.TotalIn, v.TotalOut} {
 		for _, p := range list {
-			if len(p) >= 4 && containsPhrase(f, p) || len(p) >= 5 && !strings.Contains(p, " ") && strings.Contains(bare, p) {
+			if len(p) >= 4 && lexicon.ContainsPhrase(f, p) || len(p) >= 5 && !strings.Contains(p, " ") && strings.Contains(bare, p) {
 				return true
 			}
 		}
@@ -261,7 +262,7 @@ func addressHolder(segs []lineRun, bank string) string {
 		if len(segs[i].words) < 2 || !nameLike(name) || knownPhrase(name) {
 			continue
 		}
-		if bank != "" && strings.Contains(foldLabel(name), strings.TrimSpace(foldLabel(bank))) {
+		if bank != "" && strings.Contains(lexicon.FoldLabel(name), strings.TrimSpace(lexicon.FoldLabel(bank))) {
 			continue
 		}
 		digits := false

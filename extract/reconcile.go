@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"passbook/extract/lexicon"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -22,7 +24,7 @@ type reading struct {
 	// cols gives a table's money-out and money-in columns (by index) the
 	// roles the arithmetic found for them, where their headings were
 	// misplaced or misread; nil keeps the headings' roles.
-	cols map[int]colRole
+	cols map[int]lexicon.ColRole
 	// ind gives the words of a Dr/Cr indicator column that the lexicon
 	// does not know the direction the arithmetic found for them.
 	ind map[string]int
@@ -80,7 +82,7 @@ func readingsFor(rows []row, card bool) []reading {
 	pos, neg := 0, 0
 	for _, rw := range rows {
 		for _, c := range rw.cells {
-			if c.role == roleAmount {
+			if c.role == lexicon.RoleAmount {
 				if c.val.IsNegative() {
 					neg++
 				} else {
@@ -106,19 +108,19 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 		if o, ok := r.cols[c.col]; ok {
 			role = o
 		}
-		if r.swap && role == roleDebit {
-			role = roleCredit
-		} else if r.swap && role == roleCredit {
-			role = roleDebit
+		if r.swap && role == lexicon.RoleDebit {
+			role = lexicon.RoleCredit
+		} else if r.swap && role == lexicon.RoleCredit {
+			role = lexicon.RoleDebit
 		}
 		switch role {
-		case roleDebit:
+		case lexicon.RoleDebit:
 			d = d.Sub(v)
 			any = true
-		case roleCredit:
+		case lexicon.RoleCredit:
 			d = d.Add(v)
 			any = true
-		case roleAmount:
+		case lexicon.RoleAmount:
 			any = true
 			switch ind := r.indicated(rw.drcr); {
 			case ind < 0:
@@ -158,7 +160,7 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 // indicated is the direction a Dr/Cr indicator column's word gives: -1
 // money out, +1 money in, 0 for none or a word nothing tells.
 func (r reading) indicated(word string) int {
-	f := strings.TrimSpace(foldLabel(word))
+	f := strings.TrimSpace(lexicon.FoldLabel(word))
 	if d, ok := r.ind[f]; ok {
 		return d
 	}
@@ -169,11 +171,11 @@ func (r reading) indicated(word string) int {
 // word it does not hold that starts as a debit or credit mark does ("DR.",
 // "Deb") is taken by its first letter.
 func indicatorDir(word string) int {
-	f := strings.TrimSpace(foldLabel(word))
+	f := strings.TrimSpace(lexicon.FoldLabel(word))
 	switch {
-	case strings.TrimSpace(word) == "-" || slices.Contains(vocab().indicatorOut, f):
+	case strings.TrimSpace(word) == "-" || slices.Contains(lexicon.Vocab().IndicatorOut, f):
 		return -1
-	case strings.TrimSpace(word) == "+" || slices.Contains(vocab().indicatorIn, f):
+	case strings.TrimSpace(word) == "+" || slices.Contains(lexicon.Vocab().IndicatorIn, f):
 		return 1
 	}
 	switch u := strings.ToUpper(f); {
@@ -198,17 +200,17 @@ func variants(rows []row, readings []reading) []reading {
 	seenWord := map[string]bool{}
 	for _, rw := range rows {
 		for _, c := range rw.cells {
-			if (c.role == roleDebit || c.role == roleCredit) && !seenCol[c.col] {
+			if (c.role == lexicon.RoleDebit || c.role == lexicon.RoleCredit) && !seenCol[c.col] {
 				seenCol[c.col] = true
 				cols = append(cols, c.col)
 			}
 		}
-		if w := strings.TrimSpace(foldLabel(rw.drcr)); w != "" && indicatorDir(rw.drcr) == 0 && !seenWord[w] {
+		if w := strings.TrimSpace(lexicon.FoldLabel(rw.drcr)); w != "" && indicatorDir(rw.drcr) == 0 && !seenWord[w] {
 			seenWord[w] = true
 			words = append(words, w)
 		}
 	}
-	var colMaps []map[int]colRole
+	var colMaps []map[int]lexicon.ColRole
 	if len(cols) <= 4 {
 		// Each column out, in, or not money at all (points or units under
 		// a heading read as money); at least one stays money.
@@ -217,12 +219,12 @@ func variants(rows []row, readings []reading) []reading {
 			n *= 3
 		}
 		for code := 0; code < n; code++ {
-			m := map[int]colRole{}
+			m := map[int]lexicon.ColRole{}
 			money := false
 			rest := code
 			for _, c := range cols {
-				m[c] = []colRole{roleDebit, roleCredit, roleNone}[rest%3]
-				money = money || m[c] != roleNone
+				m[c] = []lexicon.ColRole{lexicon.RoleDebit, lexicon.RoleCredit, lexicon.RoleNone}[rest%3]
+				money = money || m[c] != lexicon.RoleNone
 				rest /= 3
 			}
 			if money {
@@ -256,7 +258,7 @@ func variants(rows []row, readings []reading) []reading {
 // printedBalance returns the balance a row prints, if any.
 func printedBalance(rw row) (decimal.Decimal, bool) {
 	for _, c := range rw.cells {
-		if c.role == roleBalance {
+		if c.role == lexicon.RoleBalance {
 			return c.val, true
 		}
 	}
@@ -272,7 +274,7 @@ func unsignedAmounts(rows []row) bool {
 			return false
 		}
 		for _, c := range rw.cells {
-			if c.role == roleAmount {
+			if c.role == lexicon.RoleAmount {
 				seen = true
 				if c.marked || c.val.IsNegative() {
 					return false
@@ -734,7 +736,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	// 500.00"), may restate the opening balance rather than move money:
 	// nothing printed tells which.
 	proof.RestatedOpening = derivedOpening && opening.IsZero() && len(txs) > 0 && st.OpeningBalance == nil &&
-		hasPhrase(foldLabel(txs[0].Description), vocab().balanceTitles)
+		lexicon.HasPhrase(lexicon.FoldLabel(txs[0].Description), lexicon.Vocab().BalanceTitles)
 	proof.Restarted = lastRestart >= 0
 	proof.Dropped = dropped
 	st.Proof = proof
@@ -783,11 +785,11 @@ func totalsProve(txs []Transaction, txSeq []int, markers []marker, opening *deci
 		ok := true
 		for _, c := range m.cells {
 			switch net := in.Sub(out); c.role {
-			case roleDebit:
+			case lexicon.RoleDebit:
 				ok = ok && c.val.Abs().Equal(out)
-			case roleCredit:
+			case lexicon.RoleCredit:
 				ok = ok && c.val.Abs().Equal(in)
-			case roleAmount:
+			case lexicon.RoleAmount:
 				carried := opening != nil && first && (c.val.Equal(opening.Add(net)) || card && c.val.Equal(opening.Sub(net)))
 				ok = ok && (c.val.Equal(net) || card && c.val.Equal(net.Neg()) || carried)
 			default:
@@ -1003,7 +1005,7 @@ func signUnmarked(rows []row) {
 	creditMarks := false
 	for _, rw := range rows {
 		for _, c := range rw.cells {
-			if c.role != roleAmount {
+			if c.role != lexicon.RoleAmount {
 				continue
 			}
 			if c.val.IsNegative() {
@@ -1017,7 +1019,7 @@ func signUnmarked(rows []row) {
 	}
 	for i := range rows {
 		for j := range rows[i].cells {
-			if c := &rows[i].cells[j]; c.role == roleAmount && !c.marked {
+			if c := &rows[i].cells[j]; c.role == lexicon.RoleAmount && !c.marked {
 				c.val, c.marked = c.val.Neg(), true
 			}
 		}
@@ -1031,7 +1033,7 @@ func lostMarks(rows []row) {
 	debit, credit := false, false
 	for _, rw := range rows {
 		for _, c := range rw.cells {
-			if c.role == roleAmount && c.drcr {
+			if c.role == lexicon.RoleAmount && c.drcr {
 				debit = debit || c.val.IsNegative()
 				credit = credit || !c.val.IsNegative()
 			}
@@ -1042,7 +1044,7 @@ func lostMarks(rows []row) {
 	}
 	for i := range rows {
 		for j := range rows[i].cells {
-			if c := &rows[i].cells[j]; c.role == roleAmount && !c.drcr && !c.val.IsZero() {
+			if c := &rows[i].cells[j]; c.role == lexicon.RoleAmount && !c.drcr && !c.val.IsZero() {
 				c.lost = true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
 
@@ -40,7 +41,7 @@ func splitRecordLine(l *line) (recordLine, bool) {
 				return recordLine{}, false // a date or a figure in the label
 			}
 		}
-		return recordLine{label: strings.TrimSpace(foldLabel(joinWords(label))), value: l.words[i:]}, true
+		return recordLine{label: strings.TrimSpace(lexicon.FoldLabel(joinWords(label))), value: l.words[i:]}, true
 	}
 	return recordLine{}, false
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"passbook/extract/lexicon"
 	"passbook/extract/source"
 
 	"github.com/shopspring/decimal"
@@ -23,20 +24,20 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 	var st Statement
 	bundled := false
 	for i, l := range lines {
-		folded := foldLabel(l.text())
+		folded := lexicon.FoldLabel(l.text())
 		if st.AccountNumber == "" {
-			if end := phraseEnd(l.words, vocab().account); end >= 0 {
+			if end := lexicon.PhraseEnd(l.words, lexicon.Vocab().Account); end >= 0 {
 				st.AccountNumber = accountValue(l.words[end:])
 			}
 		}
 		if st.Currency == "" {
-			if end := phraseEnd(l.words, vocab().currency); end >= 0 && end < len(l.words) {
+			if end := lexicon.PhraseEnd(l.words, lexicon.Vocab().Currency); end >= 0 && end < len(l.words) {
 				if c := strings.ToUpper(strings.Trim(l.words[end].Text, ":.")); currencyCode(c) {
 					st.Currency = c
 				}
 			}
 		}
-		if hasPhrase(folded, vocab().period) {
+		if lexicon.HasPhrase(folded, lexicon.Vocab().Period) {
 			if a, b, ok := periodOf(l, order); ok {
 				switch {
 				case st.PeriodStart == nil:
@@ -50,24 +51,24 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 			}
 		}
 		if st.OpeningBalance == nil {
-			if v, ok := labelAmount(lines, i, vocab().opening); ok {
+			if v, ok := labelAmount(lines, i, lexicon.Vocab().Opening); ok {
 				st.OpeningBalance = &v
 			}
 		}
 		if st.TotalIn == nil {
-			if v, ok := labelAmount(lines, i, vocab().totalIn); ok {
+			if v, ok := labelAmount(lines, i, lexicon.Vocab().TotalIn); ok {
 				v = v.Abs()
 				st.TotalIn = &v
 			}
 		}
 		if st.TotalOut == nil {
-			if v, ok := labelAmount(lines, i, vocab().totalOut); ok {
+			if v, ok := labelAmount(lines, i, lexicon.Vocab().TotalOut); ok {
 				v = v.Abs()
 				st.TotalOut = &v
 			}
 		}
 		if st.ClosingBalance == nil || bundled {
-			if v, ok := labelAmount(lines, i, vocab().closing); ok {
+			if v, ok := labelAmount(lines, i, lexicon.Vocab().Closing); ok {
 				st.ClosingBalance = &v
 			}
 		}
@@ -141,7 +142,7 @@ func accountValue(words []source.Word) string {
 // amountAfter returns the first amount on l to the right of a label among
 // phrases.
 func amountAfter(l *line, phrases []string) (decimal.Decimal, bool) {
-	end := phraseEnd(l.words, phrases)
+	end := lexicon.PhraseEnd(l.words, phrases)
 	if end <= 0 {
 		return decimal.Decimal{}, false
 	}
@@ -173,7 +174,7 @@ func labelAmount(lines []*line, i int, phrases []string) (decimal.Decimal, bool)
 	if v, ok := amountAfter(l, phrases); ok {
 		return v, true
 	}
-	start, end := phraseSpan(l.words, phrases)
+	start, end := lexicon.PhraseSpan(l.words, phrases)
 	if start < 0 || i+1 >= len(lines) {
 		return decimal.Decimal{}, false
 	}

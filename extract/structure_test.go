@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
 
@@ -95,7 +96,7 @@ func TestRestates(t *testing.T) {
 		{"report Gehalt Pingo Doce", false},
 		{"Report", true},
 	} {
-		if got := restates(tc.text, vocab().opening); got != tc.want {
+		if got := restates(tc.text, lexicon.Vocab().Opening); got != tc.want {
 			t.Errorf("restates(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"passbook/extract/lexicon"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -15,7 +17,7 @@ import (
 // it, with the heading it sits under.
 type column struct {
 	x0, x1 float64
-	role   colRole
+	role   lexicon.ColRole
 	label  string
 	n      int // amounts seen
 }
@@ -48,7 +50,7 @@ type segment struct {
 // cell is one amount of a row with the column it was read from.
 type cell struct {
 	col    int // index into the segment's columns
-	role   colRole
+	role   lexicon.ColRole
 	val    decimal.Decimal
 	marked bool
 	// drcr says the mark was a Dr/Cr word ("257.34 Cr").
@@ -244,17 +246,17 @@ func inRefColumn(seg *segment, t token) bool {
 // it breaks.
 func unheadedBalance(seg *segment) {
 	n := len(seg.cols)
-	if n < 2 || seg.cols[n-1].role != roleNone || seg.cols[n-1].n < 2 {
+	if n < 2 || seg.cols[n-1].role != lexicon.RoleNone || seg.cols[n-1].n < 2 {
 		return
 	}
 	last := seg.cols[n-1]
 	for _, lb := range seg.labels {
-		if lb.role == roleBalance || lb.role.isMoney() && lb.x1 > last.x0 {
+		if lb.role == lexicon.RoleBalance || lb.role.IsMoney() && lb.x1 > last.x0 {
 			return
 		}
 	}
-	if slices.ContainsFunc(seg.cols[:n-1], func(c column) bool { return c.role.isMoney() }) {
-		seg.cols[n-1].role = roleBalance
+	if slices.ContainsFunc(seg.cols[:n-1], func(c column) bool { return c.role.IsMoney() }) {
+		seg.cols[n-1].role = lexicon.RoleBalance
 	}
 }
 
@@ -272,16 +274,16 @@ func guessRoles(seg *segment) {
 	last := money[len(money)-1]
 	rest := money[:len(money)-1]
 	if len(money) == 1 {
-		seg.cols[last].role = roleAmount
+		seg.cols[last].role = lexicon.RoleAmount
 		return
 	}
-	seg.cols[last].role = roleBalance
+	seg.cols[last].role = lexicon.RoleBalance
 	switch len(rest) {
 	case 1:
-		seg.cols[rest[0]].role = roleAmount
+		seg.cols[rest[0]].role = lexicon.RoleAmount
 	default:
-		seg.cols[rest[len(rest)-2]].role = roleDebit
-		seg.cols[rest[len(rest)-1]].role = roleCredit
+		seg.cols[rest[len(rest)-2]].role = lexicon.RoleDebit
+		seg.cols[rest[len(rest)-1]].role = lexicon.RoleCredit
 	}
 }
 
@@ -294,7 +296,7 @@ func guessRoles(seg *segment) {
 func nameColumns(cols []column, labels []label) {
 	var lbs []label
 	for _, lb := range labels {
-		if lb.role.isMoney() {
+		if lb.role.IsMoney() {
 			lbs = append(lbs, lb)
 		}
 	}
@@ -355,7 +357,7 @@ func underMoneyLabel(labels []label, t token) bool {
 		xs = append(xs, t.x0+0.5)
 	}
 	for _, x := range xs {
-		if li := labelAt(labels, x); li >= 0 && labels[li].role.isMoney() {
+		if li := labelAt(labels, x); li >= 0 && labels[li].role.IsMoney() {
 			return true
 		}
 	}
@@ -376,7 +378,7 @@ func colOf(seg *segment, t token) int {
 // headings, the one that names the booking ("Data contabile" beside "Data
 // operazione").
 func dateLabel(labels []label) int {
-	for _, want := range []colRole{roleDate, roleTransDate, roleValueDate} {
+	for _, want := range []lexicon.ColRole{lexicon.RoleDate, lexicon.RoleTransDate, lexicon.RoleValueDate} {
 		first := -1
 		for i, lb := range labels {
 			if lb.role != want {
@@ -385,7 +387,7 @@ func dateLabel(labels []label) int {
 			if first < 0 {
 				first = i
 			}
-			if hasPhrase(foldLabel(lb.text), vocab().posting) {
+			if lexicon.HasPhrase(lexicon.FoldLabel(lb.text), lexicon.Vocab().Posting) {
 				return i
 			}
 		}
@@ -409,10 +411,10 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 	descLabel := -1
 	hasTextLabels := false
 	for i, lb := range seg.labels {
-		if lb.role == roleDesc && descLabel < 0 {
+		if lb.role == lexicon.RoleDesc && descLabel < 0 {
 			descLabel = i
 		}
-		if lb.role.isText() {
+		if lb.role.IsText() {
 			hasTextLabels = true
 		}
 	}
@@ -463,7 +465,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// table with none, where its figures stand ("918" under
 			// "10 980" in a currency printed in whole units).
 			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && (underMoneyLabel(seg.labels, t) || len(seg.labels) == 0 && colOf(seg, t) >= 0) {
-				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.isMoney() {
+				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.IsMoney() {
 					_, _, drcr := cutDrCr(t.text)
 					cells = append(cells, cell{col: ci, role: seg.cols[ci].role, val: t.amount, marked: t.marked, drcr: drcr})
 					continue
@@ -479,33 +481,33 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				li = descLabel
 			}
 			switch {
-			case li >= 0 && seg.labels[li].role == roleDrCr:
+			case li >= 0 && seg.labels[li].role == lexicon.RoleDrCr:
 				drcr += t.text
-			case li >= 0 && seg.labels[li].role.isDate() && t.kind == tokDate:
+			case li >= 0 && seg.labels[li].role.IsDate() && t.kind == tokDate:
 				// another date column (value date): not part of the description
 			case descLabel >= 0:
 				switch {
 				case li == descLabel:
 					descParts = append(descParts, t.text)
 					lastDesc = ti
-				case li >= 0 && seg.labels[li].role.isDate() && t.kind == tokText && (dateTok == nil || t.x0 > dateTok.x1):
+				case li >= 0 && seg.labels[li].role.IsDate() && t.kind == tokText && (dateTok == nil || t.x0 > dateTok.x1):
 					// Text printed left of a description heading that is
 					// placed over the middle of its column.
 					descParts = append(descParts, t.text)
-				case li >= 0 && seg.labels[li].role.isText():
+				case li >= 0 && seg.labels[li].role.IsText():
 					otherText = append(otherText, t.text)
 				}
 			case hasTextLabels:
 				switch {
-				case li >= 0 && seg.labels[li].role.isDate() && t.kind == tokText && dateTok != nil && t.x0 > dateTok.x1, runsOn:
+				case li >= 0 && seg.labels[li].role.IsDate() && t.kind == tokText && dateTok != nil && t.x0 > dateTok.x1, runsOn:
 					// Text right of the date under a date heading that
 					// runs into the description's ("BuchungsdatumBuchungstext"),
 					// and the words a word space after it.
 					descParts = append(descParts, t.text)
 					lastDesc = ti
-				case li >= 0 && seg.labels[li].role == roleRef:
+				case li >= 0 && seg.labels[li].role == lexicon.RoleRef:
 					refParts = append(refParts, t.text)
-				case li >= 0 && seg.labels[li].role.isText():
+				case li >= 0 && seg.labels[li].role.IsText():
 					descParts = append(descParts, t.text)
 				}
 			case ti < usedDate:
@@ -519,7 +521,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			case inRefColumn(seg, t):
 				otherText = append(otherText, t.text)
 			default:
-				if (li < 0 || !seg.labels[li].role.isMoney()) && t.kind != tokAmount {
+				if (li < 0 || !seg.labels[li].role.IsMoney()) && t.kind != tokAmount {
 					descParts = append(descParts, t.text)
 				}
 			}
@@ -534,14 +536,14 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		hasMove := false
 		var bal *cell
 		for i := range cells {
-			if cells[i].role == roleBalance {
+			if cells[i].role == lexicon.RoleBalance {
 				bal = &cells[i]
 			} else {
 				hasMove = true
 			}
 		}
-		folded := foldLabel(l.text())
-		isStat := hasPhrase(folded, vocab().stats)
+		folded := lexicon.FoldLabel(l.text())
+		isStat := lexicon.HasPhrase(folded, lexicon.Vocab().Stats)
 		if dateTok != nil {
 			lastDate = &dateTok.date
 		}
@@ -553,19 +555,19 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		case isStat:
 			x.printf("  left out %s: a figure about the balance (average, minimum), not a movement", lineRef(l))
 			cur = -1
-		case !hasMove && hasPhrase(folded, vocab().opening):
-			if v, ok := balanceOn(seg.lines, li, bal, vocab().opening); ok {
+		case !hasMove && lexicon.HasPhrase(folded, lexicon.Vocab().Opening):
+			if v, ok := balanceOn(seg.lines, li, bal, lexicon.Vocab().Opening); ok {
 				markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
 				x.printf("  opening balance %s from %s", v, lineRef(l))
 			}
 			cur = -1
-		case !hasMove && hasPhrase(folded, vocab().closing):
-			if v, ok := balanceOn(seg.lines, li, bal, vocab().closing); ok {
+		case !hasMove && lexicon.HasPhrase(folded, lexicon.Vocab().Closing):
+			if v, ok := balanceOn(seg.lines, li, bal, lexicon.Vocab().Closing); ok {
 				markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
 				x.printf("  closing balance %s from %s", v, lineRef(l))
 			}
 			cur = -1
-		case hasMove && len(rows) == first && restatesRow(text, vocab().opening, cells, bal):
+		case hasMove && len(rows) == first && restatesRow(text, lexicon.Vocab().Opening, cells, bal):
 			// "BALANCE B/F 15,000.00" with the balance printed in a money
 			// column, above the table's first movement: the balance the
 			// rows start from, not a movement.
@@ -573,12 +575,12 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
 			x.printf("  opening balance %s from %s: it restates a balance above the first movement", v, lineRef(l))
 			cur = -1
-		case hasMove && restatesRow(text, vocab().closing, cells, bal) && !movementBelow(seg, l):
+		case hasMove && restatesRow(text, lexicon.Vocab().Closing, cells, bal) && !movementBelow(seg, l):
 			v := restatedBalance(cells, bal)
 			markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
 			x.printf("  closing balance %s from %s: it restates a balance below the last movement", v, lineRef(l))
 			cur = -1
-		case dateTok == nil && hasPhrase(folded, vocab().totals) && !wrappedDescription(seg, l, prevLine, cur, dl, cells):
+		case dateTok == nil && lexicon.HasPhrase(folded, lexicon.Vocab().Totals) && !wrappedDescription(seg, l, prevLine, cur, dl, cells):
 			if len(cells) > 0 {
 				markers = append(markers, marker{kind: "total", cells: cells, after: len(rows)})
 				x.printf("  totals line %s: the rows above it must add up to it", lineRef(l))
@@ -609,7 +611,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, dateUnread: l.ocr && underDateHeading(seg, l) || !last.hasDate && last.dateUnread,
 				desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
-		case hasMove && len(rows) == 0 && l.ocr && text != "" && dl >= 0 && !hasPhrase(folded, vocab().balanceTitles):
+		case hasMove && len(rows) == 0 && l.ocr && text != "" && dl >= 0 && !lexicon.HasPhrase(folded, lexicon.Vocab().BalanceTitles):
 			// A recognised row at the top of the first table whose date
 			// recognition lost (not a balance carried in: "Solde
 			// créditeur au 31/03"): it takes the first date read below
@@ -624,7 +626,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// a section: not the next row's description, nor the last's.
 			// The rows under it take its direction where it names one.
 			x.printf("  left out %s: a section's title", lineRef(l))
-			title = strings.TrimSpace(foldLabel(l.text()))
+			title = strings.TrimSpace(lexicon.FoldLabel(l.text()))
 			cur = -1
 		case len(cells) == 0 && len(seg.labels) == 0 && overMoney(seg, l):
 			// In a table with no heading the lexicon knows, a line of
@@ -776,9 +778,9 @@ func postingColumn(rows []row, order dateOrder, ps, pe *time.Time, printed bool,
 // balance by itself ("Report", "B/F") must stand alone: a movement's
 // description may hold such a word ("report Gehalt Pingo Doce").
 func restates(text string, phrases []string) bool {
-	f := foldLabel(text)
+	f := lexicon.FoldLabel(text)
 	for _, p := range phrases {
-		if !containsPhrase(f, p) {
+		if !lexicon.ContainsPhrase(f, p) {
 			continue
 		}
 		others := 0
@@ -787,7 +789,7 @@ func restates(text string, phrases []string) bool {
 				others++
 			}
 		}
-		if strings.Contains(p, " ") || hasPhrase(" "+p+" ", vocab().balanceTitles) {
+		if strings.Contains(p, " ") || lexicon.HasPhrase(" "+p+" ", lexicon.Vocab().BalanceTitles) {
 			return others <= 3
 		}
 		return others == 0
@@ -814,7 +816,7 @@ func restatesRow(text string, phrases []string, cells []cell, bal *cell) bool {
 		return true
 	}
 	for _, c := range cells {
-		if c.role != roleBalance && !c.val.Abs().Equal(bal.val.Abs()) {
+		if c.role != lexicon.RoleBalance && !c.val.Abs().Equal(bal.val.Abs()) {
 			return false
 		}
 	}
@@ -833,11 +835,11 @@ func restatedBalance(cells []cell, bal *cell) decimal.Decimal {
 		switch {
 		case c.marked:
 			return c.val
-		case c.role == roleDebit:
+		case c.role == lexicon.RoleDebit:
 			return c.val.Abs().Neg()
-		case c.role == roleCredit:
+		case c.role == lexicon.RoleCredit:
 			return c.val.Abs()
-		case c.role == roleAmount:
+		case c.role == lexicon.RoleAmount:
 			return c.val
 		}
 	}
@@ -876,8 +878,8 @@ func movementBelow(seg *segment, l *line) bool {
 // title of money in or out, or of a kind of rows ("Purchases and
 // adjustments", "Fees charged").
 func sectionTitle(text string) bool {
-	f := strings.TrimSpace(foldLabel(text))
-	return f != "" && (slices.Contains(vocab().sectionIn, f) || slices.Contains(vocab().sectionOut, f) || slices.Contains(vocab().sectionTitles, f))
+	f := strings.TrimSpace(lexicon.FoldLabel(text))
+	return f != "" && (slices.Contains(lexicon.Vocab().SectionIn, f) || slices.Contains(lexicon.Vocab().SectionOut, f) || slices.Contains(lexicon.Vocab().SectionTitles, f))
 }
 
 // leftOfDescription reports a line that starts left of the description
@@ -894,9 +896,9 @@ func titleDirection(title string, card bool) int {
 	f := " " + title + " "
 	if card {
 		switch {
-		case hasPhrase(f, vocab().cardSectionIn):
+		case lexicon.HasPhrase(f, lexicon.Vocab().CardSectionIn):
 			return 1
-		case hasPhrase(f, vocab().cardSectionOut):
+		case lexicon.HasPhrase(f, lexicon.Vocab().CardSectionOut):
 			return -1
 		}
 	}
@@ -1153,7 +1155,7 @@ func allHeadings(l *line) bool {
 		return false
 	}
 	for _, w := range l.words {
-		if classifyLabel(w.Text) == roleNone {
+		if lexicon.ClassifyLabel(w.Text) == lexicon.RoleNone {
 			return false
 		}
 	}
@@ -1192,7 +1194,7 @@ func lostAmount(seg *segment, l *line, bal *cell) string {
 			continue
 		}
 		for _, c := range seg.cols {
-			if c.role.isMoney() && c.role != roleBalance && t.x0 < c.x1 && c.x0 < t.x1 {
+			if c.role.IsMoney() && c.role != lexicon.RoleBalance && t.x0 < c.x1 && c.x0 < t.x1 {
 				return t.text
 			}
 		}
@@ -1202,7 +1204,7 @@ func lostAmount(seg *segment, l *line, bal *cell) string {
 
 func rowHasMove(r row) bool {
 	for _, c := range r.cells {
-		if c.role != roleBalance {
+		if c.role != lexicon.RoleBalance {
 			return true
 		}
 	}
@@ -1211,7 +1213,7 @@ func rowHasMove(r row) bool {
 
 func rowHasBalance(r row) bool {
 	for _, c := range r.cells {
-		if c.role == roleBalance {
+		if c.role == lexicon.RoleBalance {
 			return true
 		}
 	}
@@ -1233,7 +1235,7 @@ func follows(prev, l *line) bool {
 func overMoney(seg *segment, l *line) bool {
 	for _, w := range l.words {
 		for _, c := range seg.cols {
-			if c.role.isMoney() && w.X1 > c.x0 && w.X0 < c.x1 {
+			if c.role.IsMoney() && w.X1 > c.x0 && w.X0 < c.x1 {
 				return true
 			}
 		}
@@ -1255,7 +1257,7 @@ func inDateColumn(seg *segment, l *line, dl int) bool {
 // date headings (the booking date's or another).
 func underDateHeading(seg *segment, l *line) bool {
 	for i, lb := range seg.labels {
-		if lb.role.isDate() && inDateColumn(seg, l, i) {
+		if lb.role.IsDate() && inDateColumn(seg, l, i) {
 			return true
 		}
 	}
@@ -1469,7 +1471,7 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 			// The table above is the last one whose rows showed its money
 			// columns (a heading at a page's foot shows none).
 			for j := i - 1; j >= 0; j-- {
-				if slices.ContainsFunc(segs[j].cols, func(c column) bool { return c.role.isMoney() }) {
+				if slices.ContainsFunc(segs[j].cols, func(c column) bool { return c.role.IsMoney() }) {
 					keepColumns(&segs[i], segs[j].cols, x)
 					break
 				}
@@ -1501,12 +1503,12 @@ func keepColumns(seg *segment, above []column, x *explainer) {
 	const slack = 20.0
 	for i := range seg.cols {
 		c := &seg.cols[i]
-		if !c.role.isMoney() {
+		if !c.role.IsMoney() {
 			continue
 		}
 		if !slices.ContainsFunc(above, func(a column) bool { return a.role == c.role && c.x0 < a.x1+slack && a.x0 < c.x1+slack }) {
 			x.printf("  column %.0f-%.0f stands where no %s column stood above: not the table's", c.x0, c.x1, c.role)
-			c.role, c.label = roleNone, ""
+			c.role, c.label = lexicon.RoleNone, ""
 		}
 	}
 }
@@ -1524,7 +1526,7 @@ func completeHeading(labels, before []label) []label {
 		if i < 0 || before[i].role != l.role {
 			return labels // a heading of another table
 		}
-		if l.role != roleNone {
+		if l.role != lexicon.RoleNone {
 			agree++
 		}
 	}
@@ -1545,8 +1547,8 @@ func completeHeading(labels, before []label) []label {
 // sectionDirection reads a line as a section title: +1 when it names money
 // in, -1 money out, 0 when it names neither or both ("Payments and credits").
 func sectionDirection(text string) int {
-	f := foldLabel(text)
-	in, out := hasPhrase(f, vocab().sectionIn), hasPhrase(f, vocab().sectionOut)
+	f := lexicon.FoldLabel(text)
+	in, out := lexicon.HasPhrase(f, lexicon.Vocab().SectionIn), lexicon.HasPhrase(f, lexicon.Vocab().SectionOut)
 	switch {
 	case in && !out:
 		return 1
@@ -1568,7 +1570,7 @@ func sectionAbove(lines []*line, first int) (dir int, titled, balances bool) {
 			break
 		}
 		text := l.text()
-		if end := phraseEnd(l.words, vocab().account); end >= 0 && accountLike(accountValue(l.words[end:])) {
+		if end := lexicon.PhraseEnd(l.words, lexicon.Vocab().Account); end >= 0 && accountLike(accountValue(l.words[end:])) {
 			// A page's running header that names the account ("Relevé de
 			// carte de crédit - Numéro de compte: ****5725"): its "credit"
 			// titles no section.
@@ -1577,7 +1579,7 @@ func sectionAbove(lines []*line, first int) (dir int, titled, balances bool) {
 		if d := sectionDirection(text); d != 0 {
 			return d, true, false
 		}
-		if f := foldLabel(text); hasPhrase(f, vocab().balanceTitles) && !strings.Contains(f, " transaction") {
+		if f := lexicon.FoldLabel(text); lexicon.HasPhrase(f, lexicon.Vocab().BalanceTitles) && !strings.Contains(f, " transaction") {
 			return 0, false, true
 		}
 	}
@@ -1587,7 +1589,7 @@ func sectionAbove(lines []*line, first int) (dir int, titled, balances bool) {
 // hasTextLabel reports a heading with a description, type or reference column.
 func hasTextLabel(labels []label) bool {
 	for _, lb := range labels {
-		if lb.role.isText() {
+		if lb.role.IsText() {
 			return true
 		}
 	}
@@ -1598,7 +1600,7 @@ func hasTextLabel(labels []label) bool {
 // not only balances.
 func hasMovementLabel(labels []label) bool {
 	for _, lb := range labels {
-		if lb.role == roleDebit || lb.role == roleCredit || lb.role == roleAmount {
+		if lb.role == lexicon.RoleDebit || lb.role == lexicon.RoleCredit || lb.role == lexicon.RoleAmount {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
 
@@ -444,16 +445,16 @@ func TestAnalyzeOneAccountNamedTwice(t *testing.T) {
 // A heading repeated on a later page that lost a word to recognition
 // takes it back from the page before.
 func TestCompleteHeading(t *testing.T) {
-	before := []label{{text: "Date", role: roleDate, x0: 10, x1: 30}, {text: "Details", role: roleDesc, x0: 80, x1: 115},
-		{text: "Amount", role: roleAmount, x0: 400, x1: 430}, {text: "Balance", role: roleBalance, x0: 500, x1: 535}}
+	before := []label{{text: "Date", role: lexicon.RoleDate, x0: 10, x1: 30}, {text: "Details", role: lexicon.RoleDesc, x0: 80, x1: 115},
+		{text: "Amount", role: lexicon.RoleAmount, x0: 400, x1: 430}, {text: "Balance", role: lexicon.RoleBalance, x0: 500, x1: 535}}
 	lost := []label{before[0], before[1], before[3]}
 	got := completeHeading(lost, before)
-	if len(got) != 4 || got[2].role != roleAmount {
+	if len(got) != 4 || got[2].role != lexicon.RoleAmount {
 		t.Errorf("completed heading = %+v, want the amount heading back third", got)
 	}
 	for _, other := range [][]label{
-		{{text: "Date", role: roleDate, x0: 10, x1: 30}, {text: "Fee", role: roleAmount, x0: 200, x1: 220}},
-		{before[0], before[1], {text: "Amount", role: roleAmount, x0: 505, x1: 532}},
+		{{text: "Date", role: lexicon.RoleDate, x0: 10, x1: 30}, {text: "Fee", role: lexicon.RoleAmount, x0: 200, x1: 220}},
+		{before[0], before[1], {text: "Amount", role: lexicon.RoleAmount, x0: 505, x1: 532}},
 	} {
 		if got := completeHeading(other, before); len(got) != len(other) {
 			t.Errorf("a different table's heading was completed: %+v", got)
