@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode"
 
+	"passbook/extract/cells"
 	"passbook/extract/lexicon"
 )
 
@@ -119,7 +120,7 @@ func namedAccount(l *line) string {
 	if len(digitsOf(num)) < 8 || !accountLike(num) || len(strings.Fields(num)) != len(strings.Fields(joinWords(l.words[k:]))) {
 		return ""
 	}
-	if _, _, ok := lexDate(num); ok {
+	if _, _, ok := cells.LexDate(num); ok {
 		return "" // "from 01/04/2023.": a date, not a number
 	}
 	return num

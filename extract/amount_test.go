@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/cells"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -110,7 +112,7 @@ var amountCases = []amountCase{
 func TestParseAmount(t *testing.T) {
 	for _, tc := range amountCases {
 		t.Run(tc.name, func(t *testing.T) {
-			v, marked, ok := parseAmount(tc.in, tc.comma)
+			v, marked, ok := cells.ParseAmount(tc.in, tc.comma)
 			if tc.want == "" {
 				if ok {
 					t.Fatalf("parseAmount(%q, %v) = %s, ok; want not money", tc.in, tc.comma, v)
@@ -157,7 +159,7 @@ func TestGuessDecimalComma(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := guessDecimalComma(tc.cells); got != tc.want {
+			if got := cells.GuessDecimalComma(tc.cells); got != tc.want {
 				t.Errorf("guessDecimalComma(%q) = %v; want %v", tc.cells, got, tc.want)
 			}
 		})
@@ -172,7 +174,7 @@ func FuzzParseAmount(f *testing.F) {
 		f.Add(tc.in, tc.comma)
 	}
 	f.Fuzz(func(t *testing.T, s string, comma bool) {
-		v, marked, ok := parseAmount(s, comma)
+		v, marked, ok := cells.ParseAmount(s, comma)
 		if !ok {
 			if marked || !v.IsZero() {
 				t.Fatalf("parseAmount(%q) failed but returned %s, marked=%v", s, v, marked)
@@ -184,12 +186,12 @@ func FuzzParseAmount(f *testing.F) {
 		}
 		places := max(int32(2), -v.Exponent())
 		plain := v.StringFixed(places)
-		back, _, ok := parseAmount(plain, false)
+		back, _, ok := cells.ParseAmount(plain, false)
 		if !ok || !back.Equal(v) {
 			t.Fatalf("parseAmount(%q) = %s; re-parsing %q gave %s, %v", s, v, plain, back, ok)
 		}
 		commaText := strings.Replace(plain, ".", ",", 1)
-		back, _, ok = parseAmount(commaText, true)
+		back, _, ok = cells.ParseAmount(commaText, true)
 		if !ok || !back.Equal(v) {
 			t.Fatalf("parseAmount(%q) = %s; re-parsing %q (comma) gave %s, %v", s, v, commaText, back, ok)
 		}
@@ -208,7 +210,7 @@ func TestMisprintedCents(t *testing.T) {
 		{"2.853.820", true, "2853820", true}, // whole groups: thousands
 		{"2.853.82", false, "", false},       // among decimal points, two dots are no number
 	} {
-		v, _, ok := parseAmount(tc.s, tc.decimalComma)
+		v, _, ok := cells.ParseAmount(tc.s, tc.decimalComma)
 		if ok != tc.ok || ok && v.String() != tc.want {
 			t.Errorf("parseAmount(%q, %v) = %s, %v; want %s, %v", tc.s, tc.decimalComma, v, ok, tc.want, tc.ok)
 		}
@@ -225,7 +227,7 @@ func TestDrCrMarksOfEveryLanguage(t *testing.T) {
 		{"206.96 S", "-206.96"},
 		{"1,021 C", "1021"},
 	} {
-		v, marked, ok := parseAmount(tc.s, false)
+		v, marked, ok := cells.ParseAmount(tc.s, false)
 		if !ok || !marked || v.String() != tc.want {
 			t.Errorf("parseAmount(%q) = %s, marked %v, ok %v; want %s, marked", tc.s, v, marked, ok, tc.want)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"passbook/extract/cells"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
@@ -16,13 +17,13 @@ import (
 // into a reconciled Result.
 func analyze(doc Document, x *explainer) *Result {
 	pages := doc.Pages
-	var cells []string
+	var texts []string
 	for _, pg := range pages {
 		for _, w := range pg.Words {
-			cells = append(cells, w.Text)
+			texts = append(texts, w.Text)
 		}
 	}
-	decimalComma := guessDecimalComma(cells)
+	decimalComma := cells.GuessDecimalComma(texts)
 	pages = slices.Clone(pages)
 	for i, pg := range pages {
 		if pg.OCR {
@@ -107,7 +108,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		labels  []label
 	}
 	read := make([]partRows, len(parts))
-	var toks []dateToken
+	var toks []cells.DateToken
 	var labels []label
 	for k, p := range parts {
 		pr := &read[k]
@@ -136,8 +137,8 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	for _, pr := range read {
 		outside = append(outside, pr.outside...)
 	}
-	order := guessDateOrder(toks)
-	statement := func(order dateOrder) Statement {
+	order := cells.GuessDateOrder(toks)
+	statement := func(order cells.DateOrder) Statement {
 		st := readStatement(outside, order, labels)
 		if st.PeriodStart == nil {
 			var lines []*line
@@ -153,13 +154,13 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	// then the one that keeps the dates inside the printed period wins.
 	// Rows that print no year may also be the month and day of a
 	// year-first document (Korean "12. 6." under "25. 12. 5. – 26. 1. 4.").
-	if order == orderDMY || order == orderMDY {
-		others := []dateOrder{orderMDY}
-		if order == orderMDY {
-			others = []dateOrder{orderDMY}
+	if order == cells.OrderDMY || order == cells.OrderMDY {
+		others := []cells.DateOrder{cells.OrderMDY}
+		if order == cells.OrderMDY {
+			others = []cells.DateOrder{cells.OrderDMY}
 		}
-		if !slices.ContainsFunc(toks, func(t dateToken) bool { return t.Named || t.N != 2 || t.Parts[0] > 12 }) {
-			others = append(others, orderYMD)
+		if !slices.ContainsFunc(toks, func(t cells.DateToken) bool { return t.Named || t.N != 2 || t.Parts[0] > 12 }) {
+			others = append(others, cells.OrderYMD)
 		}
 		for _, other := range others {
 			st2 := statement(other)
@@ -202,7 +203,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		}
 	}
 	yearAssumed := false
-	if ps == nil && slices.ContainsFunc(toks, func(t dateToken) bool { return t.YearDigits == 0 }) {
+	if ps == nil && slices.ContainsFunc(toks, func(t cells.DateToken) bool { return t.YearDigits == 0 }) {
 		// No year printed anywhere: the dates are taken in the year up to
 		// the day the file was made, else the day of conversion, and the
 		// statement says so. Either is a guess that no arithmetic checks.
@@ -407,7 +408,7 @@ func cardPhrases(lines []*line) int {
 // against when the statement names no period: the span of the full dates the
 // document prints near its first one (a statement date, "Beginning balance on
 // May 3, 2003"), or half a year either side of a lone one.
-func fallbackPeriod(all []*line, order dateOrder) (*time.Time, *time.Time) {
+func fallbackPeriod(all []*line, order cells.DateOrder) (*time.Time, *time.Time) {
 	var lo, hi, first time.Time
 	found := false
 	for _, l := range all {
@@ -415,7 +416,7 @@ func fallbackPeriod(all []*line, order dateOrder) (*time.Time, *time.Time) {
 			if t.kind != tokDate || t.date.YearDigits != 4 {
 				continue
 			}
-			d, ok := t.date.resolve(order, nil, nil)
+			d, ok := t.date.Resolve(order, nil, nil)
 			if !ok {
 				continue
 			}
@@ -443,14 +444,14 @@ func fallbackPeriod(all []*line, order dateOrder) (*time.Time, *time.Time) {
 
 // inPeriod counts the dates that, read under order, fall inside the
 // statement's period (with a week's grace either side).
-func inPeriod(toks []dateToken, order dateOrder, st Statement) int {
+func inPeriod(toks []cells.DateToken, order cells.DateOrder, st Statement) int {
 	if st.PeriodStart == nil {
 		return 0
 	}
 	lo, hi := st.PeriodStart.AddDate(0, 0, -7), st.PeriodEnd.AddDate(0, 0, 7)
 	n := 0
 	for _, t := range toks {
-		if d, ok := t.resolve(order, st.PeriodStart, st.PeriodEnd); ok && !d.Before(lo) && !d.After(hi) {
+		if d, ok := t.Resolve(order, st.PeriodStart, st.PeriodEnd); ok && !d.Before(lo) && !d.After(hi) {
 			n++
 		}
 	}

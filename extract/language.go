@@ -5,6 +5,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"passbook/extract/cells"
 	"passbook/extract/lexicon"
 )
 
@@ -30,9 +31,9 @@ var languageWords = sync.OnceValue(func() map[string][]string {
 		for _, ps := range [][]string{lx.Opening, lx.Closing, lx.BalanceTitles, lx.Starts, lx.Ends, lx.Totals, lx.Rates, lx.TotalIn, lx.TotalOut, lx.Period, lx.Account, lx.Currency} {
 			add(ps)
 		}
-		for _, t := range monthLanguages() {
+		for _, t := range cells.MonthLanguages() {
 			if t.Locale() == lx.Lang {
-				for _, ms := range monthsOf(t) {
+				for _, ms := range cells.MonthsOf(t) {
 					add(ms)
 				}
 			}

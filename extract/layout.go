@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"passbook/extract/cells"
 	"passbook/extract/source"
 
 	"github.com/shopspring/decimal"
@@ -57,7 +58,7 @@ type token struct {
 	kind           tokKind
 	text           string
 	x0, y0, x1, y1 float64
-	date           dateToken
+	date           cells.DateToken
 	amount         decimal.Decimal
 	marked         bool // the amount carried an explicit sign or Dr/Cr
 	// bare marks text that reads as a whole number with no separators
@@ -207,7 +208,7 @@ func joinWrappedMarks(lines []*line) []*line {
 func joinWrappedMark(a, b *line, h float64) {
 	for k := 0; k < len(b.words); k++ {
 		v := b.words[k]
-		if !isDrCrMark(v.Text) && !currencyWord(v.Text) || k > 0 && !apart(v.X0-b.words[k-1].X1, h) || k+1 < len(b.words) && !apart(b.words[k+1].X0-v.X1, h) {
+		if !cells.IsDrCrMark(v.Text) && !currencyWord(v.Text) || k > 0 && !apart(v.X0-b.words[k-1].X1, h) || k+1 < len(b.words) && !apart(b.words[k+1].X0-v.X1, h) {
 			continue
 		}
 		j := slices.IndexFunc(a.words, func(u source.Word) bool { return abs(u.X1-v.X1) < 1.5 })
@@ -256,7 +257,7 @@ func joinWrappedDate(a, b *line, h float64) bool {
 			// "2023", "01/07/202" over "4"), else a word space ("17. 2."
 			// over "2024").
 			texts := []string{last.Text + " " + v.Text}
-			if strings.ContainsAny(last.Text[len(last.Text)-1:], "-./0123456789") && isDigitAt(v.Text, 0) {
+			if strings.ContainsAny(last.Text[len(last.Text)-1:], "-./0123456789") && cells.IsDigitAt(v.Text, 0) {
 				texts = []string{last.Text + v.Text, last.Text + " " + v.Text}
 			}
 			for _, text := range texts {
@@ -362,15 +363,15 @@ func chainPass(byX []source.Word, pageIdx int, slants []slant) []*line {
 
 // drCrWord reports a Dr/Cr marker printed as its own word after an amount.
 func drCrWord(s string) bool {
-	return s == "-" || s == "+" || isDrCrMark(s)
+	return s == "-" || s == "+" || cells.IsDrCrMark(s)
 }
 
 // currencyWord reports a currency symbol or ISO code printed apart from its amount.
 func currencyWord(s string) bool {
-	if currencyCode(s) {
+	if cells.CurrencyCode(s) {
 		return true
 	}
-	for _, sym := range currencySymbols {
+	for _, sym := range cells.CurrencySymbols {
 		if s == sym {
 			return true
 		}
@@ -444,9 +445,9 @@ func dayMonthColumn(lines []*line) {
 		if len(ls) < 3 {
 			continue
 		}
-		var ds []dateToken
+		var ds []cells.DateToken
 		for _, l := range ls {
-			d, n, ok := lexNumericDate(l.toks[0].text + ".")
+			d, n, ok := cells.LexNumericDate(l.toks[0].text + ".")
 			if !ok || n != len(l.toks[0].text)+1 || d.N != 2 || d.Sep != '.' {
 				ds = nil
 				break
@@ -557,7 +558,7 @@ func lexAmountWords(ws []source.Word, h float64, decimalComma bool) (int, decima
 		if last := strings.TrimRight(fs[len(fs)-1], ")"); !hasDigit(last) && !currencyWord(strings.Trim(last, "+-")) && !drCrWord(last) {
 			continue // an amount ends in a digit, a currency ("EUR-", "EUR)") or a Dr/Cr mark
 		}
-		v, marked, bare, _, ok := parseNumber(text, decimalComma)
+		v, marked, bare, _, ok := cells.ParseNumber(text, decimalComma)
 		if !ok {
 			continue
 		}
@@ -585,7 +586,7 @@ func lexDateWords(ws []source.Word, h float64) (token, int) {
 		n++
 	}
 	s := joinWords(ws[:n])
-	d, rest, ok := lexDate(s)
+	d, rest, ok := cells.LexDate(s)
 	if !ok {
 		return token{}, 0
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/cells"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
@@ -39,7 +40,7 @@ func checkLexicon(t *testing.T, c lexiconCase) {
 		}
 	}
 	for w, want := range c.months {
-		if got := monthNames()[foldWord(strings.TrimSuffix(w, "."))]; got != want {
+		if got := cells.MonthNames()[cells.FoldWord(strings.TrimSuffix(w, "."))]; got != want {
 			t.Errorf("month %q = %d, want %d", w, got, want)
 		}
 	}
@@ -170,12 +171,12 @@ func TestLexiconsComplete(t *testing.T) {
 			}
 		}
 		found := false
-		for _, tr := range monthLanguages() {
+		for _, tr := range cells.MonthLanguages() {
 			if tr.Locale() != lx.Lang {
 				continue
 			}
 			found = true
-			for m, names := range monthsOf(tr) {
+			for m, names := range cells.MonthsOf(tr) {
 				if len(names) == 0 {
 					t.Errorf("%s: CLDR gives no name for month %d", lx.Lang, m+1)
 				}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"passbook/extract/cells"
 	"passbook/extract/source"
 )
 
@@ -19,8 +20,8 @@ type dateShape struct {
 func (s dateShape) length() int { return s.digits[0] + s.digits[1] + s.digits[2] + 2 }
 
 // shapeOf is the shape of a word that is a whole three-part numeric date.
-func shapeOf(text string) (dateShape, dateToken, bool) {
-	d, n, ok := lexNumericDate(text)
+func shapeOf(text string) (dateShape, cells.DateToken, bool) {
+	d, n, ok := cells.LexNumericDate(text)
 	if !ok || n != len(text) || d.N != 3 {
 		return dateShape{}, d, false
 	}
@@ -50,7 +51,7 @@ func fixShapedDates(pages []source.Page) {
 	// A word that is a whole date, and where it stands.
 	type dateWord struct {
 		shape  dateShape
-		tok    dateToken
+		tok    cells.DateToken
 		page   int
 		x0, x1 float64
 	}
@@ -106,7 +107,7 @@ func fixShapedDates(pages []source.Page) {
 			}
 		}
 	}
-	among := func(tok dateToken) bool {
+	among := func(tok cells.DateToken) bool {
 		for _, dayFirst := range []bool{true, false} {
 			if dayFirst && !dmy || !dayFirst && !mdy {
 				continue
@@ -125,7 +126,7 @@ func fixShapedDates(pages []source.Page) {
 			continue
 		}
 		for i, w := range pg.Words {
-			if _, _, ok := lexDate(w.Text); ok {
+			if _, _, ok := cells.LexDate(w.Text); ok {
 				continue
 			}
 			aligned := slices.ContainsFunc(places, func(at dateWord) bool {
@@ -147,7 +148,7 @@ func fixShapedDates(pages []source.Page) {
 
 // shapedTime is the date tok names, its first two parts read as day and
 // month when dayFirst (a two-digit year is this century's).
-func shapedTime(tok dateToken, dayFirst bool) (time.Time, bool) {
+func shapedTime(tok cells.DateToken, dayFirst bool) (time.Time, bool) {
 	y, a, b := tok.Year, tok.Parts[0], tok.Parts[1]
 	if tok.YearFirst {
 		a, b = tok.Parts[2], tok.Parts[1]

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"passbook/extract/cells"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
@@ -307,7 +308,7 @@ func joinSplitDates(ws []source.Word) []source.Word {
 		if !splitDateRest().MatchString(b) || strings.ContainsAny(a, "/.-") == strings.ContainsAny(b[:1], "/.-") {
 			return -1, ""
 		}
-		if _, rest, ok := lexDate(a + b); !ok || rest != "" {
+		if _, rest, ok := cells.LexDate(a + b); !ok || rest != "" {
 			return -1, ""
 		}
 		return j, a + b
@@ -347,7 +348,7 @@ func fixDateWords(ws []source.Word) {
 			}
 			continue
 		}
-		if _, rest, ok := lexDate(w.Text); ok && rest == "" || len(w.Text) < 6 || len(w.Text) > 14 {
+		if _, rest, ok := cells.LexDate(w.Text); ok && rest == "" || len(w.Text) < 6 || len(w.Text) > 14 {
 			continue
 		}
 		if fixed, ok := compactDate(w.Text); ok {
@@ -365,9 +366,9 @@ var (
 // read, and the names of four letters or more nearest it, within an edit
 // (two for a word of five letters or more), all name one month.
 func nearMonth(s string) (string, bool) {
-	f := foldWord(strings.TrimSuffix(s, "."))
+	f := cells.FoldWord(strings.TrimSuffix(s, "."))
 	n := utf8.RuneCountInString(f)
-	if _, ok := monthNames()[f]; ok || n < 4 {
+	if _, ok := cells.MonthNames()[f]; ok || n < 4 {
 		return "", false
 	}
 	reach := 1
@@ -375,7 +376,7 @@ func nearMonth(s string) (string, bool) {
 		reach = 2
 	}
 	best, bestD, month, tied := "", reach+1, 0, false
-	for name, m := range monthNames() {
+	for name, m := range cells.MonthNames() {
 		if utf8.RuneCountInString(name) < 4 {
 			continue
 		}
@@ -402,11 +403,11 @@ func compactDate(s string) (string, bool) {
 			if !allDigits(year) || len(year) != 2 && len(year) != 4 {
 				continue
 			}
-			if _, ok := monthNames()[strings.ToLower(s[d:y])]; !ok {
+			if _, ok := cells.MonthNames()[strings.ToLower(s[d:y])]; !ok {
 				continue
 			}
 			cand := day + s[d:y] + year
-			if _, rest, ok := lexDate(cand); ok && rest == "" {
+			if _, rest, ok := cells.LexDate(cand); ok && rest == "" {
 				return cand, true
 			}
 		}

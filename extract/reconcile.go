@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"passbook/extract/cells"
 	"passbook/extract/lexicon"
 
 	"github.com/shopspring/decimal"
@@ -380,7 +381,7 @@ func sameMovements(rows []row, a, b reading, unsigned bool) bool {
 // reading of the amount columns the balances agree with, fills in balances
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
-func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statement, order dateOrder, periodStart, periodEnd *time.Time, card bool, x *explainer) []Transaction {
+func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statement, order cells.DateOrder, periodStart, periodEnd *time.Time, card bool, x *explainer) []Transaction {
 	if newestFirst(rows, order, periodStart, periodEnd) {
 		// The rows run from the newest: read them from the oldest, so
 		// the balances chain forward and the rows come out in the order
@@ -607,7 +608,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		}
 		tx := Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.desc, " ")), " "), Page: rw.page + 1, Box: rw.box}
 		if rw.hasDate {
-			if t, ok := rw.date.resolve(order, periodStart, periodEnd); ok {
+			if t, ok := rw.date.Resolve(order, periodStart, periodEnd); ok {
 				tx.Date = t
 			} else {
 				// No date at all: the row is never proven.
@@ -966,14 +967,14 @@ func netMovement(rows []row, bySeg map[int]reading, unsigned bool) (net decimal.
 
 // newestFirst reports rows whose dates never rise and fall at least
 // twice: a statement printed from its newest row.
-func newestFirst(rows []row, order dateOrder, periodStart, periodEnd *time.Time) bool {
+func newestFirst(rows []row, order cells.DateOrder, periodStart, periodEnd *time.Time) bool {
 	var last time.Time
 	up, down := 0, 0
 	for _, rw := range rows {
 		if !rw.hasDate {
 			continue
 		}
-		t, ok := rw.date.resolve(order, periodStart, periodEnd)
+		t, ok := rw.date.Resolve(order, periodStart, periodEnd)
 		if !ok {
 			continue
 		}
@@ -1075,7 +1076,7 @@ func oneWaySections(rows []row) []row {
 // date order, keeping the printed order within a day, so that the running
 // balance can be counted through them. Tables that print their own balances
 // are left as printed.
-func mergeSections(rows []row, order dateOrder, periodStart, periodEnd *time.Time) []row {
+func mergeSections(rows []row, order cells.DateOrder, periodStart, periodEnd *time.Time) []row {
 	in, out := false, false
 	for _, rw := range rows {
 		if rw.section == 0 {
@@ -1094,7 +1095,7 @@ func mergeSections(rows []row, order dateOrder, periodStart, periodEnd *time.Tim
 	var last time.Time
 	for i, rw := range rows {
 		if rw.hasDate {
-			if t, ok := rw.date.resolve(order, periodStart, periodEnd); ok {
+			if t, ok := rw.date.Resolve(order, periodStart, periodEnd); ok {
 				last = t
 			}
 		}

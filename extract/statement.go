@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"passbook/extract/cells"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 
@@ -20,7 +21,7 @@ var currencyBySymbol = map[string]string{"£": "GBP", "€": "EUR", "₹": "INR"
 // readStatement reads what the document says about itself: account number,
 // period, currency and the summary's opening and closing balances. headerLines
 // are the lines outside transaction tables (page tops, summary boxes).
-func readStatement(lines []*line, order dateOrder, labels []label) Statement {
+func readStatement(lines []*line, order cells.DateOrder, labels []label) Statement {
 	var st Statement
 	bundled := false
 	for i, l := range lines {
@@ -32,7 +33,7 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 		}
 		if st.Currency == "" {
 			if end := lexicon.PhraseEnd(l.words, lexicon.Vocab().Currency); end >= 0 && end < len(l.words) {
-				if c := strings.ToUpper(strings.Trim(l.words[end].Text, ":.")); currencyCode(c) {
+				if c := strings.ToUpper(strings.Trim(l.words[end].Text, ":.")); cells.CurrencyCode(c) {
 					st.Currency = c
 				}
 			}
@@ -77,7 +78,7 @@ func readStatement(lines []*line, order dateOrder, labels []label) Statement {
 		for _, lb := range labels {
 			for _, f := range strings.Fields(strings.ToUpper(strings.Trim(lb.text, "()[]"))) {
 				f = strings.Trim(f, "()[].:")
-				if currencyCode(f) {
+				if cells.CurrencyCode(f) {
 					st.Currency = f
 				}
 				if c, ok := currencyBySymbol[f]; ok {
@@ -198,7 +199,7 @@ func labelAmount(lines []*line, i int, phrases []string) (decimal.Decimal, bool)
 // words the lexicon knows: the first line that prints two dates as a
 // range. Lines of a table count too: a table read with no heading may
 // start at the top of the page.
-func periodByShape(lines []*line, order dateOrder) (*time.Time, *time.Time) {
+func periodByShape(lines []*line, order cells.DateOrder) (*time.Time, *time.Time) {
 	for _, l := range lines {
 		if a, b, ok := periodOf(l, order); ok && dateRange(l) {
 			return &a, &b
@@ -222,8 +223,8 @@ func dateRange(l *line) bool {
 // periodOf reads a statement period from a line that holds two dates. The
 // first may print no year when it shares the last one's ("1 February to
 // 1 March, 2019").
-func periodOf(l *line, order dateOrder) (time.Time, time.Time, bool) {
-	var ds []dateToken
+func periodOf(l *line, order cells.DateOrder) (time.Time, time.Time, bool) {
+	var ds []cells.DateToken
 	for _, t := range l.toks {
 		if t.kind == tokDate {
 			ds = append(ds, t.date)
@@ -232,13 +233,13 @@ func periodOf(l *line, order dateOrder) (time.Time, time.Time, bool) {
 	if len(ds) < 2 {
 		return time.Time{}, time.Time{}, false
 	}
-	b, okB := ds[len(ds)-1].resolve(order, nil, nil)
+	b, okB := ds[len(ds)-1].Resolve(order, nil, nil)
 	if !okB {
 		return time.Time{}, time.Time{}, false
 	}
-	a, okA := ds[0].resolve(order, nil, nil)
+	a, okA := ds[0].Resolve(order, nil, nil)
 	if !okA {
-		a, okA = ds[0].resolve(order, nil, &b)
+		a, okA = ds[0].Resolve(order, nil, &b)
 		for okA && a.After(b) {
 			a = a.AddDate(-1, 0, 0)
 		}

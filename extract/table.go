@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"passbook/extract/cells"
 	"passbook/extract/lexicon"
 
 	"github.com/shopspring/decimal"
@@ -67,7 +68,7 @@ type row struct {
 	// rows in it).
 	seq     int
 	page    int
-	date    dateToken
+	date    cells.DateToken
 	hasDate bool
 	desc    []string
 	cells   []cell
@@ -96,7 +97,7 @@ type row struct {
 	amountLost string
 	// alt is a second date printed beside the row's in a table with no
 	// heading (see postingColumn); nil when none.
-	alt *dateToken
+	alt *cells.DateToken
 	// line is the line the row was started from: its date or amounts.
 	line *line
 	// last is the lowest line read into the row (its amounts or balance
@@ -424,7 +425,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 	// lastDate the last date printed in the table: a line with amounts but no
 	// date is a row of that day only when it sits close below lastLine.
 	var lastLine *line
-	var lastDate *dateToken
+	var lastDate *cells.DateToken
 	pitch := linePitch(seg.lines)
 	first := len(rows)
 	var texts []descLine
@@ -433,11 +434,11 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 	for li, l := range seg.lines {
 		before := len(rows)
 		var dateTok *token
-		var cells []cell
+		var amounts []cell
 		var descParts, otherText []string
 		var refParts []string // under a reference heading, in a table with no description heading
 		var drcr string
-		var altDate *dateToken // a second date column's, in a table with no heading
+		var altDate *cells.DateToken // a second date column's, in a table with no heading
 		usedDate := -1
 		// The row's date: the date under the date heading, else a date that starts the line.
 		for ti := range l.toks {
@@ -466,8 +467,8 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// "10 980" in a currency printed in whole units).
 			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && (underMoneyLabel(seg.labels, t) || len(seg.labels) == 0 && colOf(seg, t) >= 0) {
 				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.IsMoney() {
-					_, _, drcr := cutDrCr(t.text)
-					cells = append(cells, cell{col: ci, role: seg.cols[ci].role, val: t.amount, marked: t.marked, drcr: drcr})
+					_, _, drcr := cells.CutDrCr(t.text)
+					amounts = append(amounts, cell{col: ci, role: seg.cols[ci].role, val: t.amount, marked: t.marked, drcr: drcr})
 					continue
 				}
 			}
@@ -535,9 +536,9 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		text := strings.Join(descParts, " ")
 		hasMove := false
 		var bal *cell
-		for i := range cells {
-			if cells[i].role == lexicon.RoleBalance {
-				bal = &cells[i]
+		for i := range amounts {
+			if amounts[i].role == lexicon.RoleBalance {
+				bal = &amounts[i]
 			} else {
 				hasMove = true
 			}
@@ -567,75 +568,75 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				x.printf("  closing balance %s from %s", v, lineRef(l))
 			}
 			cur = -1
-		case hasMove && len(rows) == first && restatesRow(text, lexicon.Vocab().Opening, cells, bal):
+		case hasMove && len(rows) == first && restatesRow(text, lexicon.Vocab().Opening, amounts, bal):
 			// "BALANCE B/F 15,000.00" with the balance printed in a money
 			// column, above the table's first movement: the balance the
 			// rows start from, not a movement.
-			v := restatedBalance(cells, bal)
+			v := restatedBalance(amounts, bal)
 			markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
 			x.printf("  opening balance %s from %s: it restates a balance above the first movement", v, lineRef(l))
 			cur = -1
-		case hasMove && restatesRow(text, lexicon.Vocab().Closing, cells, bal) && !movementBelow(seg, l):
-			v := restatedBalance(cells, bal)
+		case hasMove && restatesRow(text, lexicon.Vocab().Closing, amounts, bal) && !movementBelow(seg, l):
+			v := restatedBalance(amounts, bal)
 			markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
 			x.printf("  closing balance %s from %s: it restates a balance below the last movement", v, lineRef(l))
 			cur = -1
-		case dateTok == nil && lexicon.HasPhrase(folded, lexicon.Vocab().Totals) && !wrappedDescription(seg, l, prevLine, cur, dl, cells):
-			if len(cells) > 0 {
-				markers = append(markers, marker{kind: "total", cells: cells, after: len(rows)})
+		case dateTok == nil && lexicon.HasPhrase(folded, lexicon.Vocab().Totals) && !wrappedDescription(seg, l, prevLine, cur, dl, amounts):
+			if len(amounts) > 0 {
+				markers = append(markers, marker{kind: "total", cells: amounts, after: len(rows)})
 				x.printf("  totals line %s: the rows above it must add up to it", lineRef(l))
 			} else {
 				x.printf("  left out %s: a totals line", lineRef(l))
 			}
 			cur = -1
 		case dateTok != nil && hasMove:
-			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case dateTok != nil:
 			// A dated line with no movement: its amounts may follow on the next line.
-			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section,
+			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section,
 				amountLost: lostAmount(seg, l, bal)})
 			cur = len(rows) - 1
 		case hasMove && cur >= 0 && !rowHasMove(rows[cur]) && follows(prevLine, l):
 			// The amounts of a dated line printed on its last wrapped line.
-			rows[cur].cells = append(rows[cur].cells, cells...)
+			rows[cur].cells = append(rows[cur].cells, amounts...)
 			rows[cur].desc = append(rows[cur].desc, nonEmpty(text)...)
 			rows[cur].last, rows[cur].tail, rows[cur].tailParts = l, l, len(nonEmpty(text))
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date read.
-			rows = append(rows, row{page: l.page, date: *lastDate, hasDate: true, dateUnread: l.ocr && underDateHeading(seg, l), desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, row{page: l.page, date: *lastDate, hasDate: true, dateUnread: l.ocr && underDateHeading(seg, l), desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) > 0 && (near || lastLine == nil):
 			last := rows[len(rows)-1]
 			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, dateUnread: l.ocr && underDateHeading(seg, l) || !last.hasDate && last.dateUnread,
-				desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
+				desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) == 0 && l.ocr && text != "" && dl >= 0 && !lexicon.HasPhrase(folded, lexicon.Vocab().BalanceTitles):
 			// A recognised row at the top of the first table whose date
 			// recognition lost (not a balance carried in: "Solde
 			// créditeur au 31/03"): it takes the first date read below
 			// it, and says its own was not read.
-			rows = append(rows, row{page: l.page, dateUnread: true, desc: nonEmpty(text), cells: cells, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, row{page: l.page, dateUnread: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
 			rows[cur].cells = append(rows[cur].cells, *bal)
 			rows[cur].last = l
-		case len(cells) == 0 && dateTok == nil && sectionTitle(l.text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)):
+		case len(amounts) == 0 && dateTok == nil && sectionTitle(l.text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)):
 			// "PURCHASES", "Payments and other credits" over the rows of
 			// a section: not the next row's description, nor the last's.
 			// The rows under it take its direction where it names one.
 			x.printf("  left out %s: a section's title", lineRef(l))
 			title = strings.TrimSpace(lexicon.FoldLabel(l.text()))
 			cur = -1
-		case len(cells) == 0 && len(seg.labels) == 0 && overMoney(seg, l):
+		case len(amounts) == 0 && len(seg.labels) == 0 && overMoney(seg, l):
 			// In a table with no heading the lexicon knows, a line of
 			// words over its money columns is its heading, not a
 			// description: descriptions stand left of the figures.
 			x.printf("  left out %s: words over the money columns, the table's heading, or a line of it", lineRef(l))
 			cur = -1
 			headingLine = l
-		case len(cells) == 0 && len(seg.labels) == 0 && headingLine != nil && prevLine == headingLine && dateTok == nil && follows(prevLine, l):
+		case len(amounts) == 0 && len(seg.labels) == 0 && headingLine != nil && prevLine == headingLine && dateTok == nil && follows(prevLine, l):
 			// The line under such a heading: its second line, or the
 			// first row's description hanging above its date; the first
 			// row's when nearer to it than to the heading (see
@@ -645,14 +646,14 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			}
 			cur = -1
 			headingLine = l
-		case len(cells) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
+		case len(amounts) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
 			// A wrapped description: which row it belongs to is decided
 			// once the table's rows are known (see assignDescriptions).
 			if !allHeadings(l) {
 				texts = append(texts, descLine{l: l, text: text})
 			}
 		default:
-			if len(cells) == 0 && text != "" && !inDateColumn(seg, l, dl) && !allHeadings(l) {
+			if len(amounts) == 0 && text != "" && !inDateColumn(seg, l, dl) && !allHeadings(l) {
 				texts = append(texts, descLine{l: l, text: text})
 			} else {
 				x.printf("  left out %s: no date, no movement, and not a description's line", lineRef(l))
@@ -660,7 +661,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			cur = -1
 			// A line left out is no row for the lines below it to be
 			// near: a fees table's lines do not lead one another in.
-			cells = nil
+			amounts = nil
 		}
 		if len(rows) > before {
 			rows[len(rows)-1].alt = altDate
@@ -668,7 +669,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			rows[len(rows)-1].other = strings.Join(otherText, " ")
 			rows[len(rows)-1].title = title
 		}
-		if cur >= 0 || len(cells) > 0 && !isStat {
+		if cur >= 0 || len(amounts) > 0 && !isStat {
 			lastLine = l
 		}
 		prevLine = l
@@ -707,8 +708,8 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 // one never earlier than the other (a purchase is booked after it is
 // made). Rows keep the first date when nothing decides. It reports a
 // guess: columns that differ, decided by neither order nor period.
-func postingColumn(rows []row, order dateOrder, ps, pe *time.Time, printed bool, x *explainer) (guessed bool) {
-	var first, second []dateToken
+func postingColumn(rows []row, order cells.DateOrder, ps, pe *time.Time, printed bool, x *explainer) (guessed bool) {
+	var first, second []cells.DateToken
 	for _, r := range rows {
 		if r.alt != nil {
 			first, second = append(first, r.date), append(second, *r.alt)
@@ -717,23 +718,23 @@ func postingColumn(rows []row, order dateOrder, ps, pe *time.Time, printed bool,
 	if len(second) < 2 || 2*len(second) < len(rows) {
 		return false
 	}
-	out := func(toks []dateToken) int {
-		return min(disorder(toks, orderDMY), disorder(toks, orderMDY), disorder(toks, orderYMD))
+	out := func(toks []cells.DateToken) int {
+		return min(cells.Disorder(toks, cells.OrderDMY), cells.Disorder(toks, cells.OrderMDY), cells.Disorder(toks, cells.OrderYMD))
 	}
-	outside := func(toks []dateToken) int {
+	outside := func(toks []cells.DateToken) int {
 		n := 0
 		for _, t := range toks {
-			if d, ok := t.resolve(order, ps, pe); ok && (d.Before(*ps) || d.After(*pe)) {
+			if d, ok := t.Resolve(order, ps, pe); ok && (d.Before(*ps) || d.After(*pe)) {
 				n++
 			}
 		}
 		return n
 	}
-	later := func(a, b []dateToken) bool { // a never before b, after it at least once
+	later := func(a, b []cells.DateToken) bool { // a never before b, after it at least once
 		after := false
 		for i := range a {
-			da, oka := a[i].resolve(order, ps, pe)
-			db, okb := b[i].resolve(order, ps, pe)
+			da, oka := a[i].Resolve(order, ps, pe)
+			db, okb := b[i].Resolve(order, ps, pe)
 			if !oka || !okb || da.Before(db) {
 				return false
 			}

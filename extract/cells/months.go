@@ -1,4 +1,4 @@
-package extract
+package cells
 
 import (
 	"slices"
@@ -12,7 +12,7 @@ import (
 
 // Month names come from CLDR, through github.com/go-playground/locales
 // v0.14.1 (MIT, generated from CLDR): the wide and abbreviated names of
-// every language in extract/internal/cldrmonths, which are the languages
+// every language in extract/cells/internal/cldrmonths, which are the languages
 // whose statements print months in letters (Latin, Greek, Cyrillic)
 // rather than numbers. The engine holds no month name of its own. They
 // are written into months_cldr.go at compile time (go generate), not
@@ -39,19 +39,19 @@ func (t cldrLanguage) MonthWide(m time.Month) string { return t.wide[m-1] }
 func (t cldrLanguage) MonthAbbreviated(m time.Month) string { return t.abbreviated[m-1] }
 
 // monthLanguages are the CLDR languages whose month names dates may print.
-func monthLanguages() []cldrLanguage { return cldrLanguages }
+func MonthLanguages() []cldrLanguage { return cldrLanguages }
 
 // monthsOf lists a language's month names, folded, January first: the
 // wide and the abbreviated name of each (without its dot), where they
 // are words.
-func monthsOf(t cldrLanguage) [12][]string {
+func MonthsOf(t cldrLanguage) [12][]string {
 	var out [12][]string
 	for m := range 12 {
 		for _, n := range []string{t.MonthWide(time.Month(m + 1)), t.MonthAbbreviated(time.Month(m + 1))} {
 			n = strings.TrimSuffix(strings.ToLower(n), ".")
 			// The name, and its umlauts written out ("märz", "maerz").
 			for _, v := range []string{n, umlauts.Replace(n)} {
-				f := foldWord(v)
+				f := FoldWord(v)
 				if f == "" || strings.IndexFunc(f, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
 					continue // "thg 3", "3月": a number (see monthWords), not a name
 				}
@@ -69,9 +69,9 @@ func monthsOf(t cldrLanguage) [12][]string {
 // built on first use.
 var monthWords = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
-	for _, t := range monthLanguages() {
+	for _, t := range MonthLanguages() {
 		for m := range 12 {
-			word, num, ok := strings.Cut(foldWord(t.MonthAbbreviated(time.Month(m+1))), " ")
+			word, num, ok := strings.Cut(FoldWord(t.MonthAbbreviated(time.Month(m+1))), " ")
 			if ok && num == strconv.Itoa(m+1) && strings.IndexFunc(word, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
 				out[word] = true
 			}
@@ -86,11 +86,11 @@ var umlauts = strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue")
 // monthNames maps every folded month name to its month, built on first
 // use. A name two languages give different months ("listopad": October in
 // Croatian, November in Polish) names none.
-var monthNames = sync.OnceValue(func() map[string]int {
+var MonthNames = sync.OnceValue(func() map[string]int {
 	names := map[string]int{}
 	ambiguous := map[string]bool{}
-	for _, t := range monthLanguages() {
-		for m, ns := range monthsOf(t) {
+	for _, t := range MonthLanguages() {
+		for m, ns := range MonthsOf(t) {
 			for _, n := range ns {
 				if prev, ok := names[n]; ok && prev != m+1 {
 					ambiguous[n] = true
@@ -108,7 +108,7 @@ var monthNames = sync.OnceValue(func() map[string]int {
 // namesByInitial lists the month names by their first byte, for monthOf.
 var namesByInitial = sync.OnceValue(func() map[byte][]string {
 	out := map[byte][]string{}
-	for name := range monthNames() {
+	for name := range MonthNames() {
 		out[name[0]] = append(out[name[0]], name)
 	}
 	return out
@@ -119,8 +119,8 @@ var namesByInitial = sync.OnceValue(func() map[byte][]string {
 // ("mrz" of "märz", "sept" of "september", "dcbre" of "décembre"), of
 // three to five ASCII letters, that abbreviates the names of one month
 // only.
-func monthOf(f string) (int, bool) {
-	names := monthNames()
+func MonthOf(f string) (int, bool) {
+	names := MonthNames()
 	if m, ok := names[f]; ok {
 		return m, true
 	}
@@ -158,7 +158,7 @@ func subsequence(a, b string) bool {
 // starts with the example's year or day, holding a letter and no digit.
 var gluedAffixes = sync.OnceValue(func() []string {
 	var out []string
-	for _, t := range monthLanguages() {
+	for _, t := range MonthLanguages() {
 		for _, d := range t.dates {
 			for _, f := range strings.Fields(d) {
 				for _, p := range []string{"2025", "17"} {
@@ -191,14 +191,14 @@ func gluedAffix(s string) int {
 // the year that names no month.
 var dateSuffixes = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
-	for _, t := range monthLanguages() {
+	for _, t := range MonthLanguages() {
 		for _, d := range t.dates {
 			f := strings.Fields(d)
 			for i := 0; i+1 < len(f); i++ {
 				if !strings.Contains(f[i], "25") {
 					continue // not the year
 				}
-				w := foldWord(f[i+1])
+				w := FoldWord(f[i+1])
 				if _, _, month := lexMonth(w, 0); !month && utf8.RuneCountInString(w) <= 4 && strings.IndexFunc(w, unicode.IsLetter) >= 0 && strings.IndexFunc(w, unicode.IsDigit) < 0 {
 					out[w] = true
 				}

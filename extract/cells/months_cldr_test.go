@@ -1,15 +1,15 @@
-package extract
+package cells
 
 import (
 	"bytes"
 	"os"
 	"testing"
 
-	"passbook/extract/internal/cldrmonths"
+	"passbook/extract/cells/internal/cldrmonths"
 )
 
 // TestCLDRMonthsGenerated holds months_cldr.go to what CLDR (through
-// extract/internal/cldrmonths) gives today: a change of the locales
+// extract/cells/internal/cldrmonths) gives today: a change of the locales
 // library or of its language list fails here until `go generate
 // ./extract` writes the file again.
 func TestCLDRMonthsGenerated(t *testing.T) {
@@ -22,9 +22,9 @@ func TestCLDRMonthsGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("months_cldr.go is not what CLDR gives: run go generate ./extract")
+		t.Errorf("months_cldr.go is not what CLDR gives: run go generate ./extract/cells")
 	}
-	if n := len(monthLanguages()); n != 47 {
+	if n := len(MonthLanguages()); n != 47 {
 		t.Errorf("got %d languages, want 47", n)
 	}
 }

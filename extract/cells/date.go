@@ -1,4 +1,4 @@
-package extract
+package cells
 
 import (
 	"slices"
@@ -11,25 +11,25 @@ import (
 )
 
 // dateOrder is how a document writes numeric dates.
-type dateOrder int
+type DateOrder int
 
 // Numeric date orders. The zero value means the document gave no evidence
 // (no numeric dates); resolve then reads day first.
 const (
-	orderUnknown dateOrder = iota
-	orderDMY
-	orderMDY
-	orderYMD
+	OrderUnknown DateOrder = iota
+	OrderDMY
+	OrderMDY
+	OrderYMD
 )
 
 // String names the order for test and debug output.
-func (o dateOrder) String() string {
+func (o DateOrder) String() string {
 	switch o {
-	case orderDMY:
+	case OrderDMY:
 		return "DMY"
-	case orderMDY:
+	case OrderMDY:
 		return "MDY"
-	case orderYMD:
+	case OrderYMD:
 		return "YMD"
 	}
 	return "unknown"
@@ -39,7 +39,7 @@ func (o dateOrder) String() string {
 // parts in printed order, or day/month-name/year. The order of numeric parts
 // is decided once per document (guessDateOrder) because "03/04" alone cannot
 // say which is the month.
-type dateToken struct {
+type DateToken struct {
 	// Text is the date as matched.
 	Text string
 	// Named is true when the month is written as a word; Day and Month are
@@ -62,7 +62,7 @@ type dateToken struct {
 
 // foldWord lower-cases a word and drops its accents ("Févr" -> "fevr",
 // "März" -> "marz", "října" -> "rijna").
-func foldWord(s string) string {
+func FoldWord(s string) string {
 	var b strings.Builder
 	for _, r := range norm.NFD.String(strings.ToLower(s)) {
 		if !unicode.Is(unicode.Mn, r) {
@@ -77,14 +77,14 @@ func foldWord(s string) string {
 // Y-M-D, D/M or M/D without a year, two- or four-digit years) and dates with
 // a month name in seven languages, with or without a year, with ordinal days.
 // Amounts ("12.50", "1.234,56") and reference numbers are not dates.
-func lexDate(s string) (d dateToken, rest string, ok bool) {
+func LexDate(s string) (d DateToken, rest string, ok bool) {
 	d, rest, ok = lexDateOnly(s)
 	if !ok || d.YearDigits == 0 {
 		return d, rest, ok
 	}
 	// The word some languages print after the year ("3.03.25 г.").
 	word, after, _ := strings.Cut(rest, " ")
-	if dateSuffixes()[foldWord(word)] {
+	if dateSuffixes()[FoldWord(word)] {
 		d.Text = strings.TrimSpace(s)[:len(strings.TrimSpace(s))-len(rest)] + word
 		return d, strings.TrimSpace(after), true
 	}
@@ -92,12 +92,12 @@ func lexDate(s string) (d dateToken, rest string, ok bool) {
 }
 
 // lexDateOnly is lexDate without the word after the year.
-func lexDateOnly(s string) (d dateToken, rest string, ok bool) {
+func lexDateOnly(s string) (d DateToken, rest string, ok bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return dateToken{}, "", false
+		return DateToken{}, "", false
 	}
-	if d, n, ok := lexNumericDate(s); ok {
+	if d, n, ok := LexNumericDate(s); ok {
 		d.Text = s[:n]
 		return d, strings.TrimSpace(s[n:]), true
 	}
@@ -113,7 +113,7 @@ func lexDateOnly(s string) (d dateToken, rest string, ok bool) {
 		d.Text = s[:n]
 		return d, strings.TrimSpace(s[n:]), true
 	}
-	return dateToken{}, "", false
+	return DateToken{}, "", false
 }
 
 // digitsAt returns the value and length of the run of ASCII digits at i.
@@ -125,7 +125,7 @@ func digitsAt(s string, i int) (v, n int) {
 	return v, n
 }
 
-func isDigitAt(s string, i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+func IsDigitAt(s string, i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
 
 // endsCleanly reports whether a token ending at i is not glued to more of a
 // number: no digit follows, and no separator followed by a digit.
@@ -133,10 +133,10 @@ func endsCleanly(s string, i int) bool {
 	if i >= len(s) {
 		return true
 	}
-	if isDigitAt(s, i) {
+	if IsDigitAt(s, i) {
 		return false
 	}
-	if strings.IndexByte(".,/-:'", s[i]) >= 0 && isDigitAt(s, i+1) {
+	if strings.IndexByte(".,/-:'", s[i]) >= 0 && IsDigitAt(s, i+1) {
 		return false
 	}
 	return true
@@ -146,8 +146,8 @@ func endsCleanly(s string, i int) bool {
 // "12.02." at the start of s, and the dotted forms of CLDR's patterns that
 // put a space after each dot and may end with one ("2025. 03. 03.",
 // "3. 3. 2025", "03. 03. 2025.").
-func lexNumericDate(s string) (dateToken, int, bool) {
-	var d dateToken
+func LexNumericDate(s string) (DateToken, int, bool) {
+	var d DateToken
 	p0, n0 := digitsAt(s, 0)
 	if n0 == 0 || n0 == 3 || n0 > 4 || n0 >= len(s) {
 		return d, 0, false
@@ -158,7 +158,7 @@ func lexNumericDate(s string) (dateToken, int, bool) {
 	}
 	i := n0 + 1
 	// A dot followed by a space: the parts are spaced ("3. 3. 2025").
-	spaced := sep == '.' && i+1 < len(s) && s[i] == ' ' && isDigitAt(s, i+1)
+	spaced := sep == '.' && i+1 < len(s) && s[i] == ' ' && IsDigitAt(s, i+1)
 	if spaced {
 		i++
 	}
@@ -172,7 +172,7 @@ func lexNumericDate(s string) (dateToken, int, bool) {
 		next++
 	}
 	d.Sep, d.Parts[0], d.Parts[1], d.N = sep, p0, p1, 2
-	if i < len(s) && s[i] == sep && isDigitAt(s, next) && (!spaced || next > i+1) {
+	if i < len(s) && s[i] == sep && IsDigitAt(s, next) && (!spaced || next > i+1) {
 		p2, n2 := digitsAt(s, next)
 		end := next + n2
 		if sep == '.' && end < len(s) && s[end] == '.' && (end+1 == len(s) || s[end+1] == ' ') {
@@ -241,7 +241,7 @@ func lexDay(s string, i int) (day, n int, ok bool) {
 		j += len("º")
 	case strings.HasPrefix(s[j:], "ª"):
 		j += len("ª")
-	case j < len(s) && s[j] == '.' && !isDigitAt(s, j+1):
+	case j < len(s) && s[j] == '.' && !IsDigitAt(s, j+1):
 		j++
 	default:
 		j += gluedAffix(s[j:]) // Basque "17(a)"
@@ -272,8 +272,8 @@ func lexMonth(s string, i int) (month, n int, ok bool) {
 	if j == i {
 		return 0, 0, false
 	}
-	word := foldWord(s[i:j])
-	m, found := monthOf(word)
+	word := FoldWord(s[i:j])
+	m, found := MonthOf(word)
 	if !found && monthWords()[word] && j < len(s) && s[j] == ' ' {
 		if v, nd := digitsAt(s, j+1); nd > 0 && nd <= 2 && v >= 1 && v <= 12 {
 			return v, j + 1 + nd - i, true
@@ -327,7 +327,7 @@ func lexYear(s string, i int) (year, digits, n int) {
 	}
 	if ny == 2 && i+6 < len(s) && s[i+2] == ' ' {
 		// "12 500,00" is a space-grouped amount, not a year and more.
-		if _, n := digitsAt(s, i+3); n == 3 && (s[i+6] == ',' || s[i+6] == '.') && isDigitAt(s, i+7) {
+		if _, n := digitsAt(s, i+3); n == 3 && (s[i+6] == ',' || s[i+6] == '.') && IsDigitAt(s, i+7) {
 			return 0, 0, 0
 		}
 	}
@@ -336,8 +336,8 @@ func lexYear(s string, i int) (year, digits, n int) {
 
 // lexDayMonthName reads "12 Feb 24", "12. März 2024", "12-Feb-2024",
 // "12FEB24", "1er janvier", "12 de febrero de 2024", "12th Feb".
-func lexDayMonthName(s string) (dateToken, int, bool) {
-	var d dateToken
+func lexDayMonthName(s string) (DateToken, int, bool) {
+	var d DateToken
 	day, n, ok := lexDay(s, 0)
 	if !ok {
 		return d, 0, false
@@ -362,8 +362,8 @@ func lexDayMonthName(s string) (dateToken, int, bool) {
 }
 
 // lexMonthNameDay reads "Feb 12, 2024", "February 12th 2024", "Feb 12".
-func lexMonthNameDay(s string) (dateToken, int, bool) {
-	var d dateToken
+func lexMonthNameDay(s string) (DateToken, int, bool) {
+	var d DateToken
 	m, nm, ok := lexMonth(s, 0)
 	if !ok {
 		return d, 0, false
@@ -393,8 +393,8 @@ func lexMonthNameDay(s string) (dateToken, int, bool) {
 
 // lexYearMonthNameDay reads the year-first named dates of CLDR's patterns:
 // "2025. márc. 3.", "2025 mar 3".
-func lexYearMonthNameDay(s string) (dateToken, int, bool) {
-	var d dateToken
+func lexYearMonthNameDay(s string) (DateToken, int, bool) {
+	var d DateToken
 	y, ny := digitsAt(s, 0)
 	if ny != 4 {
 		return d, 0, false
@@ -404,7 +404,7 @@ func lexYearMonthNameDay(s string) (dateToken, int, bool) {
 	if i == ny {
 		return d, 0, false
 	}
-	if word, _, _ := strings.Cut(s[i:], " "); dateSuffixes()[foldWord(word)] {
+	if word, _, _ := strings.Cut(s[i:], " "); dateSuffixes()[FoldWord(word)] {
 		i = skipSeps(s, i+len(word), false) // "2022 ж. 03 мам."
 	}
 	if m, nm, ok := lexMonth(s, i); ok {
@@ -429,14 +429,14 @@ func lexYearMonthNameDay(s string) (dateToken, int, bool) {
 // day first does: "22/1/12" to "22/1/30" are a month year first and twenty
 // years day first; a recognition slip ("15/03/2" among "15/03/24") is the
 // other way round.
-func yearFirstShorter(toks, numeric []dateToken) bool {
-	if slices.ContainsFunc(numeric, func(t dateToken) bool { return t.N != 3 || t.YearDigits != 2 }) {
+func yearFirstShorter(toks, numeric []DateToken) bool {
+	if slices.ContainsFunc(numeric, func(t DateToken) bool { return t.N != 3 || t.YearDigits != 2 }) {
 		return false
 	}
-	span := func(toks []dateToken, order dateOrder) time.Duration {
+	span := func(toks []DateToken, order DateOrder) time.Duration {
 		var lo, hi time.Time
 		for _, t := range toks {
-			if d, ok := t.resolve(order, nil, nil); ok {
+			if d, ok := t.Resolve(order, nil, nil); ok {
 				if lo.IsZero() || d.Before(lo) {
 					lo = d
 				}
@@ -447,28 +447,28 @@ func yearFirstShorter(toks, numeric []dateToken) bool {
 		}
 		return hi.Sub(lo)
 	}
-	var all []dateToken
+	var all []DateToken
 	for _, t := range toks {
 		if !t.Named {
 			all = append(all, t)
 		}
 	}
-	return span(all, orderYMD) < span(numeric, orderDMY)
+	return span(all, OrderYMD) < span(numeric, OrderDMY)
 }
 
 // dayMonth returns the token's day, month and printed year under order.
-func (d dateToken) dayMonth(order dateOrder) (day, month, year, yearDigits int) {
+func (d DateToken) DayMonth(order DateOrder) (day, month, year, yearDigits int) {
 	if d.Named {
 		return d.Day, d.Month, d.Year, d.YearDigits
 	}
 	switch {
-	case d.YearFirst && d.YearDigits == 2 && order != orderYMD:
+	case d.YearFirst && d.YearDigits == 2 && order != OrderYMD:
 		return 0, 0, 0, 0 // "22/1/7" in a document whose dates read another way
 	case d.YearFirst:
 		return d.Parts[2], d.Parts[1], d.Parts[0], d.YearDigits
-	case order == orderYMD && d.N == 3 && d.YearDigits == 2:
+	case order == OrderYMD && d.N == 3 && d.YearDigits == 2:
 		return d.Parts[2], d.Parts[1], d.Parts[0], 2
-	case order == orderMDY, order == orderYMD && d.N == 2:
+	case order == OrderMDY, order == OrderYMD && d.N == 2:
 		return d.Parts[1], d.Parts[0], d.Year, d.YearDigits
 	}
 	return d.Parts[0], d.Parts[1], d.Year, d.YearDigits
@@ -478,8 +478,8 @@ func (d dateToken) dayMonth(order dateOrder) (day, month, year, yearDigits int) 
 // all its date tokens: a part greater than 12 settles it; otherwise the
 // order under which the dates run monotonically (up or down) wins; ties go
 // to D/M/Y.
-func guessDateOrder(toks []dateToken) dateOrder {
-	var numeric []dateToken
+func GuessDateOrder(toks []DateToken) DateOrder {
+	var numeric []DateToken
 	yearFirst, shortYearFirst := 0, 0
 	for _, t := range toks {
 		if t.Named {
@@ -498,9 +498,9 @@ func guessDateOrder(toks []dateToken) dateOrder {
 		// Dates that print a two-digit year first ("22/1/7") say how the
 		// document's others read ("22/1/12" is the 12th).
 		if yearFirst > 0 {
-			return orderYMD
+			return OrderYMD
 		}
-		return orderUnknown
+		return OrderUnknown
 	}
 	dmy, mdy := 0, 0
 	for _, t := range numeric {
@@ -513,23 +513,23 @@ func guessDateOrder(toks []dateToken) dateOrder {
 	}
 	switch {
 	case dmy > mdy:
-		return orderDMY
+		return OrderDMY
 	case mdy > dmy:
-		return orderMDY
+		return OrderMDY
 	}
-	if disorder(numeric, orderMDY) < disorder(numeric, orderDMY) {
-		return orderMDY
+	if Disorder(numeric, OrderMDY) < Disorder(numeric, OrderDMY) {
+		return OrderMDY
 	}
-	return orderDMY
+	return OrderDMY
 }
 
 // disorder counts how badly the tokens, read under order, fail to run in
 // one direction; impossible dates count heavily.
-func disorder(toks []dateToken, order dateOrder) int {
+func Disorder(toks []DateToken, order DateOrder) int {
 	keys := make([]int, 0, len(toks))
 	bad := 0
 	for _, t := range toks {
-		day, month, year, digits := t.dayMonth(order)
+		day, month, year, digits := t.DayMonth(order)
 		if month < 1 || month > 12 || day < 1 || day > daysIn(month, 2000) {
 			bad++
 			continue
@@ -562,8 +562,8 @@ func daysIn(month, year int) int {
 // a two-digit year is put in the century nearest the period (or 20xx for
 // years below 70 when there is no period). It fails on impossible dates and
 // on a missing year with no period.
-func (d dateToken) resolve(order dateOrder, periodStart, periodEnd *time.Time) (time.Time, bool) {
-	day, month, year, digits := d.dayMonth(order)
+func (d DateToken) Resolve(order DateOrder, periodStart, periodEnd *time.Time) (time.Time, bool) {
+	day, month, year, digits := d.DayMonth(order)
 	if month < 1 || month > 12 || day < 1 || day > 31 {
 		return time.Time{}, false
 	}

@@ -1,12 +1,12 @@
-// Command gen writes extract/months_cldr.go from package cldrmonths; run it
-// with go generate in extract.
+// Command gen writes extract/cells/months_cldr.go from package cldrmonths; run it
+// with go generate in extract/cells.
 package main
 
 import (
 	"log"
 	"os"
 
-	"passbook/extract/internal/cldrmonths"
+	"passbook/extract/cells/internal/cldrmonths"
 )
 
 func main() {

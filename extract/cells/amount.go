@@ -1,4 +1,4 @@
-package extract
+package cells
 
 import (
 	"sort"
@@ -20,7 +20,7 @@ const maxIntegerDigits = 13
 
 // currencySymbols are written before or after an amount. Longer entries come
 // first so that "R$" is not read as a stray "R" and "$".
-var currencySymbols = []string{
+var CurrencySymbols = []string{
 	"US$", "AU$", "NZ$", "CA$", "HK$", "S$", "A$", "C$", "R$", "Rs.", "Rs", "kr.", "kr", "Fr.", "zł", "Kč",
 	"$", "€", "£", "¥", "₹", "₨", "₩", "₽", "₺", "₪", "₦", "₱", "฿", "₫",
 }
@@ -29,7 +29,7 @@ var currencySymbols = []string{
 // golang.org/x/text/currency (BSD-3-Clause) knows them, printed in
 // capitals: the codes, not any three capitals, so that "REF 123.00" is
 // not read as money.
-func currencyCode(s string) bool {
+func CurrencyCode(s string) bool {
 	if len(s) != 3 || strings.ToUpper(s) != s {
 		return false
 	}
@@ -45,8 +45,8 @@ func currencyCode(s string) bool {
 // v is signed (negative for -, trailing -, (), DR, D); marked reports an
 // explicit sign or Dr/Cr marker. Dates, times, percentages, phone and
 // reference numbers and misgrouped numbers ("1,2345.00") are not money.
-func parseAmount(s string, decimalComma bool) (v decimal.Decimal, marked bool, ok bool) {
-	v, marked, bare, cur, ok := parseNumber(s, decimalComma)
+func ParseAmount(s string, decimalComma bool) (v decimal.Decimal, marked bool, ok bool) {
+	v, marked, bare, cur, ok := ParseNumber(s, decimalComma)
 	if bare && !marked && !cur {
 		// A bare integer is a count, a cheque or reference number far more
 		// often than money on a statement.
@@ -58,7 +58,7 @@ func parseAmount(s string, decimalComma bool) (v decimal.Decimal, marked bool, o
 // parseNumber is parseAmount that also reads a bare integer ("2000", "-800",
 // "¥ 800"), one with no grouping or decimals, reporting it as bare: money
 // only where the layout says so. cur reports a currency symbol or code.
-func parseNumber(s string, decimalComma bool) (v decimal.Decimal, marked, bare, cur, ok bool) {
+func ParseNumber(s string, decimalComma bool) (v decimal.Decimal, marked, bare, cur, ok bool) {
 	s = normalizeAmountSpaces(s)
 	if s == "" || len(s) > 64 || strings.ContainsAny(s, "%/:") {
 		return decimal.Decimal{}, false, false, false, false
@@ -78,7 +78,7 @@ func parseNumber(s string, decimalComma bool) (v decimal.Decimal, marked, bare, 
 			continue
 		}
 		if !haveDrCr {
-			if rest, isDebit, found := cutDrCr(s); found {
+			if rest, isDebit, found := CutDrCr(s); found {
 				s, haveDrCr, changed = rest, true, true
 				minus, plus = minus || isDebit, plus || !isDebit
 				continue
@@ -108,7 +108,7 @@ func parseNumber(s string, decimalComma bool) (v decimal.Decimal, marked, bare, 
 	if decimalComma {
 		lead = ','
 	}
-	if len(s) == 3 && s[0] == lead && isDigitAt(s, 1) && isDigitAt(s, 2) {
+	if len(s) == 3 && s[0] == lead && IsDigitAt(s, 1) && IsDigitAt(s, 2) {
 		s = "0" + s // ".26": cents printed without the zero before them
 	}
 	num, grouped, hasDecimals, ok := normalizeNumber(s, decimalComma)
@@ -147,7 +147,7 @@ func normalizeAmountSpaces(s string) string {
 // after a space, a digit or a closing parenthesis: a word a Dr/Cr
 // indicator prints in any of the lexicon's languages ("DR", "CR", "DB",
 // the German Soll/Haben "S", "H", the Dutch "Af", "Bij").
-func cutDrCr(s string) (rest string, debit bool, ok bool) {
+func CutDrCr(s string) (rest string, debit bool, ok bool) {
 	u := strings.ToUpper(strings.TrimSuffix(s, "."))
 	for _, m := range drCrMarks() {
 		if !strings.HasSuffix(u, m.text) {
@@ -189,7 +189,7 @@ var drCrMarks = sync.OnceValue(func() []drCrMark {
 })
 
 // isDrCrMark reports a word that is a Dr/Cr marker by itself.
-func isDrCrMark(word string) bool {
+func IsDrCrMark(word string) bool {
 	u := strings.ToUpper(strings.TrimSuffix(word, "."))
 	for _, m := range drCrMarks() {
 		if u == m.text {
@@ -201,7 +201,7 @@ func isDrCrMark(word string) bool {
 
 // cutCurrency strips one currency symbol or ISO code from either end.
 func cutCurrency(s string) (string, bool) {
-	for _, sym := range currencySymbols {
+	for _, sym := range CurrencySymbols {
 		if strings.HasPrefix(s, sym) {
 			return s[len(sym):], true
 		}
@@ -210,10 +210,10 @@ func cutCurrency(s string) (string, bool) {
 		}
 	}
 	if len(s) > 3 {
-		if code := s[:3]; currencyCode(code) && !isLetter(s[3]) {
+		if code := s[:3]; CurrencyCode(code) && !isLetter(s[3]) {
 			return s[3:], true
 		}
-		if code := s[len(s)-3:]; currencyCode(code) && !isLetter(s[len(s)-4]) {
+		if code := s[len(s)-3:]; CurrencyCode(code) && !isLetter(s[len(s)-4]) {
 			return s[:len(s)-3], true
 		}
 	}
@@ -360,7 +360,7 @@ func indianGroups(g []string) bool {
 // the decimal one, repeated valid groups ("1.234.567") are the thousands
 // separator. With no decimals anywhere, a lone separator before three
 // digits ("8.766") groups thousands. Ties go to the dot.
-func guessDecimalComma(cells []string) bool {
+func GuessDecimalComma(cells []string) bool {
 	comma, dot := 0, 0
 	groupDot, groupComma := 0, 0
 	for _, cell := range cells {
