@@ -150,8 +150,8 @@ bench: deps
 # the cache's new corpus entries there too to keep them as seeds.
 FUZZTIME ?= 3m
 fuzz: deps
-	$(GO) test ./extract -run '^$$' -fuzz FuzzParseAmount -fuzztime 30s
-	$(GO) test ./extract -run '^$$' -fuzz FuzzLexDate -fuzztime 30s
+	$(GO) test ./extract/cells -run '^$$' -fuzz FuzzParseAmount -fuzztime 30s
+	$(GO) test ./extract/cells -run '^$$' -fuzz FuzzLexDate -fuzztime 30s
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzUpload$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./export -run '^$$' -fuzz '^FuzzEscaping$$' -fuzztime $(FUZZTIME)

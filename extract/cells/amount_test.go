@@ -1,10 +1,8 @@
-package extract
+package cells
 
 import (
 	"strings"
 	"testing"
-
-	"passbook/extract/cells"
 
 	"github.com/shopspring/decimal"
 )
@@ -112,22 +110,22 @@ var amountCases = []amountCase{
 func TestParseAmount(t *testing.T) {
 	for _, tc := range amountCases {
 		t.Run(tc.name, func(t *testing.T) {
-			v, marked, ok := cells.ParseAmount(tc.in, tc.comma)
+			v, marked, ok := ParseAmount(tc.in, tc.comma)
 			if tc.want == "" {
 				if ok {
-					t.Fatalf("parseAmount(%q, %v) = %s, ok; want not money", tc.in, tc.comma, v)
+					t.Fatalf("ParseAmount(%q, %v) = %s, ok; want not money", tc.in, tc.comma, v)
 				}
 				return
 			}
 			if !ok {
-				t.Fatalf("parseAmount(%q, %v) not ok; want %s", tc.in, tc.comma, tc.want)
+				t.Fatalf("ParseAmount(%q, %v) not ok; want %s", tc.in, tc.comma, tc.want)
 			}
 			want := decimal.RequireFromString(tc.want)
 			if !v.Equal(want) {
-				t.Errorf("parseAmount(%q, %v) = %s; want %s", tc.in, tc.comma, v, want)
+				t.Errorf("ParseAmount(%q, %v) = %s; want %s", tc.in, tc.comma, v, want)
 			}
 			if marked != tc.marked {
-				t.Errorf("parseAmount(%q, %v) marked = %v; want %v", tc.in, tc.comma, marked, tc.marked)
+				t.Errorf("ParseAmount(%q, %v) marked = %v; want %v", tc.in, tc.comma, marked, tc.marked)
 			}
 		})
 	}
@@ -159,7 +157,7 @@ func TestGuessDecimalComma(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := cells.GuessDecimalComma(tc.cells); got != tc.want {
+			if got := GuessDecimalComma(tc.cells); got != tc.want {
 				t.Errorf("guessDecimalComma(%q) = %v; want %v", tc.cells, got, tc.want)
 			}
 		})
@@ -174,26 +172,26 @@ func FuzzParseAmount(f *testing.F) {
 		f.Add(tc.in, tc.comma)
 	}
 	f.Fuzz(func(t *testing.T, s string, comma bool) {
-		v, marked, ok := cells.ParseAmount(s, comma)
+		v, marked, ok := ParseAmount(s, comma)
 		if !ok {
 			if marked || !v.IsZero() {
-				t.Fatalf("parseAmount(%q) failed but returned %s, marked=%v", s, v, marked)
+				t.Fatalf("ParseAmount(%q) failed but returned %s, marked=%v", s, v, marked)
 			}
 			return
 		}
 		if v.IsNegative() && !marked {
-			t.Fatalf("parseAmount(%q) = %s: negative without a marker", s, v)
+			t.Fatalf("ParseAmount(%q) = %s: negative without a marker", s, v)
 		}
 		places := max(int32(2), -v.Exponent())
 		plain := v.StringFixed(places)
-		back, _, ok := cells.ParseAmount(plain, false)
+		back, _, ok := ParseAmount(plain, false)
 		if !ok || !back.Equal(v) {
-			t.Fatalf("parseAmount(%q) = %s; re-parsing %q gave %s, %v", s, v, plain, back, ok)
+			t.Fatalf("ParseAmount(%q) = %s; re-parsing %q gave %s, %v", s, v, plain, back, ok)
 		}
 		commaText := strings.Replace(plain, ".", ",", 1)
-		back, _, ok = cells.ParseAmount(commaText, true)
+		back, _, ok = ParseAmount(commaText, true)
 		if !ok || !back.Equal(v) {
-			t.Fatalf("parseAmount(%q) = %s; re-parsing %q (comma) gave %s, %v", s, v, commaText, back, ok)
+			t.Fatalf("ParseAmount(%q) = %s; re-parsing %q (comma) gave %s, %v", s, v, commaText, back, ok)
 		}
 	})
 }
@@ -210,9 +208,9 @@ func TestMisprintedCents(t *testing.T) {
 		{"2.853.820", true, "2853820", true}, // whole groups: thousands
 		{"2.853.82", false, "", false},       // among decimal points, two dots are no number
 	} {
-		v, _, ok := cells.ParseAmount(tc.s, tc.decimalComma)
+		v, _, ok := ParseAmount(tc.s, tc.decimalComma)
 		if ok != tc.ok || ok && v.String() != tc.want {
-			t.Errorf("parseAmount(%q, %v) = %s, %v; want %s, %v", tc.s, tc.decimalComma, v, ok, tc.want, tc.ok)
+			t.Errorf("ParseAmount(%q, %v) = %s, %v; want %s, %v", tc.s, tc.decimalComma, v, ok, tc.want, tc.ok)
 		}
 	}
 }
@@ -227,9 +225,9 @@ func TestDrCrMarksOfEveryLanguage(t *testing.T) {
 		{"206.96 S", "-206.96"},
 		{"1,021 C", "1021"},
 	} {
-		v, marked, ok := cells.ParseAmount(tc.s, false)
+		v, marked, ok := ParseAmount(tc.s, false)
 		if !ok || !marked || v.String() != tc.want {
-			t.Errorf("parseAmount(%q) = %s, marked %v, ok %v; want %s, marked", tc.s, v, marked, ok, tc.want)
+			t.Errorf("ParseAmount(%q) = %s, marked %v, ok %v; want %s, marked", tc.s, v, marked, ok, tc.want)
 		}
 	}
 }

@@ -1,16 +1,14 @@
-package extract
+package cells
 
 import (
 	"testing"
 	"time"
-
-	"passbook/extract/cells"
 )
 
 type dateCase struct {
 	name  string
 	in    string
-	order cells.DateOrder
+	order DateOrder
 	// want is "YYYY-MM-DD" resolved against the period below, or "" when
 	// the text does not start with a date.
 	want string
@@ -24,28 +22,28 @@ var (
 )
 
 var dateCases = []dateCase{
-	{name: "dmy slash", in: "12/02/2024", order: cells.OrderDMY, want: "2024-02-12"},
-	{name: "mdy slash", in: "02/12/2024", order: cells.OrderMDY, want: "2024-02-12"},
-	{name: "dmy dot", in: "12.02.2024", order: cells.OrderDMY, want: "2024-02-12"},
-	{name: "dmy dash", in: "12-02-2024", order: cells.OrderDMY, want: "2024-02-12"},
-	{name: "mdy dash", in: "02-12-2024", order: cells.OrderMDY, want: "2024-02-12"},
-	{name: "mdy dot", in: "02.12.2024", order: cells.OrderMDY, want: "2024-02-12"},
-	{name: "ymd dash", in: "2024-02-12", order: cells.OrderDMY, want: "2024-02-12"},
-	{name: "ymd slash", in: "2024/02/12", order: cells.OrderYMD, want: "2024-02-12"},
-	{name: "ymd dot single digits", in: "2024.2.5", order: cells.OrderYMD, want: "2024-02-05"},
-	{name: "dmy two digit year", in: "12/02/24", order: cells.OrderDMY, want: "2024-02-12"},
-	{name: "dmy dot two digit year", in: "12.02.24", order: cells.OrderDMY, want: "2024-02-12"},
-	{name: "mdy two digit year", in: "2/12/24", order: cells.OrderMDY, want: "2024-02-12"},
-	{name: "yymmdd in ymd document", in: "24/02/12", order: cells.OrderYMD, want: "2024-02-12"},
-	{name: "dm no year", in: "12/02", order: cells.OrderDMY, want: "2024-02-12"},
-	{name: "md no year", in: "02/12", order: cells.OrderMDY, want: "2024-02-12"},
-	{name: "dm dash no year", in: "12-02", order: cells.OrderDMY, want: "2024-02-12"},
-	{name: "german dm dot no year", in: "12.02.", order: cells.OrderDMY, want: "2024-02-12"},
-	{name: "german dm then text", in: "12.02. Lastschrift", order: cells.OrderDMY, want: "2024-02-12", rest: "Lastschrift"},
-	{name: "unknown order reads day first", in: "03/02/2024", order: cells.OrderUnknown, want: "2024-02-03"},
-	{name: "date then description", in: "12/02/2024 TESCO STORES 1,234.56", order: cells.OrderDMY, want: "2024-02-12", rest: "TESCO STORES 1,234.56"},
-	{name: "date then time", in: "12/02/2024 14:33", order: cells.OrderDMY, want: "2024-02-12", rest: "14:33"},
-	{name: "leading spaces", in: "   12/02/2024", order: cells.OrderDMY, want: "2024-02-12"},
+	{name: "dmy slash", in: "12/02/2024", order: OrderDMY, want: "2024-02-12"},
+	{name: "mdy slash", in: "02/12/2024", order: OrderMDY, want: "2024-02-12"},
+	{name: "dmy dot", in: "12.02.2024", order: OrderDMY, want: "2024-02-12"},
+	{name: "dmy dash", in: "12-02-2024", order: OrderDMY, want: "2024-02-12"},
+	{name: "mdy dash", in: "02-12-2024", order: OrderMDY, want: "2024-02-12"},
+	{name: "mdy dot", in: "02.12.2024", order: OrderMDY, want: "2024-02-12"},
+	{name: "ymd dash", in: "2024-02-12", order: OrderDMY, want: "2024-02-12"},
+	{name: "ymd slash", in: "2024/02/12", order: OrderYMD, want: "2024-02-12"},
+	{name: "ymd dot single digits", in: "2024.2.5", order: OrderYMD, want: "2024-02-05"},
+	{name: "dmy two digit year", in: "12/02/24", order: OrderDMY, want: "2024-02-12"},
+	{name: "dmy dot two digit year", in: "12.02.24", order: OrderDMY, want: "2024-02-12"},
+	{name: "mdy two digit year", in: "2/12/24", order: OrderMDY, want: "2024-02-12"},
+	{name: "yymmdd in ymd document", in: "24/02/12", order: OrderYMD, want: "2024-02-12"},
+	{name: "dm no year", in: "12/02", order: OrderDMY, want: "2024-02-12"},
+	{name: "md no year", in: "02/12", order: OrderMDY, want: "2024-02-12"},
+	{name: "dm dash no year", in: "12-02", order: OrderDMY, want: "2024-02-12"},
+	{name: "german dm dot no year", in: "12.02.", order: OrderDMY, want: "2024-02-12"},
+	{name: "german dm then text", in: "12.02. Lastschrift", order: OrderDMY, want: "2024-02-12", rest: "Lastschrift"},
+	{name: "unknown order reads day first", in: "03/02/2024", order: OrderUnknown, want: "2024-02-03"},
+	{name: "date then description", in: "12/02/2024 TESCO STORES 1,234.56", order: OrderDMY, want: "2024-02-12", rest: "TESCO STORES 1,234.56"},
+	{name: "date then time", in: "12/02/2024 14:33", order: OrderDMY, want: "2024-02-12", rest: "14:33"},
+	{name: "leading spaces", in: "   12/02/2024", order: OrderDMY, want: "2024-02-12"},
 
 	{name: "english abbrev two digit year", in: "12 Feb 24", want: "2024-02-12"},
 	{name: "english full", in: "12 February 2024", want: "2024-02-12"},
@@ -94,7 +92,7 @@ var dateCases = []dateCase{
 	{name: "named then description", in: "12 Feb 2024 CARD PAYMENT", want: "2024-02-12", rest: "CARD PAYMENT"},
 	{name: "named no year then description", in: "12 Feb CARD PAYMENT", want: "2024-02-12", rest: "CARD PAYMENT"},
 	{name: "month first then amount", in: "Feb 12 100.00", want: "2024-02-12", rest: "100.00"},
-	{name: "leap day", in: "29/02/2024", order: cells.OrderDMY, want: "2024-02-29"},
+	{name: "leap day", in: "29/02/2024", order: OrderDMY, want: "2024-02-29"},
 
 	{name: "amount", in: "12.50"},
 	{name: "amount comma", in: "1.234,56"},
@@ -120,7 +118,7 @@ var dateCases = []dateCase{
 func TestLexDateResolve(t *testing.T) {
 	for _, tc := range dateCases {
 		t.Run(tc.name, func(t *testing.T) {
-			tok, rest, ok := cells.LexDate(tc.in)
+			tok, rest, ok := LexDate(tc.in)
 			if tc.want == "" {
 				if ok {
 					if got, ok := tok.Resolve(tc.order, &testPeriodStart, &testPeriodEnd); ok {
@@ -154,28 +152,28 @@ func TestResolveYear(t *testing.T) {
 	tests := []struct {
 		name       string
 		in         string
-		order      cells.DateOrder
+		order      DateOrder
 		start, end *time.Time
 		want       string // "" when resolve must fail
 	}{
 		{name: "dec to jan december", in: "20 Dec", start: day(2023, 12, 15), end: day(2024, 1, 14), want: "2023-12-20"},
 		{name: "dec to jan january", in: "05 Jan", start: day(2023, 12, 15), end: day(2024, 1, 14), want: "2024-01-05"},
-		{name: "dec to jan numeric", in: "02/01", order: cells.OrderDMY, start: day(2023, 12, 15), end: day(2024, 1, 14), want: "2024-01-02"},
-		{name: "dec to jan numeric mdy", in: "12/31", order: cells.OrderMDY, start: day(2023, 12, 15), end: day(2024, 1, 14), want: "2023-12-31"},
+		{name: "dec to jan numeric", in: "02/01", order: OrderDMY, start: day(2023, 12, 15), end: day(2024, 1, 14), want: "2024-01-02"},
+		{name: "dec to jan numeric mdy", in: "12/31", order: OrderMDY, start: day(2023, 12, 15), end: day(2024, 1, 14), want: "2023-12-31"},
 		{name: "only start", in: "3 Mar", start: day(2022, 3, 1), want: "2022-03-03"},
 		{name: "only end", in: "3 Mar", end: day(2021, 3, 31), want: "2021-03-03"},
 		{name: "no period no year", in: "3 Mar"},
 		{name: "two digit year no period", in: "3 Mar 99", want: "1999-03-03"},
 		{name: "two digit year no period recent", in: "3 Mar 24", want: "2024-03-03"},
-		{name: "two digit year near period century", in: "3/3/99", order: cells.OrderDMY, start: day(2001, 1, 1), end: day(2001, 1, 31), want: "1999-03-03"},
+		{name: "two digit year near period century", in: "3/3/99", order: OrderDMY, start: day(2001, 1, 1), end: day(2001, 1, 31), want: "1999-03-03"},
 		{name: "leap day outside leap year", in: "29 Feb", start: day(2023, 2, 1), end: day(2023, 2, 28), want: "2024-02-29"},
-		{name: "impossible day", in: "31/04/2024", order: cells.OrderDMY},
+		{name: "impossible day", in: "31/04/2024", order: OrderDMY},
 		{name: "feb 30", in: "30 Feb 2024"},
-		{name: "mdy impossible month", in: "13/02/2024", order: cells.OrderMDY},
+		{name: "mdy impossible month", in: "13/02/2024", order: OrderMDY},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tok, _, ok := cells.LexDate(tc.in)
+			tok, _, ok := LexDate(tc.in)
 			if !ok {
 				t.Fatalf("lexDate(%q) not ok", tc.in)
 			}
@@ -200,33 +198,33 @@ func TestGuessDateOrder(t *testing.T) {
 	tests := []struct {
 		name  string
 		dates []string
-		want  cells.DateOrder
+		want  DateOrder
 	}{
-		{name: "day over twelve", dates: []string{"01/02/2024", "13/02/2024"}, want: cells.OrderDMY},
-		{name: "second part over twelve", dates: []string{"02/01/2024", "02/13/2024"}, want: cells.OrderMDY},
-		{name: "monotonic mdy", dates: []string{"01/02/2024", "01/09/2024", "02/03/2024", "02/07/2024"}, want: cells.OrderMDY},
-		{name: "monotonic dmy", dates: []string{"02/01/2024", "09/01/2024", "03/02/2024", "07/02/2024"}, want: cells.OrderDMY},
-		{name: "descending mdy", dates: []string{"02/07/2024", "02/03/2024", "01/09/2024", "01/02/2024"}, want: cells.OrderMDY},
-		{name: "tie goes dmy", dates: []string{"05/05/2024", "06/06/2024"}, want: cells.OrderDMY},
-		{name: "single ambiguous", dates: []string{"03/04/2024"}, want: cells.OrderDMY},
-		{name: "iso", dates: []string{"2024-02-01", "2024-02-13"}, want: cells.OrderYMD},
-		{name: "iso period with dmy rows", dates: []string{"2024-02-01", "01/02", "13/02"}, want: cells.OrderDMY},
-		{name: "named only", dates: []string{"12 Feb 2024", "Feb 13, 2024"}, want: cells.OrderUnknown},
-		{name: "no dates", dates: nil, want: cells.OrderUnknown},
-		{name: "majority wins over outlier", dates: []string{"13/01/2024", "14/01/2024", "01/13/2024"}, want: cells.OrderDMY},
-		{name: "no year mdy", dates: []string{"12/28", "12/30", "01/02", "01/05"}, want: cells.OrderMDY},
+		{name: "day over twelve", dates: []string{"01/02/2024", "13/02/2024"}, want: OrderDMY},
+		{name: "second part over twelve", dates: []string{"02/01/2024", "02/13/2024"}, want: OrderMDY},
+		{name: "monotonic mdy", dates: []string{"01/02/2024", "01/09/2024", "02/03/2024", "02/07/2024"}, want: OrderMDY},
+		{name: "monotonic dmy", dates: []string{"02/01/2024", "09/01/2024", "03/02/2024", "07/02/2024"}, want: OrderDMY},
+		{name: "descending mdy", dates: []string{"02/07/2024", "02/03/2024", "01/09/2024", "01/02/2024"}, want: OrderMDY},
+		{name: "tie goes dmy", dates: []string{"05/05/2024", "06/06/2024"}, want: OrderDMY},
+		{name: "single ambiguous", dates: []string{"03/04/2024"}, want: OrderDMY},
+		{name: "iso", dates: []string{"2024-02-01", "2024-02-13"}, want: OrderYMD},
+		{name: "iso period with dmy rows", dates: []string{"2024-02-01", "01/02", "13/02"}, want: OrderDMY},
+		{name: "named only", dates: []string{"12 Feb 2024", "Feb 13, 2024"}, want: OrderUnknown},
+		{name: "no dates", dates: nil, want: OrderUnknown},
+		{name: "majority wins over outlier", dates: []string{"13/01/2024", "14/01/2024", "01/13/2024"}, want: OrderDMY},
+		{name: "no year mdy", dates: []string{"12/28", "12/30", "01/02", "01/05"}, want: OrderMDY},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var toks []cells.DateToken
+			var toks []DateToken
 			for _, s := range tc.dates {
-				tok, _, ok := cells.LexDate(s)
+				tok, _, ok := LexDate(s)
 				if !ok {
 					t.Fatalf("lexDate(%q) not ok", s)
 				}
 				toks = append(toks, tok)
 			}
-			if got := cells.GuessDateOrder(toks); got != tc.want {
+			if got := GuessDateOrder(toks); got != tc.want {
 				t.Errorf("guessDateOrder(%q) = %v; want %v", tc.dates, got, tc.want)
 			}
 		})
@@ -241,7 +239,7 @@ func FuzzLexDate(f *testing.F) {
 		f.Add(tc.in, int(tc.order))
 	}
 	f.Fuzz(func(t *testing.T, s string, order int) {
-		tok, rest, ok := cells.LexDate(s)
+		tok, rest, ok := LexDate(s)
 		if !ok {
 			return
 		}
@@ -251,7 +249,7 @@ func FuzzLexDate(f *testing.F) {
 		if len(rest) >= len(s) {
 			t.Fatalf("lexDate(%q) consumed nothing: rest %q", s, rest)
 		}
-		o := cells.DateOrder(order & 3)
+		o := DateOrder(order & 3)
 		got, ok := tok.Resolve(o, &testPeriodStart, &testPeriodEnd)
 		if !ok {
 			return
@@ -288,18 +286,18 @@ func TestLexDateCLDR(t *testing.T) {
 		{"2024(e)ko abe. 22(a)", "2024-12-22"}, // CLDR's glued "(e)ko" and "(a)"
 		{"1. stu 2025.", "2025-11-01"},
 	} {
-		d, _, ok := cells.LexDate(c.in)
+		d, _, ok := LexDate(c.in)
 		if !ok {
 			t.Errorf("lexDate(%q) not ok", c.in)
 			continue
 		}
-		got, ok := d.Resolve(cells.OrderDMY, nil, nil)
+		got, ok := d.Resolve(OrderDMY, nil, nil)
 		if !ok || got.Format("2006-01-02") != c.want {
 			t.Errorf("lexDate(%q) = %v (%v), want %s", c.in, got, ok, c.want)
 		}
 	}
 	// A name two languages give different months names none.
-	if m, ok := cells.MonthOf(cells.FoldWord("listopad")); ok {
+	if m, ok := MonthOf(FoldWord("listopad")); ok {
 		t.Errorf("listopad read as month %d: Croatian October or Polish November", m)
 	}
 }
