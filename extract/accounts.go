@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"passbook/extract/cells"
+	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 )
 
@@ -17,7 +18,7 @@ import (
 type accountPart struct {
 	number string
 	segs   []int // indexes into the document's segments
-	lines  []*line
+	lines  []*layout.Line
 }
 
 // splitAccounts finds the accounts of a document that holds several, each
@@ -25,8 +26,8 @@ type accountPart struct {
 // balance (when needBalances: else the arithmetic decides, see analyze).
 // It returns nil for a document of one account: one that names its
 // account more than once, or in two forms (a number and an IBAN), is that.
-func splitAccounts(all []*line, segs []segment, needBalances bool) []accountPart {
-	pos := make(map[*line]int, len(all))
+func splitAccounts(all []*layout.Line, segs []segment, needBalances bool) []accountPart {
+	pos := make(map[*layout.Line]int, len(all))
 	for i, l := range all {
 		pos[l] = i
 	}
@@ -62,7 +63,7 @@ func splitAccounts(all []*line, segs []segment, needBalances bool) []accountPart
 		return nil
 	}
 	// Each line and table goes to the last account named before it.
-	owner := func(l *line) int {
+	owner := func(l *layout.Line) int {
 		p := pos[l]
 		o := 0
 		for j, s := range starts {
@@ -98,26 +99,26 @@ func splitAccounts(all []*line, segs []segment, needBalances bool) []accountPart
 // and then a number of eight digits or more, and nothing else
 // ("Sparkonto PL32 7960 8545 5847 3838", "Girokonto 0796830198"). "" when
 // the line names none.
-func namedAccount(l *line) string {
-	if end := lexicon.PhraseEnd(l.words, lexicon.Vocab().Account); end >= 0 {
-		if num := accountValue(l.words[end:]); accountLike(num) {
+func namedAccount(l *layout.Line) string {
+	if end := lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account); end >= 0 {
+		if num := accountValue(l.Words[end:]); accountLike(num) {
 			return num
 		}
 		// A word between the label and its number ("Compte épargne
 		// 0523006038"): the line's shape may still name it.
 	}
-	if slices.ContainsFunc(l.toks, func(t token) bool { return t.kind != tokText }) {
+	if slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind != layout.TokText }) {
 		return "" // a date or a sum ("Neuer Saldo 1,34,442.20"), not a number
 	}
 	k := 0
-	for k < len(l.words) && k < 3 && strings.IndexFunc(l.words[k].Text, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+	for k < len(l.Words) && k < 3 && strings.IndexFunc(l.Words[k].Text, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
 		k++
 	}
-	if k == 0 || k == len(l.words) {
+	if k == 0 || k == len(l.Words) {
 		return ""
 	}
-	num := accountValue(l.words[k:])
-	if len(digitsOf(num)) < 8 || !accountLike(num) || len(strings.Fields(num)) != len(strings.Fields(joinWords(l.words[k:]))) {
+	num := accountValue(l.Words[k:])
+	if len(digitsOf(num)) < 8 || !accountLike(num) || len(strings.Fields(num)) != len(strings.Fields(layout.JoinWords(l.Words[k:]))) {
 		return ""
 	}
 	if _, _, ok := cells.LexDate(num); ok {
@@ -162,7 +163,7 @@ func digitsOf(s string) string {
 
 // printsBalance reports lines that name an opening or closing balance with
 // an amount.
-func printsBalance(lines []*line) bool {
+func printsBalance(lines []*layout.Line) bool {
 	for _, l := range lines {
 		if _, ok := amountAfter(l, lexicon.Vocab().Opening); ok {
 			return true

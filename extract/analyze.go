@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"passbook/extract/cells"
+	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
@@ -34,23 +35,23 @@ func analyze(doc Document, x *explainer) *Result {
 		}
 	}
 	fixShapedDates(pages)
-	var byPage [][]*line
-	var all []*line
+	var byPage [][]*layout.Line
+	var all []*layout.Line
 	for i, pg := range pages {
 		if pg.OCR {
-			pg = straightenColumns(pg)
+			pg = layout.StraightenColumns(pg)
 		}
-		ls := joinWrappedMarks(joinWrappedDates(groupLines(pg, i)))
+		ls := layout.JoinWrappedMarks(layout.JoinWrappedDates(layout.GroupLines(pg, i)))
 		for _, l := range ls {
 			repairHeadingWords(l)
 			repairSummaryWords(l)
-			tokenize(l, decimalComma)
+			layout.Tokenize(l, decimalComma)
 		}
-		ls = joinDatedHalves(ls, decimalComma)
+		ls = layout.JoinDatedHalves(ls, decimalComma)
 		byPage = append(byPage, ls)
 		all = append(all, ls...)
 	}
-	dayMonthColumn(all)
+	layout.DayMonthColumn(all)
 	// The lines hold the words from here on; the pages' own copies are
 	// let go (see withoutWords).
 	pages, doc.Pages = nil, withoutWords(doc.Pages)
@@ -98,13 +99,13 @@ func analyze(doc Document, x *explainer) *Result {
 // readAccounts reads the rows of each account part and reconciles them:
 // one part is the whole document's statement; several are each reconciled
 // as a statement of its own.
-func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart, x *explainer) *Result {
+func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []accountPart, x *explainer) *Result {
 	// Each account's tables are read on their own: its brought-forward
 	// line opens its rows, not the document's.
 	type partRows struct {
 		rows    []row
 		markers []marker
-		outside []*line
+		outside []*layout.Line
 		labels  []label
 	}
 	read := make([]partRows, len(parts))
@@ -112,7 +113,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	var labels []label
 	for k, p := range parts {
 		pr := &read[k]
-		inTable := map[*line]bool{}
+		inTable := map[*layout.Line]bool{}
 		for _, i := range p.segs {
 			pr.rows, pr.markers = readRows(&segs[i], i, pr.rows, pr.markers, x)
 			for _, l := range segs[i].lines {
@@ -133,7 +134,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 		}
 		labels = append(labels, pr.labels...)
 	}
-	var outside []*line
+	var outside []*layout.Line
 	for _, pr := range read {
 		outside = append(outside, pr.outside...)
 	}
@@ -141,7 +142,7 @@ func readAccounts(doc Document, all []*line, segs []segment, parts []accountPart
 	statement := func(order cells.DateOrder) Statement {
 		st := readStatement(outside, order, labels)
 		if st.PeriodStart == nil {
-			var lines []*line
+			var lines []*layout.Line
 			for _, p := range parts {
 				lines = append(lines, p.lines...)
 			}
@@ -370,7 +371,7 @@ var today = time.Now
 // least two of the things only a card statement prints (a credit limit, a
 // minimum payment, a payment due date). One alone is often a bank
 // account's small print about its overdraft.
-func isCardStatement(lines []*line) bool { return cardPhrases(lines) >= 2 }
+func isCardStatement(lines []*layout.Line) bool { return cardPhrases(lines) >= 2 }
 
 // drcrMarked reports rows of which some amount prints a Dr/Cr word.
 func drcrMarked(rows []row) bool {
@@ -382,17 +383,17 @@ func drcrMarked(rows []row) bool {
 // cardTitled reports a line that is one of the card phrases alone ("Credit
 // Card Statement"): a title, not a sentence of small print that mentions a
 // card.
-func cardTitled(lines []*line) bool {
-	return slices.ContainsFunc(lines, func(l *line) bool {
-		return slices.Contains(lexicon.Vocab().Card, strings.TrimSpace(lexicon.FoldLabel(l.text())))
+func cardTitled(lines []*layout.Line) bool {
+	return slices.ContainsFunc(lines, func(l *layout.Line) bool {
+		return slices.Contains(lexicon.Vocab().Card, strings.TrimSpace(lexicon.FoldLabel(l.Text())))
 	})
 }
 
 // cardPhrases counts the different card phrases the lines print.
-func cardPhrases(lines []*line) int {
+func cardPhrases(lines []*layout.Line) int {
 	seen := map[string]bool{}
 	for _, l := range lines {
-		f := lexicon.FoldLabel(l.text())
+		f := lexicon.FoldLabel(l.Text())
 		for _, p := range lexicon.Vocab().Card {
 			if lexicon.ContainsPhrase(f, p) {
 				seen[p] = true
@@ -408,15 +409,15 @@ func cardPhrases(lines []*line) int {
 // against when the statement names no period: the span of the full dates the
 // document prints near its first one (a statement date, "Beginning balance on
 // May 3, 2003"), or half a year either side of a lone one.
-func fallbackPeriod(all []*line, order cells.DateOrder) (*time.Time, *time.Time) {
+func fallbackPeriod(all []*layout.Line, order cells.DateOrder) (*time.Time, *time.Time) {
 	var lo, hi, first time.Time
 	found := false
 	for _, l := range all {
-		for _, t := range l.toks {
-			if t.kind != tokDate || t.date.YearDigits != 4 {
+		for _, t := range l.Toks {
+			if t.Kind != layout.TokDate || t.Date.YearDigits != 4 {
 				continue
 			}
-			d, ok := t.date.Resolve(order, nil, nil)
+			d, ok := t.Date.Resolve(order, nil, nil)
 			if !ok {
 				continue
 			}
@@ -531,11 +532,11 @@ func dropRelistings(rows []row) []row {
 // and no figure: a heading between two accounts' tables, not a row, a
 // page's small print or a running header that names the account with a
 // word for it.
-func namesAccountAlone(l *line) bool {
-	if slices.ContainsFunc(l.toks, func(t token) bool { return t.kind != tokText }) {
+func namesAccountAlone(l *layout.Line) bool {
+	if slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind != layout.TokText }) {
 		return false
 	}
-	return lexicon.PhraseEnd(l.words, lexicon.Vocab().Account) < 0 && namedAccount(l) != ""
+	return lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account) < 0 && namedAccount(l) != ""
 }
 
 // cutAtAccountNames ends a table where a line inside it names an account
@@ -544,8 +545,8 @@ func namesAccountAlone(l *line) bool {
 // under (splitAccounts), and the lines between (the account's name, its
 // balances) are the next account's, outside its tables.
 func cutAtAccountNames(segs []segment) []segment {
-	dated := func(l *line) bool {
-		return slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == tokDate })
+	dated := func(l *layout.Line) bool {
+		return slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate })
 	}
 	var out []segment
 	for _, sg := range segs {
@@ -578,10 +579,10 @@ func cutAtAccountNames(segs []segment) []segment {
 // date: balances, limits, sums, named in words the lexicon may not hold.
 // The arithmetic decides which, if any, are the opening and closing
 // balances (reconcile).
-func looseAmounts(lines []*line, rows []row) []decimal.Decimal {
+func looseAmounts(lines []*layout.Line, rows []row) []decimal.Decimal {
 	// A set of the rows' lines, not a search of rows for each line: that
 	// was lines × rows, half the time of a 500-page statement.
-	read := make(map[*line]bool, len(rows))
+	read := make(map[*layout.Line]bool, len(rows))
 	for _, r := range rows {
 		read[r.line] = true
 	}
@@ -596,20 +597,20 @@ func looseAmounts(lines []*line, rows []row) []decimal.Decimal {
 		if i >= first && i <= last {
 			continue
 		}
-		var amounts []token
+		var amounts []layout.Token
 		words := 0
-		for _, t := range l.toks {
-			switch t.kind {
-			case tokDate:
+		for _, t := range l.Toks {
+			switch t.Kind {
+			case layout.TokDate:
 				words = 99
-			case tokAmount:
+			case layout.TokAmount:
 				amounts = append(amounts, t)
 			default:
 				words++
 			}
 		}
 		if len(amounts) == 1 && words >= 1 && words <= 6 {
-			out = append(out, amounts[0].amount)
+			out = append(out, amounts[0].Amount)
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"passbook/extract/layout"
 	"passbook/extract/source"
 )
 
@@ -41,10 +42,10 @@ func labelsText(labels []label) string {
 }
 
 // lineRef names a line for a person: its page, height and text.
-func lineRef(l *line) string {
-	t := l.text()
+func lineRef(l *layout.Line) string {
+	t := l.Text()
 	if len(t) > 90 {
 		t = t[:87] + "..."
 	}
-	return fmt.Sprintf("p%d y%.0f %q", l.page+1, l.y0, t)
+	return fmt.Sprintf("p%d y%.0f %q", l.Page+1, l.Y0, t)
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
@@ -38,7 +39,7 @@ func headingCuts(words []source.Word) []int {
 			}
 			// words[j:i] is a heading followed by loose words.
 			for k := i; k > j; k-- {
-				if !isHeading(joinWords(words[j:k])) {
+				if !isHeading(layout.JoinWords(words[j:k])) {
 					continue
 				}
 				if k < i && columnGap(words[k-1], words[k]) {
@@ -64,7 +65,7 @@ func headingCuts(words []source.Word) []int {
 		if k+1 < len(cuts) {
 			end = cuts[k+1]
 		}
-		l, r := lexicon.ClassifyLabel(joinWords(words[cuts[k-1]:cuts[k]])), lexicon.ClassifyLabel(joinWords(words[cuts[k]:end]))
+		l, r := lexicon.ClassifyLabel(layout.JoinWords(words[cuts[k-1]:cuts[k]])), lexicon.ClassifyLabel(layout.JoinWords(words[cuts[k]:end]))
 		// Two money headings of one role a word apart name one column
 		// ("Deposits & Credits").
 		if l == lexicon.RoleAmount && (r == lexicon.RoleDebit || r == lexicon.RoleCredit) || r == lexicon.RoleAmount && (l == lexicon.RoleDebit || l == lexicon.RoleCredit) || l == r && l.IsMoney() {
@@ -80,13 +81,13 @@ func headingCuts(words []source.Word) []int {
 // heading above, under two or more of them ("F. | F." over "Transacción |
 // Contable"). A description's first line set just under the heading is
 // neither.
-func stackedHeading(above, below *line) bool {
+func stackedHeading(above, below *layout.Line) bool {
 	if headingShare(below) >= 0.5 {
 		return true
 	}
-	labels := buildLabels([]*line{above})
+	labels := buildLabels([]*layout.Line{above})
 	under := map[int]bool{}
-	for _, w := range below.words {
+	for _, w := range below.Words {
 		k := slices.IndexFunc(labels, func(lb label) bool { return w.X0 < lb.x1 && w.X1 > lb.x0 })
 		if k < 0 {
 			return false
@@ -100,19 +101,19 @@ func stackedHeading(above, below *line) bool {
 // line below it, two headings at least, or one word that makes, over a
 // heading the lexicon does not know alone, one it knows ("F." over
 // "Operación").
-func over(above, below *line) bool {
-	labels := buildLabels([]*line{below})
+func over(above, below *layout.Line) bool {
+	labels := buildLabels([]*layout.Line{below})
 	under := map[int]bool{}
 	k := -1
-	for _, w := range above.words {
+	for _, w := range above.Words {
 		k = slices.IndexFunc(labels, func(lb label) bool { return w.X0 < lb.x1+2 && w.X1 > lb.x0-2 })
 		if k < 0 {
 			return false
 		}
 		under[k] = true
 	}
-	if len(above.words) == 1 && labels[k].role == lexicon.RoleNone {
-		return lexicon.ClassifyLabel(above.words[0].Text+" "+labels[k].text) != lexicon.RoleNone
+	if len(above.Words) == 1 && labels[k].role == lexicon.RoleNone {
+		return lexicon.ClassifyLabel(above.Words[0].Text+" "+labels[k].text) != lexicon.RoleNone
 	}
 	return len(under) >= 2
 }
@@ -120,8 +121,8 @@ func over(above, below *line) bool {
 // headingShare is the share of a line's words that belong to heading
 // phrases: a stacked heading's second line is mostly headings ("Amt. Amt.
 // Balance"), a description's first line set just under the heading is not.
-func headingShare(l *line) float64 {
-	toks := strings.Fields(lexicon.FoldLabel(l.text()))
+func headingShare(l *layout.Line) float64 {
+	toks := strings.Fields(lexicon.FoldLabel(l.Text()))
 	if len(toks) == 0 {
 		return 0
 	}
@@ -193,7 +194,7 @@ type label struct {
 // buildLabels reads the headings of a header band (one to three lines):
 // words close together on a line form a phrase, phrases stacked over one
 // another form one label ("Withdrawal" over "Amt.").
-func buildLabels(band []*line) []label {
+func buildLabels(band []*layout.Line) []label {
 	var phrases []label
 	for _, l := range band {
 		var cur []source.Word
@@ -209,15 +210,15 @@ func buildLabels(band []*line) []label {
 					if k+1 < len(cuts) {
 						b = cuts[k+1]
 					}
-					phrases = append(phrases, label{text: joinWords(cur[a:b]), x0: cur[a].X0, x1: cur[b-1].X1})
+					phrases = append(phrases, label{text: layout.JoinWords(cur[a:b]), x0: cur[a].X0, x1: cur[b-1].X1})
 				}
 				cur = nil
 				return
 			}
-			if isHeading(joinWords(cur)) {
+			if isHeading(layout.JoinWords(cur)) {
 				// One whole heading ("Date de valeur"): one label, though
 				// its words name two dates.
-				phrases = append(phrases, label{text: joinWords(cur), x0: cur[0].X0, x1: cur[len(cur)-1].X1})
+				phrases = append(phrases, label{text: layout.JoinWords(cur), x0: cur[0].X0, x1: cur[len(cur)-1].X1})
 				cur = nil
 				return
 			}
@@ -236,33 +237,33 @@ func buildLabels(band []*line) []label {
 					// two date headings set close together ("Debits |
 					// Running Balance"): two labels, unless one only
 					// qualifies the other ("Debit Amount").
-					l, r := lexicon.ClassifyLabel(joinWords(cur[start:i])), lexicon.ClassifyLabel(joinWords(cur[i:]))
+					l, r := lexicon.ClassifyLabel(layout.JoinWords(cur[start:i])), lexicon.ClassifyLabel(layout.JoinWords(cur[i:]))
 					gl, gr := roleGroup(l), roleGroup(r)
 					qualifies := l == lexicon.RoleAmount && (r == lexicon.RoleDebit || r == lexicon.RoleCredit) || r == lexicon.RoleAmount && (l == lexicon.RoleDebit || l == lexicon.RoleCredit)
 					twoMoney := l.IsMoney() && r.IsMoney() && !qualifies
 					// "Trans Date Posted"; "Data operazione Data contabile",
 					// two whole headings of one role.
-					twoDates := l.IsDate() && r.IsDate() && (l != r || isHeading(joinWords(cur[start:i])) && isHeading(joinWords(cur[i:])))
+					twoDates := l.IsDate() && r.IsDate() && (l != r || isHeading(layout.JoinWords(cur[start:i])) && isHeading(layout.JoinWords(cur[i:])))
 					split = gl != 0 && gr != 0 && gl != gr && gi != 0 || twoMoney && l != r || twoDates
 				}
-				if !split && columnGap(cur[i-1], cur[i]) && isHeading(joinWords(cur[start:i])) && !isHeading(joinWords(cur[start:i+1])) {
+				if !split && columnGap(cur[i-1], cur[i]) && isHeading(layout.JoinWords(cur[start:i])) && !isHeading(layout.JoinWords(cur[start:i+1])) {
 					// A whole heading, then more than a word's space before
 					// a word that does not go on with it ("Verwerkingsdatum
 					// Naam /" over "Omschrijving"): two labels.
 					split = true
 				}
 				if split {
-					phrases = append(phrases, label{text: joinWords(cur[start:i]), x0: cur[start].X0, x1: cur[i-1].X1})
+					phrases = append(phrases, label{text: layout.JoinWords(cur[start:i]), x0: cur[start].X0, x1: cur[i-1].X1})
 					start = i
 				}
 			}
-			phrases = append(phrases, label{text: joinWords(cur[start:]), x0: cur[start].X0, x1: cur[len(cur)-1].X1})
+			phrases = append(phrases, label{text: layout.JoinWords(cur[start:]), x0: cur[start].X0, x1: cur[len(cur)-1].X1})
 			cur = nil
 		}
-		for _, w := range l.words {
+		for _, w := range l.Words {
 			if len(cur) > 0 {
 				prev := cur[len(cur)-1]
-				if w.X0-prev.X1 > 1.2*max(w.Y1-w.Y0, l.em) {
+				if w.X0-prev.X1 > 1.2*max(w.Y1-w.Y0, l.Em) {
 					flush()
 				}
 			}
@@ -309,13 +310,13 @@ func headerScore(labels []label) int {
 }
 
 // isPlainText reports a line with no dates or amounts: a heading candidate.
-func isPlainText(l *line) bool {
-	for _, t := range l.toks {
-		if t.kind != tokText {
+func isPlainText(l *layout.Line) bool {
+	for _, t := range l.Toks {
+		if t.Kind != layout.TokText {
 			return false
 		}
 	}
-	return len(l.toks) > 0 && len(l.toks) <= 24
+	return len(l.Toks) > 0 && len(l.Toks) <= 24
 }
 
 // header is a table heading found on a page.
@@ -325,7 +326,7 @@ type header struct {
 }
 
 // findHeaders finds the table headings among a page's lines.
-func findHeaders(lines []*line) []header {
+func findHeaders(lines []*layout.Line) []header {
 	var hs []header
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -333,7 +334,7 @@ func findHeaders(lines []*line) []header {
 			continue
 		}
 		known := false
-		for _, w := range l.words {
+		for _, w := range l.Words {
 			if lexicon.ClassifyLabel(w.Text) != lexicon.RoleNone {
 				known = true
 				break
@@ -345,14 +346,14 @@ func findHeaders(lines []*line) []header {
 		// Grow the band to close plain-text neighbours (at most three lines).
 		first, last := i, i
 		for last+1 < len(lines) && last-first < 2 && isPlainText(lines[last+1]) &&
-			lines[last+1].y0-lines[last].y1 < 0.8*l.height() && stackedHeading(lines[last], lines[last+1]) && !sectionTitle(lines[last+1].text()) {
+			lines[last+1].Y0-lines[last].Y1 < 0.8*l.Height() && stackedHeading(lines[last], lines[last+1]) && !sectionTitle(lines[last+1].Text()) {
 			last++
 		}
 		// A heading's first line may hold no word the lexicon knows alone
 		// ("Value | Posting" over "Date | Date"): a plain line just above,
 		// each of whose words sits over a heading of the band, is part
 		// of it, unless it is the heading found just before.
-		if first > 0 && first == i && (len(hs) == 0 || hs[len(hs)-1].last < first-1) && isPlainText(lines[first-1]) && lines[first].y0-lines[first-1].y1 < 0.8*l.height() && over(lines[first-1], lines[first]) {
+		if first > 0 && first == i && (len(hs) == 0 || hs[len(hs)-1].last < first-1) && isPlainText(lines[first-1]) && lines[first].Y0-lines[first-1].Y1 < 0.8*l.Height() && over(lines[first-1], lines[first]) {
 			first--
 		}
 		best, bestScore := header{}, 0
@@ -369,9 +370,9 @@ func findHeaders(lines []*line) []header {
 			// phrase; it is not a stacked part of the heading below it.
 			// A section's title ("Payments and credits") never is, whatever
 			// heading words it holds.
-			for best.first < best.last && (len(buildLabels(lines[best.first:best.first+1])) == 1 || sectionTitle(lines[best.first].text())) {
+			for best.first < best.last && (len(buildLabels(lines[best.first:best.first+1])) == 1 || sectionTitle(lines[best.first].Text())) {
 				lbs := buildLabels(lines[best.first+1 : best.last+1])
-				if headerScore(lbs) < bestScore && !sectionTitle(lines[best.first].text()) {
+				if headerScore(lbs) < bestScore && !sectionTitle(lines[best.first].Text()) {
 					break
 				}
 				best.first, best.labels = best.first+1, lbs
@@ -391,7 +392,7 @@ func findHeaders(lines []*line) []header {
 // money columns: the date's heading was left blank, or recognition lost it
 // (a grey band). The dates' column gets a date label with no text, or the
 // heading over them that the lexicon does not know.
-func datelessHeading(lines []*line, first, last int) (header, bool) {
+func datelessHeading(lines []*layout.Line, first, last int) (header, bool) {
 	for a := first; a <= last; a++ {
 		for b := last; b >= a; b-- {
 			lbs := buildLabels(lines[a : b+1])
@@ -444,7 +445,7 @@ func datelessHeading(lines []*line, first, last int) (header, bool) {
 
 // daysHeaded reports lines whose dates at x stand alone on their lines,
 // each heading a day's rows, rather than opening rows of figures.
-func daysHeaded(lines []*line, x float64) bool {
+func daysHeaded(lines []*layout.Line, x float64) bool {
 	heads, rows := 0, 0
 	for _, l := range lines {
 		if t := dayHeading(l); t != nil && atDateColumn(t, x) {

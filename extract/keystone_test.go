@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"passbook/extract/layout"
 	"passbook/extract/source"
 )
 
@@ -37,7 +38,7 @@ func TestStraightenColumns(t *testing.T) {
 		k := 1 + 0.25*(w.Y0-40)/float64(12*len(lines))
 		pg.Words[i].X0, pg.Words[i].X1 = w.X0*k-0.02*w.Y0, w.X1*k-0.02*w.Y0
 	}
-	if got := straightenColumns(upright); !sameWords(got.Words, upright.Words) {
+	if got := layout.StraightenColumns(upright); !sameWords(got.Words, upright.Words) {
 		t.Errorf("an upright page's words were moved")
 	}
 	checkTxs(t, Analyze([]source.Page{pg}), want)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
@@ -48,40 +49,40 @@ func TestGroupLines(t *testing.T) {
 		{Text: "c", X0: 10, Y0: 112, X1: 15, Y1: 122},
 		{Text: " ", X0: 20, Y0: 112, X1: 25, Y1: 122},
 	}}
-	lines := groupLines(pg, 0)
+	lines := layout.GroupLines(pg, 0)
 	if len(lines) != 2 {
 		t.Fatalf("got %d lines, want 2", len(lines))
 	}
-	if got := lines[0].text(); got != "a b" {
+	if got := lines[0].Text(); got != "a b" {
 		t.Errorf("line 0 = %q, want %q", got, "a b")
 	}
-	if got := lines[1].text(); got != "c" {
+	if got := lines[1].Text(); got != "c" {
 		t.Errorf("line 1 = %q, want %q", got, "c")
 	}
 }
 
 func TestTokenize(t *testing.T) {
 	pg := synthPage(1, []cellAt{at(10, "14 Dec 2023"), at(100, "CARD 4921"), at(300, "1,234.56 DR"), at(400, "$ 12.00")})
-	l := groupLines(pg, 0)[0]
-	tokenize(l, false)
+	l := layout.GroupLines(pg, 0)[0]
+	layout.Tokenize(l, false)
 	var kinds []string
-	for _, tk := range l.toks {
-		kinds = append(kinds, map[tokKind]string{tokText: "T", tokDate: "D", tokAmount: "A"}[tk.kind]+":"+tk.text)
+	for _, tk := range l.Toks {
+		kinds = append(kinds, map[layout.TokKind]string{layout.TokText: "T", layout.TokDate: "D", layout.TokAmount: "A"}[tk.Kind]+":"+tk.Text)
 	}
 	got := strings.Join(kinds, "|")
 	want := "D:14 Dec 2023|T:CARD|T:4921|A:1,234.56 DR|A:$ 12.00"
 	if got != want {
 		t.Errorf("tokens = %s, want %s", got, want)
 	}
-	if v := l.toks[3].amount.String(); v != "-1234.56" {
+	if v := l.Toks[3].Amount.String(); v != "-1234.56" {
 		t.Errorf("DR amount = %s, want -1234.56", v)
 	}
 	// A named date that ends with a dot after its year (Croatian "1. stu
 	// 2025.") is one token, dot and all.
-	l = groupLines(synthPage(1, []cellAt{at(10, "1. stu 2025."), at(100, "Shop")}), 0)[0]
-	tokenize(l, true)
-	if l.toks[0].kind != tokDate || l.toks[0].text != "1. stu 2025." {
-		t.Errorf("first token %+v, want the date 1. stu 2025.", l.toks[0])
+	l = layout.GroupLines(synthPage(1, []cellAt{at(10, "1. stu 2025."), at(100, "Shop")}), 0)[0]
+	layout.Tokenize(l, true)
+	if l.Toks[0].Kind != layout.TokDate || l.Toks[0].Text != "1. stu 2025." {
+		t.Errorf("first token %+v, want the date 1. stu 2025.", l.Toks[0])
 	}
 }
 
@@ -129,9 +130,9 @@ func TestFindHeadersStacked(t *testing.T) {
 		[]cellAt{at(300, "Amt."), at(380, "Amt."), at(460, "Balance")},
 		[]cellAt{at(10, "03/07/2024"), at(70, "SHOP"), at(200, "03/07/2024"), rat(360, "3,700.62"), rat(520, "1,76,999.62")},
 	)
-	lines := groupLines(pg, 0)
+	lines := layout.GroupLines(pg, 0)
 	for _, l := range lines {
-		tokenize(l, false)
+		layout.Tokenize(l, false)
 	}
 	hs := findHeaders(lines)
 	if len(hs) != 1 {
@@ -152,8 +153,8 @@ func TestFindHeadersStacked(t *testing.T) {
 
 func TestHeaderNeedsDateAndMoney(t *testing.T) {
 	pg := synthPage(1, []cellAt{at(10, "Deposits are protected up to the statutory limit")})
-	lines := groupLines(pg, 0)
-	tokenize(lines[0], false)
+	lines := layout.GroupLines(pg, 0)
+	layout.Tokenize(lines[0], false)
 	if hs := findHeaders(lines); len(hs) != 0 {
 		t.Errorf("a footer sentence was read as a table heading: %+v", hs)
 	}
@@ -185,17 +186,17 @@ func TestBareAmounts(t *testing.T) {
 			ws[i] = source.Word{Text: s, X0: x, Y0: 0, X1: x + 5*float64(len(s)), Y1: 10}
 			x = ws[i].X1 + 2
 		}
-		n, v, _, bare := lexAmountWords(ws, 10, false)
+		n, v, _, bare := layout.LexAmountWords(ws, 10, false)
 		if n != c.wantN || bare != c.wantBare || n > 0 && v.String() != c.wantVal {
 			t.Errorf("lexAmountWords(%q) = %d, %s, bare %v; want %d, %s, bare %v", c.words, n, v, bare, c.wantN, c.wantVal, c.wantBare)
 		}
 	}
 	// Inside a sentence a number is text, not a bare amount.
-	l := &line{words: []source.Word{{Text: "within", X0: 0, X1: 30, Y1: 10}, {Text: "30", X0: 33, X1: 43, Y1: 10}, {Text: "days", X0: 46, X1: 66, Y1: 10}}}
-	tokenize(l, false)
-	for _, tk := range l.toks {
-		if tk.bare {
-			t.Errorf("%q in a sentence is marked bare", tk.text)
+	l := &layout.Line{Words: []source.Word{{Text: "within", X0: 0, X1: 30, Y1: 10}, {Text: "30", X0: 33, X1: 43, Y1: 10}, {Text: "days", X0: 46, X1: 66, Y1: 10}}}
+	layout.Tokenize(l, false)
+	for _, tk := range l.Toks {
+		if tk.Bare {
+			t.Errorf("%q in a sentence is marked bare", tk.Text)
 		}
 	}
 }
@@ -213,7 +214,7 @@ func TestHeadingsSetClose(t *testing.T) {
 	}
 	for _, c := range cases {
 		pg := synthPage(1, []cellAt{at(10, c.in)})
-		lines := groupLines(pg, 0)
+		lines := layout.GroupLines(pg, 0)
 		var got []string
 		for _, lb := range buildLabels(lines) {
 			got = append(got, lb.text)
@@ -247,7 +248,7 @@ func TestCardStatementTitle(t *testing.T) {
 		for _, s := range texts {
 			cells = append(cells, []cellAt{at(10, s)})
 		}
-		return isCardStatement(groupLines(synthPage(1, cells...), 0))
+		return isCardStatement(layout.GroupLines(synthPage(1, cells...), 0))
 	}
 	if read("Credit Card Statement") {
 		t.Error("a title alone made a card statement")
@@ -264,9 +265,9 @@ func TestCardStatementTitle(t *testing.T) {
 // heading line; a heading broken over two lines across its columns is.
 func TestHeadingBandStopsAtDescription(t *testing.T) {
 	labelsOf := func(lines ...[]cellAt) string {
-		ls := groupLines(synthPage(1, lines...), 0)
+		ls := layout.GroupLines(synthPage(1, lines...), 0)
 		for _, l := range ls {
-			tokenize(l, false)
+			layout.Tokenize(l, false)
 		}
 		hs := findHeaders(ls)
 		if len(hs) != 1 {
@@ -311,19 +312,19 @@ func TestGroupLinesSlantedOCR(t *testing.T) {
 		}
 	}
 	pg.Words[3].X1 = 560 // the first row's "12.50" runs on over "100.00"
-	lines := groupLines(pg, 0)
+	lines := layout.GroupLines(pg, 0)
 	if len(lines) != 6 {
 		for _, l := range lines {
-			t.Log(l.text())
+			t.Log(l.Text())
 		}
 		t.Fatalf("%d lines, want 6", len(lines))
 	}
 	for i, l := range lines {
-		if got := l.text(); got != "01/05/2024 Payment Lisboa 12.50 100.00" {
+		if got := l.Text(); got != "01/05/2024 Payment Lisboa 12.50 100.00" {
 			t.Errorf("line %d: %q", i, got)
 		}
 	}
-	if x1 := lines[0].words[3].X1; x1 >= 540 {
+	if x1 := lines[0].Words[3].X1; x1 >= 540 {
 		t.Errorf("the box run over the next word ends at %.0f, not before it", x1)
 	}
 }
@@ -332,12 +333,12 @@ func TestGroupLinesSlantedOCR(t *testing.T) {
 // after a figure ("236.08 S") belong to the amount.
 func TestTokenizeSignedCurrencyAndSollHaben(t *testing.T) {
 	pg := synthPage(1, []cellAt{at(10, "-CHF 246.87"), at(200, "236.08 S"), at(300, "12.00 H")})
-	l := groupLines(pg, 0)[0]
-	tokenize(l, false)
+	l := layout.GroupLines(pg, 0)[0]
+	layout.Tokenize(l, false)
 	var got []string
-	for _, tk := range l.toks {
-		if tk.kind == tokAmount {
-			got = append(got, tk.amount.String())
+	for _, tk := range l.Toks {
+		if tk.Kind == layout.TokAmount {
+			got = append(got, tk.Amount.String())
 		}
 	}
 	if strings.Join(got, " ") != "-246.87 -236.08 12" {
@@ -377,9 +378,9 @@ func TestDatelessHeadingWholePhrases(t *testing.T) {
 			[]cellAt{at(10, "02/03/2024"), at(90, "RENT MARCH"), rat(420, "-500.00"), rat(540, "500.00")},
 			[]cellAt{at(10, "05/03/2024"), at(90, "GROCER"), rat(420, "-40.00"), rat(540, "460.00")},
 		)
-		lines := groupLines(pg, 0)
+		lines := layout.GroupLines(pg, 0)
 		for _, l := range lines {
-			tokenize(l, false)
+			layout.Tokenize(l, false)
 		}
 		if got := len(findHeaders(lines)); got != tc.want {
 			t.Errorf("%v: %d headings, want %d", tc.head, got, tc.want)
@@ -395,7 +396,7 @@ func TestHeadingColumnGap(t *testing.T) {
 		[]cellAt{at(100, "Aankoopdatum"), at(170, "Verwerkingsdatum"), at(260, "Naam /"), at(420, "Bedrag")},
 		[]cellAt{at(260, "Omschrijving")},
 	)
-	lines := groupLines(pg, 0)
+	lines := layout.GroupLines(pg, 0)
 	got := labelsText(buildLabels(lines))
 	want := `"Aankoopdatum"@100-160=transaction date | "Verwerkingsdatum"@170-250=date | "Naam / Omschrijving"@260-320=description | "Bedrag"@420-450=signed amount`
 	if got != want {

@@ -43,7 +43,7 @@ func shapeOf(text string) (dateShape, cells.DateToken, bool) {
 //     letters recognition takes for digits are read as them, and a
 //     separator place no letter but those), or its digits alone do,
 //   - and the date it makes lies among the document's dates, within
-//     periodSlack of the first and the last of them.
+//     cells.PeriodSlack of the first and the last of them.
 //
 // Without such a date the row's date is lost, and the row is read as the
 // description of the row before it.
@@ -113,7 +113,7 @@ func fixShapedDates(pages []source.Page) {
 				continue
 			}
 			t, ok := shapedTime(tok, dayFirst)
-			if !ok || t.Before(first[dayFirst].Add(-periodSlack)) || t.After(last[dayFirst].Add(periodSlack)) {
+			if !ok || t.Before(first[dayFirst].Add(-cells.PeriodSlack)) || t.After(last[dayFirst].Add(cells.PeriodSlack)) {
 				return false
 			}
 		}

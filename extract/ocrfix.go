@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"passbook/extract/cells"
+	"passbook/extract/layout"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -284,9 +287,9 @@ const lowConf = 60
 
 // lowConfidence is the lowest confidence of a recognised line's words
 // below lowConf, 0 when none is (or the line came from a text layer).
-func lowConfidence(l *line) float64 {
+func lowConfidence(l *layout.Line) float64 {
 	low := 0.0
-	for _, w := range l.words {
+	for _, w := range l.Words {
 		if w.Conf > 0 && w.Conf < lowConf && (low == 0 || w.Conf < low) {
 			low = w.Conf
 		}
@@ -397,11 +400,6 @@ func txMove(tx Transaction) decimal.Decimal {
 	return decimal.Zero
 }
 
-// periodSlack is how far outside the printed period a row's date may fall
-// and still be taken as printed: a card purchase booked on the first day
-// may be dated the day before. A month or a year misread lands further out.
-const periodSlack = 5 * 24 * time.Hour
-
 // repairOCRDates corrects, in transactions read by OCR from a statement
 // that prints its period, a date recognition misread by one digit: one that
 // falls outside the period, where a single digit changed puts it inside
@@ -418,7 +416,7 @@ func repairOCRDates(txs []Transaction, st *Statement) int {
 	for i := range txs {
 		tx := &txs[i]
 		d := tx.Date
-		if d.IsZero() || !d.Before(ps.Add(-periodSlack)) && !d.After(pe.Add(periodSlack)) {
+		if d.IsZero() || !d.Before(ps.Add(-cells.PeriodSlack)) && !d.After(pe.Add(cells.PeriodSlack)) {
 			continue
 		}
 		lo, hi := ps, pe

@@ -1,12 +1,14 @@
 package extract
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"passbook/extract/cells"
+	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
@@ -47,13 +49,13 @@ var joinedHeadings = sync.OnceValue(func() map[string]string {
 // Such a word takes the one heading word within reach (see nearHeadingWord).
 // Only a line that two or more heading words, read or put back, make
 // mostly of headings is touched: a description's words stay as read.
-func repairHeadingWords(l *line) {
-	if !l.ocr {
+func repairHeadingWords(l *layout.Line) {
+	if !l.OCR {
 		return
 	}
-	fixed := make([]string, len(l.words))
+	fixed := make([]string, len(l.Words))
 	known := 0
-	for i, w := range l.words {
+	for i, w := range l.Words {
 		// A word may join heading words with a dot ("F.Operacién").
 		parts := strings.Fields(lexicon.FoldLabel(w.Text))
 		whole, changed := len(parts) > 0, false
@@ -79,12 +81,12 @@ func repairHeadingWords(l *line) {
 			fixed[i] = strings.Join(parts, " ")
 		}
 	}
-	if known < 2 || 2*known < len(l.words) {
+	if known < 2 || 2*known < len(l.Words) {
 		return
 	}
 	for i, h := range fixed {
 		if h != "" {
-			l.words[i].Text = h
+			l.Words[i].Text = h
 		}
 	}
 }
@@ -113,11 +115,11 @@ var summaryWords = sync.OnceValue(func() map[string]bool {
 // summary's phrase recognition misread by a letter or two ("Solde inital"
 // for Solde initial), when the line then holds the whole phrase and did
 // not before.
-func repairSummaryWords(l *line) {
-	if !l.ocr || isSummaryLine(l) {
+func repairSummaryWords(l *layout.Line) {
+	if !l.OCR || isSummaryLine(l) {
 		return
 	}
-	for i, w := range l.words {
+	for i, w := range l.Words {
 		f := lexicon.FoldLabel(w.Text)
 		if strings.Contains(strings.TrimSpace(f), " ") || summaryWords()[strings.TrimSpace(f)] {
 			continue
@@ -126,16 +128,16 @@ func repairSummaryWords(l *line) {
 		if h == "" {
 			continue
 		}
-		l.words[i].Text = h
+		l.Words[i].Text = h
 		if isSummaryLine(l) {
 			return
 		}
-		l.words[i].Text = w.Text
+		l.Words[i].Text = w.Text
 	}
 }
 
-func isSummaryLine(l *line) bool {
-	f := lexicon.FoldLabel(l.text())
+func isSummaryLine(l *layout.Line) bool {
+	f := lexicon.FoldLabel(l.Text())
 	return lexicon.HasPhrase(f, lexicon.Vocab().Opening) || lexicon.HasPhrase(f, lexicon.Vocab().Closing) || lexicon.HasPhrase(f, lexicon.Vocab().TotalIn) || lexicon.HasPhrase(f, lexicon.Vocab().TotalOut)
 }
 
@@ -152,7 +154,7 @@ func nearWord(f string, set map[string]bool) string {
 	}
 	best, bestD, ties := "", reach+1, 0
 	for h := range set {
-		if abs(float64(utf8.RuneCountInString(h)-n)) > float64(reach) {
+		if math.Abs(float64(utf8.RuneCountInString(h)-n)) > float64(reach) {
 			continue
 		}
 		d := editDistance(f, h, reach)
@@ -266,7 +268,7 @@ func centsAfter(ws []source.Word, used []bool, i int) int {
 	}
 	b := ws[best]
 	for j, c := range ws {
-		if j != i && j != best && !used[j] && c.X0 >= b.X1-1 && c.X0-b.X1 < 0.6*h && abs(c.Y1-b.Y1) < 0.35*h && yearWord().MatchString(c.Text) {
+		if j != i && j != best && !used[j] && c.X0 >= b.X1-1 && c.X0-b.X1 < 0.6*h && math.Abs(c.Y1-b.Y1) < 0.35*h && yearWord().MatchString(c.Text) {
 			return -1 // "12 03 2024": a date
 		}
 	}
@@ -280,7 +282,7 @@ func nextOnLine(ws []source.Word, used []bool, i int) int {
 	h := a.Y1 - a.Y0
 	best := -1
 	for j, b := range ws {
-		if used[j] || j == i || b.X0 < a.X1-1 || b.X0-a.X1 > 1.3*h || abs(b.Y1-a.Y1) > 0.35*h {
+		if used[j] || j == i || b.X0 < a.X1-1 || b.X0-a.X1 > 1.3*h || math.Abs(b.Y1-a.Y1) > 0.35*h {
 			continue
 		}
 		if best < 0 || b.X0 < ws[best].X0 {
@@ -395,12 +397,12 @@ func nearMonth(s string) (string, bool) {
 func compactDate(s string) (string, bool) {
 	for d := 1; d <= 2 && d < len(s); d++ {
 		day := digitLike.Replace(s[:d])
-		if !allDigits(day) {
+		if !layout.AllDigits(day) {
 			continue
 		}
 		for y := len(s) - 2; y >= d+3; y-- {
 			year := digitLike.Replace(s[y:])
-			if !allDigits(year) || len(year) != 2 && len(year) != 4 {
+			if !layout.AllDigits(year) || len(year) != 2 && len(year) != 4 {
 				continue
 			}
 			if _, ok := cells.MonthNames()[strings.ToLower(s[d:y])]; !ok {

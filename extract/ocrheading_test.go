@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/layout"
 	"passbook/extract/source"
 )
 
@@ -25,12 +26,12 @@ func TestRepairHeadingWords(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l := &line{ocr: tc.ocr}
+			l := &layout.Line{OCR: tc.ocr}
 			for i, w := range tc.words {
-				l.words = append(l.words, source.Word{Text: w, X0: float64(100 * i), X1: float64(100*i + 60), Y0: 10, Y1: 20})
+				l.Words = append(l.Words, source.Word{Text: w, X0: float64(100 * i), X1: float64(100*i + 60), Y0: 10, Y1: 20})
 			}
 			repairHeadingWords(l)
-			if got := l.text(); got != tc.want {
+			if got := l.Text(); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 
@@ -41,11 +42,11 @@ type Meta struct {
 // outside are the lines outside the transaction tables (where an address
 // block is looked for), all every line, pages the pages they index: a
 // letterhead may have been taken into a table's first rows.
-func readParties(meta Meta, outside, all []*line, pages []source.Page) (bank, holder string) {
-	firstPage := func(ls []*line) []lineRun {
-		var first []*line
+func readParties(meta Meta, outside, all []*layout.Line, pages []source.Page) (bank, holder string) {
+	firstPage := func(ls []*layout.Line) []lineRun {
+		var first []*layout.Line
 		for _, l := range ls {
-			if l.page == 0 {
+			if l.Page == 0 {
 				first = append(first, l)
 			}
 		}
@@ -76,23 +77,23 @@ type lineRun struct {
 	em     float64
 }
 
-func (s lineRun) text() string { return joinWords(s.words) }
+func (s lineRun) text() string { return layout.JoinWords(s.words) }
 
 // lineRuns cuts lines at gaps wider than twice their em and orders
 // the pieces top to bottom, left to right.
-func lineRuns(lines []*line) []lineRun {
+func lineRuns(lines []*layout.Line) []lineRun {
 	var out []lineRun
 	for _, l := range lines {
-		em := l.em
+		em := l.Em
 		if em <= 0 {
-			em = l.height()
+			em = l.Height()
 		}
 		start := 0
-		for i := 1; i <= len(l.words); i++ {
-			if i < len(l.words) && l.words[i].X0-l.words[i-1].X1 <= 2*em {
+		for i := 1; i <= len(l.Words); i++ {
+			if i < len(l.Words) && l.Words[i].X0-l.Words[i-1].X1 <= 2*em {
 				continue
 			}
-			ws := l.words[start:i]
+			ws := l.Words[start:i]
 			s := lineRun{words: ws, x0: ws[0].X0, x1: ws[len(ws)-1].X1, y0: math.Inf(1), y1: math.Inf(-1)}
 			hs := make([]float64, 0, len(ws))
 			for _, w := range ws {
@@ -206,14 +207,14 @@ var bicRe = regexp.MustCompile(`^[A-Z]{4}([A-Z]{2})[A-Z0-9]{2}([A-Z0-9]{3})?$`)
 // printedBIC is the first BIC printed after the word BIC or SWIFT, whose
 // country is an ISO 3166 region (x/text's CLDR data; not one kept for
 // private use, nor ZZ, the unknown region).
-func printedBIC(lines []*line) string {
+func printedBIC(lines []*layout.Line) string {
 	for _, l := range lines {
-		for i := 0; i+1 < len(l.words); i++ {
-			label := strings.ToUpper(strings.Trim(l.words[i].Text, ":.,;()"))
+		for i := 0; i+1 < len(l.Words); i++ {
+			label := strings.ToUpper(strings.Trim(l.Words[i].Text, ":.,;()"))
 			if !strings.HasPrefix(label, "BIC") && !strings.HasPrefix(label, "SWIFT") {
 				continue
 			}
-			code := strings.Trim(l.words[i+1].Text, ":.,;()")
+			code := strings.Trim(l.Words[i+1].Text, ":.,;()")
 			if after, ok := strings.CutPrefix(label, "BIC:"); ok && after != "" {
 				code = after
 			}
@@ -267,7 +268,7 @@ func addressHolder(segs []lineRun, bank string) string {
 		}
 		digits := false
 		for _, k := range block[1:] {
-			digits = digits || hasDigit(segs[k].text())
+			digits = digits || layout.HasDigit(segs[k].text())
 		}
 		if digits {
 			return name

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/layout"
 	"passbook/extract/source"
 )
 
@@ -65,7 +66,7 @@ func TestReadParties(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pg := partiesPage(c.lines...)
-			lines := groupLines(pg, 0)
+			lines := layout.GroupLines(pg, 0)
 			bank, holder := readParties(c.meta, lines, lines, []source.Page{pg})
 			if bank != c.bank || holder != c.holder {
 				t.Errorf("got bank %q holder %q, want %q and %q", bank, holder, c.bank, c.holder)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
@@ -30,18 +31,18 @@ type recordLine struct {
 
 // splitRecordLine reads a line as a label (one to four words of text at
 // its left) and a value (what stands after a gap of three ems or more).
-func splitRecordLine(l *line) (recordLine, bool) {
-	for i := 1; i < len(l.words) && i <= 4; i++ {
-		if l.words[i].X0-l.words[i-1].X1 < 3*l.em {
+func splitRecordLine(l *layout.Line) (recordLine, bool) {
+	for i := 1; i < len(l.Words) && i <= 4; i++ {
+		if l.Words[i].X0-l.Words[i-1].X1 < 3*l.Em {
 			continue
 		}
-		label := l.words[:i]
-		for _, t := range l.toks {
-			if t.kind != tokText && t.x0 < l.words[i].X0 {
+		label := l.Words[:i]
+		for _, t := range l.Toks {
+			if t.Kind != layout.TokText && t.X0 < l.Words[i].X0 {
 				return recordLine{}, false // a date or a figure in the label
 			}
 		}
-		return recordLine{label: strings.TrimSpace(lexicon.FoldLabel(joinWords(label))), value: l.words[i:]}, true
+		return recordLine{label: strings.TrimSpace(lexicon.FoldLabel(layout.JoinWords(label))), value: l.Words[i:]}, true
 	}
 	return recordLine{}, false
 }
@@ -50,7 +51,7 @@ func splitRecordLine(l *line) (recordLine, bool) {
 // line per block, on the page of the block's first line. The runs go on
 // across pages: a line that is no label and value (a page's footer, its
 // next heading) stands between two lines of a run, outside its blocks.
-func mergeRecords(pages [][]*line, decimalComma bool) [][]*line {
+func mergeRecords(pages [][]*layout.Line, decimalComma bool) [][]*layout.Line {
 	type at struct{ page, i int }
 	var idx []at
 	var recs []recordLine
@@ -62,17 +63,17 @@ func mergeRecords(pages [][]*line, decimalComma bool) [][]*line {
 			}
 		}
 	}
-	drop := map[*line]bool{}
-	repl := map[*line]*line{}
+	drop := map[*layout.Line]bool{}
+	repl := map[*layout.Line]*layout.Line{}
 	for k := 0; k < len(recs); {
 		p, n := recordRun(recs, k)
 		if p == 0 {
 			k++
 			continue
 		}
-		var merged []*line
+		var merged []*layout.Line
 		for b := k; b+p <= k+n; b += p {
-			block := make([]*line, p)
+			block := make([]*layout.Line, p)
 			for j := range p {
 				block[j] = pages[idx[b+j].page][idx[b+j].i]
 			}
@@ -98,7 +99,7 @@ func mergeRecords(pages [][]*line, decimalComma bool) [][]*line {
 	if len(drop) == 0 {
 		return pages
 	}
-	out := make([][]*line, len(pages))
+	out := make([][]*layout.Line, len(pages))
 	for p, ls := range pages {
 		for _, l := range ls {
 			switch {
@@ -142,21 +143,21 @@ func recordRun(recs []recordLine, i int) (p, n int) {
 // mergeBlock makes one block's lines into one line: its date, its text,
 // then its figures, each figure a column of its own in the order printed.
 // nil when the block holds no single date or no figure.
-func mergeBlock(lines []*line, recs []recordLine, decimalComma bool) *line {
+func mergeBlock(lines []*layout.Line, recs []recordLine, decimalComma bool) *layout.Line {
 	var date, text, figures [][]source.Word
 	for k, l := range lines {
-		var kinds []tokKind
-		for _, t := range l.toks {
-			if t.x0 >= recs[k].value[0].X0 {
+		var kinds []layout.TokKind
+		for _, t := range l.Toks {
+			if t.X0 >= recs[k].value[0].X0 {
 				kinds = append(kinds, figureKind(t))
 			}
 		}
 		switch {
-		case len(kinds) == 1 && kinds[0] == tokDate:
+		case len(kinds) == 1 && kinds[0] == layout.TokDate:
 			date = append(date, recs[k].value)
-		case len(kinds) == 1 && kinds[0] == tokAmount:
+		case len(kinds) == 1 && kinds[0] == layout.TokAmount:
 			figures = append(figures, recs[k].value)
-		case !slices.Contains(kinds, tokDate) && !slices.Contains(kinds, tokAmount):
+		case !slices.Contains(kinds, layout.TokDate) && !slices.Contains(kinds, layout.TokAmount):
 			text = append(text, recs[k].value)
 		default:
 			return nil
@@ -166,19 +167,19 @@ func mergeBlock(lines []*line, recs []recordLine, decimalComma bool) *line {
 		return nil
 	}
 	first := lines[0]
-	m := &line{page: first.page, y0: first.y0, y1: first.y1, em: first.em, ocr: first.ocr}
+	m := &layout.Line{Page: first.Page, Y0: first.Y0, Y1: first.Y1, Em: first.Em, OCR: first.OCR}
 	x := 0.0
 	place := func(ws []source.Word, at float64) {
 		x = max(x, at)
 		for _, w := range ws {
 			width := w.X1 - w.X0
-			m.words = append(m.words, source.Word{Text: w.Text, X0: x, Y0: first.y0, X1: x + width, Y1: first.y1, Conf: w.Conf})
-			x += width + 0.3*first.em
+			m.Words = append(m.Words, source.Word{Text: w.Text, X0: x, Y0: first.Y0, X1: x + width, Y1: first.Y1, Conf: w.Conf})
+			x += width + 0.3*first.Em
 		}
 	}
 	// The figures stand in columns of their own, the same on every
 	// block's line: the k-th at 60 + 12k ems, past any description.
-	em := first.em
+	em := first.Em
 	place(date[0], 0)
 	for _, ws := range text {
 		place(ws, x+em)
@@ -186,18 +187,18 @@ func mergeBlock(lines []*line, recs []recordLine, decimalComma bool) *line {
 	for k, ws := range figures {
 		place(ws, max(x+3*em, float64(60+12*k)*em))
 	}
-	tokenize(m, decimalComma)
-	for i := range m.toks {
-		m.toks[i].kind = figureKind(m.toks[i])
+	layout.Tokenize(m, decimalComma)
+	for i := range m.Toks {
+		m.Toks[i].Kind = figureKind(m.Toks[i])
 	}
 	return m
 }
 
 // figureKind is a token's kind in a record, where a whole number with a
 // sign ("202-", "-476") is a figure: it stands on a value line of its own.
-func figureKind(t token) tokKind {
-	if t.bare && t.marked {
-		return tokAmount
+func figureKind(t layout.Token) layout.TokKind {
+	if t.Bare && t.Marked {
+		return layout.TokAmount
 	}
-	return t.kind
+	return t.Kind
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"passbook/extract/cells"
+	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 
@@ -21,19 +22,19 @@ var currencyBySymbol = map[string]string{"£": "GBP", "€": "EUR", "₹": "INR"
 // readStatement reads what the document says about itself: account number,
 // period, currency and the summary's opening and closing balances. headerLines
 // are the lines outside transaction tables (page tops, summary boxes).
-func readStatement(lines []*line, order cells.DateOrder, labels []label) Statement {
+func readStatement(lines []*layout.Line, order cells.DateOrder, labels []label) Statement {
 	var st Statement
 	bundled := false
 	for i, l := range lines {
-		folded := lexicon.FoldLabel(l.text())
+		folded := lexicon.FoldLabel(l.Text())
 		if st.AccountNumber == "" {
-			if end := lexicon.PhraseEnd(l.words, lexicon.Vocab().Account); end >= 0 {
-				st.AccountNumber = accountValue(l.words[end:])
+			if end := lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account); end >= 0 {
+				st.AccountNumber = accountValue(l.Words[end:])
 			}
 		}
 		if st.Currency == "" {
-			if end := lexicon.PhraseEnd(l.words, lexicon.Vocab().Currency); end >= 0 && end < len(l.words) {
-				if c := strings.ToUpper(strings.Trim(l.words[end].Text, ":.")); cells.CurrencyCode(c) {
+			if end := lexicon.PhraseEnd(l.Words, lexicon.Vocab().Currency); end >= 0 && end < len(l.Words) {
+				if c := strings.ToUpper(strings.Trim(l.Words[end].Text, ":.")); cells.CurrencyCode(c) {
 					st.Currency = c
 				}
 			}
@@ -90,12 +91,12 @@ func readStatement(lines []*line, order cells.DateOrder, labels []label) Stateme
 	if st.Currency == "" {
 	scan:
 		for _, l := range lines {
-			for _, t := range l.toks {
-				if t.kind != tokAmount {
+			for _, t := range l.Toks {
+				if t.Kind != layout.TokAmount {
 					continue
 				}
 				for sym, code := range currencyBySymbol {
-					if strings.Contains(t.text, sym) {
+					if strings.Contains(t.Text, sym) {
 						st.Currency = code
 						break scan
 					}
@@ -142,26 +143,26 @@ func accountValue(words []source.Word) string {
 
 // amountAfter returns the first amount on l to the right of a label among
 // phrases.
-func amountAfter(l *line, phrases []string) (decimal.Decimal, bool) {
-	end := lexicon.PhraseEnd(l.words, phrases)
+func amountAfter(l *layout.Line, phrases []string) (decimal.Decimal, bool) {
+	end := lexicon.PhraseEnd(l.Words, phrases)
 	if end <= 0 {
 		return decimal.Decimal{}, false
 	}
-	endX := l.words[end-1].X1
+	endX := l.Words[end-1].X1
 	// A whole number is the amount only when nothing better follows: in
 	// "Ending Balance 16 $189,296.31" it counts the items.
-	var bare *token
-	for i, t := range l.toks {
+	var bare *layout.Token
+	for i, t := range l.Toks {
 		switch {
-		case t.x0 < endX:
-		case t.kind == tokAmount:
-			return t.amount, true
-		case t.bare && bare == nil:
-			bare = &l.toks[i]
+		case t.X0 < endX:
+		case t.Kind == layout.TokAmount:
+			return t.Amount, true
+		case t.Bare && bare == nil:
+			bare = &l.Toks[i]
 		}
 	}
 	if bare != nil {
-		return bare.amount, true
+		return bare.Amount, true
 	}
 	return decimal.Decimal{}, false
 }
@@ -170,26 +171,26 @@ func amountAfter(l *line, phrases []string) (decimal.Decimal, bool) {
 // line, else in a box of labels over values, the first amount on the line
 // below that stands from the label's left edge to where the next label
 // starts ("Alter Kontostand" over "EUR + 2.853,82").
-func labelAmount(lines []*line, i int, phrases []string) (decimal.Decimal, bool) {
+func labelAmount(lines []*layout.Line, i int, phrases []string) (decimal.Decimal, bool) {
 	l := lines[i]
 	if v, ok := amountAfter(l, phrases); ok {
 		return v, true
 	}
-	start, end := lexicon.PhraseSpan(l.words, phrases)
+	start, end := lexicon.PhraseSpan(l.Words, phrases)
 	if start < 0 || i+1 >= len(lines) {
 		return decimal.Decimal{}, false
 	}
 	below := lines[i+1]
-	if below.page != l.page || below.y0-l.y1 > 1.5*l.height() {
+	if below.Page != l.Page || below.Y0-l.Y1 > 1.5*l.Height() {
 		return decimal.Decimal{}, false
 	}
-	lo, hi := l.words[start].X0-0.5*l.em, math.Inf(1)
-	if end < len(l.words) {
-		hi = l.words[end].X0
+	lo, hi := l.Words[start].X0-0.5*l.Em, math.Inf(1)
+	if end < len(l.Words) {
+		hi = l.Words[end].X0
 	}
-	for _, t := range below.toks {
-		if t.kind == tokAmount && t.x0 >= lo && t.x1 <= hi+0.5*l.em {
-			return t.amount, true
+	for _, t := range below.Toks {
+		if t.Kind == layout.TokAmount && t.X0 >= lo && t.X1 <= hi+0.5*l.Em {
+			return t.Amount, true
 		}
 	}
 	return decimal.Decimal{}, false
@@ -199,7 +200,7 @@ func labelAmount(lines []*line, i int, phrases []string) (decimal.Decimal, bool)
 // words the lexicon knows: the first line that prints two dates as a
 // range. Lines of a table count too: a table read with no heading may
 // start at the top of the page.
-func periodByShape(lines []*line, order cells.DateOrder) (*time.Time, *time.Time) {
+func periodByShape(lines []*layout.Line, order cells.DateOrder) (*time.Time, *time.Time) {
 	for _, l := range lines {
 		if a, b, ok := periodOf(l, order); ok && dateRange(l) {
 			return &a, &b
@@ -212,22 +213,22 @@ func periodByShape(lines []*line, order cells.DateOrder) (*time.Time, *time.Time
 // no figure on it, and at most one word or dash between them ("1 may 2024
 // – 31 may 2024", "1.3.2025 bis 31.3.2025"). Two dates with words between
 // them are two facts ("Statement date 31/05 Payment due 15/06").
-func dateRange(l *line) bool {
-	n := len(l.toks)
-	if n < 2 || l.toks[n-1].kind != tokDate || slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == tokAmount || t.bare }) {
+func dateRange(l *layout.Line) bool {
+	n := len(l.Toks)
+	if n < 2 || l.Toks[n-1].Kind != layout.TokDate || slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind == layout.TokAmount || t.Bare }) {
 		return false
 	}
-	return l.toks[n-2].kind == tokDate || n >= 3 && l.toks[n-2].kind == tokText && !strings.Contains(l.toks[n-2].text, " ") && l.toks[n-3].kind == tokDate
+	return l.Toks[n-2].Kind == layout.TokDate || n >= 3 && l.Toks[n-2].Kind == layout.TokText && !strings.Contains(l.Toks[n-2].Text, " ") && l.Toks[n-3].Kind == layout.TokDate
 }
 
 // periodOf reads a statement period from a line that holds two dates. The
 // first may print no year when it shares the last one's ("1 February to
 // 1 March, 2019").
-func periodOf(l *line, order cells.DateOrder) (time.Time, time.Time, bool) {
+func periodOf(l *layout.Line, order cells.DateOrder) (time.Time, time.Time, bool) {
 	var ds []cells.DateToken
-	for _, t := range l.toks {
-		if t.kind == tokDate {
-			ds = append(ds, t.date)
+	for _, t := range l.Toks {
+		if t.Kind == layout.TokDate {
+			ds = append(ds, t.Date)
 		}
 	}
 	if len(ds) < 2 {

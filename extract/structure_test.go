@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 )
@@ -926,9 +927,9 @@ func TestDrCrWordOverSectionTitle(t *testing.T) {
 		{"Relevé de carte de crédit - Numéro de compte: ****5725", 0},
 		{"Credits", 1},
 	} {
-		ls := groupLines(synthPage(1, []cellAt{at(10, tc.above)}, []cellAt{at(10, "Date"), at(90, "Details"), rat(480, "Amount")}), 0)
+		ls := layout.GroupLines(synthPage(1, []cellAt{at(10, tc.above)}, []cellAt{at(10, "Date"), at(90, "Details"), rat(480, "Amount")}), 0)
 		for _, l := range ls {
-			tokenize(l, false)
+			layout.Tokenize(l, false)
 		}
 		if dir, _, _ := sectionAbove(ls, 1); dir != tc.want {
 			t.Errorf("%q above a heading: section %d, want %d", tc.above, dir, tc.want)

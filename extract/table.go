@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"passbook/extract/cells"
+	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 
 	"github.com/shopspring/decimal"
@@ -26,7 +27,7 @@ type column struct {
 // segment is a run of table lines under one heading (a page's table, or the
 // part of it before a repeated heading).
 type segment struct {
-	lines  []*line
+	lines  []*layout.Line
 	labels []label
 	cols   []column
 	// section is +1 when the title above the table says it lists money in
@@ -99,15 +100,15 @@ type row struct {
 	// heading (see postingColumn); nil when none.
 	alt *cells.DateToken
 	// line is the line the row was started from: its date or amounts.
-	line *line
+	line *layout.Line
 	// last is the lowest line read into the row (its amounts or balance
 	// printed on a wrapped line below its date); nil when that is line.
-	last *line
+	last *layout.Line
 	// tail is the row's wrapped line that printed its amounts, and
 	// tailParts the description's parts read from it (the last ones):
 	// lines shared out below the row's own line but above tail go before
 	// them.
-	tail      *line
+	tail      *layout.Line
 	tailParts int
 	// box is the row's extent on its page: its line and its description's.
 	box [4]float64
@@ -157,12 +158,12 @@ func findColumns(seg *segment) {
 	// further down (a fees table, a box of rates) are not its columns.
 	end := len(seg.lines)
 	for i := len(seg.lines) - 1; i >= 0; i-- {
-		if slices.ContainsFunc(seg.lines[i].toks, func(t token) bool { return t.kind == tokDate }) {
+		if slices.ContainsFunc(seg.lines[i].Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate }) {
 			end = min(i+3, len(seg.lines))
 			break
 		}
 	}
-	var toks, bare []token
+	var toks, bare []layout.Token
 	dayHeaded := false // the lines below a day's heading at the date column, up to a line with none
 	for _, l := range seg.lines[:end] {
 		if t := dayHeading(l); t != nil && atDateColumn(t, seg.dateX) {
@@ -174,24 +175,24 @@ func findColumns(seg *segment) {
 			// day's date, show where the columns are.
 			continue
 		}
-		for _, t := range l.toks {
+		for _, t := range l.Toks {
 			switch {
-			case t.kind == tokAmount || t.bare && len(l.toks) > 1 && underMoneyLabel(seg.labels, t):
+			case t.Kind == layout.TokAmount || t.Bare && len(l.Toks) > 1 && underMoneyLabel(seg.labels, t):
 				toks = append(toks, t)
 			case wholeNumber(t):
 				bare = append(bare, t)
 			}
 		}
 	}
-	sort.Slice(toks, func(i, j int) bool { return toks[i].x0 < toks[j].x0 })
+	sort.Slice(toks, func(i, j int) bool { return toks[i].X0 < toks[j].X0 })
 	var cols []column
 	for _, t := range toks {
-		if n := len(cols); n > 0 && t.x0 < cols[n-1].x1-0.5 {
-			cols[n-1].x1 = max(cols[n-1].x1, t.x1)
+		if n := len(cols); n > 0 && t.X0 < cols[n-1].x1-0.5 {
+			cols[n-1].x1 = max(cols[n-1].x1, t.X1)
 			cols[n-1].n++
 			continue
 		}
-		cols = append(cols, column{x0: t.x0, x1: t.x1, n: 1})
+		cols = append(cols, column{x0: t.X0, x1: t.X1, n: 1})
 	}
 	nameColumns(cols, seg.labels)
 	seg.cols = cols
@@ -207,17 +208,17 @@ func findColumns(seg *segment) {
 // (bare tokens, outside its money columns), the columns of references:
 // three or more lined up on their left or right edge, as a column's cells
 // are. A whole number in a description sits wherever its words end.
-func refColumns(bare []token, money []column) []column {
-	bare = slices.DeleteFunc(bare, func(t token) bool {
-		return slices.ContainsFunc(money, func(c column) bool { return t.x0 < c.x1 && t.x1 > c.x0 })
+func refColumns(bare []layout.Token, money []column) []column {
+	bare = slices.DeleteFunc(bare, func(t layout.Token) bool {
+		return slices.ContainsFunc(money, func(c column) bool { return t.X0 < c.x1 && t.X1 > c.x0 })
 	})
 	var refs []column
-	for _, edge := range []func(t token) float64{func(t token) float64 { return t.x0 }, func(t token) float64 { return t.x1 }} {
+	for _, edge := range []func(t layout.Token) float64{func(t layout.Token) float64 { return t.X0 }, func(t layout.Token) float64 { return t.X1 }} {
 		for _, a := range bare {
-			c := column{x0: a.x0, x1: a.x1}
+			c := column{x0: a.X0, x1: a.X1}
 			for _, b := range bare {
-				if abs(edge(a)-edge(b)) < 1 {
-					c.x0, c.x1, c.n = min(c.x0, b.x0), max(c.x1, b.x1), c.n+1
+				if math.Abs(edge(a)-edge(b)) < 1 {
+					c.x0, c.x1, c.n = min(c.x0, b.X0), max(c.x1, b.X1), c.n+1
 				}
 			}
 			if c.n >= 3 && !slices.ContainsFunc(refs, func(r column) bool { return c.x0 < r.x1 && c.x1 > r.x0 }) {
@@ -230,14 +231,14 @@ func refColumns(bare []token, money []column) []column {
 
 // wholeNumber reports a token of digits alone: a bare whole number, or
 // one too long to be read as money at all.
-func wholeNumber(t token) bool {
-	return t.bare || t.kind == tokText && len(t.text) >= 4 && allDigits(t.text)
+func wholeNumber(t layout.Token) bool {
+	return t.Bare || t.Kind == layout.TokText && len(t.Text) >= 4 && layout.AllDigits(t.Text)
 }
 
 // inRefColumn reports a whole number standing in one of seg's reference
 // columns.
-func inRefColumn(seg *segment, t token) bool {
-	return wholeNumber(t) && slices.ContainsFunc(seg.refs, func(c column) bool { return t.x0 < c.x1 && t.x1 > c.x0 })
+func inRefColumn(seg *segment, t layout.Token) bool {
+	return wholeNumber(t) && slices.ContainsFunc(seg.refs, func(c column) bool { return t.X0 < c.x1 && t.X1 > c.x0 })
 }
 
 // unheadedBalance names the balance of a table whose heading names none
@@ -307,7 +308,7 @@ func nameColumns(cols []column, labels []label) {
 	}
 	dist := func(c column, lb label) float64 {
 		gap := max(lb.x0-c.x1, c.x0-lb.x1, 0)
-		return gap + 0.2*abs((c.x0+c.x1)/2-(lb.x0+lb.x1)/2)
+		return gap + 0.2*math.Abs((c.x0+c.x1)/2-(lb.x0+lb.x1)/2)
 	}
 	const skipLabel = 40.0
 	skipCol := func(c column) float64 { return 30 * float64(c.n) }
@@ -341,21 +342,14 @@ func nameColumns(cols []column, labels []label) {
 	}
 }
 
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 // underMoneyLabel reports a token that stands under a money heading, where a
 // bare whole number is an amount.
-func underMoneyLabel(labels []label, t token) bool {
-	xs := []float64{t.center(), t.x1 - 0.5}
-	if t.marked {
+func underMoneyLabel(labels []label, t layout.Token) bool {
+	xs := []float64{t.Center(), t.X1 - 0.5}
+	if t.Marked {
 		// "3 Dr": the mark may stand under a Dr/Cr heading of its own;
 		// the figure starts under the money's.
-		xs = append(xs, t.x0+0.5)
+		xs = append(xs, t.X0+0.5)
 	}
 	for _, x := range xs {
 		if li := labelAt(labels, x); li >= 0 && labels[li].role.IsMoney() {
@@ -366,9 +360,9 @@ func underMoneyLabel(labels []label, t token) bool {
 }
 
 // colOf returns the column holding an amount token, -1 for none.
-func colOf(seg *segment, t token) int {
+func colOf(seg *segment, t layout.Token) int {
 	for i, c := range seg.cols {
-		if t.x0 < c.x1 && t.x1 > c.x0 {
+		if t.X0 < c.x1 && t.X1 > c.x0 {
 			return i
 		}
 	}
@@ -404,7 +398,7 @@ func dateLabel(labels []label) int {
 func readRows(seg *segment, segID int, rows []row, markers []marker, x *explainer) ([]row, []marker) {
 	if seg.skip {
 		if x.on() && len(seg.lines) > 0 {
-			x.printf("table %d (page %d): skipped: it lists balances, not movements", segID, seg.lines[0].page+1)
+			x.printf("table %d (page %d): skipped: it lists balances, not movements", segID, seg.lines[0].Page+1)
 		}
 		return rows, markers
 	}
@@ -420,20 +414,20 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		}
 	}
 	cur := -1 // index in rows of the row being read, -1 when none
-	var prevLine *line
+	var prevLine *layout.Line
 	// lastLine is the last line read as part of a row or a balance line, and
 	// lastDate the last date printed in the table: a line with amounts but no
 	// date is a row of that day only when it sits close below lastLine.
-	var lastLine *line
+	var lastLine *layout.Line
 	var lastDate *cells.DateToken
 	pitch := linePitch(seg.lines)
 	first := len(rows)
 	var texts []descLine
-	title := ""           // the last section title read in the table
-	var headingLine *line // the last line read as the heading of a table with none the lexicon knows
+	title := ""                  // the last section title read in the table
+	var headingLine *layout.Line // the last line read as the heading of a table with none the lexicon knows
 	for li, l := range seg.lines {
 		before := len(rows)
-		var dateTok *token
+		var dateTok *layout.Token
 		var amounts []cell
 		var descParts, otherText []string
 		var refParts []string // under a reference heading, in a table with no description heading
@@ -441,13 +435,13 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		var altDate *cells.DateToken // a second date column's, in a table with no heading
 		usedDate := -1
 		// The row's date: the date under the date heading, else a date that starts the line.
-		for ti := range l.toks {
-			t := &l.toks[ti]
-			if t.kind != tokDate {
+		for ti := range l.Toks {
+			t := &l.Toks[ti]
+			if t.Kind != layout.TokDate {
 				continue
 			}
 			if dl >= 0 {
-				if labelAt(seg.labels, t.x0) == dl || labelAt(seg.labels, t.center()) == dl {
+				if labelAt(seg.labels, t.X0) == dl || labelAt(seg.labels, t.Center()) == dl {
 					dateTok, usedDate = t, ti
 					break
 				}
@@ -457,7 +451,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			}
 		}
 		lastDesc := -1 // the last token read as description
-		for ti, t := range l.toks {
+		for ti, t := range l.Toks {
 			if ti == usedDate {
 				continue
 			}
@@ -465,17 +459,17 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// A whole number is money under a money heading, or, in a
 			// table with none, where its figures stand ("918" under
 			// "10 980" in a currency printed in whole units).
-			if t.kind == tokAmount || t.bare && len(l.toks) > 1 && (underMoneyLabel(seg.labels, t) || len(seg.labels) == 0 && colOf(seg, t) >= 0) {
+			if t.Kind == layout.TokAmount || t.Bare && len(l.Toks) > 1 && (underMoneyLabel(seg.labels, t) || len(seg.labels) == 0 && colOf(seg, t) >= 0) {
 				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.IsMoney() {
-					_, _, drcr := cells.CutDrCr(t.text)
-					amounts = append(amounts, cell{col: ci, role: seg.cols[ci].role, val: t.amount, marked: t.marked, drcr: drcr})
+					_, _, drcr := cells.CutDrCr(t.Text)
+					amounts = append(amounts, cell{col: ci, role: seg.cols[ci].role, val: t.Amount, marked: t.Marked, drcr: drcr})
 					continue
 				}
 			}
-			li := labelAt(seg.labels, t.x0)
+			li := labelAt(seg.labels, t.X0)
 			// runsOn: text a word space after the description's last word.
-			runsOn := t.kind == tokText && lastDesc >= 0 && ti == lastDesc+1 && !apart(t.x0-l.toks[lastDesc].x1, max(t.y1-t.y0, l.em))
-			if descLabel >= 0 && runsOn && (li < 0 || abs(t.x0-seg.labels[li].x0) > 2) {
+			runsOn := t.Kind == layout.TokText && lastDesc >= 0 && ti == lastDesc+1 && !layout.Apart(t.X0-l.Toks[lastDesc].X1, max(t.Y1-t.Y0, l.Em))
+			if descLabel >= 0 && runsOn && (li < 0 || math.Abs(t.X0-seg.labels[li].x0) > 2) {
 				// A description running on past its heading's region, a
 				// word space after the word before and not where the next
 				// column starts: still the description.
@@ -483,47 +477,47 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			}
 			switch {
 			case li >= 0 && seg.labels[li].role == lexicon.RoleDrCr:
-				drcr += t.text
-			case li >= 0 && seg.labels[li].role.IsDate() && t.kind == tokDate:
+				drcr += t.Text
+			case li >= 0 && seg.labels[li].role.IsDate() && t.Kind == layout.TokDate:
 				// another date column (value date): not part of the description
 			case descLabel >= 0:
 				switch {
 				case li == descLabel:
-					descParts = append(descParts, t.text)
+					descParts = append(descParts, t.Text)
 					lastDesc = ti
-				case li >= 0 && seg.labels[li].role.IsDate() && t.kind == tokText && (dateTok == nil || t.x0 > dateTok.x1):
+				case li >= 0 && seg.labels[li].role.IsDate() && t.Kind == layout.TokText && (dateTok == nil || t.X0 > dateTok.X1):
 					// Text printed left of a description heading that is
 					// placed over the middle of its column.
-					descParts = append(descParts, t.text)
+					descParts = append(descParts, t.Text)
 				case li >= 0 && seg.labels[li].role.IsText():
-					otherText = append(otherText, t.text)
+					otherText = append(otherText, t.Text)
 				}
 			case hasTextLabels:
 				switch {
-				case li >= 0 && seg.labels[li].role.IsDate() && t.kind == tokText && dateTok != nil && t.x0 > dateTok.x1, runsOn:
+				case li >= 0 && seg.labels[li].role.IsDate() && t.Kind == layout.TokText && dateTok != nil && t.X0 > dateTok.X1, runsOn:
 					// Text right of the date under a date heading that
 					// runs into the description's ("BuchungsdatumBuchungstext"),
 					// and the words a word space after it.
-					descParts = append(descParts, t.text)
+					descParts = append(descParts, t.Text)
 					lastDesc = ti
 				case li >= 0 && seg.labels[li].role == lexicon.RoleRef:
-					refParts = append(refParts, t.text)
+					refParts = append(refParts, t.Text)
 				case li >= 0 && seg.labels[li].role.IsText():
-					descParts = append(descParts, t.text)
+					descParts = append(descParts, t.Text)
 				}
 			case ti < usedDate:
 				// A reference printed left of the date, in a table with no heading.
-				otherText = append(otherText, t.text)
-			case t.kind == tokDate && usedDate >= 0 && ti == usedDate+1:
+				otherText = append(otherText, t.Text)
+			case t.Kind == layout.TokDate && usedDate >= 0 && ti == usedDate+1:
 				// A second date beside the row's, in a table with no
 				// heading: another date column (posting and value dates).
-				alt := t.date
+				alt := t.Date
 				altDate = &alt
 			case inRefColumn(seg, t):
-				otherText = append(otherText, t.text)
+				otherText = append(otherText, t.Text)
 			default:
-				if (li < 0 || !seg.labels[li].role.IsMoney()) && t.kind != tokAmount {
-					descParts = append(descParts, t.text)
+				if (li < 0 || !seg.labels[li].role.IsMoney()) && t.Kind != layout.TokAmount {
+					descParts = append(descParts, t.Text)
 				}
 			}
 		}
@@ -543,15 +537,15 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 				hasMove = true
 			}
 		}
-		folded := lexicon.FoldLabel(l.text())
+		folded := lexicon.FoldLabel(l.Text())
 		isStat := lexicon.HasPhrase(folded, lexicon.Vocab().Stats)
 		if dateTok != nil {
-			lastDate = &dateTok.date
+			lastDate = &dateTok.Date
 		}
 		// near: close below the last line read, or, with nothing read yet
 		// on this page, the table running on from the page before (a
 		// day's rows continue over the page break under its date).
-		near := lastLine != nil && (lastLine.page == l.page && l.y0-lastLine.y0 < 2.5*pitch || lastLine.page == l.page-1)
+		near := lastLine != nil && (lastLine.Page == l.Page && l.Y0-lastLine.Y0 < 2.5*pitch || lastLine.Page == l.Page-1)
 		switch {
 		case isStat:
 			x.printf("  left out %s: a figure about the balance (average, minimum), not a movement", lineRef(l))
@@ -590,11 +584,11 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			}
 			cur = -1
 		case dateTok != nil && hasMove:
-			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, row{page: l.Page, date: dateTok.Date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case dateTok != nil:
 			// A dated line with no movement: its amounts may follow on the next line.
-			rows = append(rows, row{page: l.page, date: dateTok.date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section,
+			rows = append(rows, row{page: l.Page, date: dateTok.Date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section,
 				amountLost: lostAmount(seg, l, bal)})
 			cur = len(rows) - 1
 		case hasMove && cur >= 0 && !rowHasMove(rows[cur]) && follows(prevLine, l):
@@ -605,29 +599,29 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date read.
-			rows = append(rows, row{page: l.page, date: *lastDate, hasDate: true, dateUnread: l.ocr && underDateHeading(seg, l), desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, row{page: l.Page, date: *lastDate, hasDate: true, dateUnread: l.OCR && underDateHeading(seg, l), desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) > 0 && (near || lastLine == nil):
 			last := rows[len(rows)-1]
-			rows = append(rows, row{page: l.page, date: last.date, hasDate: last.hasDate, dateUnread: l.ocr && underDateHeading(seg, l) || !last.hasDate && last.dateUnread,
+			rows = append(rows, row{page: l.Page, date: last.date, hasDate: last.hasDate, dateUnread: l.OCR && underDateHeading(seg, l) || !last.hasDate && last.dateUnread,
 				desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
-		case hasMove && len(rows) == 0 && l.ocr && text != "" && dl >= 0 && !lexicon.HasPhrase(folded, lexicon.Vocab().BalanceTitles):
+		case hasMove && len(rows) == 0 && l.OCR && text != "" && dl >= 0 && !lexicon.HasPhrase(folded, lexicon.Vocab().BalanceTitles):
 			// A recognised row at the top of the first table whose date
 			// recognition lost (not a balance carried in: "Solde
 			// créditeur au 31/03"): it takes the first date read below
 			// it, and says its own was not read.
-			rows = append(rows, row{page: l.page, dateUnread: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, row{page: l.Page, dateUnread: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
 			cur = len(rows) - 1
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
 			rows[cur].cells = append(rows[cur].cells, *bal)
 			rows[cur].last = l
-		case len(amounts) == 0 && dateTok == nil && sectionTitle(l.text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)):
+		case len(amounts) == 0 && dateTok == nil && sectionTitle(l.Text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)):
 			// "PURCHASES", "Payments and other credits" over the rows of
 			// a section: not the next row's description, nor the last's.
 			// The rows under it take its direction where it names one.
 			x.printf("  left out %s: a section's title", lineRef(l))
-			title = strings.TrimSpace(lexicon.FoldLabel(l.text()))
+			title = strings.TrimSpace(lexicon.FoldLabel(l.Text()))
 			cur = -1
 		case len(amounts) == 0 && len(seg.labels) == 0 && overMoney(seg, l):
 			// In a table with no heading the lexicon knows, a line of
@@ -641,8 +635,8 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// first row's description hanging above its date; the first
 			// row's when nearer to it than to the heading (see
 			// assignDescriptions). A line at the dates is the heading's.
-			if len(l.toks) > 0 && !inDateColumn(seg, l, dl) && !(seg.dateX > 0 && atDateColumn(&l.toks[0], seg.dateX)) {
-				texts = append(texts, descLine{l: l, text: text, headGap: l.y0 - prevLine.y1})
+			if len(l.Toks) > 0 && !inDateColumn(seg, l, dl) && !(seg.dateX > 0 && atDateColumn(&l.Toks[0], seg.dateX)) {
+				texts = append(texts, descLine{l: l, text: text, headGap: l.Y0 - prevLine.Y1})
 			}
 			cur = -1
 			headingLine = l
@@ -802,8 +796,8 @@ func restates(text string, phrases []string) bool {
 // the wrapped description of the row above ("Transfer to Pingo / total
 // Doce"): no amounts, several words, set under the row's description and
 // not in the date column.
-func wrappedDescription(seg *segment, l, prevLine *line, cur, dl int, cells []cell) bool {
-	return len(cells) == 0 && cur >= 0 && follows(prevLine, l) && !inDateColumn(seg, l, dl) && len(l.words) > 1
+func wrappedDescription(seg *segment, l, prevLine *layout.Line, cur, dl int, cells []cell) bool {
+	return len(cells) == 0 && cur >= 0 && follows(prevLine, l) && !inDateColumn(seg, l, dl) && len(l.Words) > 1
 }
 
 // restatesRow reports a row that restates a balance: its words say so,
@@ -851,7 +845,7 @@ func restatedBalance(cells []cell, bal *cell) decimal.Decimal {
 // (lines[i]) prints: under the balance column, else the amount its label
 // gives wherever it stands ("Saldo finale al 27/04/2024 EUR 25.360,59"
 // under the description, or the value under "Neuer Kontostand").
-func balanceOn(lines []*line, i int, bal *cell, phrases []string) (decimal.Decimal, bool) {
+func balanceOn(lines []*layout.Line, i int, bal *cell, phrases []string) (decimal.Decimal, bool) {
 	if bal != nil {
 		return bal.val, true
 	}
@@ -860,15 +854,15 @@ func balanceOn(lines []*line, i int, bal *cell, phrases []string) (decimal.Decim
 
 // movementBelow reports a dated line with an amount below l in its table:
 // l is not the table's last row.
-func movementBelow(seg *segment, l *line) bool {
+func movementBelow(seg *segment, l *layout.Line) bool {
 	below := false
 	for _, m := range seg.lines {
 		if m == l {
 			below = true
 			continue
 		}
-		if below && len(m.toks) > 0 && slices.ContainsFunc(m.toks, func(t token) bool { return t.kind == tokDate }) &&
-			slices.ContainsFunc(m.toks, func(t token) bool { return t.kind == tokAmount }) {
+		if below && len(m.Toks) > 0 && slices.ContainsFunc(m.Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate }) &&
+			slices.ContainsFunc(m.Toks, func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
 			return true
 		}
 	}
@@ -885,8 +879,8 @@ func sectionTitle(text string) bool {
 
 // leftOfDescription reports a line that starts left of the description
 // heading: not a description's wrapped line.
-func leftOfDescription(seg *segment, l *line, descLabel int) bool {
-	return descLabel >= 0 && len(l.words) > 0 && l.words[0].X1 < seg.labels[descLabel].x0
+func leftOfDescription(seg *segment, l *layout.Line, descLabel int) bool {
+	return descLabel >= 0 && len(l.Words) > 0 && l.Words[0].X1 < seg.labels[descLabel].x0
 }
 
 // titleDirection is the direction a section title inside a table gives
@@ -908,7 +902,7 @@ func titleDirection(title string, card bool) int {
 
 // descLine is a line of description text with no date or amount.
 type descLine struct {
-	l    *line
+	l    *layout.Line
 	text string
 	// headGap is, for the line just under a heading the lexicon does not
 	// know, the gap to the heading above it (0 for other lines): the line
@@ -938,18 +932,18 @@ func assignDescriptions(rows []row, texts []descLine) {
 		items = append(items, runItem{row: -1, text: i, l: t.l})
 	}
 	sort.SliceStable(items, func(a, b int) bool {
-		if items[a].l.page != items[b].l.page {
-			return items[a].l.page < items[b].l.page
+		if items[a].l.Page != items[b].l.Page {
+			return items[a].l.Page < items[b].l.Page
 		}
-		return items[a].l.y0 < items[b].l.y0
+		return items[a].l.Y0 < items[b].l.Y0
 	})
-	gap := func(a, b *line) float64 {
-		if a.page != b.page {
+	gap := func(a, b *layout.Line) float64 {
+		if a.Page != b.Page {
 			return 1e9
 		}
-		return b.y0 - max(a.y1, a.wrapBottom)
+		return b.Y0 - max(a.Y1, a.WrapBottom)
 	}
-	small := func(a, b *line) bool { return closeBelow(gap(a, b), b.height()) }
+	small := func(a, b *layout.Line) bool { return closeBelow(gap(a, b), b.Height()) }
 	// The table's habit, counted on each page: text hanging above its first
 	// row, or below its last. With no sign of either, descriptions wrap
 	// below their row's line, the commonest layout.
@@ -959,10 +953,10 @@ func assignDescriptions(rows []row, texts []descLine) {
 		if it.row < 0 {
 			continue
 		}
-		if _, ok := firstRow[it.l.page]; !ok {
-			firstRow[it.l.page] = k
+		if _, ok := firstRow[it.l.Page]; !ok {
+			firstRow[it.l.Page] = k
 		}
-		lastRow[it.l.page] = k
+		lastRow[it.l.Page] = k
 	}
 	for _, k := range firstRow {
 		// A heading's own second line above the first row is no
@@ -1003,7 +997,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 		// gaps[c] is the gap before run[c]; gaps[len(run)] the one after.
 		tr.gaps = make([]float64, len(tr.run)+1)
 		for c := range tr.gaps {
-			var a, b *line
+			var a, b *layout.Line
 			if c == 0 {
 				if tr.prevRow >= 0 {
 					a = rows[tr.prevRow].line
@@ -1029,7 +1023,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 		// Between two rows, the wider of the gaps at the run's ends is
 		// where one row's cell ends: more evidence of the habit.
 		if g0, g1 := tr.gaps[0], tr.gaps[len(tr.run)]; g0 < 1e9 && g1 < 1e9 {
-			switch h := tr.run[0].l.height(); {
+			switch h := tr.run[0].l.Height(); {
 			case g1 > g0+0.1*h:
 				nBelow++
 			case g0 > g1+0.1*h:
@@ -1045,11 +1039,11 @@ func assignDescriptions(rows []row, texts []descLine) {
 		// Reach: how far down the run the row above reaches, and how far
 		// up the row below reaches, through line-sized gaps.
 		down := 0
-		for down < len(run) && closeBelow(gaps[down], run[down].l.height()) {
+		for down < len(run) && closeBelow(gaps[down], run[down].l.Height()) {
 			down++
 		}
 		up := len(run)
-		for up > 0 && closeBelow(gaps[up], run[up-1].l.height()) {
+		for up > 0 && closeBelow(gaps[up], run[up-1].l.Height()) {
 			up--
 		}
 		if prevRow < 0 {
@@ -1080,7 +1074,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 				}
 			}
 			switch {
-			case gaps[widest]-second > 0.25*run[0].l.height():
+			case gaps[widest]-second > 0.25*run[0].l.Height():
 				cut = widest
 			case hangsAbove && !hangsBelow:
 				cut = lo
@@ -1096,7 +1090,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 				// The heading's own second line.
 			case c < cut && c < down && prevRow >= 0:
 				below[prevRow] = append(below[prevRow], texts[it.text].text)
-				if tail := rows[prevRow].tail; tail != nil && tail.page == it.l.page && it.l.y0 < tail.y0 {
+				if tail := rows[prevRow].tail; tail != nil && tail.Page == it.l.Page && it.l.Y0 < tail.Y0 {
 					before[prevRow]++
 				}
 				growBox(&rows[prevRow], it.l)
@@ -1122,7 +1116,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 type runItem struct {
 	row  int // -1 for a text line
 	text int
-	l    *line
+	l    *layout.Line
 }
 
 // splitOverPage finds, in a run of text lines that opens a page after
@@ -1132,11 +1126,11 @@ type runItem struct {
 // end of the previous page's row, split by the page break. 0 when the run
 // is not so.
 func splitOverPage(run []runItem, rows []row, prevRow, nextRow int) int {
-	if prevRow < 0 || nextRow < 0 || rows[prevRow].line == nil || rows[nextRow].line == nil || rows[prevRow].line.page >= run[0].l.page {
+	if prevRow < 0 || nextRow < 0 || rows[prevRow].line == nil || rows[nextRow].line == nil || rows[prevRow].line.Page >= run[0].l.Page {
 		return 0
 	}
 	r := rows[nextRow].line
-	overlaps := func(l *line) bool { return min(l.y1, r.y1)-max(l.y0, r.y0) > 0 }
+	overlaps := func(l *layout.Line) bool { return min(l.Y1, r.Y1)-max(l.Y0, r.Y0) > 0 }
 	f := slices.IndexFunc(run, func(it runItem) bool { return overlaps(it.l) })
 	if f <= 0 || slices.ContainsFunc(run[f:], func(it runItem) bool { return !overlaps(it.l) }) {
 		return 0
@@ -1151,11 +1145,11 @@ func closeBelow(gap, h float64) bool { return gap < 0.9*h }
 
 // allHeadings reports a line of two or more words that are all column
 // headings: a heading's second line, not a description.
-func allHeadings(l *line) bool {
-	if len(l.words) < 2 {
+func allHeadings(l *layout.Line) bool {
+	if len(l.Words) < 2 {
 		return false
 	}
-	for _, w := range l.words {
+	for _, w := range l.Words {
 		if lexicon.ClassifyLabel(w.Text) == lexicon.RoleNone {
 			return false
 		}
@@ -1164,16 +1158,16 @@ func allHeadings(l *line) bool {
 }
 
 // growBox widens a row's box to take in line l.
-func growBox(r *row, l *line) {
-	if len(l.words) == 0 {
+func growBox(r *row, l *layout.Line) {
+	if len(l.Words) == 0 {
 		return
 	}
-	x0, x1 := l.words[0].X0, l.words[len(l.words)-1].X1
+	x0, x1 := l.Words[0].X0, l.Words[len(l.Words)-1].X1
 	if r.box == [4]float64{} {
-		r.box = [4]float64{x0, l.y0, x1, l.y1}
+		r.box = [4]float64{x0, l.Y0, x1, l.Y1}
 		return
 	}
-	r.box = [4]float64{min(r.box[0], x0), min(r.box[1], l.y0), max(r.box[2], x1), max(r.box[3], l.y1)}
+	r.box = [4]float64{min(r.box[0], x0), min(r.box[1], l.Y0), max(r.box[2], x1), max(r.box[3], l.Y1)}
 }
 
 func nonEmpty(s string) []string {
@@ -1186,17 +1180,17 @@ func nonEmpty(s string) []string {
 // lostAmount is, on a recognised line that prints a balance and no
 // movement, the text recognition read in a money-in or money-out column
 // where the amount stands, when it reads as no amount; "" otherwise.
-func lostAmount(seg *segment, l *line, bal *cell) string {
-	if !l.ocr || bal == nil {
+func lostAmount(seg *segment, l *layout.Line, bal *cell) string {
+	if !l.OCR || bal == nil {
 		return ""
 	}
-	for _, t := range l.toks {
-		if t.kind != tokText {
+	for _, t := range l.Toks {
+		if t.Kind != layout.TokText {
 			continue
 		}
 		for _, c := range seg.cols {
-			if c.role.IsMoney() && c.role != lexicon.RoleBalance && t.x0 < c.x1 && c.x0 < t.x1 {
-				return t.text
+			if c.role.IsMoney() && c.role != lexicon.RoleBalance && t.X0 < c.x1 && c.x0 < t.X1 {
+				return t.Text
 			}
 		}
 	}
@@ -1222,19 +1216,19 @@ func rowHasBalance(r row) bool {
 }
 
 // follows reports whether l follows prev closely enough to continue its row.
-func follows(prev, l *line) bool {
-	if prev == nil || prev.page != l.page {
+func follows(prev, l *layout.Line) bool {
+	if prev == nil || prev.Page != l.Page {
 		return false
 	}
-	return closeBelow(l.y0-prev.y1, l.height())
+	return closeBelow(l.Y0-prev.Y1, l.Height())
 }
 
 // inDateColumn reports a line whose first word starts in the date column:
 // not a wrapped description but a new kind of line (a footer, a note).
 // overMoney reports a line with a word over one of the segment's money
 // columns.
-func overMoney(seg *segment, l *line) bool {
-	for _, w := range l.words {
+func overMoney(seg *segment, l *layout.Line) bool {
+	for _, w := range l.Words {
 		for _, c := range seg.cols {
 			if c.role.IsMoney() && w.X1 > c.x0 && w.X0 < c.x1 {
 				return true
@@ -1244,19 +1238,19 @@ func overMoney(seg *segment, l *line) bool {
 	return false
 }
 
-func inDateColumn(seg *segment, l *line, dl int) bool {
-	if dl < 0 || len(l.words) == 0 {
+func inDateColumn(seg *segment, l *layout.Line, dl int) bool {
+	if dl < 0 || len(l.Words) == 0 {
 		return false
 	}
 	lo, _ := regionOf(seg.labels, dl)
 	lb := seg.labels[dl]
-	x := l.words[0].X0
+	x := l.Words[0].X0
 	return x >= lo && x < lb.x1+2 && labelAt(seg.labels, x) == dl
 }
 
 // underDateHeading reports a line that starts under one of the segment's
 // date headings (the booking date's or another).
-func underDateHeading(seg *segment, l *line) bool {
+func underDateHeading(seg *segment, l *layout.Line) bool {
 	for i, lb := range seg.labels {
 		if lb.role.IsDate() && inDateColumn(seg, l, i) {
 			return true
@@ -1270,11 +1264,11 @@ func underDateHeading(seg *segment, l *line) bool {
 // follows one word printed left of it (a reference or a row number). It
 // returns where most such dates start, where the furthest of them ends, and
 // how many lines have one there.
-func dateColumn(lines []*line) (x0, x1 float64, n int) {
+func dateColumn(lines []*layout.Line) (x0, x1 float64, n int) {
 	var xs []float64
 	for i := range lines {
 		if t := leadingDate(lines, i); t != nil {
-			xs = append(xs, t.x0)
+			xs = append(xs, t.X0)
 		}
 	}
 	if len(xs) == 0 {
@@ -1285,7 +1279,7 @@ func dateColumn(lines []*line) (x0, x1 float64, n int) {
 	for i := range lines {
 		if t := leadingDate(lines, i); t != nil && atDateColumn(t, x0) {
 			n++
-			x1 = max(x1, t.x1)
+			x1 = max(x1, t.X1)
 		}
 	}
 	return x0, x1, n
@@ -1295,7 +1289,7 @@ func dateColumn(lines []*line) (x0, x1 float64, n int) {
 // date (openingDate), or, for a day's heading (a date alone on its line)
 // over a line of figures with no date (one of the next three), the
 // heading's date.
-func leadingDate(lines []*line, i int) *token {
+func leadingDate(lines []*layout.Line, i int) *layout.Token {
 	if t := openingDate(lines[i]); t != nil {
 		return t
 	}
@@ -1303,10 +1297,10 @@ func leadingDate(lines []*line, i int) *token {
 	// description wrapped around them.
 	if t := dayHeading(lines[i]); t != nil {
 		for _, next := range lines[i+1 : min(len(lines), i+4)] {
-			if slices.ContainsFunc(next.toks, func(t token) bool { return t.kind == tokDate }) {
+			if slices.ContainsFunc(next.Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate }) {
 				break
 			}
-			if slices.ContainsFunc(next.toks, func(t token) bool { return t.kind == tokAmount }) {
+			if slices.ContainsFunc(next.Toks, func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
 				return t
 			}
 		}
@@ -1317,30 +1311,30 @@ func leadingDate(lines []*line, i int) *token {
 // dayHeading is the date of a line that prints a date first and no
 // figure, with at most a few words beside it ("Monday"): the heading of
 // the rows of one day. nil for any other line.
-func dayHeading(l *line) *token {
-	if len(l.toks) == 0 || l.toks[0].kind != tokDate || len(l.toks) > 4 {
+func dayHeading(l *layout.Line) *layout.Token {
+	if len(l.Toks) == 0 || l.Toks[0].Kind != layout.TokDate || len(l.Toks) > 4 {
 		return nil
 	}
-	for _, t := range l.toks[1:] {
-		if t.kind != tokText {
+	for _, t := range l.Toks[1:] {
+		if t.Kind != layout.TokText {
 			return nil
 		}
 	}
-	return &l.toks[0]
+	return &l.Toks[0]
 }
 
 // openingDate is the date that opens a line with figures after it: its
 // first token, or its second after one word. nil when there is none.
-func openingDate(l *line) *token {
-	for ti := 0; ti < min(2, len(l.toks)); ti++ {
-		t := &l.toks[ti]
-		if t.kind == tokDate {
-			if slices.ContainsFunc(l.toks[ti+1:], func(t token) bool { return t.kind == tokAmount }) {
+func openingDate(l *layout.Line) *layout.Token {
+	for ti := 0; ti < min(2, len(l.Toks)); ti++ {
+		t := &l.Toks[ti]
+		if t.Kind == layout.TokDate {
+			if slices.ContainsFunc(l.Toks[ti+1:], func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
 				return t
 			}
 			return nil
 		}
-		if strings.Contains(t.text, " ") {
+		if strings.Contains(t.Text, " ") {
 			return nil
 		}
 	}
@@ -1349,30 +1343,30 @@ func openingDate(l *line) *token {
 
 // ledByDate reports a line of a table with no heading that opens with a
 // date where the table's dates line up.
-func ledByDate(seg *segment, l *line) bool {
+func ledByDate(seg *segment, l *layout.Line) bool {
 	t := openingDate(l)
 	return t != nil && atDateColumn(t, seg.dateX)
 }
 
 // atDateColumn reports a date that starts within its own height of x, where
 // a headless table's dates line up.
-func atDateColumn(t *token, x float64) bool {
-	return abs(t.x0-x) <= max(t.y1-t.y0, 4)
+func atDateColumn(t *layout.Token, x float64) bool {
+	return math.Abs(t.X0-x) <= max(t.Y1-t.Y0, 4)
 }
 
 // rowsUnder reads lines with no heading of their own as a table under
 // labels, from the first line whose date stands under their date heading
 // with figures after it, when least lines or more do.
-func rowsUnder(lines []*line, labels []label, least int) (segment, bool) {
+func rowsUnder(lines []*layout.Line, labels []label, least int) (segment, bool) {
 	dl := dateLabel(labels)
 	if dl < 0 {
 		return segment{}, false
 	}
 	first, n := -1, 0
 	for i, l := range lines {
-		for ti, t := range l.toks {
-			if t.kind == tokDate && (labelAt(labels, t.x0) == dl || labelAt(labels, t.center()) == dl) &&
-				slices.ContainsFunc(l.toks[ti+1:], func(t token) bool { return t.kind == tokAmount }) {
+		for ti, t := range l.Toks {
+			if t.Kind == layout.TokDate && (labelAt(labels, t.X0) == dl || labelAt(labels, t.Center()) == dl) &&
+				slices.ContainsFunc(l.Toks[ti+1:], func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
 				if first < 0 {
 					first = i
 				}
@@ -1390,7 +1384,7 @@ func rowsUnder(lines []*line, labels []label, least int) (segment, bool) {
 // buildSegments cuts the document's lines into table segments: from each
 // heading to the next heading or the end of its page. A page with no heading
 // continues the table of the page before it.
-func buildSegments(pages [][]*line, x *explainer) []segment {
+func buildSegments(pages [][]*layout.Line, x *explainer) []segment {
 	var segs []segment
 	var lastLabels []label
 	lastSection := 0
@@ -1454,7 +1448,7 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 		// No heading anywhere: read every line that starts with a date,
 		// when there are two or more such lines with figures (one is a
 		// letter's or a bill's date and sum, not a table).
-		var all []*line
+		var all []*layout.Line
 		for _, lines := range pages {
 			all = append(all, lines...)
 		}
@@ -1490,7 +1484,7 @@ func buildSegments(pages [][]*line, x *explainer) []segment {
 				}
 				cs = append(cs, fmt.Sprintf("%.0f-%.0f %s (%d amounts; %s)", c.x0, c.x1, c.role, c.n, why))
 			}
-			x.printf("table %d (page %d, %d lines): amount columns: %s", i, segs[i].lines[0].page+1, len(segs[i].lines), strings.Join(cs, "; "))
+			x.printf("table %d (page %d, %d lines): amount columns: %s", i, segs[i].lines[0].Page+1, len(segs[i].lines), strings.Join(cs, "; "))
 		}
 	}
 	return segs
@@ -1563,15 +1557,15 @@ func sectionDirection(text string) int {
 // (at lines[first]) for a section title. titled reports that a title line
 // with a direction was found there; balances that the title names a list
 // of balances and no movement of money.
-func sectionAbove(lines []*line, first int) (dir int, titled, balances bool) {
-	h := lines[first].height()
+func sectionAbove(lines []*layout.Line, first int) (dir int, titled, balances bool) {
+	h := lines[first].Height()
 	for i := first - 1; i >= 0 && i >= first-3; i-- {
 		l := lines[i]
-		if !isPlainText(l) || lines[first].y0-l.y1 > 6*h {
+		if !isPlainText(l) || lines[first].Y0-l.Y1 > 6*h {
 			break
 		}
-		text := l.text()
-		if end := lexicon.PhraseEnd(l.words, lexicon.Vocab().Account); end >= 0 && accountLike(accountValue(l.words[end:])) {
+		text := l.Text()
+		if end := lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account); end >= 0 && accountLike(accountValue(l.Words[end:])) {
 			// A page's running header that names the account ("Relevé de
 			// carte de crédit - Numéro de compte: ****5725"): its "credit"
 			// titles no section.
@@ -1610,18 +1604,18 @@ func hasMovementLabel(labels []label) bool {
 
 // linePitch is the usual distance between the tops of consecutive lines of a
 // table: its rows' spacing.
-func linePitch(lines []*line) float64 {
+func linePitch(lines []*layout.Line) float64 {
 	var ds []float64
 	for i := 1; i < len(lines); i++ {
-		if lines[i].page == lines[i-1].page {
-			if d := lines[i].y0 - lines[i-1].y0; d > 0 {
+		if lines[i].Page == lines[i-1].Page {
+			if d := lines[i].Y0 - lines[i-1].Y0; d > 0 {
 				ds = append(ds, d)
 			}
 		}
 	}
 	if len(ds) == 0 {
 		if len(lines) > 0 {
-			return 1.5 * lines[0].height()
+			return 1.5 * lines[0].Height()
 		}
 		return 0
 	}

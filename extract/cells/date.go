@@ -617,3 +617,8 @@ func (d DateToken) Resolve(order DateOrder, periodStart, periodEnd *time.Time) (
 	}
 	return time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC), true
 }
+
+// PeriodSlack is how far outside the printed period a row's date may fall
+// and still be taken as printed: a card purchase booked on the first day
+// may be dated the day before. A month or a year misread lands further out.
+const PeriodSlack = 5 * 24 * time.Hour

@@ -1,6 +1,7 @@
-package extract
+package layout
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -17,19 +18,19 @@ import (
 // edge leans, every word is moved and stretched along its line so that
 // both edges stand upright where they are at the middle of the page.
 // Deskewing has already turned the page as a whole.
-func straightenColumns(pg source.Page) source.Page {
-	lines := groupLines(pg, 0)
+func StraightenColumns(pg source.Page) source.Page {
+	lines := GroupLines(pg, 0)
 	var left, right []edgePoint
 	for _, l := range lines {
-		if len(l.words) < 2 {
+		if len(l.Words) < 2 {
 			continue
 		}
-		y := (l.y0 + l.y1) / 2
-		left = append(left, edgePoint{y, l.words[0].X0})
+		y := (l.Y0 + l.Y1) / 2
+		left = append(left, edgePoint{y, l.Words[0].X0})
 		// The line's last figure: a Dr/Cr word may follow it.
-		for k := len(l.words) - 1; k >= max(0, len(l.words)-2); k-- {
-			if endsInDigit(l.words[k].Text) {
-				right = append(right, edgePoint{y, l.words[k].X1})
+		for k := len(l.Words) - 1; k >= max(0, len(l.Words)-2); k-- {
+			if endsInDigit(l.Words[k].Text) {
+				right = append(right, edgePoint{y, l.Words[k].X1})
 				break
 			}
 		}
@@ -41,7 +42,7 @@ func straightenColumns(pg source.Page) source.Page {
 	}
 	// The drift of each edge over the page's height: a photo's lean. A
 	// scan's edges stand within a point or two.
-	if abs(ls*pg.Height) < keystoneDrift && abs(rs*pg.Height) < keystoneDrift {
+	if math.Abs(ls*pg.Height) < keystoneDrift && math.Abs(rs*pg.Height) < keystoneDrift {
 		return pg
 	}
 	ym := pg.Height / 2
@@ -78,18 +79,18 @@ func straightEdge(pts []edgePoint) (s, c float64, ok bool) {
 	for i := range pts {
 		for j := i + 1; j < len(pts); j++ {
 			dy := pts[j].y - pts[i].y
-			if abs(dy) < 100 {
+			if math.Abs(dy) < 100 {
 				continue // too close together to tell a lean
 			}
 			si := (pts[j].x - pts[i].x) / dy
 			ci := pts[i].x - si*pts[i].y
 			n := 0
 			for _, p := range pts {
-				if abs(p.x-(ci+si*p.y)) <= within {
+				if math.Abs(p.x-(ci+si*p.y)) <= within {
 					n++
 				}
 			}
-			if n > best || n == best && abs(si) < abs(s) {
+			if n > best || n == best && math.Abs(si) < math.Abs(s) {
 				best, s, c = n, si, ci
 			}
 		}
@@ -100,14 +101,14 @@ func straightEdge(pts []edgePoint) (s, c float64, ok bool) {
 	// Refit through the edge's points: the median lean of their pairs.
 	var on []edgePoint
 	for _, p := range pts {
-		if abs(p.x-(c+s*p.y)) <= within {
+		if math.Abs(p.x-(c+s*p.y)) <= within {
 			on = append(on, p)
 		}
 	}
 	var slopes []float64
 	for i := range on {
 		for j := i + 1; j < len(on); j++ {
-			if dy := on[j].y - on[i].y; abs(dy) >= 100 {
+			if dy := on[j].y - on[i].y; math.Abs(dy) >= 100 {
 				slopes = append(slopes, (on[j].x-on[i].x)/dy)
 			}
 		}

@@ -1,4 +1,4 @@
-package extract
+package layout
 
 import (
 	"math"
@@ -14,63 +14,63 @@ import (
 )
 
 // line is one visual row of a page: words sharing a baseline, left to right.
-type line struct {
-	page   int // index into the document's pages
-	words  []source.Word
-	y0, y1 float64
+type Line struct {
+	Page   int // index into the document's pages
+	Words  []source.Word
+	Y0, Y1 float64
 	// em is the height of the line's typical word (the median): the font's
 	// size, near enough. OCR boxes hug the glyphs, so "nov" is shorter than
 	// "23" beside it and both are shorter than the font; there em is scaled
 	// from the typical glyph height up to the font's. Gaps between words are
 	// measured against em, not against the one word's box.
-	em float64
+	Em float64
 	// ocr is true when the line's words came from recognition.
-	ocr bool
+	OCR bool
 	// toks are the words read as dates, amounts and text (see tokenize).
-	toks []token
+	Toks []Token
 	// wrapBottom is the bottom of a word a wrapped cell printed on the
 	// line below and that was joined into this line ("2024" under
 	// "1 de dec. de"): the row's cell reaches down to it. 0 when none.
-	wrapBottom float64
+	WrapBottom float64
 }
 
-func (l *line) height() float64 { return l.y1 - l.y0 }
+func (l *Line) Height() float64 { return l.Y1 - l.Y0 }
 
-func (l *line) text() string {
-	parts := make([]string, len(l.words))
-	for i, w := range l.words {
+func (l *Line) Text() string {
+	parts := make([]string, len(l.Words))
+	for i, w := range l.Words {
 		parts[i] = w.Text
 	}
 	return strings.Join(parts, " ")
 }
 
 // tokKind says how a run of words on a line reads.
-type tokKind int
+type TokKind int
 
 const (
-	tokText tokKind = iota
-	tokDate
-	tokAmount
+	TokText TokKind = iota
+	TokDate
+	TokAmount
 )
 
 // token is one or more adjacent words of a line read as a unit.
-type token struct {
-	kind           tokKind
-	text           string
-	x0, y0, x1, y1 float64
-	date           cells.DateToken
-	amount         decimal.Decimal
-	marked         bool // the amount carried an explicit sign or Dr/Cr
+type Token struct {
+	Kind           TokKind
+	Text           string
+	X0, Y0, X1, Y1 float64
+	Date           cells.DateToken
+	Amount         decimal.Decimal
+	Marked         bool // the amount carried an explicit sign or Dr/Cr
 	// bare marks text that reads as a whole number with no separators
 	// ("100", "-1000", "¥ 800"): money only where it stands in a money
 	// column, a reference or a year anywhere else. amount holds its value.
-	bare bool
+	Bare bool
 }
 
 // isAmount reports a token that is money in a money column.
-func (t token) isAmount() bool { return t.kind == tokAmount || t.bare }
+func (t Token) isAmount() bool { return t.Kind == TokAmount || t.Bare }
 
-func (t token) center() float64 { return (t.x0 + t.x1) / 2 }
+func (t Token) Center() float64 { return (t.X0 + t.X1) / 2 }
 
 // ocrGlyphShare is how much of the font's size an OCR'd word's box
 // typically spans: digits and capitals stand about 0.7 of it, and the box
@@ -80,7 +80,7 @@ const ocrGlyphShare = 0.75
 // groupLines sorts a page's words into visual lines. A word joins a line when
 // its vertical middle falls inside the line's band; the band is the line's
 // first word's, so superscripts and mixed font sizes stay on their line.
-func groupLines(pg source.Page, pageIdx int) []*line {
+func GroupLines(pg source.Page, pageIdx int) []*Line {
 	ws := make([]source.Word, 0, len(pg.Words))
 	for _, w := range pg.Words {
 		if strings.TrimSpace(w.Text) != "" && w.Y1 > w.Y0 {
@@ -94,7 +94,7 @@ func groupLines(pg source.Page, pageIdx int) []*line {
 		}
 		return ws[i].X0 < ws[j].X0
 	})
-	var lines []*line
+	var lines []*Line
 	if pg.OCR {
 		lines = chainLines(ws, pageIdx)
 	} else {
@@ -102,48 +102,48 @@ func groupLines(pg source.Page, pageIdx int) []*line {
 		// piece of it (capped: an append copies), not a slice of its own
 		// grown word by word: the words of a 500-page statement's lines
 		// were 9 MB, half of it spare capacity.
-		var cur *line
+		var cur *Line
 		start := 0
 		for i, w := range ws {
 			mid := (w.Y0 + w.Y1) / 2
 			if cur != nil {
-				h := cur.y1 - cur.y0
-				cmid := (cur.y0 + cur.y1) / 2
+				h := cur.Y1 - cur.Y0
+				cmid := (cur.Y0 + cur.Y1) / 2
 				if mid-cmid < 0.35*h {
 					continue
 				}
-				cur.words = ws[start:i:i]
+				cur.Words = ws[start:i:i]
 			}
-			cur = &line{page: pageIdx, y0: w.Y0, y1: w.Y1}
+			cur = &Line{Page: pageIdx, Y0: w.Y0, Y1: w.Y1}
 			start = i
 			lines = append(lines, cur)
 		}
 		if cur != nil {
-			cur.words = ws[start:len(ws):len(ws)]
+			cur.Words = ws[start:len(ws):len(ws)]
 		}
 	}
 	for _, l := range lines {
-		sort.SliceStable(l.words, func(i, j int) bool { return l.words[i].X0 < l.words[j].X0 })
+		sort.SliceStable(l.Words, func(i, j int) bool { return l.Words[i].X0 < l.Words[j].X0 })
 		if pg.OCR {
 			// Recognition sometimes gives a word a box that runs on over
 			// the words after it (across a shaded heading band): it ends
 			// where the next word starts.
-			for i := 0; i+1 < len(l.words); i++ {
-				if w, next := &l.words[i], l.words[i+1]; w.X1 > next.X0 {
+			for i := 0; i+1 < len(l.Words); i++ {
+				if w, next := &l.Words[i], l.Words[i+1]; w.X1 > next.X0 {
 					w.X1 = max(next.X0-1, w.X0+1)
 				}
 			}
 		}
-		hs := make([]float64, len(l.words))
-		for i, w := range l.words {
-			l.y0, l.y1 = min(l.y0, w.Y0), max(l.y1, w.Y1)
+		hs := make([]float64, len(l.Words))
+		for i, w := range l.Words {
+			l.Y0, l.Y1 = min(l.Y0, w.Y0), max(l.Y1, w.Y1)
 			hs[i] = w.Y1 - w.Y0
 		}
 		sort.Float64s(hs)
-		l.em = hs[len(hs)/2]
+		l.Em = hs[len(hs)/2]
 		if pg.OCR {
-			l.em /= ocrGlyphShare
-			l.ocr = true
+			l.Em /= ocrGlyphShare
+			l.OCR = true
 		}
 	}
 	return lines
@@ -154,18 +154,18 @@ func groupLines(pg source.Page, pageIdx int) []*line {
 // word set close below, at the cell's left edge, that completes the
 // words above it into a date, when they print none with a year, and that
 // does not start a date of its own.
-func joinWrappedDates(lines []*line) []*line {
+func JoinWrappedDates(lines []*Line) []*Line {
 	for i := 0; i < len(lines); i++ {
 		a := lines[i]
-		h := a.y1 - a.y0
+		h := a.Y1 - a.Y0
 		// The lines set close below: a row's line centred on a cell of
 		// two lines sits between them.
-		for m := i + 1; m < len(lines) && lines[m].page == a.page && lines[m].y0-a.y1 <= 0.6*h; m++ {
+		for m := i + 1; m < len(lines) && lines[m].Page == a.Page && lines[m].Y0-a.Y1 <= 0.6*h; m++ {
 			b := lines[m]
 			if !joinWrappedDate(a, b, h) {
 				continue
 			}
-			if len(b.words) == 0 {
+			if len(b.Words) == 0 {
 				lines = slices.Delete(lines, m, m+1)
 			}
 			break
@@ -180,22 +180,22 @@ func joinWrappedDates(lines []*line) []*line {
 // edge is the right edge of a figure's cell above. The figure's last word
 // takes it into its text, so the amount reads whole and the cell keeps
 // its edges.
-func joinWrappedMarks(lines []*line) []*line {
+func JoinWrappedMarks(lines []*Line) []*Line {
 	for m := 1; m < len(lines); m++ {
 		b := lines[m]
 		// The figure's line: the nearest above that ends just over b, past
 		// a row's line centred between the two lines of the cell.
-		for i := m - 1; i >= max(0, m-2) && len(b.words) > 0; i-- {
+		for i := m - 1; i >= max(0, m-2) && len(b.Words) > 0; i-- {
 			a := lines[i]
-			h := a.y1 - a.y0
-			if a.page != b.page || b.y0-a.y1 > 0.6*h {
+			h := a.Y1 - a.Y0
+			if a.Page != b.Page || b.Y0-a.Y1 > 0.6*h {
 				break
 			}
-			if b.y0 >= a.y1-0.2*h {
+			if b.Y0 >= a.Y1-0.2*h {
 				joinWrappedMark(a, b, h)
 			}
 		}
-		if len(b.words) == 0 {
+		if len(b.Words) == 0 {
 			lines = slices.Delete(lines, m, m+1)
 			m--
 		}
@@ -205,54 +205,54 @@ func joinWrappedMarks(lines []*line) []*line {
 
 // joinWrappedMark moves into a's figures the marks of b that a's cells
 // wrapped (see joinWrappedMarks).
-func joinWrappedMark(a, b *line, h float64) {
-	for k := 0; k < len(b.words); k++ {
-		v := b.words[k]
-		if !cells.IsDrCrMark(v.Text) && !currencyWord(v.Text) || k > 0 && !apart(v.X0-b.words[k-1].X1, h) || k+1 < len(b.words) && !apart(b.words[k+1].X0-v.X1, h) {
+func joinWrappedMark(a, b *Line, h float64) {
+	for k := 0; k < len(b.Words); k++ {
+		v := b.Words[k]
+		if !cells.IsDrCrMark(v.Text) && !currencyWord(v.Text) || k > 0 && !Apart(v.X0-b.Words[k-1].X1, h) || k+1 < len(b.Words) && !Apart(b.Words[k+1].X0-v.X1, h) {
 			continue
 		}
-		j := slices.IndexFunc(a.words, func(u source.Word) bool { return abs(u.X1-v.X1) < 1.5 })
-		if j < 0 || j+1 < len(a.words) && !apart(a.words[j+1].X0-a.words[j].X1, h) || !hasDigit(a.words[j].Text) && !currencyWord(a.words[j].Text) {
+		j := slices.IndexFunc(a.Words, func(u source.Word) bool { return math.Abs(u.X1-v.X1) < 1.5 })
+		if j < 0 || j+1 < len(a.Words) && !Apart(a.Words[j+1].X0-a.Words[j].X1, h) || !HasDigit(a.Words[j].Text) && !currencyWord(a.Words[j].Text) {
 			continue
 		}
 		// The figure's word takes the mark into its text: the cell
 		// keeps its edges, and the amount reads whole.
-		a.words[j].Text += " " + v.Text
-		b.words = slices.Delete(b.words, k, k+1)
+		a.Words[j].Text += " " + v.Text
+		b.Words = slices.Delete(b.Words, k, k+1)
 		k--
 	}
 }
 
 // joinWrappedDate moves the word of b that completes a date of a (see
 // joinWrappedDates) into it, and reports whether it found one.
-func joinWrappedDate(a, b *line, h float64) bool {
-	for j := 0; j < len(a.words); j++ {
-		if j > 0 && a.words[j].X0-a.words[j-1].X1 < h {
+func joinWrappedDate(a, b *Line, h float64) bool {
+	for j := 0; j < len(a.Words); j++ {
+		if j > 0 && a.Words[j].X0-a.Words[j-1].X1 < h {
 			continue // not where a cell starts
 		}
 		// The word below, at the cell's left edge; a row's line may
 		// overlap the date's own (it is centred on the cell), the word
 		// itself may not.
-		k := slices.IndexFunc(b.words, func(v source.Word) bool { return abs(v.X0-a.words[j].X0) < 1.5 && v.Y0 >= a.y1-0.2*h })
+		k := slices.IndexFunc(b.Words, func(v source.Word) bool { return math.Abs(v.X0-a.Words[j].X0) < 1.5 && v.Y0 >= a.Y1-0.2*h })
 		if k < 0 {
 			continue
 		}
-		if _, n := lexDateWords(b.words[k:], h); n > 0 {
+		if _, n := lexDateWords(b.Words[k:], h); n > 0 {
 			continue
 		}
 		end := j + 1
-		for end < len(a.words) && end-j < 4 && a.words[end].X0-a.words[end-1].X1 < h {
+		for end < len(a.Words) && end-j < 4 && a.Words[end].X0-a.Words[end-1].X1 < h {
 			end++
 		}
-		if t, n := lexDateWords(a.words[j:end], h); n > 0 && t.date.YearDigits > 0 {
+		if t, n := lexDateWords(a.Words[j:end], h); n > 0 && t.Date.YearDigits > 0 {
 			continue // a whole date already
 		}
 		// The cell's words up to e, with the word below joined to the
 		// last of them, must read as one date: the date may be followed
 		// closely by the description ("07/07/202 Transfer to").
-		v := b.words[k]
+		v := b.Words[k]
 		for e := end; e > j; e-- { // the whole cell first: "2 de set. de" over "2023"
-			last := a.words[e-1]
+			last := a.Words[e-1]
 			// Glued where the cell broke inside a number ("06-02-" over
 			// "2023", "01/07/202" over "4"), else a word space ("17. 2."
 			// over "2024").
@@ -262,13 +262,13 @@ func joinWrappedDate(a, b *line, h float64) bool {
 			}
 			for _, text := range texts {
 				joined := source.Word{Text: text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
-				try := append(slices.Clone(a.words[j:e-1]), joined)
+				try := append(slices.Clone(a.Words[j:e-1]), joined)
 				if _, n := lexDateWords(try, h); n != len(try) {
 					continue
 				}
-				a.words[e-1] = joined
-				a.wrapBottom = max(a.wrapBottom, v.Y1)
-				b.words = slices.Delete(b.words, k, k+1)
+				a.Words[e-1] = joined
+				a.WrapBottom = max(a.WrapBottom, v.Y1)
+				b.Words = slices.Delete(b.Words, k, k+1)
 				return true
 			}
 		}
@@ -282,7 +282,7 @@ func joinWrappedDate(a, b *line, h float64) bool {
 // of nearby lines predicts, so a line may climb or fall across the page. A
 // band fixed by the line's first word would cut a tilted row in two (its
 // date on one line, its amounts on the next).
-func chainLines(ws []source.Word, pageIdx int) []*line {
+func chainLines(ws []source.Word, pageIdx int) []*Line {
 	byX := slices.Clone(ws)
 	sort.SliceStable(byX, func(i, j int) bool { return byX[i].X0 < byX[j].X0 })
 	// A first pass takes the slant as level; the lines it finds give the
@@ -290,8 +290,8 @@ func chainLines(ws []source.Word, pageIdx int) []*line {
 	lines := chainPass(byX, pageIdx, nil)
 	var slants []slant
 	for _, l := range lines {
-		a, b := l.words[0], l.words[len(l.words)-1]
-		if len(l.words) >= 3 && b.X0-a.X1 > 80 {
+		a, b := l.Words[0], l.Words[len(l.Words)-1]
+		if len(l.Words) >= 3 && b.X0-a.X1 > 80 {
 			slants = append(slants, slant{y: (a.Y0 + a.Y1) / 2, dy: ((b.Y0 + b.Y1) - (a.Y0 + a.Y1)) / 2 / ((b.X0+b.X1)/2 - (a.X0+a.X1)/2)})
 		}
 	}
@@ -300,7 +300,7 @@ func chainLines(ws []source.Word, pageIdx int) []*line {
 	}
 	// Top to bottom by where each line starts.
 	sort.SliceStable(lines, func(i, j int) bool {
-		a, b := lines[i].words[0], lines[j].words[0]
+		a, b := lines[i].Words[0], lines[j].Words[0]
 		return a.Y0+a.Y1 < b.Y0+b.Y1
 	})
 	return lines
@@ -316,7 +316,7 @@ func slantAt(slants []slant, y float64) float64 {
 	var near, all []float64
 	for _, s := range slants {
 		all = append(all, s.dy)
-		if abs(s.y-y) < 150 {
+		if math.Abs(s.y-y) < 150 {
 			near = append(near, s.dy)
 		}
 	}
@@ -332,13 +332,13 @@ func slantAt(slants []slant, y float64) float64 {
 
 // chainPass is one left-to-right pass of chainLines over words sorted by
 // their left edge; slants (nil for level) predict the next word's height.
-func chainPass(byX []source.Word, pageIdx int, slants []slant) []*line {
-	var lines []*line
+func chainPass(byX []source.Word, pageIdx int, slants []slant) []*Line {
+	var lines []*Line
 	for _, w := range byX {
 		mid, h := (w.Y0+w.Y1)/2, w.Y1-w.Y0
 		best, bestD := -1, 0.0
 		for i, l := range lines {
-			last := l.words[len(l.words)-1]
+			last := l.Words[len(l.Words)-1]
 			if last.X0 >= w.X0 {
 				// Words join a line left to right. A box that runs over
 				// the next word's is recognition's error, cut back once
@@ -347,16 +347,16 @@ func chainPass(byX []source.Word, pageIdx int, slants []slant) []*line {
 			}
 			lmid, lh := (last.Y0+last.Y1)/2, last.Y1-last.Y0
 			gap := (w.X0+w.X1)/2 - (last.X0+last.X1)/2
-			d := abs(mid - (lmid + slantAt(slants, lmid)*gap))
+			d := math.Abs(mid - (lmid + slantAt(slants, lmid)*gap))
 			if d < 0.4*max(h, lh) && (best < 0 || d < bestD) {
 				best, bestD = i, d
 			}
 		}
 		if best < 0 {
-			lines = append(lines, &line{page: pageIdx, y0: w.Y0, y1: w.Y1, words: []source.Word{w}})
+			lines = append(lines, &Line{Page: pageIdx, Y0: w.Y0, Y1: w.Y1, Words: []source.Word{w}})
 			continue
 		}
-		lines[best].words = append(lines[best].words, w)
+		lines[best].Words = append(lines[best].Words, w)
 	}
 	return lines
 }
@@ -382,42 +382,42 @@ func currencyWord(s string) bool {
 // tokenize reads a line's words as dates, amounts and text. Dates may span
 // words ("14 Dec 2023"); an amount takes a Dr/Cr word after it and a
 // currency word before it.
-func tokenize(l *line, decimalComma bool) {
-	l.toks = l.toks[:0]
-	ws := l.words
-	if cap(l.toks) < len(ws) {
+func Tokenize(l *Line, decimalComma bool) {
+	l.Toks = l.Toks[:0]
+	ws := l.Words
+	if cap(l.Toks) < len(ws) {
 		// A token takes one word or more: room for one a word, once,
 		// not a slice grown by doubling (tokens were the largest part of
 		// a long statement's heap, a third of them spare capacity).
-		l.toks = make([]token, 0, len(ws))
+		l.Toks = make([]Token, 0, len(ws))
 	}
 	for i := 0; i < len(ws); {
 		w := ws[i]
-		h := max(w.Y1-w.Y0, l.em)
+		h := max(w.Y1-w.Y0, l.Em)
 		// Date: try the words from here on, at most four of them.
 		if tok, n := lexDateWords(ws[i:], h); n > 0 {
-			l.toks = append(l.toks, tok)
+			l.Toks = append(l.Toks, tok)
 			i += n
 			continue
 		}
 		// Amount: the longest run of up to four close words that reads as one
 		// ("1,234.56", "- 92.26", "3 120,50 €", "EUR 12,00", "995.88 CR").
-		if n, v, marked, bare := lexAmountWords(ws[i:], h, decimalComma); n > 0 && !percent(ws[i+n:], ws[i+n-1], h) {
-			kind := tokAmount
+		if n, v, marked, bare := LexAmountWords(ws[i:], h, decimalComma); n > 0 && !percent(ws[i+n:], ws[i+n-1], h) {
+			kind := TokAmount
 			if bare {
-				kind = tokText
+				kind = TokText
 				// A whole number inside a run of words is part of a
 				// sentence ("within 30 days"), never a cell of its own.
-				gapL := i == 0 || apart(ws[i].X0-ws[i-1].X1, h)
-				gapR := i+n == len(ws) || apart(ws[i+n].X0-ws[i+n-1].X1, h)
+				gapL := i == 0 || Apart(ws[i].X0-ws[i-1].X1, h)
+				gapR := i+n == len(ws) || Apart(ws[i+n].X0-ws[i+n-1].X1, h)
 				bare = gapL && gapR
 			}
-			l.toks = append(l.toks, token{kind: kind, text: joinWords(ws[i : i+n]), bare: bare,
-				x0: ws[i].X0, y0: ws[i].Y0, x1: ws[i+n-1].X1, y1: ws[i+n-1].Y1, amount: v, marked: marked})
+			l.Toks = append(l.Toks, Token{Kind: kind, Text: JoinWords(ws[i : i+n]), Bare: bare,
+				X0: ws[i].X0, Y0: ws[i].Y0, X1: ws[i+n-1].X1, Y1: ws[i+n-1].Y1, Amount: v, Marked: marked})
 			i += n
 			continue
 		}
-		l.toks = append(l.toks, token{kind: tokText, text: w.Text, x0: w.X0, y0: w.Y0, x1: w.X1, y1: w.Y1})
+		l.Toks = append(l.Toks, Token{Kind: TokText, Text: w.Text, X0: w.X0, Y0: w.Y0, X1: w.X1, Y1: w.Y1})
 		i++
 	}
 }
@@ -429,17 +429,17 @@ func tokenize(l *line, decimalComma bool) {
 // decides, not one cell: at least three lines start at one edge with
 // such a figure followed by money, and none of that column's
 // figures could not be a date (an amount column soon prints a ".50").
-func dayMonthColumn(lines []*line) {
-	var cand []*line
+func DayMonthColumn(lines []*Line) {
+	var cand []*Line
 	for _, l := range lines {
-		if len(l.toks) >= 2 && (l.toks[0].kind == tokAmount || dotted(l.toks[0].text)) &&
-			slices.ContainsFunc(l.toks[1:], func(t token) bool { return t.kind == tokAmount }) {
+		if len(l.Toks) >= 2 && (l.Toks[0].Kind == TokAmount || dotted(l.Toks[0].Text)) &&
+			slices.ContainsFunc(l.Toks[1:], func(t Token) bool { return t.Kind == TokAmount }) {
 			cand = append(cand, l)
 		}
 	}
-	byEdge := map[int][]*line{}
+	byEdge := map[int][]*Line{}
 	for _, l := range cand {
-		byEdge[int(math.Round(l.toks[0].x0))] = append(byEdge[int(math.Round(l.toks[0].x0))], l)
+		byEdge[int(math.Round(l.Toks[0].X0))] = append(byEdge[int(math.Round(l.Toks[0].X0))], l)
 	}
 	for _, ls := range byEdge {
 		if len(ls) < 3 {
@@ -447,16 +447,16 @@ func dayMonthColumn(lines []*line) {
 		}
 		var ds []cells.DateToken
 		for _, l := range ls {
-			d, n, ok := cells.LexNumericDate(l.toks[0].text + ".")
-			if !ok || n != len(l.toks[0].text)+1 || d.N != 2 || d.Sep != '.' {
+			d, n, ok := cells.LexNumericDate(l.Toks[0].Text + ".")
+			if !ok || n != len(l.Toks[0].Text)+1 || d.N != 2 || d.Sep != '.' {
 				ds = nil
 				break
 			}
 			ds = append(ds, d)
 		}
 		for i, l := range ls[:len(ds)] {
-			ds[i].Text = l.toks[0].text
-			l.toks[0].kind, l.toks[0].date, l.toks[0].amount, l.toks[0].bare = tokDate, ds[i], decimal.Decimal{}, false
+			ds[i].Text = l.Toks[0].Text
+			l.Toks[0].Kind, l.Toks[0].Date, l.Toks[0].Amount, l.Toks[0].Bare = TokDate, ds[i], decimal.Decimal{}, false
 		}
 	}
 }
@@ -467,29 +467,29 @@ func dayMonthColumn(lines []*line) {
 // cell of two lines, half a line above or below ("06-02-2023 Outgoing
 // transfer" over "04-02-2023 ... 1.567 135.835"). Their words must not
 // collide. Lines are tokenized; the merged line is tokenized again.
-func joinDatedHalves(lines []*line, decimalComma bool) []*line {
-	has := func(l *line, k tokKind) bool {
-		return slices.ContainsFunc(l.toks, func(t token) bool { return t.kind == k })
+func JoinDatedHalves(lines []*Line, decimalComma bool) []*Line {
+	has := func(l *Line, k TokKind) bool {
+		return slices.ContainsFunc(l.Toks, func(t Token) bool { return t.Kind == k })
 	}
 	for i := 0; i+1 < len(lines); i++ {
 		a, b := lines[i], lines[i+1]
-		if a.page != b.page || a.ocr || min(a.y1, b.y1)-max(a.y0, b.y0) < 0.3*min(a.height(), b.height()) {
+		if a.Page != b.Page || a.OCR || min(a.Y1, b.Y1)-max(a.Y0, b.Y0) < 0.3*min(a.Height(), b.Height()) {
 			continue
 		}
 		// The row's line prints its date (and money, if either does);
 		// the half holds the row's other date or some of its money,
 		// never both (that is another row).
-		full := func(l *line) bool { return has(l, tokDate) && has(l, tokAmount) }
+		full := func(l *Line) bool { return has(l, TokDate) && has(l, TokAmount) }
 		row, half := a, b
-		if full(b) || !has(a, tokDate) {
+		if full(b) || !has(a, TokDate) {
 			row, half = b, a
 		}
-		if !has(row, tokDate) || !full(row) && !has(half, tokAmount) || has(half, tokDate) == has(half, tokAmount) || collide(row.words, half.words) {
+		if !has(row, TokDate) || !full(row) && !has(half, TokAmount) || has(half, TokDate) == has(half, TokAmount) || collide(row.Words, half.Words) {
 			continue
 		}
-		row.words = append(row.words, half.words...)
-		sort.SliceStable(row.words, func(i, j int) bool { return row.words[i].X0 < row.words[j].X0 })
-		tokenize(row, decimalComma)
+		row.Words = append(row.Words, half.Words...)
+		sort.SliceStable(row.Words, func(i, j int) bool { return row.Words[i].X0 < row.Words[j].X0 })
+		Tokenize(row, decimalComma)
 		lines = slices.Delete(lines, slices.Index(lines, half), slices.Index(lines, half)+1)
 		i--
 	}
@@ -513,24 +513,24 @@ func collide(a, b []source.Word) bool {
 // leading zero).
 func dotted(s string) bool {
 	a, b, ok := strings.Cut(s, ".")
-	return ok && allDigits(a) && allDigits(b)
+	return ok && AllDigits(a) && AllDigits(b)
 }
 
 // hasDigit reports a digit in s; allDigits, s all digits (and not empty).
-func hasDigit(s string) bool  { return strings.ContainsAny(s, "0123456789") }
-func allDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+func HasDigit(s string) bool  { return strings.ContainsAny(s, "0123456789") }
+func AllDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // apart reports words a gap apart that is wider than a word space on a
 // line of height h (four fifths of it): two cells, not one phrase.
-func apart(gap, h float64) bool { return gap > 0.8*h }
+func Apart(gap, h float64) bool { return gap > 0.8*h }
 
 // percent reports a "%" set just after a number (last): a rate, never an
 // amount of money.
 func percent(rest []source.Word, last source.Word, h float64) bool {
-	return strings.HasSuffix(last.Text, "%") || len(rest) > 0 && strings.HasPrefix(rest[0].Text, "%") && !apart(rest[0].X0-last.X1, h)
+	return strings.HasSuffix(last.Text, "%") || len(rest) > 0 && strings.HasPrefix(rest[0].Text, "%") && !Apart(rest[0].X0-last.X1, h)
 }
 
-func joinWords(ws []source.Word) string {
+func JoinWords(ws []source.Word) string {
 	parts := make([]string, len(ws))
 	for i, w := range ws {
 		parts[i] = w.Text
@@ -542,20 +542,20 @@ func joinWords(ws []source.Word) string {
 // words it took (0 for none), its value, whether it carried a sign or marker,
 // and whether it is bare: a whole number with no separators, which is money
 // only in a money column (see token.bare).
-func lexAmountWords(ws []source.Word, h float64, decimalComma bool) (int, decimal.Decimal, bool, bool) {
-	if !hasDigit(ws[0].Text) && !currencyWord(strings.TrimLeft(ws[0].Text, "+-")) && !drCrWord(ws[0].Text) {
+func LexAmountWords(ws []source.Word, h float64, decimalComma bool) (int, decimal.Decimal, bool, bool) {
+	if !HasDigit(ws[0].Text) && !currencyWord(strings.TrimLeft(ws[0].Text, "+-")) && !drCrWord(ws[0].Text) {
 		return 0, decimal.Decimal{}, false, false
 	}
 	n := 1
-	for n < len(ws) && n < 4 && !apart(ws[n].X0-ws[n-1].X1, h) {
+	for n < len(ws) && n < 4 && !Apart(ws[n].X0-ws[n-1].X1, h) {
 		n++
 	}
 	bareN, bareV, bareMarked := 0, decimal.Decimal{}, false
 	for k := n; k >= 1; k-- {
-		text := joinWords(ws[:k])
+		text := JoinWords(ws[:k])
 		// The last word (a word may hold a mark a cell wrapped: "INR Dr").
 		fs := strings.Fields(ws[k-1].Text)
-		if last := strings.TrimRight(fs[len(fs)-1], ")"); !hasDigit(last) && !currencyWord(strings.Trim(last, "+-")) && !drCrWord(last) {
+		if last := strings.TrimRight(fs[len(fs)-1], ")"); !HasDigit(last) && !currencyWord(strings.Trim(last, "+-")) && !drCrWord(last) {
 			continue // an amount ends in a digit, a currency ("EUR-", "EUR)") or a Dr/Cr mark
 		}
 		v, marked, bare, _, ok := cells.ParseNumber(text, decimalComma)
@@ -577,32 +577,32 @@ func lexAmountWords(ws []source.Word, h float64, decimalComma bool) (int, decima
 
 // lexDateWords reads a date from the start of ws, returning the token and how
 // many words it took (0 for none). Words must be close together to form one date.
-func lexDateWords(ws []source.Word, h float64) (token, int) {
-	if len(ws) == 0 || !hasDigit(ws[0].Text) && !startsWithMonthName(ws[0].Text) {
-		return token{}, 0
+func lexDateWords(ws []source.Word, h float64) (Token, int) {
+	if len(ws) == 0 || !HasDigit(ws[0].Text) && !startsWithMonthName(ws[0].Text) {
+		return Token{}, 0
 	}
 	n := 1
 	for n < len(ws) && n < 6 && ws[n].X0-ws[n-1].X1 < 1.0*h {
 		n++
 	}
-	s := joinWords(ws[:n])
+	s := JoinWords(ws[:n])
 	d, rest, ok := cells.LexDate(s)
 	if !ok {
-		return token{}, 0
+		return Token{}, 0
 	}
 	consumed := strings.TrimRight(strings.TrimSpace(s[:len(s)-len(rest)]), ",;")
 	k := 0
 	for j := 1; j <= n; j++ {
-		if joinWords(ws[:j]) == consumed {
+		if JoinWords(ws[:j]) == consumed {
 			k = j
 			break
 		}
 	}
 	if k == 0 {
-		return token{}, 0
+		return Token{}, 0
 	}
-	return token{kind: tokDate, text: consumed, date: d,
-		x0: ws[0].X0, y0: ws[0].Y0, x1: ws[k-1].X1, y1: ws[k-1].Y1}, k
+	return Token{Kind: TokDate, Text: consumed, Date: d,
+		X0: ws[0].X0, Y0: ws[0].Y0, X1: ws[k-1].X1, Y1: ws[k-1].Y1}, k
 }
 
 // startsWithMonthName reports a word that may begin a "Mar 3" style date.
