@@ -11,6 +11,7 @@ import (
 	"passbook/extract/cells"
 	"passbook/extract/layout"
 	"passbook/extract/lexicon"
+	"passbook/extract/repair"
 	"passbook/extract/source"
 )
 
@@ -28,13 +29,13 @@ func analyze(doc Document, x *explainer) *Result {
 	pages = slices.Clone(pages)
 	for i, pg := range pages {
 		if pg.OCR {
-			pg.Words = joinLostDecimals(pg.Words, decimalComma)
-			pg.Words = joinSplitDates(pg.Words)
-			fixDateWords(pg.Words)
+			pg.Words = repair.JoinLostDecimals(pg.Words, decimalComma)
+			pg.Words = repair.JoinSplitDates(pg.Words)
+			repair.FixDateWords(pg.Words)
 			pages[i] = pg
 		}
 	}
-	fixShapedDates(pages)
+	repair.FixShapedDates(pages)
 	var byPage [][]*layout.Line
 	var all []*layout.Line
 	for i, pg := range pages {
@@ -43,8 +44,8 @@ func analyze(doc Document, x *explainer) *Result {
 		}
 		ls := layout.JoinWrappedMarks(layout.JoinWrappedDates(layout.GroupLines(pg, i)))
 		for _, l := range ls {
-			repairHeadingWords(l)
-			repairSummaryWords(l)
+			repair.RepairHeadingWords(l)
+			repair.RepairSummaryWords(l)
 			layout.Tokenize(l, decimalComma)
 		}
 		ls = layout.JoinDatedHalves(ls, decimalComma)

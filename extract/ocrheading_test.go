@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"passbook/extract/layout"
+	"passbook/extract/repair"
 	"passbook/extract/source"
 )
 
@@ -30,7 +31,7 @@ func TestRepairHeadingWords(t *testing.T) {
 			for i, w := range tc.words {
 				l.Words = append(l.Words, source.Word{Text: w, X0: float64(100 * i), X1: float64(100*i + 60), Y0: 10, Y1: 20})
 			}
-			repairHeadingWords(l)
+			repair.RepairHeadingWords(l)
 			if got := l.Text(); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
@@ -117,7 +118,7 @@ func TestOCRMonthNameMisread(t *testing.T) {
 		for i, w := range strings.Fields(tc.in) {
 			ws = append(ws, source.Word{Text: w, X0: float64(40 * i), X1: float64(40*i + 30), Y0: 10, Y1: 20})
 		}
-		fixDateWords(ws)
+		repair.FixDateWords(ws)
 		var got []string
 		for _, w := range ws {
 			got = append(got, w.Text)
@@ -167,7 +168,7 @@ func TestOCRUnreadableAmount(t *testing.T) {
 // digits ("215 -ol" for 215.01).
 func TestOCRCentsLetters(t *testing.T) {
 	ws := []source.Word{{Text: "215", X0: 100, X1: 115, Y0: 10, Y1: 20}, {Text: "-ol", X0: 117, X1: 126, Y0: 10, Y1: 20}}
-	got := joinLostDecimals(ws, false)
+	got := repair.JoinLostDecimals(ws, false)
 	if len(got) != 1 || got[0].Text != "215.01" {
 		t.Errorf("got %+v, want one word 215.01", got)
 	}
@@ -207,7 +208,7 @@ func TestOCRSplitDates(t *testing.T) {
 	} {
 		ws := []source.Word{{Text: tc.a, X0: 100, X1: 110, Y0: 10, Y1: 20}, {Text: tc.b, X0: 112, X1: 130, Y0: 10, Y1: 20}}
 		var got []string
-		for _, w := range joinSplitDates(ws) {
+		for _, w := range repair.JoinSplitDates(ws) {
 			got = append(got, w.Text)
 		}
 		if !slices.Equal(got, tc.want) {

@@ -1,4 +1,4 @@
-package extract
+package repair
 
 import (
 	"math"
@@ -47,7 +47,7 @@ func shapeOf(text string) (dateShape, cells.DateToken, bool) {
 //
 // Without such a date the row's date is lost, and the row is read as the
 // description of the row before it.
-func fixShapedDates(pages []source.Page) {
+func FixShapedDates(pages []source.Page) {
 	// A word that is a whole date, and where it stands.
 	type dateWord struct {
 		shape  dateShape

@@ -1,4 +1,4 @@
-package extract
+package repair
 
 import (
 	"math"
@@ -49,7 +49,7 @@ var joinedHeadings = sync.OnceValue(func() map[string]string {
 // Such a word takes the one heading word within reach (see nearHeadingWord).
 // Only a line that two or more heading words, read or put back, make
 // mostly of headings is touched: a description's words stay as read.
-func repairHeadingWords(l *layout.Line) {
+func RepairHeadingWords(l *layout.Line) {
 	if !l.OCR {
 		return
 	}
@@ -115,7 +115,7 @@ var summaryWords = sync.OnceValue(func() map[string]bool {
 // summary's phrase recognition misread by a letter or two ("Solde inital"
 // for Solde initial), when the line then holds the whole phrase and did
 // not before.
-func repairSummaryWords(l *layout.Line) {
+func RepairSummaryWords(l *layout.Line) {
 	if !l.OCR || isSummaryLine(l) {
 		return
 	}
@@ -220,7 +220,7 @@ var (
 // is one amount (not before a third word that makes it a date). It runs
 // on the page's words before they are chained into lines: the two halves'
 // boxes may sit at heights that would put them on lines of their own.
-func joinLostDecimals(ws []source.Word, decimalComma bool) []source.Word {
+func JoinLostDecimals(ws []source.Word, decimalComma bool) []source.Word {
 	point := "."
 	if decimalComma {
 		point = ","
@@ -296,7 +296,7 @@ func nextOnLine(ws []source.Word, used []bool, i int) int {
 // ("21 /07", "21/ 07/2023"): a day of one or two digits and the rest of the
 // date starting or ending with the separator, on one baseline within a word
 // space, are one word.
-func joinSplitDates(ws []source.Word) []source.Word {
+func JoinSplitDates(ws []source.Word) []source.Word {
 	return joinPairs(ws, func(ws []source.Word, used []bool, i int) (int, string) {
 		a := ws[i].Text
 		if !splitDayWord().MatchString(a) {
@@ -342,7 +342,7 @@ var digitLike = strings.NewReplacer("o", "0", "O", "0", "s", "5", "S", "5", "l",
 // the letters about the name that look like digits are read as them.
 // A month's name misread by a letter between a day and a year ("1 aodt
 // 2025" for 1 août 2025) takes the one month name within an edit of it.
-func fixDateWords(ws []source.Word) {
+func FixDateWords(ws []source.Word) {
 	for i, w := range ws {
 		if i > 0 && i+1 < len(ws) && dayWord().MatchString(ws[i-1].Text) && yearWord4().MatchString(ws[i+1].Text) {
 			if m, ok := nearMonth(w.Text); ok {
