@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"passbook/extract/cells"
+	"passbook/extract/explain"
 	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/repair"
@@ -17,7 +18,7 @@ import (
 
 // analyze finds the transaction tables in a document's words and reads them
 // into a reconciled Result.
-func analyze(doc Document, x *explainer) *Result {
+func analyze(doc Document, x *explain.Writer) *Result {
 	pages := doc.Pages
 	var texts []string
 	for _, pg := range pages {
@@ -74,7 +75,7 @@ func analyze(doc Document, x *explainer) *Result {
 		if weak == nil || single.Statement.Reconciliation.Status != ReconcileMismatch {
 			return single
 		}
-		x.printf("the balances break as one account: reading as %d accounts", len(weak))
+		x.Printf("the balances break as one account: reading as %d accounts", len(weak))
 		if split := readAccounts(doc, all, segs, weak, x); split.Statement.Reconciliation.Status != ReconcileMismatch {
 			return split
 		}
@@ -84,23 +85,23 @@ func analyze(doc Document, x *explainer) *Result {
 	// the names are one account's (a running header that prints another
 	// number on each page): the rows then run from the first part's
 	// opening balance to the last part's closing balance as one chain.
-	x.printf("reading as %d accounts", len(parts))
+	x.Printf("reading as %d accounts", len(parts))
 	res := readAccounts(doc, all, segs, parts, x)
 	if res.Statement.Reconciliation.Status == ReconcileOK {
 		return res
 	}
-	x.printf("reading as one account")
+	x.Printf("reading as one account")
 	if single := readAccounts(doc, all, segs, []accountPart{one}, x); single.Statement.Reconciliation.Status == ReconcileOK {
 		return single
 	}
-	x.printf("kept the reading as %d accounts", len(parts))
+	x.Printf("kept the reading as %d accounts", len(parts))
 	return res
 }
 
 // readAccounts reads the rows of each account part and reconciles them:
 // one part is the whole document's statement; several are each reconciled
 // as a statement of its own.
-func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []accountPart, x *explainer) *Result {
+func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []accountPart, x *explain.Writer) *Result {
 	// Each account's tables are read on their own: its brought-forward
 	// line opens its rows, not the document's.
 	type partRows struct {
@@ -196,7 +197,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 		// Which way the money went is the layout's to say, and the
 		// statement stays unverified (Proof.CardByLayout).
 		card = true
-		x.printf("read as a card's statement: its layout is a card's (no balance on any row, most amounts positive as a card prints purchases), and it names a card %d time(s)", cardWords)
+		x.Printf("read as a card's statement: its layout is a card's (no balance on any row, most amounts positive as a card prints purchases), and it names a card %d time(s)", cardWords)
 	}
 	res := &Result{Statement: st}
 	for _, pg := range doc.Pages {
@@ -219,7 +220,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 		start := end.AddDate(-1, 0, 1)
 		ps, pe = &start, &end
 		res.Statement.Warnings = append(res.Statement.Warnings, fmt.Sprintf("the statement prints no year: its dates are taken as falling in the year up to %s, %s", end.Format(time.DateOnly), why))
-		x.printf("no year printed: dates taken in the year up to %s, %s", end.Format(time.DateOnly), why)
+		x.Printf("no year printed: dates taken in the year up to %s, %s", end.Format(time.DateOnly), why)
 	}
 	// The running balance catches what recognition commonly gets wrong: a
 	// lost minus, a misread digit.
@@ -231,7 +232,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 			// The one word for a card is the statement's title: read as
 			// the card it names, unless the marks say otherwise (below).
 			card = true
-			x.printf("read as a card's statement: its title names a card")
+			x.Printf("read as a card's statement: its title names a card")
 		}
 		res.Transactions = reconcile(read[0].rows, read[0].markers, loose, &res.Statement, order, ps, pe, card, x)
 		against := func(txs []Transaction) bool {
@@ -245,7 +246,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 			judgeRead(other, &ost, doubts{ocr: ocr, card: !card, yearAssumed: yearAssumed, dateGuessed: dateGuessed})
 			switch {
 			case against(res.Transactions) && !against(other) && ost.Reconciliation.Status != ReconcileMismatch:
-				x.printf("read as a %s statement: only so do the balances hold with the amounts' Dr/Cr words", map[bool]string{true: "card's", false: "bank account's"}[!card])
+				x.Printf("read as a %s statement: only so do the balances hold with the amounts' Dr/Cr words", map[bool]string{true: "card's", false: "bank account's"}[!card])
 				res.Statement, res.Transactions = ost, other
 				return res
 			case !against(res.Transactions) && against(other):
@@ -264,7 +265,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 			ctx := reconcile(read[0].rows, read[0].markers, loose, &cst, order, ps, pe, true, x)
 			judgeRead(ctx, &cst, doubts{ocr: ocr, card: true, yearAssumed: yearAssumed, cardByLayout: !drcrMarked(read[0].rows), dateGuessed: dateGuessed})
 			if cst.Proof.Checks > res.Statement.Proof.Checks && !against(ctx) && cst.Reconciliation.Status != ReconcileMismatch {
-				x.printf("read as a card's statement: only so do the balances printed outside the rows close")
+				x.Printf("read as a card's statement: only so do the balances printed outside the rows close")
 				res.Statement, res.Transactions = cst, ctx
 				return res
 			}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"passbook/extract/explain"
 	"passbook/extract/source"
 )
 
@@ -79,12 +80,12 @@ func Analyze(pages []source.Page) *Result {
 }
 
 // AnalyzeDocument is Analyze of a document with what its file says of
-// itself; when explain is set it also writes there, for a person, how
-// the document was read (see Explain).
-func AnalyzeDocument(doc Document, explain io.Writer) *Result {
-	var x *explainer
-	if explain != nil {
-		x = &explainer{w: explain}
+// itself; when w is set it also writes there, for a person, how the
+// document was read (see Explain).
+func AnalyzeDocument(doc Document, w io.Writer) *Result {
+	var x *explain.Writer
+	if w != nil {
+		x = &explain.Writer{W: w}
 	}
 	n := len(doc.Pages) // not doc itself: it would keep every page's words alive to the end
 	res := analyze(doc, x)

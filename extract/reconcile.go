@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"passbook/extract/cells"
+	"passbook/extract/explain"
 	"passbook/extract/lexicon"
 
 	"github.com/shopspring/decimal"
@@ -314,7 +315,7 @@ func score(rows []row, r reading, unsigned bool, prev decimal.Decimal, have bool
 // columns that the printed balances agree with most; ties keep the headings'
 // plain meaning. Segments are judged apart because a page's headings can be
 // placed so that a lone column is matched to the wrong heading.
-func chooseReadings(rows []row, readings []reading, unsigned bool, opening *decimal.Decimal, x *explainer) map[int]reading {
+func chooseReadings(rows []row, readings []reading, unsigned bool, opening *decimal.Decimal, x *explain.Writer) map[int]reading {
 	out := map[int]reading{}
 	var prev decimal.Decimal
 	have := opening != nil
@@ -351,9 +352,9 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 			}
 		}
 		if second != nil {
-			x.printf("table %d: reading %s: %d printed balance(s) follow; runner-up %s: %d", rows[i].segID, best, bestScore, *second, secondScore)
+			x.Printf("table %d: reading %s: %d printed balance(s) follow; runner-up %s: %d", rows[i].segID, best, bestScore, *second, secondScore)
 		} else {
-			x.printf("table %d: reading %s: %d printed balance(s) follow", rows[i].segID, best, bestScore)
+			x.Printf("table %d: reading %s: %d printed balance(s) follow", rows[i].segID, best, bestScore)
 		}
 		for _, rw := range rows[i:j] {
 			if b, ok := printedBalance(rw); ok {
@@ -381,13 +382,13 @@ func sameMovements(rows []row, a, b reading, unsigned bool) bool {
 // reading of the amount columns the balances agree with, fills in balances
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
-func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statement, order cells.DateOrder, periodStart, periodEnd *time.Time, card bool, x *explainer) []Transaction {
+func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statement, order cells.DateOrder, periodStart, periodEnd *time.Time, card bool, x *explain.Writer) []Transaction {
 	if newestFirst(rows, order, periodStart, periodEnd) {
 		// The rows run from the newest: read them from the oldest, so
 		// the balances chain forward and the rows come out in the order
 		// they were booked. Balances printed below the rows stand before
 		// them now, and those above after them.
-		x.printf("the rows' dates run from the newest to the oldest: read in the order they were booked")
+		x.Printf("the rows' dates run from the newest to the oldest: read in the order they were booked")
 		rows = slices.Clone(rows)
 		slices.Reverse(rows)
 		markers = slices.Clone(markers)
@@ -399,8 +400,8 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	for i := range rows {
 		rows[i].seq = i
 	}
-	if x.on() {
-		x.printf("summary: opening %s, closing %s, total in %s, total out %s", decText(st.OpeningBalance), decText(st.ClosingBalance), decText(st.TotalIn), decText(st.TotalOut))
+	if x.On() {
+		x.Printf("summary: opening %s, closing %s, total in %s, total out %s", decText(st.OpeningBalance), decText(st.ClosingBalance), decText(st.TotalIn), decText(st.TotalOut))
 	}
 	rows, dropped := dropAfterClosing(rows, markers)
 	rows = oneWaySections(rows)
@@ -417,7 +418,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	best, bestScore := readings[0], -1
 	for _, r := range readings {
 		s := score(rows, r, unsigned, decimal.Zero, false)
-		x.printf("reading %s: %d printed balance(s) follow", r, s)
+		x.Printf("reading %s: %d printed balance(s) follow", r, s)
 		if s > bestScore {
 			best, bestScore = r, s
 		}
@@ -487,7 +488,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	if net, moved, ok := netMovement(rows, bySeg, unsigned); ok && len(loose) > 0 {
 		switch {
 		case derivedOpening && slices.ContainsFunc(loose, opening.Equal):
-			x.printf("opening balance %s: printed outside the tables", opening)
+			x.Printf("opening balance %s: printed outside the tables", opening)
 			derivedOpening, anchor = false, -1
 			v := *opening
 			st.OpeningBalance = &v
@@ -496,7 +497,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 				// The printed sums of money in and out are as far apart
 				// as the rows move: they are no balances.
 				if b := a.Add(net); slices.ContainsFunc(loose, b.Equal) && !(a.Equal(moved[0]) || a.Equal(moved[1])) {
-					x.printf("opening balance %s and closing balance %s: printed outside the tables, %s apart as the rows move", a, b, net)
+					x.Printf("opening balance %s and closing balance %s: printed outside the tables, %s apart as the rows move", a, b, net)
 					o, c := a, b
 					opening, st.OpeningBalance, st.ClosingBalance = &o, &o, &c
 					break
@@ -505,7 +506,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		}
 		if opening != nil && st.ClosingBalance == nil {
 			if end := opening.Add(net); slices.ContainsFunc(loose, end.Equal) {
-				x.printf("closing balance %s: printed outside the tables", end)
+				x.Printf("closing balance %s: printed outside the tables", end)
 				st.ClosingBalance = &end
 			}
 		}
@@ -522,7 +523,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		if net, _, ok := netMovement(rows[:n-1], bySeg, unsigned); ok {
 			for _, a := range starts {
 				if end := a.Add(net); end.Abs().Equal(rows[n-1].cells[0].val.Abs()) {
-					x.printf("opening balance %s, closing balance %s: the last line's figure is the balance the rows above end at", a, end)
+					x.Printf("opening balance %s, closing balance %s: the last line's figure is the balance the rows above end at", a, end)
 					if opening == nil {
 						o := a
 						opening, st.OpeningBalance, derivedOpening = &o, &o, false
@@ -576,7 +577,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 				proof.Checks++
 				proof.Proven = len(txs)
 			case restartHolds(rows[ri:], bySeg, unsigned, prev, v):
-				x.printf("opening balance %s printed before row %d starts the chain again (the running balance was %s)", v, rw.seq, prev)
+				x.Printf("opening balance %s printed before row %d starts the chain again (the running balance was %s)", v, rw.seq, prev)
 				if lastRestart < 0 {
 					firstEnd = prev
 				}
@@ -743,7 +744,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	st.Proof = proof
 	rec := Judge(txs, proof, st.ClosingBalance != nil)
 	st.Reconciliation = rec
-	x.printf("%d transaction(s); %s: %s", len(txs), rec.Status, rec.Message)
+	x.Printf("%d transaction(s); %s: %s", len(txs), rec.Status, rec.Message)
 	if dropped > 0 {
 		st.Warnings = append(st.Warnings, fmt.Sprintf("%d line(s) with amounts after the closing balance were not read as transactions", dropped))
 	}
@@ -758,7 +759,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 // card's "TOTAL" that is its new balance). It returns, per transaction,
 // the number of totals lines that prove it, and how many lines prove
 // something.
-func totalsProve(txs []Transaction, txSeq []int, markers []marker, opening *decimal.Decimal, card bool, x *explainer) (proven []int, lines int) {
+func totalsProve(txs []Transaction, txSeq []int, markers []marker, opening *decimal.Decimal, card bool, x *explain.Writer) (proven []int, lines int) {
 	proven = make([]int, len(txs))
 	from := 0
 	for _, m := range markers {
@@ -797,7 +798,7 @@ func totalsProve(txs []Transaction, txSeq []int, markers []marker, opening *deci
 				ok = false
 			}
 		}
-		x.printf("totals line after %d row(s): %d transaction(s) add up to it: %v", m.after, len(covered), ok)
+		x.Printf("totals line after %d row(s): %d transaction(s) add up to it: %v", m.after, len(covered), ok)
 		if ok {
 			lines++
 			for _, i := range covered {

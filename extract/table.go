@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"passbook/extract/cells"
+	"passbook/extract/explain"
 	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 
@@ -395,10 +396,10 @@ func dateLabel(labels []label) int {
 
 // readRows turns a segment's lines into rows, joining wrapped descriptions
 // and setting aside brought-forward, carried-forward and total lines.
-func readRows(seg *segment, segID int, rows []row, markers []marker, x *explainer) ([]row, []marker) {
+func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.Writer) ([]row, []marker) {
 	if seg.skip {
-		if x.on() && len(seg.lines) > 0 {
-			x.printf("table %d (page %d): skipped: it lists balances, not movements", segID, seg.lines[0].Page+1)
+		if x.On() && len(seg.lines) > 0 {
+			x.Printf("table %d (page %d): skipped: it lists balances, not movements", segID, seg.lines[0].Page+1)
 		}
 		return rows, markers
 	}
@@ -548,18 +549,18 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		near := lastLine != nil && (lastLine.Page == l.Page && l.Y0-lastLine.Y0 < 2.5*pitch || lastLine.Page == l.Page-1)
 		switch {
 		case isStat:
-			x.printf("  left out %s: a figure about the balance (average, minimum), not a movement", lineRef(l))
+			x.Printf("  left out %s: a figure about the balance (average, minimum), not a movement", explain.LineRef(l))
 			cur = -1
 		case !hasMove && lexicon.HasPhrase(folded, lexicon.Vocab().Opening):
 			if v, ok := balanceOn(seg.lines, li, bal, lexicon.Vocab().Opening); ok {
 				markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
-				x.printf("  opening balance %s from %s", v, lineRef(l))
+				x.Printf("  opening balance %s from %s", v, explain.LineRef(l))
 			}
 			cur = -1
 		case !hasMove && lexicon.HasPhrase(folded, lexicon.Vocab().Closing):
 			if v, ok := balanceOn(seg.lines, li, bal, lexicon.Vocab().Closing); ok {
 				markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
-				x.printf("  closing balance %s from %s", v, lineRef(l))
+				x.Printf("  closing balance %s from %s", v, explain.LineRef(l))
 			}
 			cur = -1
 		case hasMove && len(rows) == first && restatesRow(text, lexicon.Vocab().Opening, amounts, bal):
@@ -568,19 +569,19 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// rows start from, not a movement.
 			v := restatedBalance(amounts, bal)
 			markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
-			x.printf("  opening balance %s from %s: it restates a balance above the first movement", v, lineRef(l))
+			x.Printf("  opening balance %s from %s: it restates a balance above the first movement", v, explain.LineRef(l))
 			cur = -1
 		case hasMove && restatesRow(text, lexicon.Vocab().Closing, amounts, bal) && !movementBelow(seg, l):
 			v := restatedBalance(amounts, bal)
 			markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
-			x.printf("  closing balance %s from %s: it restates a balance below the last movement", v, lineRef(l))
+			x.Printf("  closing balance %s from %s: it restates a balance below the last movement", v, explain.LineRef(l))
 			cur = -1
 		case dateTok == nil && lexicon.HasPhrase(folded, lexicon.Vocab().Totals) && !wrappedDescription(seg, l, prevLine, cur, dl, amounts):
 			if len(amounts) > 0 {
 				markers = append(markers, marker{kind: "total", cells: amounts, after: len(rows)})
-				x.printf("  totals line %s: the rows above it must add up to it", lineRef(l))
+				x.Printf("  totals line %s: the rows above it must add up to it", explain.LineRef(l))
 			} else {
-				x.printf("  left out %s: a totals line", lineRef(l))
+				x.Printf("  left out %s: a totals line", explain.LineRef(l))
 			}
 			cur = -1
 		case dateTok != nil && hasMove:
@@ -620,14 +621,14 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			// "PURCHASES", "Payments and other credits" over the rows of
 			// a section: not the next row's description, nor the last's.
 			// The rows under it take its direction where it names one.
-			x.printf("  left out %s: a section's title", lineRef(l))
+			x.Printf("  left out %s: a section's title", explain.LineRef(l))
 			title = strings.TrimSpace(lexicon.FoldLabel(l.Text()))
 			cur = -1
 		case len(amounts) == 0 && len(seg.labels) == 0 && overMoney(seg, l):
 			// In a table with no heading the lexicon knows, a line of
 			// words over its money columns is its heading, not a
 			// description: descriptions stand left of the figures.
-			x.printf("  left out %s: words over the money columns, the table's heading, or a line of it", lineRef(l))
+			x.Printf("  left out %s: words over the money columns, the table's heading, or a line of it", explain.LineRef(l))
 			cur = -1
 			headingLine = l
 		case len(amounts) == 0 && len(seg.labels) == 0 && headingLine != nil && prevLine == headingLine && dateTok == nil && follows(prevLine, l):
@@ -650,7 +651,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 			if len(amounts) == 0 && text != "" && !inDateColumn(seg, l, dl) && !allHeadings(l) {
 				texts = append(texts, descLine{l: l, text: text})
 			} else {
-				x.printf("  left out %s: no date, no movement, and not a description's line", lineRef(l))
+				x.Printf("  left out %s: no date, no movement, and not a description's line", explain.LineRef(l))
 			}
 			cur = -1
 			// A line left out is no row for the lines below it to be
@@ -688,7 +689,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 		// printed: a box of dates and sums ("Statement date | Payment
 		// due date | Credit limit"), not a table of movements.
 		if len(rows) > first {
-			x.printf("  left out the %d row(s) of table %d: figures with no description under headings with none, a summary box", len(rows)-first, segID)
+			x.Printf("  left out the %d row(s) of table %d: figures with no description under headings with none, a summary box", len(rows)-first, segID)
 		}
 		rows = rows[:first]
 	}
@@ -702,7 +703,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explaine
 // one never earlier than the other (a purchase is booked after it is
 // made). Rows keep the first date when nothing decides. It reports a
 // guess: columns that differ, decided by neither order nor period.
-func postingColumn(rows []row, order cells.DateOrder, ps, pe *time.Time, printed bool, x *explainer) (guessed bool) {
+func postingColumn(rows []row, order cells.DateOrder, ps, pe *time.Time, printed bool, x *explain.Writer) (guessed bool) {
 	var first, second []cells.DateToken
 	for _, r := range rows {
 		if r.alt != nil {
@@ -757,7 +758,7 @@ func postingColumn(rows []row, order cells.DateOrder, ps, pe *time.Time, printed
 	default:
 		return differ
 	}
-	x.printf("  the second date column %s: it is the booking date", why)
+	x.Printf("  the second date column %s: it is the booking date", why)
 	for i := range rows {
 		if rows[i].alt != nil {
 			rows[i].date, *rows[i].alt = *rows[i].alt, rows[i].date
@@ -1384,7 +1385,7 @@ func rowsUnder(lines []*layout.Line, labels []label, least int) (segment, bool) 
 // buildSegments cuts the document's lines into table segments: from each
 // heading to the next heading or the end of its page. A page with no heading
 // continues the table of the page before it.
-func buildSegments(pages [][]*layout.Line, x *explainer) []segment {
+func buildSegments(pages [][]*layout.Line, x *explain.Writer) []segment {
 	var segs []segment
 	var lastLabels []label
 	lastSection := 0
@@ -1396,10 +1397,10 @@ func buildSegments(pages [][]*layout.Line, x *explainer) []segment {
 		if len(hs) == 0 {
 			if found {
 				segs = append(segs, segment{lines: lines, labels: lastLabels, section: lastSection, skip: lastSkip, cont: true})
-				x.printf("page %d: no heading: its lines continue the table above", pi+1)
+				x.Printf("page %d: no heading: its lines continue the table above", pi+1)
 			} else {
 				before = append(before, pi)
-				x.printf("page %d: no heading", pi+1)
+				x.Printf("page %d: no heading", pi+1)
 			}
 			continue
 		}
@@ -1410,7 +1411,7 @@ func buildSegments(pages [][]*layout.Line, x *explainer) []segment {
 			for _, pj := range before {
 				if seg, ok := rowsUnder(pages[pj], hs[0].labels, 2); ok {
 					segs = append(segs, seg)
-					x.printf("page %d: its dated lines line up under the heading of page %d: read with it", pj+1, pi+1)
+					x.Printf("page %d: its dated lines line up under the heading of page %d: read with it", pj+1, pi+1)
 				}
 			}
 		} else if seg, ok := rowsUnder(lines[:hs[0].first], lastLabels, 1); ok {
@@ -1418,7 +1419,7 @@ func buildSegments(pages [][]*layout.Line, x *explainer) []segment {
 			// before it (the next account's table starts lower down).
 			seg.section, seg.skip = lastSection, lastSkip
 			segs = append(segs, seg)
-			x.printf("page %d: its rows above the heading continue the table above", pi+1)
+			x.Printf("page %d: its rows above the heading continue the table above", pi+1)
 		}
 		for k, h := range hs {
 			end := len(lines)
@@ -1438,7 +1439,7 @@ func buildSegments(pages [][]*layout.Line, x *explainer) []segment {
 				h.labels = completeHeading(h.labels, lastLabels)
 			}
 			skip := balances && !hasTextLabel(h.labels) || !hasMovementLabel(h.labels)
-			x.printf("page %d: heading at %s: %s (section %+d)", pi+1, lineRef(lines[h.first]), labelsText(h.labels), sec)
+			x.Printf("page %d: heading at %s: %s (section %+d)", pi+1, explain.LineRef(lines[h.first]), labelsText(h.labels), sec)
 			segs = append(segs, segment{lines: lines[h.last+1 : end], labels: h.labels, section: sec, skip: skip})
 			lastLabels, lastSection, lastSkip = h.labels, sec, skip
 			found = true
@@ -1454,10 +1455,10 @@ func buildSegments(pages [][]*layout.Line, x *explainer) []segment {
 		}
 		dateX, _, dated := dateColumn(all)
 		if dated < 2 {
-			x.printf("no heading anywhere, and %d dated line(s) with figures: no table", dated)
+			x.Printf("no heading anywhere, and %d dated line(s) with figures: no table", dated)
 			return nil
 		}
-		x.printf("no heading anywhere: every line with a date at %.0f, where %d dated lines with figures start, is read", dateX, dated)
+		x.Printf("no heading anywhere: every line with a date at %.0f, where %d dated lines with figures start, is read", dateX, dated)
 		segs = append(segs, segment{lines: all, dateX: dateX})
 	}
 	for i := range segs {
@@ -1472,7 +1473,7 @@ func buildSegments(pages [][]*layout.Line, x *explainer) []segment {
 				}
 			}
 		}
-		if x.on() && len(segs[i].lines) > 0 {
+		if x.On() && len(segs[i].lines) > 0 {
 			var cs []string
 			for _, c := range segs[i].cols {
 				why := "under heading " + fmt.Sprintf("%q", c.label)
@@ -1484,7 +1485,7 @@ func buildSegments(pages [][]*layout.Line, x *explainer) []segment {
 				}
 				cs = append(cs, fmt.Sprintf("%.0f-%.0f %s (%d amounts; %s)", c.x0, c.x1, c.role, c.n, why))
 			}
-			x.printf("table %d (page %d, %d lines): amount columns: %s", i, segs[i].lines[0].Page+1, len(segs[i].lines), strings.Join(cs, "; "))
+			x.Printf("table %d (page %d, %d lines): amount columns: %s", i, segs[i].lines[0].Page+1, len(segs[i].lines), strings.Join(cs, "; "))
 		}
 	}
 	return segs
@@ -1494,7 +1495,7 @@ func buildSegments(pages [][]*layout.Line, x *explainer) []segment {
 // heading of its own, only the money columns that stand where a column
 // of that role stood above: figures elsewhere on the page (a fees table
 // under the last rows) are not the table's.
-func keepColumns(seg *segment, above []column, x *explainer) {
+func keepColumns(seg *segment, above []column, x *explain.Writer) {
 	const slack = 20.0
 	for i := range seg.cols {
 		c := &seg.cols[i]
@@ -1502,7 +1503,7 @@ func keepColumns(seg *segment, above []column, x *explainer) {
 			continue
 		}
 		if !slices.ContainsFunc(above, func(a column) bool { return a.role == c.role && c.x0 < a.x1+slack && a.x0 < c.x1+slack }) {
-			x.printf("  column %.0f-%.0f stands where no %s column stood above: not the table's", c.x0, c.x1, c.role)
+			x.Printf("  column %.0f-%.0f stands where no %s column stood above: not the table's", c.x0, c.x1, c.role)
 			c.role, c.label = lexicon.RoleNone, ""
 		}
 	}

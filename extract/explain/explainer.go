@@ -1,4 +1,4 @@
-package extract
+package explain
 
 import (
 	"fmt"
@@ -12,20 +12,20 @@ import (
 // the readings tried with their arithmetic scores, and the lines left out
 // and why. A nil explainer writes nothing, so the analysis calls it
 // unconditionally.
-type explainer struct {
-	w io.Writer
+type Writer struct {
+	W io.Writer
 }
 
-func (x *explainer) on() bool { return x != nil && x.w != nil }
+func (x *Writer) On() bool { return x != nil && x.W != nil }
 
-func (x *explainer) printf(format string, args ...any) {
-	if x.on() {
-		fmt.Fprintf(x.w, format+"\n", args...)
+func (x *Writer) Printf(format string, args ...any) {
+	if x.On() {
+		fmt.Fprintf(x.W, format+"\n", args...)
 	}
 }
 
 // lineRef names a line for a person: its page, height and text.
-func lineRef(l *layout.Line) string {
+func LineRef(l *layout.Line) string {
 	t := l.Text()
 	if len(t) > 90 {
 		t = t[:87] + "..."
