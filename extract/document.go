@@ -69,7 +69,7 @@ type Document struct {
 	// year takes its dates in the year up to it.
 	Created time.Time
 	// Meta is what the file's metadata names (see parties.go).
-	Meta Meta
+	Meta source.Meta
 }
 
 // Analyze reads the words of a document's pages (from a text layer or from

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -460,3 +461,12 @@ func daysHeaded(lines []*layout.Line, x float64) bool {
 // maxDatelessRows is how far below a heading with no date datelessHeading
 // looks for the dates that open its rows.
 const maxDatelessRows = 40
+
+// labelsText lists a heading's labels with their roles.
+func labelsText(labels []label) string {
+	parts := make([]string, len(labels))
+	for i, lb := range labels {
+		parts[i] = fmt.Sprintf("%q@%.0f-%.0f=%s", lb.text, lb.x0, lb.x1, lb.role)
+	}
+	return strings.Join(parts, " | ")
+}

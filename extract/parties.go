@@ -15,12 +15,6 @@ import (
 	"golang.org/x/text/language"
 )
 
-// Meta is what a file's metadata says of it (a PDF's Info dictionary):
-// empty fields where it says nothing.
-type Meta struct {
-	Title, Author, Creator, Producer string
-}
-
 // readParties names the bank that issued a statement and the account's
 // holder, from what the document itself says; "" for what it does not.
 // No list of banks is consulted, and no document's words are built in:
@@ -42,7 +36,7 @@ type Meta struct {
 // outside are the lines outside the transaction tables (where an address
 // block is looked for), all every line, pages the pages they index: a
 // letterhead may have been taken into a table's first rows.
-func readParties(meta Meta, outside, all []*layout.Line, pages []source.Page) (bank, holder string) {
+func readParties(meta source.Meta, outside, all []*layout.Line, pages []source.Page) (bank, holder string) {
 	firstPage := func(ls []*layout.Line) []lineRun {
 		var first []*layout.Line
 		for _, l := range ls {
@@ -119,7 +113,7 @@ func lineRuns(lines []*layout.Line) []lineRun {
 
 // metaBank is the first of the metadata's author, title and creator that
 // the first page prints, as a name.
-func metaBank(meta Meta, segs []lineRun) string {
+func metaBank(meta source.Meta, segs []lineRun) string {
 	for _, v := range []string{meta.Author, meta.Title, meta.Creator} {
 		v = strings.Join(strings.Fields(v), " ")
 		if !nameLike(v) || knownPhrase(v) {

@@ -50,18 +50,18 @@ func TestReadParties(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name         string
-		meta         Meta
+		meta         source.Meta
 		lines        []string
 		bank, holder string
 	}{
-		{"letterhead and address block", Meta{Creator: "PDFlib 9.2", Producer: "PDFlib 9.2"}, letter, "Harbour Mutual", "Jane Q. Public"},
-		{"the author printed on the page", Meta{Author: "Quay Street", Title: "Statement"},
+		{"letterhead and address block", source.Meta{Creator: "PDFlib 9.2", Producer: "PDFlib 9.2"}, letter, "Harbour Mutual", "Jane Q. Public"},
+		{"the author printed on the page", source.Meta{Author: "Quay Street", Title: "Statement"},
 			append([]string{"40 760 8 Quay Street is a trading name"}, letter[1:]...), "Quay Street", "Jane Q. Public"},
-		{"software is not printed", Meta{Author: "Report Writer Pro"},
+		{"software is not printed", source.Meta{Author: "Report Writer Pro"},
 			append([]string{"40 40 10 BIC: HARBGB2LXXX", "40 52 10 IBAN GB29 NWBK 6016 1331 9268 19"}, letter[3:]...), "BIC HARBGB2LXXX", "Jane Q. Public"},
-		{"a BIC whose country is no country", Meta{}, []string{"40 40 10 SWIFT HARBJJ2L", "40 52 10 BIC HARBQQ2L", "40 200 10 Date Description Amount Balance"}, "", ""},
-		{"a title is no bank", Meta{}, []string{"40 40 18 Kontoauszug", "40 200 10 Datum Text Betrag Saldo", "40 214 10 Datum Text Betrag Saldo"}, "", ""},
-		{"an address block of the bank's own", Meta{}, []string{"40 40 18 Harbour Mutual", "40 62 18 1 Quay Street",
+		{"a BIC whose country is no country", source.Meta{}, []string{"40 40 10 SWIFT HARBJJ2L", "40 52 10 BIC HARBQQ2L", "40 200 10 Date Description Amount Balance"}, "", ""},
+		{"a title is no bank", source.Meta{}, []string{"40 40 18 Kontoauszug", "40 200 10 Datum Text Betrag Saldo", "40 214 10 Datum Text Betrag Saldo"}, "", ""},
+		{"an address block of the bank's own", source.Meta{}, []string{"40 40 18 Harbour Mutual", "40 62 18 1 Quay Street",
 			"40 200 10 Date Description Amount Balance", "40 214 10 01/02/2024 Coffee 3.20 96.80", "40 228 10 02/02/2024 Tea 1.20 95.60"}, "Harbour Mutual", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,19 +1,13 @@
 package extract
 
 import (
-	"math"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"passbook/extract/cells"
 	"passbook/extract/layout"
 	"passbook/extract/lexicon"
-	"passbook/extract/source"
-
-	"github.com/shopspring/decimal"
 )
 
 // currencyBySymbol names currencies whose symbol is not shared.
@@ -105,95 +99,6 @@ func readStatement(lines []*layout.Line, order cells.DateOrder, labels []label) 
 		}
 	}
 	return st
-}
-
-// ibanStart and ibanGroup read an IBAN printed in groups of four, letters
-// among them (GB29 NWBK 6016 1331 9268 19).
-var (
-	ibanStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{2}[0-9]{2}`) })
-	ibanGroup = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z0-9]{1,4}$`) })
-)
-
-// accountValue takes an account number as printed from the text after its
-// label: the words that hold digits or masking characters.
-func accountValue(words []source.Word) string {
-	var parts []string
-	for i, w := range words {
-		if i > 0 && w.X0-words[i-1].X1 > 1.2*(w.Y1-w.Y0) {
-			break // the next thing on the line ("12 High Street")
-		}
-		for _, f := range strings.Fields(w.Text) {
-			f = strings.TrimRight(f, ",;")
-			if len(parts) > 0 && ibanStart().MatchString(parts[0]) && ibanGroup().MatchString(f) {
-				parts = append(parts, f) // "GB29 NWBK 6016"
-				continue
-			}
-			if !strings.ContainsAny(f, "0123456789*•xX") || len(parts) > 0 && !strings.ContainsAny(f, "0123456789*•") {
-				return strings.Join(parts, " ")
-			}
-			if strings.ContainsAny(f, "0123456789*•") || strings.Trim(f, "xX-") == "" {
-				parts = append(parts, f)
-				continue
-			}
-			return strings.Join(parts, " ")
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// amountAfter returns the first amount on l to the right of a label among
-// phrases.
-func amountAfter(l *layout.Line, phrases []string) (decimal.Decimal, bool) {
-	end := lexicon.PhraseEnd(l.Words, phrases)
-	if end <= 0 {
-		return decimal.Decimal{}, false
-	}
-	endX := l.Words[end-1].X1
-	// A whole number is the amount only when nothing better follows: in
-	// "Ending Balance 16 $189,296.31" it counts the items.
-	var bare *layout.Token
-	for i, t := range l.Toks {
-		switch {
-		case t.X0 < endX:
-		case t.Kind == layout.TokAmount:
-			return t.Amount, true
-		case t.Bare && bare == nil:
-			bare = &l.Toks[i]
-		}
-	}
-	if bare != nil {
-		return bare.Amount, true
-	}
-	return decimal.Decimal{}, false
-}
-
-// labelAmount is the amount a label on lines[i] gives: after it on its
-// line, else in a box of labels over values, the first amount on the line
-// below that stands from the label's left edge to where the next label
-// starts ("Alter Kontostand" over "EUR + 2.853,82").
-func labelAmount(lines []*layout.Line, i int, phrases []string) (decimal.Decimal, bool) {
-	l := lines[i]
-	if v, ok := amountAfter(l, phrases); ok {
-		return v, true
-	}
-	start, end := lexicon.PhraseSpan(l.Words, phrases)
-	if start < 0 || i+1 >= len(lines) {
-		return decimal.Decimal{}, false
-	}
-	below := lines[i+1]
-	if below.Page != l.Page || below.Y0-l.Y1 > 1.5*l.Height() {
-		return decimal.Decimal{}, false
-	}
-	lo, hi := l.Words[start].X0-0.5*l.Em, math.Inf(1)
-	if end < len(l.Words) {
-		hi = l.Words[end].X0
-	}
-	for _, t := range below.Toks {
-		if t.Kind == layout.TokAmount && t.X0 >= lo && t.X1 <= hi+0.5*l.Em {
-			return t.Amount, true
-		}
-	}
-	return decimal.Decimal{}, false
 }
 
 // periodByShape is the period of a statement whose lines name none in

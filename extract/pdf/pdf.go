@@ -315,7 +315,7 @@ func (p *Doc) MadeByOCR() bool {
 // Meta is what the document's Info dictionary says of its title, author,
 // creator and producer (empty where it says nothing). extract reads a
 // bank's name from them when the page prints it too.
-func (p *Doc) Meta() extract.Meta {
+func (p *Doc) Meta() source.Meta {
 	get := func(key string) string {
 		var out [512]C.char
 		ck := C.CString(key)
@@ -325,7 +325,7 @@ func (p *Doc) Meta() extract.Meta {
 		}
 		return strings.TrimSpace(C.GoString(&out[0]))
 	}
-	return extract.Meta{Title: get("info:Title"), Author: get("info:Author"), Creator: get("info:Creator"), Producer: get("info:Producer")}
+	return source.Meta{Title: get("info:Title"), Author: get("info:Author"), Creator: get("info:Creator"), Producer: get("info:Producer")}
 }
 
 // ocrSoftware matches the producer or creator names of recognition
