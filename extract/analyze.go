@@ -14,6 +14,7 @@ import (
 	"passbook/extract/lexicon"
 	"passbook/extract/repair"
 	"passbook/extract/source"
+	"passbook/extract/tables"
 )
 
 // analyze finds the transaction tables in a document's words and reads them
@@ -57,21 +58,21 @@ func analyze(doc Document, x *explain.Writer) *Result {
 	// The lines hold the words from here on; the pages' own copies are
 	// let go (see withoutWords).
 	pages, doc.Pages = nil, withoutWords(doc.Pages)
-	byPage = mergeRecords(byPage, decimalComma)
+	byPage = tables.MergeRecords(byPage, decimalComma)
 	all = slices.Concat(byPage...)
-	segs := cutAtAccountNames(buildSegments(byPage, x))
-	one := accountPart{lines: all}
+	segs := cutAtAccountNames(tables.BuildSegments(byPage, x))
+	one := tables.AccountPart{Lines: all}
 	for i := range segs {
-		one.segs = append(one.segs, i)
+		one.Segs = append(one.Segs, i)
 	}
-	parts := splitAccounts(all, segs, true)
+	parts := tables.SplitAccounts(all, segs, true)
 	if parts == nil {
-		single := readAccounts(doc, all, segs, []accountPart{one}, x)
+		single := readAccounts(doc, all, segs, []tables.AccountPart{one}, x)
 		// Accounts named above their own tables that print no balance of
 		// their own are one account's names, unless its chain breaks
 		// where the next account's table starts and each account's own
 		// chain holds.
-		weak := splitAccounts(all, segs, false)
+		weak := tables.SplitAccounts(all, segs, false)
 		if weak == nil || single.Statement.Reconciliation.Status != ReconcileMismatch {
 			return single
 		}
@@ -91,7 +92,7 @@ func analyze(doc Document, x *explain.Writer) *Result {
 		return res
 	}
 	x.Printf("reading as one account")
-	if single := readAccounts(doc, all, segs, []accountPart{one}, x); single.Statement.Reconciliation.Status == ReconcileOK {
+	if single := readAccounts(doc, all, segs, []tables.AccountPart{one}, x); single.Statement.Reconciliation.Status == ReconcileOK {
 		return single
 	}
 	x.Printf("kept the reading as %d accounts", len(parts))
@@ -101,35 +102,35 @@ func analyze(doc Document, x *explain.Writer) *Result {
 // readAccounts reads the rows of each account part and reconciles them:
 // one part is the whole document's statement; several are each reconciled
 // as a statement of its own.
-func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []accountPart, x *explain.Writer) *Result {
+func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts []tables.AccountPart, x *explain.Writer) *Result {
 	// Each account's tables are read on their own: its brought-forward
 	// line opens its rows, not the document's.
 	type partRows struct {
-		rows    []row
-		markers []marker
+		rows    []tables.Row
+		markers []tables.Marker
 		outside []*layout.Line
-		labels  []label
+		labels  []tables.Label
 	}
 	read := make([]partRows, len(parts))
 	var toks []cells.DateToken
-	var labels []label
+	var labels []tables.Label
 	for k, p := range parts {
 		pr := &read[k]
 		inTable := map[*layout.Line]bool{}
-		for _, i := range p.segs {
-			pr.rows, pr.markers = readRows(&segs[i], i, pr.rows, pr.markers, x)
-			for _, l := range segs[i].lines {
+		for _, i := range p.Segs {
+			pr.rows, pr.markers = tables.ReadRows(&segs[i], i, pr.rows, pr.markers, x)
+			for _, l := range segs[i].Lines {
 				inTable[l] = true
 			}
-			pr.labels = append(pr.labels, segs[i].labels...)
+			pr.labels = append(pr.labels, segs[i].Labels...)
 		}
 		pr.rows = dropRelistings(pr.rows)
 		for _, r := range pr.rows {
-			if r.ownDate {
-				toks = append(toks, r.date)
+			if r.OwnDate {
+				toks = append(toks, r.Date)
 			}
 		}
-		for _, l := range p.lines {
+		for _, l := range p.Lines {
 			if !inTable[l] {
 				pr.outside = append(pr.outside, l)
 			}
@@ -146,7 +147,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 		if st.PeriodStart == nil {
 			var lines []*layout.Line
 			for _, p := range parts {
-				lines = append(lines, p.lines...)
+				lines = append(lines, p.Lines...)
 			}
 			st.PeriodStart, st.PeriodEnd = periodByShape(lines, order)
 		}
@@ -172,17 +173,17 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 			}
 		}
 	}
-	st.Bank, st.Holder = readParties(doc.Meta, outside, all, doc.Pages)
+	st.Bank, st.Holder = tables.ReadParties(doc.Meta, outside, all, doc.Pages)
 	ps, pe := st.PeriodStart, st.PeriodEnd
 	if ps == nil {
 		ps, pe = fallbackPeriod(all, order)
 	}
 	cardWords := cardPhrases(all)
 	card := cardWords >= 2
-	var allRows []row
+	var allRows []tables.Row
 	dateGuessed := false
 	for _, pr := range read {
-		dateGuessed = postingColumn(pr.rows, order, ps, pe, st.PeriodStart != nil, x) || dateGuessed
+		dateGuessed = tables.PostingColumn(pr.rows, order, ps, pe, st.PeriodStart != nil, x) || dateGuessed
 		allRows = append(allRows, pr.rows...)
 	}
 	// One word for a card (its title) and a card's layout make a card's
@@ -226,7 +227,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 	// lost minus, a misread digit.
 	ocr := slices.ContainsFunc(doc.Pages, func(p source.Page) bool { return p.OCR })
 	if len(parts) == 1 {
-		loose := looseAmounts(parts[0].lines, read[0].rows)
+		loose := looseAmounts(parts[0].Lines, read[0].rows)
 		st := res.Statement
 		if cardNamedOnce && cardTitled(all) {
 			// The one word for a card is the statement's title: read as
@@ -282,7 +283,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 	var offsets []int
 	for k, p := range parts {
 		ast := readStatement(read[k].outside, order, read[k].labels)
-		ast.AccountNumber = p.number
+		ast.AccountNumber = p.Number
 		if ast.PeriodStart == nil {
 			ast.PeriodStart, ast.PeriodEnd = st.PeriodStart, st.PeriodEnd
 		}
@@ -290,15 +291,15 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 			ast.Currency = st.Currency
 		}
 		offsets = append(offsets, len(res.Transactions))
-		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(parts[k].lines, read[k].rows), &ast, order, ps, pe, card, x)
+		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(parts[k].Lines, read[k].rows), &ast, order, ps, pe, card, x)
 		judgeRead(txs, &ast, doubts{ocr: ocr, card: card, yearAssumed: yearAssumed, cardByLayout: cardByLayout, dateGuessed: dateGuessed, cardNamedOnce: cardNamedOnce})
 		for i := range txs {
-			txs[i].Account = p.number
+			txs[i].Account = p.Number
 		}
 		res.Transactions = append(res.Transactions, txs...)
 		res.Statement.Warnings = append(res.Statement.Warnings, ast.Warnings...)
 		res.Statement.Accounts = append(res.Statement.Accounts, Account{
-			Number: p.number, Currency: ast.Currency, PeriodStart: ast.PeriodStart, PeriodEnd: ast.PeriodEnd,
+			Number: p.Number, Currency: ast.Currency, PeriodStart: ast.PeriodStart, PeriodEnd: ast.PeriodEnd,
 			OpeningBalance: ast.OpeningBalance, ClosingBalance: ast.ClosingBalance, Reconciliation: ast.Reconciliation, Proof: ast.Proof,
 		})
 	}
@@ -325,15 +326,15 @@ func readAccounts(doc Document, all []*layout.Line, segs []segment, parts []acco
 // negative ones, some of them negative (purchases, and the payments that
 // reduce what is owed). A bank's account prints money out as the
 // negative ones, and mostly money goes out.
-func cardLayout(rows []row) bool {
+func cardLayout(rows []tables.Row) bool {
 	pos, neg := 0, 0
 	for _, rw := range rows {
-		for _, c := range rw.cells {
+		for _, c := range rw.Cells {
 			switch {
-			case c.role == lexicon.RoleBalance:
+			case c.Role == lexicon.RoleBalance:
 				return false
-			case c.role != lexicon.RoleAmount:
-			case c.val.IsNegative():
+			case c.Role != lexicon.RoleAmount:
+			case c.Val.IsNegative():
 				neg++
 			default:
 				pos++
@@ -376,9 +377,9 @@ var today = time.Now
 func isCardStatement(lines []*layout.Line) bool { return cardPhrases(lines) >= 2 }
 
 // drcrMarked reports rows of which some amount prints a Dr/Cr word.
-func drcrMarked(rows []row) bool {
-	return slices.ContainsFunc(rows, func(rw row) bool {
-		return slices.ContainsFunc(rw.cells, func(c cell) bool { return c.drcr })
+func drcrMarked(rows []tables.Row) bool {
+	return slices.ContainsFunc(rows, func(rw tables.Row) bool {
+		return slices.ContainsFunc(rw.Cells, func(c tables.Cell) bool { return c.Drcr })
 	})
 }
 
@@ -466,11 +467,11 @@ func inPeriod(toks []cells.DateToken, order cells.DateOrder, st Statement) int {
 // "by date with daily balance" followed by the same items "by type"). A
 // table goes when at least three quarters of its rows have every amount
 // among the ones the balance-carrying tables hold.
-func dropRelistings(rows []row) []row {
+func dropRelistings(rows []tables.Row) []tables.Row {
 	withBal := map[int]bool{}
 	for _, rw := range rows {
 		if _, ok := printedBalance(rw); ok {
-			withBal[rw.segID] = true
+			withBal[rw.SegID] = true
 		}
 	}
 	if len(withBal) == 0 {
@@ -478,10 +479,10 @@ func dropRelistings(rows []row) []row {
 	}
 	pool := map[string]int{}
 	for _, rw := range rows {
-		if withBal[rw.segID] {
-			for _, c := range rw.cells {
-				if c.role != lexicon.RoleBalance {
-					pool[c.val.Abs().String()]++
+		if withBal[rw.SegID] {
+			for _, c := range rw.Cells {
+				if c.Role != lexicon.RoleBalance {
+					pool[c.Val.Abs().String()]++
 				}
 			}
 		}
@@ -489,21 +490,21 @@ func dropRelistings(rows []row) []row {
 	drop := map[int]bool{}
 	for i := 0; i < len(rows); {
 		j := i
-		for j < len(rows) && rows[j].segID == rows[i].segID {
+		for j < len(rows) && rows[j].SegID == rows[i].SegID {
 			j++
 		}
-		if !withBal[rows[i].segID] {
+		if !withBal[rows[i].SegID] {
 			n, matched := 0, 0
 			for _, rw := range rows[i:j] {
-				if !rowHasMove(rw) {
+				if !tables.RowHasMove(rw) {
 					continue
 				}
 				n++
 				ok := true
-				for _, c := range rw.cells {
-					if k := c.val.Abs().String(); c.role != lexicon.RoleBalance && pool[k] > 0 {
+				for _, c := range rw.Cells {
+					if k := c.Val.Abs().String(); c.Role != lexicon.RoleBalance && pool[k] > 0 {
 						pool[k]--
-					} else if c.role != lexicon.RoleBalance {
+					} else if c.Role != lexicon.RoleBalance {
 						ok = false
 					}
 				}
@@ -512,7 +513,7 @@ func dropRelistings(rows []row) []row {
 				}
 			}
 			if n > 0 && 4*matched >= 3*n {
-				drop[rows[i].segID] = true
+				drop[rows[i].SegID] = true
 			}
 		}
 		i = j
@@ -522,7 +523,7 @@ func dropRelistings(rows []row) []row {
 	}
 	kept := rows[:0:0]
 	for _, rw := range rows {
-		if !drop[rw.segID] {
+		if !drop[rw.SegID] {
 			kept = append(kept, rw)
 		}
 	}
@@ -538,7 +539,7 @@ func namesAccountAlone(l *layout.Line) bool {
 	if slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind != layout.TokText }) {
 		return false
 	}
-	return lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account) < 0 && namedAccount(l) != ""
+	return lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account) < 0 && tables.NamedAccount(l) != ""
 }
 
 // cutAtAccountNames ends a table where a line inside it names an account
@@ -546,30 +547,30 @@ func namesAccountAlone(l *layout.Line) bool {
 // a table of their own, so that they go to the account they are printed
 // under (splitAccounts), and the lines between (the account's name, its
 // balances) are the next account's, outside its tables.
-func cutAtAccountNames(segs []segment) []segment {
+func cutAtAccountNames(segs []tables.Segment) []tables.Segment {
 	dated := func(l *layout.Line) bool {
 		return slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate })
 	}
-	var out []segment
+	var out []tables.Segment
 	for _, sg := range segs {
 		start := 0
-		for i := 1; i < len(sg.lines); i++ {
-			if !namesAccountAlone(sg.lines[i]) {
+		for i := 1; i < len(sg.Lines); i++ {
+			if !namesAccountAlone(sg.Lines[i]) {
 				continue
 			}
-			next := slices.IndexFunc(sg.lines[i+1:], dated)
+			next := slices.IndexFunc(sg.Lines[i+1:], dated)
 			if next < 0 {
 				// The next account's rows are under a heading of their own.
-				next = len(sg.lines) - i - 1
+				next = len(sg.Lines) - i - 1
 			}
 			part := sg
-			part.lines = sg.lines[start:i]
+			part.Lines = sg.Lines[start:i]
 			out = append(out, part)
-			sg.cont = true
+			sg.Cont = true
 			start = i + 1 + next
 			i = start - 1
 		}
-		if sg.lines = sg.lines[start:]; len(sg.lines) > 0 || start == 0 {
+		if sg.Lines = sg.Lines[start:]; len(sg.Lines) > 0 || start == 0 {
 			out = append(out, sg)
 		}
 	}
@@ -581,12 +582,12 @@ func cutAtAccountNames(segs []segment) []segment {
 // date: balances, limits, sums, named in words the lexicon may not hold.
 // The arithmetic decides which, if any, are the opening and closing
 // balances (reconcile).
-func looseAmounts(lines []*layout.Line, rows []row) []decimal.Decimal {
+func looseAmounts(lines []*layout.Line, rows []tables.Row) []decimal.Decimal {
 	// A set of the rows' lines, not a search of rows for each line: that
 	// was lines × rows, half the time of a 500-page statement.
 	read := make(map[*layout.Line]bool, len(rows))
 	for _, r := range rows {
-		read[r.line] = true
+		read[r.Line] = true
 	}
 	first, last := len(lines), -1
 	for i, l := range lines {

@@ -7,6 +7,7 @@ import (
 	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
+	"passbook/extract/tables"
 )
 
 // cellAt is text placed on a synthetic page: left-aligned at x, or
@@ -134,20 +135,20 @@ func TestFindHeadersStacked(t *testing.T) {
 	for _, l := range lines {
 		layout.Tokenize(l, false)
 	}
-	hs := findHeaders(lines)
+	hs := tables.FindHeaders(lines)
 	if len(hs) != 1 {
 		t.Fatalf("got %d headers, want 1", len(hs))
 	}
 	var got []string
-	for _, lb := range hs[0].labels {
-		got = append(got, lb.text)
+	for _, lb := range hs[0].Labels {
+		got = append(got, lb.Text)
 	}
 	want := "Date|Narration|Value Dt|Withdrawal Amt.|Deposit Amt.|Closing Balance"
 	if strings.Join(got, "|") != want {
 		t.Errorf("labels = %s, want %s", strings.Join(got, "|"), want)
 	}
-	if hs[0].first != 0 || hs[0].last != 2 {
-		t.Errorf("band = %d..%d, want 0..2", hs[0].first, hs[0].last)
+	if hs[0].First != 0 || hs[0].Last != 2 {
+		t.Errorf("band = %d..%d, want 0..2", hs[0].First, hs[0].Last)
 	}
 }
 
@@ -155,7 +156,7 @@ func TestHeaderNeedsDateAndMoney(t *testing.T) {
 	pg := synthPage(1, []cellAt{at(10, "Deposits are protected up to the statutory limit")})
 	lines := layout.GroupLines(pg, 0)
 	layout.Tokenize(lines[0], false)
-	if hs := findHeaders(lines); len(hs) != 0 {
+	if hs := tables.FindHeaders(lines); len(hs) != 0 {
 		t.Errorf("a footer sentence was read as a table heading: %+v", hs)
 	}
 }
@@ -216,8 +217,8 @@ func TestHeadingsSetClose(t *testing.T) {
 		pg := synthPage(1, []cellAt{at(10, c.in)})
 		lines := layout.GroupLines(pg, 0)
 		var got []string
-		for _, lb := range buildLabels(lines) {
-			got = append(got, lb.text)
+		for _, lb := range tables.BuildLabels(lines) {
+			got = append(got, lb.Text)
 		}
 		if strings.Join(got, "|") != c.want {
 			t.Errorf("%q: labels %s, want %s", c.in, strings.Join(got, "|"), c.want)
@@ -229,12 +230,12 @@ func TestHeadingsSetClose(t *testing.T) {
 // wherever it stands.
 func TestDateLabelPrefersPosting(t *testing.T) {
 	for _, heads := range [][]string{{"Data operazione", "Data contabile"}, {"Posting Date", "Date"}, {"Date", "Date Posted"}} {
-		labels := []label{{text: heads[0], role: lexicon.ClassifyLabel(heads[0])}, {text: heads[1], role: lexicon.ClassifyLabel(heads[1])}, {text: "Amount", role: lexicon.RoleAmount}}
+		labels := []tables.Label{{Text: heads[0], Role: lexicon.ClassifyLabel(heads[0])}, {Text: heads[1], Role: lexicon.ClassifyLabel(heads[1])}, {Text: "Amount", Role: lexicon.RoleAmount}}
 		want := 1
 		if heads[0] == "Posting Date" {
 			want = 0
 		}
-		if got := dateLabel(labels); got != want {
+		if got := tables.DateLabel(labels); got != want {
 			t.Errorf("%v: date from label %d, want %d", heads, got, want)
 		}
 	}
@@ -269,13 +270,13 @@ func TestHeadingBandStopsAtDescription(t *testing.T) {
 		for _, l := range ls {
 			layout.Tokenize(l, false)
 		}
-		hs := findHeaders(ls)
+		hs := tables.FindHeaders(ls)
 		if len(hs) != 1 {
 			t.Fatalf("got %d headers, want 1", len(hs))
 		}
 		var got []string
-		for _, lb := range hs[0].labels {
-			got = append(got, lb.text)
+		for _, lb := range hs[0].Labels {
+			got = append(got, lb.Text)
 		}
 		return strings.Join(got, "|")
 	}
@@ -382,7 +383,7 @@ func TestDatelessHeadingWholePhrases(t *testing.T) {
 		for _, l := range lines {
 			layout.Tokenize(l, false)
 		}
-		if got := len(findHeaders(lines)); got != tc.want {
+		if got := len(tables.FindHeaders(lines)); got != tc.want {
 			t.Errorf("%v: %d headings, want %d", tc.head, got, tc.want)
 		}
 	}
@@ -397,7 +398,7 @@ func TestHeadingColumnGap(t *testing.T) {
 		[]cellAt{at(260, "Omschrijving")},
 	)
 	lines := layout.GroupLines(pg, 0)
-	got := labelsText(buildLabels(lines))
+	got := tables.LabelsText(tables.BuildLabels(lines))
 	want := `"Aankoopdatum"@100-160=transaction date | "Verwerkingsdatum"@170-250=date | "Naam / Omschrijving"@260-320=description | "Bedrag"@420-450=signed amount`
 	if got != want {
 		t.Errorf("labels %s\nwant %s", got, want)

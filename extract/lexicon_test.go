@@ -7,6 +7,7 @@ import (
 	"passbook/extract/cells"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
+	"passbook/extract/tables"
 )
 
 // lexiconCase is what one language's statements print, and what the rules
@@ -45,12 +46,12 @@ func checkLexicon(t *testing.T, c lexiconCase) {
 		}
 	}
 	for _, s := range c.in {
-		if got := sectionDirection(s); got != 1 {
+		if got := tables.SectionDirection(s); got != 1 {
 			t.Errorf("sectionDirection(%q) = %d, want 1", s, got)
 		}
 	}
 	for _, s := range c.out {
-		if got := sectionDirection(s); got != -1 {
+		if got := tables.SectionDirection(s); got != -1 {
 			t.Errorf("sectionDirection(%q) = %d, want -1", s, got)
 		}
 	}

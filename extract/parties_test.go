@@ -6,6 +6,7 @@ import (
 
 	"passbook/extract/layout"
 	"passbook/extract/source"
+	"passbook/extract/tables"
 )
 
 // partiesPage lays out text lines on an A4 page, a word at a time: each
@@ -67,7 +68,7 @@ func TestReadParties(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			pg := partiesPage(c.lines...)
 			lines := layout.GroupLines(pg, 0)
-			bank, holder := readParties(c.meta, lines, lines, []source.Page{pg})
+			bank, holder := tables.ReadParties(c.meta, lines, lines, []source.Page{pg})
 			if bank != c.bank || holder != c.holder {
 				t.Errorf("got bank %q holder %q, want %q and %q", bank, holder, c.bank, c.holder)
 			}

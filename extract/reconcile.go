@@ -11,6 +11,7 @@ import (
 	"passbook/extract/cells"
 	"passbook/extract/explain"
 	"passbook/extract/lexicon"
+	"passbook/extract/tables"
 
 	"github.com/shopspring/decimal"
 )
@@ -77,15 +78,15 @@ func (r reading) chain(d decimal.Decimal) decimal.Decimal {
 // readingsFor lists the readings to try, in the order ties are settled. On
 // a card statement, purchases are most rows: when most signed amounts are
 // printed positive, positive is first read as money out.
-func readingsFor(rows []row, card bool) []reading {
+func readingsFor(rows []tables.Row, card bool) []reading {
 	if !card {
 		return readings
 	}
 	pos, neg := 0, 0
 	for _, rw := range rows {
-		for _, c := range rw.cells {
-			if c.role == lexicon.RoleAmount {
-				if c.val.IsNegative() {
+		for _, c := range rw.Cells {
+			if c.Role == lexicon.RoleAmount {
+				if c.Val.IsNegative() {
 					neg++
 				} else {
 					pos++
@@ -103,11 +104,11 @@ func readingsFor(rows []row, card bool) []reading {
 // movement is a row's change to the balance under r. known is false when the
 // row's only amount carries no sign and nothing else says which way it went;
 // then abs is its size.
-func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known, any bool) {
-	for _, c := range rw.cells {
-		v := c.val.Abs()
-		role := c.role
-		if o, ok := r.cols[c.col]; ok {
+func (r reading) movement(rw tables.Row, unsigned bool) (d, abs decimal.Decimal, known, any bool) {
+	for _, c := range rw.Cells {
+		v := c.Val.Abs()
+		role := c.Role
+		if o, ok := r.cols[c.Col]; ok {
 			role = o
 		}
 		if r.swap && role == lexicon.RoleDebit {
@@ -124,33 +125,33 @@ func (r reading) movement(rw row, unsigned bool) (d, abs decimal.Decimal, known,
 			any = true
 		case lexicon.RoleAmount:
 			any = true
-			switch ind := r.indicated(rw.drcr); {
+			switch ind := r.indicated(rw.Drcr); {
 			case ind < 0:
 				d = d.Sub(v)
 			case ind > 0:
 				d = d.Add(v)
-			case rw.section != 0 && c.marked:
+			case rw.Section != 0 && c.Marked:
 				// A sign printed in a titled section is the sign ("-5.00" among deposits is a reversal).
-				d = d.Add(c.val)
-			case rw.section > 0:
+				d = d.Add(c.Val)
+			case rw.Section > 0:
 				d = d.Add(v)
-			case rw.section < 0:
+			case rw.Section < 0:
 				d = d.Sub(v)
 			// A title in the table gives no direction to an amount that
 			// carries a Dr/Cr word ("102.92 C" under "débit" on a card):
 			// the word says it, as the reading counts it.
-			case rw.titled > 0 && !c.drcr:
+			case rw.Titled > 0 && !c.Drcr:
 				d = d.Add(v)
-			case rw.titled < 0 && !c.drcr:
+			case rw.Titled < 0 && !c.Drcr:
 				d = d.Sub(v)
-			case unsigned, c.lost:
+			case unsigned, c.Lost:
 				abs = abs.Add(v)
 				continue
 			default:
 				if r.flip {
-					d = d.Sub(c.val)
+					d = d.Sub(c.Val)
 				} else {
-					d = d.Add(c.val)
+					d = d.Add(c.Val)
 				}
 			}
 		}
@@ -195,19 +196,19 @@ func indicatorDir(word string) int {
 // money, for a table whose headings sit over the wrong columns), and with
 // indicator words nothing tells given each direction (at most two such
 // words).
-func variants(rows []row, readings []reading) []reading {
+func variants(rows []tables.Row, readings []reading) []reading {
 	var cols []int
 	seenCol := map[int]bool{}
 	var words []string
 	seenWord := map[string]bool{}
 	for _, rw := range rows {
-		for _, c := range rw.cells {
-			if (c.role == lexicon.RoleDebit || c.role == lexicon.RoleCredit) && !seenCol[c.col] {
-				seenCol[c.col] = true
-				cols = append(cols, c.col)
+		for _, c := range rw.Cells {
+			if (c.Role == lexicon.RoleDebit || c.Role == lexicon.RoleCredit) && !seenCol[c.Col] {
+				seenCol[c.Col] = true
+				cols = append(cols, c.Col)
 			}
 		}
-		if w := strings.TrimSpace(lexicon.FoldLabel(rw.drcr)); w != "" && indicatorDir(rw.drcr) == 0 && !seenWord[w] {
+		if w := strings.TrimSpace(lexicon.FoldLabel(rw.Drcr)); w != "" && indicatorDir(rw.Drcr) == 0 && !seenWord[w] {
 			seenWord[w] = true
 			words = append(words, w)
 		}
@@ -258,10 +259,10 @@ func variants(rows []row, readings []reading) []reading {
 }
 
 // printedBalance returns the balance a row prints, if any.
-func printedBalance(rw row) (decimal.Decimal, bool) {
-	for _, c := range rw.cells {
-		if c.role == lexicon.RoleBalance {
-			return c.val, true
+func printedBalance(rw tables.Row) (decimal.Decimal, bool) {
+	for _, c := range rw.Cells {
+		if c.Role == lexicon.RoleBalance {
+			return c.Val, true
 		}
 	}
 	return decimal.Decimal{}, false
@@ -269,16 +270,16 @@ func printedBalance(rw row) (decimal.Decimal, bool) {
 
 // unsignedAmounts reports a signed-amount column that never shows a sign:
 // its direction must come from the balance.
-func unsignedAmounts(rows []row) bool {
+func unsignedAmounts(rows []tables.Row) bool {
 	seen := false
 	for _, rw := range rows {
-		if strings.TrimSpace(rw.drcr) != "" {
+		if strings.TrimSpace(rw.Drcr) != "" {
 			return false
 		}
-		for _, c := range rw.cells {
-			if c.role == lexicon.RoleAmount {
+		for _, c := range rw.Cells {
+			if c.Role == lexicon.RoleAmount {
 				seen = true
-				if c.marked || c.val.IsNegative() {
+				if c.Marked || c.Val.IsNegative() {
 					return false
 				}
 			}
@@ -289,7 +290,7 @@ func unsignedAmounts(rows []row) bool {
 
 // score counts the printed balances that follow from the one before under
 // r, starting from prev when have is set.
-func score(rows []row, r reading, unsigned bool, prev decimal.Decimal, have bool) int {
+func score(rows []tables.Row, r reading, unsigned bool, prev decimal.Decimal, have bool) int {
 	n := 0
 	for _, rw := range rows {
 		d, abs, known, _ := r.movement(rw, unsigned)
@@ -315,7 +316,7 @@ func score(rows []row, r reading, unsigned bool, prev decimal.Decimal, have bool
 // columns that the printed balances agree with most; ties keep the headings'
 // plain meaning. Segments are judged apart because a page's headings can be
 // placed so that a lone column is matched to the wrong heading.
-func chooseReadings(rows []row, readings []reading, unsigned bool, opening *decimal.Decimal, x *explain.Writer) map[int]reading {
+func chooseReadings(rows []tables.Row, readings []reading, unsigned bool, opening *decimal.Decimal, x *explain.Writer) map[int]reading {
 	out := map[int]reading{}
 	var prev decimal.Decimal
 	have := opening != nil
@@ -324,7 +325,7 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 	}
 	for i := 0; i < len(rows); {
 		j := i
-		for j < len(rows) && rows[j].segID == rows[i].segID {
+		for j < len(rows) && rows[j].SegID == rows[i].SegID {
 			j++
 		}
 		best, bestScore := readings[0], -1
@@ -340,7 +341,7 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 				best, bestScore = r, s
 			}
 		}
-		out[rows[i].segID] = best
+		out[rows[i].SegID] = best
 		// The runner-up, for --explain: the best of the readings that
 		// move some row otherwise than the chosen one.
 		var second *reading
@@ -352,9 +353,9 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 			}
 		}
 		if second != nil {
-			x.Printf("table %d: reading %s: %d printed balance(s) follow; runner-up %s: %d", rows[i].segID, best, bestScore, *second, secondScore)
+			x.Printf("table %d: reading %s: %d printed balance(s) follow; runner-up %s: %d", rows[i].SegID, best, bestScore, *second, secondScore)
 		} else {
-			x.Printf("table %d: reading %s: %d printed balance(s) follow", rows[i].segID, best, bestScore)
+			x.Printf("table %d: reading %s: %d printed balance(s) follow", rows[i].SegID, best, bestScore)
 		}
 		for _, rw := range rows[i:j] {
 			if b, ok := printedBalance(rw); ok {
@@ -367,7 +368,7 @@ func chooseReadings(rows []row, readings []reading, unsigned bool, opening *deci
 }
 
 // sameMovements reports two readings that move every row alike.
-func sameMovements(rows []row, a, b reading, unsigned bool) bool {
+func sameMovements(rows []tables.Row, a, b reading, unsigned bool) bool {
 	for _, rw := range rows {
 		da, _, _, _ := a.movement(rw, unsigned)
 		db, _, _, _ := b.movement(rw, unsigned)
@@ -382,7 +383,7 @@ func sameMovements(rows []row, a, b reading, unsigned bool) bool {
 // reading of the amount columns the balances agree with, fills in balances
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
-func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statement, order cells.DateOrder, periodStart, periodEnd *time.Time, card bool, x *explain.Writer) []Transaction {
+func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decimal, st *Statement, order cells.DateOrder, periodStart, periodEnd *time.Time, card bool, x *explain.Writer) []Transaction {
 	if newestFirst(rows, order, periodStart, periodEnd) {
 		// The rows run from the newest: read them from the oldest, so
 		// the balances chain forward and the rows come out in the order
@@ -393,12 +394,12 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		slices.Reverse(rows)
 		markers = slices.Clone(markers)
 		for i := range markers {
-			markers[i].after = len(rows) - markers[i].after
+			markers[i].After = len(rows) - markers[i].After
 		}
 		slices.Reverse(markers)
 	}
 	for i := range rows {
-		rows[i].seq = i
+		rows[i].Seq = i
 	}
 	if x.On() {
 		x.Printf("summary: opening %s, closing %s, total in %s, total out %s", decText(st.OpeningBalance), decText(st.ClosingBalance), decText(st.TotalIn), decText(st.TotalOut))
@@ -411,7 +412,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	for i := range rows {
 		// Inside a table, a section's title gives its unsigned rows
 		// their direction (rows stay in the order printed).
-		rows[i].titled = titleDirection(rows[i].title, card)
+		rows[i].Titled = tables.TitleDirection(rows[i].Title, card)
 	}
 	unsigned := unsignedAmounts(rows)
 	readings := readingsFor(rows, card)
@@ -428,8 +429,8 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	// back from the first printed balance.
 	var opening *decimal.Decimal
 	for _, m := range markers {
-		if m.kind == "opening" && m.after == 0 {
-			v := m.val
+		if m.Kind == "opening" && m.After == 0 {
+			v := m.Val
 			opening = &v
 			break
 		}
@@ -446,7 +447,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 			d, _, known, _ := best.movement(rw, unsigned)
 			if b, ok := printedBalance(rw); ok && known {
 				v := b.Sub(sum).Sub(best.chain(d))
-				opening, derivedOpening, anchor = &v, true, rw.seq
+				opening, derivedOpening, anchor = &v, true, rw.Seq
 				break
 			}
 			if !known {
@@ -464,8 +465,8 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	// Closing balance: the summary, else a carried-forward line at the end.
 	if st.ClosingBalance == nil {
 		for i := len(markers) - 1; i >= 0; i-- {
-			if markers[i].kind == "closing" && markers[i].after == len(rows) {
-				v := markers[i].val
+			if markers[i].Kind == "closing" && markers[i].After == len(rows) {
+				v := markers[i].Val
 				st.ClosingBalance = &v
 				break
 			}
@@ -515,14 +516,14 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	// balance the rows end at from the opening balance (or from a balance
 	// printed outside the tables), is the closing balance in words no
 	// lexicon holds, not a movement.
-	if n := len(rows); st.ClosingBalance == nil && n > 1 && !rows[n-1].ownDate && len(rows[n-1].cells) == 1 && !anyPrintedBalance(rows) {
+	if n := len(rows); st.ClosingBalance == nil && n > 1 && !rows[n-1].OwnDate && len(rows[n-1].Cells) == 1 && !anyPrintedBalance(rows) {
 		starts := loose
 		if opening != nil {
 			starts = []decimal.Decimal{*opening}
 		}
 		if net, _, ok := netMovement(rows[:n-1], bySeg, unsigned); ok {
 			for _, a := range starts {
-				if end := a.Add(net); end.Abs().Equal(rows[n-1].cells[0].val.Abs()) {
+				if end := a.Add(net); end.Abs().Equal(rows[n-1].Cells[0].Val.Abs()) {
 					x.Printf("opening balance %s, closing balance %s: the last line's figure is the balance the rows above end at", a, end)
 					if opening == nil {
 						o := a
@@ -542,8 +543,8 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	if opening == nil && st.ClosingBalance != nil && !anyPrintedBalance(rows) {
 		v := *st.ClosingBalance
 		for _, rw := range rows {
-			d, _, _, _ := bySeg[rw.segID].movement(rw, unsigned)
-			v = v.Sub(bySeg[rw.segID].chain(d))
+			d, _, _, _ := bySeg[rw.SegID].movement(rw, unsigned)
+			v = v.Sub(bySeg[rw.SegID].chain(d))
 		}
 		opening, openingFromClosing = &v, true
 	}
@@ -566,37 +567,37 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 	lastRestart := -1        // the row the last restart was printed before
 	firstEnd := decimal.Zero // the running balance where the first chain ended
 	for _, m := range markers {
-		if m.kind == "opening" && m.after > 0 {
-			restarts[m.after] = m.val
+		if m.Kind == "opening" && m.After > 0 {
+			restarts[m.After] = m.Val
 		}
 	}
 	for ri, rw := range rows {
-		if v, ok := restarts[rw.seq]; ok && havePrev {
+		if v, ok := restarts[rw.Seq]; ok && havePrev {
 			switch {
 			case prev.Equal(v):
 				proof.Checks++
 				proof.Proven = len(txs)
 			case restartHolds(rows[ri:], bySeg, unsigned, prev, v):
-				x.Printf("opening balance %s printed before row %d starts the chain again (the running balance was %s)", v, rw.seq, prev)
+				x.Printf("opening balance %s printed before row %d starts the chain again (the running balance was %s)", v, rw.Seq, prev)
 				if lastRestart < 0 {
 					firstEnd = prev
 				}
-				prev, lastRestart = v, rw.seq
+				prev, lastRestart = v, rw.Seq
 			}
 		}
-		r := bySeg[rw.segID]
+		r := bySeg[rw.SegID]
 		d, abs, known, any := r.movement(rw, unsigned)
 		b, hasBal := printedBalance(rw)
 		// A row whose amount recognition could not read moved its balance
 		// from the one before: that change is its amount.
-		lost := !any && rw.amountLost != "" && hasBal && havePrev
+		lost := !any && rw.AmountLost != "" && hasBal && havePrev
 		if lost {
 			d, known = r.chain(b.Sub(prev)), true
 		}
 		if !any && !lost {
 			// A dated line with no money moving: a note, or a day's balance to check.
 			if hasBal && havePrev {
-				if !(derivedOpening && rw.seq == anchor) {
+				if !(derivedOpening && rw.Seq == anchor) {
 					proof.Checks++
 					proof.Proven = len(txs)
 				}
@@ -607,34 +608,34 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 			}
 			continue
 		}
-		tx := Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.desc, " ")), " "), Page: rw.page + 1, Box: rw.box}
-		if rw.hasDate {
-			if t, ok := rw.date.Resolve(order, periodStart, periodEnd); ok {
+		tx := Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.Desc, " ")), " "), Page: rw.Page + 1, Box: rw.Box}
+		if rw.HasDate {
+			if t, ok := rw.Date.Resolve(order, periodStart, periodEnd); ok {
 				tx.Date = t
 			} else {
 				// No date at all: the row is never proven.
 				tx.Provenance.DateUnread = true
-				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateUnresolved, Read: rw.date.Text, Message: "date could not be read: " + rw.date.Text})
+				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateUnresolved, Read: rw.Date.Text, Message: "date could not be read: " + rw.Date.Text})
 			}
 		}
 		if lost {
 			tx.Provenance.AmountFromBalance = true
-			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnAmountFromBalance, Read: rw.amountLost,
-				Message: fmt.Sprintf("amount not readable (recognised as %q): taken from the change in the balance", rw.amountLost)})
+			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnAmountFromBalance, Read: rw.AmountLost,
+				Message: fmt.Sprintf("amount not readable (recognised as %q): taken from the change in the balance", rw.AmountLost)})
 		}
-		if rw.line != nil {
-			if c := lowConfidence(rw.line); c > 0 {
+		if rw.Line != nil {
+			if c := lowConfidence(rw.Line); c > 0 {
 				tx.Provenance.LowConfidence = c
 				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnLowConfidence, Confidence: c,
 					Message: fmt.Sprintf("recognised with low confidence (%.0f%%): check this row first", c)})
 			}
 		}
 		switch {
-		case rw.dateUnread:
+		case rw.DateUnread:
 			tx.Provenance.DateUnread = true
 			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateUnread,
-				Message: "the date printed on this row could not be read: the date " + map[bool]string{false: "above", true: "below"}[rw.dateBelow] + " is used"})
-		case !rw.ownDate:
+				Message: "the date printed on this row could not be read: the date " + map[bool]string{false: "above", true: "below"}[rw.DateBelow] + " is used"})
+		case !rw.OwnDate:
 			tx.Provenance.DateFromAbove = true
 			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateFromAbove, Message: "no date printed on this row: the date above is used"})
 		}
@@ -670,7 +671,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		case hasBal:
 			// The balance the opening was worked back from meets it by
 			// construction: it checks nothing.
-			if havePrev && !(derivedOpening && rw.seq == anchor) {
+			if havePrev && !(derivedOpening && rw.Seq == anchor) {
 				proof.Checks++
 				proof.Proven = len(txs) + 1
 				if want := prev.Add(r.chain(d)); !want.Equal(b) {
@@ -692,7 +693,7 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 			tx.Warnings = append(tx.Warnings, fromZeroWarning())
 		}
 		txs = append(txs, tx)
-		txSeq = append(txSeq, rw.seq)
+		txSeq = append(txSeq, rw.Seq)
 		lastPrinted = hasBal
 	}
 
@@ -706,8 +707,8 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 		proof.Checks++
 		closing = nil
 		for _, m := range markers {
-			if m.kind == "closing" && m.after >= lastRestart {
-				v := m.val
+			if m.Kind == "closing" && m.After >= lastRestart {
+				v := m.Val
 				closing = &v
 			}
 		}
@@ -759,17 +760,17 @@ func reconcile(rows []row, markers []marker, loose []decimal.Decimal, st *Statem
 // card's "TOTAL" that is its new balance). It returns, per transaction,
 // the number of totals lines that prove it, and how many lines prove
 // something.
-func totalsProve(txs []Transaction, txSeq []int, markers []marker, opening *decimal.Decimal, card bool, x *explain.Writer) (proven []int, lines int) {
+func totalsProve(txs []Transaction, txSeq []int, markers []tables.Marker, opening *decimal.Decimal, card bool, x *explain.Writer) (proven []int, lines int) {
 	proven = make([]int, len(txs))
 	from := 0
 	for _, m := range markers {
-		if m.kind != "total" {
+		if m.Kind != "total" {
 			continue
 		}
 		var in, out decimal.Decimal
 		var covered []int
 		for i, seq := range txSeq {
-			if seq >= from && seq < m.after {
+			if seq >= from && seq < m.After {
 				covered = append(covered, i)
 				if txs[i].AmountIn != nil {
 					in = in.Add(*txs[i].AmountIn)
@@ -780,25 +781,25 @@ func totalsProve(txs []Transaction, txSeq []int, markers []marker, opening *deci
 			}
 		}
 		first := from == 0
-		from = m.after
+		from = m.After
 		if len(covered) == 0 {
 			continue
 		}
 		ok := true
-		for _, c := range m.cells {
-			switch net := in.Sub(out); c.role {
+		for _, c := range m.Cells {
+			switch net := in.Sub(out); c.Role {
 			case lexicon.RoleDebit:
-				ok = ok && c.val.Abs().Equal(out)
+				ok = ok && c.Val.Abs().Equal(out)
 			case lexicon.RoleCredit:
-				ok = ok && c.val.Abs().Equal(in)
+				ok = ok && c.Val.Abs().Equal(in)
 			case lexicon.RoleAmount:
-				carried := opening != nil && first && (c.val.Equal(opening.Add(net)) || card && c.val.Equal(opening.Sub(net)))
-				ok = ok && (c.val.Equal(net) || card && c.val.Equal(net.Neg()) || carried)
+				carried := opening != nil && first && (c.Val.Equal(opening.Add(net)) || card && c.Val.Equal(opening.Sub(net)))
+				ok = ok && (c.Val.Equal(net) || card && c.Val.Equal(net.Neg()) || carried)
 			default:
 				ok = false
 			}
 		}
-		x.Printf("totals line after %d row(s): %d transaction(s) add up to it: %v", m.after, len(covered), ok)
+		x.Printf("totals line after %d row(s): %d transaction(s) add up to it: %v", m.After, len(covered), ok)
 		if ok {
 			lines++
 			for _, i := range covered {
@@ -819,7 +820,7 @@ func decText(d *decimal.Decimal) string {
 
 // readingBySums settles the reading of a statement that prints no running
 // balance by its printed sums of money in and out.
-func readingBySums(rows []row, readings []reading, unsigned bool, totalIn, totalOut *decimal.Decimal) (reading, bool) {
+func readingBySums(rows []tables.Row, readings []reading, unsigned bool, totalIn, totalOut *decimal.Decimal) (reading, bool) {
 	if totalIn == nil || totalOut == nil || unsigned || anyPrintedBalance(rows) {
 		return reading{}, false
 	}
@@ -841,7 +842,7 @@ func readingBySums(rows []row, readings []reading, unsigned bool, totalIn, total
 }
 
 // anyPrintedBalance reports whether any row prints a balance.
-func anyPrintedBalance(rows []row) bool {
+func anyPrintedBalance(rows []tables.Row) bool {
 	for _, rw := range rows {
 		if _, ok := printedBalance(rw); ok {
 			return true
@@ -866,7 +867,7 @@ func sums(txs []Transaction) (in, out decimal.Decimal) {
 // readingByTotal settles the reading of a statement that prints no
 // running balance by its closing balance: the first reading under which the
 // opening balance and every row's movement come to it.
-func readingByTotal(rows []row, readings []reading, unsigned bool, opening, closing *decimal.Decimal) (reading, bool) {
+func readingByTotal(rows []tables.Row, readings []reading, unsigned bool, opening, closing *decimal.Decimal) (reading, bool) {
 	if opening == nil || closing == nil || unsigned {
 		return reading{}, false
 	}
@@ -892,10 +893,10 @@ func readingByTotal(rows []row, readings []reading, unsigned bool, opening, clos
 // among them follow from v rather than from the running balance prev: the
 // first printed balance among them is v, not prev, moved by the rows up to
 // it; with no printed balance, the printed opening is all there is.
-func restartHolds(rows []row, bySeg map[int]reading, unsigned bool, prev, v decimal.Decimal) bool {
+func restartHolds(rows []tables.Row, bySeg map[int]reading, unsigned bool, prev, v decimal.Decimal) bool {
 	sum := decimal.Zero
 	for _, rw := range rows {
-		r := bySeg[rw.segID]
+		r := bySeg[rw.SegID]
 		d, abs, known, _ := r.movement(rw, unsigned)
 		if b, ok := printedBalance(rw); ok {
 			// Either way a row of unknown direction may have gone.
@@ -916,18 +917,18 @@ func restartHolds(rows []row, bySeg map[int]reading, unsigned bool, prev, v deci
 // dropAfterClosing removes the rows read after the table's closing balance
 // line (a fees or rates table printed below it) when no opening line starts
 // a new chain after it. It returns the rows kept and how many were dropped.
-func dropAfterClosing(rows []row, markers []marker) ([]row, int) {
+func dropAfterClosing(rows []tables.Row, markers []tables.Marker) ([]tables.Row, int) {
 	end := -1
 	for _, m := range markers {
-		if m.kind == "closing" && m.after > 0 {
-			end = m.after
+		if m.Kind == "closing" && m.After > 0 {
+			end = m.After
 		}
 	}
 	// An opening balance at or after it starts a new chain: a box that
 	// prints a table's opening and closing balances above it, or a second
 	// statement after the first's closing balance.
 	for _, m := range markers {
-		if m.kind == "opening" && end >= 0 && m.after >= end {
+		if m.Kind == "opening" && end >= 0 && m.After >= end {
 			end = -1
 		}
 	}
@@ -945,9 +946,9 @@ func dropAfterClosing(rows []row, markers []marker) ([]row, int) {
 // netMovement is what the rows move the balance by under their readings,
 // when every row's direction is known, and the sums of their moves up
 // and down.
-func netMovement(rows []row, bySeg map[int]reading, unsigned bool) (net decimal.Decimal, moved [2]decimal.Decimal, ok bool) {
+func netMovement(rows []tables.Row, bySeg map[int]reading, unsigned bool) (net decimal.Decimal, moved [2]decimal.Decimal, ok bool) {
 	for _, rw := range rows {
-		r := bySeg[rw.segID]
+		r := bySeg[rw.SegID]
 		d, _, known, any := r.movement(rw, unsigned)
 		if !any {
 			continue
@@ -968,14 +969,14 @@ func netMovement(rows []row, bySeg map[int]reading, unsigned bool) (net decimal.
 
 // newestFirst reports rows whose dates never rise and fall at least
 // twice: a statement printed from its newest row.
-func newestFirst(rows []row, order cells.DateOrder, periodStart, periodEnd *time.Time) bool {
+func newestFirst(rows []tables.Row, order cells.DateOrder, periodStart, periodEnd *time.Time) bool {
 	var last time.Time
 	up, down := 0, 0
 	for _, rw := range rows {
-		if !rw.hasDate {
+		if !rw.HasDate {
 			continue
 		}
-		t, ok := rw.date.Resolve(order, periodStart, periodEnd)
+		t, ok := rw.Date.Resolve(order, periodStart, periodEnd)
 		if !ok {
 			continue
 		}
@@ -993,36 +994,36 @@ func newestFirst(rows []row, order cells.DateOrder, periodStart, periodEnd *time
 
 // againstMark reports a row whose one amount prints a Dr/Cr word that
 // says the other way than d, its movement under the chosen reading.
-func againstMark(rw row, d decimal.Decimal) bool {
-	if len(rw.cells) != 1 || !rw.cells[0].drcr || rw.cells[0].lost || d.IsZero() {
+func againstMark(rw tables.Row, d decimal.Decimal) bool {
+	if len(rw.Cells) != 1 || !rw.Cells[0].Drcr || rw.Cells[0].Lost || d.IsZero() {
 		return false
 	}
-	return rw.cells[0].val.IsNegative() != d.IsNegative()
+	return rw.Cells[0].Val.IsNegative() != d.IsNegative()
 }
 
 // signUnmarked reads an amount column that marks only its credits ("117.14
 // CR" among plain "90.63"): there the plain amounts are the debits. It
 // turns them negative, as a column that marks its debits would print them.
-func signUnmarked(rows []row) {
+func signUnmarked(rows []tables.Row) {
 	creditMarks := false
 	for _, rw := range rows {
-		for _, c := range rw.cells {
-			if c.role != lexicon.RoleAmount {
+		for _, c := range rw.Cells {
+			if c.Role != lexicon.RoleAmount {
 				continue
 			}
-			if c.val.IsNegative() {
+			if c.Val.IsNegative() {
 				return // debits are marked: the plain amounts are credits
 			}
-			creditMarks = creditMarks || c.marked
+			creditMarks = creditMarks || c.Marked
 		}
 	}
 	if !creditMarks {
 		return
 	}
 	for i := range rows {
-		for j := range rows[i].cells {
-			if c := &rows[i].cells[j]; c.role == lexicon.RoleAmount && !c.marked {
-				c.val, c.marked = c.val.Neg(), true
+		for j := range rows[i].Cells {
+			if c := &rows[i].Cells[j]; c.Role == lexicon.RoleAmount && !c.Marked {
+				c.Val, c.Marked = c.Val.Neg(), true
 			}
 		}
 	}
@@ -1031,13 +1032,13 @@ func signUnmarked(rows []row) {
 // lostMarks finds, in an amount column that marks both ways with Dr/Cr
 // words, the amounts printed with neither: recognition dropped or garbled
 // their word ("45.23 Or"). Their direction is left for the balance to say.
-func lostMarks(rows []row) {
+func lostMarks(rows []tables.Row) {
 	debit, credit := false, false
 	for _, rw := range rows {
-		for _, c := range rw.cells {
-			if c.role == lexicon.RoleAmount && c.drcr {
-				debit = debit || c.val.IsNegative()
-				credit = credit || !c.val.IsNegative()
+		for _, c := range rw.Cells {
+			if c.Role == lexicon.RoleAmount && c.Drcr {
+				debit = debit || c.Val.IsNegative()
+				credit = credit || !c.Val.IsNegative()
 			}
 		}
 	}
@@ -1045,9 +1046,9 @@ func lostMarks(rows []row) {
 		return
 	}
 	for i := range rows {
-		for j := range rows[i].cells {
-			if c := &rows[i].cells[j]; c.role == lexicon.RoleAmount && !c.drcr && !c.val.IsZero() {
-				c.lost = true
+		for j := range rows[i].Cells {
+			if c := &rows[i].Cells[j]; c.Role == lexicon.RoleAmount && !c.Drcr && !c.Val.IsZero() {
+				c.Lost = true
 			}
 		}
 	}
@@ -1057,17 +1058,17 @@ func lostMarks(rows []row) {
 // document titles only one way: a statement that lists money in and money
 // out apart names both, while a lone "credit" is more often a document's
 // title ("Credit Card Statement") than a table of money in.
-func oneWaySections(rows []row) []row {
+func oneWaySections(rows []tables.Row) []tables.Row {
 	in, out := false, false
 	for _, rw := range rows {
-		in = in || rw.section > 0
-		out = out || rw.section < 0
+		in = in || rw.Section > 0
+		out = out || rw.Section < 0
 	}
 	if in == out {
 		return rows
 	}
 	for i := range rows {
-		rows[i].section = 0
+		rows[i].Section = 0
 	}
 	return rows
 }
@@ -1077,17 +1078,17 @@ func oneWaySections(rows []row) []row {
 // date order, keeping the printed order within a day, so that the running
 // balance can be counted through them. Tables that print their own balances
 // are left as printed.
-func mergeSections(rows []row, order cells.DateOrder, periodStart, periodEnd *time.Time) []row {
+func mergeSections(rows []tables.Row, order cells.DateOrder, periodStart, periodEnd *time.Time) []tables.Row {
 	in, out := false, false
 	for _, rw := range rows {
-		if rw.section == 0 {
+		if rw.Section == 0 {
 			continue
 		}
 		if _, ok := printedBalance(rw); ok {
 			return rows
 		}
-		in = in || rw.section > 0
-		out = out || rw.section < 0
+		in = in || rw.Section > 0
+		out = out || rw.Section < 0
 	}
 	if !in || !out {
 		return rows
@@ -1095,8 +1096,8 @@ func mergeSections(rows []row, order cells.DateOrder, periodStart, periodEnd *ti
 	keys := make([]time.Time, len(rows))
 	var last time.Time
 	for i, rw := range rows {
-		if rw.hasDate {
-			if t, ok := rw.date.Resolve(order, periodStart, periodEnd); ok {
+		if rw.HasDate {
+			if t, ok := rw.Date.Resolve(order, periodStart, periodEnd); ok {
 				last = t
 			}
 		}
@@ -1107,7 +1108,7 @@ func mergeSections(rows []row, order cells.DateOrder, periodStart, periodEnd *ti
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]].Before(keys[idx[b]]) })
-	merged := make([]row, len(rows))
+	merged := make([]tables.Row, len(rows))
 	for i, j := range idx {
 		merged[i] = rows[j]
 	}

@@ -8,6 +8,7 @@ import (
 	"passbook/extract/cells"
 	"passbook/extract/layout"
 	"passbook/extract/lexicon"
+	"passbook/extract/tables"
 )
 
 // currencyBySymbol names currencies whose symbol is not shared.
@@ -16,14 +17,14 @@ var currencyBySymbol = map[string]string{"£": "GBP", "€": "EUR", "₹": "INR"
 // readStatement reads what the document says about itself: account number,
 // period, currency and the summary's opening and closing balances. headerLines
 // are the lines outside transaction tables (page tops, summary boxes).
-func readStatement(lines []*layout.Line, order cells.DateOrder, labels []label) Statement {
+func readStatement(lines []*layout.Line, order cells.DateOrder, labels []tables.Label) Statement {
 	var st Statement
 	bundled := false
 	for i, l := range lines {
 		folded := lexicon.FoldLabel(l.Text())
 		if st.AccountNumber == "" {
 			if end := lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account); end >= 0 {
-				st.AccountNumber = accountValue(l.Words[end:])
+				st.AccountNumber = tables.AccountValue(l.Words[end:])
 			}
 		}
 		if st.Currency == "" {
@@ -47,31 +48,31 @@ func readStatement(lines []*layout.Line, order cells.DateOrder, labels []label) 
 			}
 		}
 		if st.OpeningBalance == nil {
-			if v, ok := labelAmount(lines, i, lexicon.Vocab().Opening); ok {
+			if v, ok := tables.LabelAmount(lines, i, lexicon.Vocab().Opening); ok {
 				st.OpeningBalance = &v
 			}
 		}
 		if st.TotalIn == nil {
-			if v, ok := labelAmount(lines, i, lexicon.Vocab().TotalIn); ok {
+			if v, ok := tables.LabelAmount(lines, i, lexicon.Vocab().TotalIn); ok {
 				v = v.Abs()
 				st.TotalIn = &v
 			}
 		}
 		if st.TotalOut == nil {
-			if v, ok := labelAmount(lines, i, lexicon.Vocab().TotalOut); ok {
+			if v, ok := tables.LabelAmount(lines, i, lexicon.Vocab().TotalOut); ok {
 				v = v.Abs()
 				st.TotalOut = &v
 			}
 		}
 		if st.ClosingBalance == nil || bundled {
-			if v, ok := labelAmount(lines, i, lexicon.Vocab().Closing); ok {
+			if v, ok := tables.LabelAmount(lines, i, lexicon.Vocab().Closing); ok {
 				st.ClosingBalance = &v
 			}
 		}
 	}
 	if st.Currency == "" {
 		for _, lb := range labels {
-			for _, f := range strings.Fields(strings.ToUpper(strings.Trim(lb.text, "()[]"))) {
+			for _, f := range strings.Fields(strings.ToUpper(strings.Trim(lb.Text, "()[]"))) {
 				f = strings.Trim(f, "()[].:")
 				if cells.CurrencyCode(f) {
 					st.Currency = f

@@ -8,6 +8,7 @@ import (
 	"passbook/extract/layout"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
+	"passbook/extract/tables"
 )
 
 // Tests of issue 19's reading of tables from their structure and their
@@ -97,7 +98,7 @@ func TestRestates(t *testing.T) {
 		{"report Gehalt Pingo Doce", false},
 		{"Report", true},
 	} {
-		if got := restates(tc.text, lexicon.Vocab().Opening); got != tc.want {
+		if got := tables.Restates(tc.text, lexicon.Vocab().Opening); got != tc.want {
 			t.Errorf("restates(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
@@ -931,7 +932,7 @@ func TestDrCrWordOverSectionTitle(t *testing.T) {
 		for _, l := range ls {
 			layout.Tokenize(l, false)
 		}
-		if dir, _, _ := sectionAbove(ls, 1); dir != tc.want {
+		if dir, _, _ := tables.SectionAbove(ls, 1); dir != tc.want {
 			t.Errorf("%q above a heading: section %d, want %d", tc.above, dir, tc.want)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
+	"passbook/extract/tables"
 )
 
 // txLine renders a transaction as "date|description|in|out|balance" for comparisons.
@@ -238,7 +239,7 @@ func TestSectionDirection(t *testing.T) {
 		"Account activity":             0,
 	}
 	for in, want := range cases {
-		if got := sectionDirection(in); got != want {
+		if got := tables.SectionDirection(in); got != want {
 			t.Errorf("sectionDirection(%q) = %d, want %d", in, got, want)
 		}
 	}
@@ -445,18 +446,18 @@ func TestAnalyzeOneAccountNamedTwice(t *testing.T) {
 // A heading repeated on a later page that lost a word to recognition
 // takes it back from the page before.
 func TestCompleteHeading(t *testing.T) {
-	before := []label{{text: "Date", role: lexicon.RoleDate, x0: 10, x1: 30}, {text: "Details", role: lexicon.RoleDesc, x0: 80, x1: 115},
-		{text: "Amount", role: lexicon.RoleAmount, x0: 400, x1: 430}, {text: "Balance", role: lexicon.RoleBalance, x0: 500, x1: 535}}
-	lost := []label{before[0], before[1], before[3]}
-	got := completeHeading(lost, before)
-	if len(got) != 4 || got[2].role != lexicon.RoleAmount {
+	before := []tables.Label{{Text: "Date", Role: lexicon.RoleDate, X0: 10, X1: 30}, {Text: "Details", Role: lexicon.RoleDesc, X0: 80, X1: 115},
+		{Text: "Amount", Role: lexicon.RoleAmount, X0: 400, X1: 430}, {Text: "Balance", Role: lexicon.RoleBalance, X0: 500, X1: 535}}
+	lost := []tables.Label{before[0], before[1], before[3]}
+	got := tables.CompleteHeading(lost, before)
+	if len(got) != 4 || got[2].Role != lexicon.RoleAmount {
 		t.Errorf("completed heading = %+v, want the amount heading back third", got)
 	}
-	for _, other := range [][]label{
-		{{text: "Date", role: lexicon.RoleDate, x0: 10, x1: 30}, {text: "Fee", role: lexicon.RoleAmount, x0: 200, x1: 220}},
-		{before[0], before[1], {text: "Amount", role: lexicon.RoleAmount, x0: 505, x1: 532}},
+	for _, other := range [][]tables.Label{
+		{{Text: "Date", Role: lexicon.RoleDate, X0: 10, X1: 30}, {Text: "Fee", Role: lexicon.RoleAmount, X0: 200, X1: 220}},
+		{before[0], before[1], {Text: "Amount", Role: lexicon.RoleAmount, X0: 505, X1: 532}},
 	} {
-		if got := completeHeading(other, before); len(got) != len(other) {
+		if got := tables.CompleteHeading(other, before); len(got) != len(other) {
 			t.Errorf("a different table's heading was completed: %+v", got)
 		}
 	}

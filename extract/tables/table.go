@@ -1,4 +1,4 @@
-package extract
+package tables
 
 import (
 	"fmt"
@@ -27,9 +27,9 @@ type column struct {
 
 // segment is a run of table lines under one heading (a page's table, or the
 // part of it before a repeated heading).
-type segment struct {
-	lines  []*layout.Line
-	labels []label
+type Segment struct {
+	Lines  []*layout.Line
+	Labels []Label
 	cols   []column
 	// section is +1 when the title above the table says it lists money in
 	// ("Deposits and other credits"), -1 for money out, 0 when it says neither.
@@ -39,7 +39,7 @@ type segment struct {
 	skip bool
 	// cont marks a page with no heading of its own, whose lines continue
 	// the table of the page before.
-	cont bool
+	Cont bool
 	// dateX is, in a table read with no heading, where its dates line up:
 	// a row's date is the one there, even after a reference printed left
 	// of it. 0 when the table has a heading.
@@ -51,57 +51,57 @@ type segment struct {
 }
 
 // cell is one amount of a row with the column it was read from.
-type cell struct {
-	col    int // index into the segment's columns
-	role   lexicon.ColRole
-	val    decimal.Decimal
-	marked bool
+type Cell struct {
+	Col    int // index into the segment's columns
+	Role   lexicon.ColRole
+	Val    decimal.Decimal
+	Marked bool
 	// drcr says the mark was a Dr/Cr word ("257.34 Cr").
-	drcr bool
+	Drcr bool
 	// lost marks an amount printed without the Dr/Cr word every other
 	// amount of its column carries (see lostMarks): which way it went is
 	// for the balance to say.
-	lost bool
+	Lost bool
 }
 
 // row is a transaction as read from the page, before reconciliation.
-type row struct {
+type Row struct {
 	// seq is the row's place in the order it was read (markers count
 	// rows in it).
-	seq     int
-	page    int
-	date    cells.DateToken
-	hasDate bool
-	desc    []string
-	cells   []cell
-	drcr    string // from a Dr/Cr indicator column
-	segID   int
+	Seq     int
+	Page    int
+	Date    cells.DateToken
+	HasDate bool
+	Desc    []string
+	Cells   []Cell
+	Drcr    string // from a Dr/Cr indicator column
+	SegID   int
 	// section is the direction its table's title gives unsigned amounts (see segment).
-	section int
+	Section int
 	// ownDate is false when the row printed no date and took the one above.
-	ownDate bool
+	OwnDate bool
 	// dateUnread is true when recognition found something under the date
 	// heading that does not read as a date ("dec" with its day lost): the
 	// row had a date of its own, and the one above stands in for it (the
 	// one below, dateBelow, when none was read above it).
-	dateUnread, dateBelow bool
+	DateUnread, DateBelow bool
 	// title is the section title printed over the row inside its table
 	// ("payments", "purchases"), folded; "" when none.
-	title string
+	Title string
 	// titled is the direction title gives the row (see titleDirection).
-	titled int
+	Titled int
 	// other is the text the row's line prints under a type or reference
 	// heading: its description when it has none.
 	other string
 	// amountLost is what recognition read where a dated row's amount
 	// stands and that reads as no amount ("AAT:", "5§.377,82"); the
 	// balance change then gives the amount (see reconcile).
-	amountLost string
+	AmountLost string
 	// alt is a second date printed beside the row's in a table with no
 	// heading (see postingColumn); nil when none.
 	alt *cells.DateToken
 	// line is the line the row was started from: its date or amounts.
-	line *layout.Line
+	Line *layout.Line
 	// last is the lowest line read into the row (its amounts or balance
 	// printed on a wrapped line below its date); nil when that is line.
 	last *layout.Line
@@ -112,36 +112,36 @@ type row struct {
 	tail      *layout.Line
 	tailParts int
 	// box is the row's extent on its page: its line and its description's.
-	box [4]float64
+	Box [4]float64
 }
 
 // marker is a balance the table prints outside transactions.
-type marker struct {
-	kind  string // "opening", "closing" or "total"
-	val   decimal.Decimal
-	after int // number of rows read before it
+type Marker struct {
+	Kind  string // "opening", "closing" or "total"
+	Val   decimal.Decimal
+	After int // number of rows read before it
 	// cells are a totals line's sums, each under its money column
 	// ("Totals 6,435.32", "Total 1,204.10 980.00"): the rows since the
 	// last totals line add up to them.
-	cells []cell
+	Cells []Cell
 }
 
 // regionOf returns, for a label list sorted by x, the horizontal band each
 // label owns: from the middle of the gap to its left neighbour to the middle
 // of the gap to its right one.
-func regionOf(labels []label, i int) (float64, float64) {
+func regionOf(labels []Label, i int) (float64, float64) {
 	lo, hi := -1e9, 1e9
 	if i > 0 {
-		lo = (labels[i-1].x1 + labels[i].x0) / 2
+		lo = (labels[i-1].X1 + labels[i].X0) / 2
 	}
 	if i+1 < len(labels) {
-		hi = (labels[i].x1 + labels[i+1].x0) / 2
+		hi = (labels[i].X1 + labels[i+1].X0) / 2
 	}
 	return lo, hi
 }
 
 // labelAt returns the label whose region holds x, -1 when there are none.
-func labelAt(labels []label, x float64) int {
+func labelAt(labels []Label, x float64) int {
 	for i := range labels {
 		lo, hi := regionOf(labels, i)
 		if x >= lo && x < hi {
@@ -153,32 +153,32 @@ func labelAt(labels []label, x float64) int {
 
 // findColumns clusters a segment's amounts into columns by horizontal
 // overlap and names each after the money heading above it.
-func findColumns(seg *segment) {
+func findColumns(seg *Segment) {
 	// The table's rows run to its last dated line (and the two after it,
 	// where its amounts may be printed below its description): figures
 	// further down (a fees table, a box of rates) are not its columns.
-	end := len(seg.lines)
-	for i := len(seg.lines) - 1; i >= 0; i-- {
-		if slices.ContainsFunc(seg.lines[i].Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate }) {
-			end = min(i+3, len(seg.lines))
+	end := len(seg.Lines)
+	for i := len(seg.Lines) - 1; i >= 0; i-- {
+		if slices.ContainsFunc(seg.Lines[i].Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate }) {
+			end = min(i+3, len(seg.Lines))
 			break
 		}
 	}
 	var toks, bare []layout.Token
 	dayHeaded := false // the lines below a day's heading at the date column, up to a line with none
-	for _, l := range seg.lines[:end] {
+	for _, l := range seg.Lines[:end] {
 		if t := dayHeading(l); t != nil && atDateColumn(t, seg.dateX) {
 			dayHeaded = true
 			continue
 		}
-		if len(seg.labels) == 0 && !ledByDate(seg, l) && !dayHeaded {
+		if len(seg.Labels) == 0 && !ledByDate(seg, l) && !dayHeaded {
 			// With no heading, only lines led by a date, or under a
 			// day's date, show where the columns are.
 			continue
 		}
 		for _, t := range l.Toks {
 			switch {
-			case t.Kind == layout.TokAmount || t.Bare && len(l.Toks) > 1 && underMoneyLabel(seg.labels, t):
+			case t.Kind == layout.TokAmount || t.Bare && len(l.Toks) > 1 && underMoneyLabel(seg.Labels, t):
 				toks = append(toks, t)
 			case wholeNumber(t):
 				bare = append(bare, t)
@@ -195,9 +195,9 @@ func findColumns(seg *segment) {
 		}
 		cols = append(cols, column{x0: t.X0, x1: t.X1, n: 1})
 	}
-	nameColumns(cols, seg.labels)
+	nameColumns(cols, seg.Labels)
 	seg.cols = cols
-	if len(seg.labels) == 0 {
+	if len(seg.Labels) == 0 {
 		seg.refs = refColumns(bare, cols)
 		guessRoles(seg)
 	} else {
@@ -238,7 +238,7 @@ func wholeNumber(t layout.Token) bool {
 
 // inRefColumn reports a whole number standing in one of seg's reference
 // columns.
-func inRefColumn(seg *segment, t layout.Token) bool {
+func inRefColumn(seg *Segment, t layout.Token) bool {
 	return wholeNumber(t) && slices.ContainsFunc(seg.refs, func(c column) bool { return t.X0 < c.x1 && t.X1 > c.x0 })
 }
 
@@ -247,14 +247,14 @@ func inRefColumn(seg *segment, t layout.Token) bool {
 // column, with no heading over it and right of every money heading. It may
 // be printed only at each day's end. The arithmetic then proves it or says
 // it breaks.
-func unheadedBalance(seg *segment) {
+func unheadedBalance(seg *Segment) {
 	n := len(seg.cols)
 	if n < 2 || seg.cols[n-1].role != lexicon.RoleNone || seg.cols[n-1].n < 2 {
 		return
 	}
 	last := seg.cols[n-1]
-	for _, lb := range seg.labels {
-		if lb.role == lexicon.RoleBalance || lb.role.IsMoney() && lb.x1 > last.x0 {
+	for _, lb := range seg.Labels {
+		if lb.Role == lexicon.RoleBalance || lb.Role.IsMoney() && lb.X1 > last.x0 {
 			return
 		}
 	}
@@ -266,7 +266,7 @@ func unheadedBalance(seg *segment) {
 // guessRoles names columns of a table with no heading: the rightmost column
 // filled on most rows is the balance; of the others, one column is a signed
 // amount and two are out and in (reconciliation may swap them).
-func guessRoles(seg *segment) {
+func guessRoles(seg *Segment) {
 	var money []int
 	for i := range seg.cols {
 		money = append(money, i)
@@ -296,10 +296,10 @@ func guessRoles(seg *segment) {
 // (nothing paid in), and a stray amount in a description has no heading.
 // Headings are often left-aligned or centred over right-aligned figures, so
 // nearness, not overlap, decides.
-func nameColumns(cols []column, labels []label) {
-	var lbs []label
+func nameColumns(cols []column, labels []Label) {
+	var lbs []Label
 	for _, lb := range labels {
-		if lb.role.IsMoney() {
+		if lb.Role.IsMoney() {
 			lbs = append(lbs, lb)
 		}
 	}
@@ -307,9 +307,9 @@ func nameColumns(cols []column, labels []label) {
 	if k == 0 || m == 0 {
 		return
 	}
-	dist := func(c column, lb label) float64 {
-		gap := max(lb.x0-c.x1, c.x0-lb.x1, 0)
-		return gap + 0.2*math.Abs((c.x0+c.x1)/2-(lb.x0+lb.x1)/2)
+	dist := func(c column, lb Label) float64 {
+		gap := max(lb.X0-c.x1, c.x0-lb.X1, 0)
+		return gap + 0.2*math.Abs((c.x0+c.x1)/2-(lb.X0+lb.X1)/2)
 	}
 	const skipLabel = 40.0
 	skipCol := func(c column) float64 { return 30 * float64(c.n) }
@@ -333,7 +333,7 @@ func nameColumns(cols []column, labels []label) {
 	for i, j := k, m; i > 0 && j > 0; {
 		switch {
 		case dp[i][j] == dp[i-1][j-1]+dist(cols[i-1], lbs[j-1]):
-			cols[i-1].role, cols[i-1].label = lbs[j-1].role, lbs[j-1].text
+			cols[i-1].role, cols[i-1].label = lbs[j-1].Role, lbs[j-1].Text
 			i, j = i-1, j-1
 		case dp[i][j] == dp[i-1][j]+skipCol(cols[i-1]):
 			i--
@@ -345,7 +345,7 @@ func nameColumns(cols []column, labels []label) {
 
 // underMoneyLabel reports a token that stands under a money heading, where a
 // bare whole number is an amount.
-func underMoneyLabel(labels []label, t layout.Token) bool {
+func underMoneyLabel(labels []Label, t layout.Token) bool {
 	xs := []float64{t.Center(), t.X1 - 0.5}
 	if t.Marked {
 		// "3 Dr": the mark may stand under a Dr/Cr heading of its own;
@@ -353,7 +353,7 @@ func underMoneyLabel(labels []label, t layout.Token) bool {
 		xs = append(xs, t.X0+0.5)
 	}
 	for _, x := range xs {
-		if li := labelAt(labels, x); li >= 0 && labels[li].role.IsMoney() {
+		if li := labelAt(labels, x); li >= 0 && labels[li].Role.IsMoney() {
 			return true
 		}
 	}
@@ -361,7 +361,7 @@ func underMoneyLabel(labels []label, t layout.Token) bool {
 }
 
 // colOf returns the column holding an amount token, -1 for none.
-func colOf(seg *segment, t layout.Token) int {
+func colOf(seg *Segment, t layout.Token) int {
 	for i, c := range seg.cols {
 		if t.X0 < c.x1 && t.X1 > c.x0 {
 			return i
@@ -373,17 +373,17 @@ func colOf(seg *segment, t layout.Token) int {
 // dateLabel picks the label whose dates are the posting date: of two date
 // headings, the one that names the booking ("Data contabile" beside "Data
 // operazione").
-func dateLabel(labels []label) int {
+func DateLabel(labels []Label) int {
 	for _, want := range []lexicon.ColRole{lexicon.RoleDate, lexicon.RoleTransDate, lexicon.RoleValueDate} {
 		first := -1
 		for i, lb := range labels {
-			if lb.role != want {
+			if lb.Role != want {
 				continue
 			}
 			if first < 0 {
 				first = i
 			}
-			if lexicon.HasPhrase(lexicon.FoldLabel(lb.text), lexicon.Vocab().Posting) {
+			if lexicon.HasPhrase(lexicon.FoldLabel(lb.Text), lexicon.Vocab().Posting) {
 				return i
 			}
 		}
@@ -396,21 +396,21 @@ func dateLabel(labels []label) int {
 
 // readRows turns a segment's lines into rows, joining wrapped descriptions
 // and setting aside brought-forward, carried-forward and total lines.
-func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.Writer) ([]row, []marker) {
+func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.Writer) ([]Row, []Marker) {
 	if seg.skip {
-		if x.On() && len(seg.lines) > 0 {
-			x.Printf("table %d (page %d): skipped: it lists balances, not movements", segID, seg.lines[0].Page+1)
+		if x.On() && len(seg.Lines) > 0 {
+			x.Printf("table %d (page %d): skipped: it lists balances, not movements", segID, seg.Lines[0].Page+1)
 		}
 		return rows, markers
 	}
-	dl := dateLabel(seg.labels)
+	dl := DateLabel(seg.Labels)
 	descLabel := -1
 	hasTextLabels := false
-	for i, lb := range seg.labels {
-		if lb.role == lexicon.RoleDesc && descLabel < 0 {
+	for i, lb := range seg.Labels {
+		if lb.Role == lexicon.RoleDesc && descLabel < 0 {
 			descLabel = i
 		}
-		if lb.role.IsText() {
+		if lb.Role.IsText() {
 			hasTextLabels = true
 		}
 	}
@@ -421,15 +421,15 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 	// date is a row of that day only when it sits close below lastLine.
 	var lastLine *layout.Line
 	var lastDate *cells.DateToken
-	pitch := linePitch(seg.lines)
+	pitch := linePitch(seg.Lines)
 	first := len(rows)
 	var texts []descLine
 	title := ""                  // the last section title read in the table
 	var headingLine *layout.Line // the last line read as the heading of a table with none the lexicon knows
-	for li, l := range seg.lines {
+	for li, l := range seg.Lines {
 		before := len(rows)
 		var dateTok *layout.Token
-		var amounts []cell
+		var amounts []Cell
 		var descParts, otherText []string
 		var refParts []string // under a reference heading, in a table with no description heading
 		var drcr string
@@ -442,7 +442,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 				continue
 			}
 			if dl >= 0 {
-				if labelAt(seg.labels, t.X0) == dl || labelAt(seg.labels, t.Center()) == dl {
+				if labelAt(seg.Labels, t.X0) == dl || labelAt(seg.Labels, t.Center()) == dl {
 					dateTok, usedDate = t, ti
 					break
 				}
@@ -460,50 +460,50 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 			// A whole number is money under a money heading, or, in a
 			// table with none, where its figures stand ("918" under
 			// "10 980" in a currency printed in whole units).
-			if t.Kind == layout.TokAmount || t.Bare && len(l.Toks) > 1 && (underMoneyLabel(seg.labels, t) || len(seg.labels) == 0 && colOf(seg, t) >= 0) {
+			if t.Kind == layout.TokAmount || t.Bare && len(l.Toks) > 1 && (underMoneyLabel(seg.Labels, t) || len(seg.Labels) == 0 && colOf(seg, t) >= 0) {
 				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.IsMoney() {
 					_, _, drcr := cells.CutDrCr(t.Text)
-					amounts = append(amounts, cell{col: ci, role: seg.cols[ci].role, val: t.Amount, marked: t.Marked, drcr: drcr})
+					amounts = append(amounts, Cell{Col: ci, Role: seg.cols[ci].role, Val: t.Amount, Marked: t.Marked, Drcr: drcr})
 					continue
 				}
 			}
-			li := labelAt(seg.labels, t.X0)
+			li := labelAt(seg.Labels, t.X0)
 			// runsOn: text a word space after the description's last word.
 			runsOn := t.Kind == layout.TokText && lastDesc >= 0 && ti == lastDesc+1 && !layout.Apart(t.X0-l.Toks[lastDesc].X1, max(t.Y1-t.Y0, l.Em))
-			if descLabel >= 0 && runsOn && (li < 0 || math.Abs(t.X0-seg.labels[li].x0) > 2) {
+			if descLabel >= 0 && runsOn && (li < 0 || math.Abs(t.X0-seg.Labels[li].X0) > 2) {
 				// A description running on past its heading's region, a
 				// word space after the word before and not where the next
 				// column starts: still the description.
 				li = descLabel
 			}
 			switch {
-			case li >= 0 && seg.labels[li].role == lexicon.RoleDrCr:
+			case li >= 0 && seg.Labels[li].Role == lexicon.RoleDrCr:
 				drcr += t.Text
-			case li >= 0 && seg.labels[li].role.IsDate() && t.Kind == layout.TokDate:
+			case li >= 0 && seg.Labels[li].Role.IsDate() && t.Kind == layout.TokDate:
 				// another date column (value date): not part of the description
 			case descLabel >= 0:
 				switch {
 				case li == descLabel:
 					descParts = append(descParts, t.Text)
 					lastDesc = ti
-				case li >= 0 && seg.labels[li].role.IsDate() && t.Kind == layout.TokText && (dateTok == nil || t.X0 > dateTok.X1):
+				case li >= 0 && seg.Labels[li].Role.IsDate() && t.Kind == layout.TokText && (dateTok == nil || t.X0 > dateTok.X1):
 					// Text printed left of a description heading that is
 					// placed over the middle of its column.
 					descParts = append(descParts, t.Text)
-				case li >= 0 && seg.labels[li].role.IsText():
+				case li >= 0 && seg.Labels[li].Role.IsText():
 					otherText = append(otherText, t.Text)
 				}
 			case hasTextLabels:
 				switch {
-				case li >= 0 && seg.labels[li].role.IsDate() && t.Kind == layout.TokText && dateTok != nil && t.X0 > dateTok.X1, runsOn:
+				case li >= 0 && seg.Labels[li].Role.IsDate() && t.Kind == layout.TokText && dateTok != nil && t.X0 > dateTok.X1, runsOn:
 					// Text right of the date under a date heading that
 					// runs into the description's ("BuchungsdatumBuchungstext"),
 					// and the words a word space after it.
 					descParts = append(descParts, t.Text)
 					lastDesc = ti
-				case li >= 0 && seg.labels[li].role == lexicon.RoleRef:
+				case li >= 0 && seg.Labels[li].Role == lexicon.RoleRef:
 					refParts = append(refParts, t.Text)
-				case li >= 0 && seg.labels[li].role.IsText():
+				case li >= 0 && seg.Labels[li].Role.IsText():
 					descParts = append(descParts, t.Text)
 				}
 			case ti < usedDate:
@@ -517,7 +517,7 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 			case inRefColumn(seg, t):
 				otherText = append(otherText, t.Text)
 			default:
-				if (li < 0 || !seg.labels[li].role.IsMoney()) && t.Kind != layout.TokAmount {
+				if (li < 0 || !seg.Labels[li].Role.IsMoney()) && t.Kind != layout.TokAmount {
 					descParts = append(descParts, t.Text)
 				}
 			}
@@ -530,9 +530,9 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 		otherText = append(otherText, refParts...)
 		text := strings.Join(descParts, " ")
 		hasMove := false
-		var bal *cell
+		var bal *Cell
 		for i := range amounts {
-			if amounts[i].role == lexicon.RoleBalance {
+			if amounts[i].Role == lexicon.RoleBalance {
 				bal = &amounts[i]
 			} else {
 				hasMove = true
@@ -552,14 +552,14 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 			x.Printf("  left out %s: a figure about the balance (average, minimum), not a movement", explain.LineRef(l))
 			cur = -1
 		case !hasMove && lexicon.HasPhrase(folded, lexicon.Vocab().Opening):
-			if v, ok := balanceOn(seg.lines, li, bal, lexicon.Vocab().Opening); ok {
-				markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
+			if v, ok := balanceOn(seg.Lines, li, bal, lexicon.Vocab().Opening); ok {
+				markers = append(markers, Marker{Kind: "opening", Val: v, After: len(rows)})
 				x.Printf("  opening balance %s from %s", v, explain.LineRef(l))
 			}
 			cur = -1
 		case !hasMove && lexicon.HasPhrase(folded, lexicon.Vocab().Closing):
-			if v, ok := balanceOn(seg.lines, li, bal, lexicon.Vocab().Closing); ok {
-				markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
+			if v, ok := balanceOn(seg.Lines, li, bal, lexicon.Vocab().Closing); ok {
+				markers = append(markers, Marker{Kind: "closing", Val: v, After: len(rows)})
 				x.Printf("  closing balance %s from %s", v, explain.LineRef(l))
 			}
 			cur = -1
@@ -568,54 +568,54 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 			// column, above the table's first movement: the balance the
 			// rows start from, not a movement.
 			v := restatedBalance(amounts, bal)
-			markers = append(markers, marker{kind: "opening", val: v, after: len(rows)})
+			markers = append(markers, Marker{Kind: "opening", Val: v, After: len(rows)})
 			x.Printf("  opening balance %s from %s: it restates a balance above the first movement", v, explain.LineRef(l))
 			cur = -1
 		case hasMove && restatesRow(text, lexicon.Vocab().Closing, amounts, bal) && !movementBelow(seg, l):
 			v := restatedBalance(amounts, bal)
-			markers = append(markers, marker{kind: "closing", val: v, after: len(rows)})
+			markers = append(markers, Marker{Kind: "closing", Val: v, After: len(rows)})
 			x.Printf("  closing balance %s from %s: it restates a balance below the last movement", v, explain.LineRef(l))
 			cur = -1
 		case dateTok == nil && lexicon.HasPhrase(folded, lexicon.Vocab().Totals) && !wrappedDescription(seg, l, prevLine, cur, dl, amounts):
 			if len(amounts) > 0 {
-				markers = append(markers, marker{kind: "total", cells: amounts, after: len(rows)})
+				markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 				x.Printf("  totals line %s: the rows above it must add up to it", explain.LineRef(l))
 			} else {
 				x.Printf("  left out %s: a totals line", explain.LineRef(l))
 			}
 			cur = -1
 		case dateTok != nil && hasMove:
-			rows = append(rows, row{page: l.Page, date: dateTok.Date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, Row{Page: l.Page, Date: dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case dateTok != nil:
 			// A dated line with no movement: its amounts may follow on the next line.
-			rows = append(rows, row{page: l.Page, date: dateTok.Date, hasDate: true, ownDate: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section,
-				amountLost: lostAmount(seg, l, bal)})
+			rows = append(rows, Row{Page: l.Page, Date: dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section,
+				AmountLost: lostAmount(seg, l, bal)})
 			cur = len(rows) - 1
-		case hasMove && cur >= 0 && !rowHasMove(rows[cur]) && follows(prevLine, l):
+		case hasMove && cur >= 0 && !RowHasMove(rows[cur]) && follows(prevLine, l):
 			// The amounts of a dated line printed on its last wrapped line.
-			rows[cur].cells = append(rows[cur].cells, amounts...)
-			rows[cur].desc = append(rows[cur].desc, nonEmpty(text)...)
+			rows[cur].Cells = append(rows[cur].Cells, amounts...)
+			rows[cur].Desc = append(rows[cur].Desc, nonEmpty(text)...)
 			rows[cur].last, rows[cur].tail, rows[cur].tailParts = l, l, len(nonEmpty(text))
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date read.
-			rows = append(rows, row{page: l.Page, date: *lastDate, hasDate: true, dateUnread: l.OCR && underDateHeading(seg, l), desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, Row{Page: l.Page, Date: *lastDate, HasDate: true, DateUnread: l.OCR && underDateHeading(seg, l), Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) > 0 && (near || lastLine == nil):
 			last := rows[len(rows)-1]
-			rows = append(rows, row{page: l.Page, date: last.date, hasDate: last.hasDate, dateUnread: l.OCR && underDateHeading(seg, l) || !last.hasDate && last.dateUnread,
-				desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, Row{Page: l.Page, Date: last.Date, HasDate: last.HasDate, DateUnread: l.OCR && underDateHeading(seg, l) || !last.HasDate && last.DateUnread,
+				Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) == 0 && l.OCR && text != "" && dl >= 0 && !lexicon.HasPhrase(folded, lexicon.Vocab().BalanceTitles):
 			// A recognised row at the top of the first table whose date
 			// recognition lost (not a balance carried in: "Solde
 			// créditeur au 31/03"): it takes the first date read below
 			// it, and says its own was not read.
-			rows = append(rows, row{page: l.Page, dateUnread: true, desc: nonEmpty(text), cells: amounts, drcr: drcr, segID: segID, section: seg.section})
+			rows = append(rows, Row{Page: l.Page, DateUnread: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
-			rows[cur].cells = append(rows[cur].cells, *bal)
+			rows[cur].Cells = append(rows[cur].Cells, *bal)
 			rows[cur].last = l
 		case len(amounts) == 0 && dateTok == nil && sectionTitle(l.Text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)):
 			// "PURCHASES", "Payments and other credits" over the rows of
@@ -624,14 +624,14 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 			x.Printf("  left out %s: a section's title", explain.LineRef(l))
 			title = strings.TrimSpace(lexicon.FoldLabel(l.Text()))
 			cur = -1
-		case len(amounts) == 0 && len(seg.labels) == 0 && overMoney(seg, l):
+		case len(amounts) == 0 && len(seg.Labels) == 0 && overMoney(seg, l):
 			// In a table with no heading the lexicon knows, a line of
 			// words over its money columns is its heading, not a
 			// description: descriptions stand left of the figures.
 			x.Printf("  left out %s: words over the money columns, the table's heading, or a line of it", explain.LineRef(l))
 			cur = -1
 			headingLine = l
-		case len(amounts) == 0 && len(seg.labels) == 0 && headingLine != nil && prevLine == headingLine && dateTok == nil && follows(prevLine, l):
+		case len(amounts) == 0 && len(seg.Labels) == 0 && headingLine != nil && prevLine == headingLine && dateTok == nil && follows(prevLine, l):
 			// The line under such a heading: its second line, or the
 			// first row's description hanging above its date; the first
 			// row's when nearer to it than to the heading (see
@@ -660,9 +660,9 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 		}
 		if len(rows) > before {
 			rows[len(rows)-1].alt = altDate
-			rows[len(rows)-1].line = l
+			rows[len(rows)-1].Line = l
 			rows[len(rows)-1].other = strings.Join(otherText, " ")
-			rows[len(rows)-1].title = title
+			rows[len(rows)-1].Title = title
 		}
 		if cur >= 0 || len(amounts) > 0 && !isStat {
 			lastLine = l
@@ -672,19 +672,19 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 	assignDescriptions(rows[first:], texts)
 	// Rows whose date was lost before any was read take the next one read.
 	for i := len(rows) - 2; i >= first; i-- {
-		if !rows[i].hasDate && rows[i].dateUnread && rows[i+1].hasDate {
-			rows[i].date, rows[i].hasDate, rows[i].dateBelow = rows[i+1].date, true, true
+		if !rows[i].HasDate && rows[i].DateUnread && rows[i+1].HasDate {
+			rows[i].Date, rows[i].HasDate, rows[i].DateBelow = rows[i+1].Date, true, true
 		}
 	}
-	rows = slices.DeleteFunc(rows, func(r row) bool { return !r.hasDate && r.dateUnread })
+	rows = slices.DeleteFunc(rows, func(r Row) bool { return !r.HasDate && r.DateUnread })
 	for i := first; i < len(rows); i++ {
-		if len(rows[i].desc) == 0 && rows[i].other != "" {
+		if len(rows[i].Desc) == 0 && rows[i].other != "" {
 			// No description printed, on its line or wrapped about it:
 			// the reference or type says what the row is.
-			rows[i].desc = []string{rows[i].other}
+			rows[i].Desc = []string{rows[i].other}
 		}
 	}
-	if !hasTextLabel(seg.labels) && len(seg.labels) > 0 && !slices.ContainsFunc(rows[first:], func(r row) bool { return len(r.desc) > 0 }) {
+	if !hasTextLabel(seg.Labels) && len(seg.Labels) > 0 && !slices.ContainsFunc(rows[first:], func(r Row) bool { return len(r.Desc) > 0 }) {
 		// Figures under headings with no description column, and none
 		// printed: a box of dates and sums ("Statement date | Payment
 		// due date | Credit limit"), not a table of movements.
@@ -703,11 +703,11 @@ func readRows(seg *segment, segID int, rows []row, markers []marker, x *explain.
 // one never earlier than the other (a purchase is booked after it is
 // made). Rows keep the first date when nothing decides. It reports a
 // guess: columns that differ, decided by neither order nor period.
-func postingColumn(rows []row, order cells.DateOrder, ps, pe *time.Time, printed bool, x *explain.Writer) (guessed bool) {
+func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed bool, x *explain.Writer) (guessed bool) {
 	var first, second []cells.DateToken
 	for _, r := range rows {
 		if r.alt != nil {
-			first, second = append(first, r.date), append(second, *r.alt)
+			first, second = append(first, r.Date), append(second, *r.alt)
 		}
 	}
 	if len(second) < 2 || 2*len(second) < len(rows) {
@@ -761,7 +761,7 @@ func postingColumn(rows []row, order cells.DateOrder, ps, pe *time.Time, printed
 	x.Printf("  the second date column %s: it is the booking date", why)
 	for i := range rows {
 		if rows[i].alt != nil {
-			rows[i].date, *rows[i].alt = *rows[i].alt, rows[i].date
+			rows[i].Date, *rows[i].alt = *rows[i].alt, rows[i].Date
 		}
 	}
 	return guessed
@@ -773,7 +773,7 @@ func postingColumn(rows []row, order cells.DateOrder, ps, pe *time.Time, printed
 // (numbers aside: "Solde au 28 février 2002"). A phrase that names no
 // balance by itself ("Report", "B/F") must stand alone: a movement's
 // description may hold such a word ("report Gehalt Pingo Doce").
-func restates(text string, phrases []string) bool {
+func Restates(text string, phrases []string) bool {
 	f := lexicon.FoldLabel(text)
 	for _, p := range phrases {
 		if !lexicon.ContainsPhrase(f, p) {
@@ -797,22 +797,22 @@ func restates(text string, phrases []string) bool {
 // the wrapped description of the row above ("Transfer to Pingo / total
 // Doce"): no amounts, several words, set under the row's description and
 // not in the date column.
-func wrappedDescription(seg *segment, l, prevLine *layout.Line, cur, dl int, cells []cell) bool {
+func wrappedDescription(seg *Segment, l, prevLine *layout.Line, cur, dl int, cells []Cell) bool {
 	return len(cells) == 0 && cur >= 0 && follows(prevLine, l) && !inDateColumn(seg, l, dl) && len(l.Words) > 1
 }
 
 // restatesRow reports a row that restates a balance: its words say so,
 // and a balance it prints is its amount ("BALANCE B/F 15,000.00
 // 15,000.00"), not the balance after a movement.
-func restatesRow(text string, phrases []string, cells []cell, bal *cell) bool {
-	if !restates(text, phrases) {
+func restatesRow(text string, phrases []string, cells []Cell, bal *Cell) bool {
+	if !Restates(text, phrases) {
 		return false
 	}
 	if bal == nil {
 		return true
 	}
 	for _, c := range cells {
-		if c.role != lexicon.RoleBalance && !c.val.Abs().Equal(bal.val.Abs()) {
+		if c.Role != lexicon.RoleBalance && !c.Val.Abs().Equal(bal.Val.Abs()) {
 			return false
 		}
 	}
@@ -823,20 +823,20 @@ func restatesRow(text string, phrases []string, cells []cell, bal *cell) bool {
 // column's, else its one amount with its own sign, else signed as its
 // column says (a balance "in credit" printed under Credit is positive,
 // under Debit negative).
-func restatedBalance(cells []cell, bal *cell) decimal.Decimal {
+func restatedBalance(cells []Cell, bal *Cell) decimal.Decimal {
 	if bal != nil {
-		return bal.val
+		return bal.Val
 	}
 	for _, c := range cells {
 		switch {
-		case c.marked:
-			return c.val
-		case c.role == lexicon.RoleDebit:
-			return c.val.Abs().Neg()
-		case c.role == lexicon.RoleCredit:
-			return c.val.Abs()
-		case c.role == lexicon.RoleAmount:
-			return c.val
+		case c.Marked:
+			return c.Val
+		case c.Role == lexicon.RoleDebit:
+			return c.Val.Abs().Neg()
+		case c.Role == lexicon.RoleCredit:
+			return c.Val.Abs()
+		case c.Role == lexicon.RoleAmount:
+			return c.Val
 		}
 	}
 	return decimal.Zero
@@ -846,18 +846,18 @@ func restatedBalance(cells []cell, bal *cell) decimal.Decimal {
 // (lines[i]) prints: under the balance column, else the amount its label
 // gives wherever it stands ("Saldo finale al 27/04/2024 EUR 25.360,59"
 // under the description, or the value under "Neuer Kontostand").
-func balanceOn(lines []*layout.Line, i int, bal *cell, phrases []string) (decimal.Decimal, bool) {
+func balanceOn(lines []*layout.Line, i int, bal *Cell, phrases []string) (decimal.Decimal, bool) {
 	if bal != nil {
-		return bal.val, true
+		return bal.Val, true
 	}
-	return labelAmount(lines, i, phrases)
+	return LabelAmount(lines, i, phrases)
 }
 
 // movementBelow reports a dated line with an amount below l in its table:
 // l is not the table's last row.
-func movementBelow(seg *segment, l *layout.Line) bool {
+func movementBelow(seg *Segment, l *layout.Line) bool {
 	below := false
-	for _, m := range seg.lines {
+	for _, m := range seg.Lines {
 		if m == l {
 			below = true
 			continue
@@ -880,15 +880,15 @@ func sectionTitle(text string) bool {
 
 // leftOfDescription reports a line that starts left of the description
 // heading: not a description's wrapped line.
-func leftOfDescription(seg *segment, l *layout.Line, descLabel int) bool {
-	return descLabel >= 0 && len(l.Words) > 0 && l.Words[0].X1 < seg.labels[descLabel].x0
+func leftOfDescription(seg *Segment, l *layout.Line, descLabel int) bool {
+	return descLabel >= 0 && len(l.Words) > 0 && l.Words[0].X1 < seg.Labels[descLabel].X0
 }
 
 // titleDirection is the direction a section title inside a table gives
 // its rows: money in or out as the lexicon's section titles say, or, on a
 // card, its payments and refunds in and its purchases, fees and interest
 // out; 0 when it says neither.
-func titleDirection(title string, card bool) int {
+func TitleDirection(title string, card bool) int {
 	f := " " + title + " "
 	if card {
 		switch {
@@ -898,7 +898,7 @@ func titleDirection(title string, card bool) int {
 			return -1
 		}
 	}
-	return sectionDirection(title)
+	return SectionDirection(title)
 }
 
 // descLine is a line of description text with no date or amount.
@@ -918,15 +918,15 @@ type descLine struct {
 // gaps are all alike, the table's own habit decides, read from the lines
 // above its first row and below its last one. Lines that no row reaches
 // through line-sized gaps (a footer, a note) belong to none.
-func assignDescriptions(rows []row, texts []descLine) {
+func assignDescriptions(rows []Row, texts []descLine) {
 	above := make([][]string, len(rows))
 	below := make([][]string, len(rows))
 	before := make([]int, len(rows)) // how many of below[i] stand above rows[i].tail
 	// Items in reading order: rows (by their line) and text lines.
 	var items []runItem
 	for i := range rows {
-		if rows[i].line != nil {
-			items = append(items, runItem{row: i, l: rows[i].line})
+		if rows[i].Line != nil {
+			items = append(items, runItem{row: i, l: rows[i].Line})
 		}
 	}
 	for i, t := range texts {
@@ -1001,7 +1001,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 			var a, b *layout.Line
 			if c == 0 {
 				if tr.prevRow >= 0 {
-					a = rows[tr.prevRow].line
+					a = rows[tr.prevRow].Line
 					if rows[tr.prevRow].last != nil {
 						a = rows[tr.prevRow].last
 					}
@@ -1011,7 +1011,7 @@ func assignDescriptions(rows []row, texts []descLine) {
 			}
 			if c == len(tr.run) {
 				if tr.nextRow >= 0 {
-					b = rows[tr.nextRow].line
+					b = rows[tr.nextRow].Line
 				}
 			} else {
 				b = tr.run[c].l
@@ -1102,13 +1102,13 @@ func assignDescriptions(rows []row, texts []descLine) {
 		}
 	}
 	for i := range rows {
-		if rows[i].line != nil {
-			growBox(&rows[i], rows[i].line)
+		if rows[i].Line != nil {
+			growBox(&rows[i], rows[i].Line)
 		}
 		// The row's own parts, with the lines that stand between its
 		// line and its last wrapped line in their place.
-		own, n := rows[i].desc, len(rows[i].desc)-rows[i].tailParts
-		rows[i].desc = slices.Concat(above[i], own[:n], below[i][:before[i]], own[n:], below[i][before[i]:])
+		own, n := rows[i].Desc, len(rows[i].Desc)-rows[i].tailParts
+		rows[i].Desc = slices.Concat(above[i], own[:n], below[i][:before[i]], own[n:], below[i][before[i]:])
 	}
 }
 
@@ -1126,11 +1126,11 @@ type runItem struct {
 // overlap that line's band. The lines before them, when some do, are the
 // end of the previous page's row, split by the page break. 0 when the run
 // is not so.
-func splitOverPage(run []runItem, rows []row, prevRow, nextRow int) int {
-	if prevRow < 0 || nextRow < 0 || rows[prevRow].line == nil || rows[nextRow].line == nil || rows[prevRow].line.Page >= run[0].l.Page {
+func splitOverPage(run []runItem, rows []Row, prevRow, nextRow int) int {
+	if prevRow < 0 || nextRow < 0 || rows[prevRow].Line == nil || rows[nextRow].Line == nil || rows[prevRow].Line.Page >= run[0].l.Page {
 		return 0
 	}
-	r := rows[nextRow].line
+	r := rows[nextRow].Line
 	overlaps := func(l *layout.Line) bool { return min(l.Y1, r.Y1)-max(l.Y0, r.Y0) > 0 }
 	f := slices.IndexFunc(run, func(it runItem) bool { return overlaps(it.l) })
 	if f <= 0 || slices.ContainsFunc(run[f:], func(it runItem) bool { return !overlaps(it.l) }) {
@@ -1159,16 +1159,16 @@ func allHeadings(l *layout.Line) bool {
 }
 
 // growBox widens a row's box to take in line l.
-func growBox(r *row, l *layout.Line) {
+func growBox(r *Row, l *layout.Line) {
 	if len(l.Words) == 0 {
 		return
 	}
 	x0, x1 := l.Words[0].X0, l.Words[len(l.Words)-1].X1
-	if r.box == [4]float64{} {
-		r.box = [4]float64{x0, l.Y0, x1, l.Y1}
+	if r.Box == [4]float64{} {
+		r.Box = [4]float64{x0, l.Y0, x1, l.Y1}
 		return
 	}
-	r.box = [4]float64{min(r.box[0], x0), min(r.box[1], l.Y0), max(r.box[2], x1), max(r.box[3], l.Y1)}
+	r.Box = [4]float64{min(r.Box[0], x0), min(r.Box[1], l.Y0), max(r.Box[2], x1), max(r.Box[3], l.Y1)}
 }
 
 func nonEmpty(s string) []string {
@@ -1181,7 +1181,7 @@ func nonEmpty(s string) []string {
 // lostAmount is, on a recognised line that prints a balance and no
 // movement, the text recognition read in a money-in or money-out column
 // where the amount stands, when it reads as no amount; "" otherwise.
-func lostAmount(seg *segment, l *layout.Line, bal *cell) string {
+func lostAmount(seg *Segment, l *layout.Line, bal *Cell) string {
 	if !l.OCR || bal == nil {
 		return ""
 	}
@@ -1198,18 +1198,18 @@ func lostAmount(seg *segment, l *layout.Line, bal *cell) string {
 	return ""
 }
 
-func rowHasMove(r row) bool {
-	for _, c := range r.cells {
-		if c.role != lexicon.RoleBalance {
+func RowHasMove(r Row) bool {
+	for _, c := range r.Cells {
+		if c.Role != lexicon.RoleBalance {
 			return true
 		}
 	}
 	return false
 }
 
-func rowHasBalance(r row) bool {
-	for _, c := range r.cells {
-		if c.role == lexicon.RoleBalance {
+func rowHasBalance(r Row) bool {
+	for _, c := range r.Cells {
+		if c.Role == lexicon.RoleBalance {
 			return true
 		}
 	}
@@ -1228,7 +1228,7 @@ func follows(prev, l *layout.Line) bool {
 // not a wrapped description but a new kind of line (a footer, a note).
 // overMoney reports a line with a word over one of the segment's money
 // columns.
-func overMoney(seg *segment, l *layout.Line) bool {
+func overMoney(seg *Segment, l *layout.Line) bool {
 	for _, w := range l.Words {
 		for _, c := range seg.cols {
 			if c.role.IsMoney() && w.X1 > c.x0 && w.X0 < c.x1 {
@@ -1239,21 +1239,21 @@ func overMoney(seg *segment, l *layout.Line) bool {
 	return false
 }
 
-func inDateColumn(seg *segment, l *layout.Line, dl int) bool {
+func inDateColumn(seg *Segment, l *layout.Line, dl int) bool {
 	if dl < 0 || len(l.Words) == 0 {
 		return false
 	}
-	lo, _ := regionOf(seg.labels, dl)
-	lb := seg.labels[dl]
+	lo, _ := regionOf(seg.Labels, dl)
+	lb := seg.Labels[dl]
 	x := l.Words[0].X0
-	return x >= lo && x < lb.x1+2 && labelAt(seg.labels, x) == dl
+	return x >= lo && x < lb.X1+2 && labelAt(seg.Labels, x) == dl
 }
 
 // underDateHeading reports a line that starts under one of the segment's
 // date headings (the booking date's or another).
-func underDateHeading(seg *segment, l *layout.Line) bool {
-	for i, lb := range seg.labels {
-		if lb.role.IsDate() && inDateColumn(seg, l, i) {
+func underDateHeading(seg *Segment, l *layout.Line) bool {
+	for i, lb := range seg.Labels {
+		if lb.Role.IsDate() && inDateColumn(seg, l, i) {
 			return true
 		}
 	}
@@ -1344,7 +1344,7 @@ func openingDate(l *layout.Line) *layout.Token {
 
 // ledByDate reports a line of a table with no heading that opens with a
 // date where the table's dates line up.
-func ledByDate(seg *segment, l *layout.Line) bool {
+func ledByDate(seg *Segment, l *layout.Line) bool {
 	t := openingDate(l)
 	return t != nil && atDateColumn(t, seg.dateX)
 }
@@ -1358,10 +1358,10 @@ func atDateColumn(t *layout.Token, x float64) bool {
 // rowsUnder reads lines with no heading of their own as a table under
 // labels, from the first line whose date stands under their date heading
 // with figures after it, when least lines or more do.
-func rowsUnder(lines []*layout.Line, labels []label, least int) (segment, bool) {
-	dl := dateLabel(labels)
+func rowsUnder(lines []*layout.Line, labels []Label, least int) (Segment, bool) {
+	dl := DateLabel(labels)
 	if dl < 0 {
-		return segment{}, false
+		return Segment{}, false
 	}
 	first, n := -1, 0
 	for i, l := range lines {
@@ -1377,26 +1377,26 @@ func rowsUnder(lines []*layout.Line, labels []label, least int) (segment, bool) 
 		}
 	}
 	if n < least {
-		return segment{}, false
+		return Segment{}, false
 	}
-	return segment{lines: lines[first:], labels: labels, cont: true}, true
+	return Segment{Lines: lines[first:], Labels: labels, Cont: true}, true
 }
 
 // buildSegments cuts the document's lines into table segments: from each
 // heading to the next heading or the end of its page. A page with no heading
 // continues the table of the page before it.
-func buildSegments(pages [][]*layout.Line, x *explain.Writer) []segment {
-	var segs []segment
-	var lastLabels []label
+func BuildSegments(pages [][]*layout.Line, x *explain.Writer) []Segment {
+	var segs []Segment
+	var lastLabels []Label
 	lastSection := 0
 	lastSkip := false
 	found := false
 	var before []int // pages with no heading before the first heading
 	for pi, lines := range pages {
-		hs := findHeaders(lines)
+		hs := FindHeaders(lines)
 		if len(hs) == 0 {
 			if found {
-				segs = append(segs, segment{lines: lines, labels: lastLabels, section: lastSection, skip: lastSkip, cont: true})
+				segs = append(segs, Segment{Lines: lines, Labels: lastLabels, section: lastSection, skip: lastSkip, Cont: true})
 				x.Printf("page %d: no heading: its lines continue the table above", pi+1)
 			} else {
 				before = append(before, pi)
@@ -1409,12 +1409,12 @@ func buildSegments(pages [][]*layout.Line, x *explain.Writer) []segment {
 			// theirs) hold the same table when their dates line up under
 			// its date heading.
 			for _, pj := range before {
-				if seg, ok := rowsUnder(pages[pj], hs[0].labels, 2); ok {
+				if seg, ok := rowsUnder(pages[pj], hs[0].Labels, 2); ok {
 					segs = append(segs, seg)
 					x.Printf("page %d: its dated lines line up under the heading of page %d: read with it", pj+1, pi+1)
 				}
 			}
-		} else if seg, ok := rowsUnder(lines[:hs[0].first], lastLabels, 1); ok {
+		} else if seg, ok := rowsUnder(lines[:hs[0].First], lastLabels, 1); ok {
 			// Rows above the page's first heading continue the table
 			// before it (the next account's table starts lower down).
 			seg.section, seg.skip = lastSection, lastSkip
@@ -1424,9 +1424,9 @@ func buildSegments(pages [][]*layout.Line, x *explain.Writer) []segment {
 		for k, h := range hs {
 			end := len(lines)
 			if k+1 < len(hs) {
-				end = max(hs[k+1].first, h.last+1) // bands never overlap (findHeaders)
+				end = max(hs[k+1].First, h.Last+1) // bands never overlap (findHeaders)
 			}
-			sec, titled, balances := sectionAbove(lines, h.first)
+			sec, titled, balances := SectionAbove(lines, h.First)
 			if !titled && k == 0 && found {
 				// A heading repeated at the top of a page continues the section before it.
 				sec = lastSection
@@ -1435,13 +1435,13 @@ func buildSegments(pages [][]*layout.Line, x *explain.Writer) []segment {
 				// A heading repeated over a page break: each copy gives
 				// back what recognition lost of the other.
 				prev := &segs[len(segs)-1]
-				prev.labels = completeHeading(prev.labels, h.labels)
-				h.labels = completeHeading(h.labels, lastLabels)
+				prev.Labels = CompleteHeading(prev.Labels, h.Labels)
+				h.Labels = CompleteHeading(h.Labels, lastLabels)
 			}
-			skip := balances && !hasTextLabel(h.labels) || !hasMovementLabel(h.labels)
-			x.Printf("page %d: heading at %s: %s (section %+d)", pi+1, explain.LineRef(lines[h.first]), labelsText(h.labels), sec)
-			segs = append(segs, segment{lines: lines[h.last+1 : end], labels: h.labels, section: sec, skip: skip})
-			lastLabels, lastSection, lastSkip = h.labels, sec, skip
+			skip := balances && !hasTextLabel(h.Labels) || !hasMovementLabel(h.Labels)
+			x.Printf("page %d: heading at %s: %s (section %+d)", pi+1, explain.LineRef(lines[h.First]), LabelsText(h.Labels), sec)
+			segs = append(segs, Segment{Lines: lines[h.Last+1 : end], Labels: h.Labels, section: sec, skip: skip})
+			lastLabels, lastSection, lastSkip = h.Labels, sec, skip
 			found = true
 		}
 	}
@@ -1459,11 +1459,11 @@ func buildSegments(pages [][]*layout.Line, x *explain.Writer) []segment {
 			return nil
 		}
 		x.Printf("no heading anywhere: every line with a date at %.0f, where %d dated lines with figures start, is read", dateX, dated)
-		segs = append(segs, segment{lines: all, dateX: dateX})
+		segs = append(segs, Segment{Lines: all, dateX: dateX})
 	}
 	for i := range segs {
 		findColumns(&segs[i])
-		if segs[i].cont {
+		if segs[i].Cont {
 			// The table above is the last one whose rows showed its money
 			// columns (a heading at a page's foot shows none).
 			for j := i - 1; j >= 0; j-- {
@@ -1473,19 +1473,19 @@ func buildSegments(pages [][]*layout.Line, x *explain.Writer) []segment {
 				}
 			}
 		}
-		if x.On() && len(segs[i].lines) > 0 {
+		if x.On() && len(segs[i].Lines) > 0 {
 			var cs []string
 			for _, c := range segs[i].cols {
 				why := "under heading " + fmt.Sprintf("%q", c.label)
 				if c.label == "" {
 					why = "no heading above it"
-					if len(segs[i].labels) == 0 {
+					if len(segs[i].Labels) == 0 {
 						why = "guessed from its place"
 					}
 				}
 				cs = append(cs, fmt.Sprintf("%.0f-%.0f %s (%d amounts; %s)", c.x0, c.x1, c.role, c.n, why))
 			}
-			x.Printf("table %d (page %d, %d lines): amount columns: %s", i, segs[i].lines[0].Page+1, len(segs[i].lines), strings.Join(cs, "; "))
+			x.Printf("table %d (page %d, %d lines): amount columns: %s", i, segs[i].Lines[0].Page+1, len(segs[i].Lines), strings.Join(cs, "; "))
 		}
 	}
 	return segs
@@ -1495,7 +1495,7 @@ func buildSegments(pages [][]*layout.Line, x *explain.Writer) []segment {
 // heading of its own, only the money columns that stand where a column
 // of that role stood above: figures elsewhere on the page (a fees table
 // under the last rows) are not the table's.
-func keepColumns(seg *segment, above []column, x *explain.Writer) {
+func keepColumns(seg *Segment, above []column, x *explain.Writer) {
 	const slack = 20.0
 	for i := range seg.cols {
 		c := &seg.cols[i]
@@ -1514,21 +1514,21 @@ func keepColumns(seg *segment, above []column, x *explain.Writer) {
 // where it stood before, with the same meaning, two of them at least) and
 // lacks some: recognition lost a word or two of it, and the lost headings
 // come back where they stood.
-func completeHeading(labels, before []label) []label {
-	overlaps := func(a, b label) bool { return a.x0 < b.x1 && b.x0 < a.x1 }
+func CompleteHeading(labels, before []Label) []Label {
+	overlaps := func(a, b Label) bool { return a.X0 < b.X1 && b.X0 < a.X1 }
 	agree := 0
 	for _, l := range labels {
-		i := slices.IndexFunc(before, func(b label) bool { return overlaps(l, b) })
-		if i < 0 || before[i].role != l.role {
+		i := slices.IndexFunc(before, func(b Label) bool { return overlaps(l, b) })
+		if i < 0 || before[i].Role != l.Role {
 			return labels // a heading of another table
 		}
-		if l.role != lexicon.RoleNone {
+		if l.Role != lexicon.RoleNone {
 			agree++
 		}
 	}
-	var lost []label
+	var lost []Label
 	for _, b := range before {
-		if !slices.ContainsFunc(labels, func(l label) bool { return overlaps(l, b) }) {
+		if !slices.ContainsFunc(labels, func(l Label) bool { return overlaps(l, b) }) {
 			lost = append(lost, b)
 		}
 	}
@@ -1536,13 +1536,13 @@ func completeHeading(labels, before []label) []label {
 		return labels
 	}
 	out := append(slices.Clone(labels), lost...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].x0 < out[j].x0 })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].X0 < out[j].X0 })
 	return out
 }
 
 // sectionDirection reads a line as a section title: +1 when it names money
 // in, -1 money out, 0 when it names neither or both ("Payments and credits").
-func sectionDirection(text string) int {
+func SectionDirection(text string) int {
 	f := lexicon.FoldLabel(text)
 	in, out := lexicon.HasPhrase(f, lexicon.Vocab().SectionIn), lexicon.HasPhrase(f, lexicon.Vocab().SectionOut)
 	switch {
@@ -1558,7 +1558,7 @@ func sectionDirection(text string) int {
 // (at lines[first]) for a section title. titled reports that a title line
 // with a direction was found there; balances that the title names a list
 // of balances and no movement of money.
-func sectionAbove(lines []*layout.Line, first int) (dir int, titled, balances bool) {
+func SectionAbove(lines []*layout.Line, first int) (dir int, titled, balances bool) {
 	h := lines[first].Height()
 	for i := first - 1; i >= 0 && i >= first-3; i-- {
 		l := lines[i]
@@ -1566,13 +1566,13 @@ func sectionAbove(lines []*layout.Line, first int) (dir int, titled, balances bo
 			break
 		}
 		text := l.Text()
-		if end := lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account); end >= 0 && accountLike(accountValue(l.Words[end:])) {
+		if end := lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account); end >= 0 && accountLike(AccountValue(l.Words[end:])) {
 			// A page's running header that names the account ("Relevé de
 			// carte de crédit - Numéro de compte: ****5725"): its "credit"
 			// titles no section.
 			continue
 		}
-		if d := sectionDirection(text); d != 0 {
+		if d := SectionDirection(text); d != 0 {
 			return d, true, false
 		}
 		if f := lexicon.FoldLabel(text); lexicon.HasPhrase(f, lexicon.Vocab().BalanceTitles) && !strings.Contains(f, " transaction") {
@@ -1583,9 +1583,9 @@ func sectionAbove(lines []*layout.Line, first int) (dir int, titled, balances bo
 }
 
 // hasTextLabel reports a heading with a description, type or reference column.
-func hasTextLabel(labels []label) bool {
+func hasTextLabel(labels []Label) bool {
 	for _, lb := range labels {
-		if lb.role.IsText() {
+		if lb.Role.IsText() {
 			return true
 		}
 	}
@@ -1594,9 +1594,9 @@ func hasTextLabel(labels []label) bool {
 
 // hasMovementLabel reports a heading that names a column of money moving,
 // not only balances.
-func hasMovementLabel(labels []label) bool {
+func hasMovementLabel(labels []Label) bool {
 	for _, lb := range labels {
-		if lb.role == lexicon.RoleDebit || lb.role == lexicon.RoleCredit || lb.role == lexicon.RoleAmount {
+		if lb.Role == lexicon.RoleDebit || lb.Role == lexicon.RoleCredit || lb.Role == lexicon.RoleAmount {
 			return true
 		}
 	}

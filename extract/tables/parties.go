@@ -1,4 +1,4 @@
-package extract
+package tables
 
 import (
 	"math"
@@ -36,7 +36,7 @@ import (
 // outside are the lines outside the transaction tables (where an address
 // block is looked for), all every line, pages the pages they index: a
 // letterhead may have been taken into a table's first rows.
-func readParties(meta source.Meta, outside, all []*layout.Line, pages []source.Page) (bank, holder string) {
+func ReadParties(meta source.Meta, outside, all []*layout.Line, pages []source.Page) (bank, holder string) {
 	firstPage := func(ls []*layout.Line) []lineRun {
 		var first []*layout.Line
 		for _, l := range ls {

@@ -1,4 +1,4 @@
-package extract
+package tables
 
 import (
 	"fmt"
@@ -86,10 +86,10 @@ func stackedHeading(above, below *layout.Line) bool {
 	if headingShare(below) >= 0.5 {
 		return true
 	}
-	labels := buildLabels([]*layout.Line{above})
+	labels := BuildLabels([]*layout.Line{above})
 	under := map[int]bool{}
 	for _, w := range below.Words {
-		k := slices.IndexFunc(labels, func(lb label) bool { return w.X0 < lb.x1 && w.X1 > lb.x0 })
+		k := slices.IndexFunc(labels, func(lb Label) bool { return w.X0 < lb.X1 && w.X1 > lb.X0 })
 		if k < 0 {
 			return false
 		}
@@ -103,18 +103,18 @@ func stackedHeading(above, below *layout.Line) bool {
 // heading the lexicon does not know alone, one it knows ("F." over
 // "Operación").
 func over(above, below *layout.Line) bool {
-	labels := buildLabels([]*layout.Line{below})
+	labels := BuildLabels([]*layout.Line{below})
 	under := map[int]bool{}
 	k := -1
 	for _, w := range above.Words {
-		k = slices.IndexFunc(labels, func(lb label) bool { return w.X0 < lb.x1+2 && w.X1 > lb.x0-2 })
+		k = slices.IndexFunc(labels, func(lb Label) bool { return w.X0 < lb.X1+2 && w.X1 > lb.X0-2 })
 		if k < 0 {
 			return false
 		}
 		under[k] = true
 	}
-	if len(above.Words) == 1 && labels[k].role == lexicon.RoleNone {
-		return lexicon.ClassifyLabel(above.Words[0].Text+" "+labels[k].text) != lexicon.RoleNone
+	if len(above.Words) == 1 && labels[k].Role == lexicon.RoleNone {
+		return lexicon.ClassifyLabel(above.Words[0].Text+" "+labels[k].Text) != lexicon.RoleNone
 	}
 	return len(under) >= 2
 }
@@ -186,17 +186,17 @@ func roleGroup(r lexicon.ColRole) int {
 }
 
 // label is one column heading with its horizontal extent.
-type label struct {
-	text   string
-	role   lexicon.ColRole
-	x0, x1 float64
+type Label struct {
+	Text   string
+	Role   lexicon.ColRole
+	X0, X1 float64
 }
 
 // buildLabels reads the headings of a header band (one to three lines):
 // words close together on a line form a phrase, phrases stacked over one
 // another form one label ("Withdrawal" over "Amt.").
-func buildLabels(band []*layout.Line) []label {
-	var phrases []label
+func BuildLabels(band []*layout.Line) []Label {
+	var phrases []Label
 	for _, l := range band {
 		var cur []source.Word
 		flush := func() {
@@ -211,7 +211,7 @@ func buildLabels(band []*layout.Line) []label {
 					if k+1 < len(cuts) {
 						b = cuts[k+1]
 					}
-					phrases = append(phrases, label{text: layout.JoinWords(cur[a:b]), x0: cur[a].X0, x1: cur[b-1].X1})
+					phrases = append(phrases, Label{Text: layout.JoinWords(cur[a:b]), X0: cur[a].X0, X1: cur[b-1].X1})
 				}
 				cur = nil
 				return
@@ -219,7 +219,7 @@ func buildLabels(band []*layout.Line) []label {
 			if isHeading(layout.JoinWords(cur)) {
 				// One whole heading ("Date de valeur"): one label, though
 				// its words name two dates.
-				phrases = append(phrases, label{text: layout.JoinWords(cur), x0: cur[0].X0, x1: cur[len(cur)-1].X1})
+				phrases = append(phrases, Label{Text: layout.JoinWords(cur), X0: cur[0].X0, X1: cur[len(cur)-1].X1})
 				cur = nil
 				return
 			}
@@ -254,11 +254,11 @@ func buildLabels(band []*layout.Line) []label {
 					split = true
 				}
 				if split {
-					phrases = append(phrases, label{text: layout.JoinWords(cur[start:i]), x0: cur[start].X0, x1: cur[i-1].X1})
+					phrases = append(phrases, Label{Text: layout.JoinWords(cur[start:i]), X0: cur[start].X0, X1: cur[i-1].X1})
 					start = i
 				}
 			}
-			phrases = append(phrases, label{text: layout.JoinWords(cur[start:]), x0: cur[start].X0, x1: cur[len(cur)-1].X1})
+			phrases = append(phrases, Label{Text: layout.JoinWords(cur[start:]), X0: cur[start].X0, X1: cur[len(cur)-1].X1})
 			cur = nil
 		}
 		for _, w := range l.Words {
@@ -273,34 +273,34 @@ func buildLabels(band []*layout.Line) []label {
 		flush()
 	}
 	// Merge phrases that overlap horizontally (stacked headings).
-	sort.SliceStable(phrases, func(i, j int) bool { return phrases[i].x0 < phrases[j].x0 })
-	var labels []label
+	sort.SliceStable(phrases, func(i, j int) bool { return phrases[i].X0 < phrases[j].X0 })
+	var labels []Label
 	for _, p := range phrases {
-		if n := len(labels); n > 0 && p.x0 < labels[n-1].x1-1 {
-			labels[n-1].text += " " + p.text
-			labels[n-1].x1 = max(labels[n-1].x1, p.x1)
+		if n := len(labels); n > 0 && p.X0 < labels[n-1].X1-1 {
+			labels[n-1].Text += " " + p.Text
+			labels[n-1].X1 = max(labels[n-1].X1, p.X1)
 			continue
 		}
 		labels = append(labels, p)
 	}
 	for i := range labels {
-		labels[i].role = lexicon.ClassifyLabel(labels[i].text)
+		labels[i].Role = lexicon.ClassifyLabel(labels[i].Text)
 	}
 	return labels
 }
 
 // headerScore says whether labels look like a transaction table's heading:
 // a date column and a money column, with most of the band's words known.
-func headerScore(labels []label) int {
+func headerScore(labels []Label) int {
 	hasDate, hasMoney, known := false, false, 0
 	for _, lb := range labels {
-		if lb.role.IsDate() {
+		if lb.Role.IsDate() {
 			hasDate = true
 		}
-		if lb.role.IsMoney() {
+		if lb.Role.IsMoney() {
 			hasMoney = true
 		}
-		if lb.role != lexicon.RoleNone {
+		if lb.Role != lexicon.RoleNone {
 			known++
 		}
 	}
@@ -322,12 +322,12 @@ func isPlainText(l *layout.Line) bool {
 
 // header is a table heading found on a page.
 type header struct {
-	first, last int // line indexes of the band
-	labels      []label
+	First, Last int // line indexes of the band
+	Labels      []Label
 }
 
 // findHeaders finds the table headings among a page's lines.
-func findHeaders(lines []*layout.Line) []header {
+func FindHeaders(lines []*layout.Line) []header {
 	var hs []header
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -354,15 +354,15 @@ func findHeaders(lines []*layout.Line) []header {
 		// ("Value | Posting" over "Date | Date"): a plain line just above,
 		// each of whose words sits over a heading of the band, is part
 		// of it, unless it is the heading found just before.
-		if first > 0 && first == i && (len(hs) == 0 || hs[len(hs)-1].last < first-1) && isPlainText(lines[first-1]) && lines[first].Y0-lines[first-1].Y1 < 0.8*l.Height() && over(lines[first-1], lines[first]) {
+		if first > 0 && first == i && (len(hs) == 0 || hs[len(hs)-1].Last < first-1) && isPlainText(lines[first-1]) && lines[first].Y0-lines[first-1].Y1 < 0.8*l.Height() && over(lines[first-1], lines[first]) {
 			first--
 		}
 		best, bestScore := header{}, 0
 		for a := first; a <= last; a++ {
 			for b := last; b >= a; b-- {
-				lbs := buildLabels(lines[a : b+1])
+				lbs := BuildLabels(lines[a : b+1])
 				if s := headerScore(lbs); s > bestScore {
-					best, bestScore = header{first: a, last: b, labels: lbs}, s
+					best, bestScore = header{First: a, Last: b, Labels: lbs}, s
 				}
 			}
 		}
@@ -371,18 +371,18 @@ func findHeaders(lines []*layout.Line) []header {
 			// phrase; it is not a stacked part of the heading below it.
 			// A section's title ("Payments and credits") never is, whatever
 			// heading words it holds.
-			for best.first < best.last && (len(buildLabels(lines[best.first:best.first+1])) == 1 || sectionTitle(lines[best.first].Text())) {
-				lbs := buildLabels(lines[best.first+1 : best.last+1])
-				if headerScore(lbs) < bestScore && !sectionTitle(lines[best.first].Text()) {
+			for best.First < best.Last && (len(BuildLabels(lines[best.First:best.First+1])) == 1 || sectionTitle(lines[best.First].Text())) {
+				lbs := BuildLabels(lines[best.First+1 : best.Last+1])
+				if headerScore(lbs) < bestScore && !sectionTitle(lines[best.First].Text()) {
 					break
 				}
-				best.first, best.labels = best.first+1, lbs
+				best.First, best.Labels = best.First+1, lbs
 			}
 			hs = append(hs, best)
-			i = best.last
+			i = best.Last
 		} else if h, ok := datelessHeading(lines, first, last); ok {
 			hs = append(hs, h)
-			i = h.last
+			i = h.Last
 		}
 	}
 	return hs
@@ -396,20 +396,20 @@ func findHeaders(lines []*layout.Line) []header {
 func datelessHeading(lines []*layout.Line, first, last int) (header, bool) {
 	for a := first; a <= last; a++ {
 		for b := last; b >= a; b-- {
-			lbs := buildLabels(lines[a : b+1])
+			lbs := BuildLabels(lines[a : b+1])
 			known, firstMoney, whole := 0, -1.0, true
 			for _, lb := range lbs {
-				if lb.role.IsDate() {
+				if lb.Role.IsDate() {
 					return header{}, false
 				}
-				if lb.role != lexicon.RoleNone {
+				if lb.Role != lexicon.RoleNone {
 					known++
 					// Each heading a whole one ("Somme", "Solde"), not
 					// words of a description ("ATM withdrawal").
-					whole = whole && isHeading(lb.text)
+					whole = whole && isHeading(lb.Text)
 				}
-				if lb.role.IsMoney() && firstMoney < 0 {
-					firstMoney = lb.x0
+				if lb.Role.IsMoney() && firstMoney < 0 {
+					firstMoney = lb.X0
 				}
 			}
 			if firstMoney < 0 || known < 3 || known*2 < len(lbs) || !whole {
@@ -424,21 +424,21 @@ func datelessHeading(lines []*layout.Line, first, last int) (header, bool) {
 				// The dates head the rows of each day, over the
 				// descriptions: the rows take them (readRows), no column
 				// is theirs.
-				return header{first: a, last: b, labels: lbs}, true
+				return header{First: a, Last: b, Labels: lbs}, true
 			}
 			// A heading over the dates the lexicon does not know is theirs;
 			// one it knows as another column's leaves no room for them.
-			k := slices.IndexFunc(lbs, func(lb label) bool { return lb.x0 < x1 && x0 < lb.x1 })
+			k := slices.IndexFunc(lbs, func(lb Label) bool { return lb.X0 < x1 && x0 < lb.X1 })
 			switch {
-			case k >= 0 && lbs[k].role != lexicon.RoleNone:
+			case k >= 0 && lbs[k].Role != lexicon.RoleNone:
 				continue
 			case k >= 0:
-				lbs[k].role = lexicon.RoleDate
+				lbs[k].Role = lexicon.RoleDate
 			default:
-				lbs = append(lbs, label{role: lexicon.RoleDate, x0: x0, x1: x1})
-				sort.SliceStable(lbs, func(i, j int) bool { return lbs[i].x0 < lbs[j].x0 })
+				lbs = append(lbs, Label{Role: lexicon.RoleDate, X0: x0, X1: x1})
+				sort.SliceStable(lbs, func(i, j int) bool { return lbs[i].X0 < lbs[j].X0 })
 			}
-			return header{first: a, last: b, labels: lbs}, true
+			return header{First: a, Last: b, Labels: lbs}, true
 		}
 	}
 	return header{}, false
@@ -463,10 +463,10 @@ func daysHeaded(lines []*layout.Line, x float64) bool {
 const maxDatelessRows = 40
 
 // labelsText lists a heading's labels with their roles.
-func labelsText(labels []label) string {
+func LabelsText(labels []Label) string {
 	parts := make([]string, len(labels))
 	for i, lb := range labels {
-		parts[i] = fmt.Sprintf("%q@%.0f-%.0f=%s", lb.text, lb.x0, lb.x1, lb.role)
+		parts[i] = fmt.Sprintf("%q@%.0f-%.0f=%s", lb.Text, lb.X0, lb.X1, lb.Role)
 	}
 	return strings.Join(parts, " | ")
 }

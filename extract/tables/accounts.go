@@ -1,4 +1,4 @@
-package extract
+package tables
 
 import (
 	"math"
@@ -19,10 +19,10 @@ import (
 // accountPart is the part of a document that belongs to one account: its
 // tables and the lines around them, from the line that names the account to
 // the line that names the next.
-type accountPart struct {
-	number string
-	segs   []int // indexes into the document's segments
-	lines  []*layout.Line
+type AccountPart struct {
+	Number string
+	Segs   []int // indexes into the document's segments
+	Lines  []*layout.Line
 }
 
 // splitAccounts finds the accounts of a document that holds several, each
@@ -30,21 +30,21 @@ type accountPart struct {
 // balance (when needBalances: else the arithmetic decides, see analyze).
 // It returns nil for a document of one account: one that names its
 // account more than once, or in two forms (a number and an IBAN), is that.
-func splitAccounts(all []*layout.Line, segs []segment, needBalances bool) []accountPart {
+func SplitAccounts(all []*layout.Line, segs []Segment, needBalances bool) []AccountPart {
 	pos := make(map[*layout.Line]int, len(all))
 	for i, l := range all {
 		pos[l] = i
 	}
 	segStarts := map[int]bool{}
 	for _, sg := range segs {
-		if len(sg.lines) > 0 {
-			segStarts[pos[sg.lines[0]]] = true
+		if len(sg.Lines) > 0 {
+			segStarts[pos[sg.Lines[0]]] = true
 		}
 	}
-	var parts []accountPart
+	var parts []AccountPart
 	var starts []int // where each account is first named
 	for i, l := range all {
-		num := namedAccount(l)
+		num := NamedAccount(l)
 		if num == "" {
 			continue
 		}
@@ -53,14 +53,14 @@ func splitAccounts(all []*layout.Line, segs []segment, needBalances bool) []acco
 			for j := starts[n-1]; j < i && !table; j++ {
 				table = segStarts[j]
 			}
-			again := slices.ContainsFunc(parts, func(p accountPart) bool { return sameAccount(p.number, num) })
+			again := slices.ContainsFunc(parts, func(p AccountPart) bool { return sameAccount(p.Number, num) })
 			if again || !table {
 				// Named again (a page's running header), or named twice
 				// before its table (a number, then an IBAN).
 				continue
 			}
 		}
-		parts = append(parts, accountPart{number: num})
+		parts = append(parts, AccountPart{Number: num})
 		starts = append(starts, i)
 	}
 	if len(parts) < 2 {
@@ -78,20 +78,20 @@ func splitAccounts(all []*layout.Line, segs []segment, needBalances bool) []acco
 		return o
 	}
 	for i := range segs {
-		if len(segs[i].lines) == 0 {
+		if len(segs[i].Lines) == 0 {
 			continue
 		}
-		o := owner(segs[i].lines[0])
-		parts[o].segs = append(parts[o].segs, i)
+		o := owner(segs[i].Lines[0])
+		parts[o].Segs = append(parts[o].Segs, i)
 	}
 	for _, l := range all {
 		o := owner(l)
-		parts[o].lines = append(parts[o].lines, l)
+		parts[o].Lines = append(parts[o].Lines, l)
 	}
 	// Each account holds a table and prints a balance of its own; else
 	// the names are one account's, printed again.
 	for _, p := range parts {
-		if len(p.segs) == 0 || needBalances && !printsBalance(p.lines) {
+		if len(p.Segs) == 0 || needBalances && !printsBalance(p.Lines) {
 			return nil
 		}
 	}
@@ -103,9 +103,9 @@ func splitAccounts(all []*layout.Line, segs []segment, needBalances bool) []acco
 // and then a number of eight digits or more, and nothing else
 // ("Sparkonto PL32 7960 8545 5847 3838", "Girokonto 0796830198"). "" when
 // the line names none.
-func namedAccount(l *layout.Line) string {
+func NamedAccount(l *layout.Line) string {
 	if end := lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account); end >= 0 {
-		if num := accountValue(l.Words[end:]); accountLike(num) {
+		if num := AccountValue(l.Words[end:]); accountLike(num) {
 			return num
 		}
 		// A word between the label and its number ("Compte épargne
@@ -121,7 +121,7 @@ func namedAccount(l *layout.Line) string {
 	if k == 0 || k == len(l.Words) {
 		return ""
 	}
-	num := accountValue(l.Words[k:])
+	num := AccountValue(l.Words[k:])
 	if len(digitsOf(num)) < 8 || !accountLike(num) || len(strings.Fields(num)) != len(strings.Fields(layout.JoinWords(l.Words[k:]))) {
 		return ""
 	}
@@ -181,7 +181,7 @@ func printsBalance(lines []*layout.Line) bool {
 
 // accountValue takes an account number as printed from the text after its
 // label: the words that hold digits or masking characters.
-func accountValue(words []source.Word) string {
+func AccountValue(words []source.Word) string {
 	var parts []string
 	for i, w := range words {
 		if i > 0 && w.X0-words[i-1].X1 > 1.2*(w.Y1-w.Y0) {
@@ -210,7 +210,7 @@ func accountValue(words []source.Word) string {
 // line, else in a box of labels over values, the first amount on the line
 // below that stands from the label's left edge to where the next label
 // starts ("Alter Kontostand" over "EUR + 2.853,82").
-func labelAmount(lines []*layout.Line, i int, phrases []string) (decimal.Decimal, bool) {
+func LabelAmount(lines []*layout.Line, i int, phrases []string) (decimal.Decimal, bool) {
 	l := lines[i]
 	if v, ok := amountAfter(l, phrases); ok {
 		return v, true

@@ -1,4 +1,4 @@
-package extract
+package tables
 
 import (
 	"slices"
@@ -51,7 +51,7 @@ func splitRecordLine(l *layout.Line) (recordLine, bool) {
 // line per block, on the page of the block's first line. The runs go on
 // across pages: a line that is no label and value (a page's footer, its
 // next heading) stands between two lines of a run, outside its blocks.
-func mergeRecords(pages [][]*layout.Line, decimalComma bool) [][]*layout.Line {
+func MergeRecords(pages [][]*layout.Line, decimalComma bool) [][]*layout.Line {
 	type at struct{ page, i int }
 	var idx []at
 	var recs []recordLine
