@@ -13,6 +13,7 @@ import (
 
 	"passbook/export"
 	"passbook/extract"
+	"passbook/extract/ledger"
 	"passbook/extract/worker"
 )
 
@@ -120,7 +121,7 @@ type batchConfig struct {
 // batchResult is one input's conversion.
 type batchResult struct {
 	in     batchInput
-	res    *extract.Result
+	res    *ledger.Result
 	err    error
 	output string
 }
@@ -227,7 +228,7 @@ func batchStatus(results []batchResult, set *export.Set) error {
 	notOK := 0
 	for _, a := range set.Accounts {
 		for _, st := range a.Statements {
-			if st.Reconciliation != extract.ReconcileOK {
+			if st.Reconciliation != ledger.ReconcileOK {
 				notOK++
 			}
 		}
@@ -247,7 +248,7 @@ func batchStatus(results []batchResult, set *export.Set) error {
 }
 
 // convertFile reads and converts one file in a pool worker.
-func convertFile(ctx context.Context, pool *worker.Pool, path, password string, prog *progress) (*extract.Result, error) {
+func convertFile(ctx context.Context, pool *worker.Pool, path, password string, prog *progress) (*ledger.Result, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -297,7 +298,7 @@ func outputNames(inputs []batchInput, dir string, f export.Format) (map[int]stri
 // writeOutput writes one converted statement to path, through a temporary
 // file renamed into place, so a failed or interrupted write never leaves
 // half a file under the output's name.
-func writeOutput(path string, f export.Format, opts export.Options, res *extract.Result) error {
+func writeOutput(path string, f export.Format, opts export.Options, res *ledger.Result) error {
 	return writeAtomic(path, func(w io.Writer) error { return export.Write(w, f, opts, res) })
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"passbook/extract"
+	"passbook/extract/ledger"
 )
 
 // TestExtractManyErrors: a file that cannot be converted fails alone (exit
@@ -62,7 +62,7 @@ func TestProgressBar(t *testing.T) {
 	p := newProgress(&buf, 4)
 	p.terminal = true
 	p.pages("a.pdf")(2, 3)
-	ok := &extract.Result{PageCount: 3}
+	ok := &ledger.Result{PageCount: 3}
 	p.done(batchResult{in: batchInput{path: "a.pdf"}, res: ok})
 	p.done(batchResult{in: batchInput{path: "b.pdf"}, err: os.ErrNotExist})
 	p.stop()

@@ -11,14 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"passbook/extract/ledger"
+
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/shopspring/decimal"
-
-	"passbook/extract"
 )
 
 // TestBrowserScreens looks at the folder view and the review on a phone
@@ -60,12 +60,12 @@ func TestBrowserScreens(t *testing.T) {
 	// Two balances computed from the rows, which the printed ones confirm,
 	// and one amount recognition misread that the running balance
 	// corrected: what a scan's conversion stores.
-	restore(t, filepath.Join(dir, "passbook.db"), jan, func(res *extract.Result) {
+	restore(t, filepath.Join(dir, "passbook.db"), jan, func(res *ledger.Result) {
 		for _, i := range []int{1, 2} {
 			res.Transactions[i].Provenance.BalanceComputed = true
-			res.Transactions[i].Warnings = append(res.Transactions[i].Warnings, extract.Warning{Kind: extract.WarnBalanceComputed, Message: "balance not printed: computed from the running balance"})
+			res.Transactions[i].Warnings = append(res.Transactions[i].Warnings, ledger.Warning{Kind: ledger.WarnBalanceComputed, Message: "balance not printed: computed from the running balance"})
 		}
-		res.Transactions[3].Warnings = append(res.Transactions[3].Warnings, extract.Warning{Kind: extract.WarnOCRCorrection, Message: "OCR correction: amount read as 8O.00, corrected to 80.00 (letter O for zero) by the running balance"})
+		res.Transactions[3].Warnings = append(res.Transactions[3].Warnings, ledger.Warning{Kind: ledger.WarnOCRCorrection, Message: "OCR correction: amount read as 8O.00, corrected to 80.00 (letter O for zero) by the running balance"})
 	})
 
 	b := startBrowser(t, srv.ctx)

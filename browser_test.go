@@ -20,8 +20,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"passbook/extract"
 	"passbook/extract/engine"
+	"passbook/extract/ledger"
 )
 
 // chromiumPath is Debian's Chromium, which `make test` installs; CHROMIUM
@@ -218,10 +218,10 @@ func TestBrowser(t *testing.T) {
 	// and warning OCR gives it; the review marks it to be checked first.
 	// What a client sends says nothing of a row's provenance, so the
 	// stored conversion says it, as a scan's would.
-	restore(t, data, genID, func(res *extract.Result) {
+	restore(t, data, genID, func(res *ledger.Result) {
 		tx := &res.Transactions[3]
 		tx.Provenance.LowConfidence = 41
-		tx.Warnings = append(tx.Warnings, extract.Warning{Kind: extract.WarnLowConfidence, Confidence: 41, Message: "recognised with low confidence (41%): check this row first"})
+		tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnLowConfidence, Confidence: 41, Message: "recognised with low confidence (41%): check this row first"})
 	})
 	do("open review", click(`#docs tr[data-id="`+genID+`"] button[aria-label^="Review"]`), chromedp.WaitVisible("#review", chromedp.ByID))
 	waitJS("low-confidence row marked", `document.querySelector('#tx tr[data-row="3"]').classList.contains("lowconf") &&
@@ -472,7 +472,7 @@ func (b *browserSession) axe(where string) {
 // data with change, as a conversion that found what change says would
 // have stored it: provenance comes from the conversion, never from a
 // client, so tests of how the page shows it start there.
-func restore(t *testing.T, data, id string, change func(*extract.Result)) {
+func restore(t *testing.T, data, id string, change func(*ledger.Result)) {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+data+"?_pragma=busy_timeout(10000)")
 	if err != nil {
@@ -483,7 +483,7 @@ func restore(t *testing.T, data, id string, change func(*extract.Result)) {
 	if err := db.QueryRow("SELECT result FROM documents WHERE id = ?", id).Scan(&raw); err != nil {
 		t.Fatalf("stored result of %s: %v", id, err)
 	}
-	var res extract.Result
+	var res ledger.Result
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ type ledgerRow struct {
 }
 
 // ledger is an account's history.
-type ledger struct {
+type accountLedger struct {
 	number, currency string
 	opening          decimal.Decimal
 	rows             []ledgerRow
@@ -38,8 +38,8 @@ type ledger struct {
 
 // newLedger makes months of an account from January 2024: six rows a
 // month on fixed days, their amounts from seed.
-func newLedger(number, currency, opening string, months, seed int) *ledger {
-	l := &ledger{number: number, currency: currency, opening: decimal.RequireFromString(opening)}
+func newLedger(number, currency, opening string, months, seed int) *accountLedger {
+	l := &accountLedger{number: number, currency: currency, opening: decimal.RequireFromString(opening)}
 	n := 0
 	for m := 1; m <= months; m++ {
 		for _, d := range []int{2, 6, 11, 16, 21, 27} {
@@ -60,7 +60,7 @@ func newLedger(number, currency, opening string, months, seed int) *ledger {
 
 // statementSpec is one statement cut from a ledger.
 type statementSpec struct {
-	l        *ledger
+	l        *accountLedger
 	from, to time.Time
 	opening  decimal.Decimal
 	rows     []ledgerRow
@@ -71,7 +71,7 @@ type statementSpec struct {
 }
 
 // statement cuts the ledger's statement from from to to.
-func (l *ledger) statement(from, to time.Time) statementSpec {
+func (l *accountLedger) statement(from, to time.Time) statementSpec {
 	s := statementSpec{l: l, from: from, to: to, opening: l.opening}
 	for _, r := range l.rows {
 		switch {
@@ -85,7 +85,7 @@ func (l *ledger) statement(from, to time.Time) statementSpec {
 }
 
 // month is the ledger's statement of a calendar month of 2024.
-func (l *ledger) month(m int) statementSpec {
+func (l *accountLedger) month(m int) statementSpec {
 	from := time.Date(2024, time.Month(m), 1, 0, 0, 0, 0, time.UTC)
 	return l.statement(from, from.AddDate(0, 1, -1))
 }
@@ -150,7 +150,7 @@ const (
 // seriesFiles are the series' PDFs by file name: the base series and the
 // three files its variants add.
 type seriesFiles struct {
-	eur, gbp *ledger
+	eur, gbp *accountLedger
 	files    map[string][]byte
 }
 

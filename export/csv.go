@@ -6,14 +6,14 @@ import (
 	"io"
 	"strings"
 
-	"passbook/extract"
+	"passbook/extract/ledger"
 )
 
 // writeCSV writes the transactions as RFC 4180 CSV: UTF-8 without a byte
 // order mark, CRLF line ends, a header row, the JSON's columns in the JSON's
 // order and an empty cell for a null amount. The statement summary has no
 // place in a one-table format and is left out.
-func writeCSV(w io.Writer, res *extract.Result) error {
+func writeCSV(w io.Writer, res *ledger.Result) error {
 	cw := csv.NewWriter(w)
 	cw.UseCRLF = true
 	if err := cw.Write(columns); err != nil {

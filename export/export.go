@@ -27,7 +27,7 @@ import (
 	"strings"
 	"time"
 
-	"passbook/extract"
+	"passbook/extract/ledger"
 )
 
 // Errors of the options a caller passes.
@@ -198,20 +198,20 @@ func Check(f Format, opts Options) error {
 
 // Write writes the document res in format f to w. A nil res is written as a
 // document with no transactions.
-func Write(w io.Writer, f Format, opts Options, res *extract.Result) error {
+func Write(w io.Writer, f Format, opts Options, res *ledger.Result) error {
 	return writeAs(w, f, opts, res, false)
 }
 
 // WriteEdited is Write for a result whose transactions a person corrected:
 // the JSON says statement.edited is true and the XLSX summary says so too;
 // the other formats carry the corrected rows as they are.
-func WriteEdited(w io.Writer, f Format, opts Options, res *extract.Result) error {
+func WriteEdited(w io.Writer, f Format, opts Options, res *ledger.Result) error {
 	return writeAs(w, f, opts, res, true)
 }
 
-func writeAs(w io.Writer, f Format, opts Options, res *extract.Result, edited bool) error {
+func writeAs(w io.Writer, f Format, opts Options, res *ledger.Result, edited bool) error {
 	if res == nil {
-		res = &extract.Result{}
+		res = &ledger.Result{}
 	}
 	if err := Check(f, opts); err != nil {
 		return err

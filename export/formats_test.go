@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/ledger"
+
 	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
-
-	"passbook/extract"
 )
 
 func TestParseProfileAndCheck(t *testing.T) {
@@ -58,7 +58,7 @@ func TestParseProfileAndCheck(t *testing.T) {
 	}
 }
 
-func writeProfile(t *testing.T, p Profile, res *extract.Result) []byte {
+func writeProfile(t *testing.T, p Profile, res *ledger.Result) []byte {
 	t.Helper()
 	opts := testOptions()
 	opts.Profile = p
@@ -185,7 +185,7 @@ func TestQIF(t *testing.T) {
 // or anything known, with the fallbacks the formats require.
 func TestStatementFormatsEmpty(t *testing.T) {
 	for _, f := range Formats {
-		for _, res := range []*extract.Result{nil, empty()} {
+		for _, res := range []*ledger.Result{nil, empty()} {
 			if body := write(t, f, res); len(body) == 0 {
 				t.Errorf("%s of an empty document is empty", f)
 			}
@@ -273,11 +273,11 @@ func TestXLSXAccounts(t *testing.T) {
 // BenchmarkStatementFormats10000 writes a 10,000-row statement in each
 // statement format.
 func BenchmarkStatementFormats10000(b *testing.B) {
-	res := &extract.Result{Transactions: make([]extract.Transaction, 10000)}
+	res := &ledger.Result{Transactions: make([]ledger.Transaction, 10000)}
 	bal := decimal.Zero
 	for i := range res.Transactions {
 		amt := decimal.New(int64(i%5000+1), -2)
-		tx := extract.Transaction{Date: day("2024-01-01").AddDate(0, 0, i/50), Description: fmt.Sprintf("CARD PAYMENT TO MERCHANT NUMBER %d LONDON GB", i)}
+		tx := ledger.Transaction{Date: day("2024-01-01").AddDate(0, 0, i/50), Description: fmt.Sprintf("CARD PAYMENT TO MERCHANT NUMBER %d LONDON GB", i)}
 		if i%3 == 0 {
 			tx.AmountIn, bal = &amt, bal.Add(amt)
 		} else {

@@ -6,9 +6,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/shopspring/decimal"
+	"passbook/extract/ledger"
 
-	"passbook/extract"
+	"github.com/shopspring/decimal"
 )
 
 // jsonDocument is the body of GET /api/v1/download?format=json: the spec's
@@ -34,10 +34,10 @@ type jsonTransaction struct {
 	// WarningDetails are the warnings as facts, in the same order: each
 	// with its kind (extract.WarningKind) and the values it names, for a
 	// program; it reads these, never the messages.
-	WarningDetails []extract.Warning `json:"warning_details,omitempty"`
+	WarningDetails []ledger.Warning `json:"warning_details,omitempty"`
 	// Provenance says which of the row's values the document prints and
 	// which the conversion inferred; left out when all are printed.
-	Provenance *extract.Provenance `json:"provenance,omitempty"`
+	Provenance *ledger.Provenance `json:"provenance,omitempty"`
 	// Page is where the row was read (from 1); left out when unknown.
 	Page int `json:"page,omitempty"`
 	// Box is the row's extent on its page, [x0, y0, x1, y1] in PDF points
@@ -95,7 +95,7 @@ type jsonReconciliation struct {
 
 // writeJSON writes res as the JSON download body. HTML escaping is off:
 // this is a download, not a page, and "&" reads better than "\u0026".
-func writeJSON(w io.Writer, fileID string, res *extract.Result, edited bool) error {
+func writeJSON(w io.Writer, fileID string, res *ledger.Result, edited bool) error {
 	doc := jsonDocument{
 		Success:          true,
 		FileID:           fileID,
@@ -115,7 +115,7 @@ func writeJSON(w io.Writer, fileID string, res *extract.Result, edited bool) err
 	return nil
 }
 
-func newJSONTransaction(t extract.Transaction) jsonTransaction {
+func newJSONTransaction(t ledger.Transaction) jsonTransaction {
 	jt := jsonTransaction{
 		Date:        t.Date.Format(dateLayout),
 		Type:        t.Type(),
@@ -130,7 +130,7 @@ func newJSONTransaction(t extract.Transaction) jsonTransaction {
 	if len(t.Warnings) > 0 {
 		jt.WarningDetails = t.Warnings
 	}
-	if t.Provenance != (extract.Provenance{}) {
+	if t.Provenance != (ledger.Provenance{}) {
 		p := t.Provenance
 		jt.Provenance = &p
 	}
@@ -141,7 +141,7 @@ func newJSONTransaction(t extract.Transaction) jsonTransaction {
 	return jt
 }
 
-func newJSONStatement(s *extract.Statement) jsonStatement {
+func newJSONStatement(s *ledger.Statement) jsonStatement {
 	js := jsonStatement{
 		AccountNumber:  text(s.AccountNumber),
 		PeriodStart:    date(s.PeriodStart),
@@ -168,7 +168,7 @@ func newJSONStatement(s *extract.Statement) jsonStatement {
 	return js
 }
 
-func newJSONReconciliation(r extract.Reconciliation) jsonReconciliation {
+func newJSONReconciliation(r ledger.Reconciliation) jsonReconciliation {
 	return jsonReconciliation{
 		Status:     r.Status,
 		Difference: money(r.Difference),

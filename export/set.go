@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"passbook/extract"
+	"passbook/extract/ledger"
 )
 
 // SetJSON is what the folders API says of a set (GET /api/v1/folders/{id}),
@@ -221,7 +221,7 @@ func writeSetXLSX(w io.Writer, opts Options, set *Set, merged []block) error {
 	st := theStyles
 	names := sheetNames(set)
 	for i, b := range merged {
-		txs := make([]extract.Transaction, len(b.rows))
+		txs := make([]ledger.Transaction, len(b.rows))
 		for j, r := range b.rows {
 			txs[j] = r.Transaction
 		}
@@ -354,7 +354,7 @@ func (s *Set) WriteReport(w io.Writer) error {
 		}
 		notOK := 0
 		for _, st := range a.Statements {
-			if st.Reconciliation != extract.ReconcileOK {
+			if st.Reconciliation != ledger.ReconcileOK {
 				notOK++
 			}
 		}
@@ -374,7 +374,7 @@ func (s *Set) WriteReport(w io.Writer) error {
 			fmt.Fprintf(bw, ": %s\n", f.Message)
 		}
 		for _, st := range a.Statements {
-			if st.Reconciliation != extract.ReconcileOK && st.DuplicateOf == "" {
+			if st.Reconciliation != ledger.ReconcileOK && st.DuplicateOf == "" {
 				fmt.Fprintf(bw, "  %s: %s\n", st.Name, st.Reconciliation)
 			}
 		}

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
+	"passbook/extract/ledger"
 
-	"passbook/extract"
+	"github.com/shopspring/decimal"
 )
 
 // block is one account's statement: what OFX calls a STMTRS, CAMT.053 a
@@ -33,7 +33,7 @@ type block struct {
 
 // row is a transaction with the id the statement formats give it.
 type row struct {
-	extract.Transaction
+	ledger.Transaction
 	fitid string
 	index int // position in Result.Transactions
 	// source and sourceName name the document the row comes from, in a Set.
@@ -63,7 +63,7 @@ func documentOrder(bs []block) []placed {
 // gets the rows that name it, in document order; a row naming an account
 // the list lacks gets a block of its own (with no balances) rather than
 // being dropped.
-func blocks(res *extract.Result) []block {
+func blocks(res *ledger.Result) []block {
 	s := &res.Statement
 	if len(s.Accounts) == 0 {
 		b := block{number: s.AccountNumber, currency: s.Currency, start: s.PeriodStart, end: s.PeriodEnd,
@@ -119,7 +119,7 @@ func (b *block) setFITIDs() {
 }
 
 // signed is the transaction's amount, negative for money out.
-func signed(t extract.Transaction) decimal.Decimal {
+func signed(t ledger.Transaction) decimal.Decimal {
 	if t.AmountIn != nil {
 		return *t.AmountIn
 	}

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
+	"passbook/extract/ledger"
 
-	"passbook/extract"
+	"github.com/shopspring/decimal"
 )
 
 // mtjsStatement is one statement as mt940js reads it (testdata/mt940js/read.js).
@@ -74,7 +74,7 @@ func TestStrictReaders(t *testing.T) {
 	bare := empty()
 	ok := roundTrip()
 	var mtPaths []string
-	for name, res := range map[string]*extract.Result{"mismatch": bad, "empty": bare, "ok": ok} {
+	for name, res := range map[string]*ledger.Result{"mismatch": bad, "empty": bare, "ok": ok} {
 		p := filepath.Join(dir, name+".sta")
 		if err := os.WriteFile(p, write(t, MT940, res), 0o644); err != nil {
 			t.Fatal(err)

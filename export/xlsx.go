@@ -8,9 +8,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/shopspring/decimal"
+	"passbook/extract/ledger"
 
-	"passbook/extract"
+	"github.com/shopspring/decimal"
 )
 
 // Sheet names of the workbook.
@@ -86,7 +86,7 @@ var theStyles = xlsxStyles{
 // cells, the row's warnings in Notes and the row tinted when it has any;
 // set up to print one page wide, landscape, with the header on every page)
 // and a "Statement" sheet with the statement summary.
-func writeXLSX(w io.Writer, opts Options, res *extract.Result, edited bool) error {
+func writeXLSX(w io.Writer, opts Options, res *ledger.Result, edited bool) error {
 	var b workbook
 	st := theStyles
 	extra := ""
@@ -124,7 +124,7 @@ func textValue(cs cellStyles, s string) any {
 // Account of a document with several, a folder's File. The sheet has an
 // autofilter over its rows, its header row frozen and printed on every
 // page, landscape and one page wide.
-func writeRowsSheet(s *worksheet, st xlsxStyles, txs []extract.Transaction, extra string, extraCell func(i int) string) error {
+func writeRowsSheet(s *worksheet, st xlsxStyles, txs []ledger.Transaction, extra string, extraCell func(i int) string) error {
 	header := xlsxHeader
 	if extra != "" {
 		header = append(append([]string(nil), xlsxHeader...), extra)
@@ -135,7 +135,7 @@ func writeRowsSheet(s *worksheet, st xlsxStyles, txs []extract.Transaction, extr
 		width := columnWidths[i]
 		switch i {
 		case descriptionCol:
-			width = textWidth(txs, func(t extract.Transaction) string { return t.Description }, minDescriptionWidth, maxDescriptionWidth)
+			width = textWidth(txs, func(t ledger.Transaction) string { return t.Description }, minDescriptionWidth, maxDescriptionWidth)
 		case notesCol:
 			width = textWidth(txs, notes, minNotesWidth, maxNotesWidth)
 		}
@@ -176,13 +176,13 @@ func writeRowsSheet(s *worksheet, st xlsxStyles, txs []extract.Transaction, extr
 }
 
 // notes is a row's warnings as one cell's text.
-func notes(t extract.Transaction) string {
+func notes(t ledger.Transaction) string {
 	return strings.Join(t.WarningTexts(), "; ")
 }
 
 // textWidth fits a text column to its longest text, within bounds that
 // keep the amounts on screen.
-func textWidth(txs []extract.Transaction, text func(extract.Transaction) string, min, max int) float64 {
+func textWidth(txs []ledger.Transaction, text func(ledger.Transaction) string, min, max int) float64 {
 	n := min
 	for _, t := range txs {
 		if l := utf8.RuneCountInString(text(t)) + 2; l > n {
@@ -198,7 +198,7 @@ func textWidth(txs []extract.Transaction, text func(extract.Transaction) string,
 // writeStatementSheet writes the summary: one labelled value per row,
 // then, for a document with several accounts, a table of the accounts; last,
 // for a result a person corrected, a row that says so.
-func writeStatementSheet(sh *worksheet, st xlsxStyles, opts Options, res *extract.Result, edited bool) error {
+func writeStatementSheet(sh *worksheet, st xlsxStyles, opts Options, res *ledger.Result, edited bool) error {
 	s := res.Statement
 	r := s.Reconciliation
 	breaks := make([]string, len(r.Rows))

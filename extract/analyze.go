@@ -11,6 +11,7 @@ import (
 	"passbook/extract/cells"
 	"passbook/extract/explain"
 	"passbook/extract/layout"
+	"passbook/extract/ledger"
 	"passbook/extract/lexicon"
 	"passbook/extract/repair"
 	"passbook/extract/source"
@@ -19,7 +20,7 @@ import (
 
 // analyze finds the transaction tables in a document's words and reads them
 // into a reconciled Result.
-func analyze(doc Document, x *explain.Writer) *Result {
+func analyze(doc Document, x *explain.Writer) *ledger.Result {
 	pages := doc.Pages
 	var texts []string
 	for _, pg := range pages {
@@ -73,11 +74,11 @@ func analyze(doc Document, x *explain.Writer) *Result {
 		// where the next account's table starts and each account's own
 		// chain holds.
 		weak := tables.SplitAccounts(all, segs, false)
-		if weak == nil || single.Statement.Reconciliation.Status != ReconcileMismatch {
+		if weak == nil || single.Statement.Reconciliation.Status != ledger.ReconcileMismatch {
 			return single
 		}
 		x.Printf("the balances break as one account: reading as %d accounts", len(weak))
-		if split := readAccounts(doc, all, segs, weak, x); split.Statement.Reconciliation.Status != ReconcileMismatch {
+		if split := readAccounts(doc, all, segs, weak, x); split.Statement.Reconciliation.Status != ledger.ReconcileMismatch {
 			return split
 		}
 		return single
@@ -88,11 +89,11 @@ func analyze(doc Document, x *explain.Writer) *Result {
 	// opening balance to the last part's closing balance as one chain.
 	x.Printf("reading as %d accounts", len(parts))
 	res := readAccounts(doc, all, segs, parts, x)
-	if res.Statement.Reconciliation.Status == ReconcileOK {
+	if res.Statement.Reconciliation.Status == ledger.ReconcileOK {
 		return res
 	}
 	x.Printf("reading as one account")
-	if single := readAccounts(doc, all, segs, []tables.AccountPart{one}, x); single.Statement.Reconciliation.Status == ReconcileOK {
+	if single := readAccounts(doc, all, segs, []tables.AccountPart{one}, x); single.Statement.Reconciliation.Status == ledger.ReconcileOK {
 		return single
 	}
 	x.Printf("kept the reading as %d accounts", len(parts))
@@ -102,7 +103,7 @@ func analyze(doc Document, x *explain.Writer) *Result {
 // readAccounts reads the rows of each account part and reconciles them:
 // one part is the whole document's statement; several are each reconciled
 // as a statement of its own.
-func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts []tables.AccountPart, x *explain.Writer) *Result {
+func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts []tables.AccountPart, x *explain.Writer) *ledger.Result {
 	// Each account's tables are read on their own: its brought-forward
 	// line opens its rows, not the document's.
 	type partRows struct {
@@ -142,7 +143,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 		outside = append(outside, pr.outside...)
 	}
 	order := cells.GuessDateOrder(toks)
-	statement := func(order cells.DateOrder) Statement {
+	statement := func(order cells.DateOrder) ledger.Statement {
 		st := readStatement(outside, order, labels)
 		if st.PeriodStart == nil {
 			var lines []*layout.Line
@@ -200,7 +201,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 		card = true
 		x.Printf("read as a card's statement: its layout is a card's (no balance on any row, most amounts positive as a card prints purchases), and it names a card %d time(s)", cardWords)
 	}
-	res := &Result{Statement: st}
+	res := &ledger.Result{Statement: st}
 	for _, pg := range doc.Pages {
 		for _, w := range pg.Warnings {
 			res.Statement.Warnings = append(res.Statement.Warnings, fmt.Sprintf("page %d: %s", pg.Number, w))
@@ -236,8 +237,8 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			x.Printf("read as a card's statement: its title names a card")
 		}
 		res.Transactions = reconcile(read[0].rows, read[0].markers, loose, &res.Statement, order, ps, pe, card, x)
-		against := func(txs []Transaction) bool {
-			return slices.ContainsFunc(txs, func(t Transaction) bool { return t.Provenance.AgainstMark })
+		against := func(txs []ledger.Transaction) bool {
+			return slices.ContainsFunc(txs, func(t ledger.Transaction) bool { return t.Provenance.AgainstMark })
 		}
 		if cardNamedOnce {
 			// Bank's or card's, the arithmetic holds either way; the
@@ -246,7 +247,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			other := reconcile(read[0].rows, read[0].markers, loose, &ost, order, ps, pe, !card, x)
 			judgeRead(other, &ost, doubts{ocr: ocr, card: !card, yearAssumed: yearAssumed, dateGuessed: dateGuessed})
 			switch {
-			case against(res.Transactions) && !against(other) && ost.Reconciliation.Status != ReconcileMismatch:
+			case against(res.Transactions) && !against(other) && ost.Reconciliation.Status != ledger.ReconcileMismatch:
 				x.Printf("read as a %s statement: only so do the balances hold with the amounts' Dr/Cr words", map[bool]string{true: "card's", false: "bank account's"}[!card])
 				res.Statement, res.Transactions = ost, other
 				return res
@@ -265,7 +266,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			cst := st
 			ctx := reconcile(read[0].rows, read[0].markers, loose, &cst, order, ps, pe, true, x)
 			judgeRead(ctx, &cst, doubts{ocr: ocr, card: true, yearAssumed: yearAssumed, cardByLayout: !drcrMarked(read[0].rows), dateGuessed: dateGuessed})
-			if cst.Proof.Checks > res.Statement.Proof.Checks && !against(ctx) && cst.Reconciliation.Status != ReconcileMismatch {
+			if cst.Proof.Checks > res.Statement.Proof.Checks && !against(ctx) && cst.Reconciliation.Status != ledger.ReconcileMismatch {
 				x.Printf("read as a card's statement: only so do the balances printed outside the rows close")
 				res.Statement, res.Transactions = cst, ctx
 				return res
@@ -273,7 +274,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			// With no heading the lexicon knows either, nothing read says
 			// bank or card; unless the marks forbid the card's reading,
 			// the arithmetic holds as well for it.
-			kindOpen = len(labels) == 0 && !against(res.Transactions) && !against(ctx) && cst.Reconciliation.Status != ReconcileMismatch
+			kindOpen = len(labels) == 0 && !against(res.Transactions) && !against(ctx) && cst.Reconciliation.Status != ledger.ReconcileMismatch
 		}
 		judgeRead(res.Transactions, &res.Statement, doubts{ocr: ocr, card: card, yearAssumed: yearAssumed, cardByLayout: cardByLayout, dateGuessed: dateGuessed, cardNamedOnce: cardNamedOnce, kindOpen: kindOpen})
 		return res
@@ -298,7 +299,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 		}
 		res.Transactions = append(res.Transactions, txs...)
 		res.Statement.Warnings = append(res.Statement.Warnings, ast.Warnings...)
-		res.Statement.Accounts = append(res.Statement.Accounts, Account{
+		res.Statement.Accounts = append(res.Statement.Accounts, ledger.Account{
 			Number: p.Number, Currency: ast.Currency, PeriodStart: ast.PeriodStart, PeriodEnd: ast.PeriodEnd,
 			OpeningBalance: ast.OpeningBalance, ClosingBalance: ast.ClosingBalance, Reconciliation: ast.Reconciliation, Proof: ast.Proof,
 		})
@@ -317,7 +318,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			rows[k] = append(rows[k], i)
 		}
 	}
-	res.Statement.Reconciliation = judgeAccounts(res.Statement.Accounts, rows)
+	res.Statement.Reconciliation = ledger.JudgeAccounts(res.Statement.Accounts, rows)
 	return res
 }
 
@@ -353,7 +354,7 @@ type doubts struct {
 // judgeRead finishes the statement st of the rows txs that reconcile
 // read: recognised rows get the corrections their running balance proves,
 // the reading's doubts join its proof, and the status is judged again.
-func judgeRead(txs []Transaction, st *Statement, d doubts) {
+func judgeRead(txs []ledger.Transaction, st *ledger.Statement, d doubts) {
 	if d.ocr {
 		applyOCRRepairs(txs, st, d.card)
 		repairOCRDates(txs, st)
@@ -364,7 +365,7 @@ func judgeRead(txs []Transaction, st *Statement, d doubts) {
 	st.Proof.DateGuessed = d.dateGuessed
 	st.Proof.CardNamedOnce = d.cardNamedOnce
 	st.Proof.KindOpen = d.kindOpen
-	st.Reconciliation = Judge(txs, st.Proof, st.ClosingBalance != nil)
+	st.Reconciliation = ledger.Judge(txs, st.Proof, st.ClosingBalance != nil)
 }
 
 // today is the day of conversion (a variable for tests).
@@ -448,7 +449,7 @@ func fallbackPeriod(all []*layout.Line, order cells.DateOrder) (*time.Time, *tim
 
 // inPeriod counts the dates that, read under order, fall inside the
 // statement's period (with a week's grace either side).
-func inPeriod(toks []cells.DateToken, order cells.DateOrder, st Statement) int {
+func inPeriod(toks []cells.DateToken, order cells.DateOrder, st ledger.Statement) int {
 	if st.PeriodStart == nil {
 		return 0
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"passbook/extract/explain"
+	"passbook/extract/ledger"
 	"passbook/extract/source"
 )
 
@@ -75,14 +76,14 @@ type Document struct {
 // Analyze reads the words of a document's pages (from a text layer or from
 // recognition) into its transactions and statement summary. It is the whole
 // analysis, pure Go: extract/engine feeds it the pages MuPDF and Tesseract read.
-func Analyze(pages []source.Page) *Result {
+func Analyze(pages []source.Page) *ledger.Result {
 	return AnalyzeDocument(Document{Pages: pages}, nil)
 }
 
 // AnalyzeDocument is Analyze of a document with what its file says of
 // itself; when w is set it also writes there, for a person, how the
 // document was read (see Explain).
-func AnalyzeDocument(doc Document, w io.Writer) *Result {
+func AnalyzeDocument(doc Document, w io.Writer) *ledger.Result {
 	var x *explain.Writer
 	if w != nil {
 		x = &explain.Writer{W: w}

@@ -1,6 +1,9 @@
 package extract
 
 import (
+	"passbook/extract/ledger"
+	"passbook/extract/source"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -279,18 +282,12 @@ func dropsOne(long, short string) bool {
 	return false
 }
 
-// lowConf is the recognition confidence below which a word of a row's
-// line makes the row one a person should check first. Tesseract gives the
-// words of clean scans 85–96; misread digits and letters mostly fall
-// under 60.
-const lowConf = 60
-
 // lowConfidence is the lowest confidence of a recognised line's words
-// below lowConf, 0 when none is (or the line came from a text layer).
+// below source.LowConf, 0 when none is (or the line came from a text layer).
 func lowConfidence(l *layout.Line) float64 {
 	low := 0.0
 	for _, w := range l.Words {
-		if w.Conf > 0 && w.Conf < lowConf && (low == 0 || w.Conf < low) {
+		if w.Conf > 0 && w.Conf < source.LowConf && (low == 0 || w.Conf < low) {
 			low = w.Conf
 		}
 	}
@@ -304,12 +301,12 @@ func lowConfidence(l *layout.Line) float64 {
 // raises (see reading.card). Each corrected row says so in a warning.
 // Running it on transactions it has already repaired changes nothing. It
 // returns the number of corrections.
-func applyOCRRepairs(txs []Transaction, st *Statement, card bool) int {
+func applyOCRRepairs(txs []ledger.Transaction, st *ledger.Statement, card bool) int {
 	if len(txs) == 0 {
 		return 0
 	}
 	// chain is a transaction's change to the balance as printed.
-	chain := func(tx Transaction) decimal.Decimal {
+	chain := func(tx ledger.Transaction) decimal.Decimal {
 		return reading{card: card}.chain(txMove(tx))
 	}
 	steps := make([]chainStep, len(txs))
@@ -339,7 +336,7 @@ func applyOCRRepairs(txs []Transaction, st *Statement, card bool) int {
 		case f.Balance != nil:
 			tx.Balance = *f.Balance
 		}
-		tx.Warnings = append(tx.Warnings, Warning{Kind: WarnOCRCorrection, Message: f.Warning})
+		tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnOCRCorrection, Message: f.Warning})
 	}
 	// Walk the chain again: recompute the balances that were computed, and
 	// drop break warnings the corrections answered.
@@ -366,7 +363,7 @@ func applyOCRRepairs(txs []Transaction, st *Statement, card bool) int {
 				first = &d
 			}
 		case steps[i].Printed && have:
-			tx.Warnings = slices.DeleteFunc(tx.Warnings, func(w Warning) bool { return w.Kind == WarnBalanceBreak })
+			tx.Warnings = slices.DeleteFunc(tx.Warnings, func(w ledger.Warning) bool { return w.Kind == ledger.WarnBalanceBreak })
 		}
 		prev, have = tx.Balance, true
 	}
@@ -382,7 +379,7 @@ func applyOCRRepairs(txs []Transaction, st *Statement, card bool) int {
 	// The walk above knows no restarts or totals lines: its breaks stand
 	// for reconciliation's only where that found the chain whole or
 	// broken, not where it found nothing to check.
-	if len(st.Proof.Breaks) > 0 || st.Reconciliation.Status == ReconcileOK {
+	if len(st.Proof.Breaks) > 0 || st.Reconciliation.Status == ledger.ReconcileOK {
 		st.Proof.Breaks, st.Proof.Difference = breaks, first
 		st.Proof.Corrections = len(fixes)
 	}
@@ -390,7 +387,7 @@ func applyOCRRepairs(txs []Transaction, st *Statement, card bool) int {
 }
 
 // txMove is a transaction's signed change to the balance.
-func txMove(tx Transaction) decimal.Decimal {
+func txMove(tx ledger.Transaction) decimal.Decimal {
 	switch {
 	case tx.AmountIn != nil:
 		return *tx.AmountIn
@@ -406,7 +403,7 @@ func txMove(tx Transaction) decimal.Decimal {
 // and in order between its neighbours. When no one such date exists, the
 // row says its date could not be read (see unprovenDates). It returns the
 // number of corrections.
-func repairOCRDates(txs []Transaction, st *Statement) int {
+func repairOCRDates(txs []ledger.Transaction, st *ledger.Statement) int {
 	if st.PeriodStart == nil || st.PeriodEnd == nil {
 		return 0
 	}
@@ -443,12 +440,12 @@ func repairOCRDates(txs []Transaction, st *Statement) int {
 		}
 		if len(found) != 1 {
 			tx.Provenance.DateUnread = true
-			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateUnread, Read: d.Format(time.DateOnly),
+			tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDateUnread, Read: d.Format(time.DateOnly),
 				Message: fmt.Sprintf("the date printed on this row could not be read: %s lies outside the statement's period", d.Format(time.DateOnly))})
 			continue
 		}
 		tx.Date = found[0]
-		tx.Warnings = append(tx.Warnings, Warning{Kind: WarnOCRCorrection, Read: d.Format(time.DateOnly),
+		tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnOCRCorrection, Read: d.Format(time.DateOnly),
 			Message: fmt.Sprintf("OCR correction: date read as %s, corrected to %s (one digit misread): the first lies outside the statement's period", d.Format(time.DateOnly), found[0].Format(time.DateOnly))})
 		fixed++
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"passbook/extract/ledger"
 	"passbook/extract/source"
 
 	"github.com/shopspring/decimal"
@@ -265,7 +266,7 @@ func TestAnalyzeOCRCardStatement(t *testing.T) {
 		"2021-11-26|Shop Lisboa||142.65|531.03",
 		"2021-12-17|Refund card|41.54||489.49",
 	})
-	if rec := res.Statement.Reconciliation; rec.Status != ReconcileOK {
+	if rec := res.Statement.Reconciliation; rec.Status != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s (%s), want ok", rec.Status, rec.Message)
 	}
 }
@@ -291,7 +292,7 @@ func TestAnalyzeLostDrCrMark(t *testing.T) {
 		"2023-11-08|Card payment||397.91|687.44",
 		"2023-11-14|Rent||7.38|680.06",
 	})
-	if rec := res.Statement.Reconciliation; rec.Status != ReconcileOK {
+	if rec := res.Statement.Reconciliation; rec.Status != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s (%s), want ok", rec.Status, rec.Message)
 	}
 }
@@ -312,11 +313,11 @@ func TestRepairOCRDates(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var txs []Transaction
+			var txs []ledger.Transaction
 			for _, d := range tc.dates {
-				txs = append(txs, Transaction{Date: day(d)})
+				txs = append(txs, ledger.Transaction{Date: day(d)})
 			}
-			repairOCRDates(txs, &Statement{PeriodStart: &ps, PeriodEnd: &pe})
+			repairOCRDates(txs, &ledger.Statement{PeriodStart: &ps, PeriodEnd: &pe})
 			unread := 0
 			for i, tx := range txs {
 				want := tc.want[i]
@@ -326,7 +327,7 @@ func TestRepairOCRDates(t *testing.T) {
 				if got := tx.Date.Format(time.DateOnly); got != want {
 					t.Errorf("row %d: %s, want %s", i, got, want)
 				}
-				if tx.Provenance.DateUnread && hasKind(tx, WarnDateUnread) {
+				if tx.Provenance.DateUnread && hasKind(tx, ledger.WarnDateUnread) {
 					unread++
 				}
 			}
@@ -352,10 +353,10 @@ func TestAnalyzeOCROpeningUnchecked(t *testing.T) {
 		[]cellAt{at(10, "01/03/2024"), at(80, "Salary"), rat(500, "50.00")},
 		[]cellAt{at(10, "02/03/2024"), at(80, "Coffee"), rat(400, "20.00")},
 	)
-	if rec := Analyze([]source.Page{page}).Statement.Reconciliation; rec.Status != ReconcileOK {
+	if rec := Analyze([]source.Page{page}).Statement.Reconciliation; rec.Status != ledger.ReconcileOK {
 		t.Fatalf("from a text layer: %s (%s), want ok", rec.Status, rec.Message)
 	}
-	if rec := Analyze([]source.Page{ocrLike(page)}).Statement.Reconciliation; rec.Status != ReconcileUnverified {
+	if rec := Analyze([]source.Page{ocrLike(page)}).Statement.Reconciliation; rec.Status != ledger.ReconcileUnverified {
 		t.Errorf("by OCR: %s (%s), want unverified", rec.Status, rec.Message)
 	}
 }

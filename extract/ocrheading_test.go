@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"passbook/extract/layout"
+	"passbook/extract/ledger"
 	"passbook/extract/repair"
 	"passbook/extract/source"
 )
@@ -83,21 +84,21 @@ func TestLowConfidenceRowWarned(t *testing.T) {
 	if len(res.Transactions) != 2 {
 		t.Fatalf("got %d transactions, want 2", len(res.Transactions))
 	}
-	low := func(tx Transaction) bool {
-		return tx.Provenance.LowConfidence > 0 && hasKind(tx, WarnLowConfidence)
+	low := func(tx ledger.Transaction) bool {
+		return tx.Provenance.LowConfidence > 0 && hasKind(tx, ledger.WarnLowConfidence)
 	}
 	if low(res.Transactions[0]) || !low(res.Transactions[1]) {
 		t.Errorf("warnings %+v and %+v: want only the second row warned of low confidence", res.Transactions[0].Warnings, res.Transactions[1].Warnings)
 	}
 	// The balances prove the amounts, not what recognition may have
 	// misread of a date or a description: the statement is unverified.
-	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified with a row read with low confidence", s)
 	}
 	for i := range pg.Words {
 		pg.Words[i].Conf = 92
 	}
-	if s := Analyze([]source.Page{pg}).Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := Analyze([]source.Page{pg}).Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok with every word read confidently", s)
 	}
 }
@@ -153,10 +154,12 @@ func TestOCRUnreadableAmount(t *testing.T) {
 		"2024-01-03|AMAZON MKTPLACE||1.17|88.83",
 		"2024-01-04|SALARY|1000.00||1088.83",
 	})
-	if len(res.Transactions) == 3 && !slices.ContainsFunc(res.Transactions[1].Warnings, func(w Warning) bool { return w.Kind == WarnAmountFromBalance && strings.Contains(w.Read, "AAT:") }) {
+	if len(res.Transactions) == 3 && !slices.ContainsFunc(res.Transactions[1].Warnings, func(w ledger.Warning) bool {
+		return w.Kind == ledger.WarnAmountFromBalance && strings.Contains(w.Read, "AAT:")
+	}) {
 		t.Errorf("warnings %+v: want the unreadable amount named", res.Transactions[1].Warnings)
 	}
-	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: the balance gave an amount", s)
 	}
 	if n := len(Analyze([]source.Page{page(false)}).Transactions); n != 2 {
@@ -238,7 +241,7 @@ func TestOCRFirstRowsDateLost(t *testing.T) {
 		"2023-04-08|ATM WITHDRAWAL||2.76|871.53",
 		"2023-04-08|CAFE||268.81|602.72",
 	})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: two rows' dates were not read", s)
 	}
 }

@@ -3,6 +3,8 @@ package extract
 import (
 	"slices"
 
+	"passbook/extract/ledger"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -27,7 +29,7 @@ import (
 // hold (a year assumed, an opening balance restated among the rows, lines
 // set aside) stay in the proof. A document of several accounts is checked
 // account by account.
-func Recheck(orig []Transaction, txs []Transaction, st *Statement) Reconciliation {
+func Recheck(orig []ledger.Transaction, txs []ledger.Transaction, st *ledger.Statement) ledger.Reconciliation {
 	carryOver(orig, txs)
 	if len(st.Accounts) == 0 {
 		idx := make([]int, len(txs))
@@ -35,9 +37,9 @@ func Recheck(orig []Transaction, txs []Transaction, st *Statement) Reconciliatio
 			idx[i] = i
 		}
 		p := recheckChain(txs, idx, st.OpeningBalance, st.ClosingBalance, st.Proof)
-		p.checkTotals(txs, st.TotalIn, st.TotalOut)
+		p.CheckTotals(txs, st.TotalIn, st.TotalOut)
 		st.Proof = p
-		st.Reconciliation = Judge(txs, p, st.ClosingBalance != nil)
+		st.Reconciliation = ledger.Judge(txs, p, st.ClosingBalance != nil)
 		return st.Reconciliation
 	}
 	rows := make([][]int, len(st.Accounts))
@@ -49,13 +51,13 @@ func Recheck(orig []Transaction, txs []Transaction, st *Statement) Reconciliatio
 			}
 		}
 		a.Proof = recheckChain(txs, rows[k], a.OpeningBalance, a.ClosingBalance, a.Proof)
-		mine := make([]Transaction, len(rows[k]))
+		mine := make([]ledger.Transaction, len(rows[k]))
 		for j, i := range rows[k] {
 			mine[j] = txs[i]
 		}
-		a.Reconciliation = Judge(mine, a.Proof, a.ClosingBalance != nil)
+		a.Reconciliation = ledger.Judge(mine, a.Proof, a.ClosingBalance != nil)
 	}
-	st.Reconciliation = judgeAccounts(st.Accounts, rows)
+	st.Reconciliation = ledger.JudgeAccounts(st.Accounts, rows)
 	return st.Reconciliation
 }
 
@@ -63,8 +65,8 @@ func Recheck(orig []Transaction, txs []Transaction, st *Statement) Reconciliatio
 // closing, recomputing the balances the conversion computed, and returns
 // the arithmetic's proof with the reading's doubts kept from was. Its
 // breaks are positions in idx.
-func recheckChain(txs []Transaction, idx []int, opening, closing *decimal.Decimal, was Proof) Proof {
-	p := Proof{Restarted: was.Restarted, RestatedOpening: was.RestatedOpening, Dropped: was.Dropped,
+func recheckChain(txs []ledger.Transaction, idx []int, opening, closing *decimal.Decimal, was ledger.Proof) ledger.Proof {
+	p := ledger.Proof{Restarted: was.Restarted, RestatedOpening: was.RestatedOpening, Dropped: was.Dropped,
 		OCR: was.OCR, YearAssumed: was.YearAssumed, CardByLayout: was.CardByLayout, Card: was.Card, DateGuessed: was.DateGuessed, CardNamedOnce: was.CardNamedOnce, KindOpen: was.KindOpen}
 	r := reading{card: was.Card}
 	prev, have := decimal.Zero, opening != nil
@@ -81,12 +83,12 @@ func recheckChain(txs []Transaction, idx []int, opening, closing *decimal.Decima
 			prev = prev.Add(d)
 			t.Balance = prev
 			pv.BalanceComputed, pv.BalanceFromZero = true, false
-			t.Warnings = append(t.Warnings, computedWarning())
+			t.Warnings = append(t.Warnings, ledger.ComputedWarning())
 		case !pv.BalancePrinted() && !pv.BalanceEntered:
 			prev, have = d, true
 			t.Balance = prev
 			pv.BalanceComputed, pv.BalanceFromZero = false, true
-			t.Warnings = append(t.Warnings, fromZeroWarning())
+			t.Warnings = append(t.Warnings, ledger.FromZeroWarning())
 		case have:
 			want := prev.Add(d)
 			if !pv.BalanceEntered {
@@ -94,8 +96,8 @@ func recheckChain(txs []Transaction, idx []int, opening, closing *decimal.Decima
 				p.Proven = k + 1
 			}
 			if !want.Equal(t.Balance) {
-				p.breakAt(k, t.Balance.Sub(want))
-				t.Warnings = append(t.Warnings, breakWarning(t.Balance, prev, want))
+				p.BreakAt(k, t.Balance.Sub(want))
+				t.Warnings = append(t.Warnings, ledger.BreakWarning(t.Balance, prev, want))
 			}
 			prev = t.Balance
 		default:
@@ -112,7 +114,7 @@ func recheckChain(txs []Transaction, idx []int, opening, closing *decimal.Decima
 			p.Proven = len(idx)
 		}
 		if last := txs[idx[len(idx)-1]].Balance; !last.Equal(*closing) {
-			p.breakAt(len(idx)-1, closing.Sub(last))
+			p.BreakAt(len(idx)-1, closing.Sub(last))
 		}
 	}
 	return p
@@ -123,30 +125,30 @@ func recheckChain(txs []Transaction, idx []int, opening, closing *decimal.Decima
 // answered, and drops whatever the rows said of themselves. The
 // balance's own notes (computed, from zero, a break) are left for the
 // chain's walk to write again.
-func carryOver(orig, txs []Transaction) {
+func carryOver(orig, txs []ledger.Transaction) {
 	match := matchRows(orig, txs)
 	for i := range txs {
 		e := &txs[i]
 		j := match[i]
 		if j < 0 {
-			e.Provenance = Provenance{Added: true, BalanceComputed: true}
-			e.Warnings = []Warning{{Kind: WarnAdded, Message: "added by a person: its balance is computed from the row before"}}
+			e.Provenance = ledger.Provenance{Added: true, BalanceComputed: true}
+			e.Warnings = []ledger.Warning{{Kind: ledger.WarnAdded, Message: "added by a person: its balance is computed from the row before"}}
 			continue
 		}
 		o := orig[j]
 		pv := o.Provenance
-		drop := map[WarningKind]bool{WarnBalanceBreak: true, WarnBalanceComputed: true, WarnBalanceFromZero: true, WarnBalanceEntered: true}
+		drop := map[ledger.WarningKind]bool{ledger.WarnBalanceBreak: true, ledger.WarnBalanceComputed: true, ledger.WarnBalanceFromZero: true, ledger.WarnBalanceEntered: true}
 		if !sameAmount(o, *e) {
 			pv.DirectionGuessed, pv.DirectionFromBalance, pv.AmountFromBalance = false, false, false
-			drop[WarnDirectionUnknown], drop[WarnDirectionFromBalance], drop[WarnAmountFromBalance] = true, true, true
+			drop[ledger.WarnDirectionUnknown], drop[ledger.WarnDirectionFromBalance], drop[ledger.WarnAmountFromBalance] = true, true, true
 		}
 		if !o.Date.Equal(e.Date) {
 			pv.DateUnread, pv.DateFromAbove = false, false
-			drop[WarnDateUnread], drop[WarnDateFromAbove], drop[WarnDateUnresolved] = true, true, true
+			drop[ledger.WarnDateUnread], drop[ledger.WarnDateFromAbove], drop[ledger.WarnDateUnresolved] = true, true, true
 		}
 		if !o.Date.Equal(e.Date) || o.Description != e.Description {
 			pv.LowConfidence = 0
-			drop[WarnLowConfidence] = true
+			drop[ledger.WarnLowConfidence] = true
 		}
 		if !o.Provenance.BalancePrinted() && !o.Balance.Equal(e.Balance) {
 			// Typed over a computed balance: the person's, which the
@@ -154,16 +156,16 @@ func carryOver(orig, txs []Transaction) {
 			pv.BalanceComputed, pv.BalanceFromZero, pv.BalanceEntered = false, false, true
 		}
 		pv.Added = o.Provenance.Added
-		ws := slices.DeleteFunc(slices.Clone(o.Warnings), func(w Warning) bool { return drop[w.Kind] })
+		ws := slices.DeleteFunc(slices.Clone(o.Warnings), func(w ledger.Warning) bool { return drop[w.Kind] })
 		if pv.BalanceEntered {
-			ws = append(ws, Warning{Kind: WarnBalanceEntered, Message: "balance entered by a person where the statement prints none: checked, but it proves nothing"})
+			ws = append(ws, ledger.Warning{Kind: ledger.WarnBalanceEntered, Message: "balance entered by a person where the statement prints none: checked, but it proves nothing"})
 		}
 		e.Provenance, e.Warnings = pv, ws
 	}
 }
 
 // sameAmount reports rows that move the same money the same way.
-func sameAmount(a, b Transaction) bool {
+func sameAmount(a, b ledger.Transaction) bool {
 	eq := func(x, y *decimal.Decimal) bool { return x == nil && y == nil || x != nil && y != nil && x.Equal(*y) }
 	return eq(a.AmountIn, b.AmountIn) && eq(a.AmountOut, b.AmountOut)
 }
@@ -178,8 +180,8 @@ const maxMatchCells = 1 << 20
 // matched first, then the longest common run of the rows between, and
 // rows left between two matches in equal numbers on both sides are
 // matched by place (a corrected date or description).
-func matchRows(orig, txs []Transaction) []int {
-	same := func(o, e Transaction) bool {
+func matchRows(orig, txs []ledger.Transaction) []int {
+	same := func(o, e ledger.Transaction) bool {
 		return o.Date.Equal(e.Date) && o.Description == e.Description && o.Account == e.Account
 	}
 	m := make([]int, len(txs))

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"passbook/extract/ledger"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -15,8 +17,8 @@ func pdec(s string) *decimal.Decimal {
 
 // rtx is a row moving in or out, with its balance, dated day d of
 // January 2024 and described desc.
-func rtx(in, out, bal string) Transaction {
-	t := Transaction{Balance: *pdec(bal)}
+func rtx(in, out, bal string) ledger.Transaction {
+	t := ledger.Transaction{Balance: *pdec(bal)}
 	if in != "" {
 		t.AmountIn = pdec(in)
 	}
@@ -27,16 +29,16 @@ func rtx(in, out, bal string) Transaction {
 }
 
 // computedRow is rtx with a balance the conversion computed.
-func computedRow(in, out, bal string) Transaction {
+func computedRow(in, out, bal string) ledger.Transaction {
 	t := rtx(in, out, bal)
 	t.Provenance.BalanceComputed = true
-	t.Warnings = []Warning{computedWarning()}
+	t.Warnings = []ledger.Warning{ledger.ComputedWarning()}
 	return t
 }
 
 // named gives rows distinct dates and descriptions, as converted rows
 // have, so that corrected rows can be matched to them.
-func named(txs ...Transaction) []Transaction {
+func named(txs ...ledger.Transaction) []ledger.Transaction {
 	for i := range txs {
 		txs[i].Date = time.Date(2024, 1, 1+i, 0, 0, 0, 0, time.UTC)
 		txs[i].Description = "ROW " + string(rune('A'+i))
@@ -46,10 +48,10 @@ func named(txs ...Transaction) []Transaction {
 
 // asSent is what a client sends back of rows: their values, with the
 // provenance and warnings it chooses (here: none at all).
-func asSent(txs []Transaction) []Transaction {
+func asSent(txs []ledger.Transaction) []ledger.Transaction {
 	out := slices.Clone(txs)
 	for i := range out {
-		out[i].Provenance, out[i].Warnings = Provenance{}, nil
+		out[i].Provenance, out[i].Warnings = ledger.Provenance{}, nil
 	}
 	return out
 }
@@ -57,86 +59,86 @@ func asSent(txs []Transaction) []Transaction {
 func TestRecheck(t *testing.T) {
 	tests := []struct {
 		name     string
-		orig     []Transaction // the stored conversion's rows
-		edit     func([]Transaction) []Transaction
-		st       Statement
+		orig     []ledger.Transaction // the stored conversion's rows
+		edit     func([]ledger.Transaction) []ledger.Transaction
+		st       ledger.Statement
 		status   string
 		rows     []int
 		diff     string
 		balances []string // after recheck, when set
 	}{
-		{name: "empty", status: ReconcileNoTransactions},
+		{name: "empty", status: ledger.ReconcileNoTransactions},
 		{name: "chain holds from opening to closing",
 			orig:   named(rtx("", "10.00", "90.00"), rtx("5.50", "", "95.50")),
-			st:     Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("95.50")},
-			status: ReconcileOK},
+			st:     ledger.Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("95.50")},
+			status: ledger.ReconcileOK},
 		{name: "wrong amount breaks the chain at its row",
 			orig:   named(rtx("", "10.00", "90.00"), rtx("5.00", "", "95.50"), rtx("", "1.00", "94.50")),
-			st:     Statement{OpeningBalance: pdec("100")},
-			status: ReconcileMismatch, rows: []int{1}, diff: "0.50"},
+			st:     ledger.Statement{OpeningBalance: pdec("100")},
+			status: ledger.ReconcileMismatch, rows: []int{1}, diff: "0.50"},
 		{name: "closing balance disagrees",
 			orig:   named(rtx("", "10.00", "90.00")),
-			st:     Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("91")},
-			status: ReconcileMismatch, rows: []int{0}, diff: "1.00"},
+			st:     ledger.Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("91")},
+			status: ledger.ReconcileMismatch, rows: []int{0}, diff: "1.00"},
 		{name: "no opening: first balance starts the chain",
 			orig:   named(rtx("", "10.00", "90.00"), rtx("", "10.00", "80.00")),
-			status: ReconcileOK},
+			status: ledger.ReconcileOK},
 		{name: "computed balances are recomputed, not checked",
 			orig:   named(computedRow("", "10.00", "90.00"), computedRow("", "7.00", "80.00")),
-			st:     Statement{OpeningBalance: pdec("100")},
-			status: ReconcileUnverified, balances: []string{"90", "83"}},
+			st:     ledger.Statement{OpeningBalance: pdec("100")},
+			status: ledger.ReconcileUnverified, balances: []string{"90", "83"}},
 		{name: "computed balances carry into the closing balance",
 			orig:   named(computedRow("", "10.00", "90.00"), computedRow("", "7.00", "80.00")),
-			st:     Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("83")},
-			status: ReconcileOK},
+			st:     ledger.Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("83")},
+			status: ledger.ReconcileOK},
 		{name: "a corrected misread printed balance proves the chain",
 			orig: named(rtx("", "10.00", "90.00"), rtx("", "5.00", "35.00"), rtx("", "1.00", "84.00")),
-			edit: func(txs []Transaction) []Transaction {
+			edit: func(txs []ledger.Transaction) []ledger.Transaction {
 				txs[1].Balance = *pdec("85.00")
 				return txs
 			},
-			st:     Statement{OpeningBalance: pdec("100")},
-			status: ReconcileOK},
+			st:     ledger.Statement{OpeningBalance: pdec("100")},
+			status: ledger.ReconcileOK},
 		{name: "a row added between printed balances is proven by the next",
 			orig: named(rtx("", "10.00", "90.00"), rtx("", "1.00", "84.00")),
-			edit: func(txs []Transaction) []Transaction {
+			edit: func(txs []ledger.Transaction) []ledger.Transaction {
 				added := rtx("", "5.00", "0.00") // its balance is computed
 				added.Date, added.Description = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), "MISSED"
 				return slices.Insert(txs, 1, added)
 			},
-			st:     Statement{OpeningBalance: pdec("100")},
-			status: ReconcileOK, balances: []string{"90", "85", "84"}},
+			st:     ledger.Statement{OpeningBalance: pdec("100")},
+			status: ledger.ReconcileOK, balances: []string{"90", "85", "84"}},
 		{name: "a balance typed over a computed one is checked",
 			orig: named(rtx("", "10.00", "90.00"), computedRow("", "5.00", "85.00"), rtx("", "1.00", "84.00")),
-			edit: func(txs []Transaction) []Transaction {
+			edit: func(txs []ledger.Transaction) []ledger.Transaction {
 				txs[1].Balance = *pdec("80.00")
 				return txs
 			},
-			st:     Statement{OpeningBalance: pdec("100")},
-			status: ReconcileMismatch, rows: []int{1, 2}},
+			st:     ledger.Statement{OpeningBalance: pdec("100")},
+			status: ledger.ReconcileMismatch, rows: []int{1, 2}},
 		{name: "a card's balance owed rises with money out",
 			orig:   named(rtx("", "10.00", "110.00"), rtx("20.00", "", "90.00")),
-			st:     Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("90"), Proof: Proof{Card: true}},
-			status: ReconcileOK},
+			st:     ledger.Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("90"), Proof: ledger.Proof{Card: true}},
+			status: ledger.ReconcileOK},
 		{name: "the reading's doubts stay",
 			orig:   named(rtx("", "10.00", "90.00")),
-			st:     Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("90"), Proof: Proof{YearAssumed: true}},
-			status: ReconcileUnverified},
+			st:     ledger.Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("90"), Proof: ledger.Proof{YearAssumed: true}},
+			status: ledger.ReconcileUnverified},
 		{name: "printed totals are checked",
 			orig:   named(rtx("", "10.00", "90.00"), rtx("3.00", "", "93.00")),
-			st:     Statement{OpeningBalance: pdec("100"), TotalIn: pdec("3"), TotalOut: pdec("11")},
-			status: ReconcileMismatch, rows: []int{1}},
+			st:     ledger.Statement{OpeningBalance: pdec("100"), TotalIn: pdec("3"), TotalOut: pdec("11")},
+			status: ledger.ReconcileMismatch, rows: []int{1}},
 		{name: "accounts are checked apart",
-			orig: []Transaction{
+			orig: []ledger.Transaction{
 				{Account: "A", AmountOut: pdec("1"), Balance: *pdec("9")},
 				{Account: "B", AmountIn: pdec("1"), Balance: *pdec("51")},
 				{Account: "A", AmountOut: pdec("1"), Balance: *pdec("7")},
 			},
-			st: Statement{Accounts: []Account{
+			st: ledger.Statement{Accounts: []ledger.Account{
 				{Number: "A", OpeningBalance: pdec("10")},
 				{Number: "B", OpeningBalance: pdec("50"), ClosingBalance: pdec("51")},
 			}},
-			status: ReconcileMismatch, rows: []int{2}, diff: "-1.00"},
+			status: ledger.ReconcileMismatch, rows: []int{2}, diff: "-1.00"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -177,38 +179,38 @@ func TestRecheck(t *testing.T) {
 func TestRecheckIgnoresWhatTheClientSays(t *testing.T) {
 	low := rtx("", "10.00", "90.00")
 	low.Provenance.LowConfidence = 41
-	low.Warnings = []Warning{{Kind: WarnLowConfidence, Confidence: 41, Message: "recognised with low confidence (41%): check this row first"}}
+	low.Warnings = []ledger.Warning{{Kind: ledger.WarnLowConfidence, Confidence: 41, Message: "recognised with low confidence (41%): check this row first"}}
 	guessed := rtx("", "5.00", "85.00")
 	guessed.Provenance.DirectionGuessed = true
-	guessed.Warnings = []Warning{{Kind: WarnDirectionUnknown, Message: "direction unknown: read as money out"}}
+	guessed.Warnings = []ledger.Warning{{Kind: ledger.WarnDirectionUnknown, Message: "direction unknown: read as money out"}}
 	unread := rtx("", "1.00", "89.00")
 	unread.Provenance.DateUnread = true
 	fromZero := rtx("", "1.00", "-1.00")
 	fromZero.Provenance.BalanceFromZero = true
 	cases := []struct {
 		name string
-		orig []Transaction
-		st   Statement
+		orig []ledger.Transaction
+		st   ledger.Statement
 	}{
 		{"computed balances", named(computedRow("", "10.00", "90.00"), computedRow("", "7.00", "83.00")),
-			Statement{OpeningBalance: pdec("100")}},
-		{"balances counted from zero", named(fromZero, computedRow("", "2.00", "-3.00")), Statement{}},
+			ledger.Statement{OpeningBalance: pdec("100")}},
+		{"balances counted from zero", named(fromZero, computedRow("", "2.00", "-3.00")), ledger.Statement{}},
 		{"a row recognised with low confidence", named(low, rtx("", "5.00", "85.00")),
-			Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("85")}},
+			ledger.Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("85")}},
 		{"a direction guessed", named(rtx("", "10.00", "90.00"), guessed),
-			Statement{OpeningBalance: pdec("100")}},
+			ledger.Statement{OpeningBalance: pdec("100")}},
 		{"a date unread", named(rtx("", "10.00", "90.00"), unread),
-			Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("89"), Proof: Proof{OCR: true}}},
+			ledger.Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("89"), Proof: ledger.Proof{OCR: true}}},
 	}
-	lies := map[string]func(*Transaction){
-		"no warnings, no provenance": func(t *Transaction) { t.Warnings, t.Provenance = nil, Provenance{} },
-		"warnings of other kinds": func(t *Transaction) {
-			t.Warnings = []Warning{{Kind: WarnNote, Message: "all checked"}}
-			t.Provenance = Provenance{}
+	lies := map[string]func(*ledger.Transaction){
+		"no warnings, no provenance": func(t *ledger.Transaction) { t.Warnings, t.Provenance = nil, ledger.Provenance{} },
+		"warnings of other kinds": func(t *ledger.Transaction) {
+			t.Warnings = []ledger.Warning{{Kind: ledger.WarnNote, Message: "all checked"}}
+			t.Provenance = ledger.Provenance{}
 		},
-		"provenance that says printed": func(t *Transaction) {
-			t.Provenance = Provenance{}
-			t.Warnings = []Warning{{Kind: WarnOCRCorrection, Message: "printed balance checked"}}
+		"provenance that says printed": func(t *ledger.Transaction) {
+			t.Provenance = ledger.Provenance{}
+			t.Warnings = []ledger.Warning{{Kind: ledger.WarnOCRCorrection, Message: "printed balance checked"}}
 		},
 	}
 	for _, c := range cases {
@@ -227,10 +229,10 @@ func TestRecheckIgnoresWhatTheClientSays(t *testing.T) {
 					idx[i] = i
 				}
 				p := recheckChain(believed, idx, st.OpeningBalance, st.ClosingBalance, st.Proof)
-				if r := Judge(believed, p, st.ClosingBalance != nil); r.Status != ReconcileOK {
+				if r := ledger.Judge(believed, p, st.ClosingBalance != nil); r.Status != ledger.ReconcileOK {
 					t.Fatalf("believed, the rows as sent judge %s (%s): the case tests nothing", r.Status, r.Message)
 				}
-				if got := Recheck(c.orig, sent, &st); got.Status == ReconcileOK {
+				if got := Recheck(c.orig, sent, &st); got.Status == ledger.ReconcileOK {
 					t.Errorf("the client made it ok: %s", got.Message)
 				}
 			})
@@ -241,43 +243,45 @@ func TestRecheckIgnoresWhatTheClientSays(t *testing.T) {
 func TestRecheckAnsweredDoubts(t *testing.T) {
 	guessed := rtx("", "5.00", "95.00")
 	guessed.Provenance.DirectionGuessed = true
-	guessed.Warnings = []Warning{{Kind: WarnDirectionUnknown, Message: "direction unknown: read as money out"}}
+	guessed.Warnings = []ledger.Warning{{Kind: ledger.WarnDirectionUnknown, Message: "direction unknown: read as money out"}}
 	orig := named(guessed, rtx("", "1.00", "104.00"))
 	sent := asSent(orig)
-	st := Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("104")}
-	if got := Recheck(orig, slices.Clone(sent), &st); got.Status != ReconcileMismatch {
+	st := ledger.Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("104")}
+	if got := Recheck(orig, slices.Clone(sent), &st); got.Status != ledger.ReconcileMismatch {
 		t.Fatalf("as converted: %s (%s), want mismatch", got.Status, got.Message)
 	}
 	// The person says the money came in: the direction is theirs now, and
 	// the balances prove it.
 	sent[0].AmountIn, sent[0].AmountOut = pdec("5.00"), nil
 	sent[0].Balance = *pdec("105.00")
-	st = Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("104")}
+	st = ledger.Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("104")}
 	got := Recheck(orig, sent, &st)
-	if got.Status != ReconcileOK {
+	if got.Status != ledger.ReconcileOK {
 		t.Fatalf("corrected: %s (%s), want ok", got.Status, got.Message)
 	}
-	if sent[0].Provenance.DirectionGuessed || hasKind(sent[0], WarnDirectionUnknown) {
+	if sent[0].Provenance.DirectionGuessed || hasKind(sent[0], ledger.WarnDirectionUnknown) {
 		t.Errorf("row 0 still says its direction was guessed: %+v", sent[0])
 	}
 }
 
 func TestMatchRows(t *testing.T) {
 	day := func(d int) time.Time { return time.Date(2024, 1, d, 0, 0, 0, 0, time.UTC) }
-	row := func(d int, desc string) Transaction { return Transaction{Date: day(d), Description: desc} }
-	orig := []Transaction{row(1, "A"), row(2, "B"), row(3, "C"), row(4, "D"), row(5, "E")}
+	row := func(d int, desc string) ledger.Transaction {
+		return ledger.Transaction{Date: day(d), Description: desc}
+	}
+	orig := []ledger.Transaction{row(1, "A"), row(2, "B"), row(3, "C"), row(4, "D"), row(5, "E")}
 	tests := []struct {
 		name string
-		txs  []Transaction
+		txs  []ledger.Transaction
 		want []int
 	}{
 		{"unchanged", slices.Clone(orig), []int{0, 1, 2, 3, 4}},
-		{"one deleted", []Transaction{row(1, "A"), row(2, "B"), row(4, "D"), row(5, "E")}, []int{0, 1, 3, 4}},
-		{"one added", []Transaction{row(1, "A"), row(2, "B"), row(2, "NEW"), row(3, "C"), row(4, "D"), row(5, "E")}, []int{0, 1, -1, 2, 3, 4}},
-		{"descriptions corrected", []Transaction{row(1, "A"), row(2, "B!"), row(3, "C!"), row(4, "D"), row(5, "E")}, []int{0, 1, 2, 3, 4}},
-		{"added and corrected", []Transaction{row(1, "A"), row(2, "X"), row(2, "Y"), row(3, "C"), row(4, "D!"), row(5, "E")}, []int{0, -1, -1, 2, 3, 4}},
-		{"all new", []Transaction{row(9, "X")}, []int{-1}},
-		{"a row given twice matches once", []Transaction{row(1, "A"), row(1, "A"), row(2, "B"), row(3, "C"), row(4, "D"), row(5, "E")}, []int{0, -1, 1, 2, 3, 4}},
+		{"one deleted", []ledger.Transaction{row(1, "A"), row(2, "B"), row(4, "D"), row(5, "E")}, []int{0, 1, 3, 4}},
+		{"one added", []ledger.Transaction{row(1, "A"), row(2, "B"), row(2, "NEW"), row(3, "C"), row(4, "D"), row(5, "E")}, []int{0, 1, -1, 2, 3, 4}},
+		{"descriptions corrected", []ledger.Transaction{row(1, "A"), row(2, "B!"), row(3, "C!"), row(4, "D"), row(5, "E")}, []int{0, 1, 2, 3, 4}},
+		{"added and corrected", []ledger.Transaction{row(1, "A"), row(2, "X"), row(2, "Y"), row(3, "C"), row(4, "D!"), row(5, "E")}, []int{0, -1, -1, 2, 3, 4}},
+		{"all new", []ledger.Transaction{row(9, "X")}, []int{-1}},
+		{"a row given twice matches once", []ledger.Transaction{row(1, "A"), row(1, "A"), row(2, "B"), row(3, "C"), row(4, "D"), row(5, "E")}, []int{0, -1, 1, 2, 3, 4}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

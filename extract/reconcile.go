@@ -10,6 +10,7 @@ import (
 
 	"passbook/extract/cells"
 	"passbook/extract/explain"
+	"passbook/extract/ledger"
 	"passbook/extract/lexicon"
 	"passbook/extract/tables"
 
@@ -383,7 +384,7 @@ func sameMovements(rows []tables.Row, a, b reading, unsigned bool) bool {
 // reading of the amount columns the balances agree with, fills in balances
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
-func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decimal, st *Statement, order cells.DateOrder, periodStart, periodEnd *time.Time, card bool, x *explain.Writer) []Transaction {
+func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decimal, st *ledger.Statement, order cells.DateOrder, periodStart, periodEnd *time.Time, card bool, x *explain.Writer) []ledger.Transaction {
 	if newestFirst(rows, order, periodStart, periodEnd) {
 		// The rows run from the newest: read them from the oldest, so
 		// the balances chain forward and the rows come out in the order
@@ -548,10 +549,10 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		}
 		opening, openingFromClosing = &v, true
 	}
-	var txs []Transaction
+	var txs []ledger.Transaction
 	// proof.Proven is how many leading transactions a printed balance has
 	// checked; rows after it stand on nothing.
-	proof := Proof{OpeningDerived: derivedOpening}
+	proof := ledger.Proof{OpeningDerived: derivedOpening}
 	prev := decimal.Zero
 	havePrev := opening != nil
 	if havePrev {
@@ -602,42 +603,42 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 					proof.Proven = len(txs)
 				}
 				if !prev.Equal(b) {
-					proof.breakAt(len(txs)-1, b.Sub(prev))
+					proof.BreakAt(len(txs)-1, b.Sub(prev))
 				}
 				prev, lastPrinted = b, true
 			}
 			continue
 		}
-		tx := Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.Desc, " ")), " "), Page: rw.Page + 1, Box: rw.Box}
+		tx := ledger.Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.Desc, " ")), " "), Page: rw.Page + 1, Box: rw.Box}
 		if rw.HasDate {
 			if t, ok := rw.Date.Resolve(order, periodStart, periodEnd); ok {
 				tx.Date = t
 			} else {
 				// No date at all: the row is never proven.
 				tx.Provenance.DateUnread = true
-				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateUnresolved, Read: rw.Date.Text, Message: "date could not be read: " + rw.Date.Text})
+				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDateUnresolved, Read: rw.Date.Text, Message: "date could not be read: " + rw.Date.Text})
 			}
 		}
 		if lost {
 			tx.Provenance.AmountFromBalance = true
-			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnAmountFromBalance, Read: rw.AmountLost,
+			tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnAmountFromBalance, Read: rw.AmountLost,
 				Message: fmt.Sprintf("amount not readable (recognised as %q): taken from the change in the balance", rw.AmountLost)})
 		}
 		if rw.Line != nil {
 			if c := lowConfidence(rw.Line); c > 0 {
 				tx.Provenance.LowConfidence = c
-				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnLowConfidence, Confidence: c,
+				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnLowConfidence, Confidence: c,
 					Message: fmt.Sprintf("recognised with low confidence (%.0f%%): check this row first", c)})
 			}
 		}
 		switch {
 		case rw.DateUnread:
 			tx.Provenance.DateUnread = true
-			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateUnread,
+			tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDateUnread,
 				Message: "the date printed on this row could not be read: the date " + map[bool]string{false: "above", true: "below"}[rw.DateBelow] + " is used"})
 		case !rw.OwnDate:
 			tx.Provenance.DateFromAbove = true
-			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDateFromAbove, Message: "no date printed on this row: the date above is used"})
+			tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDateFromAbove, Message: "no date printed on this row: the date above is used"})
 		}
 		if !known {
 			// The amount carries no sign: the balance says which way it went.
@@ -645,20 +646,20 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			case hasBal && havePrev && prev.Add(r.chain(d.Add(abs))).Equal(b):
 				d = d.Add(abs)
 				tx.Provenance.DirectionFromBalance = true
-				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
+				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
 			case hasBal && havePrev && prev.Add(r.chain(d.Sub(abs))).Equal(b):
 				d = d.Sub(abs)
 				tx.Provenance.DirectionFromBalance = true
-				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
+				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
 			default:
 				d = d.Sub(abs)
 				tx.Provenance.DirectionGuessed = true
-				tx.Warnings = append(tx.Warnings, Warning{Kind: WarnDirectionUnknown, Message: "direction unknown: read as money out"})
+				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionUnknown, Message: "direction unknown: read as money out"})
 			}
 		}
 		if againstMark(rw, d) {
 			tx.Provenance.AgainstMark = true
-			tx.Warnings = append(tx.Warnings, Warning{Kind: WarnAgainstMark, Message: "counted against the Dr/Cr word printed beside the amount, as the balances require"})
+			tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnAgainstMark, Message: "counted against the Dr/Cr word printed beside the amount, as the balances require"})
 		}
 		if d.IsNegative() {
 			v := d.Neg()
@@ -675,8 +676,8 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 				proof.Checks++
 				proof.Proven = len(txs) + 1
 				if want := prev.Add(r.chain(d)); !want.Equal(b) {
-					proof.breakAt(len(txs), b.Sub(want))
-					tx.Warnings = append(tx.Warnings, breakWarning(b, prev, want))
+					proof.BreakAt(len(txs), b.Sub(want))
+					tx.Warnings = append(tx.Warnings, ledger.BreakWarning(b, prev, want))
 				}
 			}
 			tx.Balance = b
@@ -685,12 +686,12 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			prev = prev.Add(r.chain(d))
 			tx.Balance = prev
 			tx.Provenance.BalanceComputed = true
-			tx.Warnings = append(tx.Warnings, computedWarning())
+			tx.Warnings = append(tx.Warnings, ledger.ComputedWarning())
 		default:
 			prev, havePrev = r.chain(d), true
 			tx.Balance = prev
 			tx.Provenance.BalanceFromZero = true
-			tx.Warnings = append(tx.Warnings, fromZeroWarning())
+			tx.Warnings = append(tx.Warnings, ledger.FromZeroWarning())
 		}
 		txs = append(txs, tx)
 		txSeq = append(txSeq, rw.Seq)
@@ -719,11 +720,11 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			proof.Proven = len(txs)
 		}
 		if last := txs[len(txs)-1].Balance; !last.Equal(*closing) {
-			proof.breakAt(len(txs)-1, closing.Sub(last))
+			proof.BreakAt(len(txs)-1, closing.Sub(last))
 		}
 	}
 	// Printed sums of money in and out check every row's amount and way.
-	proof.checkTotals(txs, st.TotalIn, st.TotalOut)
+	proof.CheckTotals(txs, st.TotalIn, st.TotalOut)
 	if st.OpeningBalance != nil && derivedOpening {
 		proof.Checks++
 	}
@@ -743,7 +744,7 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 	proof.Restarted = lastRestart >= 0
 	proof.Dropped = dropped
 	st.Proof = proof
-	rec := Judge(txs, proof, st.ClosingBalance != nil)
+	rec := ledger.Judge(txs, proof, st.ClosingBalance != nil)
 	st.Reconciliation = rec
 	x.Printf("%d transaction(s); %s: %s", len(txs), rec.Status, rec.Message)
 	if dropped > 0 {
@@ -760,7 +761,7 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 // card's "TOTAL" that is its new balance). It returns, per transaction,
 // the number of totals lines that prove it, and how many lines prove
 // something.
-func totalsProve(txs []Transaction, txSeq []int, markers []tables.Marker, opening *decimal.Decimal, card bool, x *explain.Writer) (proven []int, lines int) {
+func totalsProve(txs []ledger.Transaction, txSeq []int, markers []tables.Marker, opening *decimal.Decimal, card bool, x *explain.Writer) (proven []int, lines int) {
 	proven = make([]int, len(txs))
 	from := 0
 	for _, m := range markers {
@@ -849,19 +850,6 @@ func anyPrintedBalance(rows []tables.Row) bool {
 		}
 	}
 	return false
-}
-
-// sums adds up the money in and out of txs.
-func sums(txs []Transaction) (in, out decimal.Decimal) {
-	for _, tx := range txs {
-		if tx.AmountIn != nil {
-			in = in.Add(*tx.AmountIn)
-		}
-		if tx.AmountOut != nil {
-			out = out.Add(*tx.AmountOut)
-		}
-	}
-	return in, out
 }
 
 // readingByTotal settles the reading of a statement that prints no

@@ -7,6 +7,7 @@ import (
 
 	"passbook/extract/cells"
 	"passbook/extract/layout"
+	"passbook/extract/ledger"
 	"passbook/extract/lexicon"
 	"passbook/extract/tables"
 )
@@ -17,8 +18,8 @@ var currencyBySymbol = map[string]string{"£": "GBP", "€": "EUR", "₹": "INR"
 // readStatement reads what the document says about itself: account number,
 // period, currency and the summary's opening and closing balances. headerLines
 // are the lines outside transaction tables (page tops, summary boxes).
-func readStatement(lines []*layout.Line, order cells.DateOrder, labels []tables.Label) Statement {
-	var st Statement
+func readStatement(lines []*layout.Line, order cells.DateOrder, labels []tables.Label) ledger.Statement {
+	var st ledger.Statement
 	bundled := false
 	for i, l := range lines {
 		folded := lexicon.FoldLabel(l.Text())

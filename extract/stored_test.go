@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"passbook/extract/ledger"
 )
 
 // TestStoredVersion0 reads results that main stored before versions
@@ -36,7 +38,7 @@ func TestStoredVersion0(t *testing.T) {
 			if _, ok := old["version"]; ok {
 				t.Fatalf("the fixture has a version: it is not main's stored form")
 			}
-			var res Result
+			var res ledger.Result
 			if err := json.Unmarshal(raw, &res); err != nil {
 				t.Fatalf("version 0 does not load: %v", err)
 			}
@@ -63,7 +65,7 @@ func TestStoredVersion0(t *testing.T) {
 					t.Errorf("row %d warnings %q, want %q", i, tx.WarningTexts(), texts)
 				}
 				isComputed := slices.ContainsFunc(texts, func(w string) bool { return strings.HasPrefix(w, "balance not printed") })
-				if tx.Provenance.BalanceComputed != isComputed || isComputed && !hasKind(tx, WarnBalanceComputed) {
+				if tx.Provenance.BalanceComputed != isComputed || isComputed && !hasKind(tx, ledger.WarnBalanceComputed) {
 					t.Errorf("row %d: provenance %+v, warnings %+v: want the balance computed %v", i, tx.Provenance, tx.Warnings, isComputed)
 				}
 				if tx.Provenance.BalanceComputed {
@@ -88,10 +90,10 @@ func TestStoredVersion0(t *testing.T) {
 			var v struct {
 				Version int `json:"version"`
 			}
-			if err := json.Unmarshal(again, &v); err != nil || v.Version != ResultVersion {
-				t.Fatalf("written back as version %d (%v), want %d", v.Version, err, ResultVersion)
+			if err := json.Unmarshal(again, &v); err != nil || v.Version != ledger.ResultVersion {
+				t.Fatalf("written back as version %d (%v), want %d", v.Version, err, ledger.ResultVersion)
 			}
-			var back Result
+			var back ledger.Result
 			if err := json.Unmarshal(again, &back); err != nil {
 				t.Fatal(err)
 			}
@@ -104,24 +106,24 @@ func TestStoredVersion0(t *testing.T) {
 
 // normalised is r with its times in UTC and decimals as text, for
 // comparing a result with its stored and read-back self.
-func normalised(r Result) string {
+func normalised(r ledger.Result) string {
 	b, _ := json.MarshalIndent(r, "", " ")
 	return string(b)
 }
 
 func TestStoredVersion1RoundTrip(t *testing.T) {
 	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
-	res := Result{PageCount: 2, Transactions: []Transaction{
+	res := ledger.Result{PageCount: 2, Transactions: []ledger.Transaction{
 		{Date: day, Description: "A", AmountOut: pdec("10.50"), Balance: *pdec("89.50"), Page: 1, Box: [4]float64{1, 2, 3, 4},
-			Provenance: Provenance{BalanceComputed: true, LowConfidence: 41},
-			Warnings:   []Warning{computedWarning(), {Kind: WarnLowConfidence, Confidence: 41, Message: "low"}}},
+			Provenance: ledger.Provenance{BalanceComputed: true, LowConfidence: 41},
+			Warnings:   []ledger.Warning{ledger.ComputedWarning(), {Kind: ledger.WarnLowConfidence, Confidence: 41, Message: "low"}}},
 		{Date: day, Description: "B", AmountIn: pdec("1"), Balance: *pdec("90.50"), Account: "X",
-			Warnings: []Warning{breakWarning(*pdec("90.50"), *pdec("89.50"), *pdec("90.00"))}},
-	}, Statement: Statement{AccountNumber: "12", PeriodStart: &day, OpeningBalance: pdec("100"), TotalIn: pdec("1"),
-		Reconciliation: Reconciliation{Status: ReconcileMismatch, Difference: pdec("0.50"), Rows: []int{1}, Message: "m"},
-		Proof:          Proof{Checks: 2, Proven: 1, Breaks: []int{1}, Difference: pdec("0.50"), OCR: true, YearAssumed: true},
+			Warnings: []ledger.Warning{ledger.BreakWarning(*pdec("90.50"), *pdec("89.50"), *pdec("90.00"))}},
+	}, Statement: ledger.Statement{AccountNumber: "12", PeriodStart: &day, OpeningBalance: pdec("100"), TotalIn: pdec("1"),
+		Reconciliation: ledger.Reconciliation{Status: ledger.ReconcileMismatch, Difference: pdec("0.50"), Rows: []int{1}, Message: "m"},
+		Proof:          ledger.Proof{Checks: 2, Proven: 1, Breaks: []int{1}, Difference: pdec("0.50"), OCR: true, YearAssumed: true},
 		Warnings:       []string{"page 2: blank"},
-		Accounts:       []Account{{Number: "X", OpeningBalance: pdec("1"), Proof: Proof{Card: true}, Reconciliation: Reconciliation{Status: ReconcileOK}}}}}
+		Accounts:       []ledger.Account{{Number: "X", OpeningBalance: pdec("1"), Proof: ledger.Proof{Card: true}, Reconciliation: ledger.Reconciliation{Status: ledger.ReconcileOK}}}}}
 	raw, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +133,7 @@ func TestStoredVersion1RoundTrip(t *testing.T) {
 			t.Errorf("stored form lacks %s: %s", want, raw)
 		}
 	}
-	var back Result
+	var back ledger.Result
 	if err := json.Unmarshal(raw, &back); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"passbook/extract/layout"
+	"passbook/extract/ledger"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 	"passbook/extract/tables"
@@ -53,12 +54,12 @@ func TestOpeningRowRestated(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := Analyze([]source.Page{ledgerPage(tc.first, rows...)})
-			if strings.HasPrefix(tc.name, "a balance") && res.Statement.Reconciliation.Status != ReconcileUnverified {
+			if strings.HasPrefix(tc.name, "a balance") && res.Statement.Reconciliation.Status != ledger.ReconcileUnverified {
 				t.Errorf("reconciliation %+v, want unverified: the first row may restate the opening balance", res.Statement.Reconciliation)
 			}
 			checkTxs(t, res, tc.want)
 			if len(tc.want) == 2 {
-				if st := res.Statement; st.OpeningBalance == nil || st.OpeningBalance.StringFixed(2) != "15000.00" || st.Reconciliation.Status != ReconcileOK {
+				if st := res.Statement; st.OpeningBalance == nil || st.OpeningBalance.StringFixed(2) != "15000.00" || st.Reconciliation.Status != ledger.ReconcileOK {
 					t.Errorf("opening %v, reconciliation %+v: want 15000.00 and ok", st.OpeningBalance, st.Reconciliation)
 				}
 			}
@@ -80,7 +81,7 @@ func TestClosingRowRestated(t *testing.T) {
 	)
 	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{"2024-04-02|PRLV EDF||40.00|60.00", "2024-04-05|VIR SALAIRE|1000.00||1060.00"})
-	if st := res.Statement; st.ClosingBalance == nil || st.ClosingBalance.StringFixed(2) != "1060.00" || st.Reconciliation.Status != ReconcileOK {
+	if st := res.Statement; st.ClosingBalance == nil || st.ClosingBalance.StringFixed(2) != "1060.00" || st.Reconciliation.Status != ledger.ReconcileOK {
 		t.Errorf("closing %v, reconciliation %+v: want 1060.00 and ok", st.ClosingBalance, st.Reconciliation)
 	}
 }
@@ -153,7 +154,7 @@ func TestColumnRolesByArithmetic(t *testing.T) {
 		"2024-11-23|CASH DEPOSIT BRANCH 12|259.57||7141.72",
 		"2024-11-26|TESCO STORES 3172||8216.94|-1075.22",
 	})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
 }
@@ -177,7 +178,7 @@ func TestIndicatorWords(t *testing.T) {
 			"2024-10-02|SALARIS|2578.89||5979.24",
 			"2024-10-03|HUUR||1200.00|4779.24",
 		})
-		if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+		if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 			t.Errorf("%s/%s: reconciliation %s, want ok", tc.out, tc.in, s)
 		}
 	}
@@ -205,10 +206,10 @@ func TestTotalsLineProves(t *testing.T) {
 		"2023-03-15|Transfer from savings|1305.45||2295.14",
 		"2023-03-30|Deposit - payroll|5507.76||7802.90",
 	})
-	if rec := res.Statement.Reconciliation; rec.Status != ReconcileOK {
+	if rec := res.Statement.Reconciliation; rec.Status != ledger.ReconcileOK {
 		t.Errorf("rows that add up to their totals line: %+v, want ok", rec)
 	}
-	if rec := Analyze([]source.Page{page("$6,812.90")}).Statement.Reconciliation; rec.Status == ReconcileOK {
+	if rec := Analyze([]source.Page{page("$6,812.90")}).Statement.Reconciliation; rec.Status == ledger.ReconcileOK {
 		t.Errorf("rows that do not add up to their totals line: %+v, want not ok", rec)
 	}
 }
@@ -229,7 +230,7 @@ func TestUnknownHeadingsOneColumn(t *testing.T) {
 	if len(res.Transactions) != 3 {
 		t.Fatalf("got %d transactions, want 3", len(res.Transactions))
 	}
-	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified", s)
 	}
 }
@@ -293,7 +294,7 @@ func TestAccountNamesOneChain(t *testing.T) {
 		"2024-04-08|GYM MEMBERSHIP DD||264.91|2417.13",
 		"2024-04-25|SALARY ACME CORP LTD|3610.25||6027.38",
 	})
-	if len(res.Statement.Accounts) != 0 || res.Statement.Reconciliation.Status != ReconcileOK {
+	if len(res.Statement.Accounts) != 0 || res.Statement.Reconciliation.Status != ledger.ReconcileOK {
 		t.Errorf("accounts %d, reconciliation %+v: want one account, ok", len(res.Statement.Accounts), res.Statement.Reconciliation)
 	}
 }
@@ -323,7 +324,7 @@ func TestLabelsOverValues(t *testing.T) {
 	if st.OpeningBalance == nil || st.OpeningBalance.StringFixed(2) != "2853.82" || st.ClosingBalance == nil || st.ClosingBalance.StringFixed(2) != "2427.76" {
 		t.Errorf("opening %v closing %v, want 2853.82 and 2427.76", st.OpeningBalance, st.ClosingBalance)
 	}
-	if st.Reconciliation.Status != ReconcileOK {
+	if st.Reconciliation.Status != ledger.ReconcileOK {
 		t.Errorf("reconciliation %+v, want ok", st.Reconciliation)
 	}
 }
@@ -355,7 +356,7 @@ func TestCardSummaryBoxAndTotal(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("transactions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if rec := res.Statement.Reconciliation; rec.Status != ReconcileOK {
+	if rec := res.Statement.Reconciliation; rec.Status != ledger.ReconcileOK {
 		t.Errorf("reconciliation %+v, want ok: the TOTAL carries the last month's balance through the rows", rec)
 	}
 }
@@ -379,7 +380,7 @@ func TestFeesTableAfterRows(t *testing.T) {
 	)
 	res := Analyze([]source.Page{pg})
 	checkTxs(t, res, []string{"2022-09-30|Card payment Albert Heijn||5.10|94.90"})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
 }
@@ -403,7 +404,7 @@ func TestPointsColumn(t *testing.T) {
 		"2024-08-11|Salary Société Générale|212.52||209.53",
 		"2024-08-14|Lastschrift Iberdrola||233.79|-24.26",
 	})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
 }
@@ -538,7 +539,7 @@ func TestTwoAccountsByTheirBalances(t *testing.T) {
 		[]cellAt{at(10, "2023-05-03"), at(90, "Recibo Spotify"), rat(370, "812.16"), rat(540, "414.21")},
 	)
 	res := Analyze([]source.Page{pg})
-	if len(res.Statement.Accounts) != 2 || res.Statement.Reconciliation.Status == ReconcileMismatch {
+	if len(res.Statement.Accounts) != 2 || res.Statement.Reconciliation.Status == ledger.ReconcileMismatch {
 		t.Errorf("accounts %d, reconciliation %+v: want two accounts whose balances follow", len(res.Statement.Accounts), res.Statement.Reconciliation)
 	}
 	if len(res.Transactions) != 4 || res.Transactions[2].Account != "****4692" {
@@ -568,7 +569,7 @@ func TestCardSectionsInsideTable(t *testing.T) {
 		"2024-02-23|AMAZON MKTPLACE||80.50|280.50",
 		"2024-03-02|SHELL OIL||40.00|320.50",
 	})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
 }
@@ -649,7 +650,7 @@ func TestHeadingWithoutDateOrBalance(t *testing.T) {
 		"2024-03-05|SALARY|2000.00||2460.00",
 		"2024-03-07|REFUND|10.00||2470.00",
 	})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
 }
@@ -699,7 +700,7 @@ func TestPageBeforeFirstHeading(t *testing.T) {
 		"2024-03-05|SALARY|2000.00||2500.00",
 		"2024-03-06|GROCER||40.00|2460.00",
 	})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
 }
@@ -773,7 +774,7 @@ func TestRowsAfterClosingNotOK(t *testing.T) {
 		[]cellAt{at(10, "03/12/2021"), at(90, "SHOP"), rat(530, "-7.00")},
 	)
 	res := Analyze([]source.Page{pg})
-	if s := res.Statement.Reconciliation.Status; s == ReconcileOK {
+	if s := res.Statement.Reconciliation.Status; s == ledger.ReconcileOK {
 		t.Errorf("reconciliation ok with two dated rows set aside after the closing balance: %+v", res.Statement.Reconciliation)
 	}
 }
@@ -794,7 +795,7 @@ func TestWorkedBackOpeningProvesNothing(t *testing.T) {
 		[]cellAt{at(10, "28/04/2022"), at(90, "CAFE"), rat(480, "15.99"), rat(560, "-48.55")},
 	)
 	res := Analyze([]source.Page{pg})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: %s", s, res.Statement.Reconciliation.Message)
 	}
 	// A second printed balance after rows does prove them.
@@ -803,7 +804,7 @@ func TestWorkedBackOpeningProvesNothing(t *testing.T) {
 		[]cellAt{at(10, "27/04/2022"), at(90, "BETALING"), rat(480, "206.35"), rat(560, "100.00")},
 		[]cellAt{at(10, "28/04/2022"), at(90, "CAFE"), rat(400, "15.99"), rat(560, "84.01")},
 	)
-	if s := Analyze([]source.Page{pg}).Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := Analyze([]source.Page{pg}).Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok: the second balance follows from the first", s)
 	}
 }
@@ -879,10 +880,10 @@ func TestSecondAccountBoxAboveTable(t *testing.T) {
 		"2022-05-06|VIREMENT|10.00||650.00",
 	})
 	// Each account's balances hold, but they were read as one account's.
-	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: %s", s, res.Statement.Reconciliation.Message)
 	}
-	if s := Analyze([]source.Page{twoAccountPage(false, "651.00")}).Statement.Reconciliation.Status; s != ReconcileMismatch {
+	if s := Analyze([]source.Page{twoAccountPage(false, "651.00")}).Statement.Reconciliation.Status; s != ledger.ReconcileMismatch {
 		t.Errorf("reconciliation %s with the second account's closing balance one off, want mismatch", s)
 	}
 }
@@ -897,7 +898,7 @@ func TestFeeNamedAfterAccountIsNoAccount(t *testing.T) {
 	if n := len(res.Statement.Accounts); n != 2 {
 		t.Fatalf("%d accounts, want 2: %+v", n, res.Statement.Accounts)
 	}
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok: %s", s, res.Statement.Reconciliation.Message)
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"passbook/extract/ledger"
 	"passbook/extract/lexicon"
 	"passbook/extract/source"
 	"passbook/extract/tables"
 )
 
 // txLine renders a transaction as "date|description|in|out|balance" for comparisons.
-func txLine(t Transaction) string {
+func txLine(t ledger.Transaction) string {
 	in, out := "", ""
 	if t.AmountIn != nil {
 		in = t.AmountIn.StringFixed(2)
@@ -22,7 +23,7 @@ func txLine(t Transaction) string {
 	return strings.Join([]string{t.Date.Format("2006-01-02"), t.Description, in, out, t.Balance.StringFixed(2)}, "|")
 }
 
-func checkTxs(t *testing.T, res *Result, want []string) {
+func checkTxs(t *testing.T, res *ledger.Result, want []string) {
 	t.Helper()
 	var got []string
 	for _, tx := range res.Transactions {
@@ -63,7 +64,7 @@ func TestAnalyzeTwoColumns(t *testing.T) {
 		"2024-03-12|BOOKSHOP & CO||3000.00|-269.11",
 	})
 	st := res.Statement
-	if st.Reconciliation.Status != ReconcileOK {
+	if st.Reconciliation.Status != ledger.ReconcileOK {
 		t.Errorf("reconciliation = %+v, want ok", st.Reconciliation)
 	}
 	if st.AccountNumber != "23-4136-539918" || st.Currency != "USD" {
@@ -91,7 +92,7 @@ func TestAnalyzeSignedGerman(t *testing.T) {
 		"2024-05-03|SHELL FUEL||146.93|-84.10",
 		"2024-05-05|CASH DEPOSIT|2664.72||2580.62",
 	})
-	if res.Statement.Reconciliation.Status != ReconcileOK {
+	if res.Statement.Reconciliation.Status != ledger.ReconcileOK {
 		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
 	}
 	if res.Statement.Currency != "EUR" {
@@ -115,11 +116,11 @@ func TestAnalyzeSomeBalances(t *testing.T) {
 		"2024-02-10|SALARY|50.00||140.00",
 		"2024-02-11|CAFE||5.50|134.50",
 	})
-	if w := res.Transactions[0].Warnings; len(w) != 1 || w[0].Kind != WarnBalanceComputed || !res.Transactions[0].Provenance.BalanceComputed {
+	if w := res.Transactions[0].Warnings; len(w) != 1 || w[0].Kind != ledger.WarnBalanceComputed || !res.Transactions[0].Provenance.BalanceComputed {
 		t.Errorf("row 0 warnings = %+v, want one saying the balance was computed", w)
 	}
 	// The last row's amount stands on no printed balance: it is not proven.
-	if res.Statement.Reconciliation.Status != ReconcileUnverified {
+	if res.Statement.Reconciliation.Status != ledger.ReconcileUnverified {
 		t.Errorf("reconciliation = %+v, want unverified", res.Statement.Reconciliation)
 	}
 }
@@ -138,7 +139,7 @@ func TestAnalyzeNoHeadingBalanceDecides(t *testing.T) {
 		"2024-02-02|RENT||300.00|300.00",
 		"2024-02-03|SHOP||20.00|280.00",
 	})
-	if res.Statement.Reconciliation.Status != ReconcileOK {
+	if res.Statement.Reconciliation.Status != ledger.ReconcileOK {
 		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
 	}
 }
@@ -153,7 +154,7 @@ func TestAnalyzeMismatchFlagged(t *testing.T) {
 	)
 	res := Analyze([]source.Page{pg})
 	rec := res.Statement.Reconciliation
-	if rec.Status != ReconcileMismatch {
+	if rec.Status != ledger.ReconcileMismatch {
 		t.Fatalf("status = %q, want mismatch", rec.Status)
 	}
 	if len(rec.Rows) != 1 || rec.Rows[0] != 1 || rec.Difference == nil || rec.Difference.StringFixed(2) != "-10.00" {
@@ -176,7 +177,7 @@ func TestDateOrderFromPeriod(t *testing.T) {
 func TestAnalyzeNoTransactions(t *testing.T) {
 	pg := synthPage(1, []cellAt{at(10, "Thank you for banking with us")})
 	res := Analyze([]source.Page{pg})
-	if len(res.Transactions) != 0 || res.Statement.Reconciliation.Status != ReconcileNoTransactions {
+	if len(res.Transactions) != 0 || res.Statement.Reconciliation.Status != ledger.ReconcileNoTransactions {
 		t.Errorf("got %d transactions, status %q; want 0 and no_transactions", len(res.Transactions), res.Statement.Reconciliation.Status)
 	}
 }
@@ -214,7 +215,7 @@ func TestAnalyzeSections(t *testing.T) {
 		"2024-03-05|STROM||24.50|1375.50",
 		"2024-03-20|STORNO MIETE||10.00|1365.50",
 	})
-	if st := res.Statement.Reconciliation.Status; st != ReconcileOK {
+	if st := res.Statement.Reconciliation.Status; st != ledger.ReconcileOK {
 		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
 	}
 }
@@ -278,7 +279,7 @@ func TestAnalyzeBalanceListAndSummarySkipped(t *testing.T) {
 		"2022-07-02|Deposit|100.00||1100.00",
 		"2022-07-05|1041||30.00|1070.00",
 	})
-	if st := res.Statement.Reconciliation.Status; st != ReconcileOK {
+	if st := res.Statement.Reconciliation.Status; st != ledger.ReconcileOK {
 		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
 	}
 }
@@ -305,7 +306,7 @@ func TestAnalyzeCentredDescriptionAndUndatedFirstRow(t *testing.T) {
 		"2019-02-01|Card payment - Petrol Station||24.50|475.50",
 		"2019-02-03|Cash Withdrawal - High Street timed 17:30 31 Jan||30.00|445.50",
 	})
-	if st := res.Statement.Reconciliation.Status; st != ReconcileOK {
+	if st := res.Statement.Reconciliation.Status; st != ledger.ReconcileOK {
 		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
 	}
 }
@@ -336,7 +337,7 @@ func TestAnalyzeBundledStatements(t *testing.T) {
 	if st.ClosingBalance == nil || st.ClosingBalance.StringFixed(2) != "150.00" || st.PeriodEnd == nil || st.PeriodEnd.Format("2006-01-02") != "2026-03-31" {
 		t.Errorf("closing %v period end %v, want 150.00 and 2026-03-31", st.ClosingBalance, st.PeriodEnd)
 	}
-	if st.Reconciliation.Status != ReconcileOK {
+	if st.Reconciliation.Status != ledger.ReconcileOK {
 		t.Errorf("reconciliation = %+v, want ok", st.Reconciliation)
 	}
 }
@@ -366,7 +367,7 @@ func TestAnalyzeRelistingDropped(t *testing.T) {
 		"2003-05-12|SHOP||30.00|70.00",
 		"2003-05-15|PAYROLL|100.00||170.00",
 	})
-	if st := res.Statement.Reconciliation.Status; st != ReconcileOK {
+	if st := res.Statement.Reconciliation.Status; st != ledger.ReconcileOK {
 		t.Errorf("reconciliation = %+v, want ok", res.Statement.Reconciliation)
 	}
 }
@@ -415,14 +416,14 @@ func TestAnalyzeTwoAccounts(t *testing.T) {
 	if len(st.Accounts) != 2 || st.Accounts[1].OpeningBalance == nil || st.Accounts[1].OpeningBalance.StringFixed(2) != "500.00" {
 		t.Fatalf("accounts = %+v, want two, the second opening at 500.00", st.Accounts)
 	}
-	if st.Reconciliation.Status != ReconcileOK || st.Accounts[0].Reconciliation.Status != ReconcileOK {
+	if st.Reconciliation.Status != ledger.ReconcileOK || st.Accounts[0].Reconciliation.Status != ledger.ReconcileOK {
 		t.Errorf("reconciliation = %+v, want ok", st.Reconciliation)
 	}
 
 	// The second account's row breaks its chain: the document says where.
 	p2.Words[len(p2.Words)-1].Text = "556.00"
 	res = Analyze([]source.Page{p1, p2})
-	if r := res.Statement.Reconciliation; r.Status != ReconcileMismatch || len(r.Rows) != 1 || r.Rows[0] != 3 {
+	if r := res.Statement.Reconciliation; r.Status != ledger.ReconcileMismatch || len(r.Rows) != 1 || r.Rows[0] != 3 {
 		t.Errorf("reconciliation = %+v, want a mismatch at row 3", r)
 	}
 }
@@ -475,7 +476,7 @@ func TestAnalyzeTotalsWithoutOpeningUnverified(t *testing.T) {
 		[]cellAt{at(10, "04/02/2026"), at(80, "SALARY"), rat(470, "60.00")},
 	)
 	res := Analyze([]source.Page{pg})
-	if len(res.Transactions) != 2 || res.Statement.Reconciliation.Status != ReconcileUnverified {
+	if len(res.Transactions) != 2 || res.Statement.Reconciliation.Status != ledger.ReconcileUnverified {
 		t.Errorf("%d rows, reconciliation %+v: want 2 rows, unverified", len(res.Transactions), res.Statement.Reconciliation)
 	}
 }
@@ -490,7 +491,7 @@ func TestAnalyzeHeadlessSingleColumn(t *testing.T) {
 		[]cellAt{at(10, "31/12/2025"), at(80, "Withdrawal 1,510.9164 units"), rat(500, "-4,000.00")},
 	)
 	res := Analyze([]source.Page{pg})
-	if len(res.Transactions) != 2 || res.Statement.Reconciliation.Status != ReconcileUnverified {
+	if len(res.Transactions) != 2 || res.Statement.Reconciliation.Status != ledger.ReconcileUnverified {
 		t.Errorf("%d rows, reconciliation %+v: want 2 rows, unverified", len(res.Transactions), res.Statement.Reconciliation)
 	}
 }
@@ -514,7 +515,7 @@ func TestAnalyzeNoYearAnywhere(t *testing.T) {
 		t.Errorf("warnings %q, want one saying no year is printed", res.Statement.Warnings)
 	}
 	// A year taken from today never gives ok, though the balances follow.
-	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: the year is the conversion's", s)
 	}
 	// With the file's creation date the year comes from it; that is
@@ -525,7 +526,7 @@ func TestAnalyzeNoYearAnywhere(t *testing.T) {
 		"2022-12-30|SHOP||10.00|90.00",
 		"2023-01-04|SALARY|60.00||150.00",
 	})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified {
 		t.Errorf("reconciliation %s, want unverified: the year is the file's, not the statement's", s)
 	}
 }
@@ -542,10 +543,10 @@ func TestAnalyzeFirstDirectionGuessedUnverified(t *testing.T) {
 		[]cellAt{at(10, "02/03/2024"), at(80, "Coffee"), rat(400, "5.00"), rat(500, "105.00")},
 		[]cellAt{at(10, "03/03/2024"), at(80, "Refund"), rat(400, "2.00"), rat(500, "107.00")},
 	)})
-	if rec := res.Statement.Reconciliation; rec.Status != ReconcileUnverified {
+	if rec := res.Statement.Reconciliation; rec.Status != ledger.ReconcileUnverified {
 		t.Errorf("reconciliation %s (%s), want unverified", rec.Status, rec.Message)
 	}
-	if len(res.Transactions) != 3 || !hasKind(res.Transactions[0], WarnDirectionUnknown) || !res.Transactions[0].Provenance.DirectionGuessed {
+	if len(res.Transactions) != 3 || !hasKind(res.Transactions[0], ledger.WarnDirectionUnknown) || !res.Transactions[0].Provenance.DirectionGuessed {
 		t.Errorf("the first row does not say its direction is unknown: %+v", res.Transactions)
 	}
 }
@@ -603,7 +604,7 @@ func TestAnalyzeDayMonthColumnInWholeUnits(t *testing.T) {
 		"2024-01-03|Salary|18074.00||29527.00",
 		"2024-01-05|Rent||9000.00|20527.00",
 	})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
 }
@@ -666,7 +667,7 @@ func TestAnalyzeCardNamedOnceByTitle(t *testing.T) {
 	for _, c := range []struct {
 		payment string
 		want    string
-	}{{"50.00 CR", ReconcileOK}, {"(50.00)", ReconcileUnverified}} {
+	}{{"50.00 CR", ledger.ReconcileOK}, {"(50.00)", ledger.ReconcileUnverified}} {
 		res := Analyze([]source.Page{page(c.payment)})
 		if len(res.Transactions) != 2 {
 			t.Fatalf("%s: %d transactions, want 2", c.payment, len(res.Transactions))
@@ -789,7 +790,7 @@ func TestAnalyzeWrappedDrCrMark(t *testing.T) {
 		"2022-07-01|Shop||10.00|-110.00",
 		"2022-07-03|Salary|150.00||40.00",
 	})
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s (%s), want ok", s, res.Statement.Reconciliation.Message)
 	}
 }
@@ -816,7 +817,7 @@ func TestAnalyzeCardByClosingArithmetic(t *testing.T) {
 	if in := res.Transactions[1].AmountIn; in == nil || in.String() != "50" {
 		t.Errorf("payment in %v, want 50", in)
 	}
-	if s := res.Statement.Reconciliation.Status; s != ReconcileOK || !res.Statement.Proof.Card {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK || !res.Statement.Proof.Card {
 		t.Errorf("reconciliation %s (%s), card %v; want ok as a card's", s, res.Statement.Reconciliation.Message, res.Statement.Proof.Card)
 	}
 }
@@ -943,7 +944,7 @@ func TestAnalyzeBankOrCardOpen(t *testing.T) {
 	if len(res.Transactions) != 3 {
 		t.Fatalf("%d transactions, want 3", len(res.Transactions))
 	}
-	if s := res.Statement.Reconciliation.Status; s != ReconcileUnverified || !res.Statement.Proof.KindOpen {
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified || !res.Statement.Proof.KindOpen {
 		t.Errorf("reconciliation %s (%s), kind open %v; want unverified, bank or card left open", s, res.Statement.Reconciliation.Message, res.Statement.Proof.KindOpen)
 	}
 }

@@ -20,6 +20,7 @@ import (
 
 	"passbook/export"
 	"passbook/extract"
+	"passbook/extract/ledger"
 	"passbook/store"
 )
 
@@ -167,7 +168,7 @@ func (e *editHeader) check() error {
 // apply puts the correction into st. It returns the accounts renamed (the
 // number read to the corrected one), whose rows carry the old number.
 // Accounts named beyond st.Accounts are left out (the check refused them).
-func (e *editStatement) apply(st *extract.Statement) map[string]string {
+func (e *editStatement) apply(st *ledger.Statement) map[string]string {
 	e.editHeader.apply(&st.AccountNumber, &st.Currency, &st.PeriodStart, &st.PeriodEnd, &st.OpeningBalance, &st.ClosingBalance)
 	if e.Bank != nil {
 		st.Bank = *e.Bank
@@ -248,13 +249,13 @@ type editTransaction struct {
 var moneyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?[0-9]{1,15}(\.[0-9]{1,4})?$`) })
 
 // toTransaction validates row i and turns it into a Transaction.
-func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
+func (e editTransaction) toTransaction(i int) (ledger.Transaction, error) {
 	bad := func(format string, a ...any) error {
 		return &apiError{http.StatusBadRequest, "invalid_transactions",
 			fmt.Sprintf("Row %d: ", i+1) + fmt.Sprintf(format, a...),
 			"Each row needs a date (YYYY-MM-DD), exactly one of amountIn and amountOut as a positive decimal such as \"12.50\", and a balance such as \"-3.20\"."}
 	}
-	var t extract.Transaction
+	var t ledger.Transaction
 	d, err := time.Parse("2006-01-02", e.Date)
 	if err != nil {
 		return t, bad("the date %q is not a date written YYYY-MM-DD.", e.Date)
@@ -301,7 +302,7 @@ func (e editTransaction) toTransaction(i int) (extract.Transaction, error) {
 }
 
 // fromTransaction is the stored form of a validated row.
-func fromTransaction(t extract.Transaction) editTransaction {
+func fromTransaction(t ledger.Transaction) editTransaction {
 	e := editTransaction{Date: t.Date.Format("2006-01-02"), Type: t.Type(), Description: t.Description,
 		Balance: t.Balance.StringFixed(2), Account: t.Account, Page: t.Page}
 	if t.AmountIn != nil {
@@ -322,7 +323,7 @@ func fromTransaction(t extract.Transaction) editTransaction {
 // servedResult is what downloads of a completed document serve: the
 // original result, or, once a person saved corrections, the result with
 // their transactions and a recomputed reconciliation (edited is then true).
-func (s *Server) servedResult(ctx context.Context, id string) (res *extract.Result, edited bool, err error) {
+func (s *Server) servedResult(ctx context.Context, id string) (res *ledger.Result, edited bool, err error) {
 	rawEdit, err := s.store.Edit(ctx, id)
 	if err != nil {
 		return nil, false, err
@@ -333,7 +334,7 @@ func (s *Server) servedResult(ctx context.Context, id string) (res *extract.Resu
 
 // servedResultWith is the original result with rawEdit, a storedEdit,
 // applied; the original alone when rawEdit is nil.
-func (s *Server) servedResultWith(ctx context.Context, id string, rawEdit []byte) (*extract.Result, error) {
+func (s *Server) servedResultWith(ctx context.Context, id string, rawEdit []byte) (*ledger.Result, error) {
 	raw, err := s.store.Result(ctx, id)
 	if err != nil {
 		return nil, err
@@ -343,8 +344,8 @@ func (s *Server) servedResultWith(ctx context.Context, id string, rawEdit []byte
 
 // decodeServed decodes a stored result and applies rawEdit, a storedEdit,
 // when it is not nil, recomputing the reconciliation of the corrected rows.
-func decodeServed(id string, raw, rawEdit []byte) (*extract.Result, error) {
-	res := new(extract.Result)
+func decodeServed(id string, raw, rawEdit []byte) (*ledger.Result, error) {
+	res := new(ledger.Result)
 	if err := json.Unmarshal(raw, res); err != nil {
 		return nil, fmt.Errorf("decode result of %s: %w", id, err)
 	}
@@ -370,7 +371,7 @@ func decodeServed(id string, raw, rawEdit []byte) (*extract.Result, error) {
 			res.Transactions[i].Account = to
 		}
 	}
-	txs := make([]extract.Transaction, len(se.Transactions))
+	txs := make([]ledger.Transaction, len(se.Transactions))
 	for i, e := range se.Transactions {
 		if txs[i], err = e.toTransaction(i); err != nil {
 			return nil, fmt.Errorf("edit of %s: %w", id, err)
@@ -403,7 +404,7 @@ type reconciliationResponse struct {
 	Message    string  `json:"message"`
 }
 
-func newEditResponse(id string, res *extract.Result, edited bool) editResponse {
+func newEditResponse(id string, res *ledger.Result, edited bool) editResponse {
 	rec := res.Statement.Reconciliation
 	out := editResponse{Success: true, FileID: id, Edited: edited, TransactionCount: len(res.Transactions),
 		Reconciliation: reconciliationResponse{Status: rec.Status, Rows: rec.Rows, Message: rec.Message}}
@@ -514,7 +515,7 @@ func (s *Server) readAccounts(ctx context.Context, id string, rows []editTransac
 			return fmt.Errorf("decode edit of %s: %w", id, err)
 		}
 	}
-	var res *extract.Result
+	var res *ledger.Result
 	for _, c := range []*editStatement{stored.Statement, incoming} {
 		if c == nil || len(c.Accounts) == 0 {
 			continue

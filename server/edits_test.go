@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"passbook/extract"
+	"passbook/extract/ledger"
 	"passbook/quota"
 )
 
@@ -125,10 +125,10 @@ func TestServedFromVersion0(t *testing.T) {
 	if err != nil {
 		t.Fatalf("main's stored result does not load: %v", err)
 	}
-	if len(res.Transactions) != 22 || res.Statement.Reconciliation.Status != extract.ReconcileOK {
+	if len(res.Transactions) != 22 || res.Statement.Reconciliation.Status != ledger.ReconcileOK {
 		t.Fatalf("loaded %d rows, %s", len(res.Transactions), res.Statement.Reconciliation.Status)
 	}
-	edit := func(change func([]editTransaction)) *extract.Result {
+	edit := func(change func([]editTransaction)) *ledger.Result {
 		t.Helper()
 		se := storedEdit{Version: editVersion}
 		for _, tx := range res.Transactions {
@@ -145,7 +145,7 @@ func TestServedFromVersion0(t *testing.T) {
 		return got
 	}
 	same := edit(func([]editTransaction) {})
-	if s := same.Statement.Reconciliation.Status; s != extract.ReconcileOK {
+	if s := same.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("unchanged: %s (%s), want ok: the closing balance and totals prove the computed balances", s, same.Statement.Reconciliation.Message)
 	}
 	for i, tx := range same.Transactions {
@@ -157,7 +157,7 @@ func TestServedFromVersion0(t *testing.T) {
 		v := "900.00"
 		txs[0].AmountIn = &v // was 817.66
 	})
-	if rec := changed.Statement.Reconciliation; rec.Status != extract.ReconcileMismatch || changed.Transactions[21].Balance.Equal(same.Transactions[21].Balance) {
+	if rec := changed.Statement.Reconciliation; rec.Status != ledger.ReconcileMismatch || changed.Transactions[21].Balance.Equal(same.Transactions[21].Balance) {
 		t.Errorf("amount changed: %s (%s), last balance %s: want the change carried to a mismatch at the closing balance", rec.Status, rec.Message, changed.Transactions[21].Balance)
 	}
 }

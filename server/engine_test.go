@@ -17,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"passbook/extract"
+	"passbook/extract/ledger"
 )
 
 // testEngine is a pure-Go stand-in for extract/engine that the server
@@ -51,10 +52,10 @@ type testDoc struct {
 	number   string
 	currency string
 	from, to *time.Time
-	rows     []extract.Transaction
+	rows     []ledger.Transaction
 	bank     string
 	holder   string
-	accounts []extract.Account
+	accounts []ledger.Account
 	sleep    time.Duration
 	hang     bool
 	crash    bool
@@ -111,7 +112,7 @@ func parseTestDoc(data []byte, password string) (*testDoc, error) {
 			}
 			d.from, d.to = &a, &b
 		case "row":
-			var tx extract.Transaction
+			var tx ledger.Transaction
 			tx, err = parseTestRow(rest)
 			if n := len(d.accounts); n > 0 {
 				tx.Account = d.accounts[n-1].Number
@@ -135,7 +136,7 @@ func parseTestDoc(data []byte, password string) (*testDoc, error) {
 				err = errors.New("want NUMBER CURRENCY OPENING CLOSING")
 				break
 			}
-			a := extract.Account{Number: f[0], Currency: f[1], PeriodStart: d.from, PeriodEnd: d.to}
+			a := ledger.Account{Number: f[0], Currency: f[1], PeriodStart: d.from, PeriodEnd: d.to}
 			o, c := decimal.RequireFromString(f[2]), decimal.RequireFromString(f[3])
 			a.OpeningBalance, a.ClosingBalance = &o, &c
 			d.accounts = append(d.accounts, a)
@@ -160,24 +161,24 @@ func parseTestDoc(data []byte, password string) (*testDoc, error) {
 	return d, nil
 }
 
-func parseTestRow(s string) (extract.Transaction, error) {
+func parseTestRow(s string) (ledger.Transaction, error) {
 	f := strings.SplitN(s, " ", 4)
 	if len(f) != 4 {
-		return extract.Transaction{}, errors.New("want DATE AMOUNT BALANCE DESCRIPTION")
+		return ledger.Transaction{}, errors.New("want DATE AMOUNT BALANCE DESCRIPTION")
 	}
 	date, err := time.Parse(time.DateOnly, f[0])
 	if err != nil {
-		return extract.Transaction{}, err
+		return ledger.Transaction{}, err
 	}
 	amt, err := decimal.NewFromString(f[1])
 	if err != nil {
-		return extract.Transaction{}, err
+		return ledger.Transaction{}, err
 	}
 	bal, err := decimal.NewFromString(f[2])
 	if err != nil {
-		return extract.Transaction{}, err
+		return ledger.Transaction{}, err
 	}
-	tx := extract.Transaction{Date: date, Description: f[3], Balance: bal, Page: 1}
+	tx := ledger.Transaction{Date: date, Description: f[3], Balance: bal, Page: 1}
 	if amt.IsNegative() {
 		out := amt.Neg()
 		tx.AmountOut = &out
@@ -195,7 +196,7 @@ func (testEngine) Probe(data []byte, password string) (extract.Info, error) {
 	return extract.Info{Kind: "pdf", PageCount: d.pages}, nil
 }
 
-func (testEngine) Convert(data []byte, opts extract.Options) (*extract.Result, error) {
+func (testEngine) Convert(data []byte, opts extract.Options) (*ledger.Result, error) {
 	d, err := parseTestDoc(data, opts.Password)
 	if err != nil {
 		return nil, err
@@ -214,7 +215,7 @@ func (testEngine) Convert(data []byte, opts extract.Options) (*extract.Result, e
 			opts.Progress(p, d.pages)
 		}
 	}
-	res := &extract.Result{PageCount: d.pages, Transactions: d.rows}
+	res := &ledger.Result{PageCount: d.pages, Transactions: d.rows}
 	res.Statement.OpeningBalance, res.Statement.ClosingBalance = d.opening, d.closing
 	res.Statement.AccountNumber, res.Statement.Currency = d.number, d.currency
 	res.Statement.PeriodStart, res.Statement.PeriodEnd = d.from, d.to

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"passbook/extract"
+	"passbook/extract/ledger"
 	"passbook/store"
 )
 
@@ -112,7 +113,7 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 	if jc, ok := s.conv.(jsonConverter); ok {
 		raw, transactions, reconciliation, err = jc.ConvertJSON(convCtx, job.Content, opts)
 	} else {
-		var res *extract.Result
+		var res *ledger.Result
 		if res, err = s.conv.Convert(convCtx, job.Content, opts); err == nil {
 			raw, err = json.Marshal(res)
 			transactions, reconciliation = len(res.Transactions), res.Statement.Reconciliation.Status
@@ -200,7 +201,7 @@ func (s *Server) keepLease(ctx context.Context, log *slog.Logger, job store.Job,
 // noTransactions adds to a result that found no transactions the warning
 // that says so.
 func noTransactions(raw []byte) ([]byte, error) {
-	var res extract.Result
+	var res ledger.Result
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, fmt.Errorf("decode result: %w", err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"passbook/export"
-	"passbook/extract"
+	"passbook/extract/ledger"
 	"passbook/store"
 )
 
@@ -338,7 +338,7 @@ func (s *Server) documentLabels(ctx context.Context, accountID int64, batches in
 
 // statementLabels is what the documents list shows and searches of a
 // statement.
-func statementLabels(st extract.Statement) store.DocumentLabels {
+func statementLabels(st ledger.Statement) store.DocumentLabels {
 	l := store.DocumentLabels{Account: accountLabel(st), Bank: st.Bank, Holder: st.Holder}
 	ps, pe := st.PeriodStart, st.PeriodEnd
 	for _, a := range st.Accounts {
@@ -357,7 +357,7 @@ func statementLabels(st extract.Statement) store.DocumentLabels {
 
 // accountLabel names the account a statement is of: its number and
 // currency, each account of a statement that holds several.
-func accountLabel(st extract.Statement) string {
+func accountLabel(st ledger.Statement) string {
 	one := func(n, c string) string { return strings.TrimSpace(strings.TrimSpace(n) + " " + c) }
 	if len(st.Accounts) == 0 {
 		return one(st.AccountNumber, st.Currency)

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"passbook/extract"
+	"passbook/extract/ledger"
 	"passbook/store"
 )
 
@@ -20,7 +21,7 @@ import (
 // each call in a warm child process.
 type Converter interface {
 	Probe(ctx context.Context, data []byte, password string) (extract.Info, error)
-	Convert(ctx context.Context, data []byte, opts extract.Options) (*extract.Result, error)
+	Convert(ctx context.Context, data []byte, opts extract.Options) (*ledger.Result, error)
 	// RenderPage draws page n (from 1) width pixels wide (0: the engine's
 	// default) as a PNG for review, with the page's size in points; a page
 	// or width the document cannot give fails with extract.ErrNoPage.

@@ -23,6 +23,7 @@ import (
 
 	"passbook/export"
 	"passbook/extract"
+	"passbook/extract/ledger"
 	"passbook/extract/worker"
 	"passbook/quota"
 	"passbook/store"
@@ -66,7 +67,7 @@ type testEnv struct {
 // conversionFails makes every conversion fail after a real probe.
 type conversionFails struct{ Converter }
 
-func (conversionFails) Convert(context.Context, []byte, extract.Options) (*extract.Result, error) {
+func (conversionFails) Convert(context.Context, []byte, extract.Options) (*ledger.Result, error) {
 	return nil, extract.ErrCorrupt
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"passbook/extract"
+	"passbook/extract/ledger"
 	"passbook/extract/ocr"
 	"passbook/extract/source"
 
@@ -27,7 +28,7 @@ func TestConvertPDF(t *testing.T) {
 	if got := res.Transactions[69].Balance.StringFixed(2); got != closing {
 		t.Errorf("last balance = %s, want %s", got, closing)
 	}
-	if res.Statement.Reconciliation.Status != extract.ReconcileOK {
+	if res.Statement.Reconciliation.Status != ledger.ReconcileOK {
 		t.Errorf("reconciliation = %+v", res.Statement.Reconciliation)
 	}
 	if got := res.Transactions[2].Description; got != "PAYEE NUMBER 3 CARD 4921 XXXX 0021" {

@@ -17,6 +17,7 @@ import (
 	"passbook/export"
 	"passbook/extract"
 	"passbook/extract/internal/score"
+	"passbook/extract/ledger"
 )
 
 // The corpus evaluation: every statement under ../shared/corpus (statements
@@ -55,7 +56,7 @@ type corpusResult struct {
 	entry corpusEntry
 	truth []score.Txn
 	got   []score.Txn
-	res   *extract.Result
+	res   *ledger.Result
 	err   error
 	// matched counts the truth rows found, as score.py counts them.
 	matched int
@@ -79,7 +80,7 @@ func (r corpusResult) exact() bool {
 }
 
 // falseOK reports a file that says ok while it is wrong.
-func (r corpusResult) falseOK() bool { return !r.exact() && r.status() == extract.ReconcileOK }
+func (r corpusResult) falseOK() bool { return !r.exact() && r.status() == ledger.ReconcileOK }
 
 // corpusDir finds the corpus: $CORPUS, else ../shared/corpus beside the
 // repository. The evaluations need it; without it they fail, they never skip.
@@ -326,7 +327,7 @@ func ratchet(base map[string]baselineEntry, results []corpusResult) (regressions
 			regressions = append(regressions, fmt.Sprintf("%s: not in the baseline (a new corpus file: update the baseline)", r.key()))
 		case was.Exact && !r.exact():
 			regressions = append(regressions, fmt.Sprintf("%s: was exactly right, now %d of %d rows matched with %d found (%s)", r.key(), r.matched, len(r.truth), len(r.got), r.status()))
-		case was.Exact && was.Status == extract.ReconcileOK && r.status() != extract.ReconcileOK:
+		case was.Exact && was.Status == ledger.ReconcileOK && r.status() != ledger.ReconcileOK:
 			regressions = append(regressions, fmt.Sprintf("%s: was ok, now %s", r.key(), r.status()))
 		case !was.Exact && r.exact():
 			gains = append(gains, fmt.Sprintf("%s: now exactly right (%s)", r.key(), r.status()))
@@ -416,7 +417,7 @@ func TestCorpusRatchet(t *testing.T) {
 		// wrong file used to be right.
 		changed[right.key()] = baselineEntry{Exact: false, Status: right.status()}
 		if wrong != nil {
-			changed[wrong.key()] = baselineEntry{Exact: true, Status: extract.ReconcileOK}
+			changed[wrong.key()] = baselineEntry{Exact: true, Status: ledger.ReconcileOK}
 		}
 		if err := writeBaseline(copyPath, changed); err != nil {
 			t.Fatal(err)
@@ -445,7 +446,7 @@ func TestCorpusRatchet(t *testing.T) {
 		// baseline says.
 		if wrong != nil {
 			res := *wrong.res
-			res.Statement.Reconciliation.Status = extract.ReconcileOK
+			res.Statement.Reconciliation.Status = ledger.ReconcileOK
 			liar := *wrong
 			liar.res = &res
 			if regressions, _ := ratchet(reread, []corpusResult{liar}); !slices.ContainsFunc(regressions, func(s string) bool { return strings.Contains(s, "says ok while wrong") }) {

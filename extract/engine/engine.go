@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"passbook/extract"
+	"passbook/extract/ledger"
 	"passbook/extract/ocr"
 	"passbook/extract/pdf"
 	"passbook/extract/source"
@@ -66,7 +67,7 @@ func (e *Engine) Probe(data []byte, password string) (extract.Info, error) {
 
 // Convert reads every page of a PDF or image and returns its transactions
 // and statement summary.
-func (e *Engine) Convert(data []byte, opts extract.Options) (*extract.Result, error) {
+func (e *Engine) Convert(data []byte, opts extract.Options) (*ledger.Result, error) {
 	var doc extract.Document
 	var warnings []string
 	var err error

@@ -16,6 +16,7 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/internal/golden"
+	"passbook/extract/ledger"
 	"passbook/extract/pdf"
 	"passbook/extract/source"
 )
@@ -280,7 +281,7 @@ func TestOCRConvertGolden(t *testing.T) {
 // convertImage is what extract/engine does with an image file: decode its
 // frames, read each, analyse the pages (which applies the balance repairs
 // to recognised pages).
-func convertImage(data []byte) (*extract.Result, error) {
+func convertImage(data []byte) (*ledger.Result, error) {
 	imgs, err := Decode(data)
 	if err != nil {
 		return nil, err

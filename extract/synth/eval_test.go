@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+
 	"github.com/go-pdf/fpdf"
 
 	"math/rand/v2"
@@ -19,6 +20,7 @@ import (
 	"passbook/extract"
 	"passbook/extract/engine"
 	"passbook/extract/internal/score"
+	"passbook/extract/ledger"
 )
 
 // The random-layout evaluation. `make eval-random N=300 SEED=1 KINDS=text
@@ -182,7 +184,7 @@ func evalSample(kind string, s Sample) evalResult {
 }
 
 // accountsMatch reports whether got lists the truth's accounts, in order.
-func accountsMatch(truth []TruthAccount, got []extract.Account) bool {
+func accountsMatch(truth []TruthAccount, got []ledger.Account) bool {
 	if len(truth) == 0 {
 		return len(got) == 0
 	}
@@ -270,7 +272,7 @@ func report(t *testing.T, producer, kind string, results []evalResult, took time
 			continue
 		}
 		failSeeds = append(failSeeds, fmt.Sprint(r.sample.Seed))
-		if r.status == extract.ReconcileOK {
+		if r.status == ledger.ReconcileOK {
 			falseOK++
 			falseOKSeeds = append(falseOKSeeds, fmt.Sprint(r.sample.Seed))
 		}

@@ -13,6 +13,7 @@ import (
 	"passbook/extract"
 	"passbook/extract/engine"
 	"passbook/extract/internal/score"
+	"passbook/extract/ledger"
 	"passbook/extract/synth/vocab"
 )
 
@@ -55,7 +56,7 @@ func (r worldResult) exact() bool {
 	return r.err == nil && r.matched == r.truth && r.found == r.truth && r.accountsRight
 }
 
-func (r worldResult) falseOK() bool { return !r.exact() && r.status == extract.ReconcileOK }
+func (r worldResult) falseOK() bool { return !r.exact() && r.status == ledger.ReconcileOK }
 
 func TestEvalWorld(t *testing.T) {
 	seed := *worldSeed

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"passbook/extract"
+	"passbook/extract/ledger"
 )
 
 // Config sets up a Pool.
@@ -131,12 +132,12 @@ func (p *Pool) Close() error {
 
 // Convert converts data in a worker. Its wall-clock budget grows with the
 // page count the worker reports, up to Limits.WallMax.
-func (p *Pool) Convert(ctx context.Context, data []byte, opts extract.Options) (*extract.Result, error) {
+func (p *Pool) Convert(ctx context.Context, data []byte, opts extract.Options) (*ledger.Result, error) {
 	raw, _, err := p.convert(ctx, data, opts)
 	if err != nil {
 		return nil, err
 	}
-	var res extract.Result
+	var res ledger.Result
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, fmt.Errorf("worker sent a result that does not decode: %v: %w", err, extract.ErrCrashed)
 	}

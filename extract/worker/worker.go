@@ -22,13 +22,14 @@ import (
 	"time"
 
 	"passbook/extract"
+	"passbook/extract/ledger"
 )
 
 // Engine is what a child process runs: extract/engine's Engine, or a small
 // stand-in in tests.
 type Engine interface {
 	Probe(data []byte, password string) (extract.Info, error)
-	Convert(data []byte, opts extract.Options) (*extract.Result, error)
+	Convert(data []byte, opts extract.Options) (*ledger.Result, error)
 	RenderPage(data []byte, password string, page, width int) (extract.Rendered, error)
 }
 
@@ -118,7 +119,7 @@ type Summary struct {
 // and the parent keeps the JSON as it came, for a caller that stores it as
 // it is (Pool.ConvertJSON) rather than decode and encode every transaction.
 type result struct {
-	value *extract.Result
+	value *ledger.Result
 	raw   []byte
 }
 

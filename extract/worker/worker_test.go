@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"passbook/extract"
+	"passbook/extract/ledger"
 )
 
 // TestMain lets the test binary be the worker child, serving fakeEngine,
@@ -56,7 +57,7 @@ func (fakeEngine) Probe(data []byte, password string) (extract.Info, error) {
 
 func (fakeEngine) ReleaseMemory() { released.Add(1) }
 
-func (fakeEngine) Convert(data []byte, opts extract.Options) (*extract.Result, error) {
+func (fakeEngine) Convert(data []byte, opts extract.Options) (*ledger.Result, error) {
 	s := string(data)
 	if f := strings.Fields(s); len(f) == 3 && f[0] == "pages" {
 		n, _ := strconv.Atoi(f[1])
@@ -66,12 +67,12 @@ func (fakeEngine) Convert(data []byte, opts extract.Options) (*extract.Result, e
 			time.Sleep(each)
 			opts.Progress(i, n)
 		}
-		return &extract.Result{PageCount: n}, nil
+		return &ledger.Result{PageCount: n}, nil
 	}
 	if err := act(s); err != nil {
 		return nil, err
 	}
-	return &extract.Result{PageCount: 1}, nil
+	return &ledger.Result{PageCount: 1}, nil
 }
 
 func (fakeEngine) RenderPage(data []byte, password string, page, width int) (extract.Rendered, error) {
@@ -353,7 +354,7 @@ func TestPoolConvertJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res extract.Result
+	var res ledger.Result
 	if err := json.Unmarshal(raw, &res); err != nil || res.PageCount != 3 || txs != 0 || recon != "" {
 		t.Errorf("ConvertJSON = %s, %d, %q, %v; want a result of 3 pages, no transactions", raw, txs, recon, err)
 	}

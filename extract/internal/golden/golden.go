@@ -11,8 +11,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"passbook/extract"
 	"passbook/extract/internal/score"
+	"passbook/extract/ledger"
 )
 
 // Txn, Statement and Doc are the golden JSON: the shape of the download body.
@@ -41,7 +41,7 @@ type Doc struct {
 
 // Compare reports every field of res that differs from the golden want that differs, row by row, and at most
 // a screenful of them.
-func Compare(t *testing.T, res *extract.Result, want Doc) {
+func Compare(t *testing.T, res *ledger.Result, want Doc) {
 	t.Helper()
 	got := make([]Txn, len(res.Transactions))
 	for i, tx := range res.Transactions {
@@ -99,7 +99,7 @@ func Compare(t *testing.T, res *extract.Result, want Doc) {
 
 // FromTransaction is tx as the golden JSON holds it: the download's
 // shape, whose balance a golden file always holds.
-func FromTransaction(tx extract.Transaction) Txn {
+func FromTransaction(tx ledger.Transaction) Txn {
 	s := score.FromTransaction(tx)
 	return Txn{Date: s.Date, Type: s.Type, Description: s.Description, AmountIn: s.AmountIn, AmountOut: s.AmountOut, Balance: *s.Balance}
 }
@@ -127,20 +127,20 @@ func decString(d *decimal.Decimal) string {
 type Findings struct {
 	Reconciliation string `json:"reconciliation"`
 	// Proof is the statement's proof as the conversion found it.
-	Proof extract.Proof `json:"proof"`
+	Proof ledger.Proof `json:"proof"`
 	// Warnings are each row's warning kinds, in order; a row without
 	// warnings has none.
-	Warnings [][]extract.WarningKind `json:"warnings"`
+	Warnings [][]ledger.WarningKind `json:"warnings"`
 	// Provenance is each row's provenance, in order.
-	Provenance []extract.Provenance `json:"provenance"`
+	Provenance []ledger.Provenance `json:"provenance"`
 }
 
 // FindingsOf is res's findings.
-func FindingsOf(res *extract.Result) Findings {
+func FindingsOf(res *ledger.Result) Findings {
 	f := Findings{Reconciliation: res.Statement.Reconciliation.Status, Proof: res.Statement.Proof,
-		Warnings: make([][]extract.WarningKind, len(res.Transactions)), Provenance: make([]extract.Provenance, len(res.Transactions))}
+		Warnings: make([][]ledger.WarningKind, len(res.Transactions)), Provenance: make([]ledger.Provenance, len(res.Transactions))}
 	for i, tx := range res.Transactions {
-		f.Warnings[i] = []extract.WarningKind{}
+		f.Warnings[i] = []ledger.WarningKind{}
 		for _, w := range tx.Warnings {
 			f.Warnings[i] = append(f.Warnings[i], w.Kind)
 		}
@@ -150,7 +150,7 @@ func FindingsOf(res *extract.Result) Findings {
 }
 
 // CompareFindings reports every way res's findings differ from want's.
-func CompareFindings(t *testing.T, res *extract.Result, want Findings) {
+func CompareFindings(t *testing.T, res *ledger.Result, want Findings) {
 	t.Helper()
 	got := FindingsOf(res)
 	if got.Reconciliation != want.Reconciliation {

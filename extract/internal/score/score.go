@@ -15,9 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
+	"passbook/extract/ledger"
 
-	"passbook/extract"
+	"github.com/shopspring/decimal"
 )
 
 // Txn is one transaction in the shape of the JSON download (and of the
@@ -34,7 +34,7 @@ type Txn struct {
 }
 
 // FromResult gives a conversion's transactions in the truth's shape.
-func FromResult(r *extract.Result) []Txn {
+func FromResult(r *ledger.Result) []Txn {
 	got := make([]Txn, 0, len(r.Transactions))
 	for _, tx := range r.Transactions {
 		got = append(got, FromTransaction(tx))
@@ -43,7 +43,7 @@ func FromResult(r *extract.Result) []Txn {
 }
 
 // FromTransaction is one transaction in the truth's shape.
-func FromTransaction(tx extract.Transaction) Txn {
+func FromTransaction(tx ledger.Transaction) Txn {
 	g := Txn{Date: tx.Date.Format(time.DateOnly), Type: tx.Type(), Description: tx.Description, Account: tx.Account}
 	if tx.AmountIn != nil {
 		s := tx.AmountIn.StringFixed(2)

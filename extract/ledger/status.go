@@ -1,4 +1,4 @@
-package extract
+package ledger
 
 import (
 	"fmt"
@@ -287,7 +287,7 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 // mismatch when any breaks (its rows counted in the document's list), ok
 // when every account is proven, unverified otherwise. rows[i] are the
 // document's indexes of account i's rows.
-func judgeAccounts(accts []Account, rows [][]int) Reconciliation {
+func JudgeAccounts(accts []Account, rows [][]int) Reconciliation {
 	rec := Reconciliation{Status: ReconcileOK}
 	var ok, none int
 	for i := range accts {
@@ -326,7 +326,7 @@ func judgeAccounts(accts []Account, rows [][]int) Reconciliation {
 
 // breakAt notes a row where the balance chain breaks by diff (printed
 // minus computed).
-func (p *Proof) breakAt(i int, diff decimal.Decimal) {
+func (p *Proof) BreakAt(i int, diff decimal.Decimal) {
 	if p.Difference == nil {
 		p.Difference = &diff
 	}
@@ -340,7 +340,7 @@ func (p *Proof) breakAt(i int, diff decimal.Decimal) {
 
 // checkTotals checks the statement's printed sums of money in and out
 // against the rows: each check counts, and both agreeing prove every row.
-func (p *Proof) checkTotals(txs []Transaction, totalIn, totalOut *decimal.Decimal) {
+func (p *Proof) CheckTotals(txs []Transaction, totalIn, totalOut *decimal.Decimal) {
 	if len(txs) == 0 || totalIn == nil && totalOut == nil {
 		return
 	}
@@ -358,24 +358,37 @@ func (p *Proof) checkTotals(txs []Transaction, totalIn, totalOut *decimal.Decima
 		if totalOut != nil {
 			diff = diff.Sub(totalOut.Sub(out))
 		}
-		p.breakAt(len(txs)-1, diff)
+		p.BreakAt(len(txs)-1, diff)
 	}
 }
 
 // breakWarning is the warning on a row whose printed balance b does not
 // follow from the balance before it, prev: want would.
-func breakWarning(b, prev, want decimal.Decimal) Warning {
+func BreakWarning(b, prev, want decimal.Decimal) Warning {
 	return Warning{Kind: WarnBalanceBreak, Printed: &b, Expected: &want,
 		Message: fmt.Sprintf("printed balance %s does not follow from the previous balance %s", b.StringFixed(2), prev.StringFixed(2))}
 }
 
 // computedWarning is the warning on a row whose balance was computed.
-func computedWarning() Warning {
+func ComputedWarning() Warning {
 	return Warning{Kind: WarnBalanceComputed, Message: "balance not printed: computed from the running balance"}
 }
 
 // fromZeroWarning is the warning on a row whose balance was counted from
 // zero.
-func fromZeroWarning() Warning {
+func FromZeroWarning() Warning {
 	return Warning{Kind: WarnBalanceFromZero, Message: "no opening balance: balance counted from zero"}
+}
+
+// sums adds up the money in and out of txs.
+func sums(txs []Transaction) (in, out decimal.Decimal) {
+	for _, tx := range txs {
+		if tx.AmountIn != nil {
+			in = in.Add(*tx.AmountIn)
+		}
+		if tx.AmountOut != nil {
+			out = out.Add(*tx.AmountOut)
+		}
+	}
+	return in, out
 }

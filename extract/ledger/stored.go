@@ -1,6 +1,8 @@
-package extract
+package ledger
 
 import (
+	"passbook/extract/source"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -231,7 +233,7 @@ var version0Texts = []struct {
 	{"date could not be read: ", WarnDateUnresolved, func(*Provenance) {}},
 	{"amount not readable", WarnAmountFromBalance, func(p *Provenance) { p.AmountFromBalance = true }},
 	{"OCR correction", WarnOCRCorrection, func(*Provenance) {}},
-	{"recognised with low confidence", WarnLowConfidence, func(p *Provenance) { p.LowConfidence = lowConf }},
+	{"recognised with low confidence", WarnLowConfidence, func(p *Provenance) { p.LowConfidence = source.LowConf }},
 }
 
 // confidenceText finds the confidence a version 0 low-confidence
