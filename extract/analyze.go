@@ -13,6 +13,7 @@ import (
 	"passbook/extract/layout"
 	"passbook/extract/ledger"
 	"passbook/extract/lexicon"
+	"passbook/extract/reading"
 	"passbook/extract/repair"
 	"passbook/extract/source"
 	"passbook/extract/tables"
@@ -144,13 +145,13 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 	}
 	order := cells.GuessDateOrder(toks)
 	statement := func(order cells.DateOrder) ledger.Statement {
-		st := readStatement(outside, order, labels)
+		st := reading.ReadStatement(outside, order, labels)
 		if st.PeriodStart == nil {
 			var lines []*layout.Line
 			for _, p := range parts {
 				lines = append(lines, p.Lines...)
 			}
-			st.PeriodStart, st.PeriodEnd = periodByShape(lines, order)
+			st.PeriodStart, st.PeriodEnd = reading.PeriodByShape(lines, order)
 		}
 		return st
 	}
@@ -194,7 +195,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 	// over rows with no balance and no card's layout leaves it open: read
 	// as a bank's, unverified.
 	cardByLayout := (cardWords == 1 || cardWords == 0 && len(labels) == 0) && cardLayout(allRows)
-	cardNamedOnce := cardWords == 1 && !cardByLayout && !anyPrintedBalance(allRows)
+	cardNamedOnce := cardWords == 1 && !cardByLayout && !reading.AnyPrintedBalance(allRows)
 	if cardByLayout {
 		// Which way the money went is the layout's to say, and the
 		// statement stays unverified (Proof.CardByLayout).
@@ -236,7 +237,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			card = true
 			x.Printf("read as a card's statement: its title names a card")
 		}
-		res.Transactions = reconcile(read[0].rows, read[0].markers, loose, &res.Statement, order, ps, pe, card, x)
+		res.Transactions = reading.Reconcile(read[0].rows, read[0].markers, loose, &res.Statement, order, ps, pe, card, x)
 		against := func(txs []ledger.Transaction) bool {
 			return slices.ContainsFunc(txs, func(t ledger.Transaction) bool { return t.Provenance.AgainstMark })
 		}
@@ -244,7 +245,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			// Bank's or card's, the arithmetic holds either way; the
 			// amounts' own Dr/Cr words may hold with only one of them.
 			ost := st
-			other := reconcile(read[0].rows, read[0].markers, loose, &ost, order, ps, pe, !card, x)
+			other := reading.Reconcile(read[0].rows, read[0].markers, loose, &ost, order, ps, pe, !card, x)
 			judgeRead(other, &ost, doubts{ocr: ocr, card: !card, yearAssumed: yearAssumed, dateGuessed: dateGuessed})
 			switch {
 			case against(res.Transactions) && !against(other) && ost.Reconciliation.Status != ledger.ReconcileMismatch:
@@ -256,7 +257,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			}
 		}
 		kindOpen := false
-		if cardWords == 0 && !card && !anyPrintedBalance(allRows) {
+		if cardWords == 0 && !card && !reading.AnyPrintedBalance(allRows) {
 			// No word names a card and no row prints a balance: the
 			// balances printed outside the rows may close only as a
 			// card's (the amount owed, which purchases raise). A bank's
@@ -264,7 +265,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			// well, unless the amounts' Dr/Cr words forbid it: with none,
 			// the card's reading stays unverified.
 			cst := st
-			ctx := reconcile(read[0].rows, read[0].markers, loose, &cst, order, ps, pe, true, x)
+			ctx := reading.Reconcile(read[0].rows, read[0].markers, loose, &cst, order, ps, pe, true, x)
 			judgeRead(ctx, &cst, doubts{ocr: ocr, card: true, yearAssumed: yearAssumed, cardByLayout: !drcrMarked(read[0].rows), dateGuessed: dateGuessed})
 			if cst.Proof.Checks > res.Statement.Proof.Checks && !against(ctx) && cst.Reconciliation.Status != ledger.ReconcileMismatch {
 				x.Printf("read as a card's statement: only so do the balances printed outside the rows close")
@@ -283,7 +284,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 	// own; the document's fields describe the first.
 	var offsets []int
 	for k, p := range parts {
-		ast := readStatement(read[k].outside, order, read[k].labels)
+		ast := reading.ReadStatement(read[k].outside, order, read[k].labels)
 		ast.AccountNumber = p.Number
 		if ast.PeriodStart == nil {
 			ast.PeriodStart, ast.PeriodEnd = st.PeriodStart, st.PeriodEnd
@@ -292,7 +293,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			ast.Currency = st.Currency
 		}
 		offsets = append(offsets, len(res.Transactions))
-		txs := reconcile(read[k].rows, read[k].markers, looseAmounts(parts[k].Lines, read[k].rows), &ast, order, ps, pe, card, x)
+		txs := reading.Reconcile(read[k].rows, read[k].markers, looseAmounts(parts[k].Lines, read[k].rows), &ast, order, ps, pe, card, x)
 		judgeRead(txs, &ast, doubts{ocr: ocr, card: card, yearAssumed: yearAssumed, cardByLayout: cardByLayout, dateGuessed: dateGuessed, cardNamedOnce: cardNamedOnce})
 		for i := range txs {
 			txs[i].Account = p.Number
@@ -356,8 +357,8 @@ type doubts struct {
 // the reading's doubts join its proof, and the status is judged again.
 func judgeRead(txs []ledger.Transaction, st *ledger.Statement, d doubts) {
 	if d.ocr {
-		applyOCRRepairs(txs, st, d.card)
-		repairOCRDates(txs, st)
+		reading.ApplyOCRRepairs(txs, st, d.card)
+		reading.RepairOCRDates(txs, st)
 	}
 	st.Proof.OCR, st.Proof.Card = d.ocr, d.card
 	st.Proof.YearAssumed = d.yearAssumed
@@ -471,7 +472,7 @@ func inPeriod(toks []cells.DateToken, order cells.DateOrder, st ledger.Statement
 func dropRelistings(rows []tables.Row) []tables.Row {
 	withBal := map[int]bool{}
 	for _, rw := range rows {
-		if _, ok := printedBalance(rw); ok {
+		if _, ok := reading.PrintedBalance(rw); ok {
 			withBal[rw.SegID] = true
 		}
 	}

@@ -3,6 +3,8 @@ package extract
 import (
 	"strings"
 	"testing"
+
+	"passbook/extract/reading"
 )
 
 // A page's headings and labels tell its language, read with or without
@@ -19,7 +21,7 @@ func TestLanguage(t *testing.T) {
 		{"Statement Date Description Withdrawals Deposits Balance", ""},
 		{"Card payment Lidl Madrid", ""},
 	} {
-		if got := Language(strings.Fields(tc.text)); got != tc.want {
+		if got := reading.Language(strings.Fields(tc.text)); got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
 		}
 	}

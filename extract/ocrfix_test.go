@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"passbook/extract/ledger"
+	"passbook/extract/reading"
 	"passbook/extract/source"
 
 	"github.com/shopspring/decimal"
@@ -19,10 +20,10 @@ func decp(s string) *decimal.Decimal {
 }
 
 // steps builds a chain from "move balance" pairs; balance "" is not printed.
-func steps(pairs ...string) []chainStep {
-	var out []chainStep
+func steps(pairs ...string) []reading.ChainStep {
+	var out []reading.ChainStep
 	for i := 0; i < len(pairs); i += 2 {
-		s := chainStep{Move: dec(pairs[i]), Known: true}
+		s := reading.ChainStep{Move: dec(pairs[i]), Known: true}
 		if pairs[i+1] != "" {
 			s.Balance, s.Printed = dec(pairs[i+1]), true
 		}
@@ -32,10 +33,10 @@ func steps(pairs ...string) []chainStep {
 }
 
 // unprinted makes chain steps of movements on rows that print no balance.
-func unprinted(moves ...string) []chainStep {
-	var out []chainStep
+func unprinted(moves ...string) []reading.ChainStep {
+	var out []reading.ChainStep
 	for _, m := range moves {
-		out = append(out, chainStep{Move: dec(m), Known: true})
+		out = append(out, reading.ChainStep{Move: dec(m), Known: true})
 	}
 	return out
 }
@@ -51,7 +52,7 @@ func TestRepairOCRChain(t *testing.T) {
 		name    string
 		opening *decimal.Decimal
 		closing *decimal.Decimal
-		steps   []chainStep
+		steps   []reading.ChainStep
 		want    []fix
 	}{
 		{
@@ -121,14 +122,14 @@ func TestRepairOCRChain(t *testing.T) {
 			name:    "opening balance misread: the balances after it agree with each other",
 			opening: decp("1164.31"),
 			steps:   steps("89.47", "1273.78", "280.54", "1554.32"),
-			want:    []fix{{row: openingRow, balance: "1184.31", why: "one digit"}},
+			want:    []fix{{row: reading.OpeningRow, balance: "1184.31", why: "one digit"}},
 		},
 		{
 			name:    "opening balance misread, no balance on the rows: the closing balance says so",
 			opening: decp("1184.31"),
 			steps:   unprinted("89.47", "280.54", "-12.34"),
 			closing: decp("-826.64"),
-			want:    []fix{{row: openingRow, balance: "-1184.31", why: "lost minus"}},
+			want:    []fix{{row: reading.OpeningRow, balance: "-1184.31", why: "lost minus"}},
 		},
 		{
 			name:    "one amount misread, no balance on the rows: the closing balance says so",
@@ -167,7 +168,7 @@ func TestRepairOCRChain(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := repairOCRChain(tc.opening, tc.steps, tc.closing)
+			got := reading.RepairOCRChain(tc.opening, tc.steps, tc.closing)
 			if len(got) != len(tc.want) {
 				t.Errorf("got %d fixes, want %d: %+v", len(got), len(tc.want), got)
 			}
@@ -194,7 +195,7 @@ func TestRepairOCRChain(t *testing.T) {
 func TestRepairOCRChainUnknownDirection(t *testing.T) {
 	s := steps("-20.00", "80.00", "5.00", "95.00", "-5.00", "90.00")
 	s[1].Known = false // the balance after it must not be checked against it
-	if got := repairOCRChain(decp("100.00"), s, nil); len(got) != 0 {
+	if got := reading.RepairOCRChain(decp("100.00"), s, nil); len(got) != 0 {
 		t.Errorf("fixed across a row of unknown direction: %+v", got)
 	}
 }
@@ -218,7 +219,7 @@ func TestOCRConfusable(t *testing.T) {
 		{"2.60", "0.26", ""},
 	}
 	for _, tc := range tests {
-		if got := ocrConfusable(dec(tc.got), dec(tc.want)); got != tc.kind {
+		if got := reading.OCRConfusable(dec(tc.got), dec(tc.want)); got != tc.kind {
 			t.Errorf("ocrConfusable(%s, %s) = %q, want %q", tc.got, tc.want, got, tc.kind)
 		}
 	}
@@ -317,7 +318,7 @@ func TestRepairOCRDates(t *testing.T) {
 			for _, d := range tc.dates {
 				txs = append(txs, ledger.Transaction{Date: day(d)})
 			}
-			repairOCRDates(txs, &ledger.Statement{PeriodStart: &ps, PeriodEnd: &pe})
+			reading.RepairOCRDates(txs, &ledger.Statement{PeriodStart: &ps, PeriodEnd: &pe})
 			unread := 0
 			for i, tx := range txs {
 				want := tc.want[i]

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"passbook/extract/ledger"
+	"passbook/extract/reading"
 
 	"github.com/shopspring/decimal"
 )
@@ -68,7 +69,7 @@ func Recheck(orig []ledger.Transaction, txs []ledger.Transaction, st *ledger.Sta
 func recheckChain(txs []ledger.Transaction, idx []int, opening, closing *decimal.Decimal, was ledger.Proof) ledger.Proof {
 	p := ledger.Proof{Restarted: was.Restarted, RestatedOpening: was.RestatedOpening, Dropped: was.Dropped,
 		OCR: was.OCR, YearAssumed: was.YearAssumed, CardByLayout: was.CardByLayout, Card: was.Card, DateGuessed: was.DateGuessed, CardNamedOnce: was.CardNamedOnce, KindOpen: was.KindOpen}
-	r := reading{card: was.Card}
+	r := reading.Reading{Card: was.Card}
 	prev, have := decimal.Zero, opening != nil
 	if have {
 		prev = *opening
@@ -77,7 +78,7 @@ func recheckChain(txs []ledger.Transaction, idx []int, opening, closing *decimal
 	for k, i := range idx {
 		t := &txs[i]
 		pv := &t.Provenance
-		d := r.chain(txMove(*t))
+		d := r.Chain(reading.TxMove(*t))
 		switch {
 		case !pv.BalancePrinted() && !pv.BalanceEntered && have:
 			prev = prev.Add(d)

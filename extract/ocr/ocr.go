@@ -21,7 +21,7 @@ import (
 
 	"github.com/otiai10/gosseract/v2"
 
-	"passbook/extract"
+	"passbook/extract/reading"
 	"passbook/extract/source"
 )
 
@@ -616,7 +616,7 @@ func pageLanguage(words []ocrWord) string {
 	for i, w := range words {
 		texts[i] = w.text
 	}
-	l := tessLanguages[extract.Language(texts)]
+	l := tessLanguages[reading.Language(texts)]
 	if l == "" {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package extract
+package reading
 
 import (
 	"slices"
@@ -18,7 +18,7 @@ var currencyBySymbol = map[string]string{"£": "GBP", "€": "EUR", "₹": "INR"
 // readStatement reads what the document says about itself: account number,
 // period, currency and the summary's opening and closing balances. headerLines
 // are the lines outside transaction tables (page tops, summary boxes).
-func readStatement(lines []*layout.Line, order cells.DateOrder, labels []tables.Label) ledger.Statement {
+func ReadStatement(lines []*layout.Line, order cells.DateOrder, labels []tables.Label) ledger.Statement {
 	var st ledger.Statement
 	bundled := false
 	for i, l := range lines {
@@ -107,7 +107,7 @@ func readStatement(lines []*layout.Line, order cells.DateOrder, labels []tables.
 // words the lexicon knows: the first line that prints two dates as a
 // range. Lines of a table count too: a table read with no heading may
 // start at the top of the page.
-func periodByShape(lines []*layout.Line, order cells.DateOrder) (*time.Time, *time.Time) {
+func PeriodByShape(lines []*layout.Line, order cells.DateOrder) (*time.Time, *time.Time) {
 	for _, l := range lines {
 		if a, b, ok := periodOf(l, order); ok && dateRange(l) {
 			return &a, &b

@@ -1,4 +1,4 @@
-package extract
+package reading
 
 import (
 	"passbook/extract/ledger"
@@ -17,7 +17,7 @@ import (
 
 // chainStep is one transaction row as reconciliation reads it, for
 // repairOCRChain.
-type chainStep struct {
+type ChainStep struct {
 	// Move is the row's signed change to the balance as read.
 	Move decimal.Decimal
 	// Known is false when the row's direction is unknown; no repair is
@@ -40,7 +40,7 @@ type chainFix struct {
 
 // openingRow is the key under which repairOCRChain returns a correction of
 // the opening balance.
-const openingRow = -1
+const OpeningRow = -1
 
 // repairOCRChain finds the misreads OCR typically makes in numbers — a lost
 // or invented minus sign, one digit read wrong, a '+' read as a '4' — where
@@ -62,7 +62,7 @@ const openingRow = -1
 //
 // It returns the fixes by row index, the opening balance's under
 // openingRow. opening and closing may be nil.
-func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decimal.Decimal) map[int]chainFix {
+func RepairOCRChain(opening *decimal.Decimal, steps []ChainStep, closing *decimal.Decimal) map[int]chainFix {
 	fixes := map[int]chainFix{}
 	moves := make([]decimal.Decimal, len(steps))
 	for i, s := range steps {
@@ -87,7 +87,7 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 			if fixed.IsZero() || moves[k].IsZero() {
 				continue // a row moves money: a zero amount is no reading of one
 			}
-			if kd := ocrConfusable(moves[k], fixed); kd != "" {
+			if kd := OCRConfusable(moves[k], fixed); kd != "" {
 				if row >= 0 {
 					return -2, "" // more than one row could be it: no telling which
 				}
@@ -102,11 +102,11 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 		if !onOpening {
 			return ""
 		}
-		return ocrConfusable(*opening, opening.Add(diff))
+		return OCRConfusable(*opening, opening.Add(diff))
 	}
 	fixOpening := func(diff decimal.Decimal, kind string) {
 		v := opening.Add(diff)
-		fixes[openingRow] = chainFix{Balance: &v, Warning: fmt.Sprintf(
+		fixes[OpeningRow] = chainFix{Balance: &v, Warning: fmt.Sprintf(
 			"OCR correction: opening balance read as %s, corrected to %s (%s) by the running balance",
 			opening.StringFixed(2), v.StringFixed(2), kind)}
 	}
@@ -163,7 +163,7 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 		}
 
 		// The balance misread?
-		balKind := ocrConfusable(s.Balance, want)
+		balKind := OCRConfusable(s.Balance, want)
 		balOK, balChecked := next(want)
 		// One amount, or the opening balance, misread? The chain must go on
 		// from the printed balance.
@@ -216,7 +216,7 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 		return fixes
 	}
 	diff := closing.Sub(want)
-	closeKind := ocrConfusable(*closing, want)
+	closeKind := OCRConfusable(*closing, want)
 	amtRow, amtKind := amountAt(len(steps)-1, diff)
 	openKind := openingKind(diff)
 	switch {
@@ -235,7 +235,7 @@ func repairOCRChain(opening *decimal.Decimal, steps []chainStep, closing *decima
 // the sign dropped or added, one digit read as another, one digit added
 // or dropped (a '+' read as '4', a stray mark read as '1'), or the decimal
 // point lost ("26" for ".26").
-func ocrConfusable(got, want decimal.Decimal) string {
+func OCRConfusable(got, want decimal.Decimal) string {
 	if got.Equal(want) {
 		return ""
 	}
@@ -301,24 +301,24 @@ func lowConfidence(l *layout.Line) float64 {
 // raises (see reading.card). Each corrected row says so in a warning.
 // Running it on transactions it has already repaired changes nothing. It
 // returns the number of corrections.
-func applyOCRRepairs(txs []ledger.Transaction, st *ledger.Statement, card bool) int {
+func ApplyOCRRepairs(txs []ledger.Transaction, st *ledger.Statement, card bool) int {
 	if len(txs) == 0 {
 		return 0
 	}
 	// chain is a transaction's change to the balance as printed.
 	chain := func(tx ledger.Transaction) decimal.Decimal {
-		return reading{card: card}.chain(txMove(tx))
+		return Reading{Card: card}.Chain(TxMove(tx))
 	}
-	steps := make([]chainStep, len(txs))
+	steps := make([]ChainStep, len(txs))
 	for i, tx := range txs {
-		steps[i] = chainStep{Move: chain(tx), Known: !tx.Provenance.DirectionGuessed, Balance: tx.Balance, Printed: tx.Provenance.BalancePrinted()}
+		steps[i] = ChainStep{Move: chain(tx), Known: !tx.Provenance.DirectionGuessed, Balance: tx.Balance, Printed: tx.Provenance.BalancePrinted()}
 	}
-	fixes := repairOCRChain(st.OpeningBalance, steps, st.ClosingBalance)
+	fixes := RepairOCRChain(st.OpeningBalance, steps, st.ClosingBalance)
 	if len(fixes) == 0 {
 		return 0
 	}
 	for i, f := range fixes {
-		if i == openingRow {
+		if i == OpeningRow {
 			st.OpeningBalance = f.Balance
 			st.Warnings = append(st.Warnings, f.Warning)
 			continue
@@ -326,7 +326,7 @@ func applyOCRRepairs(txs []ledger.Transaction, st *ledger.Statement, card bool) 
 		tx := &txs[i]
 		switch {
 		case f.Move != nil:
-			move := reading{card: card}.chain(*f.Move) // the chain's sign is its own inverse
+			move := Reading{Card: card}.Chain(*f.Move) // the chain's sign is its own inverse
 			v := move.Abs()
 			if move.IsNegative() {
 				tx.AmountIn, tx.AmountOut = nil, &v
@@ -387,7 +387,7 @@ func applyOCRRepairs(txs []ledger.Transaction, st *ledger.Statement, card bool) 
 }
 
 // txMove is a transaction's signed change to the balance.
-func txMove(tx ledger.Transaction) decimal.Decimal {
+func TxMove(tx ledger.Transaction) decimal.Decimal {
 	switch {
 	case tx.AmountIn != nil:
 		return *tx.AmountIn
@@ -403,7 +403,7 @@ func txMove(tx ledger.Transaction) decimal.Decimal {
 // and in order between its neighbours. When no one such date exists, the
 // row says its date could not be read (see unprovenDates). It returns the
 // number of corrections.
-func repairOCRDates(txs []ledger.Transaction, st *ledger.Statement) int {
+func RepairOCRDates(txs []ledger.Transaction, st *ledger.Statement) int {
 	if st.PeriodStart == nil || st.PeriodEnd == nil {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package extract
+package reading
 
 import (
 	"fmt"
@@ -19,12 +19,12 @@ import (
 
 // reading is one way to read a document's amount columns. Reconciliation
 // tries each and keeps the one the printed balances agree with most.
-type reading struct {
+type Reading struct {
 	swap bool // the columns headed "debit" and "credit" (or guessed so) hold the opposite
 	flip bool // a signed amount column counts money out as positive
 	// card is a credit card's balance: the amount owed, which money going
 	// out (a purchase) raises.
-	card bool
+	Card bool
 	// cols gives a table's money-out and money-in columns (by index) the
 	// roles the arithmetic found for them, where their headings were
 	// misplaced or misread; nil keeps the headings' roles.
@@ -34,9 +34,9 @@ type reading struct {
 	ind map[string]int
 }
 
-var readings = []reading{{}, {swap: true}, {flip: true}, {swap: true, flip: true}}
+var readings = []Reading{{}, {swap: true}, {flip: true}, {swap: true, flip: true}}
 
-func (r reading) String() string {
+func (r Reading) String() string {
 	var parts []string
 	if r.swap {
 		parts = append(parts, "debit and credit columns swapped")
@@ -44,7 +44,7 @@ func (r reading) String() string {
 	if r.flip {
 		parts = append(parts, "signed amounts count money out as positive")
 	}
-	if r.card {
+	if r.Card {
 		parts = append(parts, "a card's balance owed")
 	}
 	if len(r.cols) > 0 {
@@ -69,8 +69,8 @@ func (r reading) String() string {
 
 // chain is what a movement d (money in positive) does to the balance as
 // the statement prints it.
-func (r reading) chain(d decimal.Decimal) decimal.Decimal {
-	if r.card {
+func (r Reading) Chain(d decimal.Decimal) decimal.Decimal {
+	if r.Card {
 		return d.Neg()
 	}
 	return d
@@ -79,7 +79,7 @@ func (r reading) chain(d decimal.Decimal) decimal.Decimal {
 // readingsFor lists the readings to try, in the order ties are settled. On
 // a card statement, purchases are most rows: when most signed amounts are
 // printed positive, positive is first read as money out.
-func readingsFor(rows []tables.Row, card bool) []reading {
+func readingsFor(rows []tables.Row, card bool) []Reading {
 	if !card {
 		return readings
 	}
@@ -95,9 +95,9 @@ func readingsFor(rows []tables.Row, card bool) []reading {
 			}
 		}
 	}
-	order := []reading{{card: true}, {swap: true, card: true}, {flip: true, card: true}, {swap: true, flip: true, card: true}}
+	order := []Reading{{Card: true}, {swap: true, Card: true}, {flip: true, Card: true}, {swap: true, flip: true, Card: true}}
 	if pos > neg {
-		order = []reading{{flip: true, card: true}, {swap: true, flip: true, card: true}, {card: true}, {swap: true, card: true}}
+		order = []Reading{{flip: true, Card: true}, {swap: true, flip: true, Card: true}, {Card: true}, {swap: true, Card: true}}
 	}
 	return order
 }
@@ -105,7 +105,7 @@ func readingsFor(rows []tables.Row, card bool) []reading {
 // movement is a row's change to the balance under r. known is false when the
 // row's only amount carries no sign and nothing else says which way it went;
 // then abs is its size.
-func (r reading) movement(rw tables.Row, unsigned bool) (d, abs decimal.Decimal, known, any bool) {
+func (r Reading) movement(rw tables.Row, unsigned bool) (d, abs decimal.Decimal, known, any bool) {
 	for _, c := range rw.Cells {
 		v := c.Val.Abs()
 		role := c.Role
@@ -163,7 +163,7 @@ func (r reading) movement(rw tables.Row, unsigned bool) (d, abs decimal.Decimal,
 
 // indicated is the direction a Dr/Cr indicator column's word gives: -1
 // money out, +1 money in, 0 for none or a word nothing tells.
-func (r reading) indicated(word string) int {
+func (r Reading) indicated(word string) int {
 	f := strings.TrimSpace(lexicon.FoldLabel(word))
 	if d, ok := r.ind[f]; ok {
 		return d
@@ -197,7 +197,7 @@ func indicatorDir(word string) int {
 // money, for a table whose headings sit over the wrong columns), and with
 // indicator words nothing tells given each direction (at most two such
 // words).
-func variants(rows []tables.Row, readings []reading) []reading {
+func variants(rows []tables.Row, readings []Reading) []Reading {
 	var cols []int
 	seenCol := map[int]bool{}
 	var words []string
@@ -260,7 +260,7 @@ func variants(rows []tables.Row, readings []reading) []reading {
 }
 
 // printedBalance returns the balance a row prints, if any.
-func printedBalance(rw tables.Row) (decimal.Decimal, bool) {
+func PrintedBalance(rw tables.Row) (decimal.Decimal, bool) {
 	for _, c := range rw.Cells {
 		if c.Role == lexicon.RoleBalance {
 			return c.Val, true
@@ -291,13 +291,13 @@ func unsignedAmounts(rows []tables.Row) bool {
 
 // score counts the printed balances that follow from the one before under
 // r, starting from prev when have is set.
-func score(rows []tables.Row, r reading, unsigned bool, prev decimal.Decimal, have bool) int {
+func score(rows []tables.Row, r Reading, unsigned bool, prev decimal.Decimal, have bool) int {
 	n := 0
 	for _, rw := range rows {
 		d, abs, known, _ := r.movement(rw, unsigned)
-		b, ok := printedBalance(rw)
+		b, ok := PrintedBalance(rw)
 		if ok && have {
-			if known && prev.Add(r.chain(d)).Equal(b) || !known && (prev.Add(r.chain(d.Add(abs))).Equal(b) || prev.Add(r.chain(d.Sub(abs))).Equal(b)) {
+			if known && prev.Add(r.Chain(d)).Equal(b) || !known && (prev.Add(r.Chain(d.Add(abs))).Equal(b) || prev.Add(r.Chain(d.Sub(abs))).Equal(b)) {
 				n++
 			}
 		}
@@ -305,7 +305,7 @@ func score(rows []tables.Row, r reading, unsigned bool, prev decimal.Decimal, ha
 		case ok:
 			prev, have = b, true
 		case have && known:
-			prev = prev.Add(r.chain(d))
+			prev = prev.Add(r.Chain(d))
 		default:
 			have = false
 		}
@@ -317,8 +317,8 @@ func score(rows []tables.Row, r reading, unsigned bool, prev decimal.Decimal, ha
 // columns that the printed balances agree with most; ties keep the headings'
 // plain meaning. Segments are judged apart because a page's headings can be
 // placed so that a lone column is matched to the wrong heading.
-func chooseReadings(rows []tables.Row, readings []reading, unsigned bool, opening *decimal.Decimal, x *explain.Writer) map[int]reading {
-	out := map[int]reading{}
+func chooseReadings(rows []tables.Row, readings []Reading, unsigned bool, opening *decimal.Decimal, x *explain.Writer) map[int]Reading {
+	out := map[int]Reading{}
 	var prev decimal.Decimal
 	have := opening != nil
 	if have {
@@ -331,7 +331,7 @@ func chooseReadings(rows []tables.Row, readings []reading, unsigned bool, openin
 		}
 		best, bestScore := readings[0], -1
 		type scored struct {
-			r reading
+			r Reading
 			s int
 		}
 		var all []scored
@@ -345,7 +345,7 @@ func chooseReadings(rows []tables.Row, readings []reading, unsigned bool, openin
 		out[rows[i].SegID] = best
 		// The runner-up, for --explain: the best of the readings that
 		// move some row otherwise than the chosen one.
-		var second *reading
+		var second *Reading
 		secondScore := -1
 		for _, c := range all {
 			if c.s > secondScore && !sameMovements(rows[i:j], c.r, best, unsigned) {
@@ -359,7 +359,7 @@ func chooseReadings(rows []tables.Row, readings []reading, unsigned bool, openin
 			x.Printf("table %d: reading %s: %d printed balance(s) follow", rows[i].SegID, best, bestScore)
 		}
 		for _, rw := range rows[i:j] {
-			if b, ok := printedBalance(rw); ok {
+			if b, ok := PrintedBalance(rw); ok {
 				prev, have = b, true
 			}
 		}
@@ -369,11 +369,11 @@ func chooseReadings(rows []tables.Row, readings []reading, unsigned bool, openin
 }
 
 // sameMovements reports two readings that move every row alike.
-func sameMovements(rows []tables.Row, a, b reading, unsigned bool) bool {
+func sameMovements(rows []tables.Row, a, b Reading, unsigned bool) bool {
 	for _, rw := range rows {
 		da, _, _, _ := a.movement(rw, unsigned)
 		db, _, _, _ := b.movement(rw, unsigned)
-		if !da.Equal(db) || !a.chain(da).Equal(b.chain(db)) {
+		if !da.Equal(db) || !a.Chain(da).Equal(b.Chain(db)) {
 			return false
 		}
 	}
@@ -384,7 +384,7 @@ func sameMovements(rows []tables.Row, a, b reading, unsigned bool) bool {
 // reading of the amount columns the balances agree with, fills in balances
 // the statement does not print and checks the chain from the opening to the
 // closing balance.
-func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decimal, st *ledger.Statement, order cells.DateOrder, periodStart, periodEnd *time.Time, card bool, x *explain.Writer) []ledger.Transaction {
+func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decimal, st *ledger.Statement, order cells.DateOrder, periodStart, periodEnd *time.Time, card bool, x *explain.Writer) []ledger.Transaction {
 	if newestFirst(rows, order, periodStart, periodEnd) {
 		// The rows run from the newest: read them from the oldest, so
 		// the balances chain forward and the rows come out in the order
@@ -446,15 +446,15 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		sum := decimal.Zero
 		for _, rw := range rows {
 			d, _, known, _ := best.movement(rw, unsigned)
-			if b, ok := printedBalance(rw); ok && known {
-				v := b.Sub(sum).Sub(best.chain(d))
+			if b, ok := PrintedBalance(rw); ok && known {
+				v := b.Sub(sum).Sub(best.Chain(d))
 				opening, derivedOpening, anchor = &v, true, rw.Seq
 				break
 			}
 			if !known {
 				break
 			}
-			sum = sum.Add(best.chain(d))
+			sum = sum.Add(best.Chain(d))
 		}
 	}
 	if st.OpeningBalance == nil && opening != nil && !derivedOpening {
@@ -494,7 +494,7 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			derivedOpening, anchor = false, -1
 			v := *opening
 			st.OpeningBalance = &v
-		case opening == nil && st.ClosingBalance == nil && !anyPrintedBalance(rows) && !net.IsZero():
+		case opening == nil && st.ClosingBalance == nil && !AnyPrintedBalance(rows) && !net.IsZero():
 			for _, a := range loose {
 				// The printed sums of money in and out are as far apart
 				// as the rows move: they are no balances.
@@ -517,7 +517,7 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 	// balance the rows end at from the opening balance (or from a balance
 	// printed outside the tables), is the closing balance in words no
 	// lexicon holds, not a movement.
-	if n := len(rows); st.ClosingBalance == nil && n > 1 && !rows[n-1].OwnDate && len(rows[n-1].Cells) == 1 && !anyPrintedBalance(rows) {
+	if n := len(rows); st.ClosingBalance == nil && n > 1 && !rows[n-1].OwnDate && len(rows[n-1].Cells) == 1 && !AnyPrintedBalance(rows) {
 		starts := loose
 		if opening != nil {
 			starts = []decimal.Decimal{*opening}
@@ -541,11 +541,11 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 	// closing balance gives it back; then the closing balance checks
 	// nothing.
 	openingFromClosing := false
-	if opening == nil && st.ClosingBalance != nil && !anyPrintedBalance(rows) {
+	if opening == nil && st.ClosingBalance != nil && !AnyPrintedBalance(rows) {
 		v := *st.ClosingBalance
 		for _, rw := range rows {
 			d, _, _, _ := bySeg[rw.SegID].movement(rw, unsigned)
-			v = v.Sub(bySeg[rw.SegID].chain(d))
+			v = v.Sub(bySeg[rw.SegID].Chain(d))
 		}
 		opening, openingFromClosing = &v, true
 	}
@@ -588,12 +588,12 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		}
 		r := bySeg[rw.SegID]
 		d, abs, known, any := r.movement(rw, unsigned)
-		b, hasBal := printedBalance(rw)
+		b, hasBal := PrintedBalance(rw)
 		// A row whose amount recognition could not read moved its balance
 		// from the one before: that change is its amount.
 		lost := !any && rw.AmountLost != "" && hasBal && havePrev
 		if lost {
-			d, known = r.chain(b.Sub(prev)), true
+			d, known = r.Chain(b.Sub(prev)), true
 		}
 		if !any && !lost {
 			// A dated line with no money moving: a note, or a day's balance to check.
@@ -643,11 +643,11 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		if !known {
 			// The amount carries no sign: the balance says which way it went.
 			switch {
-			case hasBal && havePrev && prev.Add(r.chain(d.Add(abs))).Equal(b):
+			case hasBal && havePrev && prev.Add(r.Chain(d.Add(abs))).Equal(b):
 				d = d.Add(abs)
 				tx.Provenance.DirectionFromBalance = true
 				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
-			case hasBal && havePrev && prev.Add(r.chain(d.Sub(abs))).Equal(b):
+			case hasBal && havePrev && prev.Add(r.Chain(d.Sub(abs))).Equal(b):
 				d = d.Sub(abs)
 				tx.Provenance.DirectionFromBalance = true
 				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
@@ -675,7 +675,7 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			if havePrev && !(derivedOpening && rw.Seq == anchor) {
 				proof.Checks++
 				proof.Proven = len(txs) + 1
-				if want := prev.Add(r.chain(d)); !want.Equal(b) {
+				if want := prev.Add(r.Chain(d)); !want.Equal(b) {
 					proof.BreakAt(len(txs), b.Sub(want))
 					tx.Warnings = append(tx.Warnings, ledger.BreakWarning(b, prev, want))
 				}
@@ -683,12 +683,12 @@ func reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			tx.Balance = b
 			prev, havePrev = b, true
 		case havePrev:
-			prev = prev.Add(r.chain(d))
+			prev = prev.Add(r.Chain(d))
 			tx.Balance = prev
 			tx.Provenance.BalanceComputed = true
 			tx.Warnings = append(tx.Warnings, ledger.ComputedWarning())
 		default:
-			prev, havePrev = r.chain(d), true
+			prev, havePrev = r.Chain(d), true
 			tx.Balance = prev
 			tx.Provenance.BalanceFromZero = true
 			tx.Warnings = append(tx.Warnings, ledger.FromZeroWarning())
@@ -821,9 +821,9 @@ func decText(d *decimal.Decimal) string {
 
 // readingBySums settles the reading of a statement that prints no running
 // balance by its printed sums of money in and out.
-func readingBySums(rows []tables.Row, readings []reading, unsigned bool, totalIn, totalOut *decimal.Decimal) (reading, bool) {
-	if totalIn == nil || totalOut == nil || unsigned || anyPrintedBalance(rows) {
-		return reading{}, false
+func readingBySums(rows []tables.Row, readings []Reading, unsigned bool, totalIn, totalOut *decimal.Decimal) (Reading, bool) {
+	if totalIn == nil || totalOut == nil || unsigned || AnyPrintedBalance(rows) {
+		return Reading{}, false
 	}
 	for _, r := range readings {
 		in, out := decimal.Zero, decimal.Zero
@@ -839,13 +839,13 @@ func readingBySums(rows []tables.Row, readings []reading, unsigned bool, totalIn
 			return r, true
 		}
 	}
-	return reading{}, false
+	return Reading{}, false
 }
 
 // anyPrintedBalance reports whether any row prints a balance.
-func anyPrintedBalance(rows []tables.Row) bool {
+func AnyPrintedBalance(rows []tables.Row) bool {
 	for _, rw := range rows {
-		if _, ok := printedBalance(rw); ok {
+		if _, ok := PrintedBalance(rw); ok {
 			return true
 		}
 	}
@@ -855,49 +855,49 @@ func anyPrintedBalance(rows []tables.Row) bool {
 // readingByTotal settles the reading of a statement that prints no
 // running balance by its closing balance: the first reading under which the
 // opening balance and every row's movement come to it.
-func readingByTotal(rows []tables.Row, readings []reading, unsigned bool, opening, closing *decimal.Decimal) (reading, bool) {
+func readingByTotal(rows []tables.Row, readings []Reading, unsigned bool, opening, closing *decimal.Decimal) (Reading, bool) {
 	if opening == nil || closing == nil || unsigned {
-		return reading{}, false
+		return Reading{}, false
 	}
 	for _, rw := range rows {
-		if _, ok := printedBalance(rw); ok {
-			return reading{}, false
+		if _, ok := PrintedBalance(rw); ok {
+			return Reading{}, false
 		}
 	}
 	for _, r := range readings {
 		sum := *opening
 		for _, rw := range rows {
 			d, _, _, _ := r.movement(rw, unsigned)
-			sum = sum.Add(r.chain(d))
+			sum = sum.Add(r.Chain(d))
 		}
 		if sum.Equal(*closing) {
 			return r, true
 		}
 	}
-	return reading{}, false
+	return Reading{}, false
 }
 
 // restartHolds reports whether the rows after an opening balance v printed
 // among them follow from v rather than from the running balance prev: the
 // first printed balance among them is v, not prev, moved by the rows up to
 // it; with no printed balance, the printed opening is all there is.
-func restartHolds(rows []tables.Row, bySeg map[int]reading, unsigned bool, prev, v decimal.Decimal) bool {
+func restartHolds(rows []tables.Row, bySeg map[int]Reading, unsigned bool, prev, v decimal.Decimal) bool {
 	sum := decimal.Zero
 	for _, rw := range rows {
 		r := bySeg[rw.SegID]
 		d, abs, known, _ := r.movement(rw, unsigned)
-		if b, ok := printedBalance(rw); ok {
+		if b, ok := PrintedBalance(rw); ok {
 			// Either way a row of unknown direction may have gone.
 			reaches := func(from decimal.Decimal) bool {
 				at := from.Add(sum)
-				return at.Add(r.chain(d.Add(abs))).Equal(b) || !known && at.Add(r.chain(d.Sub(abs))).Equal(b)
+				return at.Add(r.Chain(d.Add(abs))).Equal(b) || !known && at.Add(r.Chain(d.Sub(abs))).Equal(b)
 			}
 			return reaches(v) && !reaches(prev)
 		}
 		if !known {
 			return true
 		}
-		sum = sum.Add(r.chain(d))
+		sum = sum.Add(r.Chain(d))
 	}
 	return true
 }
@@ -924,7 +924,7 @@ func dropAfterClosing(rows []tables.Row, markers []tables.Marker) ([]tables.Row,
 		return rows, 0
 	}
 	for _, rw := range rows[end:] {
-		if _, ok := printedBalance(rw); ok {
+		if _, ok := PrintedBalance(rw); ok {
 			return rows, 0 // a chain that goes on: a page's carried-forward line
 		}
 	}
@@ -934,7 +934,7 @@ func dropAfterClosing(rows []tables.Row, markers []tables.Marker) ([]tables.Row,
 // netMovement is what the rows move the balance by under their readings,
 // when every row's direction is known, and the sums of their moves up
 // and down.
-func netMovement(rows []tables.Row, bySeg map[int]reading, unsigned bool) (net decimal.Decimal, moved [2]decimal.Decimal, ok bool) {
+func netMovement(rows []tables.Row, bySeg map[int]Reading, unsigned bool) (net decimal.Decimal, moved [2]decimal.Decimal, ok bool) {
 	for _, rw := range rows {
 		r := bySeg[rw.SegID]
 		d, _, known, any := r.movement(rw, unsigned)
@@ -944,7 +944,7 @@ func netMovement(rows []tables.Row, bySeg map[int]reading, unsigned bool) (net d
 		if !known {
 			return net, moved, false
 		}
-		c := r.chain(d)
+		c := r.Chain(d)
 		net = net.Add(c)
 		if c.IsNegative() {
 			moved[0] = moved[0].Sub(c)
@@ -1072,7 +1072,7 @@ func mergeSections(rows []tables.Row, order cells.DateOrder, periodStart, period
 		if rw.Section == 0 {
 			continue
 		}
-		if _, ok := printedBalance(rw); ok {
+		if _, ok := PrintedBalance(rw); ok {
 			return rows
 		}
 		in = in || rw.Section > 0
