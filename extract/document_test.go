@@ -1,6 +1,10 @@
 package extract
 
-import "testing"
+import (
+	"testing"
+
+	"passbook/extract/source"
+)
 
 func TestSniff(t *testing.T) {
 	for _, c := range []struct {
@@ -14,7 +18,7 @@ func TestSniff(t *testing.T) {
 		{"junk\n%PDF-1.7\n", "pdf"},
 		{"GIF89a", ""},
 	} {
-		if got := Sniff([]byte(c.head)); got != c.want {
+		if got := source.Sniff([]byte(c.head)); got != c.want {
 			t.Errorf("Sniff(%q) = %q, want %q", c.head, got, c.want)
 		}
 	}

@@ -11,29 +11,7 @@
 package extract
 
 import (
-	"errors"
 	"io"
-)
-
-// Sentinel errors a conversion can end with. The worker protocol carries
-// them across the process boundary by Code.
-var (
-	// ErrPassword means the PDF is encrypted and no (or a wrong) password was given.
-	ErrPassword = errors.New("the PDF is password-protected and no correct password was given")
-	// ErrCorrupt means the file claims a known type but cannot be read as one.
-	ErrCorrupt = errors.New("the file is damaged or not a readable document")
-	// ErrUnsupported means the bytes are of no type Passbook reads.
-	ErrUnsupported = errors.New("unsupported file type: upload a PDF, PNG, JPEG, TIFF or WebP")
-	// ErrTooLarge means the document exceeds a page or pixel limit.
-	ErrTooLarge = errors.New("the document is too large to convert")
-	// ErrLimit means the conversion ran out of its time or memory allowance.
-	ErrLimit = errors.New("the conversion ran out of time or memory")
-	// ErrNoPage means a page render asked for a page or width the document
-	// cannot give: the caller's mistake, not the file's.
-	ErrNoPage = errors.New("no such page, or a width out of range")
-	// ErrCrashed means the converter process died on the document (a crash in
-	// the C libraries, or a resource limit the kernel enforced).
-	ErrCrashed = errors.New("the converter stopped on this file: it may be damaged or hostile")
 )
 
 // Options tune one conversion.

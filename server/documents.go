@@ -22,7 +22,7 @@ import (
 	"unicode/utf8"
 
 	"passbook/export"
-	"passbook/extract"
+	"passbook/extract/source"
 	"passbook/quota"
 	"passbook/store"
 )
@@ -416,7 +416,7 @@ func (s *Server) spool(part *multipart.Part) (*upload, error) {
 		return up, bodyError(err)
 	}
 	if len(head) > 0 && s.cfg.Sniff != nil && s.cfg.Sniff(head) == "" {
-		return up, probeError(extract.ErrUnsupported)
+		return up, probeError(source.ErrUnsupported)
 	}
 	n, err := io.Copy(io.MultiWriter(f, h), br)
 	if err != nil {
@@ -472,7 +472,7 @@ func cleanName(n string) string {
 // account a ProbePenalty; a wrong password, a busy server or a client that
 // went away does not.
 func unreadable(err error) bool {
-	for _, e := range []error{extract.ErrCorrupt, extract.ErrTooLarge, extract.ErrLimit, extract.ErrCrashed} {
+	for _, e := range []error{source.ErrCorrupt, source.ErrTooLarge, source.ErrLimit, source.ErrCrashed} {
 		if errors.Is(err, e) {
 			return true
 		}
@@ -483,13 +483,13 @@ func unreadable(err error) bool {
 // probeError tells the uploader why a document cannot be taken.
 func probeError(err error) error {
 	switch {
-	case errors.Is(err, extract.ErrUnsupported):
+	case errors.Is(err, source.ErrUnsupported):
 		return &apiError{http.StatusBadRequest, "unsupported_type", "The file is not a PDF or a supported image.", "Upload a PDF, PNG, JPEG, TIFF or WebP file."}
-	case errors.Is(err, extract.ErrPassword):
+	case errors.Is(err, source.ErrPassword):
 		return &apiError{http.StatusBadRequest, "password_required", "The PDF is password-protected and no correct password was given.", "Send the password in a form field named 'password', e.g. curl -F file=@statement.pdf -F password=..."}
-	case errors.Is(err, extract.ErrTooLarge):
+	case errors.Is(err, source.ErrTooLarge):
 		return &apiError{http.StatusRequestEntityTooLarge, "too_large", "The document is too large to convert.", "Split the document and upload the parts."}
-	case errors.Is(err, extract.ErrLimit):
+	case errors.Is(err, source.ErrLimit):
 		return &apiError{http.StatusBadRequest, "unreadable_file", "The file took too long to read: it may be damaged or built to be hard to read.",
 			"Open it on your computer to check it, export or scan it again, and upload the new file."}
 	case errors.Is(err, context.Canceled):

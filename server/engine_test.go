@@ -18,6 +18,7 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/source"
 )
 
 // testEngine is a pure-Go stand-in for extract/engine that the server
@@ -69,15 +70,15 @@ func testSniff(head []byte) string {
 	if bytes.HasPrefix(head, []byte(testHeader+"\n")) {
 		return "test"
 	}
-	return extract.Sniff(head)
+	return source.Sniff(head)
 }
 
 func parseTestDoc(data []byte, password string) (*testDoc, error) {
 	if !bytes.HasPrefix(data, []byte(testHeader+"\n")) {
-		if extract.Sniff(data) == "pdf" {
-			return nil, fmt.Errorf("test engine: no header: %w", extract.ErrCorrupt)
+		if source.Sniff(data) == "pdf" {
+			return nil, fmt.Errorf("test engine: no header: %w", source.ErrCorrupt)
 		}
-		return nil, extract.ErrUnsupported
+		return nil, source.ErrUnsupported
 	}
 	d := &testDoc{pages: 1}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -152,11 +153,11 @@ func parseTestDoc(data []byte, password string) (*testDoc, error) {
 			err = fmt.Errorf("unknown directive %q", word)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("test engine: %q: %v: %w", line, err, extract.ErrCorrupt)
+			return nil, fmt.Errorf("test engine: %q: %v: %w", line, err, source.ErrCorrupt)
 		}
 	}
 	if d.password != "" && d.password != password {
-		return nil, extract.ErrPassword
+		return nil, source.ErrPassword
 	}
 	return d, nil
 }
@@ -188,12 +189,12 @@ func parseTestRow(s string) (ledger.Transaction, error) {
 	return tx, nil
 }
 
-func (testEngine) Probe(data []byte, password string) (extract.Info, error) {
+func (testEngine) Probe(data []byte, password string) (source.Info, error) {
 	d, err := parseTestDoc(data, password)
 	if err != nil {
-		return extract.Info{}, err
+		return source.Info{}, err
 	}
-	return extract.Info{Kind: "pdf", PageCount: d.pages}, nil
+	return source.Info{Kind: "pdf", PageCount: d.pages}, nil
 }
 
 func (testEngine) Convert(data []byte, opts extract.Options) (*ledger.Result, error) {
@@ -207,7 +208,7 @@ func (testEngine) Convert(data []byte, opts extract.Options) (*ledger.Result, er
 	case d.hang:
 		select {}
 	case d.fail != "":
-		return nil, fmt.Errorf("%s: %w", d.fail, extract.ErrCorrupt)
+		return nil, fmt.Errorf("%s: %w", d.fail, source.ErrCorrupt)
 	}
 	time.Sleep(d.sleep)
 	for p := 1; p <= d.pages; p++ {
@@ -232,19 +233,19 @@ const testPageWidth, testPageHeight = 595.28, 841.89
 
 // RenderPage draws a blank grey page of the asked width, its height in
 // A4's proportions, with the bounds and errors of the real engine.
-func (testEngine) RenderPage(data []byte, password string, page, width int) (extract.Rendered, error) {
+func (testEngine) RenderPage(data []byte, password string, page, width int) (source.Rendered, error) {
 	d, err := parseTestDoc(data, password)
 	if err != nil {
-		return extract.Rendered{}, err
+		return source.Rendered{}, err
 	}
 	if width == 0 {
-		width = extract.DefaultRenderWidth
+		width = source.DefaultRenderWidth
 	}
-	if width < extract.MinRenderWidth || width > extract.MaxRenderWidth {
-		return extract.Rendered{}, fmt.Errorf("width %d: %w", width, extract.ErrNoPage)
+	if width < source.MinRenderWidth || width > source.MaxRenderWidth {
+		return source.Rendered{}, fmt.Errorf("width %d: %w", width, source.ErrNoPage)
 	}
 	if page < 1 || page > d.pages {
-		return extract.Rendered{}, fmt.Errorf("page %d of %d: %w", page, d.pages, extract.ErrNoPage)
+		return source.Rendered{}, fmt.Errorf("page %d of %d: %w", page, d.pages, source.ErrNoPage)
 	}
 	g := image.NewGray(image.Rect(0, 0, width, int(float64(width)*testPageHeight/testPageWidth)))
 	for i := range g.Pix {
@@ -252,7 +253,7 @@ func (testEngine) RenderPage(data []byte, password string, page, width int) (ext
 	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, g); err != nil {
-		return extract.Rendered{}, err
+		return source.Rendered{}, err
 	}
-	return extract.Rendered{PNG: buf.Bytes(), Width: testPageWidth, Height: testPageHeight}, nil
+	return source.Rendered{PNG: buf.Bytes(), Width: testPageWidth, Height: testPageHeight}, nil
 }

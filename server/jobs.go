@@ -12,6 +12,7 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/source"
 	"passbook/store"
 )
 
@@ -129,7 +130,7 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		}
 		return
 	}
-	if errors.Is(err, extract.ErrCrashed) && job.Attempts+1 < s.cfg.MaxAttempts {
+	if errors.Is(err, source.ErrCrashed) && job.Attempts+1 < s.cfg.MaxAttempts {
 		log.Warn("converter crashed; trying again later", "attempt", job.Attempts+1, "err", err)
 		s.record(ctx, log, "retry job", func() error {
 			_, err := s.store.RetryJob(bg, job)
@@ -259,12 +260,12 @@ var failures = []struct {
 	err  error
 	code string
 }{
-	{extract.ErrPassword, "password_required"},
-	{extract.ErrUnsupported, "unsupported_type"},
-	{extract.ErrTooLarge, "too_large"},
-	{extract.ErrLimit, "conversion_limit"},
-	{extract.ErrCrashed, "converter_crashed"},
-	{extract.ErrCorrupt, "unreadable_file"},
+	{source.ErrPassword, "password_required"},
+	{source.ErrUnsupported, "unsupported_type"},
+	{source.ErrTooLarge, "too_large"},
+	{source.ErrLimit, "conversion_limit"},
+	{source.ErrCrashed, "converter_crashed"},
+	{source.ErrCorrupt, "unreadable_file"},
 }
 
 func failureCode(err error) string {

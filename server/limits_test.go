@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"passbook/extract"
+	"passbook/extract/source"
 	"passbook/quota"
 	"passbook/store"
 )
@@ -311,9 +311,9 @@ func TestRecordWaitsOutAFullDisk(t *testing.T) {
 // stuckProbe never finishes a probe, as a pool whose workers are all busy.
 type stuckProbe struct{ Converter }
 
-func (stuckProbe) Probe(ctx context.Context, _ []byte, _ string) (extract.Info, error) {
+func (stuckProbe) Probe(ctx context.Context, _ []byte, _ string) (source.Info, error) {
 	<-ctx.Done()
-	return extract.Info{}, ctx.Err()
+	return source.Info{}, ctx.Err()
 }
 
 func TestProbeOutOfTimeIsBusyNotTheFilesFault(t *testing.T) {

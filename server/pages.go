@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/gorilla/mux"
+	"passbook/extract/source"
 
-	"passbook/extract"
+	"github.com/gorilla/mux"
 )
 
 // handlePage sends a PNG of one page of the caller's document, drawn in a
@@ -32,10 +32,10 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	width := 0 // the engine's default
 	if v := r.URL.Query().Get("width"); v != "" {
 		width, err = strconv.Atoi(v)
-		if err != nil || width < extract.MinRenderWidth || width > extract.MaxRenderWidth {
+		if err != nil || width < source.MinRenderWidth || width > source.MaxRenderWidth {
 			s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_width",
-				fmt.Sprintf("width must be a number of pixels from %d to %d.", extract.MinRenderWidth, extract.MaxRenderWidth),
-				fmt.Sprintf("Leave width out for a %d-pixel image.", extract.DefaultRenderWidth)})
+				fmt.Sprintf("width must be a number of pixels from %d to %d.", source.MinRenderWidth, source.MaxRenderWidth),
+				fmt.Sprintf("Leave width out for a %d-pixel image.", source.DefaultRenderWidth)})
 			return
 		}
 	}
@@ -48,7 +48,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	img, err := s.conv.RenderPage(ctx, data, r.Header.Get("X-Document-Password"), n, width)
 	if err != nil {
-		if errors.Is(err, extract.ErrPassword) {
+		if errors.Is(err, source.ErrPassword) {
 			s.fail(w, r, &apiError{http.StatusBadRequest, "password_required", "The PDF is password-protected and its password is not kept after conversion.",
 				"Send the password again in the X-Document-Password header."})
 			return

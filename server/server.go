@@ -14,18 +14,19 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/source"
 	"passbook/store"
 )
 
 // Converter reads documents; extract/worker's Pool is the real one, running
 // each call in a warm child process.
 type Converter interface {
-	Probe(ctx context.Context, data []byte, password string) (extract.Info, error)
+	Probe(ctx context.Context, data []byte, password string) (source.Info, error)
 	Convert(ctx context.Context, data []byte, opts extract.Options) (*ledger.Result, error)
 	// RenderPage draws page n (from 1) width pixels wide (0: the engine's
 	// default) as a PNG for review, with the page's size in points; a page
-	// or width the document cannot give fails with extract.ErrNoPage.
-	RenderPage(ctx context.Context, data []byte, password string, page, width int) (extract.Rendered, error)
+	// or width the document cannot give fails with source.ErrNoPage.
+	RenderPage(ctx context.Context, data []byte, password string, page, width int) (source.Rendered, error)
 }
 
 // jsonConverter is a Converter that can also hand a conversion's result
@@ -80,7 +81,7 @@ type Config struct {
 	TempDir string
 	// Sniff names a document's type from its first KiB, "" when the
 	// converter cannot read it: such an upload is refused before the rest
-	// is read. extract.Sniff by default; nil leaves it to the probe.
+	// is read. source.Sniff by default; nil leaves it to the probe.
 	Sniff func(head []byte) string
 	// Retention is how long a document is kept before it is deleted as
 	// DELETE /api/v1/documents/{file_id} deletes it; zero, the default,
@@ -119,7 +120,7 @@ func DefaultConfig() Config {
 		MaxAttempts:    2,
 		PollInterval:   2 * time.Second,
 		MaxUploads:     32,
-		Sniff:          extract.Sniff,
+		Sniff:          source.Sniff,
 		BodyIdle:       20 * time.Second,
 		BodyIdleBytes:  32 << 10,
 		BodyTimeout:    10 * time.Minute,

@@ -24,6 +24,7 @@ import (
 	"passbook/export"
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/source"
 	"passbook/extract/worker"
 	"passbook/quota"
 	"passbook/store"
@@ -68,7 +69,7 @@ type testEnv struct {
 type conversionFails struct{ Converter }
 
 func (conversionFails) Convert(context.Context, []byte, extract.Options) (*ledger.Result, error) {
-	return nil, extract.ErrCorrupt
+	return nil, source.ErrCorrupt
 }
 
 type option func(*Config, *Converter)
@@ -531,7 +532,7 @@ func TestCleanName(t *testing.T) {
 }
 
 func TestFailureCodes(t *testing.T) {
-	if got := failureCode(errors.Join(errors.New("x"), extract.ErrPassword)); got != "password_required" {
+	if got := failureCode(errors.Join(errors.New("x"), source.ErrPassword)); got != "password_required" {
 		t.Errorf("failureCode = %s", got)
 	}
 	if got := failureCode(errors.New("other")); got != "conversion_failed" {

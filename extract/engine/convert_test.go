@@ -44,11 +44,11 @@ func TestConvertErrors(t *testing.T) {
 		pw   string
 		want error
 	}{
-		{"not a document", []byte("hello, world"), "", extract.ErrUnsupported},
-		{"empty", nil, "", extract.ErrUnsupported},
-		{"broken pdf", []byte("%PDF-1.7\n1 0 obj <<>> garbage"), "", extract.ErrCorrupt},
-		{"no password", locked, "", extract.ErrPassword},
-		{"wrong password", locked, "nope", extract.ErrPassword},
+		{"not a document", []byte("hello, world"), "", source.ErrUnsupported},
+		{"empty", nil, "", source.ErrUnsupported},
+		{"broken pdf", []byte("%PDF-1.7\n1 0 obj <<>> garbage"), "", source.ErrCorrupt},
+		{"no password", locked, "", source.ErrPassword},
+		{"wrong password", locked, "nope", source.ErrPassword},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -149,8 +149,8 @@ func TestRenderPage(t *testing.T) {
 	}
 	if out, err := New().RenderPage(data, "pw", 1, 0); err != nil {
 		t.Errorf("default width: %v", err)
-	} else if cfg, err := png.DecodeConfig(bytes.NewReader(out.PNG)); err != nil || cfg.Width != extract.DefaultRenderWidth {
-		t.Errorf("default width rendered %d px, %v; want %d", cfg.Width, err, extract.DefaultRenderWidth)
+	} else if cfg, err := png.DecodeConfig(bytes.NewReader(out.PNG)); err != nil || cfg.Width != source.DefaultRenderWidth {
+		t.Errorf("default width rendered %d px, %v; want %d", cfg.Width, err, source.DefaultRenderWidth)
 	}
 	scan := encodeGrayPNG(t, 300, 400)
 	if out, err := New().RenderPage(scan, "", 1, 150); err != nil {
@@ -167,12 +167,12 @@ func TestRenderPage(t *testing.T) {
 		page, width int
 		want        error
 	}{
-		{"no such page", data, "pw", 3, 600, extract.ErrNoPage},
-		{"page 0", data, "pw", 0, 600, extract.ErrNoPage},
-		{"too wide", data, "pw", 1, 10000, extract.ErrNoPage},
-		{"no password", data, "", 1, 600, extract.ErrPassword},
-		{"not a document", []byte("hello"), "", 1, 600, extract.ErrUnsupported},
-		{"image page 2", scan, "", 2, 150, extract.ErrNoPage},
+		{"no such page", data, "pw", 3, 600, source.ErrNoPage},
+		{"page 0", data, "pw", 0, 600, source.ErrNoPage},
+		{"too wide", data, "pw", 1, 10000, source.ErrNoPage},
+		{"no password", data, "", 1, 600, source.ErrPassword},
+		{"not a document", []byte("hello"), "", 1, 600, source.ErrUnsupported},
+		{"image page 2", scan, "", 2, 150, source.ErrNoPage},
 	} {
 		if _, err := New().RenderPage(c.data, c.pw, c.page, c.width); !errors.Is(err, c.want) {
 			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)

@@ -40,28 +40,28 @@ func New() *Engine {
 }
 
 // Probe reads the type and page count of data. A PDF that needs a password
-// it was not given fails with extract.ErrPassword.
-func (e *Engine) Probe(data []byte, password string) (extract.Info, error) {
-	kind := extract.Sniff(data)
+// it was not given fails with source.ErrPassword.
+func (e *Engine) Probe(data []byte, password string) (source.Info, error) {
+	kind := source.Sniff(data)
 	switch kind {
 	case "":
-		return extract.Info{}, extract.ErrUnsupported
+		return source.Info{}, source.ErrUnsupported
 	case "pdf":
 		doc, err := pdf.Open(data, password)
 		if err != nil {
-			return extract.Info{}, err
+			return source.Info{}, err
 		}
 		defer doc.Close()
 		if doc.PageCount() == 0 {
-			return extract.Info{}, fmt.Errorf("pdf has no pages: %w", extract.ErrCorrupt)
+			return source.Info{}, fmt.Errorf("pdf has no pages: %w", source.ErrCorrupt)
 		}
-		return extract.Info{Kind: kind, PageCount: doc.PageCount()}, nil
+		return source.Info{Kind: kind, PageCount: doc.PageCount()}, nil
 	default:
 		n, err := ocr.PageCount(data)
 		if err != nil {
-			return extract.Info{}, err
+			return source.Info{}, err
 		}
-		return extract.Info{Kind: kind, PageCount: n}, nil
+		return source.Info{Kind: kind, PageCount: n}, nil
 	}
 }
 
@@ -71,9 +71,9 @@ func (e *Engine) Convert(data []byte, opts extract.Options) (*ledger.Result, err
 	var doc extract.Document
 	var warnings []string
 	var err error
-	switch extract.Sniff(data) {
+	switch source.Sniff(data) {
 	case "":
-		return nil, extract.ErrUnsupported
+		return nil, source.ErrUnsupported
 	case "pdf":
 		doc, warnings, err = e.pdfPages(data, opts)
 	default:
@@ -117,10 +117,10 @@ func (e *Engine) pdfPages(data []byte, opts extract.Options) (extract.Document, 
 	defer doc.Close()
 	n := doc.PageCount()
 	if n == 0 {
-		return extract.Document{}, nil, fmt.Errorf("pdf has no pages: %w", extract.ErrCorrupt)
+		return extract.Document{}, nil, fmt.Errorf("pdf has no pages: %w", source.ErrCorrupt)
 	}
-	if n > extract.MaxPages {
-		return extract.Document{}, nil, fmt.Errorf("%d pages: %w", n, extract.ErrTooLarge)
+	if n > source.MaxPages {
+		return extract.Document{}, nil, fmt.Errorf("%d pages: %w", n, source.ErrTooLarge)
 	}
 	if opts.Progress != nil {
 		// The page count first: a worker's time budget grows with it.
@@ -211,8 +211,8 @@ func (e *Engine) imagePages(data []byte, opts extract.Options) ([]source.Page, e
 	if err != nil {
 		return nil, err
 	}
-	if len(imgs) > extract.MaxPages {
-		return nil, fmt.Errorf("%d frames: %w", len(imgs), extract.ErrTooLarge)
+	if len(imgs) > source.MaxPages {
+		return nil, fmt.Errorf("%d frames: %w", len(imgs), source.ErrTooLarge)
 	}
 	if opts.Progress != nil {
 		opts.Progress(0, len(imgs))
@@ -234,54 +234,54 @@ func (e *Engine) imagePages(data []byte, opts extract.Options) ([]source.Page, e
 }
 
 // RenderPage draws page (1-based) of a PDF or image file as a grey PNG
-// width pixels wide (extract.DefaultRenderWidth when 0), for a person to
+// width pixels wide (source.DefaultRenderWidth when 0), for a person to
 // review what was read, with the page's size in points (the unit of
 // Transaction.Box). A page or width outside the document's is
-// extract.ErrNoPage.
-func (e *Engine) RenderPage(data []byte, password string, page, width int) (extract.Rendered, error) {
+// source.ErrNoPage.
+func (e *Engine) RenderPage(data []byte, password string, page, width int) (source.Rendered, error) {
 	if width == 0 {
-		width = extract.DefaultRenderWidth
+		width = source.DefaultRenderWidth
 	}
-	if width < extract.MinRenderWidth || width > extract.MaxRenderWidth {
-		return extract.Rendered{}, fmt.Errorf("width %d is outside %d–%d: %w", width, extract.MinRenderWidth, extract.MaxRenderWidth, extract.ErrNoPage)
+	if width < source.MinRenderWidth || width > source.MaxRenderWidth {
+		return source.Rendered{}, fmt.Errorf("width %d is outside %d–%d: %w", width, source.MinRenderWidth, source.MaxRenderWidth, source.ErrNoPage)
 	}
-	var r extract.Rendered
+	var r source.Rendered
 	var g *image.Gray
-	switch extract.Sniff(data) {
+	switch source.Sniff(data) {
 	case "":
-		return extract.Rendered{}, extract.ErrUnsupported
+		return source.Rendered{}, source.ErrUnsupported
 	case "pdf":
 		doc, err := pdf.Open(data, password)
 		if err != nil {
-			return extract.Rendered{}, err
+			return source.Rendered{}, err
 		}
 		defer doc.Close()
 		if page < 1 || page > doc.PageCount() {
-			return extract.Rendered{}, fmt.Errorf("page %d of %d: %w", page, doc.PageCount(), extract.ErrNoPage)
+			return source.Rendered{}, fmt.Errorf("page %d of %d: %w", page, doc.PageCount(), source.ErrNoPage)
 		}
 		w, h, err := doc.PageSize(page - 1)
 		if err != nil {
-			return extract.Rendered{}, err
+			return source.Rendered{}, err
 		}
 		if w <= 0 {
-			return extract.Rendered{}, fmt.Errorf("page %d has no width: %w", page, extract.ErrCorrupt)
+			return source.Rendered{}, fmt.Errorf("page %d has no width: %w", page, source.ErrCorrupt)
 		}
 		if g, err = doc.RenderGray(page-1, float64(width)*72/w); err != nil {
-			return extract.Rendered{}, err
+			return source.Rendered{}, err
 		}
 		r.Width, r.Height = w, h
 	default:
 		imgs, err := ocr.Decode(data)
 		if err != nil {
-			return extract.Rendered{}, err
+			return source.Rendered{}, err
 		}
 		if page < 1 || page > len(imgs) {
-			return extract.Rendered{}, fmt.Errorf("page %d of %d: %w", page, len(imgs), extract.ErrNoPage)
+			return source.Rendered{}, fmt.Errorf("page %d of %d: %w", page, len(imgs), source.ErrNoPage)
 		}
 		src := imgs[page-1]
 		b := src.Bounds()
 		if b.Dx() <= 0 || b.Dy() <= 0 {
-			return extract.Rendered{}, fmt.Errorf("page %d is empty: %w", page, extract.ErrCorrupt)
+			return source.Rendered{}, fmt.Errorf("page %d is empty: %w", page, source.ErrCorrupt)
 		}
 		h := max(1, b.Dy()*width/b.Dx())
 		g = image.NewGray(image.Rect(0, 0, width, h))
@@ -291,7 +291,7 @@ func (e *Engine) RenderPage(data []byte, password string, page, width int) (extr
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&buf, g); err != nil {
-		return extract.Rendered{}, fmt.Errorf("encode png: %w", err)
+		return source.Rendered{}, fmt.Errorf("encode png: %w", err)
 	}
 	r.PNG = buf.Bytes()
 	return r, nil

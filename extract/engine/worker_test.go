@@ -8,11 +8,13 @@ import (
 	"image/png"
 	"math"
 	"os"
-	"passbook/extract"
-	"passbook/extract/worker"
 	"slices"
 	"testing"
 	"time"
+
+	"passbook/extract"
+	"passbook/extract/source"
+	"passbook/extract/worker"
 )
 
 // TestMain lets the test binary be the worker child (and misbehave on
@@ -99,11 +101,11 @@ func TestIsolatedFailures(t *testing.T) {
 		// MuPDF (an error it reports) or the Go runtime (a crash).
 		also error
 	}{
-		{"sentinel crosses the boundary", child(t, "worker", worker.DefaultLimits()), enc, extract.ErrPassword, nil},
-		{"unsupported bytes", child(t, "worker", worker.DefaultLimits()), []byte("just text"), extract.ErrUnsupported, nil},
-		{"child dies", child(t, "crash", worker.DefaultLimits()), enc, extract.ErrCrashed, nil},
-		{"child hangs past the wall clock", child(t, "hang", wall(300*time.Millisecond)), enc, extract.ErrLimit, nil},
-		{"memory cap", child(t, "worker", memory(64<<20)), bigPNG(t), extract.ErrLimit, extract.ErrCrashed},
+		{"sentinel crosses the boundary", child(t, "worker", worker.DefaultLimits()), enc, source.ErrPassword, nil},
+		{"unsupported bytes", child(t, "worker", worker.DefaultLimits()), []byte("just text"), source.ErrUnsupported, nil},
+		{"child dies", child(t, "crash", worker.DefaultLimits()), enc, source.ErrCrashed, nil},
+		{"child hangs past the wall clock", child(t, "hang", wall(300*time.Millisecond)), enc, source.ErrLimit, nil},
+		{"memory cap", child(t, "worker", memory(64<<20)), bigPNG(t), source.ErrLimit, source.ErrCrashed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -158,17 +160,17 @@ func TestIsolatedRenderPage(t *testing.T) {
 	if math.Abs(r.Width-595.3) > 1 || math.Abs(r.Height-841.9) > 1 {
 		t.Errorf("page size: got %.1f x %.1f pt, want A4", r.Width, r.Height)
 	}
-	if _, err := p.RenderPage(context.Background(), data, "", 2, 600); !errors.Is(err, extract.ErrNoPage) {
+	if _, err := p.RenderPage(context.Background(), data, "", 2, 600); !errors.Is(err, source.ErrNoPage) {
 		t.Errorf("page 2 of 1: got %v, want ErrNoPage", err)
 	}
 	enc, err := os.ReadFile("../../testdata/encrypted_statement.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New().RenderPage(enc, "", 1, 600); !errors.Is(err, extract.ErrPassword) {
+	if _, err := New().RenderPage(enc, "", 1, 600); !errors.Is(err, source.ErrPassword) {
 		t.Errorf("encrypted without password: got %v, want ErrPassword", err)
 	}
-	if _, err := New().RenderPage(enc, "s3cret", 1, extract.MaxRenderWidth); err != nil {
+	if _, err := New().RenderPage(enc, "s3cret", 1, source.MaxRenderWidth); err != nil {
 		t.Errorf("encrypted with password, widest: %v", err)
 	}
 }

@@ -10,7 +10,8 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"passbook/extract"
+
+	"passbook/extract/source"
 
 	"golang.org/x/image/tiff"
 	"golang.org/x/image/webp"
@@ -22,13 +23,13 @@ import (
 const maxImagePixels = 80_000_000
 
 // maxTIFFFrames bounds the IFD chain walked in a TIFF, so a looping or
-// absurdly long chain ends with extract.ErrTooLarge instead of running on.
-const maxTIFFFrames = extract.MaxPages
+// absurdly long chain ends with source.ErrTooLarge instead of running on.
+const maxTIFFFrames = source.MaxPages
 
 // Decode returns the pages (frames) of an uploaded PNG, JPEG, TIFF (all pages) or WebP,
 // a JPEG turned and mirrored as its EXIF orientation tag says.
 func Decode(data []byte) ([]image.Image, error) {
-	kind := extract.Sniff(data)
+	kind := source.Sniff(data)
 	if kind == "tiff" {
 		offs, err := tiffIFDs(data)
 		if err != nil {
@@ -81,17 +82,17 @@ func decodeOne(kind string, r imageReader) (image.Image, error) {
 	case "webp":
 		config, decode = webp.DecodeConfig, webp.Decode
 	default:
-		return nil, extract.ErrUnsupported
+		return nil, source.ErrUnsupported
 	}
 	cfg, err := config(r)
 	if err != nil {
 		return nil, decodeErr(kind, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, fmt.Errorf("%s: empty image: %w", kind, extract.ErrCorrupt)
+		return nil, fmt.Errorf("%s: empty image: %w", kind, source.ErrCorrupt)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
-		return nil, fmt.Errorf("%s: %dx%d pixels: %w", kind, cfg.Width, cfg.Height, extract.ErrTooLarge)
+		return nil, fmt.Errorf("%s: %dx%d pixels: %w", kind, cfg.Width, cfg.Height, source.ErrTooLarge)
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, decodeErr(kind, err)
@@ -104,23 +105,23 @@ func decodeOne(kind string, r imageReader) (image.Image, error) {
 }
 
 // decodeErr classifies a decoder's error: a feature the decoder lacks is
-// extract.ErrUnsupported, anything else is a damaged file.
+// source.ErrUnsupported, anything else is a damaged file.
 func decodeErr(kind string, err error) error {
 	var ue interface{ UnsupportedError() }
 	switch {
 	case errors.As(err, &ue):
-		return fmt.Errorf("%s: %v: %w", kind, err, extract.ErrUnsupported)
+		return fmt.Errorf("%s: %v: %w", kind, err, source.ErrUnsupported)
 	}
 	switch err.(type) {
 	case tiff.UnsupportedError, png.UnsupportedError, jpeg.UnsupportedError:
-		return fmt.Errorf("%s: %v: %w", kind, err, extract.ErrUnsupported)
+		return fmt.Errorf("%s: %v: %w", kind, err, source.ErrUnsupported)
 	}
-	return fmt.Errorf("%s: %v: %w", kind, err, extract.ErrCorrupt)
+	return fmt.Errorf("%s: %v: %w", kind, err, source.ErrCorrupt)
 }
 
 // PageCount counts pages or frames without decoding pixels (TIFF: walk the IFD chain).
 func PageCount(data []byte) (int, error) {
-	kind := extract.Sniff(data)
+	kind := source.Sniff(data)
 	switch kind {
 	case "tiff":
 		offs, err := tiffIFDs(data)
@@ -144,7 +145,7 @@ func PageCount(data []byte) (int, error) {
 		}
 		return 1, nil
 	}
-	return 0, extract.ErrUnsupported
+	return 0, source.ErrUnsupported
 }
 
 // tiffByteOrder reads the byte order a TIFF header (or an Exif block, which
@@ -163,15 +164,15 @@ func tiffByteOrder(t []byte) binary.ByteOrder {
 // offset of each one: one per page.
 func tiffIFDs(data []byte) ([]uint32, error) {
 	if len(data) < 8 {
-		return nil, fmt.Errorf("tiff: short header: %w", extract.ErrCorrupt)
+		return nil, fmt.Errorf("tiff: short header: %w", source.ErrCorrupt)
 	}
 	bo := tiffByteOrder(data)
 	if bo == nil {
-		return nil, fmt.Errorf("tiff: bad byte order: %w", extract.ErrCorrupt)
+		return nil, fmt.Errorf("tiff: bad byte order: %w", source.ErrCorrupt)
 	}
 	if bo.Uint16(data[2:4]) != 42 {
 		// 43 is BigTIFF, which the decoder does not read.
-		return nil, fmt.Errorf("tiff: version %d: %w", bo.Uint16(data[2:4]), extract.ErrUnsupported)
+		return nil, fmt.Errorf("tiff: version %d: %w", bo.Uint16(data[2:4]), source.ErrUnsupported)
 	}
 	var offs []uint32
 	seen := map[uint32]bool{}
@@ -184,10 +185,10 @@ func tiffIFDs(data []byte) ([]uint32, error) {
 			if len(offs) > 0 {
 				break // a dangling last link; the pages before it are fine
 			}
-			return nil, fmt.Errorf("tiff: IFD offset %d out of range: %w", off, extract.ErrCorrupt)
+			return nil, fmt.Errorf("tiff: IFD offset %d out of range: %w", off, source.ErrCorrupt)
 		}
 		if len(offs) >= maxTIFFFrames {
-			return nil, fmt.Errorf("tiff: more than %d pages: %w", maxTIFFFrames, extract.ErrTooLarge)
+			return nil, fmt.Errorf("tiff: more than %d pages: %w", maxTIFFFrames, source.ErrTooLarge)
 		}
 		seen[off] = true
 		offs = append(offs, off)
@@ -199,7 +200,7 @@ func tiffIFDs(data []byte) ([]uint32, error) {
 		off = bo.Uint32(data[next:])
 	}
 	if len(offs) == 0 {
-		return nil, fmt.Errorf("tiff: no pages: %w", extract.ErrCorrupt)
+		return nil, fmt.Errorf("tiff: no pages: %w", source.ErrCorrupt)
 	}
 	return offs, nil
 }

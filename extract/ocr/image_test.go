@@ -10,8 +10,9 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
-	"passbook/extract"
 	"testing"
+
+	"passbook/extract/source"
 )
 
 // gopherWebP is golang.org/x/image's testdata/gopher-doc.1bpp.lossless.webp
@@ -185,11 +186,11 @@ func TestImageBadInput(t *testing.T) {
 		data []byte
 		want error
 	}{
-		{"tiff first IFD out of range", badOff, extract.ErrCorrupt},
-		{"png bomb", bomb, extract.ErrTooLarge},
-		{"truncated png", truncated, extract.ErrCorrupt},
-		{"bigtiff", []byte("II+\x00\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), extract.ErrUnsupported},
-		{"not an image", []byte("hello, world"), extract.ErrUnsupported},
+		{"tiff first IFD out of range", badOff, source.ErrCorrupt},
+		{"png bomb", bomb, source.ErrTooLarge},
+		{"truncated png", truncated, source.ErrCorrupt},
+		{"bigtiff", []byte("II+\x00\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), source.ErrUnsupported},
+		{"not an image", []byte("hello, world"), source.ErrUnsupported},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -199,8 +200,8 @@ func TestImageBadInput(t *testing.T) {
 			}
 		})
 	}
-	if _, err := PageCount(badOff); !errors.Is(err, extract.ErrCorrupt) {
-		t.Errorf("PageCount(bad offset) = %v, want extract.ErrCorrupt", err)
+	if _, err := PageCount(badOff); !errors.Is(err, source.ErrCorrupt) {
+		t.Errorf("PageCount(bad offset) = %v, want source.ErrCorrupt", err)
 	}
 }
 

@@ -8,7 +8,7 @@
 // page tree, not by its /Count. Decoded streams are capped (Caps): the
 // link step wraps MuPDF's Flate and LZW decoders and its content-stream
 // opener (-Wl,--wrap) with a counting stream, so a few KB that inflate to
-// a gigabyte fail with extract.ErrTooLarge in a fraction of a second. And
+// a gigabyte fail with source.ErrTooLarge in a fraction of a second. And
 // MuPDF contexts are reused: a worker process builds one and keeps it,
 // with a fresh document for each job.
 package pdf
@@ -33,7 +33,6 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"passbook/extract"
 	"passbook/extract/source"
 
 	// go-fitz links the static MuPDF libraries that mupdf.c calls into.
@@ -45,7 +44,7 @@ const maxRenderPixels = 150_000_000
 
 // Caps bound what one document may expand to when its compressed streams
 // are decoded. Past one of them, the operation under way fails with
-// extract.ErrTooLarge.
+// source.ErrTooLarge.
 type Caps struct {
 	// Stream bounds each Flate or LZW stream's decoded bytes.
 	Stream int64
@@ -104,11 +103,11 @@ type Doc struct {
 }
 
 // Open opens a PDF from memory. A document that needs a password and was
-// given none or a wrong one fails with extract.ErrPassword; one MuPDF cannot
-// read fails with extract.ErrCorrupt.
+// given none or a wrong one fails with source.ErrPassword; one MuPDF cannot
+// read fails with source.ErrCorrupt.
 func Open(data []byte, password string) (*Doc, error) {
 	if len(data) == 0 {
-		return nil, extract.ErrCorrupt
+		return nil, source.ErrCorrupt
 	}
 	var cerr C.int
 	var msg [256]C.char
@@ -118,13 +117,13 @@ func Open(data []byte, password string) (*Doc, error) {
 	if d == nil {
 		switch cerr {
 		case C.PB_ERR_PASSWORD:
-			return nil, extract.ErrPassword
+			return nil, source.ErrPassword
 		case C.PB_ERR_NOMEM:
-			return nil, fmt.Errorf("open pdf: %w", extract.ErrLimit)
+			return nil, fmt.Errorf("open pdf: %w", source.ErrLimit)
 		case C.PB_ERR_BOMB, C.PB_ERR_TOO_LARGE:
-			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), extract.ErrTooLarge)
+			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), source.ErrTooLarge)
 		default:
-			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), extract.ErrCorrupt)
+			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), source.ErrCorrupt)
 		}
 	}
 	return &Doc{d: d, pages: int(C.pb_page_count(d))}, nil
@@ -149,11 +148,11 @@ func (p *Doc) Inflated() int64 { return int64(C.pb_inflated(p.d)) }
 func pageError(what string, page int, rc C.int, msg *C.char) error {
 	switch rc {
 	case C.PB_ERR_BOMB:
-		return fmt.Errorf("%s %d: %s: %w", what, page+1, C.GoString(msg), extract.ErrTooLarge)
+		return fmt.Errorf("%s %d: %s: %w", what, page+1, C.GoString(msg), source.ErrTooLarge)
 	case C.PB_ERR_TOO_LARGE:
-		return fmt.Errorf("%s %d: %w", what, page+1, extract.ErrTooLarge)
+		return fmt.Errorf("%s %d: %w", what, page+1, source.ErrTooLarge)
 	}
-	return fmt.Errorf("%s %d: %s: %w", what, page+1, C.GoString(msg), extract.ErrCorrupt)
+	return fmt.Errorf("%s %d: %s: %w", what, page+1, C.GoString(msg), source.ErrCorrupt)
 }
 
 // rawChar is one character from MuPDF's structured text.
@@ -167,7 +166,7 @@ type rawChar struct {
 func (p *Doc) Words(page int) (source.Page, error) {
 	pg := source.Page{Number: page + 1}
 	if page < 0 || page >= p.pages {
-		return pg, fmt.Errorf("page %d: %w", page+1, extract.ErrCorrupt)
+		return pg, fmt.Errorf("page %d: %w", page+1, source.ErrCorrupt)
 	}
 	var out *C.pb_char
 	var n C.int
@@ -363,7 +362,7 @@ func infoDate(s string) (time.Time, bool) {
 // PageSize is page's (0-based) width and height in points.
 func (p *Doc) PageSize(page int) (w, h float64, err error) {
 	if page < 0 || page >= p.pages {
-		return 0, 0, fmt.Errorf("page %d: %w", page+1, extract.ErrCorrupt)
+		return 0, 0, fmt.Errorf("page %d: %w", page+1, source.ErrCorrupt)
 	}
 	var cw, ch C.float
 	var msg [256]C.char
@@ -376,7 +375,7 @@ func (p *Doc) PageSize(page int) (w, h float64, err error) {
 // RenderGray renders page (0-based) at dpi straight into an 8-bit grey image.
 func (p *Doc) RenderGray(page int, dpi float64) (*image.Gray, error) {
 	if page < 0 || page >= p.pages {
-		return nil, fmt.Errorf("page %d: %w", page+1, extract.ErrCorrupt)
+		return nil, fmt.Errorf("page %d: %w", page+1, source.ErrCorrupt)
 	}
 	var out *C.uchar
 	var w, h, stride C.int

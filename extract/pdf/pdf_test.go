@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"passbook/extract"
 	"passbook/extract/pdf/hostile"
+	"passbook/extract/source"
 )
 
 // pageText is the text of a page's words, joined by spaces.
@@ -64,7 +64,7 @@ func TestPageCountWalksTree(t *testing.T) {
 					t.Errorf("page %d reads %q, want %q", page+1, got, want)
 				}
 			}
-			if _, err := d.Words(tc.pages); !errors.Is(err, extract.ErrCorrupt) {
+			if _, err := d.Words(tc.pages); !errors.Is(err, source.ErrCorrupt) {
 				t.Errorf("page %d of %d: %v, want ErrCorrupt", tc.pages+1, tc.pages, err)
 			}
 		})
@@ -89,7 +89,7 @@ func TestPageTreeBounds(t *testing.T) {
 				d.Close()
 				t.Fatalf("opened, with %d pages", d.PageCount())
 			}
-			if !errors.Is(err, extract.ErrTooLarge) || !strings.Contains(err.Error(), tc.want) {
+			if !errors.Is(err, source.ErrTooLarge) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want ErrTooLarge saying %q", err, tc.want)
 			}
 		})
@@ -111,7 +111,7 @@ func TestInflateCap(t *testing.T) {
 	_, err = d.Words(0)
 	inflated := d.Inflated()
 	d.Close()
-	if !errors.Is(err, extract.ErrTooLarge) || !strings.Contains(err.Error(), "content expands past 32 MB") {
+	if !errors.Is(err, source.ErrTooLarge) || !strings.Contains(err.Error(), "content expands past 32 MB") {
 		t.Errorf("page 1 of a %d-byte flate bomb: %v, want ErrTooLarge for the page's content", len(bomb), err)
 	}
 	if limit := caps.DocBase + caps.DocPerPage; inflated > limit {
@@ -122,7 +122,7 @@ func TestInflateCap(t *testing.T) {
 	if d, err := Open(probe, ""); err == nil {
 		d.Close()
 		t.Errorf("opened a catalog behind a gigabyte")
-	} else if !errors.Is(err, extract.ErrTooLarge) || !strings.Contains(err.Error(), "compressed stream expands past 128 MB") {
+	} else if !errors.Is(err, source.ErrTooLarge) || !strings.Contains(err.Error(), "compressed stream expands past 128 MB") {
 		t.Errorf("catalog behind a gigabyte: %v, want ErrTooLarge for a compressed stream", err)
 	}
 
@@ -163,7 +163,7 @@ func TestDocumentCap(t *testing.T) {
 	for page := 1; page < 4 && failed == nil; page++ {
 		_, failed = d.Words(page)
 	}
-	if !errors.Is(failed, extract.ErrTooLarge) || !strings.Contains(failed.Error(), "the document expands past 3 MB") {
+	if !errors.Is(failed, source.ErrTooLarge) || !strings.Contains(failed.Error(), "the document expands past 3 MB") {
 		t.Errorf("four pages of 1.8 MB decoded each against a 3 MB document cap: %v, want ErrTooLarge for the document", failed)
 	}
 }

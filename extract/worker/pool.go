@@ -17,6 +17,7 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/source"
 )
 
 // Config sets up a Pool.
@@ -139,7 +140,7 @@ func (p *Pool) Convert(ctx context.Context, data []byte, opts extract.Options) (
 	}
 	var res ledger.Result
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("worker sent a result that does not decode: %v: %w", err, extract.ErrCrashed)
+		return nil, fmt.Errorf("worker sent a result that does not decode: %v: %w", err, source.ErrCrashed)
 	}
 	return &res, nil
 }
@@ -159,33 +160,33 @@ func (p *Pool) convert(ctx context.Context, data []byte, opts extract.Options) (
 		return nil, Summary{}, err
 	}
 	if m.Result == nil || len(m.Result.raw) == 0 || m.Summary == nil {
-		return nil, Summary{}, fmt.Errorf("worker sent no result: %w", extract.ErrCrashed)
+		return nil, Summary{}, fmt.Errorf("worker sent no result: %w", source.ErrCrashed)
 	}
 	return m.Result.raw, *m.Summary, nil
 }
 
 // Probe reads a document's type and page count in a worker.
-func (p *Pool) Probe(ctx context.Context, data []byte, password string) (extract.Info, error) {
+func (p *Pool) Probe(ctx context.Context, data []byte, password string) (source.Info, error) {
 	m, err := p.do(ctx, request{Op: "probe", Password: password}, data, nil)
 	if err != nil {
-		return extract.Info{}, err
+		return source.Info{}, err
 	}
 	if m.Info == nil {
-		return extract.Info{}, fmt.Errorf("worker sent no info: %w", extract.ErrCrashed)
+		return source.Info{}, fmt.Errorf("worker sent no info: %w", source.ErrCrashed)
 	}
 	return *m.Info, nil
 }
 
 // RenderPage draws page (from 1) of a document width pixels wide (0: the
 // engine's default) as a PNG, in a worker, with the page's size in points.
-// A page or width the document cannot give fails with extract.ErrNoPage.
-func (p *Pool) RenderPage(ctx context.Context, data []byte, password string, page, width int) (extract.Rendered, error) {
+// A page or width the document cannot give fails with source.ErrNoPage.
+func (p *Pool) RenderPage(ctx context.Context, data []byte, password string, page, width int) (source.Rendered, error) {
 	m, err := p.do(ctx, request{Op: "render", Password: password, Page: page, Width: width}, data, nil)
 	if err != nil {
-		return extract.Rendered{}, err
+		return source.Rendered{}, err
 	}
 	if m.Image == nil {
-		return extract.Rendered{}, fmt.Errorf("worker sent no image: %w", extract.ErrCrashed)
+		return source.Rendered{}, fmt.Errorf("worker sent no image: %w", source.ErrCrashed)
 	}
 	return *m.Image, nil
 }
@@ -479,17 +480,17 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 		return message{}, ctx.Err()
 	case late:
 		w.why = "wall clock"
-		return message{}, fmt.Errorf("%s took longer than %s: %w", req.Op, budget.Round(time.Second), extract.ErrLimit)
+		return message{}, fmt.Errorf("%s took longer than %s: %w", req.Op, budget.Round(time.Second), source.ErrLimit)
 	}
 	var ee *exec.ExitError
 	if errors.As(w.waitErr, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && (ws.Signaled() && ws.Signal() == syscall.SIGXCPU || ws.Exited() && ws.ExitStatus() == exitCPU) {
 			w.why = "cpu limit"
-			return message{}, fmt.Errorf("%s used more than %ds of CPU: %w", req.Op, req.Limits.CPUSeconds, extract.ErrLimit)
+			return message{}, fmt.Errorf("%s used more than %ds of CPU: %w", req.Op, req.Limits.CPUSeconds, source.ErrLimit)
 		}
 	}
 	w.why = "crashed"
-	return message{}, fmt.Errorf("%w (%v; %s)", extract.ErrCrashed, w.waitErr, bytes.TrimSpace(w.stderr.Bytes()))
+	return message{}, fmt.Errorf("%w (%v; %s)", source.ErrCrashed, w.waitErr, bytes.TrimSpace(w.stderr.Bytes()))
 }
 
 // exchange writes the job and reads lines until the final one. An error

@@ -23,14 +23,15 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/source"
 )
 
 // Engine is what a child process runs: extract/engine's Engine, or a small
 // stand-in in tests.
 type Engine interface {
-	Probe(data []byte, password string) (extract.Info, error)
+	Probe(data []byte, password string) (source.Info, error)
 	Convert(data []byte, opts extract.Options) (*ledger.Result, error)
-	RenderPage(data []byte, password string, page, width int) (extract.Rendered, error)
+	RenderPage(data []byte, password string, page, width int) (source.Rendered, error)
 }
 
 // Releaser is an Engine that can give memory it holds but does not need
@@ -97,15 +98,15 @@ type request struct {
 // message is one line the child writes: progress, then a result (with its
 // summary) or an error, with the worker's resident memory as the job ended.
 type message struct {
-	Done    int               `json:"done,omitempty"`
-	Total   int               `json:"total,omitempty"`
-	Result  *result           `json:"result,omitempty"`
-	Summary *Summary          `json:"summary,omitempty"`
-	Info    *extract.Info     `json:"info,omitempty"`
-	Image   *extract.Rendered `json:"image,omitempty"`
-	Code    string            `json:"code,omitempty"`
-	Error   string            `json:"error,omitempty"`
-	RSS     int64             `json:"rss,omitempty"`
+	Done    int              `json:"done,omitempty"`
+	Total   int              `json:"total,omitempty"`
+	Result  *result          `json:"result,omitempty"`
+	Summary *Summary         `json:"summary,omitempty"`
+	Info    *source.Info     `json:"info,omitempty"`
+	Image   *source.Rendered `json:"image,omitempty"`
+	Code    string           `json:"code,omitempty"`
+	Error   string           `json:"error,omitempty"`
+	RSS     int64            `json:"rss,omitempty"`
 }
 
 // Summary is what the caller of a conversion learns without decoding its
@@ -136,12 +137,12 @@ func (m message) final() bool {
 
 // errorCodes carries sentinel errors across the process boundary.
 var errorCodes = map[string]error{
-	"password":    extract.ErrPassword,
-	"corrupt":     extract.ErrCorrupt,
-	"unsupported": extract.ErrUnsupported,
-	"too_large":   extract.ErrTooLarge,
-	"limit":       extract.ErrLimit,
-	"no_page":     extract.ErrNoPage,
+	"password":    source.ErrPassword,
+	"corrupt":     source.ErrCorrupt,
+	"unsupported": source.ErrUnsupported,
+	"too_large":   source.ErrTooLarge,
+	"limit":       source.ErrLimit,
+	"no_page":     source.ErrNoPage,
 }
 
 // childError is an error the child reported: its own text, and the
@@ -157,7 +158,7 @@ func (e *childError) Unwrap() error { return e.sentinel }
 func (m message) err() error {
 	sentinel, ok := errorCodes[m.Code]
 	if !ok {
-		sentinel = extract.ErrCorrupt
+		sentinel = source.ErrCorrupt
 	}
 	text := m.Error
 	if text == "" {

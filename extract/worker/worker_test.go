@@ -19,6 +19,7 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/source"
 )
 
 // TestMain lets the test binary be the worker child, serving fakeEngine,
@@ -48,11 +49,11 @@ var (
 	released atomic.Int32
 )
 
-func (fakeEngine) Probe(data []byte, password string) (extract.Info, error) {
+func (fakeEngine) Probe(data []byte, password string) (source.Info, error) {
 	if err := act(string(data)); err != nil {
-		return extract.Info{}, err
+		return source.Info{}, err
 	}
-	return extract.Info{Kind: strconv.Itoa(os.Getpid()), PageCount: 1 + int(released.Load())}, nil
+	return source.Info{Kind: strconv.Itoa(os.Getpid()), PageCount: 1 + int(released.Load())}, nil
 }
 
 func (fakeEngine) ReleaseMemory() { released.Add(1) }
@@ -75,11 +76,11 @@ func (fakeEngine) Convert(data []byte, opts extract.Options) (*ledger.Result, er
 	return &ledger.Result{PageCount: 1}, nil
 }
 
-func (fakeEngine) RenderPage(data []byte, password string, page, width int) (extract.Rendered, error) {
+func (fakeEngine) RenderPage(data []byte, password string, page, width int) (source.Rendered, error) {
 	if page != 1 {
-		return extract.Rendered{}, fmt.Errorf("page %d of 1: %w", page, extract.ErrNoPage)
+		return source.Rendered{}, fmt.Errorf("page %d of 1: %w", page, source.ErrNoPage)
 	}
-	return extract.Rendered{PNG: []byte(fmt.Sprintf("png %d", width)), Width: 595.5, Height: 842}, nil
+	return source.Rendered{PNG: []byte(fmt.Sprintf("png %d", width)), Width: 595.5, Height: 842}, nil
 }
 
 func act(s string) error {
@@ -88,7 +89,7 @@ func act(s string) error {
 	}
 	switch s {
 	case "fail":
-		return fmt.Errorf("the engine's own words: %w", extract.ErrPassword)
+		return fmt.Errorf("the engine's own words: %w", source.ErrPassword)
 	case "crash":
 		os.Stderr.WriteString("dying on purpose")
 		os.Exit(3)
@@ -151,13 +152,13 @@ func TestPoolChildErrorsKeepTheirText(t *testing.T) {
 	p := testPool(t, nil)
 	before := pid(t, p)
 	_, err := p.Convert(context.Background(), []byte("fail"), extract.Options{})
-	if !errors.Is(err, extract.ErrPassword) || err.Error() != "the engine's own words: "+extract.ErrPassword.Error() {
+	if !errors.Is(err, source.ErrPassword) || err.Error() != "the engine's own words: "+source.ErrPassword.Error() {
 		t.Errorf("err = %q, want the child's own text wrapping ErrPassword", err)
 	}
 	if after := pid(t, p); after != before {
 		t.Errorf("a job that failed cleanly replaced its worker (%s, then %s)", before, after)
 	}
-	if _, err := p.RenderPage(context.Background(), []byte("ok"), "", 2, 0); !errors.Is(err, extract.ErrNoPage) {
+	if _, err := p.RenderPage(context.Background(), []byte("ok"), "", 2, 0); !errors.Is(err, source.ErrNoPage) {
 		t.Errorf("render of a missing page: err = %v, want ErrNoPage", err)
 	}
 	img, err := p.RenderPage(context.Background(), []byte("ok"), "", 1, 640)
@@ -180,12 +181,12 @@ func TestPoolFailures(t *testing.T) {
 		doc  string
 		want error
 	}{
-		{"child dies", nil, "crash", extract.ErrCrashed},
-		{"child hangs past the wall clock", short, "hang", extract.ErrLimit},
+		{"child dies", nil, "crash", source.ErrCrashed},
+		{"child hangs past the wall clock", short, "hang", source.ErrLimit},
 		{"budget grows with pages", short, "pages 3 200ms", nil},
-		{"budget capped", short, "pages 20 100ms", extract.ErrLimit},
-		{"cpu limit", func(c *Config) { c.Limits.CPUSeconds = 1 }, "spin", extract.ErrLimit},
-		{"memory cap", func(c *Config) { c.Limits.MemoryBytes = 512 << 20 }, "alloc", extract.ErrCrashed},
+		{"budget capped", short, "pages 20 100ms", source.ErrLimit},
+		{"cpu limit", func(c *Config) { c.Limits.CPUSeconds = 1 }, "spin", source.ErrLimit},
+		{"memory cap", func(c *Config) { c.Limits.MemoryBytes = 512 << 20 }, "alloc", source.ErrCrashed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -194,7 +195,7 @@ func TestPoolFailures(t *testing.T) {
 			if !errors.Is(err, tt.want) && !(tt.want == nil && err == nil) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
-			if tt.want == extract.ErrCrashed && !strings.Contains(err.Error(), "dying on purpose") && tt.doc == "crash" {
+			if tt.want == source.ErrCrashed && !strings.Contains(err.Error(), "dying on purpose") && tt.doc == "crash" {
 				t.Errorf("crash error %q does not carry the child's stderr", err)
 			}
 			if tt.doc == "spin" && !strings.Contains(err.Error(), "CPU") {

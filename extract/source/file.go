@@ -1,0 +1,78 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+)
+
+// Sentinel errors a conversion can end with. The worker protocol carries
+// them across the process boundary by Code.
+var (
+	// ErrPassword means the PDF is encrypted and no (or a wrong) password was given.
+	ErrPassword = errors.New("the PDF is password-protected and no correct password was given")
+	// ErrCorrupt means the file claims a known type but cannot be read as one.
+	ErrCorrupt = errors.New("the file is damaged or not a readable document")
+	// ErrUnsupported means the bytes are of no type Passbook reads.
+	ErrUnsupported = errors.New("unsupported file type: upload a PDF, PNG, JPEG, TIFF or WebP")
+	// ErrTooLarge means the document exceeds a page or pixel limit.
+	ErrTooLarge = errors.New("the document is too large to convert")
+	// ErrLimit means the conversion ran out of its time or memory allowance.
+	ErrLimit = errors.New("the conversion ran out of time or memory")
+	// ErrNoPage means a page render asked for a page or width the document
+	// cannot give: the caller's mistake, not the file's.
+	ErrNoPage = errors.New("no such page, or a width out of range")
+	// ErrCrashed means the converter process died on the document (a crash in
+	// the C libraries, or a resource limit the kernel enforced).
+	ErrCrashed = errors.New("the converter stopped on this file: it may be damaged or hostile")
+)
+
+// MaxPages bounds the pages (or image frames) of one document.
+const MaxPages = 2000
+
+// Info is what a probe learns about a document without converting it.
+type Info struct {
+	// Kind is "pdf", "png", "jpeg", "tiff" or "webp".
+	Kind string `json:"kind"`
+	// PageCount is the number of pages (frames for images).
+	PageCount int `json:"page_count"`
+}
+
+// Rendered is a page drawn for a person to look at.
+type Rendered struct {
+	// PNG is the image, grey.
+	PNG []byte `json:"png"`
+	// Width and Height are the page's size in PDF points, the unit of
+	// Transaction.Box, so a viewer can place boxes on the image.
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Width bounds of a rendered page, in pixels; 0 asks for the default.
+const (
+	MinRenderWidth     = 100
+	MaxRenderWidth     = 3000
+	DefaultRenderWidth = 1200
+)
+
+// Sniff names the type of data from its first bytes: "pdf", "png", "jpeg",
+// "tiff", "webp", or "" when it is none of them.
+func Sniff(data []byte) string {
+	head := data
+	if len(head) > 1024 {
+		head = head[:1024]
+	}
+	switch {
+	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
+		return "png"
+	case bytes.HasPrefix(data, []byte{0xFF, 0xD8, 0xFF}):
+		return "jpeg"
+	case bytes.HasPrefix(data, []byte("II*\x00")), bytes.HasPrefix(data, []byte("MM\x00*")):
+		return "tiff"
+	case len(data) >= 12 && bytes.Equal(data[:4], []byte("RIFF")) && bytes.Equal(data[8:12], []byte("WEBP")):
+		return "webp"
+	case bytes.Contains(head, []byte("%PDF-")):
+		// Some writers put junk before the header; readers accept it within the first KiB.
+		return "pdf"
+	}
+	return ""
+}
