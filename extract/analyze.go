@@ -158,14 +158,17 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 	st := statement(order)
 	// Two readings of numeric dates may both run in order ("03/01, 03/03");
 	// then the one that keeps the dates inside the printed period wins.
-	// Rows that print no year may also be the month and day of a
-	// year-first document (Korean "12. 6." under "25. 12. 5. – 26. 1. 4.").
+	// Rows that print no year, or a two-digit one last, may also be those
+	// of a year-first document (Korean "12. 6." under "25. 12. 5. –
+	// 26. 1. 4.", "22. 8. 11." under "22. 8. 1. – 22. 8. 31.").
 	if order == cells.OrderDMY || order == cells.OrderMDY {
 		others := []cells.DateOrder{cells.OrderMDY}
 		if order == cells.OrderMDY {
 			others = []cells.DateOrder{cells.OrderDMY}
 		}
-		if !slices.ContainsFunc(toks, func(t cells.DateToken) bool { return t.Named || t.N != 2 || t.Parts[0] > 12 }) {
+		if !slices.ContainsFunc(toks, func(t cells.DateToken) bool {
+			return t.Named || t.N == 2 && t.Parts[0] > 12 || t.N == 3 && t.YearDigits != 2
+		}) {
 			others = append(others, cells.OrderYMD)
 		}
 		for _, other := range others {

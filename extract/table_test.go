@@ -628,6 +628,25 @@ func TestAnalyzeMonthDayUnderYearFirstPeriod(t *testing.T) {
 	})
 }
 
+// Rows that print a two-digit year last ("22. 8. 11.") under a period
+// printed year first ("22. 8. 1. - 22. 8. 31.", Korean's short pattern)
+// read year first too: only so do they fall inside the period.
+func TestAnalyzeTwoDigitYearFirstRows(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Period: 22. 8. 1. - 22. 8. 31.")},
+		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
+		[]cellAt{at(10, "Date"), at(80, "Details"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
+		[]cellAt{at(10, "22. 8. 11."), at(80, "Shop"), rat(380, "10.00"), rat(560, "90.00")},
+		[]cellAt{at(10, "22. 8. 24."), at(80, "Salary"), rat(470, "60.00"), rat(560, "150.00")},
+		[]cellAt{at(10, "22. 8. 30."), at(80, "Rent"), rat(380, "50.00"), rat(560, "100.00")},
+	)})
+	checkTxs(t, res, []string{
+		"2022-08-11|Shop||10.00|90.00",
+		"2022-08-24|Salary|60.00||150.00",
+		"2022-08-30|Rent||50.00|100.00",
+	})
+}
+
 // A section's title set just above the table's heading ("Payments and
 // credits" over "Posting Date Details Amount") is no line of the heading,
 // though it holds heading words: the table keeps its description column.
