@@ -883,6 +883,24 @@ func TestAnalyzeDateWrappedAfterWord(t *testing.T) {
 	})
 }
 
+// A row with two date cells, a posting and a value date, both wrapped
+// before their month ("2022 ж. 03" over "там."): both join, and neither
+// leaves words in the description.
+func TestAnalyzeTwoDateCellsWrapped(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Opening balance"), rat(560, "100,00")},
+		[]cellAt{at(10, "Data"), at(80, "Valuta"), at(150, "Concepto"), rat(400, "Debe"), rat(480, "Haber"), rat(560, "Saldo")},
+		[]cellAt{at(10, "2023 ж. 02"), at(80, "2023 ж. 03"), at(150, "Shop Lidl"), rat(400, "10,00"), rat(560, "90,00")},
+		[]cellAt{at(10, "там."), at(80, "там.")},
+		[]cellAt{at(10, "2023 ж. 04"), at(80, "2023 ж. 05"), at(150, "Salary"), rat(480, "60,00"), rat(560, "150,00")},
+		[]cellAt{at(10, "там."), at(80, "там.")},
+	)})
+	checkTxs(t, res, []string{
+		"2023-08-02|Shop Lidl||10.00|90.00",
+		"2023-08-04|Salary|60.00||150.00",
+	})
+}
+
 // Rows whose cells are centred on their line, one of them split by the
 // page break: its second line opens the next page above the lines of the
 // next row's cell, which overlap that row's line. It is the split row's.
