@@ -573,6 +573,11 @@ func cutAtAccountNames(segs []tables.Segment) []tables.Segment {
 			out = append(out, part)
 			sg.Cont = true
 			start = i + 1 + next
+			// The first row's description may stand above its line where
+			// the row's cells are centred on it: lines reaching into its band.
+			for start > i+1 && start < len(sg.Lines) && sg.Lines[start-1].Page == sg.Lines[start].Page && sg.Lines[start-1].Y1 > sg.Lines[start].Y0 {
+				start--
+			}
 			i = start - 1
 		}
 		if sg.Lines = sg.Lines[start:]; len(sg.Lines) > 0 || start == 0 {
