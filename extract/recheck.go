@@ -67,7 +67,7 @@ func Recheck(orig []ledger.Transaction, txs []ledger.Transaction, st *ledger.Sta
 // the arithmetic's proof with the reading's doubts kept from was. Its
 // breaks are positions in idx.
 func recheckChain(txs []ledger.Transaction, idx []int, opening, closing *decimal.Decimal, was ledger.Proof) ledger.Proof {
-	p := ledger.Proof{Restarted: was.Restarted, RestatedOpening: was.RestatedOpening, Dropped: was.Dropped,
+	p := ledger.Proof{Restarted: was.Restarted, RestatedOpening: was.RestatedOpening, Dropped: was.Dropped, Unread: was.Unread,
 		OCR: was.OCR, YearAssumed: was.YearAssumed, CardByLayout: was.CardByLayout, Card: was.Card, DateGuessed: was.DateGuessed, CardNamedOnce: was.CardNamedOnce, KindOpen: was.KindOpen}
 	r := reading.Reading{Card: was.Card}
 	prev, have := decimal.Zero, opening != nil

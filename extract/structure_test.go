@@ -1015,3 +1015,24 @@ func TestCentredFirstRowAfterAccountName(t *testing.T) {
 		"2025-03-20|Raikørkpim Netflix|40.00||100.00",
 	})
 }
+
+// Rows under a date no pattern reads ("12 zork") print their movements
+// and balances in the table's columns: they are left out, and though the
+// rows read agree with their balances, the statement is not ok, since it
+// lost rows the arithmetic of the others cannot vouch for.
+func TestRowsUnderUnreadDatesAreNoProof(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Date"), at(80, "Details"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
+		[]cellAt{at(10, "12 zork"), at(80, "Shop"), rat(380, "10.00"), rat(560, "90.00")},
+		[]cellAt{at(10, "13 zork"), at(80, "Cafe"), rat(380, "5.00"), rat(560, "85.00")},
+		[]cellAt{at(10, "02/01/2024"), at(80, "Salary"), rat(470, "60.00"), rat(560, "145.00")},
+		[]cellAt{at(10, "03/01/2024"), at(80, "Rent"), rat(380, "50.00"), rat(560, "95.00")},
+		[]cellAt{at(10, "04/01/2024"), at(80, "Refund"), rat(470, "5.00"), rat(560, "100.00")},
+	)})
+	if len(res.Transactions) != 3 {
+		t.Fatalf("transactions %+v: want the three dated rows", res.Transactions)
+	}
+	if r := res.Statement.Reconciliation; r.Status != ledger.ReconcileUnverified || res.Statement.Proof.Unread != 2 {
+		t.Errorf("reconciliation %+v, proof %+v: want unverified, 2 rows unread", r, res.Statement.Proof)
+	}
+}

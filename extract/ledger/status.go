@@ -145,6 +145,9 @@ type Proof struct {
 	// Dropped counts dated lines with amounts after the closing balance
 	// that were not read as transactions.
 	Dropped int `json:"dropped,omitempty"`
+	// Unread counts the lines of a table that print a movement in its
+	// money columns under a date no pattern reads: rows the reading lost.
+	Unread int `json:"unread,omitempty"`
 	// OCR: the rows were recognised from images.
 	OCR bool `json:"ocr,omitempty"`
 	// Corrections counts the misreads the running balance corrected.
@@ -241,6 +244,8 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		// account's, or a second statement's, that the balances do not
 		// account for.
 		return unverified("the balances agree, but %d dated line(s) with amounts after the closing balance were not read as transactions; check whether they are", p.Dropped)
+	case p.Unread > 0:
+		return unverified("the balances of the rows read agree, but %d line(s) print amounts under a date that could not be read and were not read as transactions; check them", p.Unread)
 	case guessed > 0:
 		// A row whose direction nothing told was read as money out: the
 		// balances after it may agree, but nothing proves that row.

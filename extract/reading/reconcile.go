@@ -743,6 +743,11 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		lexicon.HasPhrase(lexicon.FoldLabel(txs[0].Description), lexicon.Vocab().BalanceTitles)
 	proof.Restarted = lastRestart >= 0
 	proof.Dropped = dropped
+	for _, m := range markers {
+		if m.Kind == "unread" {
+			proof.Unread++
+		}
+	}
 	st.Proof = proof
 	rec := ledger.Judge(txs, proof, st.ClosingBalance != nil)
 	st.Reconciliation = rec

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"passbook/extract/cells"
 	"passbook/extract/explain"
@@ -117,7 +118,7 @@ type Row struct {
 
 // marker is a balance the table prints outside transactions.
 type Marker struct {
-	Kind  string // "opening", "closing" or "total"
+	Kind  string // "opening", "closing", "total" or "unread"
 	Val   decimal.Decimal
 	After int // number of rows read before it
 	// cells are a totals line's sums, each under its money column
@@ -648,9 +649,16 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 				texts = append(texts, descLine{l: l, text: text})
 			}
 		default:
-			if len(amounts) == 0 && text != "" && !inDateColumn(seg, l, dl) && !allHeadings(l) {
+			switch {
+			case len(amounts) == 0 && text != "" && !inDateColumn(seg, l, dl) && !allHeadings(l):
 				texts = append(texts, descLine{l: l, text: text})
-			} else {
+			case unreadDate(seg, l, dl, amounts):
+				// A movement under a date that no pattern reads ("12 дец"):
+				// a row the reading lost, which the arithmetic of the rows
+				// read cannot vouch for.
+				x.Printf("  left out %s: figures in the money columns under a date that could not be read", explain.LineRef(l))
+				markers = append(markers, Marker{Kind: "unread", After: len(rows)})
+			default:
 				x.Printf("  left out %s: no date, no movement, and not a description's line", explain.LineRef(l))
 			}
 			cur = -1
@@ -1277,6 +1285,22 @@ func inDateColumn(seg *Segment, l *layout.Line, dl int) bool {
 	lb := seg.Labels[dl]
 	x := l.Words[0].X0
 	return x >= lo && x < lb.X1+2 && labelAt(seg.Labels, x) == dl
+}
+
+// unreadDate reports a line left out of the rows that starts where the
+// table's dates stand with a number and a word in one cell ("12 дец"),
+// which no pattern reads as a date, and prints a movement in its money
+// columns: a row whose date no pattern reads.
+func unreadDate(seg *Segment, l *layout.Line, dl int, amounts []Cell) bool {
+	if len(l.Toks) == 0 || l.Toks[0].Kind == layout.TokDate || !cells.IsDigitAt(l.Words[0].Text, 0) {
+		return false
+	}
+	letters := func(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
+	if !letters(l.Words[0].Text) && (len(l.Words) < 2 || layout.Apart(l.Words[1].X0-l.Words[0].X1, l.Height()) || !letters(l.Words[1].Text)) {
+		return false
+	}
+	atDates := inDateColumn(seg, l, dl) || seg.dateX > 0 && atDateColumn(&l.Toks[0], seg.dateX)
+	return atDates && slices.ContainsFunc(amounts, func(c Cell) bool { return c.Role.IsMoney() && c.Role != lexicon.RoleBalance })
 }
 
 // underDateHeading reports a line that starts under one of the segment's

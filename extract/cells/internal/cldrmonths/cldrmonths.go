@@ -58,6 +58,7 @@ import (
 	"github.com/go-playground/locales/sk"
 	"github.com/go-playground/locales/sl"
 	"github.com/go-playground/locales/sq"
+	"github.com/go-playground/locales/sr"
 	"github.com/go-playground/locales/sr_Latn"
 	"github.com/go-playground/locales/sv"
 	"github.com/go-playground/locales/sw"
@@ -74,7 +75,7 @@ func languages() []locales.Translator {
 		af.New(), az_Latn.New(), be.New(), bg.New(), ca.New(), cs.New(), cy.New(), da.New(), de.New(), el.New(), en.New(),
 		es.New(), es_PE.New(), et.New(), eu.New(), fi.New(), fil.New(), fr.New(), ga.New(), gl.New(), hr.New(), hu.New(),
 		id.New(), is.New(), it.New(), kk.New(), lt.New(), lv.New(), mk.New(), ms.New(), mt.New(), nb.New(), nl.New(),
-		pl.New(), pt.New(), ro.New(), ru.New(), sk.New(), sl.New(), sq.New(), sr_Latn.New(), sv.New(), sw.New(), tr.New(),
+		pl.New(), pt.New(), ro.New(), ru.New(), sk.New(), sl.New(), sq.New(), sr.New(), sr_Latn.New(), sv.New(), sw.New(), tr.New(),
 		uk.New(), uz_Latn.New(), vi.New(),
 	}
 }
