@@ -883,6 +883,24 @@ func TestAnalyzeDateWrappedAfterWord(t *testing.T) {
 	})
 }
 
+// A date cell wrapped after its year and the word Latvian prints after
+// it ("2024. gada" over "11. okt."): the date below, which prints no year,
+// completes the cell above; it starts no row of its own.
+func TestAnalyzeDateWrappedAfterYear(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Opening balance"), rat(560, "100,00")},
+		[]cellAt{at(10, "Datums"), at(120, "Apraksts"), rat(400, "Debets"), rat(480, "Kredits"), rat(560, "Atlikums")},
+		[]cellAt{at(10, "2024. gada 3."), at(120, "Shop Lidl"), rat(400, "10,00"), rat(560, "90,00")},
+		[]cellAt{at(10, "okt.")},
+		[]cellAt{at(10, "2024. gada"), at(120, "Salary"), rat(480, "60,00"), rat(560, "150,00")},
+		[]cellAt{at(10, "11. okt.")},
+	)})
+	checkTxs(t, res, []string{
+		"2024-10-03|Shop Lidl||10.00|90.00",
+		"2024-10-11|Salary|60.00||150.00",
+	})
+}
+
 // A row with two date cells, a posting and a value date, both wrapped
 // before their month ("2022 ж. 03" over "там."): both join, and neither
 // leaves words in the description.

@@ -241,20 +241,30 @@ func joinWrappedDate(a, b *Line, h float64) bool {
 		if k < 0 {
 			continue
 		}
-		if _, n := lexDateWords(b.Words[k:], h); n > 0 {
-			continue
-		}
 		end := j + 1
 		for end < len(a.Words) && end-j < 4 && a.Words[end].X0-a.Words[end-1].X1 < h {
 			end++
 		}
+		// The words below that complete the date: one, or a date with no
+		// year under a cell that holds only its year ("2024. gada" over
+		// "11. okt."); a date of its own below starts the next row.
+		below := 1
+		if t, n := lexDateWords(b.Words[k:], h); n > 0 {
+			if t.Date.YearDigits > 0 || !yearAlone(a.Words[j:end]) {
+				continue
+			}
+			below = n
+		}
 		if t, n := lexDateWords(a.Words[j:end], h); n > 0 && t.Date.YearDigits > 0 {
 			continue // a whole date already
 		}
-		// The cell's words up to e, with the word below joined to the
+		// The cell's words up to e, with the words below joined to the
 		// last of them, must read as one date: the date may be followed
 		// closely by the description ("07/07/202 Transfer to").
 		v := b.Words[k]
+		if below > 1 {
+			v = source.Word{Text: JoinWords(b.Words[k : k+below]), X0: v.X0, Y0: v.Y0, X1: b.Words[k+below-1].X1, Y1: v.Y1}
+		}
 		for e := end; e > j; e-- { // the whole cell first: "2 de set. de" over "2023"
 			last := a.Words[e-1]
 			// Glued where the cell broke inside a number ("06-02-" over
@@ -272,12 +282,19 @@ func joinWrappedDate(a, b *Line, h float64) bool {
 				}
 				a.Words[e-1] = joined
 				a.WrapBottom = max(a.WrapBottom, v.Y1)
-				b.Words = slices.Delete(b.Words, k, k+1)
+				b.Words = slices.Delete(b.Words, k, k+below)
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// yearAlone reports a cell that holds a year alone, with the word some
+// languages print after it ("2024.", "2024. gada").
+func yearAlone(ws []source.Word) bool {
+	y := strings.TrimSuffix(ws[0].Text, ".")
+	return len(y) == 4 && AllDigits(y) && len(ws) <= 2 && (len(ws) == 1 || !HasDigit(ws[1].Text))
 }
 
 // chainLines groups recognised words into lines the way the eye follows
