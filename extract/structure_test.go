@@ -1036,3 +1036,36 @@ func TestRowsUnderUnreadDatesAreNoProof(t *testing.T) {
 		t.Errorf("reconciliation %+v, proof %+v: want unverified, 2 rows unread", r, res.Statement.Proof)
 	}
 }
+
+// Rows whose cells are centred on their line print a description's first
+// line just under the heading, reaching into the first row's band. It is
+// the row's ("ATM withdrawal"), not a second line of the heading, though
+// it holds a heading's word: the Details column stays the description.
+func TestCentredFirstRowUnderHeading(t *testing.T) {
+	pg := source.Page{Number: 1, Width: 612, Height: 792}
+	put := putWords
+	put(&pg, 10, 40, "Balance brought forward")
+	put(&pg, 520, 40, "100.00")
+	put(&pg, 10, 60, "Posting Date")
+	put(&pg, 100, 60, "Details")
+	put(&pg, 200, 60, "Cheque No")
+	put(&pg, 350, 60, "Debit")
+	put(&pg, 430, 60, "Credit")
+	put(&pg, 510, 60, "Balance")
+	put(&pg, 100, 72, "ATM withdrawal")
+	put(&pg, 10, 77, "02/08/24")
+	put(&pg, 350, 77, "10.00")
+	put(&pg, 520, 77, "90.00")
+	put(&pg, 100, 82, "Deutsche Bahn")
+	put(&pg, 100, 94, "Salary EDP")
+	put(&pg, 10, 99, "05/08/24")
+	put(&pg, 200, 99, "911291938449713")
+	put(&pg, 430, 99, "60.00")
+	put(&pg, 520, 99, "150.00")
+	put(&pg, 100, 104, "Comercial")
+	res := Analyze([]source.Page{pg})
+	checkTxs(t, res, []string{
+		"2024-08-02|ATM withdrawal Deutsche Bahn||10.00|90.00",
+		"2024-08-05|Salary EDP Comercial|60.00||150.00",
+	})
+}
