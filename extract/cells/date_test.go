@@ -301,3 +301,13 @@ func TestLexDateCLDR(t *testing.T) {
 		t.Errorf("listopad read as month %d: Croatian October or Polish November", m)
 	}
 }
+
+// TestFoldWordASCII checks FoldWord's ASCII path against its Unicode
+// path, which a combining accent at the end takes and drops.
+func TestFoldWordASCII(t *testing.T) {
+	for _, s := range []string{"", "F", "MAERZ", "Sept.", "DEC", "thg", "1er", "Q3-2024", "\t\x00~"} {
+		if got, want := FoldWord(s), FoldWord(s+"\u0301"); got != want {
+			t.Errorf("FoldWord(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
