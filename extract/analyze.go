@@ -158,14 +158,17 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 	st := statement(order)
 	// Two readings of numeric dates may both run in order ("03/01, 03/03");
 	// then the one that keeps the dates inside the printed period wins.
-	// Rows that print no year may also be the month and day of a
-	// year-first document (Korean "12. 6." under "25. 12. 5. – 26. 1. 4.").
+	// Rows that print no year, or a two-digit one last, may also be those
+	// of a year-first document (Korean "12. 6." under "25. 12. 5. –
+	// 26. 1. 4.", "22. 8. 11." under "22. 8. 1. – 22. 8. 31.").
 	if order == cells.OrderDMY || order == cells.OrderMDY {
 		others := []cells.DateOrder{cells.OrderMDY}
 		if order == cells.OrderMDY {
 			others = []cells.DateOrder{cells.OrderDMY}
 		}
-		if !slices.ContainsFunc(toks, func(t cells.DateToken) bool { return t.Named || t.N != 2 || t.Parts[0] > 12 }) {
+		if !slices.ContainsFunc(toks, func(t cells.DateToken) bool {
+			return t.Named || t.N == 2 && t.Parts[0] > 12 || t.N == 3 && t.YearDigits != 2
+		}) {
 			others = append(others, cells.OrderYMD)
 		}
 		for _, other := range others {
@@ -578,6 +581,11 @@ func cutAtAccountNames(segs []tables.Segment) []tables.Segment {
 			out = append(out, part)
 			sg.Cont = true
 			start = i + 1 + next
+			// The first row's description may stand above its line where
+			// the row's cells are centred on it: lines reaching into its band.
+			for start > i+1 && start < len(sg.Lines) && sg.Lines[start-1].Page == sg.Lines[start].Page && sg.Lines[start-1].Y1 > sg.Lines[start].Y0 {
+				start--
+			}
 			i = start - 1
 		}
 		if sg.Lines = sg.Lines[start:]; len(sg.Lines) > 0 || start == 0 {

@@ -17,7 +17,7 @@ type Document struct {
 	// its day); zero when it does not say. A statement that prints no
 	// year takes its dates in the year up to it.
 	Created time.Time
-	// Meta is what the file's metadata names (see parties.go).
+	// Meta is what the file's metadata names (see extract/tables/parties.go).
 	Meta source.Meta
 }
 

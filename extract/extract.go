@@ -1,13 +1,31 @@
 // Package extract turns the bytes of a bank statement (a PDF or an image)
 // into its list of transactions and a summary of the statement, proved where
-// possible by the statement's own running balance.
+// possible by the statement's own arithmetic.
 //
-// It knows nothing of HTTP or SQL, and links no C: this package holds the
-// domain types and the analysis (Analyze: pages of words in, a Result out).
-// Reading the bytes is below it, in C: extract/pdf (MuPDF) and extract/ocr
-// (Tesseract), put together by extract/engine. Because that C code reads
-// hostile files, callers that serve other people run the engine in child
-// processes through extract/worker.
+// It knows nothing of HTTP or SQL, and links no C. It is the entry of the
+// analysis (Analyze: pages of words in, a Result out; Explain; Recheck);
+// the stages are packages below it, each with typed outputs, and each
+// imports only the stages beneath it, so a document's calls go down:
+//
+//   - source: words and pages with their boxes and confidence, a file's
+//     metadata, type and sentinel errors; filled by extract/pdf (MuPDF's
+//     text layer) and extract/ocr (Tesseract), which extract/engine joins;
+//   - lexicon: each language's words for headings, balances and totals,
+//     and the column roles they name; language guesses a page's language
+//     from them;
+//   - cells: a text's shape as an amount or a date (CLDR's month names and
+//     patterns), decided per document;
+//   - repair: OCR repairs, run on recognised pages only;
+//   - layout: words grouped into lines of typed tokens;
+//   - tables: headings, segments and rows found from geometry and cell
+//     types, across pages, with the accounts and parties a page names;
+//   - reading: the readings tried for each table, scored by the proofs, and
+//     the statement's summary facts;
+//   - ledger: the statement's types, its proofs, the one status function
+//     and the stored form.
+//
+// Because the C code below reads hostile files, callers that serve other
+// people run the engine in child processes through extract/worker.
 package extract
 
 import (

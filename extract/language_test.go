@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"passbook/extract/reading"
+	"passbook/extract/language"
 )
 
 // A page's headings and labels tell its language, read with or without
@@ -21,7 +21,7 @@ func TestLanguage(t *testing.T) {
 		{"Statement Date Description Withdrawals Deposits Balance", ""},
 		{"Card payment Lidl Madrid", ""},
 	} {
-		if got := reading.Language(strings.Fields(tc.text)); got != tc.want {
+		if got := language.Language(strings.Fields(tc.text)); got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
 		}
 	}

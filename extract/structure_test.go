@@ -976,3 +976,42 @@ func TestWrappedDescriptionWithTotalsWord(t *testing.T) {
 		"2022-05-04|Fitness|100.00||1050.00",
 	})
 }
+
+// A table under a heading in words no lexicon holds, cut where a line
+// names the account: its rows' cells are centred on their line, so the
+// first row's description starts above the row's line, reaching into its
+// band. That line is the first row's, not left outside the table.
+func TestCentredFirstRowAfterAccountName(t *testing.T) {
+	pg := source.Page{Number: 1, Width: 612, Height: 792}
+	put := putWords
+	put(&pg, 10, 40, "Glorbank Zwentrasse")
+	put(&pg, 10, 60, "Plinsavosh sigudroxny 0095597565")
+	put(&pg, 10, 80, "Mørlypir domusttreshnur")
+	put(&pg, 520, 80, "100.00")
+	put(&pg, 10, 100, "Gleobrakai")
+	put(&pg, 100, 100, "Berzvoumatraish")
+	put(&pg, 330, 100, "Drypeostnour")
+	put(&pg, 420, 100, "Loskäplaish")
+	put(&pg, 510, 100, "Røkriplylpel")
+	// rows whose cells are centred on their line
+	put(&pg, 100, 119, "Larkvrarkskam EDP")
+	put(&pg, 10, 125, "10.03.2025")
+	put(&pg, 360, 125, "37.60")
+	put(&pg, 520, 125, "62.40")
+	put(&pg, 100, 131, "Comercial")
+	put(&pg, 100, 145, "Skintgizveom")
+	put(&pg, 10, 151, "16.03.2025")
+	put(&pg, 360, 151, "2.40")
+	put(&pg, 520, 151, "60.00")
+	put(&pg, 100, 157, "NS Reizigers")
+	put(&pg, 10, 177, "20.03.2025")
+	put(&pg, 100, 177, "Raikørkpim Netflix")
+	put(&pg, 450, 177, "40.00")
+	put(&pg, 520, 177, "100.00")
+	res := Analyze([]source.Page{pg})
+	checkTxs(t, res, []string{
+		"2025-03-10|Larkvrarkskam EDP Comercial||37.60|62.40",
+		"2025-03-16|Skintgizveom NS Reizigers||2.40|60.00",
+		"2025-03-20|Raikørkpim Netflix|40.00||100.00",
+	})
+}

@@ -628,6 +628,25 @@ func TestAnalyzeMonthDayUnderYearFirstPeriod(t *testing.T) {
 	})
 }
 
+// Rows that print a two-digit year last ("22. 8. 11.") under a period
+// printed year first ("22. 8. 1. - 22. 8. 31.", Korean's short pattern)
+// read year first too: only so do they fall inside the period.
+func TestAnalyzeTwoDigitYearFirstRows(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Period: 22. 8. 1. - 22. 8. 31.")},
+		[]cellAt{at(10, "Opening balance"), rat(560, "100.00")},
+		[]cellAt{at(10, "Date"), at(80, "Details"), rat(380, "Debit"), rat(470, "Credit"), rat(560, "Balance")},
+		[]cellAt{at(10, "22. 8. 11."), at(80, "Shop"), rat(380, "10.00"), rat(560, "90.00")},
+		[]cellAt{at(10, "22. 8. 24."), at(80, "Salary"), rat(470, "60.00"), rat(560, "150.00")},
+		[]cellAt{at(10, "22. 8. 30."), at(80, "Rent"), rat(380, "50.00"), rat(560, "100.00")},
+	)})
+	checkTxs(t, res, []string{
+		"2022-08-11|Shop||10.00|90.00",
+		"2022-08-24|Salary|60.00||150.00",
+		"2022-08-30|Rent||50.00|100.00",
+	})
+}
+
 // A section's title set just above the table's heading ("Payments and
 // credits" over "Posting Date Details Amount") is no line of the heading,
 // though it holds heading words: the table keeps its description column.
@@ -862,6 +881,76 @@ func TestAnalyzeDateWrappedAfterWord(t *testing.T) {
 		"2023-09-02|Shop Lidl||10.00|90.00",
 		"2023-09-04|Salary|60.00||150.00",
 	})
+}
+
+// A row with two date cells, a posting and a value date, both wrapped
+// before their month ("2022 ж. 03" over "там."): both join, and neither
+// leaves words in the description.
+func TestAnalyzeTwoDateCellsWrapped(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Opening balance"), rat(560, "100,00")},
+		[]cellAt{at(10, "Data"), at(80, "Valuta"), at(150, "Concepto"), rat(400, "Debe"), rat(480, "Haber"), rat(560, "Saldo")},
+		[]cellAt{at(10, "2023 ж. 02"), at(80, "2023 ж. 03"), at(150, "Shop Lidl"), rat(400, "10,00"), rat(560, "90,00")},
+		[]cellAt{at(10, "там."), at(80, "там.")},
+		[]cellAt{at(10, "2023 ж. 04"), at(80, "2023 ж. 05"), at(150, "Salary"), rat(480, "60,00"), rat(560, "150,00")},
+		[]cellAt{at(10, "там."), at(80, "там.")},
+	)})
+	checkTxs(t, res, []string{
+		"2023-08-02|Shop Lidl||10.00|90.00",
+		"2023-08-04|Salary|60.00||150.00",
+	})
+}
+
+// A table whose descriptions wrap below their row's line, its heading
+// printed again on the next page: the lines between that heading and the
+// page's first row end the description of the page before's last row.
+func TestAnalyzeDescriptionGoesOnOverPage(t *testing.T) {
+	p1 := source.Page{Number: 1, Width: 612, Height: 792}
+	p2 := source.Page{Number: 2, Width: 612, Height: 792}
+	put := putWords
+	heading := func(p *source.Page, y float64) {
+		put(p, 10, y, "Date")
+		put(p, 100, y, "Details")
+		put(p, 330, y, "Debit")
+		put(p, 420, y, "Credit")
+		put(p, 510, y, "Balance")
+	}
+	put(&p1, 10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	put(&p1, 10, 60, "Opening balance")
+	put(&p1, 520, 60, "100.00")
+	heading(&p1, 80)
+	put(&p1, 10, 95, "02/01/2023")
+	put(&p1, 100, 95, "Salary")
+	put(&p1, 420, 95, "50.00")
+	put(&p1, 520, 95, "150.00")
+	put(&p1, 100, 108, "Acme Ltd")
+	put(&p1, 10, 740, "18/01/2023")
+	put(&p1, 100, 740, "Transfer")
+	put(&p1, 340, 740, "10.00")
+	put(&p1, 520, 740, "140.00")
+	heading(&p2, 40)
+	put(&p2, 100, 53, "sent to")
+	put(&p2, 100, 66, "Carrefour Market")
+	put(&p2, 10, 81, "19/01/2023")
+	put(&p2, 100, 81, "Card payment")
+	put(&p2, 340, 81, "15.00")
+	put(&p2, 520, 81, "125.00")
+	put(&p2, 100, 94, "Shell Station")
+	put(&p2, 10, 109, "20/01/2023")
+	put(&p2, 100, 109, "Rent")
+	put(&p2, 340, 109, "25.00")
+	put(&p2, 520, 109, "100.00")
+	put(&p2, 100, 122, "March flat")
+	res := Analyze([]source.Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2023-01-02|Salary Acme Ltd|50.00||150.00",
+		"2023-01-18|Transfer sent to Carrefour Market||10.00|140.00",
+		"2023-01-19|Card payment Shell Station||15.00|125.00",
+		"2023-01-20|Rent March flat||25.00|100.00",
+	})
+	if b := res.Transactions[1].Box; b[3] > 760 || b[1] < 700 {
+		t.Errorf("the carried row's box %v reaches off its own page's line", b)
+	}
 }
 
 // Rows whose cells are centred on their line, one of them split by the

@@ -104,19 +104,33 @@ func lexDateOnly(s string) (d DateToken, rest string, ok bool) {
 		d.Text = s[:n]
 		return d, strings.TrimSpace(s[n:]), true
 	}
-	if d, n, ok := lexDayMonthName(s); ok {
-		d.Text = s[:n]
-		return d, strings.TrimSpace(s[n:]), true
-	}
-	if d, n, ok := lexMonthNameDay(s); ok {
-		d.Text = s[:n]
-		return d, strings.TrimSpace(s[n:]), true
-	}
-	if d, n, ok := lexYearMonthNameDay(s); ok {
+	for _, lex := range []func(string) (DateToken, int, bool){lexDayMonthName, lexMonthNameDay, lexYearMonthNameDay} {
+		d, n, ok := lex(s)
+		if !ok {
+			continue
+		}
+		if d.Month == 0 {
+			// A month name languages share: the languages whose
+			// patterns print this shape of date decide.
+			if d.Month = sharedMonthIn(s[:n]); d.Month == 0 {
+				return DateToken{}, "", false
+			}
+		}
 		d.Text = s[:n]
 		return d, strings.TrimSpace(s[n:]), true
 	}
 	return DateToken{}, "", false
+}
+
+// sharedMonthIn is the month of the shared month name in date (see
+// sharedMonth), 0 when it has none or its shape does not decide.
+func sharedMonthIn(date string) int {
+	for _, w := range strings.FieldsFunc(date, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) }) {
+		if f := FoldWord(w); len(allMonthNames()[f]) > 1 && MonthNames()[f] == 0 {
+			return sharedMonth(f, date)
+		}
+	}
+	return 0
 }
 
 // digitsAt returns the value and length of the run of ASCII digits at i.
@@ -277,6 +291,9 @@ func lexMonth(s string, i int) (month, n int, ok bool) {
 	}
 	word := FoldWord(s[i:j])
 	m, found := MonthOf(word)
+	if !found && len(allMonthNames()[word]) > 1 {
+		found = true // a name languages share: its date decides (see lexDateOnly)
+	}
 	if !found && monthWords()[word] && j < len(s) && s[j] == ' ' {
 		if v, nd := digitsAt(s, j+1); nd > 0 && nd <= 2 && v >= 1 && v <= 12 {
 			return v, j + 1 + nd - i, true

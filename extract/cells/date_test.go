@@ -296,9 +296,33 @@ func TestLexDateCLDR(t *testing.T) {
 			t.Errorf("lexDate(%q) = %v (%v), want %s", c.in, got, ok, c.want)
 		}
 	}
-	// A name two languages give different months names none.
+	// A name two languages give different months names none by itself.
 	if m, ok := MonthOf(FoldWord("listopad")); ok {
 		t.Errorf("listopad read as month %d: Croatian October or Polish November", m)
+	}
+}
+
+// A month name languages share with different months ("lis": October in
+// Croatian, November in Polish and Czech) takes the month of the languages
+// whose date patterns print the date's shape; a shape none or both print
+// reads no date.
+func TestLexDateSharedMonthName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"1 lis 2023", "2023-11-01"},   // Polish d MMM y
+		{"1. lis 2023.", "2023-10-01"}, // Croatian d. MMM y.
+		{"17 listopada 2023", "2023-11-17"},
+	} {
+		d, _, ok := LexDate(c.in)
+		if !ok {
+			t.Errorf("LexDate(%q) not ok", c.in)
+			continue
+		}
+		if got, ok := d.Resolve(OrderDMY, nil, nil); !ok || got.Format("2006-01-02") != c.want {
+			t.Errorf("LexDate(%q) = %v, want %s", c.in, got, c.want)
+		}
+	}
+	if d, _, ok := LexDate("lis 1, 2023"); ok {
+		t.Errorf("LexDate(lis 1, 2023) = %+v: no language with the name prints that shape", d)
 	}
 }
 

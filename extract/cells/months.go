@@ -85,25 +85,77 @@ var umlauts = strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue")
 
 // monthNames maps every folded month name to its month, built on first
 // use. A name two languages give different months ("listopad": October in
-// Croatian, November in Polish) names none.
+// Croatian, November in Polish) names none by itself: see sharedMonths.
 var MonthNames = sync.OnceValue(func() map[string]int {
 	names := map[string]int{}
-	ambiguous := map[string]bool{}
-	for _, t := range MonthLanguages() {
-		for m, ns := range MonthsOf(t) {
-			for _, n := range ns {
-				if prev, ok := names[n]; ok && prev != m+1 {
-					ambiguous[n] = true
-				}
-				names[n] = m + 1
-			}
+	for n, ms := range allMonthNames() {
+		if !slices.ContainsFunc(ms, func(lm langMonth) bool { return lm.month != ms[0].month }) {
+			names[n] = ms[0].month
 		}
-	}
-	for n := range ambiguous {
-		delete(names, n)
 	}
 	return names
 })
+
+// langMonth is a month as one language names it.
+type langMonth struct {
+	lang  int // index in MonthLanguages
+	month int
+}
+
+// allMonthNames maps every folded month name to the months the languages
+// give it, built on first use.
+var allMonthNames = sync.OnceValue(func() map[string][]langMonth {
+	out := map[string][]langMonth{}
+	for li, t := range MonthLanguages() {
+		for m, ns := range MonthsOf(t) {
+			for _, n := range ns {
+				out[n] = append(out[n], langMonth{li, m + 1})
+			}
+		}
+	}
+	return out
+})
+
+// sharedMonth decides the month of a name that languages share with
+// different months ("lis": October in Croatian, November in Polish) from
+// the date it stands in: the month of the languages whose date patterns
+// print a date of that shape ("1 lis 2023" is Polish "d MMM y"; Croatian
+// prints "1. lis 2023."). 0 when none, or several months, fit.
+func sharedMonth(name, date string) int {
+	month := 0
+	for _, lm := range allMonthNames()[name] {
+		if !slices.ContainsFunc(MonthLanguages()[lm.lang].dates[:], func(p string) bool { return dateShape(p) == dateShape(date) }) {
+			continue
+		}
+		if month != 0 && month != lm.month {
+			return 0
+		}
+		month = lm.month
+	}
+	return month
+}
+
+// dateShape is a date's text with each run of digits written "9" and each
+// run of letters "a": "17. ožu 2025." is "9. a 9.".
+func dateShape(s string) string {
+	var b strings.Builder
+	last := rune(0)
+	for _, r := range s {
+		c := r
+		switch {
+		case unicode.IsDigit(r):
+			c = '9'
+		case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
+			c = 'a'
+		}
+		if (c == '9' || c == 'a') && c == last {
+			continue
+		}
+		b.WriteRune(c)
+		last = c
+	}
+	return b.String()
+}
 
 // namesByInitial lists the month names by their first byte, for monthOf.
 var namesByInitial = sync.OnceValue(func() map[byte][]string {

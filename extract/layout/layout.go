@@ -156,7 +156,7 @@ func GroupLines(pg source.Page, pageIdx int) []*Line {
 // onto the next line ("06-02-" over "2023", "15 thg 7," over "2025"): the
 // word set close below, at the cell's left edge, that completes the
 // words above it into a date, when they print none with a year, and that
-// does not start a date of its own.
+// does not start a date of its own; in every date cell of the line.
 func JoinWrappedDates(lines []*Line) []*Line {
 	for i := 0; i < len(lines); i++ {
 		a := lines[i]
@@ -165,7 +165,11 @@ func JoinWrappedDates(lines []*Line) []*Line {
 		// two lines sits between them.
 		for m := i + 1; m < len(lines) && lines[m].Page == a.Page && lines[m].Y0-a.Y1 <= 0.6*h; m++ {
 			b := lines[m]
-			if !joinWrappedDate(a, b, h) {
+			joined := false
+			for joinWrappedDate(a, b, h) { // each date cell of the row: a posting and a value date
+				joined = true
+			}
+			if !joined {
 				continue
 			}
 			if len(b.Words) == 0 {

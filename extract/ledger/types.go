@@ -97,7 +97,7 @@ type Statement struct {
 	// which the fields above describe.
 	Accounts []Account
 	// Bank and Holder name the institution that issued the statement and
-	// the account's holder, where the document says so (see parties.go);
+	// the account's holder, where the document says so (see extract/tables/parties.go);
 	// "" when it does not.
 	Bank, Holder string
 }

@@ -21,7 +21,7 @@ import (
 
 	"github.com/otiai10/gosseract/v2"
 
-	"passbook/extract/reading"
+	"passbook/extract/language"
 	"passbook/extract/source"
 )
 
@@ -616,7 +616,7 @@ func pageLanguage(words []ocrWord) string {
 	for i, w := range words {
 		texts[i] = w.text
 	}
-	l := tessLanguages[reading.Language(texts)]
+	l := tessLanguages[language.Language(texts)]
 	if l == "" {
 		return ""
 	}

@@ -669,7 +669,13 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		}
 		prevLine = l
 	}
-	assignDescriptions(rows[first:], texts)
+	// The last row of the page before, when this table opens the next
+	// page, may have its description go on above this table's first row.
+	from := first
+	if first > 0 && len(seg.Lines) > 0 && rows[first-1].Line != nil && rows[first-1].Line.Page == seg.Lines[0].Page-1 {
+		from = first - 1
+	}
+	assignDescriptions(rows[from:], texts)
 	// Rows whose date was lost before any was read take the next one read.
 	for i := len(rows) - 2; i >= first; i-- {
 		if !rows[i].HasDate && rows[i].DateUnread && rows[i+1].HasDate {
@@ -963,8 +969,9 @@ func assignDescriptions(rows []Row, texts []descLine) {
 	}
 	for _, k := range firstRow {
 		// A heading's own second line above the first row is no
-		// description hanging above it.
-		if k > 0 && items[k-1].row < 0 && texts[items[k-1].text].headGap == 0 && small(items[k-1].l, items[k].l) {
+		// description hanging above it, nor is the text that opens a page
+		// after a row of the page before: it may be that row's.
+		if k > 0 && items[k-1].row < 0 && texts[items[k-1].text].headGap == 0 && small(items[k-1].l, items[k].l) && !afterPageBreak(items, k) {
 			nAbove++
 		}
 	}
@@ -1060,6 +1067,11 @@ func assignDescriptions(rows []Row, texts []descLine) {
 			// A row split by the page break: its last lines open the
 			// page, above the lines of the next row's centred cell.
 			down, up, cut = f, f, f
+		} else if hangsBelow && !hangsAbove && opensPage(run, rows, prevRow, nextRow) {
+			// In a table whose descriptions wrap below their row's line,
+			// the lines that open the page above the next row end the
+			// description of the page before's last row.
+			down, up, cut = len(run), len(run), len(run)
 		}
 		if down > up {
 			// Both rows reach the whole stretch: split at the widest gap,
@@ -1122,6 +1134,23 @@ type runItem struct {
 	l    *layout.Line
 }
 
+// afterPageBreak reports a row item k whose nearest row above, past text
+// lines, is on an earlier page.
+func afterPageBreak(items []runItem, k int) bool {
+	j := k - 1
+	for j >= 0 && items[j].row < 0 {
+		j--
+	}
+	return j >= 0 && items[j].l.Page < items[k].l.Page
+}
+
+// opensPage reports a run of text lines that opens a page, between the
+// previous page's last row and the first row of its own page.
+func opensPage(run []runItem, rows []Row, prevRow, nextRow int) bool {
+	return prevRow >= 0 && nextRow >= 0 && rows[prevRow].Line != nil && rows[nextRow].Line != nil &&
+		rows[prevRow].Line.Page < run[0].l.Page && rows[nextRow].Line.Page == run[len(run)-1].l.Page
+}
+
 // splitOverPage finds, in a run of text lines that opens a page after
 // the previous page's last row, where the next row's own lines start: a
 // row whose cells are centred on its line has the lines of its cell
@@ -1129,7 +1158,7 @@ type runItem struct {
 // end of the previous page's row, split by the page break. 0 when the run
 // is not so.
 func splitOverPage(run []runItem, rows []Row, prevRow, nextRow int) int {
-	if prevRow < 0 || nextRow < 0 || rows[prevRow].Line == nil || rows[nextRow].Line == nil || rows[prevRow].Line.Page >= run[0].l.Page {
+	if !opensPage(run, rows, prevRow, nextRow) {
 		return 0
 	}
 	r := rows[nextRow].Line
@@ -1160,9 +1189,10 @@ func allHeadings(l *layout.Line) bool {
 	return true
 }
 
-// growBox widens a row's box to take in line l.
+// growBox widens a row's box to take in line l, on the row's page: the
+// part of a description a page break carried over is not boxed.
 func growBox(r *Row, l *layout.Line) {
-	if len(l.Words) == 0 {
+	if len(l.Words) == 0 || l.Page != r.Page {
 		return
 	}
 	x0, x1 := l.Words[0].X0, l.Words[len(l.Words)-1].X1

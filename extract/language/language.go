@@ -1,4 +1,4 @@
-package reading
+package language
 
 import (
 	"strings"
