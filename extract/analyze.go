@@ -186,10 +186,18 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 	cardWords := cardPhrases(all)
 	card := cardWords >= 2
 	var allRows []tables.Row
+	if len(read) == 1 {
+		// One account's rows are all the rows: not a copy of them (a
+		// tenth of a long statement's heap). allRows is only read, and
+		// only the rows' cells, which a copy shares anyway.
+		allRows = read[0].rows
+	}
 	dateGuessed := false
 	for _, pr := range read {
 		dateGuessed = tables.PostingColumn(pr.rows, order, ps, pe, st.PeriodStart != nil, x) || dateGuessed
-		allRows = append(allRows, pr.rows...)
+		if len(read) > 1 {
+			allRows = append(allRows, pr.rows...)
+		}
 	}
 	// One word for a card (its title) and a card's layout make a card's
 	// statement too; the arithmetic cannot tell it from a bank's. With no

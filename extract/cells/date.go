@@ -63,6 +63,9 @@ type DateToken struct {
 // foldWord lower-cases a word and drops its accents ("Févr" -> "fevr",
 // "März" -> "marz", "října" -> "rijna").
 func FoldWord(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf }) < 0 {
+		return strings.ToLower(s) // ASCII: nothing to decompose, no accent to drop
+	}
 	var b strings.Builder
 	for _, r := range norm.NFD.String(strings.ToLower(s)) {
 		if !unicode.Is(unicode.Mn, r) {

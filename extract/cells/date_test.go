@@ -325,3 +325,13 @@ func TestLexDateSharedMonthName(t *testing.T) {
 		t.Errorf("LexDate(lis 1, 2023) = %+v: no language with the name prints that shape", d)
 	}
 }
+
+// TestFoldWordASCII checks FoldWord's ASCII path against its Unicode
+// path, which a combining accent at the end takes and drops.
+func TestFoldWordASCII(t *testing.T) {
+	for _, s := range []string{"", "F", "MAERZ", "Sept.", "DEC", "thg", "1er", "Q3-2024", "\t\x00~"} {
+		if got, want := FoldWord(s), FoldWord(s+"\u0301"); got != want {
+			t.Errorf("FoldWord(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -58,9 +58,12 @@ type Token struct {
 	Kind           TokKind
 	Text           string
 	X0, Y0, X1, Y1 float64
-	Date           cells.DateToken
-	Amount         decimal.Decimal
-	Marked         bool // the amount carried an explicit sign or Dr/Cr
+	// Date is what a TokDate token reads as, nil for any other kind: a
+	// long statement holds ~100,000 tokens, few of them dates, and a date
+	// held in each would be more than half of every token's size.
+	Date   *cells.DateToken
+	Amount decimal.Decimal
+	Marked bool // the amount carried an explicit sign or Dr/Cr
 	// bare marks text that reads as a whole number with no separators
 	// ("100", "-1000", "¥ 800"): money only where it stands in a money
 	// column, a reference or a year anywhere else. amount holds its value.
@@ -477,7 +480,7 @@ func DayMonthColumn(lines []*Line) {
 		}
 		for i, l := range ls[:len(ds)] {
 			ds[i].Text = l.Toks[0].Text
-			l.Toks[0].Kind, l.Toks[0].Date, l.Toks[0].Amount, l.Toks[0].Bare = TokDate, ds[i], decimal.Decimal{}, false
+			l.Toks[0].Kind, l.Toks[0].Date, l.Toks[0].Amount, l.Toks[0].Bare = TokDate, &ds[i], decimal.Decimal{}, false
 		}
 	}
 }
@@ -622,7 +625,7 @@ func lexDateWords(ws []source.Word, h float64) (Token, int) {
 	if k == 0 {
 		return Token{}, 0
 	}
-	return Token{Kind: TokDate, Text: consumed, Date: d,
+	return Token{Kind: TokDate, Text: consumed, Date: &d,
 		X0: ws[0].X0, Y0: ws[0].Y0, X1: ws[k-1].X1, Y1: ws[k-1].Y1}, k
 }
 

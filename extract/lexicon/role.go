@@ -34,6 +34,9 @@ func (r ColRole) IsText() bool { return r == RoleDesc || r == RoleType || r == R
 
 // foldLabel lower-cases s, strips accents and turns punctuation into spaces.
 func FoldLabel(s string) string {
+	if f, ok := foldASCII(s); ok {
+		return f
+	}
 	var b strings.Builder
 	for _, r := range norm.NFD.String(strings.ToLower(s)) {
 		switch {

@@ -135,7 +135,7 @@ func periodOf(l *layout.Line, order cells.DateOrder) (time.Time, time.Time, bool
 	var ds []cells.DateToken
 	for _, t := range l.Toks {
 		if t.Kind == layout.TokDate {
-			ds = append(ds, t.Date)
+			ds = append(ds, *t.Date)
 		}
 	}
 	if len(ds) < 2 {

@@ -513,7 +513,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			case t.Kind == layout.TokDate && usedDate >= 0 && ti == usedDate+1:
 				// A second date beside the row's, in a table with no
 				// heading: another date column (posting and value dates).
-				alt := t.Date
+				alt := *t.Date
 				altDate = &alt
 			case inRefColumn(seg, t):
 				otherText = append(otherText, t.Text)
@@ -542,7 +542,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		folded := lexicon.FoldLabel(l.Text())
 		isStat := lexicon.HasPhrase(folded, lexicon.Vocab().Stats)
 		if dateTok != nil {
-			lastDate = &dateTok.Date
+			lastDate = dateTok.Date
 		}
 		// near: close below the last line read, or, with nothing read yet
 		// on this page, the table running on from the page before (a
@@ -586,11 +586,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			}
 			cur = -1
 		case dateTok != nil && hasMove:
-			rows = append(rows, Row{Page: l.Page, Date: dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
+			rows = append(rows, Row{Page: l.Page, Date: *dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case dateTok != nil:
 			// A dated line with no movement: its amounts may follow on the next line.
-			rows = append(rows, Row{Page: l.Page, Date: dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section,
+			rows = append(rows, Row{Page: l.Page, Date: *dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section,
 				AmountLost: lostAmount(seg, l, bal)})
 			cur = len(rows) - 1
 		case hasMove && cur >= 0 && !RowHasMove(rows[cur]) && follows(prevLine, l):
@@ -690,7 +690,10 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			rows[i].Date, rows[i].HasDate, rows[i].DateBelow = rows[i+1].Date, true, true
 		}
 	}
-	rows = slices.DeleteFunc(rows, func(r Row) bool { return !r.HasDate && r.DateUnread })
+	// Only this table's rows: those before first were sifted when their
+	// own table was read (sifting them all again made a long statement's
+	// reading quadratic in its pages).
+	rows = rows[:first+len(slices.DeleteFunc(rows[first:], func(r Row) bool { return !r.HasDate && r.DateUnread }))]
 	for i := first; i < len(rows); i++ {
 		if len(rows[i].Desc) == 0 && rows[i].other != "" {
 			// No description printed, on its line or wrapped about it:
@@ -789,22 +792,21 @@ func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed
 // description may hold such a word ("report Gehalt Pingo Doce").
 func Restates(text string, phrases []string) bool {
 	f := lexicon.FoldLabel(text)
-	for _, p := range phrases {
-		if !lexicon.ContainsPhrase(f, p) {
-			continue
-		}
-		others := 0
-		for _, w := range strings.Fields(strings.Replace(f, " "+p+" ", " ", 1)) {
-			if strings.Trim(w, "0123456789x") != "" {
-				others++
-			}
-		}
-		if strings.Contains(p, " ") || lexicon.HasPhrase(" "+p+" ", lexicon.Vocab().BalanceTitles) {
-			return others <= 3
-		}
-		return others == 0
+	k, _ := lexicon.FirstPhrase(f, phrases)
+	if k < 0 {
+		return false
 	}
-	return false
+	p := phrases[k]
+	others := 0
+	for _, w := range strings.Fields(strings.Replace(f, " "+p+" ", " ", 1)) {
+		if strings.Trim(w, "0123456789x") != "" {
+			others++
+		}
+	}
+	if strings.Contains(p, " ") || lexicon.HasPhrase(" "+p+" ", lexicon.Vocab().BalanceTitles) {
+		return others <= 3
+	}
+	return others == 0
 }
 
 // wrappedDescription reports a line that holds a totals word but reads as
