@@ -41,7 +41,13 @@ func TestMergeFigures(t *testing.T) {
 			name:   "garbled digits, read whole in block mode",
 			sparse: []ocrWord{vw("1O7.45", 300, 360, 100, 2)},
 			block:  []ocrWord{vw("107.45", 300, 360, 100, 1)},
-			want:   "1O7.45", // letters: the modes disagree, sparse stays
+			want:   "107.45", // letters that look like digits: a garbled figure
+		},
+		{
+			name:   "decimals garbled into letters that look like digits",
+			sparse: []ocrWord{vw("215", 300, 340, 100, 2), vw("-ol", 344, 366, 100, 2)},
+			block:  []ocrWord{vw("215.51", 300, 366, 100, 1)},
+			want:   "215.51",
 		},
 		{
 			name:   "a figure garbled into marks",
@@ -160,6 +166,58 @@ func TestJoinCutThousands(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := texts(joinCutThousands(tc.words)); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMergeFiguresAlt: where the two modes read other digits or sign in
+// one place, the figure kept carries the other reading for a third to
+// settle; where they agree, or differ only in marks, it carries none.
+func TestMergeFiguresAlt(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		sparse, block []ocrWord
+		want          string // text/alt of each word
+	}{
+		{
+			name:   "two whole figures that disagree",
+			sparse: []ocrWord{vw("300.00", 300, 360, 100, 2)},
+			block:  []ocrWord{vw("200.00", 300, 360, 100, 1)},
+			want:   "300.00/200.00",
+		},
+		{
+			name:   "pieces with other digits than the block's figure",
+			sparse: []ocrWord{vw("215", 300, 340, 100, 2), vw("51", 346, 366, 100, 2)},
+			block:  []ocrWord{vw("215.01", 300, 366, 100, 1)},
+			want:   "215.01/21551",
+		},
+		{
+			name:   "a sign one mode lost",
+			sparse: []ocrWord{vw("-5,607.72", 280, 366, 100, 2)},
+			block:  []ocrWord{vw("5,607.72", 288, 366, 100, 1)},
+			want:   "-5,607.72/5,607.72",
+		},
+		{
+			name:   "pieces with the block's digits",
+			sparse: []ocrWord{vw("351", 300, 340, 100, 2), vw("20", 346, 366, 100, 2)},
+			block:  []ocrWord{vw("351.20", 300, 366, 100, 1)},
+			want:   "351.20/",
+		},
+		{
+			name:   "the same figure, marks apart",
+			sparse: []ocrWord{vw("1.234,56", 300, 380, 100, 2)},
+			block:  []ocrWord{vw("1,234.56", 300, 380, 100, 1)},
+			want:   "1.234,56/",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, w := range mergeFigures(tc.sparse, tc.block) {
+				got = append(got, w.text+"/"+w.alt)
+			}
+			if g := strings.Join(got, " "); g != tc.want {
+				t.Errorf("got %q, want %q", g, tc.want)
 			}
 		})
 	}
