@@ -26,9 +26,11 @@ const (
 	// maxGlyphScale bounds the enlargement: a page whose components
 	// measure a few pixels is noise or a picture, not small print.
 	maxGlyphScale = 3
-	// maxGlyphPixels bounds the enlarged page (a worker's memory: three
-	// copies of a grey page are live while it is prepared).
-	maxGlyphPixels = 24_000_000
+	// maxGlyphPixels bounds the enlarged page: Tesseract holds about
+	// 10 MB a megapixel while it reads (an A4 page at 200 dpi enlarged
+	// 1.7 times, 11 megapixels, took a worker from 113 to 188 MB), and a
+	// worker is to stay within 150 MB.
+	maxGlyphPixels = 7_000_000
 )
 
 // glyphHeight estimates the height, in pixels, of the digits and capitals

@@ -48,8 +48,8 @@ func TestGlyphHeight(t *testing.T) {
 	if f := glyphScale(0, 800, 1000); f != 1 {
 		t.Errorf("a page that measures nothing is scaled by %v, want 1", f)
 	}
-	if f := glyphScale(8, 3000, 4000); f <= 1 || float64(3000*4000)*f*f > maxGlyphPixels*1.01 {
-		t.Errorf("a 12-megapixel page of 8 px print is enlarged by %v: want more than 1, within the %d-pixel bound", f, maxGlyphPixels)
+	if f := glyphScale(8, 1500, 2000); f <= 1 || float64(1500*2000)*f*f > maxGlyphPixels*1.01 {
+		t.Errorf("a 3-megapixel page of 8 px print is enlarged by %v: want more than 1, within the %d-pixel bound", f, maxGlyphPixels)
 	}
 	if f := glyphScale(8, 6000, 8000); f != 1 {
 		t.Errorf("a 48-megapixel page is enlarged by %v, past the %d-pixel bound", f, maxGlyphPixels)
