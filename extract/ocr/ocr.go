@@ -93,7 +93,7 @@ func Read(img image.Image, dpi float64, pageNo int) (source.Page, error) {
 		return source.Page{Number: pageNo, OCR: true}, nil
 	}
 	g, dpi, warnings := preparePage(toGray(img), dpi)
-	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true})
+	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true, reread: true})
 	pg.Warnings = warnings
 	return pg, err
 }
@@ -114,6 +114,8 @@ type readOptions struct {
 	// blockFigures reads the page a second time in block mode and takes
 	// the figures the sparse reading cut or garbled from it (vote.go).
 	blockFigures bool
+	// reread reads figures in doubt again on their own crops (reread.go).
+	reread bool
 }
 
 // readPrepared recognises a prepared page, turning it over or a quarter
@@ -159,14 +161,23 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 	if opt.blockFigures && suspectFigures(words) > 0 {
 		// Figures as the block mode reads them where the sparse mode cut
 		// or garbled them (vote.go). Figures need no accents: English. A
-		// page whose figures all came back whole is read once.
+		// page whose figures all came back whole is read once. The block
+		// mode too may cut a figure after its thousands mark.
 		block, _, err := recognize(g, dpi, "eng", psmBlock)
 		if err != nil {
 			return source.Page{}, err
 		}
-		words = mergeFigures(words, block)
+		words = mergeFigures(words, joinCutThousands(block))
 	}
 	words = joinCutThousands(words)
+	if opt.reread {
+		// Figures the readings disagree on, or that none read whole, are
+		// read again on their own crops (reread.go).
+		var err error
+		if words, err = rereadFigures(g, dpi, words, figureDoubts(words)); err != nil {
+			return source.Page{}, err
+		}
+	}
 	k := 72 / dpi
 	pg := source.Page{
 		Number: pageNo,
@@ -195,11 +206,13 @@ const uprightConf = 70
 
 // preparePage turns a page image into what Tesseract reads best: background
 // around a photographed page cropped away, resolution brought into range,
-// lighting flattened, text turned upright and deskewed. It returns the
+// lighting flattened, text turned upright and deskewed, a PDF page's
+// print too small for Tesseract enlarged (glyphs.go). It returns the
 // image, its resolution and warnings on a page too dark or out of focus
 // to trust.
 func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64, []string) {
 	g = cropGray(g, cropBackground(g))
+	rendered := dpi > 0 // a PDF's page, drawn at a resolution we chose
 	if dpi <= 0 {
 		dpi = estimateDPI(g.Rect.Dx(), g.Rect.Dy())
 	}
@@ -220,6 +233,15 @@ func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64, []string) {
 	}
 	normalizeContrast(g, dpi)
 	g = orient(g, dpi)
+	if f := glyphScale(glyphHeight(g), g.Rect.Dx(), g.Rect.Dy()); rendered && f > 1 {
+		// A PDF's page whose print is too small for its pixels, whatever
+		// its resolution says (small type, a scan embedded at low
+		// resolution). Measured upright: on its side, a line's characters
+		// measure their widths. Not a photo's: its noise measures as
+		// small print, and enlarged it read figures worse (eval-world).
+		g = upscaleGray(g, f)
+		dpi *= f
+	}
 	return g, dpi, warnings
 }
 
@@ -265,6 +287,10 @@ type ocrWord struct {
 	box  image.Rectangle
 	conf float64
 	line [3]int // Tesseract's block, paragraph and line numbers
+	// alt is the figure another reading mode printed in this word's
+	// place, when its digits differ (mergeFigures), and altBox its box.
+	alt    string
+	altBox image.Rectangle
 }
 
 // segMode is a Tesseract page segmentation mode (tessedit_pageseg_mode).

@@ -32,6 +32,13 @@ func renderFixture(t testing.TB, name string, dpi float64) (*image.Gray, source.
 	if err != nil {
 		t.Fatal(err)
 	}
+	return renderPDF(t, data, dpi)
+}
+
+// renderPDF renders page 1 of a PDF at dpi and returns the image with the
+// page's text-layer words.
+func renderPDF(t testing.TB, data []byte, dpi float64) (*image.Gray, source.Page) {
+	t.Helper()
 	doc, err := pdf.Open(data, "")
 	if err != nil {
 		t.Fatal(err)
@@ -75,15 +82,14 @@ func degrade(g *image.Gray, skewDeg float64, seed uint64) *image.Gray {
 // amounts with decimals and numeric dates.
 var moneyOrDate = regexp.MustCompile(`^[-+]?[0-9][0-9.,']*[.,][0-9]{2}$|^[0-9]{1,4}[./-][0-9]{1,2}[./-][0-9]{2,4}$`)
 
-// checkWords reports text-layer amounts and dates missing from the OCR words.
-func checkWords(t *testing.T, want, got source.Page, allowed map[string]bool, maxMiss int) {
-	t.Helper()
+// missingFigures lists the text layer's amounts and dates (of total)
+// not among the words read, each word read matching one printed; allowed
+// ones are not listed.
+func missingFigures(want, got source.Page, allowed map[string]bool) (missing []string, total int) {
 	have := map[string]int{}
 	for _, w := range got.Words {
 		have[w.Text]++
 	}
-	var missing []string
-	total := 0
 	for _, w := range want.Words {
 		if !moneyOrDate.MatchString(w.Text) {
 			continue
@@ -95,6 +101,13 @@ func checkWords(t *testing.T, want, got source.Page, allowed map[string]bool, ma
 			missing = append(missing, w.Text)
 		}
 	}
+	return missing, total
+}
+
+// checkWords reports text-layer amounts and dates missing from the OCR words.
+func checkWords(t *testing.T, want, got source.Page, allowed map[string]bool, maxMiss int) {
+	t.Helper()
+	missing, total := missingFigures(want, got, allowed)
 	if total < 10 {
 		t.Fatalf("fixture has only %d amounts and dates", total)
 	}

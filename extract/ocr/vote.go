@@ -3,6 +3,7 @@ package ocr
 import (
 	"image"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -59,6 +60,14 @@ func figureLike(s string) bool {
 	return digits > 0
 }
 
+// garbledPiece reports a piece of a figure read with letters for some of
+// its digits: a mark or digit, and otherwise only letters that look like
+// digits ("-ol" for ".51", "1O7.45"). A word of letters alone ("SOS") is
+// a word.
+func garbledPiece(s string) bool {
+	return strings.ContainsAny(s, "0123456789.,-") && figureLike(digitLike.Replace(s))
+}
+
 // covers reports whether figure box f covers most of word box w: most of
 // w's width lies within f, and their heights overlap by most of the
 // smaller.
@@ -83,10 +92,17 @@ func touches(a, b image.Rectangle) bool { return !a.Intersect(b).Empty() }
 //   - where sparse read another whole figure, or a word with letters,
 //     sparse's word stays: the two modes disagree, and neither is known
 //     to be right.
+//
+// Where the two modes read other digits or sign (figureKey), the figure
+// kept carries the other reading in alt: sparse's whole figure where block
+// read another, block's figure where sparse's pieces hold other digits. A
+// third reading settles them (reread.go).
 func mergeFigures(sparse, block []ocrWord) []ocrWord {
 	drop := make([]bool, len(sparse))
-	// in[i] is the block mode's figure that takes sparse word i's place.
+	// in[i] is the block mode's figure that takes sparse word i's place;
+	// alt[i] what the other mode read there when its digits differ.
 	in := map[int]ocrWord{}
+	alt := map[int]ocrWord{}
 	var added []ocrWord
 	nextLine := 0
 	for _, w := range sparse {
@@ -111,7 +127,7 @@ func mergeFigures(sparse, block []ocrWord) []ocrWord {
 				}
 				continue
 			}
-			if !figureLike(w.text) {
+			if !figureLike(w.text) && !garbledPiece(w.text) {
 				clash = true // letters where the block mode saw a figure
 				continue
 			}
@@ -127,24 +143,46 @@ func mergeFigures(sparse, block []ocrWord) []ocrWord {
 			added = append(added, b)
 			continue
 		case len(cover) == 1 && isWholeFigure(sparse[cover[0]].text):
-			continue // the same figure, or a disagreement: sparse stays
+			// The same figure, or a disagreement: sparse stays.
+			if figureKey(b.text) != figureKey(sparse[cover[0]].text) {
+				alt[cover[0]] = b
+			}
+			continue
 		}
 		b.line = sparse[cover[0]].line
-		for _, i := range cover {
+		// The pieces as they stand on the page, left to right (the
+		// sparse mode may list them in any order).
+		slices.SortFunc(cover, func(i, j int) int { return sparse[i].box.Min.X - sparse[j].box.Min.X })
+		var pieces ocrWord
+		for n, i := range cover {
 			drop[i] = true
+			pieces.text += sparse[i].text
+			if n == 0 {
+				pieces.box = sparse[i].box
+			}
+			pieces.box = pieces.box.Union(sparse[i].box)
 		}
 		in[cover[0]] = b
+		if figureKey(pieces.text) != figureKey(b.text) {
+			alt[cover[0]] = pieces
+		}
 	}
-	if len(added) == 0 && len(in) == 0 {
+	if len(added) == 0 && len(in) == 0 && len(alt) == 0 {
 		return sparse
 	}
 	out := make([]ocrWord, 0, len(sparse)+len(added))
 	for i, w := range sparse {
-		if b, ok := in[i]; ok {
-			out = append(out, b)
-		} else if !drop[i] {
-			out = append(out, w)
+		b, ok := in[i]
+		switch {
+		case ok:
+			w = b
+		case drop[i]:
+			continue
 		}
+		if a, ok := alt[i]; ok {
+			w.alt, w.altBox = a.text, a.box
+		}
+		out = append(out, w)
 	}
 	return append(out, added...)
 }

@@ -1,6 +1,7 @@
 package ocr
 
 import (
+	"cmp"
 	"image"
 	"strings"
 	"testing"
@@ -19,17 +20,23 @@ func texts(ws []ocrWord) string {
 	return strings.Join(s, " ")
 }
 
+// TestMergeFigures: each case's words after the merge, and the other
+// reading each carries (alts, "-" for none) where the case says: where
+// the two modes read other digits or sign in one place, the figure kept
+// carries the other reading for a third to settle; where they agree, or
+// differ only in marks, it carries none.
 func TestMergeFigures(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
 		sparse, block []ocrWord
-		want          string
+		want, alts    string
 	}{
 		{
 			name:   "a decimal point lost: the pieces give way to the whole figure",
 			sparse: []ocrWord{vw("Rent", 0, 60, 100, 1), vw("351", 300, 340, 100, 2), vw("20", 346, 366, 100, 2)},
 			block:  []ocrWord{vw("Rent", 0, 60, 100, 1), vw("351.20", 300, 366, 100, 1)},
 			want:   "Rent 351.20",
+			alts:   "- -",
 		},
 		{
 			name:   "a group cut off",
@@ -41,7 +48,13 @@ func TestMergeFigures(t *testing.T) {
 			name:   "garbled digits, read whole in block mode",
 			sparse: []ocrWord{vw("1O7.45", 300, 360, 100, 2)},
 			block:  []ocrWord{vw("107.45", 300, 360, 100, 1)},
-			want:   "1O7.45", // letters: the modes disagree, sparse stays
+			want:   "107.45", // letters that look like digits: a garbled figure
+		},
+		{
+			name:   "decimals garbled into letters that look like digits",
+			sparse: []ocrWord{vw("215", 300, 340, 100, 2), vw("-ol", 344, 366, 100, 2)},
+			block:  []ocrWord{vw("215.51", 300, 366, 100, 1)},
+			want:   "215.51",
 		},
 		{
 			name:   "a figure garbled into marks",
@@ -56,10 +69,32 @@ func TestMergeFigures(t *testing.T) {
 			want:   "Coffee 4.50 03/02/2024",
 		},
 		{
-			name:   "two whole figures that disagree: sparse stays",
+			name:   "two whole figures that disagree: sparse stays, block's is the other reading",
 			sparse: []ocrWord{vw("300.00", 300, 360, 100, 2)},
 			block:  []ocrWord{vw("200.00", 300, 360, 100, 1)},
 			want:   "300.00",
+			alts:   "200.00",
+		},
+		{
+			name:   "pieces with other digits than the block's figure",
+			sparse: []ocrWord{vw("215", 300, 340, 100, 2), vw("51", 346, 366, 100, 2)},
+			block:  []ocrWord{vw("215.01", 300, 366, 100, 1)},
+			want:   "215.01",
+			alts:   "21551",
+		},
+		{
+			name:   "a sign one mode lost",
+			sparse: []ocrWord{vw("-5,607.72", 280, 366, 100, 2)},
+			block:  []ocrWord{vw("5,607.72", 288, 366, 100, 1)},
+			want:   "-5,607.72",
+			alts:   "5,607.72",
+		},
+		{
+			name:   "the same figure, marks apart",
+			sparse: []ocrWord{vw("1.234,56", 300, 380, 100, 2)},
+			block:  []ocrWord{vw("1,234.56", 300, 380, 100, 1)},
+			want:   "1.234,56",
+			alts:   "-",
 		},
 		{
 			name:   "words with letters under the figure: sparse stays",
@@ -81,8 +116,16 @@ func TestMergeFigures(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := texts(mergeFigures(tc.sparse, tc.block)); got != tc.want {
+			merged := mergeFigures(tc.sparse, tc.block)
+			if got := texts(merged); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			var alts []string
+			for _, w := range merged {
+				alts = append(alts, cmp.Or(w.alt, "-"))
+			}
+			if got := strings.Join(alts, " "); tc.alts != "" && got != tc.alts {
+				t.Errorf("other readings %q, want %q", got, tc.alts)
 			}
 		})
 	}

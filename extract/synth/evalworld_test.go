@@ -98,6 +98,8 @@ func TestEvalWorld(t *testing.T) {
 	})
 	fmt.Println("\n== text, by family ==")
 	worldTable(filterResults(all, isText), func(r worldResult) string { return r.s.Family })
+	fmt.Println("\n== images, by kind ==")
+	worldTable(filterResults(all, isImage), func(r worldResult) string { return r.kind })
 	fmt.Println("\n== images, by family ==")
 	worldTable(filterResults(all, isImage), func(r worldResult) string { return r.s.Family })
 	fmt.Println("\n== text, by locale group (the locale's number shape) ==")
