@@ -583,7 +583,7 @@ func cutAtAccountNames(segs []tables.Segment) []tables.Segment {
 			start = i + 1 + next
 			// The first row's description may stand above its line where
 			// the row's cells are centred on it: lines reaching into its band.
-			for start > i+1 && start < len(sg.Lines) && sg.Lines[start-1].Page == sg.Lines[start].Page && sg.Lines[start-1].Y1 > sg.Lines[start].Y0 {
+			for start > i+1 && start < len(sg.Lines) && sg.Lines[start-1].ReachesInto(sg.Lines[start]) {
 				start--
 			}
 			i = start - 1

@@ -36,6 +36,10 @@ type Line struct {
 
 func (l *Line) Height() float64 { return l.Y1 - l.Y0 }
 
+// ReachesInto reports a line whose band reaches into that of b, the next
+// line down on its page: a row's cell centred on b's line.
+func (l *Line) ReachesInto(b *Line) bool { return l.Page == b.Page && l.Y1 > b.Y0 }
+
 func (l *Line) Text() string {
 	parts := make([]string, len(l.Words))
 	for i, w := range l.Words {

@@ -350,7 +350,7 @@ func FindHeaders(lines []*layout.Line) []header {
 		first, last := i, i
 		for last+1 < len(lines) && last-first < 2 && isPlainText(lines[last+1]) &&
 			lines[last+1].Y0-lines[last].Y1 < 0.8*l.Height() && stackedHeading(lines[last], lines[last+1]) && !sectionTitle(lines[last+1].Text()) &&
-			!(last+2 < len(lines) && !isPlainText(lines[last+2]) && lines[last+2].Page == lines[last+1].Page && lines[last+2].Y0 < lines[last+1].Y1) {
+			!(last+2 < len(lines) && !isPlainText(lines[last+2]) && lines[last+1].ReachesInto(lines[last+2])) {
 			last++
 		}
 		// A heading's first line may hold no word the lexicon knows alone
