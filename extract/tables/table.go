@@ -678,9 +678,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		prevLine = l
 	}
 	// The last row of the page before, when this table opens the next
-	// page, may have its description go on above this table's first row.
+	// page under its heading printed again, may have its description go
+	// on above this table's first row. A page with no heading of its own
+	// opens with its running header, no row's words.
 	from := first
-	if first > 0 && len(seg.Lines) > 0 && rows[first-1].Line != nil && rows[first-1].Line.Page == seg.Lines[0].Page-1 {
+	if !seg.Cont && len(seg.Labels) > 0 && first > 0 && len(seg.Lines) > 0 && rows[first-1].Line != nil && rows[first-1].Line.Page == seg.Lines[0].Page-1 {
 		from = first - 1
 	}
 	assignDescriptions(rows[from:], texts)
