@@ -102,6 +102,13 @@ func TestEvalWorld(t *testing.T) {
 	worldTable(filterResults(all, isImage), func(r worldResult) string { return r.kind })
 	fmt.Println("\n== images, by family ==")
 	worldTable(filterResults(all, isImage), func(r worldResult) string { return r.s.Family })
+	fmt.Println("\n== text, by trait (a statement counts under each of its traits) ==")
+	worldTableBy(filterResults(all, isText), func(r worldResult) []string {
+		if len(r.s.Traits) == 0 {
+			return []string{"(none)"}
+		}
+		return r.s.Traits
+	})
 	fmt.Println("\n== text, by locale group (the locale's number shape) ==")
 	worldTable(filterResults(all, isText), func(r worldResult) string { return r.s.Locale.GroupName() })
 	fmt.Println("\n== text, by language of the words ==")
@@ -167,7 +174,13 @@ func printWorldCached(producer string, samples []WorldSample) ([]WorldSample, er
 		return PrintWorld(producer, samples)
 	}
 	name := func(s WorldSample) string {
-		return filepath.Join(*worldCache, fmt.Sprintf("%s-%s-%d.pdf", producer, s.Family, s.Seed))
+		// A statement's traits are in its name: one printed before they
+		// existed is read back only for a seed that draws none.
+		name := fmt.Sprintf("%s-%s-%d", producer, s.Family, s.Seed)
+		for _, t := range s.Traits {
+			name += "-" + t
+		}
+		return filepath.Join(*worldCache, name+".pdf")
 	}
 	var out, missing []WorldSample
 	for _, s := range samples {
@@ -271,9 +284,16 @@ func filterResults(rs []worldResult, keep func(worldResult) bool) []worldResult 
 // worldTable prints the figures of each group, worst first, with the
 // seeds that failed.
 func worldTable(rs []worldResult, key func(worldResult) string) {
+	worldTableBy(rs, func(r worldResult) []string { return []string{key(r)} })
+}
+
+// worldTableBy is worldTable for results that fall in several groups.
+func worldTableBy(rs []worldResult, groupsOf func(worldResult) []string) {
 	groups := map[string][]worldResult{}
 	for _, r := range rs {
-		groups[key(r)] = append(groups[key(r)], r)
+		for _, k := range groupsOf(r) {
+			groups[k] = append(groups[k], r)
+		}
 	}
 	keys := make([]string, 0, len(groups))
 	for k := range groups {
@@ -316,11 +336,12 @@ func writeWorldFailure(t *testing.T, r worldResult) {
 	}
 	truth := struct {
 		Truth
-		Family string `json:"family"`
-		Vocab  string `json:"vocabulary"`
-		Lang   string `json:"language"`
-		Locale string `json:"locale"`
-	}{r.s.Truth, r.s.Family, string(r.s.Vocab), r.s.Lang, r.s.Locale.ID}
+		Family string   `json:"family"`
+		Vocab  string   `json:"vocabulary"`
+		Lang   string   `json:"language"`
+		Locale string   `json:"locale"`
+		Traits []string `json:"traits,omitempty"`
+	}{r.s.Truth, r.s.Family, string(r.s.Vocab), r.s.Lang, r.s.Locale.ID, r.s.Traits}
 	writeJSON(t, base+".truth.json", truth)
 	got := map[string]any{"transactions": r.got, "reconciliation": r.status}
 	if r.err != nil {

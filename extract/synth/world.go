@@ -37,6 +37,20 @@ var WorldFamilies = []string{
 	"two-accounts",   // two accounts, each under its own header
 }
 
+// WorldTraits are what real statements print beside their rows, drawn
+// across the families, each on about a quarter of the statements it fits,
+// from a random stream of its own (a statement without traits is the one
+// the same seed made before traits existed).
+var WorldTraits = []string{
+	"in-first",         // the money-in column before the money-out column
+	"indicator-column", // one unsigned amount column and its Dr/Cr mark in a column of its own
+	"yearless",         // rows print day and month; the period gives the year
+	"totals-line",      // the sums of the money columns under the table
+	"summary-totals",   // the sums of money in and out in the summary beside the balances
+	"address",          // the holder's street and town under the name
+	"footer",           // the bank's registration and telephone numbers after the table
+}
+
 // WorldSample is one world statement.
 type WorldSample struct {
 	Seed     int64
@@ -45,6 +59,7 @@ type WorldSample struct {
 	Lang     string
 	Locale   *Locale
 	Producer string
+	Traits   []string // of WorldTraits
 	PDF      []byte
 	Pages    int
 	Truth    Truth
@@ -72,6 +87,8 @@ type WorldOptions struct {
 	Vocab vocab.Class
 	// Short keeps the statement to a page, for images.
 	Short bool
+	// Traits forces the traits that fit the statement (nil draws them).
+	Traits []string
 }
 
 // wtxn is one transaction of a world statement.
@@ -114,6 +131,8 @@ type world struct {
 	openPrinted, closing bool
 	rowBalances          bool // every row prints its balance
 	printed              PrintedFacts
+	traits               map[string]bool
+	tr                   *rand.Rand // the traits' own stream
 }
 
 // GenerateWorld makes one world statement from a seed, drawn by fpdf.
@@ -145,13 +164,55 @@ func GenerateWorld(seed int64, opts WorldOptions) (WorldSample, error) {
 	w.loc = pickLocale(r)
 	w.chooseStyle()
 	w.makeData(opts.Short)
+	w.drawTraits(rand.New(rand.NewPCG(uint64(seed), 0x7ea175)), opts.Traits)
 	doc := w.layout()
 	pdf, pages, err := doc.drawPDF(r)
 	if err != nil {
 		return WorldSample{}, fmt.Errorf("seed %d: %w", seed, err)
 	}
-	return WorldSample{Seed: seed, Family: w.family, Vocab: class, Lang: w.lx.Lang, Locale: w.loc, Producer: "fpdf",
+	return WorldSample{Seed: seed, Family: w.family, Vocab: class, Lang: w.lx.Lang, Locale: w.loc, Producer: "fpdf", Traits: w.traitList(),
 		PDF: pdf, Pages: pages, Truth: w.truth(), Printed: w.printed, doc: doc}, nil
+}
+
+// drawTraits draws, from its own stream, which traits the statement
+// prints: each that fits its family and style, one time in four, or
+// those of forced that fit.
+func (w *world) drawTraits(r *rand.Rand, forced []string) {
+	w.tr = r
+	w.traits = map[string]bool{}
+	table := !slices.Contains([]string{"kv-blocks", "day-groups", "card-sections"}, w.family)
+	fits := map[string]bool{
+		"in-first":         table && !w.card && !w.signed,
+		"indicator-column": table && !w.card && w.signed && w.neg == "minus",
+		"yearless":         w.dateStyle == "short" || w.dateStyle == "medium",
+		"totals-line":      table && !w.card && !w.signed,
+		"summary-totals":   !w.card && w.openPrinted && w.closing,
+		"address":          true,
+		"footer":           true,
+	}
+	for _, t := range WorldTraits {
+		drawn := r.IntN(4) == 0
+		if forced != nil {
+			drawn = slices.Contains(forced, t)
+		}
+		if drawn && fits[t] {
+			w.traits[t] = true
+		}
+	}
+	if w.traits["yearless"] {
+		w.dateStyle = map[string]string{"short": "noyear", "medium": "noyear-named"}[w.dateStyle]
+	}
+}
+
+// traitList is the statement's traits, in WorldTraits' order.
+func (w *world) traitList() []string {
+	var out []string
+	for _, t := range WorldTraits {
+		if w.traits[t] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // word draws one of a lexicon's synonyms, once per statement and role.
@@ -425,6 +486,18 @@ func (w *world) accountNumber() string {
 		return fmt.Sprintf("%03d-%07d-%02d", r.IntN(1000), r.IntN(10000000), r.IntN(100))
 	}
 	return fmt.Sprintf("%010d", r.IntN(1000000000))
+}
+
+// sums are the money in and the money out of an account's rows.
+func (a *waccount) sums() (in, out decimal.Decimal) {
+	for _, t := range a.txns {
+		if t.in {
+			in = in.Add(t.amount)
+		} else {
+			out = out.Add(t.amount)
+		}
+	}
+	return in, out
 }
 
 // truth is the expected download. Balances are known wherever the

@@ -29,40 +29,68 @@ func TestWorldFamiliesReadBack(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				text := pdfText(t, s.PDF)
-				p := s.Printed
-				if len(p.Amounts) != len(s.Truth.Transactions) || len(p.Dates) != len(p.Amounts) {
-					t.Fatalf("%d amounts and %d dates printed for %d true rows", len(p.Amounts), len(p.Dates), len(s.Truth.Transactions))
-				}
-				for i := range p.Amounts {
-					if !strings.Contains(text, squash(p.Amounts[i])) {
-						t.Errorf("row %d: amount %q not in the PDF's text", i, p.Amounts[i])
-					}
-					if !strings.Contains(text, squash(p.Dates[i])) {
-						t.Errorf("row %d: date %q not in the PDF's text", i, p.Dates[i])
-					}
-				}
-				for i, tx := range s.Truth.Transactions {
-					for _, w := range strings.Fields(tx.Description) {
-						if !strings.Contains(text, w) {
-							t.Errorf("row %d: description word %q not in the PDF's text", i, w)
-						}
-					}
-				}
-				for _, b := range []string{p.Opening, p.Closing} {
-					if b != "" && !strings.Contains(text, squash(b)) {
-						t.Errorf("balance %q not in the PDF's text", b)
-					}
-				}
-				st := s.Truth.Statement
-				if (st.OpeningBalance != nil) != (p.Opening != "") || (st.ClosingBalance != nil) != (p.Closing != "") {
-					t.Errorf("truth's opening %v closing %v, printed %q and %q", st.OpeningBalance != nil, st.ClosingBalance != nil, p.Opening, p.Closing)
-				}
+				readBack(t, s)
 				if s.Family != family || s.Vocab != class {
 					t.Errorf("made %s in %s, want %s in %s", s.Family, s.Vocab, family, class)
 				}
 			})
 		}
+	}
+}
+
+// TestWorldTraitsReadBack reads back statements made with every trait
+// forced, in the families each fits: each trait is printed somewhere, and
+// the truths stay what the pages say.
+func TestWorldTraitsReadBack(t *testing.T) {
+	made := map[string]int{}
+	for i, family := range WorldFamilies {
+		s, err := GenerateWorld(int64(3100+i), WorldOptions{Family: family, Vocab: vocab.Invented, Traits: WorldTraits})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(family, func(t *testing.T) { readBack(t, s) })
+		for _, tr := range s.Traits {
+			made[tr]++
+		}
+	}
+	for _, tr := range WorldTraits {
+		if made[tr] == 0 {
+			t.Errorf("no family printed trait %s", tr)
+		}
+	}
+}
+
+// readBack holds a world statement's truth to the text of its PDF.
+func readBack(t *testing.T, s WorldSample) {
+	t.Helper()
+	text := pdfText(t, s.PDF)
+	p := s.Printed
+	if len(p.Amounts) != len(s.Truth.Transactions) || len(p.Dates) != len(p.Amounts) {
+		t.Fatalf("%d amounts and %d dates printed for %d true rows", len(p.Amounts), len(p.Dates), len(s.Truth.Transactions))
+	}
+	for i := range p.Amounts {
+		if !strings.Contains(text, squash(p.Amounts[i])) {
+			t.Errorf("row %d: amount %q not in the PDF's text", i, p.Amounts[i])
+		}
+		if !strings.Contains(text, squash(p.Dates[i])) {
+			t.Errorf("row %d: date %q not in the PDF's text", i, p.Dates[i])
+		}
+	}
+	for i, tx := range s.Truth.Transactions {
+		for _, w := range strings.Fields(tx.Description) {
+			if !strings.Contains(text, w) {
+				t.Errorf("row %d: description word %q not in the PDF's text", i, w)
+			}
+		}
+	}
+	for _, b := range []string{p.Opening, p.Closing} {
+		if b != "" && !strings.Contains(text, squash(b)) {
+			t.Errorf("balance %q not in the PDF's text", b)
+		}
+	}
+	st := s.Truth.Statement
+	if (st.OpeningBalance != nil) != (p.Opening != "") || (st.ClosingBalance != nil) != (p.Closing != "") {
+		t.Errorf("truth's opening %v closing %v, printed %q and %q", st.OpeningBalance != nil, st.ClosingBalance != nil, p.Opening, p.Closing)
 	}
 }
 

@@ -76,6 +76,11 @@ func (w *world) layout() *worldDoc {
 	}
 	d.full(title, true, 0.3)
 	d.full(pickOne(r, holders), false, 0)
+	if w.traits["address"] {
+		i := w.tr.IntN(len(streets))
+		d.full(streets[i], false, 0)
+		d.full(cities[i], false, 0)
+	}
 	if len(w.accounts) == 1 {
 		d.full(w.word("account", lx.Account)+": "+w.accounts[0].number, false, 0)
 	}
@@ -88,6 +93,10 @@ func (w *world) layout() *worldDoc {
 			d.full(a.kind+" "+a.number, true, 1.2)
 		}
 		w.accountBody(d, cols, a, i)
+	}
+	if w.traits["footer"] {
+		r := w.tr
+		d.full(fmt.Sprintf("%s · %08d · +%d %03d %03d %03d", d.bank, r.IntN(100000000), 10+r.IntN(90), r.IntN(1000), r.IntN(1000), r.IntN(1000)), false, 1.5)
 	}
 	return d
 }
@@ -116,11 +125,15 @@ func (w *world) columns() []tableCol {
 	if w.family == "ref-column" {
 		cols = append(cols, tableCol{"ref", w.word("ref", lx.Ref), 0.16})
 	}
-	if w.card {
+	switch {
+	case w.card || w.signed:
 		cols = append(cols, tableCol{"amount", w.word("amount", lx.Amount), 0.16})
-	} else if w.signed {
-		cols = append(cols, tableCol{"amount", w.word("amount", lx.Amount), 0.16})
-	} else {
+		if w.traits["indicator-column"] {
+			cols = append(cols, tableCol{"mark", "", 0.05})
+		}
+	case w.traits["in-first"]:
+		cols = append(cols, tableCol{"credit", w.word("credit", lx.Credit), 0.14}, tableCol{"debit", w.word("debit", lx.Debit), 0.14})
+	default:
 		cols = append(cols, tableCol{"debit", w.word("debit", lx.Debit), 0.14}, tableCol{"credit", w.word("credit", lx.Credit), 0.14})
 	}
 	if !w.card {
@@ -145,6 +158,11 @@ func (w *world) accountBody(d *worldDoc, cols []tableCol, a *waccount, index int
 		d.lines = append(d.lines, wline{gap: 0.6})
 		d.pair(opening, w.balanceText(a.opening), false)
 		w.notePrinted(index, true, w.balanceText(a.opening))
+	}
+	if w.traits["summary-totals"] {
+		in, out := a.sums()
+		d.pair(w.word("debit", lx.Debit), w.num(out), false)
+		d.pair(w.word("credit", lx.Credit), w.num(in), false)
 	}
 	if boxBalances && w.closing && w.r.IntN(2) == 0 {
 		// The summary names both balances above the table.
@@ -220,6 +238,14 @@ func (w *world) rowCells(cols []tableCol, t wtxn, withBalance bool) []wcell {
 			}
 		case "amount":
 			s = w.signedText(w.signedAmount(t))
+			if w.traits["indicator-column"] {
+				s = w.num(t.amount)
+			}
+		case "mark":
+			s = w.drMark
+			if t.in {
+				s = w.crMark
+			}
 		case "balance":
 			if withBalance {
 				s = w.balanceText(t.balance)
@@ -243,7 +269,7 @@ func (w *world) signedAmount(t wtxn) decimal.Decimal {
 
 // amountText is how a row's amount is printed, for the readback test.
 func (w *world) amountText(t wtxn) string {
-	if !w.signed && !w.card {
+	if !w.signed && !w.card || w.traits["indicator-column"] {
 		return w.num(t.amount)
 	}
 	return w.signedText(w.signedAmount(t))
@@ -313,6 +339,20 @@ func (w *world) table(d *worldDoc, cols []tableCol, a *waccount) {
 		}
 		d.lines = append(d.lines, lines...)
 		d.lines = append(d.lines, wline{gap: 0.2})
+	}
+	if w.traits["totals-line"] {
+		in, out := a.sums()
+		l := wline{bold: true, boxed: boxed, cells: []wcell{{desc, 1, w.word("totals", w.lx.Totals), false}}}
+		for i, c := range cols {
+			switch c.role {
+			case "debit":
+				l.cells = append(l.cells, wcell{i, 1, w.num(out), true})
+			case "credit":
+				l.cells = append(l.cells, wcell{i, 1, w.num(in), true})
+			}
+		}
+		slices.SortFunc(l.cells, func(x, y wcell) int { return x.col - y.col })
+		d.lines = append(d.lines, l)
 	}
 	if w.family == "dated-balances" && w.closing {
 		text := w.balanceText(a.closing)
