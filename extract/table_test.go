@@ -1129,3 +1129,86 @@ func putWords(pg *source.Page, x, y float64, s string) {
 		x += 5 * float64(len(w)+1)
 	}
 }
+
+// TestAnalyzeTotalsLineByItsSums reads a totals line in words no lexicon
+// holds as the table's totals, not as a row: each of its figures is the
+// sum of its column above it. Its label, centred over two lines, is no
+// row's description.
+func TestAnalyzeTotalsLineByItsSums(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	put(10, 60, "Opening balance")
+	put(520, 60, "100.00")
+	put(10, 80, "Date")
+	put(100, 80, "Details")
+	put(330, 80, "Debit")
+	put(420, 80, "Credit")
+	put(510, 80, "Balance")
+	put(10, 95, "02/01/2023")
+	put(100, 95, "Salary Acme")
+	put(420, 95, "50.00")
+	put(520, 95, "150.00")
+	put(10, 110, "05/01/2023")
+	put(100, 110, "Rent March")
+	put(340, 110, "25.00")
+	put(520, 110, "125.00")
+	put(10, 125, "09/01/2023")
+	put(100, 125, "Card Shell")
+	put(340, 125, "15.00")
+	put(520, 125, "110.00")
+	put(100, 136, "Vrokplen")
+	put(340, 142, "40.00")
+	put(420, 142, "50.00")
+	put(100, 148, "skartomir")
+	put(10, 170, "Closing balance")
+	put(520, 170, "110.00")
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2023-01-02|Salary Acme|50.00||150.00",
+		"2023-01-05|Rent March||25.00|125.00",
+		"2023-01-09|Card Shell||15.00|110.00",
+	})
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s, want ok", got)
+	}
+}
+
+// TestAnalyzeOpeningInUnknownWordsTellsFirstRow reads a table whose
+// headings no lexicon holds and whose first row's direction only the
+// opening balance can tell; the opening is printed beside a word no
+// lexicon holds. Of the two balances the first row's may start from, the
+// one the page prints is the opening, and the row's direction follows.
+func TestAnalyzeOpeningInUnknownWordsTellsFirstRow(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Vryshgo: 01/06/2023 - 30/06/2023")
+	put(10, 60, "Drytalli")
+	put(520, 60, "-110.15")
+	put(10, 80, "Trymuf")
+	put(100, 80, "Skelarurpu")
+	put(330, 80, "Rafaiton")
+	put(420, 80, "Vouvokax")
+	put(510, 80, "Zvamkiden")
+	put(10, 95, "01/06/2023")
+	put(100, 95, "Tairafo Cafe")
+	put(420, 95, "94.33")
+	put(520, 95, "-15.82")
+	put(10, 110, "03/06/2023")
+	put(100, 110, "Tairafo Heijn")
+	put(420, 110, "535.23")
+	put(520, 110, "519.41")
+	put(10, 125, "11/06/2023")
+	put(100, 125, "Terplost Milano")
+	put(420, 125, "52.67")
+	put(520, 125, "572.08")
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2023-06-01|Tairafo Cafe|94.33||-15.82",
+		"2023-06-03|Tairafo Heijn|535.23||519.41",
+		"2023-06-11|Terplost Milano|52.67||572.08",
+	})
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s, want ok", got)
+	}
+}

@@ -445,11 +445,27 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 	if opening == nil {
 		sum := decimal.Zero
 		for _, rw := range rows {
-			d, _, known, _ := best.movement(rw, unsigned)
+			d, abs, known, _ := best.movement(rw, unsigned)
 			if b, ok := PrintedBalance(rw); ok && known {
 				v := b.Sub(sum).Sub(best.Chain(d))
 				opening, derivedOpening, anchor = &v, true, rw.Seq
 				break
+			}
+			if b, ok := PrintedBalance(rw); ok && len(loose) > 0 {
+				// The row's direction is unknown: of the two balances
+				// it may start from, one printed outside the tables (in
+				// words no lexicon holds) is the opening, and the row's
+				// direction follows from it.
+				base := b.Sub(sum).Sub(best.Chain(d))
+				lo, hi := base.Sub(best.Chain(abs)), base.Add(best.Chain(abs))
+				if inLo, inHi := slices.ContainsFunc(loose, lo.Equal), slices.ContainsFunc(loose, hi.Equal); inLo != inHi {
+					v := lo
+					if inHi {
+						v = hi
+					}
+					opening = &v
+					x.Printf("opening balance %s: printed outside the tables, one of the two the first balance works back to", v)
+				}
 			}
 			if !known {
 				break

@@ -425,10 +425,12 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	pitch := linePitch(seg.Lines)
 	first := len(rows)
 	var texts []descLine
+	sumFrom := first             // the first row a totals line below sums
+	var markerLines []*layout.Line // the table's balance and totals lines
 	title := ""                  // the last section title read in the table
 	var headingLine *layout.Line // the last line read as the heading of a table with none the lexicon knows
 	for li, l := range seg.Lines {
-		before := len(rows)
+		before, markersBefore := len(rows), len(markers)
 		var dateTok *layout.Token
 		var amounts []Cell
 		var descParts, otherText []string
@@ -581,9 +583,18 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			if len(amounts) > 0 {
 				markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 				x.Printf("  totals line %s: the rows above it must add up to it", explain.LineRef(l))
+				sumFrom = len(rows)
 			} else {
 				x.Printf("  left out %s: a totals line", explain.LineRef(l))
 			}
+			cur = -1
+		case dateTok == nil && hasMove && sumsOf(rows[sumFrom:], amounts):
+			// An undated line whose every figure is the sum of its column
+			// above it, whatever its words: the table's totals, which
+			// prove the rows, not a row.
+			markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
+			x.Printf("  totals line %s: its figures are the sums of their columns above it", explain.LineRef(l))
+			sumFrom = len(rows)
 			cur = -1
 		case dateTok != nil && hasMove:
 			rows = append(rows, Row{Page: l.Page, Date: *dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
@@ -666,6 +677,9 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// near: a fees table's lines do not lead one another in.
 			amounts = nil
 		}
+		if len(markers) > markersBefore {
+			markerLines = append(markerLines, l)
+		}
 		if len(rows) > before {
 			rows[len(rows)-1].alt = altDate
 			rows[len(rows)-1].Line = l
@@ -685,7 +699,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	if !seg.Cont && len(seg.Labels) > 0 && first > 0 && len(seg.Lines) > 0 && rows[first-1].Line != nil && rows[first-1].Line.Page == seg.Lines[0].Page-1 {
 		from = first - 1
 	}
-	assignDescriptions(rows[from:], texts)
+	assignDescriptions(rows[from:], texts, markerLines)
 	// Rows whose date was lost before any was read take the next one read.
 	for i := len(rows) - 2; i >= first; i-- {
 		if !rows[i].HasDate && rows[i].DateUnread && rows[i+1].HasDate {
@@ -809,6 +823,33 @@ func Restates(text string, phrases []string) bool {
 		return others <= 3
 	}
 	return others == 0
+}
+
+// sumsOf reports whether each movement figure of a line is the sum of its
+// column's figures in rows, one of them the sum of two figures at least
+// (a figure equal to the one row above is that row's twin, not its total).
+func sumsOf(rows []Row, amounts []Cell) bool {
+	summed := false
+	for _, a := range amounts {
+		if a.Role == lexicon.RoleBalance {
+			continue
+		}
+		var sum decimal.Decimal
+		n := 0
+		for _, r := range rows {
+			for _, c := range r.Cells {
+				if c.Col == a.Col {
+					sum = sum.Add(c.Val)
+					n++
+				}
+			}
+		}
+		if !sum.Abs().Equal(a.Val.Abs()) {
+			return false
+		}
+		summed = summed || n >= 2 && !sum.IsZero()
+	}
+	return summed
 }
 
 // wrappedDescription reports a line that holds a totals word but reads as
@@ -935,8 +976,15 @@ type descLine struct {
 // widest vertical gap separates one row's block from the next; when the
 // gaps are all alike, the table's own habit decides, read from the lines
 // above its first row and below its last one. Lines that no row reaches
-// through line-sized gaps (a footer, a note) belong to none.
-func assignDescriptions(rows []Row, texts []descLine) {
+// through line-sized gaps (a footer, a note) belong to none. The lines of
+// balances and totals (stops) stand among the rows as rows whose words are
+// no row's: a totals line's label centred over two lines is its own.
+func assignDescriptions(real []Row, texts []descLine, stops []*layout.Line) {
+	rows := slices.Grow(slices.Clone(real), len(stops))
+	for _, l := range stops {
+		rows = append(rows, Row{Line: l})
+	}
+	defer copy(real, rows)
 	above := make([][]string, len(rows))
 	below := make([][]string, len(rows))
 	before := make([]int, len(rows)) // how many of below[i] stand above rows[i].tail
