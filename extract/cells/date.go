@@ -318,11 +318,14 @@ func skipSeps(s string, i int, allowDe bool) int {
 		}
 		if allowDe {
 			low := strings.ToLower(s[i:min(len(s), i+4)])
-			switch {
-			case strings.HasPrefix(low, "del "):
+			if strings.HasPrefix(low, "del ") {
 				i += 3
-			case strings.HasPrefix(low, "de "):
-				i += 2
+			}
+			for _, p := range monthParticles() {
+				if len(s)-i > len(p) && strings.EqualFold(s[i:i+len(p)], p) {
+					i += len(p)
+					break
+				}
 			}
 		}
 		if i == start {

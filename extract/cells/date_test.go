@@ -285,6 +285,10 @@ func TestLexDateCLDR(t *testing.T) {
 		{"2025 m. kovo 17 d.", "2025-03-17"},
 		{"2024(e)ko abe. 22(a)", "2024-12-22"}, // CLDR's glued "(e)ko" and "(a)"
 		{"1. stu 2025.", "2025-11-01"},
+		{"1-mar, 2024", "2024-03-01"},   // Uzbek d-MMM, y: the month is no affix of the day
+		{"1 d’abr. 2023", "2023-04-01"}, // Catalan names after "d’" and "de "
+		{"30 d'abr. 2023", "2023-04-30"},
+		{"1 de febr. de 2023", "2023-02-01"},
 	} {
 		d, _, ok := LexDate(c.in)
 		if !ok {

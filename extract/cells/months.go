@@ -48,7 +48,7 @@ func MonthsOf(t cldrLanguage) [12][]string {
 	var out [12][]string
 	for m := range 12 {
 		for _, n := range []string{t.MonthWide(time.Month(m + 1)), t.MonthAbbreviated(time.Month(m + 1))} {
-			n = strings.TrimSuffix(strings.ToLower(n), ".")
+			_, n = cutParticle(strings.TrimSuffix(strings.ToLower(n), "."))
 			// The name, and its umlauts written out ("märz", "maerz").
 			for _, v := range []string{n, umlauts.Replace(n)} {
 				f := FoldWord(v)
@@ -63,6 +63,45 @@ func MonthsOf(t cldrLanguage) [12][]string {
 	}
 	return out
 }
+
+// cutParticle cuts the short word some languages print their month names
+// after, lower case: Catalan's "de gener" and "d’abril" are "gener" and
+// "abril" after "de " and "d’".
+func cutParticle(name string) (particle, month string) {
+	for i, r := range name {
+		if r == ' ' || r == '’' || r == '\'' {
+			end := i + utf8.RuneLen(r)
+			if i > 0 && utf8.RuneCountInString(name[:i]) <= 3 && strings.IndexFunc(name[:i], func(r rune) bool { return !unicode.IsLetter(r) }) < 0 && end < len(name) {
+				return name[:end], name[end:]
+			}
+			break
+		}
+	}
+	return "", name
+}
+
+// monthParticles are the particles CLDR's month names are printed after
+// (see cutParticle), with the apostrophe also as typed ("d'"), built on
+// first use.
+var monthParticles = sync.OnceValue(func() []string {
+	var out []string
+	for _, t := range MonthLanguages() {
+		for m := range 12 {
+			for _, n := range []string{t.MonthWide(time.Month(m + 1)), t.MonthAbbreviated(time.Month(m + 1))} {
+				p, name := cutParticle(strings.ToLower(n))
+				if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) {
+					continue // Vietnamese "thg 3" names the month by number (see monthWords)
+				}
+				for _, v := range []string{p, strings.ReplaceAll(p, "’", "'")} {
+					if v != "" && !slices.Contains(out, v) {
+						out = append(out, v)
+					}
+				}
+			}
+		}
+	}
+	return out
+})
 
 // monthWords are the words CLDR prints before a month's number where a
 // language names months by number ("thg" in Vietnamese "6 thg 4, 2022"),
@@ -207,15 +246,18 @@ func subsequence(a, b string) bool {
 // gluedAffixes are what CLDR's date patterns glue to a year's or a day's
 // digits, lower case: Basque's "(e)ko" and "(a)" in "2025(e)ko mar.
 // 17(a)". Built on first use from the patterns: the rest of a field that
-// starts with the example's year or day, holding a letter and no digit.
+// starts with the example's year or day, holding a letter and no digit,
+// and not the example's month (Uzbek's "17-mar, 2025" glues the month).
 var gluedAffixes = sync.OnceValue(func() []string {
 	var out []string
 	for _, t := range MonthLanguages() {
+		march := []string{strings.ToLower(strings.TrimSuffix(t.abbreviated[2], ".")), strings.ToLower(t.wide[2])}
 		for _, d := range t.dates {
 			for _, f := range strings.Fields(d) {
 				for _, p := range []string{"2025", "17"} {
 					rest, ok := strings.CutPrefix(strings.ToLower(f), p)
-					if ok && strings.IndexFunc(rest, unicode.IsLetter) >= 0 && strings.IndexFunc(rest, unicode.IsDigit) < 0 && !slices.Contains(out, rest) {
+					names := slices.ContainsFunc(march, func(m string) bool { return strings.Contains(rest, m) })
+					if ok && !names && strings.IndexFunc(rest, unicode.IsLetter) >= 0 && strings.IndexFunc(rest, unicode.IsDigit) < 0 && !slices.Contains(out, rest) {
 						out = append(out, rest)
 					}
 				}

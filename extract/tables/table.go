@@ -172,6 +172,9 @@ func findColumns(seg *Segment) {
 			dayHeaded = true
 			continue
 		}
+		if dayHeaded && !slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
+			dayHeaded = false
+		}
 		if len(seg.Labels) == 0 && !ledByDate(seg, l) && !dayHeaded {
 			// With no heading, only lines led by a date, or under a
 			// day's date, show where the columns are.
