@@ -428,10 +428,10 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	pitch := linePitch(seg.Lines)
 	first := len(rows)
 	var texts []descLine
-	sumFrom := first             // the first row a totals line below sums
+	sumFrom := first               // the first row a totals line below sums
 	var markerLines []*layout.Line // the table's balance and totals lines
-	title := ""                  // the last section title read in the table
-	var headingLine *layout.Line // the last line read as the heading of a table with none the lexicon knows
+	title := ""                    // the last section title read in the table
+	var headingLine *layout.Line   // the last line read as the heading of a table with none the lexicon knows
 	for li, l := range seg.Lines {
 		before, markersBefore := len(rows), len(markers)
 		var dateTok *layout.Token
