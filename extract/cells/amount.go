@@ -359,11 +359,14 @@ func indianGroups(g []string) bool {
 // settles it ("1.234,56"), a lone separator followed by one or two digits is
 // the decimal one, repeated valid groups ("1.234.567") are the thousands
 // separator. With no decimals anywhere, a lone separator before three
-// digits ("8.766") groups thousands. Ties go to the dot.
+// digits ("8.766") groups thousands. Dates do not vote. Ties go to the dot.
 func GuessDecimalComma(cells []string) bool {
 	comma, dot := 0, 0
 	groupDot, groupComma := 0, 0
 	for _, cell := range cells {
+		if _, rest, ok := LexDate(cell); ok && rest == "" {
+			continue // "1.6." is a day and a month, no decimal
+		}
 		for _, run := range numberRuns(normalizeAmountSpaces(cell)) {
 			nc, nd := strings.Count(run, ","), strings.Count(run, ".")
 			last := strings.LastIndexAny(run, ".,")
