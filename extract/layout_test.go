@@ -85,6 +85,16 @@ func TestTokenize(t *testing.T) {
 	if l.Toks[0].Kind != layout.TokDate || l.Toks[0].Text != "1. stu 2025." {
 		t.Errorf("first token %+v, want the date 1. stu 2025.", l.Toks[0])
 	}
+	// In a document that groups thousands with dots, "1.8" is a day and a
+	// month printed without a year (Icelandic), not an amount; with
+	// decimal dots it stays the figure it reads as.
+	for _, comma := range []bool{true, false} {
+		l = layout.GroupLines(synthPage(1, []cellAt{at(10, "1.8"), at(300, "3.333")}), 0)[0]
+		layout.Tokenize(l, comma)
+		if isDate := l.Toks[0].Kind == layout.TokDate; isDate != comma {
+			t.Errorf("decimal comma %v: first token %+v", comma, l.Toks[0])
+		}
+	}
 }
 
 func TestClassifyLabel(t *testing.T) {

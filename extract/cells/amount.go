@@ -384,7 +384,10 @@ func GuessDecimalComma(cells []string) bool {
 				} else {
 					dot += 2
 				}
-			case nc+nd == 1 && after <= 2:
+			case nc+nd == 1 && after == 1:
+				// "1.8": money prints two decimals; a day and a month
+				// printed without a year may print one digit.
+			case nc+nd == 1 && after == 2:
 				if run[last] == ',' {
 					comma++
 				} else {

@@ -430,6 +430,16 @@ func Tokenize(l *Line, decimalComma bool) {
 		}
 		// Amount: the longest run of up to four close words that reads as one
 		// ("1,234.56", "- 92.26", "3 120,50 €", "EUR 12,00", "995.88 CR").
+		if decimalComma {
+			// In a document that groups thousands with dots, "1.8" is no
+			// amount (a group has three digits): a day and a month.
+			if d, n, ok := cells.LexNumericDate(w.Text + "."); ok && n == len(w.Text)+1 && d.N == 2 && d.Sep == '.' && dotted(w.Text) {
+				d.Text = w.Text
+				l.Toks = append(l.Toks, Token{Kind: TokDate, Text: w.Text, X0: w.X0, Y0: w.Y0, X1: w.X1, Y1: w.Y1, Date: &d})
+				i++
+				continue
+			}
+		}
 		if n, v, marked, bare := LexAmountWords(ws[i:], h, decimalComma); n > 0 && !percent(ws[i+n:], ws[i+n-1], h) {
 			kind := TokAmount
 			if bare {
