@@ -308,6 +308,23 @@ func lexMonth(s string, i int) (month, n int, ok bool) {
 	return m, j - i, true
 }
 
+// abbreviatedOnly reports that the word at i reads as a month only as a
+// shortening of a name (see MonthOf: "rue" of Lithuanian "rugsėjo"): too
+// weak to make a date with no year ("14 rue de la Paix" is an address).
+func abbreviatedOnly(s string, i int) bool {
+	j := i
+	for j < len(s) {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) {
+			break
+		}
+		j += size
+	}
+	word := FoldWord(s[i:j])
+	_, named := MonthNames()[word]
+	return !named && len(allMonthNames()[word]) == 0 && !monthWords()[word]
+}
+
 // skipSeps skips the characters that may separate the parts of a named date
 // (spaces, "-", "/", ".", ",") and the Spanish/Portuguese "de"/"del".
 func skipSeps(s string, i int, allowDe bool) int {
@@ -370,6 +387,7 @@ func lexDayMonthName(s string) (DateToken, int, bool) {
 	if !ok {
 		return d, 0, false
 	}
+	at := i
 	i += nm
 	end := i
 	j := skipSeps(s, i, true)
@@ -379,6 +397,8 @@ func lexDayMonthName(s string) (DateToken, int, bool) {
 		if end < len(s) && s[end] == '.' && (end+1 == len(s) || s[end+1] == ' ') {
 			end++ // Croatian "1. stu 2025." ends with a dot
 		}
+	} else if abbreviatedOnly(s, at) {
+		return d, 0, false
 	}
 	d.Named, d.Day, d.Month = true, day, m
 	return d, end, true
@@ -407,7 +427,7 @@ func lexMonthNameDay(s string) (DateToken, int, bool) {
 	if y, digits, ny := lexYear(s, j); ny > 0 && j > i && (!glued || digits == 4 && s[i] == ',') {
 		d.Year, d.YearDigits = y, digits
 		end = j + ny
-	} else if glued {
+	} else if glued || abbreviatedOnly(s, 0) {
 		return d, 0, false
 	}
 	d.Named, d.Day, d.Month = true, day, m

@@ -325,6 +325,15 @@ func TestLexDateSharedMonthName(t *testing.T) {
 			t.Errorf("LexDate(%q) = %v, want %s", c.in, got, c.want)
 		}
 	}
+	// A word that shortens a month name only by dropping letters makes no
+	// date without a year: "14 rue de la Paix" is an address ("rue" of
+	// Lithuanian "rugsėjo"), "14 rue 2024" a date.
+	if d, _, ok := LexDate("14 rue de la Paix"); ok {
+		t.Errorf("LexDate(14 rue de la Paix) = %+v, want no date", d)
+	}
+	if d, _, ok := LexDate("14 rue 2024"); !ok || d.Month != 9 {
+		t.Errorf("LexDate(14 rue 2024) = %+v %v, want September", d, ok)
+	}
 	if d, _, ok := LexDate("lis 1, 2023"); ok {
 		t.Errorf("LexDate(lis 1, 2023) = %+v: no language with the name prints that shape", d)
 	}
