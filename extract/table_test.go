@@ -1212,3 +1212,40 @@ func TestAnalyzeOpeningInUnknownWordsTellsFirstRow(t *testing.T) {
 		t.Errorf("status %s, want ok", got)
 	}
 }
+
+// TestAnalyzeClosingInUnknownWordsAfterUnsignedRows reads a card's last
+// line, one figure in words no lexicon holds, as its closing balance: the
+// opening balance printed outside the table plus the rows, taken as the
+// reading takes rows whose direction nothing tells, ends at it exactly.
+func TestAnalyzeClosingInUnknownWordsAfterUnsignedRows(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Mostsyr: 21/03/2025 - 20/04/2025")
+	put(10, 60, "Vraivrofaiskax")
+	put(520, 60, "423.21")
+	put(10, 80, "Plodog")
+	put(100, 80, "Travrazox")
+	put(510, 80, "Bromyfo")
+	put(10, 95, "22/03/2025")
+	put(100, 95, "Apotheke London")
+	put(525, 95, "6.21")
+	put(10, 110, "23/03/2025")
+	put(100, 110, "Vodafone Roma")
+	put(520, 110, "29.18")
+	put(10, 125, "27/03/2025")
+	put(100, 125, "Rewe Lisboa")
+	put(520, 125, "37.04")
+	put(10, 150, "Saitralplegal zveostglo")
+	put(520, 150, "495.64")
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 3 {
+		t.Fatalf("%d transactions, want 3 (the closing line is no row)", n)
+	}
+	st := res.Statement
+	if st.ClosingBalance == nil || st.ClosingBalance.String() != "495.64" || st.OpeningBalance == nil || st.OpeningBalance.String() != "423.21" {
+		t.Errorf("opening %v closing %v, want 423.21 and 495.64", st.OpeningBalance, st.ClosingBalance)
+	}
+	if got := st.Reconciliation.Status; got == "ok" {
+		t.Errorf("status ok: the rows' direction is taken, not proven by a balance on each")
+	}
+}

@@ -538,7 +538,15 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		if opening != nil {
 			starts = []decimal.Decimal{*opening}
 		}
-		if net, _, ok := netMovement(rows[:n-1], bySeg, unsigned); ok {
+		net, _, ok := netMovement(rows[:n-1], bySeg, unsigned)
+		if !ok {
+			// Rows whose direction nothing tells count as the reading
+			// takes them (money out; a card's purchases): a last figure
+			// they end at exactly is the closing balance, and the
+			// arithmetic then tells their direction.
+			net, ok = netTaken(rows[:n-1], bySeg, unsigned), true
+		}
+		if ok {
 			for _, a := range starts {
 				if end := a.Add(net); end.Abs().Equal(rows[n-1].Cells[0].Val.Abs()) {
 					x.Printf("opening balance %s, closing balance %s: the last line's figure is the balance the rows above end at", a, end)
@@ -974,6 +982,18 @@ func netMovement(rows []tables.Row, bySeg map[int]Reading, unsigned bool) (net d
 		}
 	}
 	return net, moved, true
+}
+
+// netTaken is the rows' net movement with each amount whose direction
+// nothing tells taken as money out, as the reading reads it.
+func netTaken(rows []tables.Row, bySeg map[int]Reading, unsigned bool) decimal.Decimal {
+	var net decimal.Decimal
+	for _, rw := range rows {
+		r := bySeg[rw.SegID]
+		d, abs, _, _ := r.movement(rw, unsigned)
+		net = net.Add(r.Chain(d.Sub(abs)))
+	}
+	return net
 }
 
 // newestFirst reports rows whose dates never rise and fall at least
