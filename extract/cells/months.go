@@ -163,7 +163,7 @@ var allMonthNames = sync.OnceValue(func() map[string][]langMonth {
 func sharedMonth(name, date string) int {
 	month := 0
 	for _, lm := range allMonthNames()[name] {
-		if !slices.ContainsFunc(MonthLanguages()[lm.lang].dates[:], func(p string) bool { return dateShape(p) == dateShape(date) }) {
+		if !slices.ContainsFunc(MonthLanguages()[lm.lang].dates[:], func(p string) bool { return DateShape(p) == DateShape(date) }) {
 			continue
 		}
 		if month != 0 && month != lm.month {
@@ -174,9 +174,9 @@ func sharedMonth(name, date string) int {
 	return month
 }
 
-// dateShape is a date's text with each run of digits written "9" and each
+// DateShape is a date's text with each run of digits written "9" and each
 // run of letters "a": "17. ožu 2025." is "9. a 9.".
-func dateShape(s string) string {
+func DateShape(s string) string {
 	var b strings.Builder
 	last := rune(0)
 	for _, r := range s {

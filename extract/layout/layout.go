@@ -248,13 +248,18 @@ func joinWrappedDate(a, b *Line, h float64) bool {
 		if k < 0 {
 			continue
 		}
+		// The words below that complete the date: one, or a date with no
+		// year under a cell that holds only its year ("2024. gada" over
+		// "11. okt."); a date of its own below starts the next row, and
+		// so does a figure printed like the cell's above ("31.1" over
+		// "2.2": two rows' dates with no year).
 		end := j + 1
 		for end < len(a.Words) && end-j < 4 && a.Words[end].X0-a.Words[end-1].X1 < h {
 			end++
 		}
-		// The words below that complete the date: one, or a date with no
-		// year under a cell that holds only its year ("2024. gada" over
-		// "11. okt."); a date of its own below starts the next row.
+		if cells.DateShape(b.Words[k].Text) == cells.DateShape(JoinWords(a.Words[j:end])) {
+			continue
+		}
 		below := 1
 		if t, n := lexDateWords(b.Words[k:], h); n > 0 {
 			if t.Date.YearDigits > 0 || !yearAlone(a.Words[j:end]) {

@@ -172,9 +172,6 @@ func findColumns(seg *Segment) {
 			dayHeaded = true
 			continue
 		}
-		if dayHeaded && !slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
-			dayHeaded = false
-		}
 		if len(seg.Labels) == 0 && !ledByDate(seg, l) && !dayHeaded {
 			// With no heading, only lines led by a date, or under a
 			// day's date, show where the columns are.
@@ -1020,8 +1017,8 @@ func assignDescriptions(real []Row, texts []descLine, stops []*layout.Line) {
 	nAbove, nBelow := 0, 0
 	firstRow, lastRow := map[int]int{}, map[int]int{} // page -> item index
 	for k, it := range items {
-		if it.row < 0 {
-			continue
+		if it.row < 0 || it.row >= len(real) {
+			continue // a text line, or a balance or totals line: no row's habit
 		}
 		if _, ok := firstRow[it.l.Page]; !ok {
 			firstRow[it.l.Page] = k
@@ -1093,7 +1090,7 @@ func assignDescriptions(real []Row, texts []descLine, stops []*layout.Line) {
 		}
 		// Between two rows, the wider of the gaps at the run's ends is
 		// where one row's cell ends: more evidence of the habit.
-		if g0, g1 := tr.gaps[0], tr.gaps[len(tr.run)]; g0 < 1e9 && g1 < 1e9 {
+		if g0, g1 := tr.gaps[0], tr.gaps[len(tr.run)]; g0 < 1e9 && g1 < 1e9 && tr.prevRow < len(real) && tr.nextRow < len(real) {
 			switch h := tr.run[0].l.Height(); {
 			case g1 > g0+0.1*h:
 				nBelow++
