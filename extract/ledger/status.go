@@ -27,6 +27,10 @@ const (
 	// WarnDirectionUnknown: nothing told which way the amount went; it was
 	// taken as money out.
 	WarnDirectionUnknown WarningKind = "direction_unknown"
+	// WarnDirectionLearned: nothing printed on the row told which way the
+	// amount went; it was taken from the document's rows of the same
+	// kind whose direction the document proves (Provenance.DirectionLearned).
+	WarnDirectionLearned WarningKind = "direction_learned"
 	// WarnAmountFromBalance: recognition could not read the amount (Read);
 	// it was taken from the change in the balance.
 	WarnAmountFromBalance WarningKind = "amount_from_balance"
@@ -92,6 +96,10 @@ type Provenance struct {
 	DirectionFromBalance bool `json:"direction_from_balance,omitempty"`
 	// DirectionGuessed: nothing told the direction: taken as money out.
 	DirectionGuessed bool `json:"direction_guessed,omitempty"`
+	// DirectionLearned: nothing printed on the row told the direction; it
+	// was taken from the rows of the same document that share its
+	// description's leading words and whose direction is proven.
+	DirectionLearned bool `json:"direction_learned,omitempty"`
 	// AmountFromBalance: the amount was not readable and was taken from
 	// the change in the balance.
 	AmountFromBalance bool `json:"amount_from_balance,omitempty"`
@@ -184,7 +192,7 @@ type Proof struct {
 // balances or totals prove every row and nothing the reading inferred is
 // left unproven; unverified otherwise, with the first reason.
 func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
-	var fromZero, guessed, lost, unread, low, computed, against int
+	var fromZero, guessed, learned, lost, unread, low, computed, against int
 	for _, tx := range txs {
 		pv := tx.Provenance
 		if pv.BalanceFromZero {
@@ -195,6 +203,9 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		}
 		if pv.DirectionGuessed {
 			guessed++
+		}
+		if pv.DirectionLearned {
+			learned++
 		}
 		if pv.AmountFromBalance {
 			lost++
@@ -250,6 +261,10 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		// A row whose direction nothing told was read as money out: the
 		// balances after it may agree, but nothing proves that row.
 		return unverified("the direction of %d row(s) could not be told and was taken as money out", guessed)
+	case learned > 0:
+		// Rows of the same kind went that way; nothing printed says
+		// this one did.
+		return unverified("the direction of %d row(s) is not printed and no balance proves it: it was taken from the rows whose description begins alike, whose direction the statement proves", learned)
 	case lost > 0:
 		// The balances agree, but they gave those rows' amounts: nothing
 		// checks them.

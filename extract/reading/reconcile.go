@@ -549,6 +549,9 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		}
 		opening, openingFromClosing = &v, true
 	}
+	// Rows whose direction nothing printed proves take it, where they
+	// can, from the proven rows of their kind (direction.go).
+	learnt := learnDirections(rows, bySeg, unsigned, provenDirections(rows, bySeg, unsigned, opening))
 	var txs []ledger.Transaction
 	// proof.Proven is how many leading transactions a printed balance has
 	// checked; rows after it stand on nothing.
@@ -651,6 +654,12 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 				d = d.Sub(abs)
 				tx.Provenance.DirectionFromBalance = true
 				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
+			case learnt[rw.Seq].dir != 0:
+				l := learnt[rw.Seq]
+				d = d.Add(abs.Mul(decimal.NewFromInt(int64(l.dir))))
+				tx.Provenance.DirectionLearned = true
+				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionLearned,
+					Message: fmt.Sprintf("direction not printed: taken from %d row(s) whose description begins alike and whose direction the statement proves", l.from)})
 			default:
 				d = d.Sub(abs)
 				tx.Provenance.DirectionGuessed = true

@@ -1,0 +1,68 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+
+	"passbook/extract/ledger"
+	"passbook/extract/source"
+)
+
+// A first row with no opening balance before it: nothing printed proves
+// which way its unsigned amount went. The later rows that begin alike
+// ("Salary Acme") are proven money in by the balances: it takes their
+// direction, and the statement says unverified, for that reason.
+func TestDirectionLearnedFirstRow(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/03/2024 - 31/03/2024")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Description"), rat(400, "Amount"), rat(500, "Balance")},
+		[]cellAt{at(10, "01/03/2024"), at(80, "Salary Acme March"), rat(400, "60.00"), rat(500, "160.00")},
+		[]cellAt{at(10, "02/03/2024"), at(80, "Card purchase Lidl"), rat(400, "10.00"), rat(500, "150.00")},
+		[]cellAt{at(10, "15/03/2024"), at(80, "Salary Acme bonus"), rat(400, "60.00"), rat(500, "210.00")},
+		[]cellAt{at(10, "20/03/2024"), at(80, "Card purchase Rewe"), rat(400, "5.00"), rat(500, "205.00")},
+	)})
+	checkTxs(t, res, []string{
+		"2024-03-01|Salary Acme March|60.00||160.00",
+		"2024-03-02|Card purchase Lidl||10.00|150.00",
+		"2024-03-15|Salary Acme bonus|60.00||210.00",
+		"2024-03-20|Card purchase Rewe||5.00|205.00",
+	})
+	first := res.Transactions[0]
+	if !first.Provenance.DirectionLearned || first.Provenance.DirectionGuessed || !hasKind(first, ledger.WarnDirectionLearned) {
+		t.Errorf("first row: provenance %+v, warnings %+v; want its direction learned, not guessed", first.Provenance, first.Warnings)
+	}
+	rec := res.Statement.Reconciliation
+	if rec.Status != ledger.ReconcileUnverified || !strings.Contains(rec.Message, "begins alike") {
+		t.Errorf("reconciliation %s (%s), want unverified for the learned direction", rec.Status, rec.Message)
+	}
+}
+
+// A statement without balances whose amounts print Dr/Cr words, one of
+// which is missing: the rows that begin alike and print their word say
+// which way it went. Nothing checks it: unverified.
+func TestDirectionLearnedWithoutBalances(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/11/2023 to 30/11/2023")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Narrative"), rat(400, "Amount")},
+		[]cellAt{at(10, "01/11/2023"), at(80, "Salary Acme Ltd"), rat(400, "1,000.00 Cr")},
+		[]cellAt{at(10, "03/11/2023"), at(80, "Rent Flat 2"), rat(400, "500.00 Dr")},
+		[]cellAt{at(10, "10/11/2023"), at(80, "Coffee Shop"), rat(400, "3.00 Dr")},
+		[]cellAt{at(10, "15/11/2023"), at(80, "Salary Acme Ltd"), rat(400, "1,000.00 Cr")},
+		[]cellAt{at(10, "30/11/2023"), at(80, "Salary Acme bonus"), rat(400, "250.00")},
+	)})
+	if n := len(res.Transactions); n != 5 {
+		t.Fatalf("%d transactions, want 5", n)
+	}
+	last := res.Transactions[4]
+	if last.AmountIn == nil || last.AmountIn.String() != "250" {
+		t.Errorf("last row %s, want money in like the rows that begin alike", txLine(last))
+	}
+	if !last.Provenance.DirectionLearned || !hasKind(last, ledger.WarnDirectionLearned) {
+		t.Errorf("last row: provenance %+v, want its direction learned", last.Provenance)
+	}
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified {
+		t.Errorf("reconciliation %s, want unverified", s)
+	}
+}
