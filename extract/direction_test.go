@@ -66,3 +66,38 @@ func TestDirectionLearnedWithoutBalances(t *testing.T) {
 		t.Errorf("reconciliation %s, want unverified", s)
 	}
 }
+
+// A card's statement with one unsigned amount column and no balance on
+// its rows: purchases, and a payment among them. Its previous and new
+// balances add up only with the payment read as money in (the balance
+// owed falls by it); read all as money out, they break. The directions
+// rest on reading it as a card's, which its words say and nothing
+// printed on the rows proves: unverified, with that reason.
+func TestDirectionFromSumsCard(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Credit card statement")},
+		[]cellAt{at(10, "Statement period: 01/03/2024 - 31/03/2024")},
+		[]cellAt{at(10, "Credit limit"), rat(300, "5,000.00")},
+		[]cellAt{at(10, "Previous balance"), rat(300, "100.00")},
+		[]cellAt{at(10, "New balance"), rat(300, "180.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Description"), rat(450, "Amount")},
+		[]cellAt{at(10, "02/03/2024"), at(80, "Grocery Lidl"), rat(450, "50.00")},
+		[]cellAt{at(10, "05/03/2024"), at(80, "Thank you"), rat(450, "30.00")},
+		[]cellAt{at(10, "09/03/2024"), at(80, "Fuel Shell"), rat(450, "60.00")},
+	)})
+	checkTxs(t, res, []string{
+		"2024-03-02|Grocery Lidl||50.00|150.00",
+		"2024-03-05|Thank you|30.00||120.00",
+		"2024-03-09|Fuel Shell||60.00|180.00",
+	})
+	for i, tx := range res.Transactions {
+		if !tx.Provenance.DirectionFromSums || tx.Provenance.DirectionGuessed || !hasKind(tx, ledger.WarnDirectionFromSums) {
+			t.Errorf("row %d: provenance %+v; want its direction from the sums", i, tx.Provenance)
+		}
+	}
+	rec := res.Statement.Reconciliation
+	if rec.Status != ledger.ReconcileUnverified || !strings.Contains(rec.Message, "printed sums, read as a card's") {
+		t.Errorf("reconciliation %s (%s), want unverified for directions that rest on the card's reading", rec.Status, rec.Message)
+	}
+}

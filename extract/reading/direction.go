@@ -1,6 +1,8 @@
 package reading
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -133,4 +135,140 @@ func kindKeys(desc []string) []string {
 		return words
 	}
 	return []string{words[0] + " " + words[1], words[0]}
+}
+
+// maxSearch bounds the ways sumDirections tries: past it, the sums settle
+// nothing.
+const maxSearch = 1 << 17
+
+// sumDirections gives the rows of unproven direction (neither known nor in
+// proven) the directions under which the statement's printed sums come
+// out, when exactly one way does: its totals of money in and out, or, with
+// no balance printed on any row, its opening and closing balances. It
+// returns nothing when no sum is printed, the sums disagree, or several
+// ways (or none) add up.
+func sumDirections(rows []tables.Row, bySeg map[int]Reading, unsigned bool, proven map[int]int, opening, closing, totalIn, totalOut *decimal.Decimal) map[int]int {
+	var knownIn, knownOut, knownNet, all decimal.Decimal
+	var seqs []int
+	var sizes []decimal.Decimal
+	card := false
+	for _, rw := range rows {
+		r := bySeg[rw.SegID]
+		d, abs, known, any := r.movement(rw, unsigned)
+		if !any {
+			continue
+		}
+		if dir, ok := proven[rw.Seq]; ok && !known {
+			d, known = d.Add(abs.Mul(decimal.NewFromInt(int64(dir)))), true
+		}
+		if d.IsNegative() {
+			knownOut = knownOut.Sub(d)
+		} else {
+			knownIn = knownIn.Add(d)
+		}
+		knownNet = knownNet.Add(r.Chain(d))
+		if !known {
+			seqs, sizes = append(seqs, rw.Seq), append(sizes, abs)
+			all = all.Add(abs)
+			card = r.Card
+		}
+	}
+	if len(seqs) == 0 {
+		return nil
+	}
+	// in is what the rows of unproven direction bring in, by each sum.
+	var in []decimal.Decimal
+	if totalIn != nil {
+		in = append(in, totalIn.Sub(knownIn))
+	}
+	if totalOut != nil {
+		in = append(in, all.Sub(totalOut.Sub(knownOut)))
+	}
+	if opening != nil && closing != nil && !AnyPrintedBalance(rows) {
+		// Their net, money in less money out, moves the balance the rest
+		// of the way to the closing balance.
+		net := closing.Sub(*opening).Sub(knownNet)
+		if card {
+			net = net.Neg()
+		}
+		in = append(in, net.Add(all).Div(decimal.NewFromInt(2)))
+	}
+	if len(in) == 0 || slices.ContainsFunc(in[1:], func(v decimal.Decimal) bool { return !v.Equal(in[0]) }) {
+		return nil
+	}
+	picked, ok := onlySubset(sizes, in[0])
+	if !ok {
+		return nil
+	}
+	out := map[int]int{}
+	for i, seq := range seqs {
+		out[seq] = -1
+		if picked[i] {
+			out[seq] = 1
+		}
+	}
+	return out
+}
+
+// onlySubset finds the one choice of sizes that adds up to target, if
+// exactly one does (within maxSearch steps).
+func onlySubset(sizes []decimal.Decimal, target decimal.Decimal) ([]bool, bool) {
+	if target.IsNegative() {
+		return nil, false
+	}
+	// Whole cents (or whatever the smallest unit printed is); a target
+	// between them is met by no choice.
+	places := int32(0)
+	for _, v := range sizes {
+		places = max(places, -v.Exponent())
+	}
+	if places > 6 {
+		return nil, false
+	}
+	n := len(sizes)
+	vals := make([]int64, n)
+	order := make([]int, n)
+	for i, v := range sizes {
+		s := v.Shift(places)
+		if !s.IsInteger() || s.Sign() <= 0 {
+			return nil, false
+		}
+		vals[i], order[i] = s.IntPart(), i
+	}
+	t := target.Shift(places)
+	if !t.IsInteger() {
+		return nil, false
+	}
+	want := t.IntPart()
+	// Largest first, with what is left below each, to cut branches early.
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(vals[b], vals[a]) })
+	rest := make([]int64, n+1)
+	for k := n - 1; k >= 0; k-- {
+		rest[k] = rest[k+1] + vals[order[k]]
+	}
+	var found, cur []bool
+	cur = make([]bool, n)
+	count, steps := 0, 0
+	var walk func(k int, sum int64)
+	walk = func(k int, sum int64) {
+		steps++
+		if count > 1 || steps > maxSearch || sum > want || sum+rest[k] < want {
+			return
+		}
+		if k == n {
+			count++
+			found = slices.Clone(cur)
+			return
+		}
+		i := order[k]
+		cur[i] = true
+		walk(k+1, sum+vals[i])
+		cur[i] = false
+		walk(k+1, sum)
+	}
+	walk(0, 0)
+	if count != 1 || steps > maxSearch {
+		return nil, false
+	}
+	return found, true
 }

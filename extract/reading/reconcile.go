@@ -551,7 +551,16 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 	}
 	// Rows whose direction nothing printed proves take it, where they
 	// can, from the proven rows of their kind (direction.go).
-	learnt := learnDirections(rows, bySeg, unsigned, provenDirections(rows, bySeg, unsigned, opening))
+	proven := provenDirections(rows, bySeg, unsigned, opening)
+	closingChecks := st.ClosingBalance
+	if openingFromClosing {
+		closingChecks = nil
+	}
+	bySums := sumDirections(rows, bySeg, unsigned, proven, opening, closingChecks, st.TotalIn, st.TotalOut)
+	for seq, dir := range bySums {
+		proven[seq] = dir
+	}
+	learnt := learnDirections(rows, bySeg, unsigned, proven)
 	var txs []ledger.Transaction
 	// proof.Proven is how many leading transactions a printed balance has
 	// checked; rows after it stand on nothing.
@@ -654,6 +663,11 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 				d = d.Sub(abs)
 				tx.Provenance.DirectionFromBalance = true
 				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
+			case bySums[rw.Seq] != 0:
+				d = d.Add(abs.Mul(decimal.NewFromInt(int64(bySums[rw.Seq]))))
+				tx.Provenance.DirectionFromSums = true
+				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromSums,
+					Message: "direction not printed: only so do the amounts add up to the statement's printed sums"})
 			case learnt[rw.Seq].dir != 0:
 				l := learnt[rw.Seq]
 				d = d.Add(abs.Mul(decimal.NewFromInt(int64(l.dir))))
