@@ -21,12 +21,14 @@ func TestDirectionLearnedFirstRow(t *testing.T) {
 		[]cellAt{at(10, "02/03/2024"), at(80, "Card purchase Lidl"), rat(400, "10.00"), rat(500, "150.00")},
 		[]cellAt{at(10, "15/03/2024"), at(80, "Salary Acme bonus"), rat(400, "60.00"), rat(500, "210.00")},
 		[]cellAt{at(10, "20/03/2024"), at(80, "Card purchase Rewe"), rat(400, "5.00"), rat(500, "205.00")},
+		[]cellAt{at(10, "29/03/2024"), at(80, "Salary Acme April"), rat(400, "60.00"), rat(500, "265.00")},
 	)})
 	checkTxs(t, res, []string{
 		"2024-03-01|Salary Acme March|60.00||160.00",
 		"2024-03-02|Card purchase Lidl||10.00|150.00",
 		"2024-03-15|Salary Acme bonus|60.00||210.00",
 		"2024-03-20|Card purchase Rewe||5.00|205.00",
+		"2024-03-29|Salary Acme April|60.00||265.00",
 	})
 	first := res.Transactions[0]
 	if !first.Provenance.DirectionLearned || first.Provenance.DirectionGuessed || !hasKind(first, ledger.WarnDirectionLearned) {
@@ -97,7 +99,46 @@ func TestDirectionFromSumsCard(t *testing.T) {
 		}
 	}
 	rec := res.Statement.Reconciliation
-	if rec.Status != ledger.ReconcileUnverified || !strings.Contains(rec.Message, "printed sums, read as a card's") {
+	if rec.Status != ledger.ReconcileUnverified || !strings.Contains(rec.Message, "printed sums, for the kind of account read") {
 		t.Errorf("reconciliation %s (%s), want unverified for directions that rest on the card's reading", rec.Status, rec.Message)
+	}
+}
+
+// A card's statement in words no lexicon holds: one unsigned amount column
+// with no balance on its rows, and two lone amounts above them. Read as a
+// bank's, with every amount money out, the second printed is the first
+// less the rows' sum: a closing printed before its opening. Read as a
+// card's, the balance owed rises by the purchases from the first to the
+// second: that reading's balances close, and it is taken. Nothing on the
+// rows proves which way they went: unverified.
+func TestDirectionCardByItsBalances(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Drifätrontgux: 05/12/2022 - 04/01/2023")},
+		[]cellAt{at(10, "Trärouskebrir"), rat(300, "283.30")},
+		[]cellAt{at(10, "Fuskilsou zizvyx"), rat(300, "812.95")},
+		nil,
+		[]cellAt{at(10, "10/12/2022"), at(80, "Korot"), rat(450, "28.68")},
+		[]cellAt{at(10, "13/12/2022"), at(80, "Zoe Janssen Paris"), rat(450, "188.93")},
+		[]cellAt{at(10, "24/12/2022"), at(80, "Vattenfall Lisboa"), rat(450, "191.27")},
+		[]cellAt{at(10, "03/01/2023"), at(80, "Renfe Viajeros"), rat(450, "120.77")},
+	)})
+	checkTxs(t, res, []string{
+		"2022-12-10|Korot||28.68|311.98",
+		"2022-12-13|Zoe Janssen Paris||188.93|500.91",
+		"2022-12-24|Vattenfall Lisboa||191.27|692.18",
+		"2023-01-03|Renfe Viajeros||120.77|812.95",
+	})
+	st := res.Statement
+	if st.OpeningBalance == nil || st.OpeningBalance.String() != "283.3" || st.ClosingBalance == nil || st.ClosingBalance.String() != "812.95" {
+		t.Errorf("opening %v, closing %v; want 283.30 and 812.95", st.OpeningBalance, st.ClosingBalance)
+	}
+	if !st.Proof.Card {
+		t.Errorf("not read as a card's statement")
+	}
+	if !res.Transactions[0].Provenance.DirectionFromSums {
+		t.Errorf("row 0: provenance %+v; want its direction from the sums", res.Transactions[0].Provenance)
+	}
+	if st.Reconciliation.Status != ledger.ReconcileUnverified {
+		t.Errorf("reconciliation %s (%s), want unverified", st.Reconciliation.Status, st.Reconciliation.Message)
 	}
 }

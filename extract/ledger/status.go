@@ -277,7 +277,7 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 	case summed > 0:
 		// The sums prove the directions only for the kind of account
 		// read: a card's rows, read as a bank's, add up the other way.
-		return unverified("the direction of %d row(s) is not printed: only so do the amounts add up to the printed sums, read as a %s's rows, which nothing printed on the rows proves", summed, map[bool]string{true: "card", false: "bank account"}[p.Card])
+		return unverified("the direction of %d row(s) is not printed: only so do the amounts add up to the printed sums, for the kind of account read (a card's balance owed rises with money out, a bank's falls), which nothing printed on the rows proves", summed)
 	case learned > 0:
 		// Rows of the same kind went that way; nothing printed says
 		// this one did.

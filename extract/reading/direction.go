@@ -67,11 +67,16 @@ func provenDirections(rows []tables.Row, bySeg map[int]Reading, unsigned bool, o
 	return out
 }
 
+// minExamples is the least number of proven rows of a kind that teach
+// its direction: one row may be the exception ("Transfer from" among
+// "Transfer to").
+const minExamples = 2
+
 // learnDirections gives each row of unproven direction (an amount with
 // no sign that proven does not hold) the direction of the proven rows of
 // its kind: those whose description starts with the same two words, else
-// the same word. The rows of that kind must agree by a clear margin (more
-// than twice as many one way as the other); else the row is left out.
+// the same word. At least minExamples rows of that kind must agree, more
+// than twice as many one way as the other; else the row is left out.
 func learnDirections(rows []tables.Row, bySeg map[int]Reading, unsigned bool, proven map[int]int) map[int]learned {
 	// votes[key] counts the proven rows of each kind: [0] out, [1] in.
 	votes := map[string]*[2]int{}
@@ -104,9 +109,9 @@ func learnDirections(rows []tables.Row, bySeg map[int]Reading, unsigned bool, pr
 				continue
 			}
 			switch out0, in := v[0], v[1]; {
-			case out0 > 2*in:
+			case out0 >= minExamples && out0 > 2*in:
 				out[rw.Seq] = learned{dir: -1, from: out0}
-			case in > 2*out0:
+			case in >= minExamples && in > 2*out0:
 				out[rw.Seq] = learned{dir: 1, from: in}
 			}
 			break

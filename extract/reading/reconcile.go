@@ -486,8 +486,12 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 	// beside a label, outside the tables) are known by the arithmetic:
 	// one the first printed balance works back to is the opening, one
 	// the rows end at is the closing, and with no balance on the rows two
-	// whose difference is the rows' net movement are both.
-	if net, moved, ok := netMovement(rows, bySeg, unsigned); ok && len(loose) > 0 {
+	// whose difference is the rows' net movement are both. Rows whose
+	// direction nothing proves count as money out, as they are read
+	// unless the balances found say otherwise (sumDirections); then the
+	// opening must be printed before the closing, and neither may be a
+	// sum of the rows' moves.
+	if net, moved, guessed := netMovement(rows, bySeg, unsigned); len(loose) > 0 {
 		switch {
 		case derivedOpening && slices.ContainsFunc(loose, opening.Equal):
 			x.Printf("opening balance %s: printed outside the tables", opening)
@@ -495,10 +499,13 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			v := *opening
 			st.OpeningBalance = &v
 		case opening == nil && st.ClosingBalance == nil && !AnyPrintedBalance(rows) && !net.IsZero():
-			for _, a := range loose {
+			isMoved := func(v decimal.Decimal) bool { return v.Equal(moved[0]) || v.Equal(moved[1]) }
+			for i, a := range loose {
 				// The printed sums of money in and out are as far apart
 				// as the rows move: they are no balances.
-				if b := a.Add(net); slices.ContainsFunc(loose, b.Equal) && !(a.Equal(moved[0]) || a.Equal(moved[1])) {
+				b := a.Add(net)
+				j := slices.IndexFunc(loose, b.Equal)
+				if j >= 0 && !isMoved(a) && (!guessed || j > i && !isMoved(b)) {
 					x.Printf("opening balance %s and closing balance %s: printed outside the tables, %s apart as the rows move", a, b, net)
 					o, c := a, b
 					opening, st.OpeningBalance, st.ClosingBalance = &o, &o, &c
@@ -522,18 +529,17 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		if opening != nil {
 			starts = []decimal.Decimal{*opening}
 		}
-		if net, _, ok := netMovement(rows[:n-1], bySeg, unsigned); ok {
-			for _, a := range starts {
-				if end := a.Add(net); end.Abs().Equal(rows[n-1].Cells[0].Val.Abs()) {
-					x.Printf("opening balance %s, closing balance %s: the last line's figure is the balance the rows above end at", a, end)
-					if opening == nil {
-						o := a
-						opening, st.OpeningBalance, derivedOpening = &o, &o, false
-					}
-					st.ClosingBalance = &end
-					rows = rows[:n-1]
-					break
+		net, _, _ := netMovement(rows[:n-1], bySeg, unsigned)
+		for _, a := range starts {
+			if end := a.Add(net); end.Abs().Equal(rows[n-1].Cells[0].Val.Abs()) {
+				x.Printf("opening balance %s, closing balance %s: the last line's figure is the balance the rows above end at", a, end)
+				if opening == nil {
+					o := a
+					opening, st.OpeningBalance, derivedOpening = &o, &o, false
 				}
+				st.ClosingBalance = &end
+				rows = rows[:n-1]
+				break
 			}
 		}
 	}
@@ -960,17 +966,17 @@ func dropAfterClosing(rows []tables.Row, markers []tables.Marker) ([]tables.Row,
 }
 
 // netMovement is what the rows move the balance by under their readings,
-// when every row's direction is known, and the sums of their moves up
-// and down.
-func netMovement(rows []tables.Row, bySeg map[int]Reading, unsigned bool) (net decimal.Decimal, moved [2]decimal.Decimal, ok bool) {
+// and the sums of their moves up and down. A row whose direction nothing
+// proves counts as money out; guessed says some did.
+func netMovement(rows []tables.Row, bySeg map[int]Reading, unsigned bool) (net decimal.Decimal, moved [2]decimal.Decimal, guessed bool) {
 	for _, rw := range rows {
 		r := bySeg[rw.SegID]
-		d, _, known, any := r.movement(rw, unsigned)
+		d, abs, known, any := r.movement(rw, unsigned)
 		if !any {
 			continue
 		}
 		if !known {
-			return net, moved, false
+			d, guessed = d.Sub(abs), true
 		}
 		c := r.Chain(d)
 		net = net.Add(c)
