@@ -29,6 +29,12 @@ type learned struct {
 	dir, from int
 }
 
+// toward is an amount's size as a movement in direction dir (-1 out, +1
+// in).
+func toward(size decimal.Decimal, dir int) decimal.Decimal {
+	return size.Mul(decimal.NewFromInt(int64(dir)))
+}
+
 // provenDirections gives each row whose direction the document proves
 // its direction (-1 out, +1 in), keyed by the row's seq: by its column,
 // sign, Dr/Cr word or title, or by the printed balance it reaches from the
@@ -164,7 +170,7 @@ func sumDirections(rows []tables.Row, bySeg map[int]Reading, unsigned bool, prov
 			continue
 		}
 		if dir, ok := proven[rw.Seq]; ok && !known {
-			d, known = d.Add(abs.Mul(decimal.NewFromInt(int64(dir)))), true
+			d, known = d.Add(toward(abs, dir)), true
 		}
 		if d.IsNegative() {
 			knownOut = knownOut.Sub(d)

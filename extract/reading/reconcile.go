@@ -555,8 +555,9 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		}
 		opening, openingFromClosing = &v, true
 	}
-	// Rows whose direction nothing printed proves take it, where they
-	// can, from the proven rows of their kind (direction.go).
+	// Rows whose direction nothing printed on them proves take the one
+	// that the statement's sums allow, else that of the proven rows of
+	// their kind, where there is one (direction.go).
 	proven := provenDirections(rows, bySeg, unsigned, opening)
 	closingChecks := st.ClosingBalance
 	if openingFromClosing {
@@ -670,13 +671,13 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 				tx.Provenance.DirectionFromBalance = true
 				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
 			case bySums[rw.Seq] != 0:
-				d = d.Add(abs.Mul(decimal.NewFromInt(int64(bySums[rw.Seq]))))
+				d = d.Add(toward(abs, bySums[rw.Seq]))
 				tx.Provenance.DirectionFromSums = true
 				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromSums,
 					Message: "direction not printed: only so do the amounts add up to the statement's printed sums"})
 			case learnt[rw.Seq].dir != 0:
 				l := learnt[rw.Seq]
-				d = d.Add(abs.Mul(decimal.NewFromInt(int64(l.dir))))
+				d = d.Add(toward(abs, l.dir))
 				tx.Provenance.DirectionLearned = true
 				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionLearned,
 					Message: fmt.Sprintf("direction not printed: taken from %d row(s) whose description begins alike and whose direction the statement proves", l.from)})
