@@ -142,3 +142,36 @@ func TestDirectionCardByItsBalances(t *testing.T) {
 		t.Errorf("reconciliation %s (%s), want unverified", st.Reconciliation.Status, st.Reconciliation.Message)
 	}
 }
+
+// A card's statement in words no lexicon holds, whose payments print a
+// Cr word, whose purchases print none, and whose last line is its closing
+// balance with a Dr word. The Dr/Cr words show no sign convention: the
+// Cr amounts are money in, the plain ones are left to the sums, and the
+// last line closes the balance from the one printed above the rows only
+// with the purchases read as money out.
+func TestDirectionCardCrMarkedPayments(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Luottokorttilasku")},
+		[]cellAt{at(10, "Tilin tila kauden alussa"), rat(300, "148.09")},
+		nil,
+		[]cellAt{at(10, "12/12/2022"), at(80, "Tilisiirto Ana"), rat(450, "169.14 CR")},
+		[]cellAt{at(10, "14/12/2022"), at(80, "SNCF Voyages"), rat(450, "312.61")},
+		[]cellAt{at(10, "16/12/2022"), at(80, "Cafe de Flore"), rat(450, "3.62")},
+		[]cellAt{at(10, "21/12/2022"), at(80, "Palkka Pingo"), rat(450, "673.88 CR")},
+		[]cellAt{at(10, "09/01/2023"), at(80, "Maksut ja palkkiot"), rat(450, "11.78")},
+		[]cellAt{at(80, "Lopputila"), rat(450, "366.92 DR")},
+	)})
+	checkTxs(t, res, []string{
+		"2022-12-12|Tilisiirto Ana|169.14||-21.05",
+		"2022-12-14|SNCF Voyages||312.61|291.56",
+		"2022-12-16|Cafe de Flore||3.62|295.18",
+		"2022-12-21|Palkka Pingo|673.88||-378.70",
+		"2023-01-09|Maksut ja palkkiot||11.78|-366.92",
+	})
+	if c := res.Statement.ClosingBalance; c == nil || c.String() != "-366.92" {
+		t.Errorf("closing balance %v, want -366.92", c)
+	}
+	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileUnverified {
+		t.Errorf("reconciliation %s, want unverified", s)
+	}
+}

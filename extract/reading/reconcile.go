@@ -78,7 +78,9 @@ func (r Reading) Chain(d decimal.Decimal) decimal.Decimal {
 
 // readingsFor lists the readings to try, in the order ties are settled. On
 // a card statement, purchases are most rows: when most signed amounts are
-// printed positive, positive is first read as money out.
+// printed positive, positive is first read as money out. An amount whose
+// Dr/Cr word says its direction, or that lost the word its column prints,
+// shows no sign convention.
 func readingsFor(rows []tables.Row, card bool) []Reading {
 	if !card {
 		return readings
@@ -86,7 +88,7 @@ func readingsFor(rows []tables.Row, card bool) []Reading {
 	pos, neg := 0, 0
 	for _, rw := range rows {
 		for _, c := range rw.Cells {
-			if c.Role == lexicon.RoleAmount {
+			if c.Role == lexicon.RoleAmount && !c.Drcr && !c.Lost {
 				if c.Val.IsNegative() {
 					neg++
 				} else {
