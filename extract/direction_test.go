@@ -175,3 +175,37 @@ func TestDirectionCardCrMarkedPayments(t *testing.T) {
 		t.Errorf("reconciliation %s, want unverified", s)
 	}
 }
+
+// A statement that prints its balance once a day, over one unsigned
+// amount column: the day's rows move the balance from the day before's
+// to the day's, and only one choice of their directions does. The
+// balances prove each row's: ok. Read money out for want of a sign, the
+// salary broke the balance.
+func TestDirectionDailyBalancesProve(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/03/2024 - 31/03/2024")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Description"), rat(400, "Amount"), rat(500, "Balance")},
+		[]cellAt{at(80, "Opening balance"), rat(500, "1,000.00")},
+		[]cellAt{at(10, "01/03/2024"), at(80, "Salary Acme"), rat(400, "500.00")},
+		[]cellAt{at(10, "01/03/2024"), at(80, "Card Lidl"), rat(400, "50.00"), rat(500, "1,450.00")},
+		[]cellAt{at(10, "02/03/2024"), at(80, "Rent"), rat(400, "300.00")},
+		[]cellAt{at(10, "02/03/2024"), at(80, "Refund Rewe"), rat(400, "20.00")},
+		[]cellAt{at(10, "02/03/2024"), at(80, "Coffee"), rat(400, "5.00"), rat(500, "1,165.00")},
+	)})
+	checkTxs(t, res, []string{
+		"2024-03-01|Salary Acme|500.00||1500.00",
+		"2024-03-01|Card Lidl||50.00|1450.00",
+		"2024-03-02|Rent||300.00|1150.00",
+		"2024-03-02|Refund Rewe|20.00||1170.00",
+		"2024-03-02|Coffee||5.00|1165.00",
+	})
+	for i, tx := range res.Transactions {
+		if !tx.Provenance.DirectionFromBalance {
+			t.Errorf("row %d: provenance %+v; want its direction from the balances", i, tx.Provenance)
+		}
+	}
+	if rec := res.Statement.Reconciliation; rec.Status != ledger.ReconcileOK {
+		t.Errorf("reconciliation %s (%s), want ok", rec.Status, rec.Message)
+	}
+}

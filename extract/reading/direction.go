@@ -37,40 +37,71 @@ func toward(size decimal.Decimal, dir int) decimal.Decimal {
 
 // provenDirections gives each row whose direction the document proves
 // its direction (-1 out, +1 in), keyed by the row's seq: by its column,
-// sign, Dr/Cr word or title, or by the printed balance it reaches from the
-// one before under its reading. It walks the chain as score does.
+// sign, Dr/Cr word or title, or by the printed balances. The rows of
+// unproven direction between two printed balances (or the opening balance
+// and a printed balance) move it from one to the other: when only one
+// choice of their directions does, under the rows' reading, the balances
+// prove it, as they prove a single row's.
 func provenDirections(rows []tables.Row, bySeg map[int]Reading, unsigned bool, opening *decimal.Decimal) map[int]int {
 	out := map[int]int{}
-	var prev decimal.Decimal
+	// start is the balance the rows since it move by moved, less what
+	// the rows of unproven direction among them (seqs, sizes) move.
+	var start, moved decimal.Decimal
 	have := opening != nil
 	if have {
-		prev = *opening
+		start = *opening
 	}
+	var seqs []int
+	var sizes []decimal.Decimal
+	card := false
 	for _, rw := range rows {
 		r := bySeg[rw.SegID]
 		d, abs, known, any := r.movement(rw, unsigned)
-		b, hasBal := PrintedBalance(rw)
-		if !known && hasBal && have {
-			switch {
-			case prev.Add(r.Chain(d.Add(abs))).Equal(b):
-				d, known = d.Add(abs), true
-			case prev.Add(r.Chain(d.Sub(abs))).Equal(b):
-				d, known = d.Sub(abs), true
-			}
-		}
 		if any && known && !d.IsZero() {
 			out[rw.Seq] = d.Sign()
 		}
-		switch {
-		case hasBal:
-			prev, have = b, true
-		case have && known:
-			prev = prev.Add(r.Chain(d))
-		default:
-			have = false
+		moved = moved.Add(r.Chain(d))
+		if !known {
+			seqs, sizes, card = append(seqs, rw.Seq), append(sizes, abs), r.Card
 		}
+		b, hasBal := PrintedBalance(rw)
+		if !hasBal {
+			continue
+		}
+		if have && len(seqs) > 0 {
+			net := b.Sub(start).Sub(moved)
+			if card {
+				net = net.Neg()
+			}
+			if dirs, ok := directionsFor(sizes, net); ok {
+				for k, seq := range seqs {
+					out[seq] = dirs[k]
+				}
+			}
+		}
+		start, moved, have = b, decimal.Zero, true
+		seqs, sizes = nil, nil
 	}
 	return out
+}
+
+// directionsFor gives amounts of the given sizes the one choice of
+// directions (-1 out, +1 in) under which they move the balance by net,
+// money in less money out, if exactly one does.
+func directionsFor(sizes []decimal.Decimal, net decimal.Decimal) ([]int, bool) {
+	all := decimal.Sum(decimal.Zero, sizes...)
+	picked, ok := onlySubset(sizes, net.Add(all).Div(decimal.NewFromInt(2)))
+	if !ok {
+		return nil, false
+	}
+	dirs := make([]int, len(sizes))
+	for k, in := range picked {
+		dirs[k] = -1
+		if in {
+			dirs[k] = 1
+		}
+	}
+	return dirs, true
 }
 
 // minExamples is the least number of proven rows of a kind that teach
@@ -187,36 +218,34 @@ func sumDirections(rows []tables.Row, bySeg map[int]Reading, unsigned bool, prov
 	if len(seqs) == 0 {
 		return nil
 	}
-	// in is what the rows of unproven direction bring in, by each sum.
-	var in []decimal.Decimal
+	// net is what the rows of unproven direction move, money in less
+	// money out, by each sum.
+	var nets []decimal.Decimal
 	if totalIn != nil {
-		in = append(in, totalIn.Sub(knownIn))
+		nets = append(nets, totalIn.Sub(knownIn).Mul(decimal.NewFromInt(2)).Sub(all))
 	}
 	if totalOut != nil {
-		in = append(in, all.Sub(totalOut.Sub(knownOut)))
+		nets = append(nets, all.Sub(totalOut.Sub(knownOut).Mul(decimal.NewFromInt(2))))
 	}
 	if opening != nil && closing != nil && !AnyPrintedBalance(rows) {
-		// Their net, money in less money out, moves the balance the rest
-		// of the way to the closing balance.
+		// They move the balance the rest of the way to the closing
+		// balance.
 		net := closing.Sub(*opening).Sub(knownNet)
 		if card {
 			net = net.Neg()
 		}
-		in = append(in, net.Add(all).Div(decimal.NewFromInt(2)))
+		nets = append(nets, net)
 	}
-	if len(in) == 0 || slices.ContainsFunc(in[1:], func(v decimal.Decimal) bool { return !v.Equal(in[0]) }) {
+	if len(nets) == 0 || slices.ContainsFunc(nets[1:], func(v decimal.Decimal) bool { return !v.Equal(nets[0]) }) {
 		return nil
 	}
-	picked, ok := onlySubset(sizes, in[0])
+	dirs, ok := directionsFor(sizes, nets[0])
 	if !ok {
 		return nil
 	}
 	out := map[int]int{}
-	for i, seq := range seqs {
-		out[seq] = -1
-		if picked[i] {
-			out[seq] = 1
-		}
+	for k, seq := range seqs {
+		out[seq] = dirs[k]
 	}
 	return out
 }

@@ -566,9 +566,6 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		closingChecks = nil
 	}
 	bySums := sumDirections(rows, bySeg, unsigned, proven, opening, closingChecks, st.TotalIn, st.TotalOut)
-	for seq, dir := range bySums {
-		proven[seq] = dir
-	}
 	learnt := learnDirections(rows, bySeg, unsigned, proven)
 	var txs []ledger.Transaction
 	// proof.Proven is how many leading transactions a printed balance has
@@ -662,31 +659,37 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDateFromAbove, Message: "no date printed on this row: the date above is used"})
 		}
 		if !known {
-			// The amount carries no sign: the balance says which way it went.
+			// The amount carries no sign: the balances say which way it
+			// went, else the sums, else the proven rows of its kind; else
+			// it is read as money out.
+			fits := func(dir int) bool { return hasBal && havePrev && prev.Add(r.Chain(d.Add(toward(abs, dir)))).Equal(b) }
+			dir, w := -1, ledger.Warning{Kind: ledger.WarnDirectionUnknown, Message: "direction unknown: read as money out"}
+			fromBalance := ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"}
 			switch {
-			case hasBal && havePrev && prev.Add(r.Chain(d.Add(abs))).Equal(b):
-				d = d.Add(abs)
-				tx.Provenance.DirectionFromBalance = true
-				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
-			case hasBal && havePrev && prev.Add(r.Chain(d.Sub(abs))).Equal(b):
-				d = d.Sub(abs)
-				tx.Provenance.DirectionFromBalance = true
-				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
+			case fits(1):
+				dir, w = 1, fromBalance
+			case fits(-1):
+				w = fromBalance
+			case proven[rw.Seq] != 0:
+				dir, w = proven[rw.Seq], fromBalance
 			case bySums[rw.Seq] != 0:
-				d = d.Add(toward(abs, bySums[rw.Seq]))
-				tx.Provenance.DirectionFromSums = true
-				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromSums,
-					Message: "direction not printed: only so do the amounts add up to the statement's printed sums"})
+				dir, w = bySums[rw.Seq], ledger.Warning{Kind: ledger.WarnDirectionFromSums,
+					Message: "direction not printed: only so do the amounts add up to the statement's printed sums"}
 			case learnt[rw.Seq].dir != 0:
-				l := learnt[rw.Seq]
-				d = d.Add(toward(abs, l.dir))
+				dir, w = learnt[rw.Seq].dir, ledger.Warning{Kind: ledger.WarnDirectionLearned,
+					Message: fmt.Sprintf("direction not printed: taken from %d row(s) whose description begins alike and whose direction the statement proves", learnt[rw.Seq].from)}
+			}
+			d = d.Add(toward(abs, dir))
+			tx.Warnings = append(tx.Warnings, w)
+			switch w.Kind {
+			case ledger.WarnDirectionFromBalance:
+				tx.Provenance.DirectionFromBalance = true
+			case ledger.WarnDirectionFromSums:
+				tx.Provenance.DirectionFromSums = true
+			case ledger.WarnDirectionLearned:
 				tx.Provenance.DirectionLearned = true
-				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionLearned,
-					Message: fmt.Sprintf("direction not printed: taken from %d row(s) whose description begins alike and whose direction the statement proves", l.from)})
 			default:
-				d = d.Sub(abs)
 				tx.Provenance.DirectionGuessed = true
-				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionUnknown, Message: "direction unknown: read as money out"})
 			}
 		}
 		if againstMark(rw, d) {
