@@ -209,3 +209,34 @@ func TestDirectionDailyBalancesProve(t *testing.T) {
 		t.Errorf("reconciliation %s (%s), want ok", rec.Status, rec.Message)
 	}
 }
+
+
+// The same statement with its opening balance printed above the table in
+// words no lexicon holds: of the lone amounts printed there, only from
+// it do the first day's rows reach the first printed balance, one way
+// only. It is the opening balance, and the balances prove every row.
+func TestDirectionOpeningAmongLoneAmounts(t *testing.T) {
+	res := Analyze([]source.Page{synthPage(1,
+		[]cellAt{at(10, "Statement period: 01/03/2024 - 31/03/2024")},
+		[]cellAt{at(10, "Sold precedent"), rat(300, "1,000.00")},
+		[]cellAt{at(10, "Limita descoperit"), rat(300, "2,500.00")},
+		nil,
+		[]cellAt{at(10, "Date"), at(80, "Description"), rat(400, "Amount"), rat(500, "Balance")},
+		[]cellAt{at(10, "01/03/2024"), at(80, "Salary Acme"), rat(400, "500.00")},
+		[]cellAt{at(10, "01/03/2024"), at(80, "Card Lidl"), rat(400, "50.00"), rat(500, "1,450.00")},
+		[]cellAt{at(10, "02/03/2024"), at(80, "Rent"), rat(400, "300.00")},
+		[]cellAt{at(10, "02/03/2024"), at(80, "Coffee"), rat(400, "5.00"), rat(500, "1,145.00")},
+	)})
+	checkTxs(t, res, []string{
+		"2024-03-01|Salary Acme|500.00||1500.00",
+		"2024-03-01|Card Lidl||50.00|1450.00",
+		"2024-03-02|Rent||300.00|1150.00",
+		"2024-03-02|Coffee||5.00|1145.00",
+	})
+	if o := res.Statement.OpeningBalance; o == nil || o.String() != "1000" {
+		t.Errorf("opening balance %v, want 1000.00", o)
+	}
+	if rec := res.Statement.Reconciliation; rec.Status != ledger.ReconcileOK {
+		t.Errorf("reconciliation %s (%s), want ok", rec.Status, rec.Message)
+	}
+}

@@ -312,3 +312,41 @@ func onlySubset(sizes []decimal.Decimal, target decimal.Decimal) ([]bool, bool) 
 	}
 	return found, true
 }
+
+// openingAmong finds, among the lone amounts printed outside the tables,
+// the opening balance of rows whose first printed balance comes after
+// rows of unproven direction: the one amount from which exactly one
+// choice of their directions reaches that balance. A balance the rows
+// before it prove is worked back to the usual way, and is none of this.
+func openingAmong(loose []decimal.Decimal, rows []tables.Row, bySeg map[int]Reading, unsigned bool) (decimal.Decimal, bool) {
+	var moved decimal.Decimal
+	var sizes []decimal.Decimal
+	card := false
+	for _, rw := range rows {
+		r := bySeg[rw.SegID]
+		d, abs, known, _ := r.movement(rw, unsigned)
+		moved = moved.Add(r.Chain(d))
+		if !known {
+			sizes, card = append(sizes, abs), r.Card
+		}
+		b, ok := PrintedBalance(rw)
+		if !ok {
+			continue
+		}
+		var found []decimal.Decimal
+		for _, a := range loose {
+			net := b.Sub(a).Sub(moved)
+			if card {
+				net = net.Neg()
+			}
+			if _, ok := directionsFor(sizes, net); ok && len(sizes) > 0 && !slices.ContainsFunc(found, a.Equal) {
+				found = append(found, a)
+			}
+		}
+		if len(found) != 1 {
+			return decimal.Decimal{}, false
+		}
+		return found[0], true
+	}
+	return decimal.Decimal{}, false
+}

@@ -500,6 +500,11 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			derivedOpening, anchor = false, -1
 			v := *opening
 			st.OpeningBalance = &v
+		case opening == nil && AnyPrintedBalance(rows):
+			if a, ok := openingAmong(loose, rows, bySeg, unsigned); ok {
+				x.Printf("opening balance %s: printed outside the tables; from it alone do the rows before the first printed balance reach it, one way only", a)
+				opening, st.OpeningBalance = &a, &a
+			}
 		case opening == nil && st.ClosingBalance == nil && !AnyPrintedBalance(rows) && !net.IsZero():
 			isMoved := func(v decimal.Decimal) bool { return v.Equal(moved[0]) || v.Equal(moved[1]) }
 			for i, a := range loose {
