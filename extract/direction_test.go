@@ -210,7 +210,6 @@ func TestDirectionDailyBalancesProve(t *testing.T) {
 	}
 }
 
-
 // The same statement with its opening balance printed above the table in
 // words no lexicon holds: of the lone amounts printed there, only from
 // it do the first day's rows reach the first printed balance, one way
