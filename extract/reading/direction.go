@@ -116,7 +116,7 @@ const minExamples = 2
 // than twice as many one way as the other; else the row is left out.
 func learnDirections(rows []tables.Row, bySeg map[int]Reading, unsigned bool, proven map[int]int) map[int]learned {
 	// votes[key] counts the proven rows of each kind: [0] out, [1] in.
-	votes := map[string]*[2]int{}
+	votes := map[[2]string]*[2]int{}
 	for _, rw := range rows {
 		dir, ok := proven[rw.Seq]
 		if !ok {
@@ -160,13 +160,12 @@ func learnDirections(rows []tables.Row, bySeg map[int]Reading, unsigned bool, pr
 // kindKeys are the names of a row's kind, longest first: its
 // description's first two words and its first word, folded, leaving out
 // words without a letter (dates, references, amounts).
-func kindKeys(desc []string) []string {
+func kindKeys(desc []string) [][2]string {
 	var words []string
-	for _, w := range strings.Fields(lexicon.FoldLabel(strings.Join(desc, " "))) {
-		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
-			words = append(words, w)
-			if len(words) == 2 {
-				break
+	for _, part := range desc {
+		for _, w := range strings.Fields(lexicon.FoldLabel(part)) {
+			if len(words) < 2 && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+				words = append(words, w)
 			}
 		}
 	}
@@ -174,9 +173,9 @@ func kindKeys(desc []string) []string {
 	case 0:
 		return nil
 	case 1:
-		return words
+		return [][2]string{{words[0]}}
 	}
-	return []string{words[0] + " " + words[1], words[0]}
+	return [][2]string{{words[0], words[1]}, {words[0]}}
 }
 
 // maxSearch bounds the ways sumDirections tries: past it, the sums settle

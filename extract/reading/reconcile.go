@@ -493,6 +493,12 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 	// unless the balances found say otherwise (sumDirections); then the
 	// opening must be printed before the closing, and neither may be a
 	// sum of the rows' moves.
+	// Rows of unproven direction before the first printed balance work
+	// back to no one opening; a lone amount from which only one choice of
+	// their directions reaches it does (openingAmong).
+	if a, ok := openingAmong(loose, rows, bySeg, unsigned); ok && opening == nil {
+		opening, derivedOpening = &a, true
+	}
 	if net, moved, guessed := netMovement(rows, bySeg, unsigned); len(loose) > 0 {
 		switch {
 		case derivedOpening && slices.ContainsFunc(loose, opening.Equal):
@@ -500,11 +506,6 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			derivedOpening, anchor = false, -1
 			v := *opening
 			st.OpeningBalance = &v
-		case opening == nil && AnyPrintedBalance(rows):
-			if a, ok := openingAmong(loose, rows, bySeg, unsigned); ok {
-				x.Printf("opening balance %s: printed outside the tables; from it alone do the rows before the first printed balance reach it, one way only", a)
-				opening, st.OpeningBalance = &a, &a
-			}
 		case opening == nil && st.ClosingBalance == nil && !AnyPrintedBalance(rows) && !net.IsZero():
 			isMoved := func(v decimal.Decimal) bool { return v.Equal(moved[0]) || v.Equal(moved[1]) }
 			for i, a := range loose {
