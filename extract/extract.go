@@ -20,7 +20,10 @@
 //   - tables: headings, segments and rows found from geometry and cell
 //     types, across pages, with the accounts and parties a page names;
 //   - reading: the readings tried for each table, scored by the proofs, and
-//     the statement's summary facts;
+//     the statement's summary facts; a row whose direction nothing printed
+//     on it proves takes it from the balances around it, else from the
+//     statement's sums, else from the proven rows whose description begins
+//     alike (reading/direction.go), and says so;
 //   - ledger: the statement's types, its proofs, the one status function
 //     and the stored form.
 //

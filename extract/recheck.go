@@ -140,8 +140,10 @@ func carryOver(orig, txs []ledger.Transaction) {
 		pv := o.Provenance
 		drop := map[ledger.WarningKind]bool{ledger.WarnBalanceBreak: true, ledger.WarnBalanceComputed: true, ledger.WarnBalanceFromZero: true, ledger.WarnBalanceEntered: true}
 		if !sameAmount(o, *e) {
-			pv.DirectionGuessed, pv.DirectionFromBalance, pv.AmountFromBalance = false, false, false
-			drop[ledger.WarnDirectionUnknown], drop[ledger.WarnDirectionFromBalance], drop[ledger.WarnAmountFromBalance] = true, true, true
+			pv.DirectionGuessed, pv.DirectionLearned, pv.DirectionFromSums, pv.DirectionFromBalance, pv.AmountFromBalance = false, false, false, false, false
+			for _, k := range []ledger.WarningKind{ledger.WarnDirectionUnknown, ledger.WarnDirectionLearned, ledger.WarnDirectionFromSums, ledger.WarnDirectionFromBalance, ledger.WarnAmountFromBalance} {
+				drop[k] = true
+			}
 		}
 		if !o.Date.Equal(e.Date) {
 			pv.DateUnread, pv.DateFromAbove = false, false

@@ -264,6 +264,37 @@ func TestRecheckAnsweredDoubts(t *testing.T) {
 	}
 }
 
+// A row whose direction was learned from the rows that begin alike stays
+// unverified however the balances after it agree; once a person corrects
+// its amount, the direction is theirs and the balances judge it.
+func TestRecheckLearnedDirection(t *testing.T) {
+	learned := func(in, out, bal string) ledger.Transaction {
+		tx := rtx(in, out, bal)
+		tx.Provenance.DirectionLearned = true
+		tx.Warnings = []ledger.Warning{{Kind: ledger.WarnDirectionLearned, Message: "direction not printed: taken from 2 row(s)"}}
+		return tx
+	}
+	st := func() ledger.Statement {
+		return ledger.Statement{OpeningBalance: pdec("100"), ClosingBalance: pdec("104")}
+	}
+	right := named(learned("5.00", "", "105.00"), rtx("", "1.00", "104.00"))
+	s := st()
+	if got := Recheck(right, asSent(right), &s); got.Status != ledger.ReconcileUnverified {
+		t.Errorf("learned and agreeing: %s (%s), want unverified", got.Status, got.Message)
+	}
+	wrong := named(learned("", "5.00", "95.00"), rtx("", "1.00", "104.00"))
+	sent := asSent(wrong)
+	sent[0].AmountIn, sent[0].AmountOut = pdec("5.00"), nil
+	sent[0].Balance = *pdec("105.00")
+	s = st()
+	if got := Recheck(wrong, sent, &s); got.Status != ledger.ReconcileOK {
+		t.Errorf("corrected: %s (%s), want ok", got.Status, got.Message)
+	}
+	if sent[0].Provenance.DirectionLearned || hasKind(sent[0], ledger.WarnDirectionLearned) {
+		t.Errorf("row 0 still says its direction was learned: %+v", sent[0])
+	}
+}
+
 func TestMatchRows(t *testing.T) {
 	day := func(d int) time.Time { return time.Date(2024, 1, d, 0, 0, 0, 0, time.UTC) }
 	row := func(d int, desc string) ledger.Transaction {

@@ -39,6 +39,7 @@ func TestJudge(t *testing.T) {
 		{"a row after the last check", two(ledger.Provenance{}), with(func(p *ledger.Proof) { p.Proven = 1 }), true, ledger.ReconcileUnverified},
 		{"from zero", two(ledger.Provenance{BalanceFromZero: true}), proven, false, ledger.ReconcileUnverified},
 		{"direction guessed", two(ledger.Provenance{DirectionGuessed: true}), proven, true, ledger.ReconcileUnverified},
+		{"direction learned from rows that begin alike", two(ledger.Provenance{DirectionLearned: true}), proven, true, ledger.ReconcileUnverified},
 		{"direction from the balance proves", two(ledger.Provenance{DirectionFromBalance: true}), proven, true, ledger.ReconcileOK},
 		{"amount from the balance", two(ledger.Provenance{AmountFromBalance: true}), proven, true, ledger.ReconcileUnverified},
 		{"date unread", two(ledger.Provenance{DateUnread: true}), proven, true, ledger.ReconcileUnverified},

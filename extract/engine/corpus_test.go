@@ -200,7 +200,11 @@ func corpusTable(results []corpusResult) string {
 	byKind := map[string]*prf{}
 	var kinds []string
 	var failing []string
+	var dirs score.Directions
 	for _, r := range results {
+		if r.res != nil {
+			dirs = dirs.Add(score.CountDirections(r.truth, r.res.Transactions))
+		}
 		s := bySet[r.set]
 		if s == nil {
 			s = &tally{}
@@ -265,6 +269,7 @@ func corpusTable(results []corpusResult) string {
 		fmt.Fprintf(&b, "  %s %.4f (truth %d found %d matched %d)", kind, f1(k.matched, k.truth, k.found), k.truth, k.found, k.matched)
 	}
 	b.WriteString("\n")
+	fmt.Fprintf(&b, "direction nothing printed proves: guessed as money out %s; from the printed sums %s; learned from the rows that begin alike %s\n", dirs.Guessed, dirs.Summed, dirs.Learned)
 	if len(failing) > 0 {
 		fmt.Fprintf(&b, "files not exactly right (%d):\n%s\n", len(failing), strings.Join(failing, "\n"))
 	}

@@ -27,6 +27,14 @@ const (
 	// WarnDirectionUnknown: nothing told which way the amount went; it was
 	// taken as money out.
 	WarnDirectionUnknown WarningKind = "direction_unknown"
+	// WarnDirectionLearned: nothing printed on the row told which way the
+	// amount went; it was taken from the document's rows of the same
+	// kind whose direction the document proves (Provenance.DirectionLearned).
+	WarnDirectionLearned WarningKind = "direction_learned"
+	// WarnDirectionFromSums: nothing printed on the row told which way the
+	// amount went; only one way do the rows add up to the statement's
+	// printed sums (Provenance.DirectionFromSums).
+	WarnDirectionFromSums WarningKind = "direction_from_sums"
 	// WarnAmountFromBalance: recognition could not read the amount (Read);
 	// it was taken from the change in the balance.
 	WarnAmountFromBalance WarningKind = "amount_from_balance"
@@ -92,6 +100,16 @@ type Provenance struct {
 	DirectionFromBalance bool `json:"direction_from_balance,omitempty"`
 	// DirectionGuessed: nothing told the direction: taken as money out.
 	DirectionGuessed bool `json:"direction_guessed,omitempty"`
+	// DirectionLearned: nothing printed on the row told the direction; it
+	// was taken from the rows of the same document that share its
+	// description's leading words and whose direction is proven.
+	DirectionLearned bool `json:"direction_learned,omitempty"`
+	// DirectionFromSums: nothing printed on the row told the direction;
+	// only one choice of directions for such rows makes the amounts add
+	// up to the statement's printed totals, or its opening and closing
+	// balances. Which kind of account it is (a card's balance owed rises
+	// with money out) decides that choice, and nothing proves the kind.
+	DirectionFromSums bool `json:"direction_from_sums,omitempty"`
 	// AmountFromBalance: the amount was not readable and was taken from
 	// the change in the balance.
 	AmountFromBalance bool `json:"amount_from_balance,omitempty"`
@@ -184,7 +202,7 @@ type Proof struct {
 // balances or totals prove every row and nothing the reading inferred is
 // left unproven; unverified otherwise, with the first reason.
 func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
-	var fromZero, guessed, lost, unread, low, computed, against int
+	var fromZero, guessed, learned, summed, lost, unread, low, computed, against int
 	for _, tx := range txs {
 		pv := tx.Provenance
 		if pv.BalanceFromZero {
@@ -195,6 +213,12 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		}
 		if pv.DirectionGuessed {
 			guessed++
+		}
+		if pv.DirectionLearned {
+			learned++
+		}
+		if pv.DirectionFromSums {
+			summed++
 		}
 		if pv.AmountFromBalance {
 			lost++
@@ -250,6 +274,14 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		// A row whose direction nothing told was read as money out: the
 		// balances after it may agree, but nothing proves that row.
 		return unverified("the direction of %d row(s) could not be told and was taken as money out", guessed)
+	case summed > 0:
+		// The sums prove the directions only for the kind of account
+		// read: a card's rows, read as a bank's, add up the other way.
+		return unverified("the direction of %d row(s) is not printed: only so do the amounts add up to the printed sums, for the kind of account read (a card's balance owed rises with money out, a bank's falls), which nothing printed on the rows proves", summed)
+	case learned > 0:
+		// Rows of the same kind went that way; nothing printed says
+		// this one did.
+		return unverified("the direction of %d row(s) is not printed and no balance proves it: it was taken from the rows whose description begins alike, whose direction the statement proves", learned)
 	case lost > 0:
 		// The balances agree, but they gave those rows' amounts: nothing
 		// checks them.

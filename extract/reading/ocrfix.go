@@ -311,7 +311,7 @@ func ApplyOCRRepairs(txs []ledger.Transaction, st *ledger.Statement, card bool) 
 	}
 	steps := make([]ChainStep, len(txs))
 	for i, tx := range txs {
-		steps[i] = ChainStep{Move: chain(tx), Known: !tx.Provenance.DirectionGuessed, Balance: tx.Balance, Printed: tx.Provenance.BalancePrinted()}
+		steps[i] = ChainStep{Move: chain(tx), Known: !tx.Provenance.DirectionGuessed && !tx.Provenance.DirectionLearned && !tx.Provenance.DirectionFromSums, Balance: tx.Balance, Printed: tx.Provenance.BalancePrinted()}
 	}
 	fixes := RepairOCRChain(st.OpeningBalance, steps, st.ClosingBalance)
 	if len(fixes) == 0 {

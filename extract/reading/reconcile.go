@@ -78,7 +78,9 @@ func (r Reading) Chain(d decimal.Decimal) decimal.Decimal {
 
 // readingsFor lists the readings to try, in the order ties are settled. On
 // a card statement, purchases are most rows: when most signed amounts are
-// printed positive, positive is first read as money out.
+// printed positive, positive is first read as money out. An amount whose
+// Dr/Cr word says its direction, or that lost the word its column prints,
+// shows no sign convention.
 func readingsFor(rows []tables.Row, card bool) []Reading {
 	if !card {
 		return readings
@@ -86,7 +88,7 @@ func readingsFor(rows []tables.Row, card bool) []Reading {
 	pos, neg := 0, 0
 	for _, rw := range rows {
 		for _, c := range rw.Cells {
-			if c.Role == lexicon.RoleAmount {
+			if c.Role == lexicon.RoleAmount && !c.Drcr && !c.Lost {
 				if c.Val.IsNegative() {
 					neg++
 				} else {
@@ -445,27 +447,11 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 	if opening == nil {
 		sum := decimal.Zero
 		for _, rw := range rows {
-			d, abs, known, _ := best.movement(rw, unsigned)
+			d, _, known, _ := best.movement(rw, unsigned)
 			if b, ok := PrintedBalance(rw); ok && known {
 				v := b.Sub(sum).Sub(best.Chain(d))
 				opening, derivedOpening, anchor = &v, true, rw.Seq
 				break
-			}
-			if b, ok := PrintedBalance(rw); ok && len(loose) > 0 {
-				// The row's direction is unknown: of the two balances
-				// it may start from, one printed outside the tables (in
-				// words no lexicon holds) is the opening, and the row's
-				// direction follows from it.
-				base := b.Sub(sum).Sub(best.Chain(d))
-				lo, hi := base.Sub(best.Chain(abs)), base.Add(best.Chain(abs))
-				if inLo, inHi := slices.ContainsFunc(loose, lo.Equal), slices.ContainsFunc(loose, hi.Equal); inLo != inHi {
-					v := lo
-					if inHi {
-						v = hi
-					}
-					opening = &v
-					x.Printf("opening balance %s: printed outside the tables, one of the two the first balance works back to", v)
-				}
 			}
 			if !known {
 				break
@@ -502,8 +488,18 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 	// beside a label, outside the tables) are known by the arithmetic:
 	// one the first printed balance works back to is the opening, one
 	// the rows end at is the closing, and with no balance on the rows two
-	// whose difference is the rows' net movement are both.
-	if net, moved, ok := netMovement(rows, bySeg, unsigned); ok && len(loose) > 0 {
+	// whose difference is the rows' net movement are both. Rows whose
+	// direction nothing proves count as money out, as they are read
+	// unless the balances found say otherwise (sumDirections); then the
+	// opening must be printed before the closing, and neither may be a
+	// sum of the rows' moves.
+	// Rows of unproven direction before the first printed balance work
+	// back to no one opening; a lone amount from which only one choice of
+	// their directions reaches it does (openingAmong).
+	if a, ok := openingAmong(loose, rows, bySeg, unsigned); ok && opening == nil {
+		opening, derivedOpening = &a, true
+	}
+	if net, moved, guessed := netMovement(rows, bySeg, unsigned); len(loose) > 0 {
 		switch {
 		case derivedOpening && slices.ContainsFunc(loose, opening.Equal):
 			x.Printf("opening balance %s: printed outside the tables", opening)
@@ -511,10 +507,13 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			v := *opening
 			st.OpeningBalance = &v
 		case opening == nil && st.ClosingBalance == nil && !AnyPrintedBalance(rows) && !net.IsZero():
-			for _, a := range loose {
+			isMoved := func(v decimal.Decimal) bool { return v.Equal(moved[0]) || v.Equal(moved[1]) }
+			for i, a := range loose {
 				// The printed sums of money in and out are as far apart
 				// as the rows move: they are no balances.
-				if b := a.Add(net); slices.ContainsFunc(loose, b.Equal) && !(a.Equal(moved[0]) || a.Equal(moved[1])) {
+				b := a.Add(net)
+				j := slices.IndexFunc(loose, b.Equal)
+				if j >= 0 && !isMoved(a) && (!guessed || j > i && !isMoved(b)) {
 					x.Printf("opening balance %s and closing balance %s: printed outside the tables, %s apart as the rows move", a, b, net)
 					o, c := a, b
 					opening, st.OpeningBalance, st.ClosingBalance = &o, &o, &c
@@ -538,26 +537,17 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		if opening != nil {
 			starts = []decimal.Decimal{*opening}
 		}
-		net, _, ok := netMovement(rows[:n-1], bySeg, unsigned)
-		if !ok {
-			// Rows whose direction nothing tells count as the reading
-			// takes them (money out; a card's purchases): a last figure
-			// they end at exactly is the closing balance, and the
-			// arithmetic then tells their direction.
-			net, ok = netTaken(rows[:n-1], bySeg, unsigned), true
-		}
-		if ok {
-			for _, a := range starts {
-				if end := a.Add(net); end.Abs().Equal(rows[n-1].Cells[0].Val.Abs()) {
-					x.Printf("opening balance %s, closing balance %s: the last line's figure is the balance the rows above end at", a, end)
-					if opening == nil {
-						o := a
-						opening, st.OpeningBalance, derivedOpening = &o, &o, false
-					}
-					st.ClosingBalance = &end
-					rows = rows[:n-1]
-					break
+		net, _, _ := netMovement(rows[:n-1], bySeg, unsigned)
+		for _, a := range starts {
+			if end := a.Add(net); end.Abs().Equal(rows[n-1].Cells[0].Val.Abs()) {
+				x.Printf("opening balance %s, closing balance %s: the last line's figure is the balance the rows above end at", a, end)
+				if opening == nil {
+					o := a
+					opening, st.OpeningBalance, derivedOpening = &o, &o, false
 				}
+				st.ClosingBalance = &end
+				rows = rows[:n-1]
+				break
 			}
 		}
 	}
@@ -573,6 +563,16 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		}
 		opening, openingFromClosing = &v, true
 	}
+	// Rows whose direction nothing printed on them proves take the one
+	// that the statement's sums allow, else that of the proven rows of
+	// their kind, where there is one (direction.go).
+	proven := provenDirections(rows, bySeg, unsigned, opening)
+	closingChecks := st.ClosingBalance
+	if openingFromClosing {
+		closingChecks = nil
+	}
+	bySums := sumDirections(rows, bySeg, unsigned, proven, opening, closingChecks, st.TotalIn, st.TotalOut)
+	learnt := learnDirections(rows, bySeg, unsigned, proven)
 	var txs []ledger.Transaction
 	// proof.Proven is how many leading transactions a printed balance has
 	// checked; rows after it stand on nothing.
@@ -665,20 +665,37 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDateFromAbove, Message: "no date printed on this row: the date above is used"})
 		}
 		if !known {
-			// The amount carries no sign: the balance says which way it went.
+			// The amount carries no sign: the balances say which way it
+			// went, else the sums, else the proven rows of its kind; else
+			// it is read as money out.
+			fits := func(dir int) bool { return hasBal && havePrev && prev.Add(r.Chain(d.Add(toward(abs, dir)))).Equal(b) }
+			dir, w := -1, ledger.Warning{Kind: ledger.WarnDirectionUnknown, Message: "direction unknown: read as money out"}
+			fromBalance := ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"}
 			switch {
-			case hasBal && havePrev && prev.Add(r.Chain(d.Add(abs))).Equal(b):
-				d = d.Add(abs)
+			case fits(1):
+				dir, w = 1, fromBalance
+			case fits(-1):
+				w = fromBalance
+			case proven[rw.Seq] != 0:
+				dir, w = proven[rw.Seq], fromBalance
+			case bySums[rw.Seq] != 0:
+				dir, w = bySums[rw.Seq], ledger.Warning{Kind: ledger.WarnDirectionFromSums,
+					Message: "direction not printed: only so do the amounts add up to the statement's printed sums"}
+			case learnt[rw.Seq].dir != 0:
+				dir, w = learnt[rw.Seq].dir, ledger.Warning{Kind: ledger.WarnDirectionLearned,
+					Message: fmt.Sprintf("direction not printed: taken from %d row(s) whose description begins alike and whose direction the statement proves", learnt[rw.Seq].from)}
+			}
+			d = d.Add(toward(abs, dir))
+			tx.Warnings = append(tx.Warnings, w)
+			switch w.Kind {
+			case ledger.WarnDirectionFromBalance:
 				tx.Provenance.DirectionFromBalance = true
-				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
-			case hasBal && havePrev && prev.Add(r.Chain(d.Sub(abs))).Equal(b):
-				d = d.Sub(abs)
-				tx.Provenance.DirectionFromBalance = true
-				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionFromBalance, Message: "direction inferred from the running balance"})
+			case ledger.WarnDirectionFromSums:
+				tx.Provenance.DirectionFromSums = true
+			case ledger.WarnDirectionLearned:
+				tx.Provenance.DirectionLearned = true
 			default:
-				d = d.Sub(abs)
 				tx.Provenance.DirectionGuessed = true
-				tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDirectionUnknown, Message: "direction unknown: read as money out"})
 			}
 		}
 		if againstMark(rw, d) {
@@ -961,17 +978,17 @@ func dropAfterClosing(rows []tables.Row, markers []tables.Marker) ([]tables.Row,
 }
 
 // netMovement is what the rows move the balance by under their readings,
-// when every row's direction is known, and the sums of their moves up
-// and down.
-func netMovement(rows []tables.Row, bySeg map[int]Reading, unsigned bool) (net decimal.Decimal, moved [2]decimal.Decimal, ok bool) {
+// and the sums of their moves up and down. A row whose direction nothing
+// proves counts as money out; guessed says some did.
+func netMovement(rows []tables.Row, bySeg map[int]Reading, unsigned bool) (net decimal.Decimal, moved [2]decimal.Decimal, guessed bool) {
 	for _, rw := range rows {
 		r := bySeg[rw.SegID]
-		d, _, known, any := r.movement(rw, unsigned)
+		d, abs, known, any := r.movement(rw, unsigned)
 		if !any {
 			continue
 		}
 		if !known {
-			return net, moved, false
+			d, guessed = d.Sub(abs), true
 		}
 		c := r.Chain(d)
 		net = net.Add(c)
@@ -982,18 +999,6 @@ func netMovement(rows []tables.Row, bySeg map[int]Reading, unsigned bool) (net d
 		}
 	}
 	return net, moved, true
-}
-
-// netTaken is the rows' net movement with each amount whose direction
-// nothing tells taken as money out, as the reading reads it.
-func netTaken(rows []tables.Row, bySeg map[int]Reading, unsigned bool) decimal.Decimal {
-	var net decimal.Decimal
-	for _, rw := range rows {
-		r := bySeg[rw.SegID]
-		d, abs, _, _ := r.movement(rw, unsigned)
-		net = net.Add(r.Chain(d.Sub(abs)))
-	}
-	return net
 }
 
 // newestFirst reports rows whose dates never rise and fall at least

@@ -50,6 +50,7 @@ type worldResult struct {
 	ext           string
 	got           []TruthTxn
 	accountsRight bool
+	directions    score.Directions
 }
 
 func (r worldResult) exact() bool {
@@ -123,6 +124,11 @@ func TestEvalWorld(t *testing.T) {
 			fmt.Printf("%s %s %.1f%% F1 %s false ok %d\n", class, kind, 100*ratio(st.exact, st.n), strings.TrimPrefix(fmt.Sprintf("%.3f", st.f1), "0"), st.falseOK)
 		}
 	}
+	var dirs score.Directions
+	for _, r := range all {
+		dirs = dirs.Add(r.directions)
+	}
+	fmt.Printf("direction nothing printed proves: guessed as money out %s; from the printed sums %s; learned from the rows that begin alike %s\n", dirs.Guessed, dirs.Summed, dirs.Learned)
 	text := worldStats(filterResults(all, isText))
 	if share := ratio(text.exact, text.n); share < *worldMinExact {
 		t.Errorf("text: %.3f exactly right, want at least %.3f (seed %d)", share, *worldMinExact, seed)
@@ -237,6 +243,7 @@ func convertWorld(s WorldSample, images bool) worldResult {
 	res.matched = score.Match(s.Truth.Transactions, res.got)
 	res.status = out.Statement.Reconciliation.Status
 	res.accountsRight = accountsMatch(s.Truth.Statement.Accounts, out.Statement.Accounts)
+	res.directions = score.CountDirections(s.Truth.Transactions, out.Transactions)
 	return res
 }
 

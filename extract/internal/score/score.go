@@ -11,6 +11,7 @@
 package score
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -164,4 +165,79 @@ func SameNumber(a, b string) bool {
 		}, s)
 	}
 	return digits(a) == digits(b)
+}
+
+// Directions tallies a conversion's rows whose direction nothing printed
+// proves, by how the reading settled it, and how many of those go the
+// way the truth says. Each is judged against a true row of the same date,
+// size and description, whichever way that row goes; a row no true row
+// stands for is counted but not judged.
+type Directions struct {
+	// Guessed are rows read as money out for want of anything else.
+	Guessed DirectionTally
+	// Learned are rows whose direction was taken from the document's
+	// other rows (ledger.Provenance.DirectionLearned).
+	Learned DirectionTally
+	// Summed are rows whose directions only one way add up to the
+	// statement's printed sums (ledger.Provenance.DirectionFromSums).
+	Summed DirectionTally
+}
+
+// DirectionTally counts rows, those a true row stands for, and those
+// whose direction it agrees with.
+type DirectionTally struct{ Rows, Judged, Right int }
+
+// Add sums two tallies.
+func (d Directions) Add(o Directions) Directions {
+	add := func(a, b DirectionTally) DirectionTally {
+		return DirectionTally{a.Rows + b.Rows, a.Judged + b.Judged, a.Right + b.Right}
+	}
+	return Directions{add(d.Guessed, o.Guessed), add(d.Learned, o.Learned), add(d.Summed, o.Summed)}
+}
+
+func (t DirectionTally) String() string {
+	return fmt.Sprintf("%d row(s), %d of %d judged right", t.Rows, t.Right, t.Judged)
+}
+
+// CountDirections tallies txs' rows of unproven direction against truth.
+func CountDirections(truth []Txn, txs []ledger.Transaction) Directions {
+	var d Directions
+	for _, tx := range txs {
+		var t *DirectionTally
+		switch {
+		case tx.Provenance.DirectionGuessed:
+			t = &d.Guessed
+		case tx.Provenance.DirectionLearned:
+			t = &d.Learned
+		case tx.Provenance.DirectionFromSums:
+			t = &d.Summed
+		default:
+			continue
+		}
+		t.Rows++
+		g := FromTransaction(tx)
+		judged, right := false, false
+		for _, tr := range truth {
+			if tr.Date != g.Date || !decEq(size(g), size(tr)) || !DescOK(tr.Description, g.Description) {
+				continue
+			}
+			judged = true
+			right = right || (tr.AmountIn != nil) == (g.AmountIn != nil)
+		}
+		if judged {
+			t.Judged++
+		}
+		if right {
+			t.Right++
+		}
+	}
+	return d
+}
+
+// size is a row's amount, whichever way it goes.
+func size(t Txn) *string {
+	if t.AmountIn != nil {
+		return t.AmountIn
+	}
+	return t.AmountOut
 }
