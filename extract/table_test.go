@@ -1249,3 +1249,38 @@ func TestAnalyzeClosingInUnknownWordsAfterUnsignedRows(t *testing.T) {
 		t.Errorf("status ok: the rows' direction is taken, not proven by a balance on each")
 	}
 }
+
+// TestAnalyzeWholeUnitRowIsNoDayHeading reads a card's rows of whole-unit
+// amounts ("417 KRW") as rows, not as days' headings: a headless table's
+// columns are found on its rows only, so the telephone number in the
+// bank's footer below makes no money column.
+func TestAnalyzeWholeUnitRowIsNoDayHeading(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Pirkpli: 24. 7. 20. - 24. 8. 19.")
+	put(10, 80, "Glixbr")
+	put(100, 80, "Tarkrase")
+	put(500, 80, "Vribrit")
+	rows := []struct{ date, desc, amount string }{
+		{"24. 7. 21.", "Spotify Goteborg", "417 KRW"},
+		{"24. 7. 23.", "Vouplest Lidl", "12,263 KRW"},
+		{"24. 8. 2.", "Netflix Paris", "695 KRW"},
+		{"24. 8. 17.", "Rewe Roma", "3,120 KRW"},
+	}
+	for i, r := range rows {
+		y := 95 + 15*float64(i)
+		put(10, y, r.date)
+		put(100, y, r.desc)
+		put(520-5*float64(len(r.amount)), y, r.amount)
+	}
+	put(10, 200, "Northbridge Bank · 47388422 · +15 949 458 063")
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 4 {
+		t.Fatalf("%d transactions, want 4", n)
+	}
+	for i, tx := range res.Transactions {
+		if tx.Description != rows[i].desc {
+			t.Errorf("row %d: description %q, want %q", i, tx.Description, rows[i].desc)
+		}
+	}
+}

@@ -1423,8 +1423,8 @@ func dayHeading(l *layout.Line) *layout.Token {
 		return nil
 	}
 	for _, t := range l.Toks[1:] {
-		if t.Kind != layout.TokText {
-			return nil
+		if t.Kind != layout.TokText || t.Bare {
+			return nil // a figure: a row's ("417 KRW" in a currency of whole units)
 		}
 	}
 	return &l.Toks[0]
