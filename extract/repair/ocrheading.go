@@ -3,6 +3,7 @@ package repair
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -276,7 +277,10 @@ func centsAfter(ws []source.Word, used []bool, i int) int {
 }
 
 // nextOnLine is the word just right of ws[i] on its baseline, within a
-// word space and a bit: -1 when there is none (or it is used).
+// word space and a bit: -1 when there is none (or it is used), or when
+// another word starts between the two. Recognition's box may run on
+// over a small word after it ("2022" over the dash of "2022 – 17 Jan"):
+// that word still stands between.
 func nextOnLine(ws []source.Word, used []bool, i int) int {
 	a := ws[i]
 	h := a.Y1 - a.Y0
@@ -288,6 +292,11 @@ func nextOnLine(ws []source.Word, used []bool, i int) int {
 		if best < 0 || b.X0 < ws[best].X0 {
 			best = j
 		}
+	}
+	if best >= 0 && slices.ContainsFunc(ws, func(c source.Word) bool {
+		return c != a && c.X0 > a.X0 && c.X0 < ws[best].X0 && math.Abs(c.Y1-a.Y1) <= 0.35*h
+	}) {
+		return -1
 	}
 	return best
 }
