@@ -609,6 +609,30 @@ func TestAnalyzeDayMonthColumnInWholeUnits(t *testing.T) {
 	}
 }
 
+// On a recognised page of decimal commas, the same column comes back
+// with commas for its dots ("24,12": recognition, or the page's number
+// marks, took each for an amount) and its left edges a point or two
+// apart: it is still the rows' day and month.
+func TestAnalyzeDayMonthColumnRecognised(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Period: 18 Dec 2023 - 17 Jan 2024")},
+		[]cellAt{at(10, "Opening balance"), rat(560, "131,04")},
+		[]cellAt{at(10, "Date"), at(80, "Details"), rat(450, "Amount"), rat(560, "Balance")},
+		[]cellAt{at(10, "24,12"), at(80, "Transfer"), rat(450, "-30,70"), rat(560, "100,34")},
+		[]cellAt{at(11, "28,12"), at(80, "Card payment"), rat(450, "-18,22"), rat(560, "82,12")},
+		[]cellAt{at(9, "03,01"), at(80, "Salary"), rat(450, "180,74"), rat(560, "262,86")},
+		[]cellAt{at(10, "5.1"), at(80, "Rent"), rat(450, "-90,00"), rat(560, "172,86")},
+	)
+	pg.OCR = true
+	res := Analyze([]source.Page{pg})
+	checkTxs(t, res, []string{
+		"2023-12-24|Transfer||30.70|100.34",
+		"2023-12-28|Card payment||18.22|82.12",
+		"2024-01-03|Salary|180.74||262.86",
+		"2024-01-05|Rent||90.00|172.86",
+	})
+}
+
 // Rows that print a month and a day ("12. 6.") under a period printed
 // year first with a two-digit year ("25. 12. 5.", Korean's short
 // pattern) take the period's years.
