@@ -1153,3 +1153,36 @@ func putWords(pg *source.Page, x, y float64, s string) {
 		x += 5 * float64(len(w)+1)
 	}
 }
+
+// Blocks of label and value lines in words the engine does not know,
+// recognised from an image: recognition reads one label differently on
+// some blocks ("Krarrubr0roun", "KAgoudryx"), and the blocks are still
+// found by their labels repeating, each one row.
+func TestAnalyzeRecordsRecognisedLabels(t *testing.T) {
+	block := func(label1, label2, date, desc, amount, balance string) [][]cellAt {
+		return [][]cellAt{
+			{at(10, label1), rat(560, date)},
+			{at(10, label2), rat(560, desc)},
+			{at(10, "Pairktolork"), rat(560, amount)},
+			{at(10, "Breskaivrant"), rat(560, balance)},
+			nil,
+		}
+	}
+	lines := [][]cellAt{
+		{at(10, "Dairaimzvaskail: 01.04.2022 - 30.04.2022")},
+		{at(10, "Levrintsel"), rat(560, "538,17")},
+		nil,
+	}
+	lines = append(lines, block("Kagoudryx", "Krarrubroroun", "04.04.22", "Gairktrinex NS Reizigers", "-88,86", "449,31")...)
+	lines = append(lines, block("KAgoudryx", "Krarrubr0roun", "05.04.22", "Gairktrinex Vodafone", "-432,98", "16,33")...)
+	lines = append(lines, block("Kagoudryx", "Krarrubroroun", "08.04.22", "Lekratrou Cafe de Flore", "264,59", "280,92")...)
+	lines = append(lines, block("K4goudryx", "Krarrubroroun", "12.04.22", "Dulskosylmurk Pharmacie", "-3,27", "277,65")...)
+	pg := synthPage(1, lines...)
+	pg.OCR = true
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
+		"2022-04-04|Gairktrinex NS Reizigers||88.86|449.31",
+		"2022-04-05|Gairktrinex Vodafone||432.98|16.33",
+		"2022-04-08|Lekratrou Cafe de Flore|264.59||280.92",
+		"2022-04-12|Dulskosylmurk Pharmacie||3.27|277.65",
+	})
+}
