@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -1184,5 +1185,49 @@ func TestAnalyzeRecordsRecognisedLabels(t *testing.T) {
 		"2022-04-05|Gairktrinex Vodafone||432.98|16.33",
 		"2022-04-08|Lekratrou Cafe de Flore|264.59||280.92",
 		"2022-04-12|Dulskosylmurk Pharmacie||3.27|277.65",
+	})
+}
+
+// Descriptions of three lines under each row's line, recognised from a
+// photo: the boxes hug the glyphs (three quarters of the type's size), so
+// the gaps between a cell's lines (7 points) measure nearly as wide as
+// the boxes are tall. Measured from the lines' bands as a text layer
+// draws them, each cell's lines are close and go to their row; the gap
+// before the next row is the widest.
+func TestAnalyzeRecognisedDescriptionLines(t *testing.T) {
+	lines := [][]cellAt{
+		{at(10, "Period: 01.07.2025 - 31.07.2025")},
+		{at(10, "Opening balance"), rat(560, "-2.288,13")},
+		{at(10, "Fecha"), at(90, "Descripción"), rat(380, "Debe"), rat(470, "Haber"), rat(560, "Saldo")},
+		{at(10, "02.07.2025"), at(90, "Recibo"), rat(380, "241,69"), rat(560, "-2.529,82")},
+		{at(90, "Pharmacie")},
+		{at(90, "Centrale")},
+		{at(10, "11.07.2025"), at(90, "Nómina"), rat(470, "215,67"), rat(560, "-2.314,15")},
+		{at(90, "Città")},
+		{at(90, "di Milano")},
+		{at(10, "15.07.2025"), at(90, "Recibo"), rat(380, "110,27"), rat(560, "-2.424,42")},
+		{at(90, "Albert Heijn")},
+		{at(10, "Closing balance"), rat(560, "-2.424,42")},
+	}
+	pg := synthPage(1, lines...)
+	// A cell's lines 14.5 points apart, a row's block 16.7 below the one
+	// above; boxes 7.5 points tall.
+	ys := []float64{40, 60, 80}
+	for i := 3; i < len(lines); i++ {
+		gap := 14.5
+		if len(lines[i]) > 1 {
+			gap = 16.7
+		}
+		ys = append(ys, ys[i-1]+gap)
+	}
+	for i := range pg.Words {
+		k := int(math.Round((pg.Words[i].Y0 - 40) / 12))
+		pg.Words[i].Y0, pg.Words[i].Y1 = ys[k], ys[k]+7.5
+	}
+	pg.OCR = true
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
+		"2025-07-02|Recibo Pharmacie Centrale||241.69|-2529.82",
+		"2025-07-11|Nómina Città di Milano|215.67||-2314.15",
+		"2025-07-15|Recibo Albert Heijn||110.27|-2424.42",
 	})
 }

@@ -36,6 +36,20 @@ type Line struct {
 
 func (l *Line) Height() float64 { return l.Y1 - l.Y0 }
 
+// Band is the line's top and bottom as a text layer draws them, for
+// measuring the gaps between lines. A recognised line's boxes hug its
+// glyphs (ocrGlyphShare of the font's size, less for a line of small
+// letters), so the gap between two lines of one cell measured between
+// its boxes was as wide as a text layer's gap between two rows; its band
+// is its em about its middle.
+func (l *Line) Band() (top, bottom float64) {
+	if !l.OCR || l.Height() >= l.Em {
+		return l.Y0, l.Y1
+	}
+	mid := (l.Y0 + l.Y1) / 2
+	return mid - l.Em/2, mid + l.Em/2
+}
+
 // ReachesInto reports a line whose band reaches into that of b, the next
 // line down on its page: a row's cell centred on b's line.
 func (l *Line) ReachesInto(b *Line) bool { return l.Page == b.Page && l.Y1 > b.Y0 }
