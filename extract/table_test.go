@@ -1178,11 +1178,7 @@ func TestAnalyzeRecordsRecognisedLabels(t *testing.T) {
 	lines = append(lines, block("KAgoudryx", "Krarrubr0roun", "05.04.22", "Gairktrinex Vodafone", "-432,98", "16,33")...)
 	lines = append(lines, block("Kagoudryx", "Krarrubroroun", "08.04.22", "Lekratrou Cafe de Flore", "264,59", "280,92")...)
 	lines = append(lines, block("K4goudryx", "Krarrubroroun", "12.04.22", "Dulskosylmurk Pharmacie", "-3,27", "277,65")...)
-	pg := synthPage(1, lines...)
-	pg.OCR = true
-	for i := range pg.Words {
-		pg.Words[i].Y1 = pg.Words[i].Y0 + 7.5 // recognition's boxes hug the glyphs
-	}
+	pg := recognised(synthPage(1, lines...))
 	checkTxs(t, Analyze([]source.Page{pg}), []string{
 		"2022-04-04|Gairktrinex NS Reizigers||88.86|449.31",
 		"2022-04-05|Gairktrinex Vodafone||432.98|16.33",
