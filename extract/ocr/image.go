@@ -553,11 +553,7 @@ func percentile(hist *[256]int, frac float64) int {
 
 // cropBackground trims bands along the edges of a photographed page that are
 // background (table, desk) rather than paper: an edge row or column where
-// fewer than half the pixels are as bright as paper. Paper is what is
-// nearer the page's bright end than its dark end: a photo lit from below
-// shows paper at its top a third darker than at its foot (eval-world
-// 2234528: 165 against 235, on a desk of 60), and a level nearer the
-// bright end took its header for desk and cut it off. It returns the crop
+// fewer than half the pixels are as bright as paper. It returns the crop
 // rectangle; the whole image when nothing is trimmed.
 func cropBackground(g *image.Gray) image.Rectangle {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
@@ -574,7 +570,7 @@ func cropBackground(g *image.Gray) image.Rectangle {
 	if paper-dark < 40 {
 		return g.Rect // no clear paper: leave it alone
 	}
-	level := uint8(paper - (paper-dark)/2)
+	level := uint8(paper - (paper-dark)/4)
 	rowBright := func(y int) bool {
 		row := g.Pix[y*g.Stride : y*g.Stride+w]
 		n := 0

@@ -286,26 +286,6 @@ func TestCropBackground(t *testing.T) {
 	if r := cropBackground(page); r != page.Rect {
 		t.Errorf("clean page cropped to %v", r)
 	}
-	// Lit from below: a page of a few lines of print, its paper at its
-	// top 145 and at its foot 250, on a dark desk, is paper from its top
-	// edge.
-	lit := image.NewGray(desk.Rect)
-	for y := 0; y < 340; y++ {
-		light := 0.55 + 0.45*float64(y)/340
-		for x := 0; x < 260; x++ {
-			v := 60.0 // the desk
-			if x >= 30 && x < 230 && y >= 30 && y < 310 {
-				v = 250
-				if y%80 < 2 && x%5 != 0 && x > 50 && x < 200 {
-					v = 20 // a line of print
-				}
-			}
-			lit.Pix[y*lit.Stride+x] = uint8(v * light)
-		}
-	}
-	if r := cropBackground(lit); iabs(r.Min.Y-want.Min.Y) > 2 || iabs(r.Max.Y-want.Max.Y) > 2 {
-		t.Errorf("page lit from below: crop = %v, want about %v", r, want)
-	}
 }
 
 func iabs(x int) int {
