@@ -73,13 +73,15 @@ func analyze(doc Document, x *explain.Writer) *ledger.Result {
 		// Accounts named above their own tables that print no balance of
 		// their own are one account's names, unless its chain breaks
 		// where the next account's table starts and each account's own
-		// chain holds.
+		// chain holds, or breaks fewer times (a row recognition garbled
+		// breaks one account's chain either way).
 		weak := tables.SplitAccounts(all, segs, false)
 		if weak == nil || single.Statement.Reconciliation.Status != ledger.ReconcileMismatch {
 			return single
 		}
 		x.Printf("the balances break as one account: reading as %d accounts", len(weak))
-		if split := readAccounts(doc, all, segs, weak, x); split.Statement.Reconciliation.Status != ledger.ReconcileMismatch {
+		split := readAccounts(doc, all, segs, weak, x)
+		if split.Statement.Reconciliation.Status != ledger.ReconcileMismatch || len(split.Statement.Reconciliation.Rows) < len(single.Statement.Reconciliation.Rows) {
 			return split
 		}
 		return single

@@ -43,6 +43,16 @@ func synthPage(number int, lines ...[]cellAt) source.Page {
 	return pg
 }
 
+// recognised is pg as recognition gives it: its words' boxes hug their
+// glyphs, three quarters of the type's size.
+func recognised(pg source.Page) source.Page {
+	pg.OCR = true
+	for i := range pg.Words {
+		pg.Words[i].Y1 = pg.Words[i].Y0 + 7.5
+	}
+	return pg
+}
+
 func TestGroupLines(t *testing.T) {
 	pg := source.Page{Words: []source.Word{
 		{Text: "b", X0: 50, Y0: 100.8, X1: 55, Y1: 110.8},

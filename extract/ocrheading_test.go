@@ -275,3 +275,24 @@ func TestOCRGarbledDates(t *testing.T) {
 		"2023-10-16|BAKERY||10.00|680.00",
 	})
 }
+
+// A date's year followed by a dash whose box recognition let the year's
+// box run over, then a day ("18 Dec 2022 – 17 Jan 2023"), keeps the year
+// and the day apart: the dash stands between them, and no lost decimal
+// point joins them into an amount ("2022,17").
+func TestOCRLostPointNotAcrossAWord(t *testing.T) {
+	ws := []source.Word{
+		{Text: "2022", X0: 109, X1: 133, Y0: 95, Y1: 110},
+		{Text: "-", X0: 129, X1: 133, Y0: 95, Y1: 110},
+		{Text: "17", X0: 136, X1: 144, Y0: 95, Y1: 110},
+		{Text: "gen", X0: 147, X1: 160, Y0: 95, Y1: 110},
+	}
+	got := repair.JoinLostDecimals(ws, true)
+	var texts []string
+	for _, w := range got {
+		texts = append(texts, w.Text)
+	}
+	if strings.Join(texts, " ") != "2022 - 17 gen" {
+		t.Errorf("got %q, want the words as read", texts)
+	}
+}

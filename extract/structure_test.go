@@ -522,28 +522,53 @@ func TestFeesBelowDoNotTakeTheColumn(t *testing.T) {
 	})
 }
 
+// twoAccountsLines are the lines of a page of two accounts named above
+// their own tables, which print no opening or closing balance.
+func twoAccountsLines() [][]cellAt {
+	return [][]cellAt{
+		{at(10, "Période du 2023-05-01 au 2023-05-31")},
+		{at(10, "Compte courant - Numéro de compte ****3973")},
+		{at(10, "Date"), at(90, "Libellé"), at(330, "Débit"), at(420, "Crédit"), at(490, "Solde")},
+		{at(10, "2023-05-07"), at(90, "Compra Creme"), rat(370, "12.88"), rat(540, "89.78")},
+		{at(10, "2023-05-15"), at(90, "Bonifico da EDP"), rat(460, "61.77"), rat(540, "151.55")},
+		nil,
+		{at(10, "Compte épargne - Numéro de compte ****4692")},
+		{at(10, "Date"), at(90, "Libellé"), at(330, "Débit"), at(420, "Crédit"), at(490, "Solde")},
+		{at(10, "2023-05-01"), at(90, "Lastschrift Pingo"), rat(370, "2.77"), rat(540, "1,226.37")},
+		{at(10, "2023-05-03"), at(90, "Recibo Spotify"), rat(370, "812.16"), rat(540, "414.21")},
+	}
+}
+
 // Two accounts named above their own tables that print no opening or
 // closing balance are two accounts when the balances break, read as one,
 // where the second table starts, and each account's own balances follow.
 func TestTwoAccountsByTheirBalances(t *testing.T) {
-	pg := synthPage(1,
-		[]cellAt{at(10, "Période du 2023-05-01 au 2023-05-31")},
-		[]cellAt{at(10, "Compte courant - Numéro de compte ****3973")},
-		[]cellAt{at(10, "Date"), at(90, "Libellé"), at(330, "Débit"), at(420, "Crédit"), at(490, "Solde")},
-		[]cellAt{at(10, "2023-05-07"), at(90, "Compra Creme"), rat(370, "12.88"), rat(540, "89.78")},
-		[]cellAt{at(10, "2023-05-15"), at(90, "Bonifico da EDP"), rat(460, "61.77"), rat(540, "151.55")},
-		nil,
-		[]cellAt{at(10, "Compte épargne - Numéro de compte ****4692")},
-		[]cellAt{at(10, "Date"), at(90, "Libellé"), at(330, "Débit"), at(420, "Crédit"), at(490, "Solde")},
-		[]cellAt{at(10, "2023-05-01"), at(90, "Lastschrift Pingo"), rat(370, "2.77"), rat(540, "1,226.37")},
-		[]cellAt{at(10, "2023-05-03"), at(90, "Recibo Spotify"), rat(370, "812.16"), rat(540, "414.21")},
-	)
+	pg := synthPage(1, twoAccountsLines()...)
 	res := Analyze([]source.Page{pg})
 	if len(res.Statement.Accounts) != 2 || res.Statement.Reconciliation.Status == ledger.ReconcileMismatch {
 		t.Errorf("accounts %d, reconciliation %+v: want two accounts whose balances follow", len(res.Statement.Accounts), res.Statement.Reconciliation)
 	}
 	if len(res.Transactions) != 4 || res.Transactions[2].Account != "****4692" {
 		t.Errorf("transactions %+v: want 4, the third of account ****4692", res.Transactions)
+	}
+}
+
+// The same two accounts recognised from a photo that misread one row's
+// balance: the second account's chain breaks at that row either way, and
+// read as one account the chain breaks where the second table starts as
+// well. Fewer breaks say two accounts; the statement stays a mismatch.
+func TestTwoAccountsByFewerBreaks(t *testing.T) {
+	pg := recognised(synthPage(1, append(twoAccountsLines(),
+		[]cellAt{at(10, "2023-05-09"), at(90, "Gehalt Vattenfall"), rat(460, "71.17"), rat(540, "485.38")},
+		[]cellAt{at(10, "2023-05-12"), at(90, "Recibo Lidl"), rat(370, "5.57"), rat(540, "497.81")},
+		[]cellAt{at(10, "2023-05-20"), at(90, "Gehalt Zoe Janssen"), rat(460, "100.00"), rat(540, "597.81")},
+	)...))
+	res := Analyze([]source.Page{pg})
+	if len(res.Statement.Accounts) != 2 || res.Statement.Reconciliation.Status != ledger.ReconcileMismatch {
+		t.Fatalf("accounts %d, reconciliation %+v: want two accounts, a mismatch", len(res.Statement.Accounts), res.Statement.Reconciliation)
+	}
+	if len(res.Transactions) != 7 || res.Transactions[2].Account != "****4692" || res.Transactions[0].Account != "****3973" {
+		t.Errorf("transactions %+v: want 7, the first of account ****3973, the third of ****4692", res.Transactions)
 	}
 }
 

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -607,6 +608,30 @@ func TestAnalyzeDayMonthColumnInWholeUnits(t *testing.T) {
 	if s := res.Statement.Reconciliation.Status; s != ledger.ReconcileOK {
 		t.Errorf("reconciliation %s, want ok", s)
 	}
+}
+
+// On a recognised page of decimal commas, the same column comes back
+// with commas for its dots ("24,12": recognition, or the page's number
+// marks, took each for an amount) and its left edges a point or two
+// apart: it is still the rows' day and month.
+func TestAnalyzeDayMonthColumnRecognised(t *testing.T) {
+	pg := synthPage(1,
+		[]cellAt{at(10, "Period: 18 Dec 2023 - 17 Jan 2024")},
+		[]cellAt{at(10, "Opening balance"), rat(560, "131,04")},
+		[]cellAt{at(10, "Date"), at(80, "Details"), rat(450, "Amount"), rat(560, "Balance")},
+		[]cellAt{at(10, "24,12"), at(80, "Transfer"), rat(450, "-30,70"), rat(560, "100,34")},
+		[]cellAt{at(11, "28,12"), at(80, "Card payment"), rat(450, "-18,22"), rat(560, "82,12")},
+		[]cellAt{at(9, "03,01"), at(80, "Salary"), rat(450, "180,74"), rat(560, "262,86")},
+		[]cellAt{at(10, "5.1"), at(80, "Rent"), rat(450, "-90,00"), rat(560, "172,86")},
+	)
+	pg.OCR = true
+	res := Analyze([]source.Page{pg})
+	checkTxs(t, res, []string{
+		"2023-12-24|Transfer||30.70|100.34",
+		"2023-12-28|Card payment||18.22|82.12",
+		"2024-01-03|Salary|180.74||262.86",
+		"2024-01-05|Rent||90.00|172.86",
+	})
 }
 
 // Rows that print a month and a day ("12. 6.") under a period printed
@@ -1283,4 +1308,80 @@ func TestAnalyzeWholeUnitRowIsNoDayHeading(t *testing.T) {
 			t.Errorf("row %d: description %q, want %q", i, tx.Description, rows[i].desc)
 		}
 	}
+}
+
+// Blocks of label and value lines in words the engine does not know,
+// recognised from an image: recognition reads one label differently on
+// some blocks ("Krarrubr0roun", "KAgoudryx"), and the blocks are still
+// found by their labels repeating, each one row.
+func TestAnalyzeRecordsRecognisedLabels(t *testing.T) {
+	block := func(label1, label2, date, desc, amount, balance string) [][]cellAt {
+		return [][]cellAt{
+			{at(10, label1), rat(560, date)},
+			{at(10, label2), rat(560, desc)},
+			{at(10, "Pairktolork"), rat(560, amount)},
+			{at(10, "Breskaivrant"), rat(560, balance)},
+			nil,
+		}
+	}
+	lines := [][]cellAt{
+		{at(10, "Dairaimzvaskail: 01.04.2022 - 30.04.2022")},
+		{at(10, "Levrintsel"), rat(560, "538,17")},
+		nil,
+	}
+	lines = append(lines, block("Kagoudryx", "Krarrubroroun", "04.04.22", "Gairktrinex NS Reizigers", "-88,86", "449,31")...)
+	lines = append(lines, block("KAgoudryx", "Krarrubr0roun", "05.04.22", "Gairktrinex Vodafone", "-432,98", "16,33")...)
+	lines = append(lines, block("Kagoudryx", "Krarrubroroun", "08.04.22", "Lekratrou Cafe de Flore", "264,59", "280,92")...)
+	lines = append(lines, block("K4goudryx", "Krarrubroroun", "12.04.22", "Dulskosylmurk Pharmacie", "-3,27", "277,65")...)
+	pg := recognised(synthPage(1, lines...))
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
+		"2022-04-04|Gairktrinex NS Reizigers||88.86|449.31",
+		"2022-04-05|Gairktrinex Vodafone||432.98|16.33",
+		"2022-04-08|Lekratrou Cafe de Flore|264.59||280.92",
+		"2022-04-12|Dulskosylmurk Pharmacie||3.27|277.65",
+	})
+}
+
+// Descriptions of three lines under each row's line, recognised from a
+// photo: the boxes hug the glyphs (three quarters of the type's size), so
+// the gaps between a cell's lines (7 points) measure nearly as wide as
+// the boxes are tall. Measured from the lines' bands as a text layer
+// draws them, each cell's lines are close and go to their row; the gap
+// before the next row is the widest.
+func TestAnalyzeRecognisedDescriptionLines(t *testing.T) {
+	lines := [][]cellAt{
+		{at(10, "Period: 01.07.2025 - 31.07.2025")},
+		{at(10, "Opening balance"), rat(560, "-2.288,13")},
+		{at(10, "Fecha"), at(90, "Descripción"), rat(380, "Debe"), rat(470, "Haber"), rat(560, "Saldo")},
+		{at(10, "02.07.2025"), at(90, "Recibo"), rat(380, "241,69"), rat(560, "-2.529,82")},
+		{at(90, "Pharmacie")},
+		{at(90, "Centrale")},
+		{at(10, "11.07.2025"), at(90, "Nómina"), rat(470, "215,67"), rat(560, "-2.314,15")},
+		{at(90, "Città")},
+		{at(90, "di Milano")},
+		{at(10, "15.07.2025"), at(90, "Recibo"), rat(380, "110,27"), rat(560, "-2.424,42")},
+		{at(90, "Albert Heijn")},
+		{at(10, "Closing balance"), rat(560, "-2.424,42")},
+	}
+	pg := synthPage(1, lines...)
+	// A cell's lines 14.5 points apart, a row's block 16.7 below the one
+	// above; boxes 7.5 points tall.
+	ys := []float64{40, 60, 80}
+	for i := 3; i < len(lines); i++ {
+		gap := 14.5
+		if len(lines[i]) > 1 {
+			gap = 16.7
+		}
+		ys = append(ys, ys[i-1]+gap)
+	}
+	for i := range pg.Words {
+		k := int(math.Round((pg.Words[i].Y0 - 40) / 12))
+		pg.Words[i].Y0, pg.Words[i].Y1 = ys[k], ys[k]+7.5
+	}
+	pg.OCR = true
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
+		"2025-07-02|Recibo Pharmacie Centrale||241.69|-2529.82",
+		"2025-07-11|Nómina Città di Milano|215.67||-2314.15",
+		"2025-07-15|Recibo Albert Heijn||110.27|-2424.42",
+	})
 }

@@ -36,6 +36,20 @@ type Line struct {
 
 func (l *Line) Height() float64 { return l.Y1 - l.Y0 }
 
+// Band is the line's top and bottom as a text layer draws them, for
+// measuring the gaps between lines. A recognised line's boxes hug its
+// glyphs (ocrGlyphShare of the font's size, less for a line of small
+// letters), so the gap between two lines of one cell measured between
+// its boxes was as wide as a text layer's gap between two rows; its band
+// is its em about its middle.
+func (l *Line) Band() (top, bottom float64) {
+	if !l.OCR || l.Height() >= l.Em {
+		return l.Y0, l.Y1
+	}
+	mid := (l.Y0 + l.Y1) / 2
+	return mid - l.Em/2, mid + l.Em/2
+}
+
 // ReachesInto reports a line whose band reaches into that of b, the next
 // line down on its page: a row's cell centred on b's line.
 func (l *Line) ReachesInto(b *Line) bool { return l.Page == b.Page && l.Y1 > b.Y0 }
@@ -472,36 +486,66 @@ func Tokenize(l *Line, decimalComma bool) {
 // decides, not one cell: at least three lines start at one edge with
 // such a figure followed by money, and none of that column's
 // figures could not be a date (an amount column soon prints a ".50").
+// On a recognised line the dot may have come back a comma ("24,12", as
+// recognition reads a point, or as a page of decimal commas takes a
+// figure to be one of its amounts), and the edge is the column's within
+// a few points, as recognition draws its boxes.
 func DayMonthColumn(lines []*Line) {
 	var cand []*Line
 	for _, l := range lines {
-		if len(l.Toks) >= 2 && (l.Toks[0].Kind == TokAmount || dotted(l.Toks[0].Text)) &&
+		if len(l.Toks) >= 2 && (l.Toks[0].Kind == TokAmount || dotted(dayMonthText(l))) &&
 			slices.ContainsFunc(l.Toks[1:], func(t Token) bool { return t.Kind == TokAmount }) {
 			cand = append(cand, l)
 		}
 	}
-	byEdge := map[int][]*Line{}
-	for _, l := range cand {
-		byEdge[int(math.Round(l.Toks[0].X0))] = append(byEdge[int(math.Round(l.Toks[0].X0))], l)
-	}
-	for _, ls := range byEdge {
+	sort.SliceStable(cand, func(i, j int) bool { return cand[i].Toks[0].X0 < cand[j].Toks[0].X0 })
+	for start := 0; start < len(cand); {
+		end := start + 1
+		for end < len(cand) && sameEdge(cand[end-1], cand[end]) {
+			end++
+		}
+		ls := cand[start:end]
+		start = end
 		if len(ls) < 3 {
 			continue
 		}
 		var ds []cells.DateToken
 		for _, l := range ls {
-			d, n, ok := cells.LexNumericDate(l.Toks[0].Text + ".")
-			if !ok || n != len(l.Toks[0].Text)+1 || d.N != 2 || d.Sep != '.' {
+			text := dayMonthText(l)
+			d, n, ok := cells.LexNumericDate(text + ".")
+			if !ok || n != len(text)+1 || d.N != 2 || d.Sep != '.' {
 				ds = nil
 				break
 			}
 			ds = append(ds, d)
 		}
 		for i, l := range ls[:len(ds)] {
-			ds[i].Text = l.Toks[0].Text
+			ds[i].Text = dayMonthText(l)
 			l.Toks[0].Kind, l.Toks[0].Date, l.Toks[0].Amount, l.Toks[0].Bare = TokDate, &ds[i], decimal.Decimal{}, false
 		}
 	}
+}
+
+// dayMonthText is the text of a line's first token as a day and month
+// would print it: a recognised line's one comma between digits read as
+// the dot it may have been.
+func dayMonthText(l *Line) string {
+	t := l.Toks[0].Text
+	if a, b, ok := strings.Cut(t, ","); ok && l.OCR && AllDigits(a) && AllDigits(b) {
+		return a + "." + b
+	}
+	return t
+}
+
+// sameEdge reports two lines whose first tokens start at one edge: to
+// the point on a text layer, within a third of an em as recognition
+// draws its boxes.
+func sameEdge(a, b *Line) bool {
+	d := math.Abs(a.Toks[0].X0 - b.Toks[0].X0)
+	if a.OCR || b.OCR {
+		return d <= max(a.Em, b.Em)/3
+	}
+	return math.Round(a.Toks[0].X0) == math.Round(b.Toks[0].X0)
 }
 
 // joinDatedHalves merges into a row's dated line the line that overlaps

@@ -110,3 +110,33 @@ func (r ColRole) String() string {
 	}
 	return "none"
 }
+
+// EditDistance is the Levenshtein distance between a and b, or limit+1
+// once it is sure to exceed limit.
+func EditDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			c := prev[j-1]
+			if ra[i-1] != rb[j-1] {
+				c = min(c, prev[j], cur[j-1]) + 1
+			} else {
+				c = min(c, prev[j]+1, cur[j-1]+1)
+			}
+			cur[j] = c
+			rowMin = min(rowMin, c)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -513,9 +513,12 @@ func cleanOCRText(s string) string {
 // ocrAmount matches a word that is an amount as OCR commonly garbles it:
 // junk or a misread minus before it (a minus is often read as a quote), any of .,;: as separators, and two
 // decimals at the end. Groups: prefix, integer part with separators,
-// decimal separator, decimals, suffix.
+// decimal separator, decimals, suffix. The group before the decimals
+// has three digits (India's lakh groups of two stand before it): a
+// date of two-digit year ("4.12.25", "01.11.22") is no amount, and read
+// as one it was rewritten to the page's marks ("4.12,25") and lost.
 var ocrAmount = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^([-~_=("']*)([0-9]{1,3}(?:[.,;:' ][0-9]{2,3})*)([.,;:])([0-9]{2})([-)]?|CR|DR|Cr|Dr)$`)
+	return regexp.MustCompile(`^([-~_=("']*)([0-9]{1,3}(?:(?:[.,;:' ][0-9]{2,3})*[.,;:' ][0-9]{3})?)([.,;:])([0-9]{2})([-)]?|CR|DR|Cr|Dr)$`)
 })
 
 // repairAmounts rewrites amount words to the page's own number convention:

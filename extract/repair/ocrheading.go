@@ -3,6 +3,7 @@ package repair
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -157,7 +158,7 @@ func nearWord(f string, set map[string]bool) string {
 		if math.Abs(float64(utf8.RuneCountInString(h)-n)) > float64(reach) {
 			continue
 		}
-		d := editDistance(f, h, reach)
+		d := lexicon.EditDistance(f, h, reach)
 		switch {
 		case d < bestD:
 			best, bestD, ties = h, d, 1
@@ -169,36 +170,6 @@ func nearWord(f string, set map[string]bool) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, or limit+1
-// once it is sure to exceed limit.
-func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			c := prev[j-1]
-			if ra[i-1] != rb[j-1] {
-				c = min(c, prev[j], cur[j-1]) + 1
-			} else {
-				c = min(c, prev[j]+1, cur[j-1]+1)
-			}
-			cur[j] = c
-			rowMin = min(rowMin, c)
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // lostPoint matches a whole number as recognition gives the part of an
@@ -276,7 +247,10 @@ func centsAfter(ws []source.Word, used []bool, i int) int {
 }
 
 // nextOnLine is the word just right of ws[i] on its baseline, within a
-// word space and a bit: -1 when there is none (or it is used).
+// word space and a bit: -1 when there is none (or it is used), or when
+// another word starts between the two. Recognition's box may run on
+// over a small word after it ("2022" over the dash of "2022 – 17 Jan"):
+// that word still stands between.
 func nextOnLine(ws []source.Word, used []bool, i int) int {
 	a := ws[i]
 	h := a.Y1 - a.Y0
@@ -288,6 +262,11 @@ func nextOnLine(ws []source.Word, used []bool, i int) int {
 		if best < 0 || b.X0 < ws[best].X0 {
 			best = j
 		}
+	}
+	if best >= 0 && slices.ContainsFunc(ws, func(c source.Word) bool {
+		return c != a && c.X0 > a.X0 && c.X0 < ws[best].X0 && math.Abs(c.Y1-a.Y1) <= 0.35*h
+	}) {
+		return -1
 	}
 	return best
 }
@@ -382,7 +361,7 @@ func nearMonth(s string) (string, bool) {
 		if utf8.RuneCountInString(name) < 4 {
 			continue
 		}
-		d := editDistance(f, name, reach)
+		d := lexicon.EditDistance(f, name, reach)
 		switch {
 		case d > reach || d > bestD:
 		case d < bestD:

@@ -3,6 +3,7 @@ package tables
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"passbook/extract/layout"
 	"passbook/extract/lexicon"
@@ -27,6 +28,22 @@ import (
 type recordLine struct {
 	label string // folded
 	value []source.Word
+	ocr   bool // recognised: its label may come back misread
+}
+
+// sameLabel reports two record lines under one label: the same words,
+// or, where recognition read either, words an edit apart in every four
+// letters ("Könyvelés napja" read "K6nyvelés napja" and "Koényvelés
+// napja" on the blocks of one page).
+func sameLabel(a, b recordLine) bool {
+	if a.label == b.label {
+		return true
+	}
+	if !a.ocr && !b.ocr {
+		return false
+	}
+	reach := max(utf8.RuneCountInString(a.label), utf8.RuneCountInString(b.label)) / 4
+	return lexicon.EditDistance(a.label, b.label, reach) <= reach
 }
 
 // splitRecordLine reads a line as a label (one to four words of text at
@@ -42,7 +59,7 @@ func splitRecordLine(l *layout.Line) (recordLine, bool) {
 				return recordLine{}, false // a date or a figure in the label
 			}
 		}
-		return recordLine{label: strings.TrimSpace(lexicon.FoldLabel(layout.JoinWords(label))), value: l.Words[i:]}, true
+		return recordLine{label: strings.TrimSpace(lexicon.FoldLabel(layout.JoinWords(label))), value: l.Words[i:], ocr: l.OCR}, true
 	}
 	return recordLine{}, false
 }
@@ -122,18 +139,20 @@ func recordRun(recs []recordLine, i int) (p, n int) {
 			break
 		}
 		n = 0
-		for i+n < len(recs) && (n < p || recs[i+n].label == recs[i+n-p].label) {
+		for i+n < len(recs) && (n < p || sameLabel(recs[i+n], recs[i+n-p])) {
 			n++
 		}
 		n -= n % p
 		if n < 2*p {
 			continue
 		}
-		labels := map[string]bool{}
-		for _, r := range recs[i : i+p] {
-			labels[r.label] = true
+		distinct := true
+		for a := i; a < i+p; a++ {
+			for b := a + 1; b < i+p; b++ {
+				distinct = distinct && !sameLabel(recs[a], recs[b])
+			}
 		}
-		if len(labels) == p {
+		if distinct {
 			return p, n
 		}
 	}

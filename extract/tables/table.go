@@ -1008,9 +1008,11 @@ func assignDescriptions(real []Row, texts []descLine, stops []*layout.Line) {
 		if a.Page != b.Page {
 			return 1e9
 		}
-		return b.Y0 - max(a.Y1, a.WrapBottom)
+		_, aBottom := a.Band()
+		bTop, _ := b.Band()
+		return bTop - max(aBottom, a.WrapBottom)
 	}
-	small := func(a, b *layout.Line) bool { return closeBelow(gap(a, b), b.Height()) }
+	small := func(a, b *layout.Line) bool { return closeBelow(gap(a, b), bandHeight(b)) }
 	// The table's habit, counted on each page: text hanging above its first
 	// row, or below its last. With no sign of either, descriptions wrap
 	// below their row's line, the commonest layout.
@@ -1107,11 +1109,11 @@ func assignDescriptions(real []Row, texts []descLine, stops []*layout.Line) {
 		// Reach: how far down the run the row above reaches, and how far
 		// up the row below reaches, through line-sized gaps.
 		down := 0
-		for down < len(run) && closeBelow(gaps[down], run[down].l.Height()) {
+		for down < len(run) && closeBelow(gaps[down], bandHeight(run[down].l)) {
 			down++
 		}
 		up := len(run)
-		for up > 0 && closeBelow(gaps[up], run[up-1].l.Height()) {
+		for up > 0 && closeBelow(gaps[up], bandHeight(run[up-1].l)) {
 			up--
 		}
 		if prevRow < 0 {
@@ -1232,6 +1234,12 @@ func splitOverPage(run []runItem, rows []Row, prevRow, nextRow int) int {
 // than nine tenths of its height: the next line of one cell or paragraph,
 // not of the next.
 func closeBelow(gap, h float64) bool { return gap < 0.9*h }
+
+// bandHeight is the height of a line's band (layout.Line.Band).
+func bandHeight(l *layout.Line) float64 {
+	top, bottom := l.Band()
+	return bottom - top
+}
 
 // allHeadings reports a line of two or more words that are all column
 // headings: a heading's second line, not a description.
