@@ -278,14 +278,7 @@ func hasWordPrefix(s, p string) bool {
 // lexMonth reads a month name at i, with an optional trailing dot, or a
 // language's word for month and the month's number ("thg 4").
 func lexMonth(s string, i int) (month, n int, ok bool) {
-	j := i
-	for j < len(s) {
-		r, size := utf8.DecodeRuneInString(s[j:])
-		if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) {
-			break
-		}
-		j += size
-	}
+	j := wordEnd(s, i)
 	if j == i {
 		return 0, 0, false
 	}
@@ -308,19 +301,23 @@ func lexMonth(s string, i int) (month, n int, ok bool) {
 	return m, j - i, true
 }
 
+// wordEnd is where the word of letters (and their marks) at i ends.
+func wordEnd(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
 // abbreviatedOnly reports that the word at i reads as a month only as a
 // shortening of a name (see MonthOf: "rue" of Lithuanian "rugsėjo"): too
 // weak to make a date with no year ("14 rue de la Paix" is an address).
 func abbreviatedOnly(s string, i int) bool {
-	j := i
-	for j < len(s) {
-		r, size := utf8.DecodeRuneInString(s[j:])
-		if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) {
-			break
-		}
-		j += size
-	}
-	word := FoldWord(s[i:j])
+	word := FoldWord(s[i:wordEnd(s, i)])
 	_, named := MonthNames()[word]
 	return !named && len(allMonthNames()[word]) == 0 && !monthWords()[word]
 }
