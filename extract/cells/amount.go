@@ -359,13 +359,17 @@ func indianGroups(g []string) bool {
 // settles it ("1.234,56"), a lone separator followed by one or two digits is
 // the decimal one, repeated valid groups ("1.234.567") are the thousands
 // separator. With no decimals anywhere, a lone separator before three
-// digits ("8.766") groups thousands. Dates do not vote. Ties go to the dot.
+// digits ("8.766") groups thousands. Dates do not vote, nor figures that
+// may be a day and a month ("8.12"). Ties go to the dot.
 func GuessDecimalComma(cells []string) bool {
 	comma, dot := 0, 0
 	groupDot, groupComma := 0, 0
 	for _, cell := range cells {
 		if _, rest, ok := LexDate(cell); ok && rest == "" {
 			continue // "1.6." is a day and a month, no decimal
+		}
+		if d, n, ok := LexNumericDate(cell + "."); ok && n == len(cell)+1 && d.N == 2 && d.Sep == '.' {
+			continue // "8.12" may be a day and a month as well as 8.12: it cannot tell
 		}
 		for _, run := range numberRuns(normalizeAmountSpaces(cell)) {
 			nc, nd := strings.Count(run, ","), strings.Count(run, ".")

@@ -147,6 +147,7 @@ func TestGuessDecimalComma(t *testing.T) {
 		{name: "dates do not vote", cells: []string{"12.02.2024", "13.02.2024", "12.00"}, want: false},
 		{name: "yearless dates do not vote", cells: []string{"1.6.", "2.6.", "3.6.", "39.616", "50.049", "284"}, want: true},
 		{name: "one-digit day-month dates do not vote", cells: []string{"232.561", "443.984", "1.8", "3.8", "5.8", "-3.333"}, want: true},
+		{name: "day-month figures do not vote", cells: []string{"8.12", "10.12", "17.12", "24.12", "25.12", "56.884", "6.609", "28.099", "593"}, want: true},
 		{name: "majority comma", cells: []string{"12,00", "13,50", "2.000,00", "1.5"}, want: true},
 		{name: "whole amounts grouped by dots", cells: []string{"8.766", "543", "7.113", "500"}, want: true},
 		{name: "whole amounts grouped by commas", cells: []string{"8,766", "543", "7,113"}, want: false},
