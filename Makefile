@@ -40,7 +40,7 @@ DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev li
 # the test targets install it. postgresql: the store's tests and the
 # two-node harness start a PostgreSQL server of their own from it (initdb
 # in a temporary directory; as root, run as nobody).
-TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql
+TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql qpdf mupdf-tools
 # The export tests read MT940 with mt940js (npm; Node.js and npm from Debian
 # when the machine has no npm).
 MT940JS := export/testdata/mt940js

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"passbook/extract"
+	"passbook/extract/integrity"
 	"passbook/extract/ledger"
 	"passbook/extract/ocr"
 	"passbook/extract/pdf"
@@ -84,6 +85,7 @@ func (e *Engine) Convert(data []byte, opts extract.Options) (*ledger.Result, err
 	}
 	res := extract.AnalyzeDocument(doc, opts.Explain)
 	res.Statement.Warnings = append(res.Statement.Warnings, warnings...)
+	res.Integrity = integrity.Check(integrity.Input{Data: data, Password: opts.Password, Pages: doc.Pages, Result: res})
 	return res, nil
 }
 

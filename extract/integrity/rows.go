@@ -1,0 +1,412 @@
+package integrity
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"passbook/extract/ledger"
+	"passbook/extract/source"
+
+	"github.com/shopspring/decimal"
+)
+
+// Column roles of a row's figures.
+const (
+	roleIn = iota
+	roleOut
+	roleBalance
+	nRoles
+)
+
+var roleNames = [nRoles]string{"money-in", "money-out", "balance"}
+
+// cell is one printed figure of a row, found among the engine's words by
+// its digits.
+type cell struct {
+	row  int
+	page int
+	text string
+	box  [4]float64
+	font *font // the font most of its figures are drawn in; nil when unknown
+}
+
+// rows signals what the reading's rows show: a balance break one changed
+// figure explains, a row printed twice, a figure in a font or a place its
+// column does not use, a page that does not fit its neighbours.
+func (r *report) rows(in Input, content []pageContent) {
+	res := in.Result
+	if res == nil || len(res.Transactions) == 0 {
+		return
+	}
+	recognised := map[int]bool{}
+	for _, p := range in.Pages {
+		if p.OCR {
+			recognised[p.Number] = true
+		}
+	}
+	cells := findCells(in, content)
+	r.oneFigure(res.Transactions, recognised, cells)
+	r.duplicates(res.Transactions, cells)
+	for role := range nRoles {
+		r.fontOutliers(role, cells[role])
+		r.misaligned(role, cells[role])
+	}
+	r.pageFonts(res.Transactions, content)
+}
+
+func digits(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// amountDigits are an amount's digits as a statement prints them: two
+// decimals, no sign; whole amounts also as printed without decimals.
+func amountDigits(d decimal.Decimal) []string {
+	s := d.Abs().StringFixed(2)
+	out := []string{digits(s)}
+	if strings.HasSuffix(s, ".00") {
+		out = append(out, digits(strings.TrimSuffix(s, ".00")))
+	}
+	return out
+}
+
+// findCells finds each row's printed figures among the words of its box:
+// the word (or up to three adjacent words, for figures grouped with
+// spaces) whose digits are the figure's. The balance is taken from the
+// right, amounts from the left of what is left.
+func findCells(in Input, content []pageContent) [nRoles][]cell {
+	var out [nRoles][]cell
+	byPage := map[int]*source.Page{}
+	for i := range in.Pages {
+		byPage[in.Pages[i].Number] = &in.Pages[i]
+	}
+	for i, t := range in.Result.Transactions {
+		pg := byPage[t.Page]
+		if pg == nil || t.Box == [4]float64{} {
+			continue
+		}
+		var ws []source.Word
+		for _, w := range pg.Words {
+			if inside([4]float64{w.X0, w.Y0, w.X1, w.Y1}, t.Box, 1) {
+				ws = append(ws, w)
+			}
+		}
+		used := make([]bool, len(ws))
+		find := func(d decimal.Decimal, fromRight bool) (cell, bool) {
+			want := amountDigits(d)
+			idx := make([]int, len(ws))
+			for k := range idx {
+				idx[k] = k
+			}
+			if fromRight {
+				slices.Reverse(idx)
+			}
+			for _, k := range idx {
+				for n := 1; n <= 3 && k+n <= len(ws); n++ {
+					if slices.Contains(used[k:k+n], true) {
+						break
+					}
+					text := ws[k].Text
+					b := [4]float64{ws[k].X0, ws[k].Y0, ws[k].X1, ws[k].Y1}
+					for _, w := range ws[k+1 : k+n] {
+						text += " " + w.Text
+						b = union(b, [4]float64{w.X0, w.Y0, w.X1, w.Y1})
+					}
+					if digits(ws[k].Text) == "" {
+						break
+					}
+					if slices.Contains(want, digits(text)) {
+						for m := k; m < k+n; m++ {
+							used[m] = true
+						}
+						c := cell{row: i, page: t.Page, text: text, box: b}
+						if t.Page-1 < len(content) {
+							c.font = cellFont(content[t.Page-1].glyphs, b)
+						}
+						return c, true
+					}
+				}
+			}
+			return cell{}, false
+		}
+		if t.Provenance.BalancePrinted() {
+			if c, ok := find(t.Balance, true); ok {
+				out[roleBalance] = append(out[roleBalance], c)
+			}
+		}
+		if t.AmountIn != nil {
+			if c, ok := find(*t.AmountIn, false); ok {
+				out[roleIn] = append(out[roleIn], c)
+			}
+		}
+		if t.AmountOut != nil {
+			if c, ok := find(*t.AmountOut, false); ok {
+				out[roleOut] = append(out[roleOut], c)
+			}
+		}
+	}
+	return out
+}
+
+// cellFont is the font most of the figures drawn inside box are in.
+func cellFont(gs []glyph, box [4]float64) *font {
+	count := map[*font]int{}
+	var best *font
+	for _, g := range gs {
+		if len(g.text) == 1 && g.text[0] >= '0' && g.text[0] <= '9' && inside(g.box, box, 0.5) {
+			count[g.font]++
+			if best == nil || count[g.font] > count[best] {
+				best = g.font
+			}
+		}
+	}
+	return best
+}
+
+// oneFigure finds balance breaks that one changed figure explains: the
+// row's amount differs in one digit from the one its balances give, or
+// its balance in one digit from the one its rows give (and the next row
+// follows the rows, not the printed balance). Recognised pages are left
+// out: one misread digit is what recognition does.
+func (r *report) oneFigure(txs []ledger.Transaction, recognised map[int]bool, cells [nRoles][]cell) {
+	breakOf := func(t ledger.Transaction) *ledger.Warning {
+		for k := range t.Warnings {
+			w := &t.Warnings[k]
+			if w.Kind == ledger.WarnBalanceBreak && w.Printed != nil && w.Expected != nil {
+				return w
+			}
+		}
+		return nil
+	}
+	cellOf := func(role, row int) *[4]float64 {
+		for _, c := range cells[role] {
+			if c.row == row {
+				b := c.box
+				return &b
+			}
+		}
+		return nil
+	}
+	for i, t := range txs {
+		w := breakOf(t)
+		if w == nil || recognised[t.Page] {
+			continue
+		}
+		d := w.Printed.Sub(*w.Expected)
+		var amt, implied decimal.Decimal
+		role := roleIn
+		if t.AmountIn != nil {
+			amt, implied = *t.AmountIn, t.AmountIn.Add(d)
+		} else if t.AmountOut != nil {
+			amt, implied, role = *t.AmountOut, t.AmountOut.Sub(d), roleOut
+		}
+		box := cellOf(role, i)
+		if box == nil {
+			b := t.Box
+			box = &b
+		}
+		if implied.IsPositive() && oneDigit(amt, implied) {
+			r.add(CodeBalanceOneFigure, ledger.SeverityHigh, t.Page, box, "the row's amount %s differs in one figure from the %s its balances give", amt.StringFixed(2), implied.StringFixed(2))
+			continue
+		}
+		if i+1 < len(txs) && oneDigit(*w.Printed, *w.Expected) {
+			if n := breakOf(txs[i+1]); n != nil && n.Printed.Sub(*n.Expected).Equal(d.Neg()) {
+				if b := cellOf(roleBalance, i); b != nil {
+					box = b
+				}
+				r.add(CodeBalanceOneFigure, ledger.SeverityHigh, t.Page, box, "the printed balance %s differs in one figure from the %s its rows give, and the next row follows the rows", w.Printed.StringFixed(2), w.Expected.StringFixed(2))
+			}
+		}
+	}
+}
+
+// oneDigit reports two amounts printed with as many digits that differ in
+// exactly one of them.
+func oneDigit(a, b decimal.Decimal) bool {
+	x, y := a.Abs().StringFixed(2), b.Abs().StringFixed(2)
+	if len(x) != len(y) || x == y {
+		return false
+	}
+	n := 0
+	for i := range x {
+		if x[i] != y[i] {
+			n++
+		}
+	}
+	return n == 1
+}
+
+// duplicates finds a row printed twice: the same date, words, amount and
+// printed balance. Two equal purchases on one day are common; with the
+// same balance after each, one of them was copied.
+func (r *report) duplicates(txs []ledger.Transaction, cells [nRoles][]cell) {
+	type key struct {
+		date, desc, in, out, bal string
+	}
+	seen := map[key]int{}
+	for i, t := range txs {
+		if !t.Provenance.BalancePrinted() {
+			continue
+		}
+		k := key{date: t.Date.Format("2006-01-02"), desc: t.Description, bal: t.Balance.StringFixed(2)}
+		if t.AmountIn != nil {
+			k.in = t.AmountIn.StringFixed(2)
+		}
+		if t.AmountOut != nil {
+			k.out = t.AmountOut.StringFixed(2)
+		}
+		if j, ok := seen[k]; ok {
+			b := t.Box
+			r.add(CodeDuplicateRow, ledger.SeverityMedium, t.Page, &b, "the row %q of %s is printed twice with the same balance %s (rows %d and %d)", t.Description, k.date, k.bal, j+1, i+1)
+			continue
+		}
+		seen[k] = i
+	}
+}
+
+// fontOutliers finds a figure drawn in a font no other cell of its column
+// uses, where the column's other figures agree on one.
+func (r *report) fontOutliers(role int, cs []cell) {
+	count := map[*font]int{}
+	n := 0
+	for _, c := range cs {
+		if c.font != nil {
+			count[c.font]++
+			n++
+		}
+	}
+	if n < 4 {
+		return
+	}
+	var major *font
+	for f, k := range count {
+		if major == nil || k > count[major] || (k == count[major] && f.id < major.id) {
+			major = f
+		}
+	}
+	if count[major] < n-1 || count[major] < 5 {
+		return // the column has no one font, or more than one figure differs
+	}
+	for _, c := range cs {
+		if c.font == nil || c.font == major || count[c.font] != 1 {
+			continue
+		}
+		what, sev := fmt.Sprintf("font %s", c.font.base), ledger.SeverityMedium
+		switch {
+		case c.font.base == major.base:
+			what = fmt.Sprintf("a second copy (subset) of font %s", c.font.base)
+		case family(c.font.base) == family(major.base):
+			// Another weight or style of the column's face: how statements
+			// set a closing or a total apart.
+			sev = ledger.SeverityLow
+		}
+		b := c.box
+		r.add(CodeFontOutlier, sev, c.page, &b, "the %s figure %q is drawn in %s; the column's other %d figures in %s", roleNames[role], c.text, what, count[major], major.base)
+	}
+}
+
+// misaligned finds a figure off its column's edge: figures of a column
+// line up on their right edge (or left) to a fraction of a point when one
+// program set them; one off by a point or more was moved.
+func (r *report) misaligned(role int, cs []cell) {
+	if len(cs) < 5 {
+		return
+	}
+	// A column is set flush on its right edge (figures) or its left; the
+	// right is tried first, and the left only when the right is ragged.
+	for _, edge := range []int{2, 0} {
+		xs := make([]float64, len(cs))
+		for i, c := range cs {
+			xs[i] = c.box[edge]
+		}
+		sorted := slices.Clone(xs)
+		sort.Float64s(sorted)
+		med := sorted[len(sorted)/2]
+		on, off := 0, []int{}
+		for i, x := range xs {
+			switch d := abs(x - med); {
+			case d <= 0.3:
+				on++
+			case d >= 0.8 && d <= 12:
+				off = append(off, i)
+			}
+		}
+		if on == len(cs) {
+			return // flush on this edge
+		}
+		if on < len(cs)-1 || len(off) != 1 || on < 4 {
+			continue
+		}
+		c := cs[off[0]]
+		b := c.box
+		side := map[int]string{0: "left", 2: "right"}[edge]
+		r.add(CodeMisaligned, ledger.SeverityMedium, c.page, &b, "the %s figure %q sits %.1f pt off the %s edge its column's other %d figures share", roleNames[role], c.text, xs[off[0]]-med, side, on)
+		return
+	}
+}
+
+// pageFonts finds a page of rows drawn in other copies of its neighbours'
+// fonts (the same faces, other font objects) where the neighbours share
+// theirs: a page taken from another file of the same bank.
+func (r *report) pageFonts(txs []ledger.Transaction, content []pageContent) {
+	if len(content) < 3 {
+		return
+	}
+	hasRows := map[int]bool{}
+	for _, t := range txs {
+		hasRows[t.Page] = true
+	}
+	sets := make([]map[*font]bool, len(content))
+	for i, c := range content {
+		sets[i] = map[*font]bool{}
+		for _, g := range c.glyphs {
+			sets[i][g.font] = true
+		}
+	}
+	shares := func(a, b map[*font]bool) bool {
+		for f := range a {
+			if b[f] {
+				return true
+			}
+		}
+		return false
+	}
+	sameFaces := func(a, b map[*font]bool) bool {
+		for f := range a {
+			for g := range b {
+				if f.base != "" && f.base == g.base {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := 1; i+1 < len(content); i++ {
+		if !hasRows[i+1] || len(sets[i]) == 0 {
+			continue
+		}
+		prev, next := sets[i-1], sets[i+1]
+		if shares(prev, next) && !shares(sets[i], prev) && !shares(sets[i], next) && sameFaces(sets[i], prev) {
+			r.add(CodePageMisfit, ledger.SeverityMedium, i+1, nil, "the page's fonts are other copies of the faces its neighbours share: it was taken from another file")
+		}
+	}
+}
+
+// family is a font's face without its weight or style and the
+// foundries' suffixes: "Arial" of "ArialMT" and "Arial-BoldMT".
+func family(base string) string {
+	if i := strings.IndexAny(base, "-,"); i > 0 {
+		base = base[:i]
+	}
+	for _, suf := range []string{"PSMT", "MT", "PS"} {
+		base = strings.TrimSuffix(base, suf)
+	}
+	return strings.ToLower(base)
+}
