@@ -14,6 +14,24 @@ type glyph struct {
 	text string
 	box  [4]float64 // points from the page's top-left
 	seq  int        // drawing order on the page
+	// Where the glyph is written, for tests that forge a statement: the
+	// content stream's object number (0 when the page's content is not
+	// one stream object), the string's and the operator's byte ranges in
+	// it, the code's index in the string, whether the string is an item
+	// of a TJ array, the font's resource name and the text rendering
+	// matrix in default user space.
+	src                        int
+	tokAt, tokEnd, opAt, opEnd int
+	idx                        int
+	inTJ                       bool
+	fontRes                    string
+	trm                        matrix
+	adv                        float64 // the advance in text space (1/1000 em units × 1000)
+}
+
+// span is where one content stream starts in a page's joined content.
+type span struct {
+	obj, start int
 }
 
 // fill is a filled rectangle a page's content draws.
@@ -51,6 +69,7 @@ type gstate struct {
 	ctm     matrix
 	font    *font
 	size    float64
+	fontRes string
 	tc, tw  float64
 	th      float64
 	tl      float64
@@ -75,7 +94,8 @@ const maxOps = 2_000_000
 // readPage walks page p's content.
 func (f *pdfFile) readPage(p pageObj) pageContent {
 	w := &walker{f: f, page: p}
-	w.run(f.content(p), p.res, gstate{ctm: identity, th: 1, opaque: true})
+	b, spans := f.content(p)
+	w.run(b, spans, p.res, gstate{ctm: identity, th: 1, opaque: true})
 	return w.out
 }
 
@@ -106,7 +126,7 @@ func (w *walker) boxOf(m matrix, x0, y0, x1, y1 float64) [4]float64 {
 	return bx
 }
 
-func (w *walker) run(content []byte, res types.Dict, gs gstate) {
+func (w *walker) run(content []byte, spans []span, res types.Dict, gs gstate) {
 	if w.depth > 8 {
 		return
 	}
@@ -126,7 +146,17 @@ func (w *walker) run(content []byte, res types.Dict, gs gstate) {
 		}
 		return 0
 	}
-	show := func(s string) {
+	where := func(at int) (int, int) {
+		for k := len(spans) - 1; k >= 0; k-- {
+			if at >= spans[k].start {
+				return spans[k].obj, spans[k].start
+			}
+		}
+		return 0, 0
+	}
+	show := func(str, op token, inTJ bool) {
+		s := str.str
+		src, base := where(str.at)
 		ft := gs.font
 		if ft == nil {
 			ft = &font{id: "none", dw: 1000, matrix: 0.001}
@@ -147,7 +177,9 @@ func (w *walker) run(content []byte, res types.Dict, gs gstate) {
 				asc, desc = 1, 0
 			}
 			if t := ft.text(code); t != "" {
-				w.out.glyphs = append(w.out.glyphs, glyph{font: ft, code: code, text: t, box: w.boxOf(trm, 0, desc, adv, asc), seq: w.seq})
+				w.out.glyphs = append(w.out.glyphs, glyph{font: ft, code: code, text: t, box: w.boxOf(trm, 0, desc, adv, asc), seq: w.seq,
+					src: src, tokAt: str.at - base, tokEnd: str.end - base, opAt: op.at - base, opEnd: op.end - base, idx: i / step, inTJ: inTJ,
+					fontRes: gs.fontRes, trm: trm, adv: adv * 1000})
 				w.seq++
 			}
 			tx := (adv*gs.size + gs.tc) * gs.th
@@ -199,6 +231,7 @@ func (w *walker) run(content []byte, res types.Dict, gs gstate) {
 		case "Tf":
 			if len(args) >= 2 && args[0].kind == '/' {
 				gs.font = w.f.loadFont(fonts[args[0].str], fmt.Sprintf("page %d /%s", w.page.ref, args[0].str))
+				gs.fontRes = args[0].str
 				gs.size = num(1)
 			}
 		case "Tc":
@@ -226,7 +259,7 @@ func (w *walker) run(content []byte, res types.Dict, gs gstate) {
 			tm = tlm
 		case "Tj":
 			if len(args) > 0 {
-				show(args[len(args)-1].str)
+				show(args[len(args)-1], t, false)
 			}
 		case "'", "\"":
 			if t.str == "\"" && len(args) >= 3 {
@@ -235,14 +268,14 @@ func (w *walker) run(content []byte, res types.Dict, gs gstate) {
 			tlm = matrix{1, 0, 0, 1, 0, -gs.tl}.mul(tlm)
 			tm = tlm
 			if len(args) > 0 {
-				show(args[len(args)-1].str)
+				show(args[len(args)-1], t, false)
 			}
 		case "TJ":
 			if len(args) > 0 && args[len(args)-1].kind == '[' {
 				for _, it := range args[len(args)-1].arr {
 					switch it.kind {
 					case 's':
-						show(it.str)
+						show(it, t, true)
 					case 'n':
 						tm = matrix{1, 0, 0, 1, -it.num / 1000 * gs.size * gs.th, 0}.mul(tm)
 					}
@@ -283,7 +316,11 @@ func (w *walker) run(content []byte, res types.Dict, gs gstate) {
 					}
 					inner := gs
 					inner.ctm = m.mul(gs.ctm)
-					w.run(b, r, inner)
+					src := 0
+					if ref, ok := o.(types.IndirectRef); ok {
+						src = ref.ObjectNumber.Value()
+					}
+					w.run(b, []span{{obj: src}}, r, inner)
 				}
 			}
 		}

@@ -268,14 +268,16 @@ func (f *pdfFile) streamDict(o types.Object) (types.Dict, []byte, bool) {
 	return sd.Dict, f.stream(sd), true
 }
 
-// content is the concatenated content of page i.
-func (f *pdfFile) content(p pageObj) []byte {
+// content is a page's content streams joined, with where each starts.
+func (f *pdfFile) content(p pageObj) ([]byte, []span) {
 	var b []byte
+	var spans []span
 	for _, n := range p.contents {
+		spans = append(spans, span{obj: n, start: len(b)})
 		b = append(b, f.stream(types.IndirectRef{ObjectNumber: types.Integer(n)})...)
 		b = append(b, '\n')
 	}
-	return b
+	return b, spans
 }
 
 // root is the catalog; info the Info dictionary (nil when absent).

@@ -11,6 +11,8 @@ type token struct {
 	num  float64
 	str  string  // a name without its slash, a string's bytes, an operator
 	arr  []token // an array's items
+	at   int     // where the token starts in the stream, and ends
+	end  int
 }
 
 // lexer reads the tokens of a content stream. It tolerates what readers
@@ -32,8 +34,19 @@ func isDelim(c byte) bool {
 	return false
 }
 
-// next returns the next token, false at the end of the data.
+// next returns the next token with its place, false at the end of the
+// data.
 func (l *lexer) next() (token, bool) {
+	for l.i < len(l.b) && isSpace(l.b[l.i]) {
+		l.i++
+	}
+	at := l.i
+	t, ok := l.scan()
+	t.at, t.end = at, l.i
+	return t, ok
+}
+
+func (l *lexer) scan() (token, bool) {
 	for l.i < len(l.b) {
 		c := l.b[l.i]
 		switch {

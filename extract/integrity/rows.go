@@ -352,51 +352,83 @@ func (r *report) misaligned(role int, cs []cell) {
 	}
 }
 
-// pageFonts finds a page of rows drawn in other copies of its neighbours'
-// fonts (the same faces, other font objects) where the neighbours share
-// theirs: a page taken from another file of the same bank.
+// pageFonts finds a page of rows drawn in other copies of the faces the
+// document's other pages share (the same fonts, other font objects): a
+// page taken from another file of the same bank. Merged statements look
+// so too, each with its own opening balance; so the page is medium only
+// when the running balance breaks on it.
 func (r *report) pageFonts(txs []ledger.Transaction, content []pageContent) {
-	if len(content) < 3 {
+	if len(content) < 2 {
 		return
 	}
-	hasRows := map[int]bool{}
+	hasRows, breaks := map[int]bool{}, map[int]bool{}
 	for _, t := range txs {
 		hasRows[t.Page] = true
+		for _, w := range t.Warnings {
+			if w.Kind == ledger.WarnBalanceBreak {
+				breaks[t.Page] = true
+			}
+		}
 	}
 	sets := make([]map[*font]bool, len(content))
 	for i, c := range content {
 		sets[i] = map[*font]bool{}
 		for _, g := range c.glyphs {
-			sets[i][g.font] = true
-		}
-	}
-	shares := func(a, b map[*font]bool) bool {
-		for f := range a {
-			if b[f] {
-				return true
+			if g.font.base != "" {
+				sets[i][g.font] = true
 			}
 		}
-		return false
 	}
-	sameFaces := func(a, b map[*font]bool) bool {
-		for f := range a {
-			for g := range b {
-				if f.base != "" && f.base == g.base {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for i := 1; i+1 < len(content); i++ {
+	for i := range content {
 		if !hasRows[i+1] || len(sets[i]) == 0 {
 			continue
 		}
-		prev, next := sets[i-1], sets[i+1]
-		if shares(prev, next) && !shares(sets[i], prev) && !shares(sets[i], next) && sameFaces(sets[i], prev) {
-			r.add(CodePageMisfit, ledger.SeverityMedium, i+1, nil, "the page's fonts are other copies of the faces its neighbours share: it was taken from another file")
+		own, faces, others := true, false, 0
+		for j := range content {
+			if j == i || len(sets[j]) == 0 {
+				continue
+			}
+			others++
+			for f := range sets[i] {
+				if sets[j][f] {
+					own = false
+				}
+				for g := range sets[j] {
+					if f.base == g.base {
+						faces = true
+					}
+				}
+			}
+		}
+		if !own || !faces || others == 0 || !othersShare(sets, i) {
+			continue
+		}
+		sev, why := ledger.SeverityLow, "it may be another statement merged in"
+		if breaks[i+1] {
+			sev, why = ledger.SeverityMedium, "and the running balance breaks on it: it was taken from another file"
+		}
+		r.add(CodePageMisfit, sev, i+1, nil, "the page's fonts are other copies of the faces the other pages share; %s", why)
+	}
+}
+
+// othersShare reports whether the pages other than i that draw text share
+// a font object with each other (or there is only one).
+func othersShare(sets []map[*font]bool, i int) bool {
+	var rest []map[*font]bool
+	for j, s := range sets {
+		if j != i && len(s) > 0 {
+			rest = append(rest, s)
 		}
 	}
+	if len(rest) < 2 {
+		return len(rest) == 1
+	}
+	for f := range rest[0] {
+		if rest[1][f] {
+			return true
+		}
+	}
+	return false
 }
 
 // family is a font's face without its weight or style and the
