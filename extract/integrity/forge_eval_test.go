@@ -72,10 +72,13 @@ func TestForgeryRecall(t *testing.T) {
 		res, _, err := convert(data)
 		return res, data, err
 	}
-	type tally struct{ made, found, local, localOK, anyLevel int }
+	type tally struct {
+		made, found, local, localOK, anyLevel int
+		codes                                 map[string]int
+	}
 	kinds := map[string]*tally{}
 	for _, k := range forgeryKinds {
-		kinds[k] = &tally{}
+		kinds[k] = &tally{codes: map[string]int{}}
 	}
 	type fa struct{ files, flagged int }
 	genuine := map[string]*fa{}
@@ -101,8 +104,15 @@ func TestForgeryRecall(t *testing.T) {
 			if ledger.SeverityRank(s.Severity) < 2 {
 				continue
 			}
+			if !hit {
+				k.codes[s.Code]++
+			}
 			hit = true
-			if fo.page > 0 && s.Page == fo.page && s.BBox != nil && overlaps(*s.BBox, fo.box, 2) {
+			switch {
+			case fo.page == 0 || s.Page != fo.page:
+			case fo.box == [4]float64{}:
+				local = true // the forgery is a whole page
+			case s.BBox != nil && overlaps(*s.BBox, fo.box, 2):
 				local = true
 			}
 		}
@@ -214,7 +224,7 @@ func TestForgeryRecall(t *testing.T) {
 		if v.local > 0 {
 			loc = fmt.Sprintf("%d/%d", v.localOK, v.local)
 		}
-		fmt.Printf("%-22s %6d %6d %7.0f%% %8s %10d\n", k, v.made, v.found, pct(v.found, v.made), loc, v.anyLevel)
+		fmt.Printf("%-22s %6d %6d %7.0f%% %8s %10d  %v\n", k, v.made, v.found, pct(v.found, v.made), loc, v.anyLevel, v.codes)
 		if subtle[k] {
 			sub += v.made
 			subFound += v.found

@@ -81,11 +81,27 @@ func (r *report) add(code, severity string, page int, box *[4]float64, format st
 func Check(in Input) *ledger.Integrity {
 	r := &report{}
 	var prof *ledger.Profile
+	var f *pdfFile
 	var content []pageContent
 	if source.Sniff(in.Data) == "pdf" {
-		prof, content = r.structure(in)
+		var err error
+		if f, err = readPDF(in.Data, in.Password); err != nil {
+			r.add(CodeUnread, ledger.SeverityInfo, 0, nil, "the file's structure could not be read (%v): only its rows were examined", firstLine(err.Error()))
+		} else {
+			content = make([]pageContent, len(f.pages))
+			for i, p := range f.pages {
+				content[i] = f.readPage(p)
+			}
+		}
 	}
-	r.rows(in, content)
+	var cells [nRoles][]cell
+	if in.Result != nil {
+		cells = findCells(in, content)
+	}
+	if f != nil {
+		prof = r.structure(in, f, content, cells)
+	}
+	r.rows(in, content, cells)
 	slices.SortStableFunc(r.signals, func(a, b ledger.Signal) int {
 		return ledger.SeverityRank(b.Severity) - ledger.SeverityRank(a.Severity)
 	})
@@ -132,23 +148,16 @@ func plural(n int) string {
 }
 
 // structure reads the file's revisions, metadata, fonts and contents.
-func (r *report) structure(in Input) (*ledger.Profile, []pageContent) {
-	f, err := readPDF(in.Data, in.Password)
-	if err != nil {
-		r.add(CodeUnread, ledger.SeverityInfo, 0, nil, "the file's structure could not be read (%v): only its rows were examined", firstLine(err.Error()))
-		return nil, nil
-	}
+func (r *report) structure(in Input, f *pdfFile, content []pageContent, cells [nRoles][]cell) *ledger.Profile {
 	revs := revisions(in.Data)
 	m := f.meta()
 	r.metadata(m)
-	content := make([]pageContent, len(f.pages))
-	for i, p := range f.pages {
-		content[i] = f.readPage(p)
+	for i := range content {
 		if content[i].touchUp > 0 {
 			r.add(CodeTouchUp, ledger.SeverityHigh, i+1, nil, "Acrobat's text-edit marks (/TouchUp_TextEdit) on this page: its text was edited in Acrobat")
 		}
 		r.coveringBoxes(i+1, content[i])
-		r.fontLies(i+1, content[i])
+		r.fontLies(i+1, content[i], figurePlaces(in.Result, cells, i+1))
 	}
 	r.revisions(in, revs, f, content)
 	if n := f.unreferenced(); n > 0 {
@@ -171,7 +180,26 @@ func (r *report) structure(in Input) (*ledger.Profile, []pageContent) {
 		b := f.pages[0].box
 		prof.PageSize = fmt.Sprintf("%.0fx%.0f", b[2]-b[0], b[3]-b[1])
 	}
-	return prof, content
+	return prof
+}
+
+// figurePlaces are the boxes of page p's figures that the reading found,
+// those of rows whose balance breaks first.
+func figurePlaces(res *ledger.Result, cells [nRoles][]cell, p int) [][4]float64 {
+	var broken, rest [][4]float64
+	for _, cs := range cells {
+		for _, c := range cs {
+			if c.page != p {
+				continue
+			}
+			if slices.ContainsFunc(res.Transactions[c.row].Warnings, func(w ledger.Warning) bool { return w.Kind == ledger.WarnBalanceBreak }) {
+				broken = append(broken, c.box)
+			} else {
+				rest = append(rest, c.box)
+			}
+		}
+	}
+	return append(broken, rest...)
 }
 
 func structureName(data []byte, revs []revision, f *pdfFile) string {

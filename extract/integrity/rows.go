@@ -35,7 +35,7 @@ type cell struct {
 // rows signals what the reading's rows show: a balance break one changed
 // figure explains, a row printed twice, a figure in a font or a place its
 // column does not use, a page that does not fit its neighbours.
-func (r *report) rows(in Input, content []pageContent) {
+func (r *report) rows(in Input, content []pageContent, cells [nRoles][]cell) {
 	res := in.Result
 	if res == nil || len(res.Transactions) == 0 {
 		return
@@ -46,14 +46,13 @@ func (r *report) rows(in Input, content []pageContent) {
 			recognised[p.Number] = true
 		}
 	}
-	cells := findCells(in, content)
 	r.oneFigure(res.Transactions, recognised, cells)
 	r.duplicates(res.Transactions, cells)
 	for role := range nRoles {
 		r.fontOutliers(role, cells[role])
 		r.misaligned(role, cells[role])
 	}
-	r.pageFonts(res.Transactions, content)
+	r.pageFonts(res, content)
 }
 
 func digits(s string) string {
@@ -357,10 +356,12 @@ func (r *report) misaligned(role int, cs []cell) {
 // page taken from another file of the same bank. Merged statements look
 // so too, each with its own opening balance; so the page is medium only
 // when the running balance breaks on it.
-func (r *report) pageFonts(txs []ledger.Transaction, content []pageContent) {
+func (r *report) pageFonts(res *ledger.Result, content []pageContent) {
 	if len(content) < 2 {
 		return
 	}
+	txs := res.Transactions
+	mismatch := res.Statement.Reconciliation.Status == ledger.ReconcileMismatch
 	hasRows, breaks := map[int]bool{}, map[int]bool{}
 	for _, t := range txs {
 		hasRows[t.Page] = true
@@ -404,8 +405,8 @@ func (r *report) pageFonts(txs []ledger.Transaction, content []pageContent) {
 			continue
 		}
 		sev, why := ledger.SeverityLow, "it may be another statement merged in"
-		if breaks[i+1] {
-			sev, why = ledger.SeverityMedium, "and the running balance breaks on it: it was taken from another file"
+		if breaks[i+1] || mismatch {
+			sev, why = ledger.SeverityMedium, "and the running balance does not hold: it was taken from another file"
 		}
 		r.add(CodePageMisfit, sev, i+1, nil, "the page's fonts are other copies of the faces the other pages share; %s", why)
 	}

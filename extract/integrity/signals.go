@@ -146,15 +146,33 @@ func glyphText(gs []glyph) string {
 }
 
 // fontLies reports each font whose ToUnicode map reads a figure as
-// another figure than the glyph it draws, where the page draws that glyph.
-func (r *report) fontLies(page int, c pageContent) {
-	done := map[*font]bool{}
+// another figure than the glyph it draws, where the page draws that
+// glyph: in a row's figure whose balance breaks if one does, else in any
+// of the rows' figures, else the first.
+func (r *report) fontLies(page int, c pageContent, places [][4]float64) {
+	best := map[*font]int{}
+	var order []*font
+	var at = map[*font]glyph{}
 	for _, g := range c.glyphs {
-		if g.font.lie == "" || done[g.font] || g.code != g.font.lieCode {
+		if g.font.lie == "" || g.code != g.font.lieCode {
 			continue
 		}
-		done[g.font] = true
-		b := g.box
-		r.add(CodeToUnicode, ledger.SeverityHigh, page, &b, "%s: the text layer says other figures than the page shows", g.font.lie)
+		rank := len(places)
+		for k, p := range places {
+			if inside(g.box, p, 0.5) {
+				rank = k
+				break
+			}
+		}
+		if b, ok := best[g.font]; !ok || rank < b {
+			if !ok {
+				order = append(order, g.font)
+			}
+			best[g.font], at[g.font] = rank, g
+		}
+	}
+	for _, f := range order {
+		b := at[f].box
+		r.add(CodeToUnicode, ledger.SeverityHigh, page, &b, "%s: the text layer says other figures than the page shows", f.lie)
 	}
 }
