@@ -3,6 +3,8 @@ package export
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"passbook/extract/ledger"
@@ -103,4 +105,55 @@ func cellText(t *testing.T, body []byte) []byte {
 		}
 	}
 	return out.Bytes()
+}
+
+// TestFolderMonthDiffers: four months of one account, the third built by
+// another producer with other fonts: it alone is marked medium, with
+// what differs; the document's own high signal shows beside it, and its
+// info notes do not.
+func TestFolderMonthDiffers(t *testing.T) {
+	bank := ledger.Profile{Producer: "Skia/PDF m156", Version: "1.4", Fonts: []string{"Arial"}, PageSize: "612x792", Structure: "xref"}
+	odd := ledger.Profile{Producer: "iText 5.5", Version: "1.4", Fonts: []string{"Helvetica"}, PageSize: "612x792", Structure: "xref"}
+	months := []struct {
+		from, to, opening string
+		prof              ledger.Profile
+		signals           []ledger.Signal
+	}{
+		{"2024-01-01", "2024-01-31", "100", bank, []ledger.Signal{{Code: "browser_print", Severity: ledger.SeverityInfo}}},
+		{"2024-02-01", "2024-02-29", "110", bank, nil},
+		{"2024-03-01", "2024-03-31", "120", odd, nil},
+		{"2024-04-01", "2024-04-30", "130", func() ledger.Profile { p := bank; p.Producer = "Skia/PDF m157"; return p }(),
+			[]ledger.Signal{{Code: "covering_box", Severity: ledger.SeverityHigh, Page: 1}}},
+	}
+	var sources []Source
+	for i, m := range months {
+		res := monthly("12-3456", "EUR", m.from, m.to, m.opening, tx{m.from, "10", "interest"})
+		prof := m.prof
+		res.Integrity = &ledger.Integrity{Signals: m.signals, Summary: fmt.Sprintf("month %d", i+1), Profile: &prof}
+		sources = append(sources, src(fmt.Sprintf("m%d", i+1), res))
+	}
+	js := NewSet(sources).JSON()
+	if len(js.Accounts) != 1 || len(js.Accounts[0].Statements) != 4 {
+		t.Fatalf("accounts = %+v", js.Accounts)
+	}
+	for i, st := range js.Accounts[0].Statements {
+		in := st.Integrity
+		if in == nil {
+			t.Fatalf("statement %d has no integrity", i+1)
+		}
+		var codes []string
+		for _, s := range in.Signals {
+			codes = append(codes, s.Code+"/"+s.Severity)
+		}
+		want := map[int]string{0: "", 1: "", 2: "month_differs/medium", 3: "covering_box/high"}[i]
+		if strings.Join(codes, ",") != want {
+			t.Errorf("statement %d signals = %v, want %q", i+1, codes, want)
+		}
+		if i == 2 && (in.Worst != ledger.SeverityMedium || !strings.Contains(in.Signals[0].Evidence, `producer "itext"`) || !strings.Contains(in.Signals[0].Evidence, "fonts Helvetica")) {
+			t.Errorf("the odd month = %+v", in)
+		}
+		if i == 0 && in.Worst != ledger.SeverityInfo {
+			t.Errorf("the first month's worst = %q, want info", in.Worst)
+		}
+	}
 }

@@ -54,7 +54,7 @@ const (
 	CodeBrowserPrint        = "browser_print"
 	CodeOfficeResave        = "office_resave"
 	CodeUnread              = "structure_unread"
-	CodeMonthDiffers        = "month_differs" // a folder's statement built unlike its neighbours (folder.go)
+	CodeMonthDiffers        = ledger.CodeMonthDiffers // a folder's statement built unlike its neighbours (ledger.CompareMonths)
 )
 
 // Input is what the report reads: the file, the password that opens it,

@@ -52,7 +52,7 @@ func (r *report) metadata(m meta) {
 	if browsers.MatchString(m.producer) || browsers.MatchString(m.creator) {
 		r.add(CodeBrowserPrint, ledger.SeverityInfo, 0, nil, "printed to PDF from a browser (Producer %q, Creator %q): how online statements are often saved", m.producer, m.creator)
 	}
-	if m.hasXMP && m.xmpProducer != "" && m.producer != "" && product(m.xmpProducer) != product(m.producer) {
+	if m.hasXMP && m.xmpProducer != "" && m.producer != "" && ledger.ToolName(m.xmpProducer) != ledger.ToolName(m.producer) {
 		r.add(CodeMetadataMismatch, ledger.SeverityMedium, 0, nil, "the Info dictionary's Producer %q and the XMP's %q name different tools: one was rewritten without the other", m.producer, m.xmpProducer)
 	}
 	c, okc := pdfDate(m.created)
@@ -60,15 +60,6 @@ func (r *report) metadata(m meta) {
 	if okc && okm && mod.Sub(c) > time.Minute {
 		r.add(CodeModifiedLater, ledger.SeverityInfo, 0, nil, "modified %s, after its creation %s", mod.Format(time.RFC3339), c.Format(time.RFC3339))
 	}
-}
-
-// product is a tool's name without its version: its first word.
-func product(s string) string {
-	f := strings.Fields(strings.ToLower(s))
-	if len(f) == 0 {
-		return ""
-	}
-	return strings.TrimRight(f[0], ",;:")
 }
 
 var pdfDateRe = regexp.MustCompile(`^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?`)

@@ -1,5 +1,11 @@
 package ledger
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
 // Severities of an integrity signal, weakest first. Only medium and high
 // say that a person should look before trusting the document; info and
 // low are what genuine files also show (a bank's incremental save, a
@@ -82,4 +88,74 @@ func (in *Integrity) Worst() string {
 		}
 	}
 	return worst
+}
+
+// CodeMonthDiffers is the code of the signal CompareMonths gives.
+const CodeMonthDiffers = "month_differs"
+
+// CompareMonths compares each of one account's statements, in period
+// order, with the months around it: the one before and the one after, or
+// at either end the two beside it. A month built unlike them (another
+// producer, PDF version, page size, file structure, or fonts it shares
+// with neither) while they agree with each other is a medium signal; the
+// result holds one per statement, nil where there is none. A nil profile
+// (an image, an older result) takes no part.
+func CompareMonths(profiles []*Profile) []*Signal {
+	out := make([]*Signal, len(profiles))
+	var idx []int
+	for i, p := range profiles {
+		if p != nil {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) < 3 {
+		return out
+	}
+	for k, i := range idx {
+		var a, b *Profile
+		switch {
+		case k == 0:
+			a, b = profiles[idx[1]], profiles[idx[2]]
+		case k == len(idx)-1:
+			a, b = profiles[idx[k-1]], profiles[idx[k-2]]
+		default:
+			a, b = profiles[idx[k-1]], profiles[idx[k+1]]
+		}
+		cur := profiles[i]
+		var diffs []string
+		field := func(name, c, x, y string) {
+			if x == y && c != x {
+				diffs = append(diffs, fmt.Sprintf("%s %q where the months around it have %q", name, c, x))
+			}
+		}
+		field("producer", ToolName(cur.Producer), ToolName(a.Producer), ToolName(b.Producer))
+		field("PDF version", cur.Version, a.Version, b.Version)
+		field("page size", cur.PageSize, a.PageSize, b.PageSize)
+		field("structure", cur.Structure, a.Structure, b.Structure)
+		if shares(a.Fonts, b.Fonts) && !shares(cur.Fonts, a.Fonts) && !shares(cur.Fonts, b.Fonts) && len(cur.Fonts) > 0 {
+			diffs = append(diffs, fmt.Sprintf("fonts %s where the months around it use %s", strings.Join(cur.Fonts, ", "), strings.Join(a.Fonts, ", ")))
+		}
+		if len(diffs) > 0 {
+			out[i] = &Signal{Code: CodeMonthDiffers, Severity: SeverityMedium, Evidence: "this month's file is built unlike the months around it: " + strings.Join(diffs, "; ")}
+		}
+	}
+	return out
+}
+
+// ToolName is a producer's name without its version: its first word,
+// lower case ("skia/pdf" of "Skia/PDF m156").
+func ToolName(s string) string {
+	if f := strings.Fields(strings.ToLower(s)); len(f) > 0 {
+		return strings.TrimRight(f[0], ",;:")
+	}
+	return ""
+}
+
+func shares(a, b []string) bool {
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			return true
+		}
+	}
+	return false
 }
