@@ -136,20 +136,22 @@ func refs(a types.Array) []int {
 
 func (f *pdfFile) deref(o types.Object) types.Object {
 	for i := 0; i < 8; i++ {
-		r, ok := o.(types.IndirectRef)
-		if !ok {
+		if _, ok := o.(types.IndirectRef); !ok {
 			return o
 		}
-		e, found := f.x.FindTableEntry(r.ObjectNumber.Value(), r.GenerationNumber.Value())
-		if !found || e == nil || e.Free {
-			e, found = f.x.FindTableEntryLight(r.ObjectNumber.Value())
-			if !found || e == nil || e.Free {
-				return nil
-			}
+		// Dereference also parses an object kept in an object stream.
+		v, err := f.x.Dereference(o)
+		if err != nil {
+			return nil
 		}
-		o = e.Object
+		o = v
 	}
 	return nil
+}
+
+// object is object number n, parsed.
+func (f *pdfFile) object(n int) types.Object {
+	return f.deref(types.IndirectRef{ObjectNumber: types.Integer(n)})
 }
 
 func (f *pdfFile) dict(o types.Object) (types.Dict, bool) {

@@ -26,7 +26,8 @@ type font struct {
 	lie     string         // evidence that ToUnicode says another digit than the glyph drawn; "" when none was found
 	lieCode int            // the code it says so of
 	t3      bool
-	matrix  float64 // a Type 3 font's glyph-space scale
+	std     []float64 // a standard font's widths from 32 to 126, when the file gives none
+	matrix  float64   // a Type 3 font's glyph-space scale
 }
 
 var subsetPrefix = regexp.MustCompile(`^[A-Z]{6}\+`)
@@ -90,6 +91,9 @@ func (f *pdfFile) loadFont(o types.Object, where string) *font {
 		}
 		desc, _ = f.dict(d["FontDescriptor"])
 		ft.names = f.encodingNames(d, desc)
+		if ft.widths == nil {
+			ft.std = standardWidths(ft.base)
+		}
 	}
 	ft.findLie()
 	return ft
@@ -106,6 +110,8 @@ func (ft *font) width(code int) float64 {
 		}
 	case code-ft.first >= 0 && code-ft.first < len(ft.widths):
 		w = ft.widths[code-ft.first]
+	case ft.std != nil && code >= 32 && code < 127:
+		w = ft.std[code-32]
 	default:
 		w = 500
 	}
@@ -416,4 +422,28 @@ func (ft *font) checkCIDProgram(f *pdfFile, cid, desc types.Dict) {
 	if len(names) > 0 {
 		ft.names = names
 	}
+}
+
+// helveticaWidths are Helvetica's advance widths (its AFM) for 32 to 126.
+var helveticaWidths = []float64{
+	278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278,
+	556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556,
+	1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778,
+	667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556,
+	333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556,
+	556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
+}
+
+// standardWidths are the widths of one of the standard fonts a file may
+// name without widths: Courier's are all 600; Helvetica's (and, near
+// enough for placing figures, the others') come from its AFM.
+func standardWidths(base string) []float64 {
+	if strings.HasPrefix(base, "Courier") {
+		w := make([]float64, 95)
+		for i := range w {
+			w[i] = 600
+		}
+		return w
+	}
+	return helveticaWidths
 }

@@ -44,8 +44,8 @@ type forger struct {
 	objs    map[int]string // other objects replaced or added, in PDF syntax
 	info    int            // a new Info dictionary's object number, 0 to keep the old
 	next    int
-	extra   map[int][]string // pages' drawing appended after the page's own content (0-based page)
-	helv    map[int]bool     // pages that need the added Helvetica resource
+	extra   map[int][]string          // pages' drawing appended after the page's own content (0-based page)
+	fonts   map[int]map[string]string // fonts added to pages' resources: name → object (PDF syntax)
 }
 
 func newForger(in Input) (*forger, error) {
@@ -56,7 +56,7 @@ func newForger(in Input) (*forger, error) {
 	if f.x.Encrypt != nil {
 		return nil, fmt.Errorf("encrypted")
 	}
-	fg := &forger{orig: in.Data, f: f, in: in, streams: map[int][]byte{}, objs: map[int]string{}, extra: map[int][]string{}, helv: map[int]bool{}}
+	fg := &forger{orig: in.Data, f: f, in: in, streams: map[int][]byte{}, objs: map[int]string{}, extra: map[int][]string{}, fonts: map[int]map[string]string{}}
 	fg.next = f.x.MaxObjNr + 1
 	if f.x.Size != nil && *f.x.Size > fg.next {
 		fg.next = *f.x.Size
@@ -260,16 +260,28 @@ func (fg *forger) typeFont(p int, gs []glyph, text, res string) {
 	if res == "PBCour" {
 		w = 0.6 * float64(len([]rune(text))) * size
 	}
-	fg.helv[p] = true
+	fg.addFont(p, res, "<< /Type /Font /Subtype /Type1 /BaseFont /"+map[string]string{"PBHelv": "Helvetica", "PBCour": "Courier"}[res]+" /Encoding /WinAnsiEncoding >>")
 	fg.draw(p, fmt.Sprintf("BT /%s %.2f Tf 1 0 0 1 %.2f %.2f Tm (%s) Tj ET", res, size, x1-w, last.trm[5], text))
 }
 
-// redraw draws glyphs again with their own fonts, moved by dx, dy.
-func (fg *forger) redraw(p int, gs []glyph, dx, dy float64) bool {
+// addFont adds a font resource to page p.
+func (fg *forger) addFont(p int, name, obj string) {
+	if fg.fonts[p] == nil {
+		fg.fonts[p] = map[string]string{}
+	}
+	fg.fonts[p][name] = obj
+}
+
+// redraw draws glyphs again with their own fonts (or the font resource
+// res, when set), moved by dx, dy.
+func (fg *forger) redraw(p int, gs []glyph, dx, dy float64, res ...string) bool {
 	var b strings.Builder
 	for _, g := range gs {
 		if g.fontRes == "" {
 			return false
+		}
+		if len(res) > 0 {
+			g.fontRes = res[0]
 		}
 		m := g.trm
 		code := fmt.Sprintf("%02X", g.code)
@@ -307,13 +319,17 @@ func (fg *forger) write() []byte {
 		if pg.res != nil {
 			res = pg.res.Clone().(types.Dict)
 		}
-		if fg.helv[p] {
+		if len(fg.fonts[p]) > 0 {
 			fonts := types.Dict{}
 			if fd, _ := fg.f.dict(res["Font"]); fd != nil {
 				fonts = fd.Clone().(types.Dict)
 			}
-			fonts["PBHelv"] = types.Dict{"Type": types.Name("Font"), "Subtype": types.Name("Type1"), "BaseFont": types.Name("Helvetica"), "Encoding": types.Name("WinAnsiEncoding")}
-			fonts["PBCour"] = types.Dict{"Type": types.Name("Font"), "Subtype": types.Name("Type1"), "BaseFont": types.Name("Courier"), "Encoding": types.Name("WinAnsiEncoding")}
+			for name, obj := range fg.fonts[p] {
+				n := fg.next
+				fg.next++
+				maps(n, obj)
+				fonts[name] = types.IndirectRef{ObjectNumber: types.Integer(n)}
+			}
 			res["Font"] = fonts
 		}
 		d["Resources"] = res
@@ -658,12 +674,13 @@ func (fg *forger) duplicatedRow() (forgery, bool) {
 	return forgery{}, false
 }
 
-// toUnicodeEdited swaps two figures in the ToUnicode map of the font a
-// row's amount is drawn in (adding a map where the font has none): the
-// page shows the same glyphs, the text layer says other figures.
+// toUnicodeEdited draws one amount in a copy of its font whose ToUnicode
+// map swaps two figures (a map is added where the font has none): the
+// page shows the same glyphs, the text layer says other figures there.
 func (fg *forger) toUnicodeEdited() (forgery, bool) {
 	for _, c := range fg.targets() {
-		gs := fg.digitGlyphs(c.page-1, c.box)
+		p := c.page - 1
+		gs := fg.digitGlyphs(p, c.box)
 		if len(gs) < 3 {
 			continue
 		}
@@ -681,8 +698,7 @@ func (fg *forger) toUnicodeEdited() (forgery, bool) {
 				}
 			}
 		}
-		var c1, c2 = -1, -1
-		var d2 string
+		c1, c2, d2 := -1, -1, ""
 		for code, t := range codes {
 			if t == d1 {
 				c1 = code
@@ -693,20 +709,26 @@ func (fg *forger) toUnicodeEdited() (forgery, bool) {
 				c2, d2 = code, t
 			}
 		}
-		if c1 < 0 || c2 < 0 {
+		fd, _ := fg.f.dict(types.IndirectRef{ObjectNumber: types.Integer(n)})
+		if c1 < 0 || c2 < 0 || fd == nil {
 			continue
 		}
 		codes[c1], codes[c2] = d2, d1
-		fd, _ := fg.f.dict(types.IndirectRef{ObjectNumber: types.Integer(n)})
-		if fd == nil {
-			continue
-		}
 		cmapObj := fg.next
 		fg.next++
 		fg.objs[cmapObj] = streamObj(toUnicodeCMap(codes, ft.twoByte))
 		nd := fd.Clone().(types.Dict)
 		nd["ToUnicode"] = types.IndirectRef{ObjectNumber: types.Integer(cmapObj)}
-		fg.objs[n] = nd.PDFString()
+		all := fg.glyphsIn(p, c.box)
+		e := edits{}
+		e.remove(all...)
+		if !fg.apply(e) {
+			continue
+		}
+		fg.addFont(p, "PBEdit", nd.PDFString())
+		if !fg.redraw(p, all, 0, 0, "PBEdit") {
+			continue
+		}
 		return forgery{data: fg.write(), page: c.page, box: c.box}, true
 	}
 	return forgery{}, false

@@ -105,11 +105,11 @@ func xmpValue(x []byte, key string) string {
 // of each (a signature covers the file up to its second range's end).
 func (f *pdfFile) signatures() []int {
 	var out []int
-	for _, e := range f.x.Table {
+	for n, e := range f.x.Table {
 		if e == nil || e.Free {
 			continue
 		}
-		d, ok := e.Object.(types.Dict)
+		d, ok := f.object(n).(types.Dict)
 		if !ok {
 			continue
 		}
@@ -144,9 +144,7 @@ func (f *pdfFile) unreferenced() int {
 				return
 			}
 			used[n] = true
-			if e, ok := f.x.FindTableEntryLight(n); ok && e != nil && !e.Free {
-				mark(e.Object, depth+1)
-			}
+			mark(f.object(n), depth+1)
 		case types.Dict:
 			for _, x := range v {
 				mark(x, depth+1)
@@ -175,7 +173,7 @@ func (f *pdfFile) unreferenced() int {
 		if e == nil || e.Free || nr == 0 || used[nr] {
 			continue
 		}
-		switch o := e.Object.(type) {
+		switch o := f.object(nr).(type) {
 		case types.ObjectStreamDict, types.XRefStreamDict:
 			continue
 		case types.StreamDict:
