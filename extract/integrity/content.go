@@ -14,19 +14,23 @@ type glyph struct {
 	text string
 	box  [4]float64 // points from the page's top-left
 	seq  int        // drawing order on the page
-	// Where the glyph is written, for tests that forge a statement: the
-	// content stream's object number (0 when the page's content is not
-	// one stream object), the string's and the operator's byte ranges in
-	// it, the code's index in the string, whether the string is an item
-	// of a TJ array, the font's resource name and the text rendering
-	// matrix in default user space.
+	// at is where the glyph is written, kept only when the walker is
+	// asked to (the tests' forger rewrites content streams with it).
+	at *glyphSource
+}
+
+// glyphSource is where a glyph is written: the content stream's object
+// number (0 when the page's content is not one stream object), the
+// string's and the operator's byte ranges in it, the code's index in the
+// string, whether the string is an item of a TJ array, the font's
+// resource name and the text rendering matrix in default user space.
+type glyphSource struct {
 	src                        int
 	tokAt, tokEnd, opAt, opEnd int
 	idx                        int
 	inTJ                       bool
 	fontRes                    string
 	trm                        matrix
-	adv                        float64 // the advance in text space (1/1000 em units × 1000)
 }
 
 // span is where one content stream starts in a page's joined content.
@@ -80,12 +84,13 @@ type gstate struct {
 
 // walker runs a page's content streams for the glyphs and fills they draw.
 type walker struct {
-	f     *pdfFile
-	page  pageObj
-	out   pageContent
-	seq   int
-	ops   int
-	depth int
+	f      *pdfFile
+	record bool // keep each glyph's source
+	page   pageObj
+	out    pageContent
+	seq    int
+	ops    int
+	depth  int
 }
 
 // maxOps bounds the operators the report runs on one page, forms included.
@@ -93,8 +98,14 @@ const maxOps = 2_000_000
 
 // readPage walks page p's content.
 func (f *pdfFile) readPage(p pageObj) pageContent {
-	w := &walker{f: f, page: p}
+	return f.walkPage(p, false)
+}
+
+// walkPage is readPage; with record, each glyph keeps where it is written.
+func (f *pdfFile) walkPage(p pageObj, record bool) pageContent {
+	w := &walker{f: f, page: p, record: record}
 	b, spans := f.content(p)
+	w.out.glyphs = make([]glyph, 0, len(b)/8)
 	w.run(b, spans, p.res, gstate{ctm: identity, th: 1, opaque: true})
 	return w.out
 }
@@ -117,6 +128,12 @@ func (w *walker) toPage(x, y float64) (float64, float64) {
 }
 
 func (w *walker) boxOf(m matrix, x0, y0, x1, y1 float64) [4]float64 {
+	if m[1] == 0 && m[2] == 0 && w.page.rotate == 0 {
+		b := w.page.box
+		ax, bx := x0*m[0]+m[4]-b[0], x1*m[0]+m[4]-b[0]
+		ay, by := b[3]-(y0*m[3]+m[5]), b[3]-(y1*m[3]+m[5])
+		return [4]float64{min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)}
+	}
 	bx := [4]float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
 	for _, c := range [][2]float64{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
 		px, py := w.toPage(m.apply(c[0], c[1]))
@@ -156,7 +173,10 @@ func (w *walker) run(content []byte, spans []span, res types.Dict, gs gstate) {
 	}
 	show := func(str, op token, inTJ bool) {
 		s := str.str
-		src, base := where(str.at)
+		src, base := 0, 0
+		if w.record {
+			src, base = where(str.at)
+		}
 		ft := gs.font
 		if ft == nil {
 			ft = &font{id: "none", dw: 1000, matrix: 0.001}
@@ -177,9 +197,12 @@ func (w *walker) run(content []byte, spans []span, res types.Dict, gs gstate) {
 				asc, desc = 1, 0
 			}
 			if t := ft.text(code); t != "" {
-				w.out.glyphs = append(w.out.glyphs, glyph{font: ft, code: code, text: t, box: w.boxOf(trm, 0, desc, adv, asc), seq: w.seq,
-					src: src, tokAt: str.at - base, tokEnd: str.end - base, opAt: op.at - base, opEnd: op.end - base, idx: i / step, inTJ: inTJ,
-					fontRes: gs.fontRes, trm: trm, adv: adv * 1000})
+				g := glyph{font: ft, code: code, text: t, box: w.boxOf(trm, 0, desc, adv, asc), seq: w.seq}
+				if w.record {
+					g.at = &glyphSource{src: src, tokAt: str.at - base, tokEnd: str.end - base, opAt: op.at - base, opEnd: op.end - base,
+						idx: i / step, inTJ: inTJ, fontRes: gs.fontRes, trm: trm}
+				}
+				w.out.glyphs = append(w.out.glyphs, g)
 				w.seq++
 			}
 			tx := (adv*gs.size + gs.tc) * gs.th

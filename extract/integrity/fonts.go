@@ -3,6 +3,7 @@ package integrity
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,10 +25,11 @@ type font struct {
 	toUni   map[int]string
 	names   map[int]string // simple fonts: the glyph name each code draws, where the encoding says
 	lie     string         // evidence that ToUnicode says another digit than the glyph drawn; "" when none was found
-	lieCode int            // the code it says so of
+	lies    map[int]bool   // the codes it says so of
 	t3      bool
-	std     []float64 // a standard font's widths from 32 to 126, when the file gives none
-	matrix  float64   // a Type 3 font's glyph-space scale
+	std     []float64      // a standard font's widths from 32 to 126, when the file gives none
+	decoded map[int]string // text, by code, as decoded so far
+	matrix  float64        // a Type 3 font's glyph-space scale
 }
 
 var subsetPrefix = regexp.MustCompile(`^[A-Z]{6}\+`)
@@ -124,6 +126,18 @@ func (ft *font) width(code int) float64 {
 // text is what a code says as text: its ToUnicode entry, else the glyph
 // its encoding names, else the code itself read as Latin-1.
 func (ft *font) text(code int) string {
+	if s, ok := ft.decoded[code]; ok {
+		return s
+	}
+	s := ft.decode(code)
+	if ft.decoded == nil {
+		ft.decoded = map[int]string{}
+	}
+	ft.decoded[code] = s
+	return s
+}
+
+func (ft *font) decode(code int) string {
 	if s, ok := ft.toUni[code]; ok {
 		return s
 	}
@@ -348,16 +362,24 @@ func (ft *font) findLie() {
 	if ft.toUni == nil || ft.names == nil {
 		return
 	}
-	for code, s := range ft.toUni {
+	codes := make([]int, 0, len(ft.toUni))
+	for code := range ft.toUni {
+		codes = append(codes, code)
+	}
+	slices.Sort(codes)
+	for _, code := range codes {
+		s := ft.toUni[code]
 		n, ok := ft.names[code]
 		if !ok {
 			continue
 		}
 		drawn := glyphRune(n)
 		if isDigitText(s) && drawn >= '0' && drawn <= '9' && rune(s[0]) != drawn {
-			ft.lieCode = code
-			ft.lie = fmt.Sprintf("font %s draws %q for code %d, but its ToUnicode map reads it as %q", ft.base, string(drawn), code, s)
-			return
+			if ft.lies == nil {
+				ft.lies = map[int]bool{}
+				ft.lie = fmt.Sprintf("font %s draws %q for code %d, but its ToUnicode map reads it as %q", ft.base, string(drawn), code, s)
+			}
+			ft.lies[code] = true
 		}
 	}
 }

@@ -53,6 +53,9 @@ func newForger(in Input) (*forger, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(f.pages) == 0 || len(revisions(in.Data)) == 0 || f.x.Root == nil {
+		return nil, fmt.Errorf("no pages, or no cross-reference chain to append to")
+	}
 	if f.x.Encrypt != nil {
 		return nil, fmt.Errorf("encrypted")
 	}
@@ -62,7 +65,7 @@ func newForger(in Input) (*forger, error) {
 		fg.next = *f.x.Size
 	}
 	for _, p := range f.pages {
-		fg.pages = append(fg.pages, f.readPage(p))
+		fg.pages = append(fg.pages, f.walkPage(p, true))
 	}
 	fg.cells = findCells(in, fg.pages)
 	return fg, nil
@@ -121,7 +124,7 @@ type tokenEdit struct {
 type edits map[[2]int]*tokenEdit
 
 func (e edits) at(g glyph) *tokenEdit {
-	k := [2]int{g.src, g.tokAt}
+	k := [2]int{g.at.src, g.at.tokAt}
 	if e[k] == nil {
 		e[k] = &tokenEdit{g: g, removed: map[int]bool{}, subst: map[int]int{}}
 	}
@@ -130,28 +133,28 @@ func (e edits) at(g glyph) *tokenEdit {
 
 func (e edits) remove(gs ...glyph) {
 	for _, g := range gs {
-		e.at(g).removed[g.idx] = true
+		e.at(g).removed[g.at.idx] = true
 	}
 }
 
-func (e edits) set(g glyph, code int) { e.at(g).subst[g.idx] = code }
+func (e edits) set(g glyph, code int) { e.at(g).subst[g.at.idx] = code }
 
 // apply writes the edits into the content streams; false when a string
 // cannot be rewritten (shown by ' or ", or not in a stream object).
 func (fg *forger) apply(e edits) bool {
 	bySrc := map[int][]*tokenEdit{}
 	for _, te := range e {
-		if te.g.src == 0 {
+		if te.g.at.src == 0 {
 			return false
 		}
-		bySrc[te.g.src] = append(bySrc[te.g.src], te)
+		bySrc[te.g.at.src] = append(bySrc[te.g.at.src], te)
 	}
 	for src, tes := range bySrc {
 		b := slices.Clone(fg.stream(src))
-		sort.Slice(tes, func(i, j int) bool { return tes[i].g.tokAt > tes[j].g.tokAt })
+		sort.Slice(tes, func(i, j int) bool { return tes[i].g.at.tokAt > tes[j].g.at.tokAt })
 		for _, te := range tes {
 			g := te.g
-			l := lexer{b: b, i: g.tokAt}
+			l := lexer{b: b, i: g.at.tokAt}
 			tok, ok := l.next()
 			if !ok || tok.kind != 's' {
 				return false
@@ -199,18 +202,18 @@ func (fg *forger) apply(e edits) bool {
 			}
 			flush()
 			var repl string
-			at, end := g.tokAt, g.tokEnd
+			at, end := g.at.tokAt, g.at.tokEnd
 			switch {
-			case g.inTJ:
+			case g.at.inTJ:
 				repl = strings.Join(items, " ")
-			case string(b[g.opAt:g.opEnd]) == "Tj":
-				repl, end = "["+strings.Join(items, " ")+"] TJ", g.opEnd
+			case string(b[g.at.opAt:g.at.opEnd]) == "Tj":
+				repl, end = "["+strings.Join(items, " ")+"] TJ", g.at.opEnd
 			default:
 				return false
 			}
 			if len(items) == 0 {
 				repl = "<>"
-				if !g.inTJ {
+				if !g.at.inTJ {
 					repl = "<> Tj"
 				}
 			}
@@ -254,14 +257,14 @@ func helvWidth(s string) float64 {
 // at the glyphs' right edge and on their baseline.
 func (fg *forger) typeFont(p int, gs []glyph, text, res string) {
 	last := gs[len(gs)-1]
-	size := last.trm[3]
+	size := last.at.trm[3]
 	x1, _ := fg.userXY(p, last.box[2], 0)
 	w := helvWidth(text) * size
 	if res == "PBCour" {
 		w = 0.6 * float64(len([]rune(text))) * size
 	}
 	fg.addFont(p, res, "<< /Type /Font /Subtype /Type1 /BaseFont /"+map[string]string{"PBHelv": "Helvetica", "PBCour": "Courier"}[res]+" /Encoding /WinAnsiEncoding >>")
-	fg.draw(p, fmt.Sprintf("BT /%s %.2f Tf 1 0 0 1 %.2f %.2f Tm (%s) Tj ET", res, size, x1-w, last.trm[5], text))
+	fg.draw(p, fmt.Sprintf("BT /%s %.2f Tf 1 0 0 1 %.2f %.2f Tm (%s) Tj ET", res, size, x1-w, last.at.trm[5], text))
 }
 
 // addFont adds a font resource to page p.
@@ -277,18 +280,19 @@ func (fg *forger) addFont(p int, name, obj string) {
 func (fg *forger) redraw(p int, gs []glyph, dx, dy float64, res ...string) bool {
 	var b strings.Builder
 	for _, g := range gs {
-		if g.fontRes == "" {
+		fr := g.at.fontRes
+		if fr == "" {
 			return false
 		}
 		if len(res) > 0 {
-			g.fontRes = res[0]
+			fr = res[0]
 		}
-		m := g.trm
+		m := g.at.trm
 		code := fmt.Sprintf("%02X", g.code)
 		if g.font.twoByte {
 			code = fmt.Sprintf("%04X", g.code)
 		}
-		fmt.Fprintf(&b, "BT /%s 1 Tf %.4f %.4f %.4f %.4f %.3f %.3f Tm <%s> Tj ET\n", g.fontRes, m[0], m[1], m[2], m[3], m[4]+dx, m[5]+dy, code)
+		fmt.Fprintf(&b, "BT /%s 1 Tf %.4f %.4f %.4f %.4f %.3f %.3f Tm <%s> Tj ET\n", fr, m[0], m[1], m[2], m[3], m[4]+dx, m[5]+dy, code)
 	}
 	fg.draw(p, b.String())
 	return true
@@ -812,10 +816,10 @@ func swapPage(t testing.TB, a, b []byte) []byte {
 // annotate adds a note and a highlight to page 1 in an incremental
 // update, as a reviewer does: a genuine file's text is unchanged.
 func (fg *forger) annotate() []byte {
-	pg := fg.f.pages[0]
-	if pg.ref == 0 {
+	if len(fg.f.pages) == 0 || fg.f.pages[0].ref == 0 || len(revisions(fg.orig)) == 0 {
 		return fg.orig
 	}
+	pg := fg.f.pages[0]
 	note, mark := fg.next, fg.next+1
 	fg.next += 2
 	fg.objs[note] = "<< /Type /Annot /Subtype /Text /Rect [50 50 70 70] /Contents (checked) /Open false >>"

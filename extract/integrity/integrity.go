@@ -78,8 +78,16 @@ func (r *report) add(code, severity string, page int, box *[4]float64, format st
 }
 
 // Check makes the integrity report of a document.
-func Check(in Input) *ledger.Integrity {
+func Check(in Input) (out *ledger.Integrity) {
 	r := &report{}
+	defer func() {
+		// A file the report cannot follow fails the report, never the
+		// conversion: what was found stands, with a note.
+		if p := recover(); p != nil {
+			r.add(CodeUnread, ledger.SeverityInfo, 0, nil, "the file's structure could not be read to the end (%v)", p)
+			out = &ledger.Integrity{Signals: r.signals, Summary: Summary(r.signals)}
+		}
+	}()
 	var prof *ledger.Profile
 	var f *pdfFile
 	var content []pageContent
@@ -105,7 +113,7 @@ func Check(in Input) *ledger.Integrity {
 	slices.SortStableFunc(r.signals, func(a, b ledger.Signal) int {
 		return ledger.SeverityRank(b.Severity) - ledger.SeverityRank(a.Severity)
 	})
-	out := &ledger.Integrity{Signals: r.signals, Profile: prof}
+	out = &ledger.Integrity{Signals: r.signals, Profile: prof}
 	if out.Signals == nil {
 		out.Signals = []ledger.Signal{}
 	}

@@ -3,6 +3,7 @@ package integrity
 import (
 	"bytes"
 	"strconv"
+	"strings"
 )
 
 // token is one item of a content stream: an operand or an operator.
@@ -102,15 +103,14 @@ func (l *lexer) scan() (token, bool) {
 			}
 			w := l.b[s:l.i]
 			if (w[0] >= '0' && w[0] <= '9') || w[0] == '-' || w[0] == '+' || w[0] == '.' {
-				f, err := strconv.ParseFloat(string(w), 64)
-				if err != nil {
-					f = 0
-				}
-				return token{kind: 'n', num: f}, true
+				return token{kind: 'n', num: number(w)}, true
 			}
 			if string(w) == "ID" {
 				l.skipInlineImage()
 				return token{kind: 'o', str: "EI"}, true
+			}
+			if op, ok := operators[string(w)]; ok {
+				return token{kind: 'o', str: op}, true
 			}
 			return token{kind: 'o', str: string(w)}, true
 		}
@@ -249,4 +249,45 @@ func decodeName(b []byte) string {
 		out = append(out, b[i])
 	}
 	return string(out)
+}
+
+// operators are the content operators, so that reading one allocates
+// nothing.
+var operators = func() map[string]string {
+	m := map[string]string{}
+	for _, op := range strings.Fields(`b B b* B* BDC BI BMC BT BX c cm CS cs d d0 d1 Do DP EI EMC ET EX f F f* G g gs h i ID j J K k l m M MP n q Q re RG rg ri s S SC sc SCN scn sh T* Tc Td TD Tf Tj TJ TL Tm Tr Ts Tw Tz v w W W* y ' "`) {
+		m[op] = op
+	}
+	return m
+}()
+
+// number reads a PDF number: digits with an optional sign and point.
+// Anything else reads as what strconv makes of it, or 0.
+func number(w []byte) float64 {
+	v, frac, scale, neg, i := 0.0, false, 1.0, false, 0
+	if w[0] == '-' || w[0] == '+' {
+		neg, i = w[0] == '-', 1
+	}
+	for ; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= '0' && c <= '9':
+			v = v*10 + float64(c-'0')
+			if frac {
+				scale *= 10
+			}
+		case c == '.' && !frac:
+			frac = true
+		default:
+			f, err := strconv.ParseFloat(string(w), 64)
+			if err != nil {
+				return 0
+			}
+			return f
+		}
+	}
+	if neg {
+		v = -v
+	}
+	return v / scale
 }

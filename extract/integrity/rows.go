@@ -83,8 +83,27 @@ func amountDigits(d decimal.Decimal) []string {
 func findCells(in Input, content []pageContent) [nRoles][]cell {
 	var out [nRoles][]cell
 	byPage := map[int]*source.Page{}
+	wordIdx := map[int]*yIndex{}
 	for i := range in.Pages {
-		byPage[in.Pages[i].Number] = &in.Pages[i]
+		pg := &in.Pages[i]
+		byPage[pg.Number] = pg
+		boxes := make([][4]float64, len(pg.Words))
+		for k, w := range pg.Words {
+			boxes[k] = [4]float64{w.X0, w.Y0, w.X1, w.Y1}
+		}
+		wordIdx[pg.Number] = newYIndex(boxes)
+	}
+	digitIdx := make([]*yIndex, len(content))
+	digitsOf := make([][]int, len(content)) // the figures' glyphs, by index
+	for p, c := range content {
+		var boxes [][4]float64
+		for k := range c.glyphs {
+			if isDigitText(c.glyphs[k].text) {
+				digitsOf[p] = append(digitsOf[p], k)
+				boxes = append(boxes, c.glyphs[k].box)
+			}
+		}
+		digitIdx[p] = newYIndex(boxes)
 	}
 	for i, t := range in.Result.Transactions {
 		pg := byPage[t.Page]
@@ -92,10 +111,10 @@ func findCells(in Input, content []pageContent) [nRoles][]cell {
 			continue
 		}
 		var ws []source.Word
-		for _, w := range pg.Words {
-			if inside([4]float64{w.X0, w.Y0, w.X1, w.Y1}, t.Box, 1) {
-				ws = append(ws, w)
-			}
+		var wd []string // the words' digits
+		for _, k := range wordIdx[t.Page].within(t.Box, 1) {
+			ws = append(ws, pg.Words[k])
+			wd = append(wd, digits(pg.Words[k].Text))
 		}
 		used := make([]bool, len(ws))
 		find := func(d decimal.Decimal, fromRight bool) (cell, bool) {
@@ -112,22 +131,29 @@ func findCells(in Input, content []pageContent) [nRoles][]cell {
 					if slices.Contains(used[k:k+n], true) {
 						break
 					}
+					if wd[k] == "" {
+						break
+					}
+					if !slices.Contains(want, strings.Join(wd[k:k+n], "")) {
+						continue
+					}
 					text := ws[k].Text
 					b := [4]float64{ws[k].X0, ws[k].Y0, ws[k].X1, ws[k].Y1}
 					for _, w := range ws[k+1 : k+n] {
 						text += " " + w.Text
 						b = union(b, [4]float64{w.X0, w.Y0, w.X1, w.Y1})
 					}
-					if digits(ws[k].Text) == "" {
-						break
-					}
-					if slices.Contains(want, digits(text)) {
+					{
 						for m := k; m < k+n; m++ {
 							used[m] = true
 						}
 						c := cell{row: i, page: t.Page, text: text, box: b}
-						if t.Page-1 < len(content) {
-							c.font = cellFont(content[t.Page-1].glyphs, b)
+						if p := t.Page - 1; p < len(content) {
+							var fonts []*font
+							for _, k := range digitIdx[p].within(b, 0.5) {
+								fonts = append(fonts, content[p].glyphs[digitsOf[p][k]].font)
+							}
+							c.font = mostOf(fonts)
 						}
 						return c, true
 					}
@@ -154,19 +180,59 @@ func findCells(in Input, content []pageContent) [nRoles][]cell {
 	return out
 }
 
-// cellFont is the font most of the figures drawn inside box are in.
-func cellFont(gs []glyph, box [4]float64) *font {
-	count := map[*font]int{}
+// mostOf is the font most of a cell's figures are drawn in.
+func mostOf(fonts []*font) *font {
 	var best *font
-	for _, g := range gs {
-		if len(g.text) == 1 && g.text[0] >= '0' && g.text[0] <= '9' && inside(g.box, box, 0.5) {
-			count[g.font]++
-			if best == nil || count[g.font] > count[best] {
-				best = g.font
+	most := 0
+	for _, f := range fonts {
+		n := 0
+		for _, g := range fonts {
+			if g == f {
+				n++
 			}
+		}
+		if n > most {
+			best, most = f, n
 		}
 	}
 	return best
+}
+
+// yIndex finds, among boxes, those whose centre lies in a box, by their
+// centres' heights: a page's words or glyphs are searched once per row,
+// not all for every row.
+type yIndex struct {
+	boxes [][4]float64
+	order []int // indexes of boxes by centre height
+}
+
+func newYIndex(boxes [][4]float64) *yIndex {
+	x := &yIndex{boxes: boxes, order: make([]int, len(boxes))}
+	for i := range x.order {
+		x.order[i] = i
+	}
+	sort.Slice(x.order, func(i, j int) bool { return cy(boxes[x.order[i]]) < cy(boxes[x.order[j]]) })
+	return x
+}
+
+func cy(b [4]float64) float64 { return (b[1] + b[3]) / 2 }
+
+// within is the indexes, in reading order of the index, of the boxes whose
+// centre lies in box grown by pad.
+func (x *yIndex) within(box [4]float64, pad float64) []int {
+	lo := sort.Search(len(x.order), func(i int) bool { return cy(x.boxes[x.order[i]]) >= box[1]-pad })
+	var out []int
+	for _, k := range x.order[lo:] {
+		b := x.boxes[k]
+		if cy(b) > box[3]+pad {
+			break
+		}
+		if inside(b, box, pad) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // oneFigure finds balance breaks that one changed figure explains: the

@@ -145,7 +145,7 @@ func (r *report) fontLies(page int, c pageContent, places [][4]float64) {
 	var order []*font
 	var at = map[*font]glyph{}
 	for _, g := range c.glyphs {
-		if g.font.lie == "" || g.code != g.font.lieCode {
+		if !g.font.lies[g.code] {
 			continue
 		}
 		rank := len(places)
