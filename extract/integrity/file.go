@@ -13,7 +13,7 @@ import (
 // maxDecoded bounds one stream's decoded bytes: the report reads content
 // streams and fonts, never images, and a bomb fails the report, not the
 // conversion.
-const maxDecoded = 64 << 20
+const maxDecoded = 16 << 20
 
 // maxPages bounds the pages whose contents the report walks.
 const maxPages = 2000
@@ -50,6 +50,7 @@ func readPDF(data []byte, password string) (f *pdfFile, err error) {
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	conf.UserPW, conf.OwnerPW = password, password
+	conf.Limits.MaxDecodeBytes = maxDecoded
 	ctx, err := pdfcpu.Read(bytes.NewReader(data), conf)
 	if err != nil {
 		return nil, err

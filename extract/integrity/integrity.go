@@ -77,17 +77,22 @@ func (r *report) add(code, severity string, page int, box *[4]float64, format st
 	r.signals = append(r.signals, ledger.Signal{Code: code, Severity: severity, Page: page, BBox: box, Evidence: fmt.Sprintf(format, args...)})
 }
 
-// Check makes the integrity report of a document.
+// Check makes the integrity report of a document. A file the report
+// cannot follow fails the report, never the conversion: what was found
+// stands, with a note.
 func Check(in Input) (out *ledger.Integrity) {
 	r := &report{}
 	defer func() {
-		// A file the report cannot follow fails the report, never the
-		// conversion: what was found stands, with a note.
 		if p := recover(); p != nil {
 			r.add(CodeUnread, ledger.SeverityInfo, 0, nil, "the file's structure could not be read to the end (%v)", p)
 			out = &ledger.Integrity{Signals: r.signals, Summary: Summary(r.signals)}
 		}
 	}()
+	return r.check(in)
+}
+
+// check is Check without its recovery, for the fuzz test to see panics.
+func (r *report) check(in Input) *ledger.Integrity {
 	var prof *ledger.Profile
 	var f *pdfFile
 	var content []pageContent
@@ -113,7 +118,7 @@ func Check(in Input) (out *ledger.Integrity) {
 	slices.SortStableFunc(r.signals, func(a, b ledger.Signal) int {
 		return ledger.SeverityRank(b.Severity) - ledger.SeverityRank(a.Severity)
 	})
-	out = &ledger.Integrity{Signals: r.signals, Profile: prof}
+	out := &ledger.Integrity{Signals: r.signals, Profile: prof}
 	if out.Signals == nil {
 		out.Signals = []ledger.Signal{}
 	}
