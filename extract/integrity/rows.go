@@ -30,6 +30,8 @@ type cell struct {
 	text string
 	box  [4]float64
 	font *font // the font most of its figures are drawn in; nil when unknown
+	// inCell counts the figures drawn in font inside the cell.
+	inCell int
 }
 
 // rows signals what the reading's rows show: a balance break one changed
@@ -48,8 +50,16 @@ func (r *report) rows(in Input, content []pageContent, cells [nRoles][]cell) {
 	}
 	r.oneFigure(res.Transactions, recognised, cells)
 	r.duplicates(res.Transactions, cells)
+	figures := map[*font]int{}
+	for _, c := range content {
+		for _, g := range c.glyphs {
+			if isDigitText(g.text) {
+				figures[g.font]++
+			}
+		}
+	}
 	for role := range nRoles {
-		r.fontOutliers(role, cells[role])
+		r.fontOutliers(role, cells[role], figures)
 		r.misaligned(role, cells[role])
 	}
 	r.pageFonts(res, content)
@@ -154,6 +164,7 @@ func findCells(in Input, content []pageContent) [nRoles][]cell {
 								fonts = append(fonts, content[p].glyphs[digitsOf[p][k]].font)
 							}
 							c.font = mostOf(fonts)
+							c.inCell = count(fonts, c.font)
 						}
 						return c, true
 					}
@@ -185,17 +196,21 @@ func mostOf(fonts []*font) *font {
 	var best *font
 	most := 0
 	for _, f := range fonts {
-		n := 0
-		for _, g := range fonts {
-			if g == f {
-				n++
-			}
-		}
-		if n > most {
+		if n := count(fonts, f); n > most {
 			best, most = f, n
 		}
 	}
 	return best
+}
+
+func count(fonts []*font, f *font) int {
+	n := 0
+	for _, g := range fonts {
+		if g == f {
+			n++
+		}
+	}
+	return n
 }
 
 // yIndex finds, among boxes, those whose centre lies in a box, by their
@@ -339,43 +354,45 @@ func (r *report) duplicates(txs []ledger.Transaction, cells [nRoles][]cell) {
 }
 
 // fontOutliers finds a figure drawn in a font no other cell of its column
-// uses, where the column's other figures agree on one.
-func (r *report) fontOutliers(role int, cs []cell) {
-	count := map[*font]int{}
+// uses, where the column's other figures agree on one. It is medium when
+// the font draws no other figure in the whole file: typed in for that
+// cell. A font that draws figures elsewhere (another weight for a total,
+// a merged statement's own copy of the face) is low.
+func (r *report) fontOutliers(role int, cs []cell, figures map[*font]int) {
+	byFont := map[*font]int{}
 	n := 0
 	for _, c := range cs {
 		if c.font != nil {
-			count[c.font]++
+			byFont[c.font]++
 			n++
 		}
 	}
-	if n < 4 {
-		return
-	}
 	var major *font
-	for f, k := range count {
-		if major == nil || k > count[major] || (k == count[major] && f.id < major.id) {
+	for f, k := range byFont {
+		if major == nil || k > byFont[major] || (k == byFont[major] && f.id < major.id) {
 			major = f
 		}
 	}
-	if count[major] < n-1 || count[major] < 5 {
+	if major == nil || byFont[major] < n-1 || byFont[major] < 2 {
 		return // the column has no one font, or more than one figure differs
 	}
 	for _, c := range cs {
-		if c.font == nil || c.font == major || count[c.font] != 1 {
+		if c.font == nil || c.font == major || byFont[c.font] != 1 {
 			continue
 		}
-		what, sev := fmt.Sprintf("font %s", c.font.base), ledger.SeverityMedium
-		switch {
-		case c.font.base == major.base:
+		what := fmt.Sprintf("font %s", c.font.base)
+		if c.font.base == major.base {
 			what = fmt.Sprintf("a second copy (subset) of font %s", c.font.base)
-		case family(c.font.base) == family(major.base):
-			// Another weight or style of the column's face: how statements
-			// set a closing or a total apart.
-			sev = ledger.SeverityLow
+		}
+		sev, why := ledger.SeverityMedium, "; that font draws no other figure in the file"
+		if elsewhere := figures[c.font] - c.inCell; elsewhere > 0 || family(c.font.base) == family(major.base) && c.font.base != major.base {
+			sev, why = ledger.SeverityLow, ""
+			if byFont[major] < 5 {
+				continue
+			}
 		}
 		b := c.box
-		r.add(CodeFontOutlier, sev, c.page, &b, "the %s figure %q is drawn in %s; the column's other %d figures in %s", roleNames[role], c.text, what, count[major], major.base)
+		r.add(CodeFontOutlier, sev, c.page, &b, "the %s figure %q is drawn in %s; the column's other %d figures in %s%s", roleNames[role], c.text, what, byFont[major], major.base, why)
 	}
 }
 
@@ -419,19 +436,18 @@ func (r *report) misaligned(role int, cs []cell) {
 	}
 }
 
-// pageFonts finds a page of rows drawn in other copies of the faces the
-// document's other pages share (the same fonts, other font objects): a
-// page taken from another file of the same bank. Merged statements look
-// so too, each with its own opening balance; so the page is medium only
-// when the running balance breaks on it.
+// pageFonts finds a page of rows drawn in other copies of the faces its
+// neighbours share (the same fonts, other font objects): a page taken from
+// another file of the same bank. It is medium when the pages on both sides
+// share their fonts and the running balance breaks on the page or on the
+// page after it; otherwise (the first or last page, as when statements are
+// merged, each whole) low.
 func (r *report) pageFonts(res *ledger.Result, content []pageContent) {
 	if len(content) < 2 {
 		return
 	}
-	txs := res.Transactions
-	mismatch := res.Statement.Reconciliation.Status == ledger.ReconcileMismatch
 	hasRows, breaks := map[int]bool{}, map[int]bool{}
-	for _, t := range txs {
+	for _, t := range res.Transactions {
 		hasRows[t.Page] = true
 		for _, w := range t.Warnings {
 			if w.Kind == ledger.WarnBalanceBreak {
@@ -448,56 +464,46 @@ func (r *report) pageFonts(res *ledger.Result, content []pageContent) {
 			}
 		}
 	}
+	shares := func(a, b map[*font]bool) bool {
+		for f := range a {
+			if b[f] {
+				return true
+			}
+		}
+		return false
+	}
+	sameFaces := func(a, b map[*font]bool) bool {
+		for f := range a {
+			for g := range b {
+				if f.base == g.base {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for i := range content {
 		if !hasRows[i+1] || len(sets[i]) == 0 {
 			continue
 		}
-		own, faces, others := true, false, 0
+		own, faces := true, false
 		for j := range content {
-			if j == i || len(sets[j]) == 0 {
-				continue
+			if j != i && shares(sets[i], sets[j]) {
+				own = false
 			}
-			others++
-			for f := range sets[i] {
-				if sets[j][f] {
-					own = false
-				}
-				for g := range sets[j] {
-					if f.base == g.base {
-						faces = true
-					}
-				}
+			if j != i && sameFaces(sets[i], sets[j]) {
+				faces = true
 			}
 		}
-		if !own || !faces || others == 0 || !othersShare(sets, i) {
+		if !own || !faces {
 			continue
 		}
 		sev, why := ledger.SeverityLow, "it may be another statement merged in"
-		if breaks[i+1] || mismatch {
-			sev, why = ledger.SeverityMedium, "and the running balance does not hold: it was taken from another file"
+		if i > 0 && i+1 < len(content) && shares(sets[i-1], sets[i+1]) && (breaks[i+1] || breaks[i+2]) {
+			sev, why = ledger.SeverityMedium, "the pages on both sides share theirs, and the running balance breaks here: it was taken from another file"
 		}
-		r.add(CodePageMisfit, sev, i+1, nil, "the page's fonts are other copies of the faces the other pages share; %s", why)
+		r.add(CodePageMisfit, sev, i+1, nil, "the page's fonts are other copies of the faces the other pages use; %s", why)
 	}
-}
-
-// othersShare reports whether the pages other than i that draw text share
-// a font object with each other (or there is only one).
-func othersShare(sets []map[*font]bool, i int) bool {
-	var rest []map[*font]bool
-	for j, s := range sets {
-		if j != i && len(s) > 0 {
-			rest = append(rest, s)
-		}
-	}
-	if len(rest) < 2 {
-		return len(rest) == 1
-	}
-	for f := range rest[0] {
-		if rest[1][f] {
-			return true
-		}
-	}
-	return false
 }
 
 // family is a font's face without its weight or style and the
