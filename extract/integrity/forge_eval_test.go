@@ -13,8 +13,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -296,36 +296,20 @@ func convert(data []byte) (*ledger.Result, []source.Page, error) {
 // mutool runs mutool on data (clean, as offices re-save).
 func mutool(t testing.TB, data []byte, args ...string) []byte {
 	t.Helper()
-	dir := t.TempDir()
-	in, out := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "out.pdf")
-	os.WriteFile(in, data, 0o600)
-	cmd := exec.Command("mutool", append(append(args, in), out)...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("mutool %v: %v\n%s", args, err, msg)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return tool(t, "mutool", [][]byte{data}, func(in []string, out string) []string {
+		return append(append(slices.Clone(args), in[0]), out)
+	})
 }
 
 // merge joins data and another statement in one file, as offices merge a
 // client's months.
 func merge(t testing.TB, data []byte, other string) []byte {
 	t.Helper()
-	dir := t.TempDir()
-	in, out := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "out.pdf")
-	os.WriteFile(in, data, 0o600)
-	cmd := exec.Command("qpdf", "--empty", "--pages", in, other, "--", out)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
-			t.Fatalf("qpdf merge: %v\n%s", err, msg)
-		}
-	}
-	b, err := os.ReadFile(out)
+	b, err := os.ReadFile(other)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return tool(t, "qpdf", [][]byte{data, b}, func(in []string, out string) []string {
+		return []string{"--empty", "--pages", in[0], in[1], "--", out}
+	})
 }

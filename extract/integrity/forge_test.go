@@ -392,16 +392,31 @@ func (fg *forger) write() []byte {
 // revision is left to read.
 func rewrite(t testing.TB, data []byte, args ...string) []byte {
 	t.Helper()
+	return tool(t, "qpdf", [][]byte{data}, func(in []string, out string) []string {
+		return append(append(slices.Clone(args), in[0]), out)
+	})
+}
+
+// tool runs qpdf or mutool on files written to a temporary directory and
+// returns what it wrote. qpdf exits 3 when it wrote its output with
+// warnings; anything else failing fails the test: the tools are installed
+// by make test-deps.
+func tool(t testing.TB, name string, files [][]byte, args func(in []string, out string) []string) []byte {
+	t.Helper()
 	dir := t.TempDir()
-	in, out := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "out.pdf")
-	if err := os.WriteFile(in, data, 0o600); err != nil {
-		t.Fatal(err)
+	var in []string
+	for i, b := range files {
+		p := filepath.Join(dir, fmt.Sprintf("in%d.pdf", i))
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		in = append(in, p)
 	}
-	cmd := exec.Command("qpdf", append(append([]string{}, args...), in, out)...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		// qpdf exits 3 after warnings, with its output written.
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
-			t.Fatalf("qpdf %v: %v\n%s", args, err, msg)
+	out := filepath.Join(dir, "out.pdf")
+	a := args(in, out)
+	if msg, err := exec.Command(name, a...).CombinedOutput(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || name != "qpdf" || ee.ExitCode() != 3 {
+			t.Fatalf("%s %v: %v\n%s", name, a, err, msg)
 		}
 	}
 	b, err := os.ReadFile(out)
@@ -792,25 +807,21 @@ var editorNames = []string{"iLovePDF", "Sejda PDF Desktop (https://www.sejda.com
 // swapPage puts page 2 of another statement in place of a's page 2.
 func swapPage(t testing.TB, a, b []byte) []byte {
 	t.Helper()
-	dir := t.TempDir()
-	pa, pb, out := filepath.Join(dir, "a.pdf"), filepath.Join(dir, "b.pdf"), filepath.Join(dir, "out.pdf")
-	os.WriteFile(pa, a, 0o600)
-	os.WriteFile(pb, b, 0o600)
-	cmd := exec.Command("qpdf", pa, "--pages", pa, "1", pb, "2", pa, "3-z", "--", out)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
-			// a has two pages: "3-z" is empty
-			cmd = exec.Command("qpdf", pa, "--pages", pa, "1", pb, "2", "--", out)
-			if msg2, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("qpdf pages: %v\n%s\n%s", err, msg, msg2)
-			}
+	return tool(t, "qpdf", [][]byte{a, b}, func(in []string, out string) []string {
+		args := []string{in[0], "--pages", in[0], "1", in[1], "2"}
+		if n, err := pageCount(a); err == nil && n > 2 {
+			args = append(args, in[0], "3-z")
 		}
-	}
-	data, err := os.ReadFile(out)
+		return append(args, "--", out)
+	})
+}
+
+func pageCount(data []byte) (int, error) {
+	f, err := readPDF(data, "")
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
-	return data
+	return len(f.pages), nil
 }
 
 // annotate adds a note and a highlight to page 1 in an incremental

@@ -141,29 +141,24 @@ func (r *report) revisions(in Input, revs []revision, last *pdfFile, lastContent
 // diffWords is what b lacks of a's words and what it has beyond them,
 // counted as multisets of text.
 func diffWords(a, b []word) (removed, added []word) {
+	return beyond(b, a), beyond(a, b)
+}
+
+// beyond is the words of b that a does not hold, counted as multisets.
+func beyond(a, b []word) []word {
 	count := map[string]int{}
 	for _, w := range a {
 		count[w.text]++
 	}
+	var out []word
 	for _, w := range b {
 		if count[w.text] > 0 {
 			count[w.text]--
 			continue
 		}
-		added = append(added, w)
+		out = append(out, w)
 	}
-	left := map[string]int{}
-	for _, w := range b {
-		left[w.text]++
-	}
-	for _, w := range a {
-		if left[w.text] > 0 {
-			left[w.text]--
-			continue
-		}
-		removed = append(removed, w)
-	}
-	return removed, added
+	return out
 }
 
 func bounds(ws []word) [4]float64 {
