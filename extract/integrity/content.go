@@ -105,7 +105,7 @@ func (f *pdfFile) readPage(p pageObj) pageContent {
 func (f *pdfFile) walkPage(p pageObj, record bool) pageContent {
 	w := &walker{f: f, page: p, record: record}
 	b, spans := f.content(p)
-	w.out.glyphs = make([]glyph, 0, len(b)/8)
+	w.out.glyphs = make([]glyph, 0, len(b)/6)
 	w.run(b, spans, p.res, gstate{ctm: identity, th: 1, opaque: true})
 	return w.out
 }
@@ -191,7 +191,8 @@ func (w *walker) run(content []byte, spans []span, res types.Dict, gs gstate) {
 				code = code<<8 | int(s[i+1])
 			}
 			adv := ft.width(code)
-			trm := matrix{gs.size * gs.th, 0, 0, gs.size, 0, gs.rise}.mul(tm).mul(gs.ctm)
+			sx, sy := gs.size*gs.th, gs.size
+			trm := matrix{sx * tm[0], sx * tm[1], sy * tm[2], sy * tm[3], gs.rise*tm[2] + tm[4], gs.rise*tm[3] + tm[5]}.mul(gs.ctm)
 			asc, desc := 0.8, -0.2
 			if ft.t3 {
 				asc, desc = 1, 0

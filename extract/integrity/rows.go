@@ -66,13 +66,22 @@ func (r *report) rows(in Input, content []pageContent, cells [nRoles][]cell) {
 }
 
 func digits(s string) string {
-	var b strings.Builder
-	for _, c := range s {
-		if c >= '0' && c <= '9' {
-			b.WriteRune(c)
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
 		}
 	}
-	return b.String()
+	if n == len(s) || n == 0 {
+		return s[:n]
+	}
+	b := make([]byte, 0, n)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
 }
 
 // amountDigits are an amount's digits as a statement prints them: two
@@ -94,19 +103,24 @@ func findCells(in Input, content []pageContent) [nRoles][]cell {
 	var out [nRoles][]cell
 	byPage := map[int]*source.Page{}
 	wordIdx := map[int]*yIndex{}
+	wordDigits := map[int][]string{} // each word's digits, by page
 	for i := range in.Pages {
 		pg := &in.Pages[i]
 		byPage[pg.Number] = pg
 		boxes := make([][4]float64, len(pg.Words))
+		ds := make([]string, len(pg.Words))
 		for k, w := range pg.Words {
 			boxes[k] = [4]float64{w.X0, w.Y0, w.X1, w.Y1}
+			ds[k] = digits(w.Text)
 		}
 		wordIdx[pg.Number] = newYIndex(boxes)
+		wordDigits[pg.Number] = ds
 	}
 	digitIdx := make([]*yIndex, len(content))
 	digitsOf := make([][]int, len(content)) // the figures' glyphs, by index
 	for p, c := range content {
-		var boxes [][4]float64
+		boxes := make([][4]float64, 0, len(c.glyphs)/2)
+		digitsOf[p] = make([]int, 0, len(c.glyphs)/2)
 		for k := range c.glyphs {
 			if isDigitText(c.glyphs[k].text) {
 				digitsOf[p] = append(digitsOf[p], k)
@@ -115,28 +129,33 @@ func findCells(in Input, content []pageContent) [nRoles][]cell {
 		}
 		digitIdx[p] = newYIndex(boxes)
 	}
+	var ws []source.Word
+	var wd []string // the words' digits
+	var used []bool
+	var near, order []int
+	var fonts []*font
 	for i, t := range in.Result.Transactions {
 		pg := byPage[t.Page]
 		if pg == nil || t.Box == [4]float64{} {
 			continue
 		}
-		var ws []source.Word
-		var wd []string // the words' digits
-		for _, k := range wordIdx[t.Page].within(t.Box, 1) {
+		ws, wd = ws[:0], wd[:0]
+		near = wordIdx[t.Page].within(t.Box, 1, near[:0])
+		for _, k := range near {
 			ws = append(ws, pg.Words[k])
-			wd = append(wd, digits(pg.Words[k].Text))
+			wd = append(wd, wordDigits[t.Page][k])
 		}
-		used := make([]bool, len(ws))
+		used = append(used[:0], make([]bool, len(ws))...)
 		find := func(d decimal.Decimal, fromRight bool) (cell, bool) {
 			want := amountDigits(d)
-			idx := make([]int, len(ws))
-			for k := range idx {
-				idx[k] = k
+			order = order[:0]
+			for k := range ws {
+				order = append(order, k)
 			}
 			if fromRight {
-				slices.Reverse(idx)
+				slices.Reverse(order)
 			}
-			for _, k := range idx {
+			for _, k := range order {
 				for n := 1; n <= 3 && k+n <= len(ws); n++ {
 					if slices.Contains(used[k:k+n], true) {
 						break
@@ -153,21 +172,19 @@ func findCells(in Input, content []pageContent) [nRoles][]cell {
 						text += " " + w.Text
 						b = union(b, [4]float64{w.X0, w.Y0, w.X1, w.Y1})
 					}
-					{
-						for m := k; m < k+n; m++ {
-							used[m] = true
-						}
-						c := cell{row: i, page: t.Page, text: text, box: b}
-						if p := t.Page - 1; p < len(content) {
-							var fonts []*font
-							for _, k := range digitIdx[p].within(b, 0.5) {
-								fonts = append(fonts, content[p].glyphs[digitsOf[p][k]].font)
-							}
-							c.font = mostOf(fonts)
-							c.inCell = count(fonts, c.font)
-						}
-						return c, true
+					for m := k; m < k+n; m++ {
+						used[m] = true
 					}
+					c := cell{row: i, page: t.Page, text: text, box: b}
+					if p := t.Page - 1; p < len(content) {
+						fonts = fonts[:0]
+						for _, k := range digitIdx[p].within(b, 0.5, near[:0]) {
+							fonts = append(fonts, content[p].glyphs[digitsOf[p][k]].font)
+						}
+						c.font = mostOf(fonts)
+						c.inCell = count(fonts, c.font)
+					}
+					return c, true
 				}
 			}
 			return cell{}, false
@@ -232,11 +249,10 @@ func newYIndex(boxes [][4]float64) *yIndex {
 
 func cy(b [4]float64) float64 { return (b[1] + b[3]) / 2 }
 
-// within is the indexes, in reading order of the index, of the boxes whose
-// centre lies in box grown by pad.
-func (x *yIndex) within(box [4]float64, pad float64) []int {
+// within appends to out the indexes, in order, of the boxes whose centre
+// lies in box grown by pad.
+func (x *yIndex) within(box [4]float64, pad float64, out []int) []int {
 	lo := sort.Search(len(x.order), func(i int) bool { return cy(x.boxes[x.order[i]]) >= box[1]-pad })
-	var out []int
 	for _, k := range x.order[lo:] {
 		b := x.boxes[k]
 		if cy(b) > box[3]+pad {
