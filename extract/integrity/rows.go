@@ -58,9 +58,17 @@ func (r *report) rows(in Input, content []pageContent, cells [nRoles][]cell) {
 			}
 		}
 	}
+	group := sources(content)
 	for role := range nRoles {
 		r.fontOutliers(role, cells[role], figures)
-		r.misaligned(role, cells[role])
+		// Statements merged into one file each keep their own columns.
+		byGroup := map[int][]cell{}
+		for _, c := range cells[role] {
+			byGroup[group(c.page)] = append(byGroup[group(c.page)], c)
+		}
+		for _, cs := range byGroup {
+			r.misaligned(role, cs)
+		}
 	}
 	r.pageFonts(res, content)
 }
@@ -515,10 +523,49 @@ func (r *report) pageFonts(res *ledger.Result, content []pageContent) {
 			continue
 		}
 		sev, why := ledger.SeverityLow, "it may be another statement merged in"
-		if i > 0 && i+1 < len(content) && shares(sets[i-1], sets[i+1]) && (breaks[i+1] || breaks[i+2]) {
+		switch {
+		case i > 0 && i+1 < len(content) && shares(sets[i-1], sets[i+1]) && (breaks[i+1] || breaks[i+2]):
 			sev, why = ledger.SeverityMedium, "the pages on both sides share theirs, and the running balance breaks here: it was taken from another file"
+		case i > 0 && i+1 == len(content) && breaks[i+1]:
+			// The last page: a statement merged in whole starts its own
+			// balance; one taken from another file breaks the running one.
+			sev, why = ledger.SeverityMedium, "and the running balance breaks on it: it was taken from another file"
 		}
 		r.add(CodePageMisfit, sev, i+1, nil, "the page's fonts are other copies of the faces the other pages use; %s", why)
+	}
+}
+
+// sources groups pages by the font objects they share: pages of one file
+// share them, and a file merged from several has a group for each (a
+// page with no text is a group of its own). It returns a page's group.
+func sources(content []pageContent) func(page int) int {
+	parent := make([]int, len(content))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	first := map[*font]int{}
+	for i, c := range content {
+		for _, g := range c.glyphs {
+			if j, ok := first[g.font]; ok {
+				parent[find(i)] = find(j)
+			} else {
+				first[g.font] = i
+			}
+		}
+	}
+	return func(page int) int {
+		if page < 1 || page > len(content) {
+			return -1
+		}
+		return find(page - 1)
 	}
 }
 
