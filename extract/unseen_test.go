@@ -246,3 +246,42 @@ func TestAnalyzeBalanceLinesInUnknownWords(t *testing.T) {
 		t.Errorf("status %s (%s), want ok", got, res.Statement.Reconciliation.Message)
 	}
 }
+
+// TestAnalyzeBuddhistEraAndDatesOutsidePeriod reads a statement dated in
+// the Buddhist era (2568 is 2025), and holds a statement whose rows fall
+// outside its printed period to unverified, however well they add up.
+func TestAnalyzeBuddhistEraAndDatesOutsidePeriod(t *testing.T) {
+	page := func(period, d1, d2 string) source.Page {
+		p := source.Page{Number: 1, Width: 612, Height: 792}
+		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+		put(10, 40, "Statement period: "+period)
+		put(10, 80, "Date")
+		put(100, 80, "Details")
+		put(330, 80, "Debit")
+		put(420, 80, "Credit")
+		put(510, 80, "Balance")
+		put(10, 95, "Opening balance")
+		put(520, 95, "100.00")
+		put(10, 110, d1)
+		put(100, 110, "Salary Acme")
+		put(420, 110, "50.00")
+		put(520, 110, "150.00")
+		put(10, 125, d2)
+		put(100, 125, "Rent March")
+		put(340, 125, "25.00")
+		put(520, 125, "125.00")
+		return p
+	}
+	res := Analyze([]source.Page{page("01/01/2568 - 31/01/2568", "02/01/2568", "05/01/2568")})
+	checkTxs(t, res, []string{
+		"2025-01-02|Salary Acme|50.00||150.00",
+		"2025-01-05|Rent March||25.00|125.00",
+	})
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("Buddhist era: status %s (%s), want ok", got, res.Statement.Reconciliation.Message)
+	}
+	res = Analyze([]source.Page{page("01/01/2025 - 31/01/2025", "02/01/2025", "05/03/2025")})
+	if got := res.Statement.Reconciliation.Status; got != "unverified" || res.Statement.Proof.DatesOutside != 1 {
+		t.Errorf("a row two months past the period: status %s (%s), %d outside; want unverified, 1", got, res.Statement.Reconciliation.Message, res.Statement.Proof.DatesOutside)
+	}
+}
