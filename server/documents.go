@@ -315,9 +315,8 @@ func (u *upload) remove() { _ = os.Remove(u.path) }
 // release gives back the slot and removes the upload's files; call it
 // when the upload is done with, also after an error.
 func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*upload, func(), error) {
-	select {
-	case s.uploads <- struct{}{}:
-	default:
+	give, ok := s.takeUploadSlot(r)
+	if !ok {
 		return nil, func() {}, busy(w)
 	}
 	rc := http.NewResponseController(w)
@@ -330,13 +329,44 @@ func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*upload,
 		if got != nil {
 			got.remove()
 		}
-		<-s.uploads
+		give()
 	}
 	if err != nil {
 		return nil, release, err
 	}
 	_ = rc.SetReadDeadline(time.Time{})
 	return got, release, nil
+}
+
+// takeUploadSlot takes one of the server's upload slots within the
+// office's share and, for a client's link, the link's; give gives them
+// back. false when the server, the office or the link holds all it may.
+func (s *Server) takeUploadSlot(r *http.Request) (give func(), ok bool) {
+	office := strconv.FormatInt(account(r).ID, 10)
+	if !s.officeUploads.take(office) {
+		return nil, false
+	}
+	link, byLink := uploadLink(r)
+	if byLink && !s.linkUploads.take(link.ID) {
+		s.officeUploads.give(office)
+		return nil, false
+	}
+	select {
+	case s.uploads <- struct{}{}:
+	default:
+		if byLink {
+			s.linkUploads.give(link.ID)
+		}
+		s.officeUploads.give(office)
+		return nil, false
+	}
+	return func() {
+		<-s.uploads
+		if byLink {
+			s.linkUploads.give(link.ID)
+		}
+		s.officeUploads.give(office)
+	}, true
 }
 
 func (s *Server) receive(r *http.Request) (*upload, error) {

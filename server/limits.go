@@ -204,3 +204,34 @@ func penalty(base time.Duration, n int) time.Duration {
 	}
 	return base << min(n-1, 7)
 }
+
+// shares bounds how many of the server's upload slots one holder (an
+// office, a client's link) may hold at once, so a slow or idle client
+// holds its own share of the capacity and never all of it.
+type shares struct {
+	mu    sync.Mutex
+	limit int
+	held  map[string]int
+}
+
+func newShares(limit int) *shares { return &shares{limit: max(limit, 1), held: map[string]int{}} }
+
+// take takes one of key's slots, false when key holds its share already.
+func (s *shares) take(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held[key] >= s.limit {
+		return false
+	}
+	s.held[key]++
+	return true
+}
+
+// give gives back one of key's slots.
+func (s *shares) give(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held[key]--; s.held[key] <= 0 {
+		delete(s.held, key)
+	}
+}

@@ -254,7 +254,7 @@ func (s *Server) handleLinkUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := context.WithValue(r.Context(), accountKey, office)
 	ctx = context.WithValue(ctx, linkKey, l)
-	buf := &bufferedResponse{header: http.Header{}}
+	buf := &bufferedResponse{under: w, header: http.Header{}}
 	s.handleUpload(buf, r.WithContext(ctx))
 	var body struct {
 		Success      bool   `json:"success"`

@@ -232,7 +232,7 @@ func (s *Server) page(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		buf := &bufferedResponse{header: http.Header{}}
+		buf := &bufferedResponse{under: w, header: http.Header{}}
 		next.ServeHTTP(buf, r)
 		body := buf.body.Bytes()
 		if buf.status == http.StatusOK && strings.HasPrefix(buf.header.Get("Content-Type"), "text/html") {
@@ -267,12 +267,19 @@ func withBaseTag(page, tag []byte) []byte {
 	return append(out, page[at:]...)
 }
 
-// bufferedResponse holds a response so it can be changed before it is sent.
+// bufferedResponse holds a response so it can be changed before it is
+// sent. It reaches the connection through under: a handler's read
+// deadlines (http.ResponseController) apply to the real request.
 type bufferedResponse struct {
+	under  http.ResponseWriter
 	header http.Header
 	status int
 	body   bytes.Buffer
 }
+
+// Unwrap lets http.ResponseController reach the real writer: without it
+// SetReadDeadline fails quietly and a slow body is never cut off.
+func (b *bufferedResponse) Unwrap() http.ResponseWriter { return b.under }
 
 func (b *bufferedResponse) Header() http.Header { return b.header }
 func (b *bufferedResponse) WriteHeader(status int) {

@@ -54,7 +54,9 @@ type Config struct {
 	// before it fails; a crash of the whole server counts no attempt.
 	MaxAttempts int
 	// MaxUploads bounds the uploads being received at once; past it an
-	// upload gets 503 busy with Retry-After.
+	// upload gets 503 busy with Retry-After. One office may hold half of
+	// them, one client upload link an eighth (at least one each), so an
+	// idle or slow client never holds the whole server's.
 	MaxUploads int
 	// BodyIdle cuts off an upload that sends less than BodyIdleBytes within
 	// this long (a slow-body attack holds a connection forever otherwise).
@@ -152,6 +154,9 @@ type Server struct {
 	uploads, probes chan struct{}
 	// accountProbes lets one account hold at most half the probe slots.
 	accountProbes *accountSlots
+	// officeUploads and linkUploads are each office's and each client
+	// link's share of the upload slots (half and an eighth of them).
+	officeUploads, linkUploads *shares
 	// passwords holds encrypted PDFs' passwords by file_id, in memory only.
 	passwords *secrets
 	// failures counts failed authentications by address.
@@ -168,6 +173,8 @@ func New(log *slog.Logger, st *store.Store, conv Converter, cfg Config) *Server 
 		uploads:       make(chan struct{}, max(cfg.MaxUploads, 1)),
 		probes:        make(chan struct{}, max(cfg.Workers, 1)),
 		accountProbes: newAccountSlots(max(cfg.Workers, 1) / 2),
+		officeUploads: newShares(cfg.MaxUploads / 2),
+		linkUploads:   newShares(cfg.MaxUploads / 8),
 		passwords:     &secrets{m: map[string]string{}},
 		failures:      newFailures(cfg.AuthFailures, cfg.AuthWindow, st.Now),
 		unreadable:    newFailures(1, cfg.AuthWindow, st.Now),
