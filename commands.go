@@ -594,7 +594,7 @@ var accountsCommands = []subcmd{
 	{"members", "EMAIL", 1, 1, "lists the members of the office that EMAIL (the account's or a member's) belongs to"},
 	{"add-member", "EMAIL NEW-EMAIL [--role R]", 2, 2, "adds a member (staff, read_only or owner) to EMAIL's office and prints a password for them, once"},
 	{"set-role", "EMAIL ROLE", 2, 2, "gives a member another role: owner, staff or read_only"},
-	{"remove-member", "EMAIL", 1, 1, "takes a member out of their office: their keys and sessions stop at once"},
+	{"remove-member", "EMAIL", 1, 1, "takes a member out of their office: their keys, sessions, invitations and upload links stop at once"},
 	{"reset-password", "EMAIL [--password-stdin]", 1, 1, "sets a new password for a member (printed once, or read from standard input) and signs them out everywhere"},
 	{"rename", "EMAIL NAME", 2, 2, "names EMAIL's office, as its clients see it on their upload links"},
 }
@@ -794,11 +794,13 @@ func officeCommand(ctx context.Context, e env, st *store.Store, name string, pos
 		record(c.Account, store.ActMemberRole, c.Member.Email+" is now "+string(r))
 		fmt.Fprintf(e.stdout, "%s is now %s of %q\n", c.Member.Email, r, c.Account.Name)
 	case "remove-member":
-		if _, err := st.RemoveMember(ctx, c.Account.ID, c.Member.ID); err != nil {
+		rm, err := st.RemoveMember(ctx, c.Account.ID, c.Member.ID, 0)
+		if err != nil {
 			return err
 		}
-		record(c.Account, store.ActMemberRemove, c.Member.Email)
-		fmt.Fprintf(e.stdout, "removed %s from %q; their keys and sessions no longer work\n", c.Member.Email, c.Account.Name)
+		record(c.Account, store.ActMemberRemove, fmt.Sprintf("%s; %d upload links revoked", c.Member.Email, rm.LinksRevoked))
+		fmt.Fprintf(e.stdout, "removed %s from %q; their keys, sessions, invitations and %d upload links no longer work\n",
+			c.Member.Email, c.Account.Name, rm.LinksRevoked)
 	default: // reset-password
 		var pw string
 		if *fromStdin {

@@ -1,11 +1,15 @@
 package server
 
 import (
-	"net"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"passbook/store"
 )
 
 // The attacks of issue 41's security review, each played from outside
@@ -76,5 +80,172 @@ func TestIdleLinkHoldsNoServerCapacity(t *testing.T) {
 	}
 }
 
-var _ = net.Dial
-var _ = strings.Contains
+// inviteToken is the token of an invitation's invite_url.
+func inviteToken(t *testing.T, m map[string]any) string {
+	t.Helper()
+	u, _ := m["invite_url"].(string)
+	i := strings.Index(u, "#invite=")
+	if i < 0 {
+		t.Fatalf("no invite_url in %v", m)
+	}
+	return u[i+len("#invite="):]
+}
+
+// TestInvitationsDieWithTheirMaker (issue 41, 1): an owner who invites a
+// second address of their own as owner, and is then removed or demoted,
+// cannot come back through the invitation.
+func TestInvitationsDieWithTheirMaker(t *testing.T) {
+	f := newOffices(t)
+	e := f.e
+	for _, how := range []string{"removed", "demoted"} {
+		key, m := e.member(f.a, how+"@a.example", store.RoleOwner)
+		code, body := e.send("POST", "/api/v1/members", "Bearer "+key, `{"email":"back-door-`+how+`@evil.example","role":"owner"}`, "")
+		if code != 201 {
+			t.Fatalf("the rogue owner invites: %d %v", code, body)
+		}
+		token := inviteToken(t, body)
+		if how == "removed" {
+			code, body = e.send("DELETE", fmt.Sprintf("/api/v1/members/%d", m.ID), "Bearer "+f.owner, "", "")
+		} else {
+			code, body = e.send("PUT", fmt.Sprintf("/api/v1/members/%d", m.ID), "Bearer "+f.owner, `{"role":"staff"}`, "")
+		}
+		if code != 200 {
+			t.Fatalf("the owner's %s: %d %v", how, code, body)
+		}
+		if code, body := e.send("GET", "/api/v1/invites/"+token, "", "", ""); code != http.StatusGone {
+			t.Errorf("the invitation of an owner since %s: %d %v, want 410", how, code, body)
+		}
+		if code, body := e.send("POST", "/api/v1/invites/"+token, "", `{"password":"`+testPassword+`"}`, ""); code != http.StatusGone {
+			t.Errorf("taking the invitation of an owner since %s: %d %v, want 410", how, code, body)
+		}
+	}
+}
+
+// TestPendingInvitations (issue 41, 1): an owner lists the office's
+// pending invitations, withdraws one (its link then takes no one in) and
+// copies another's link again (a new link; the old one stops).
+func TestPendingInvitations(t *testing.T) {
+	f := newOffices(t)
+	e := f.e
+	invite := func(email string) (string, float64) {
+		code, m := e.send("POST", "/api/v1/members", "Bearer "+f.owner, `{"email":"`+email+`","role":"staff"}`, "")
+		if code != 201 {
+			t.Fatalf("invite %s: %d %v", email, code, m)
+		}
+		id, _ := m["invite_id"].(float64)
+		return inviteToken(t, m), id
+	}
+	gone, goneID := invite("withdrawn@a.example")
+	old, keptID := invite("kept@a.example")
+	code, m := e.send("GET", "/api/v1/invitations", "Bearer "+f.owner, "", "")
+	if code != 200 {
+		t.Fatalf("list: %d %v", code, m)
+	}
+	var emails []string
+	for _, inv := range m["invitations"].([]any) {
+		inv := inv.(map[string]any)
+		if inv["invite_url"] != nil {
+			t.Errorf("a listed invitation shows a link: %v", inv)
+		}
+		emails = append(emails, inv["email"].(string))
+	}
+	sort.Strings(emails)
+	if strings.Join(emails, " ") != "kept@a.example withdrawn@a.example" {
+		t.Errorf("pending invitations %v", emails)
+	}
+	if code, m := e.send("GET", "/api/v1/invitations", "Bearer "+f.other, "", ""); code != 200 || len(m["invitations"].([]any)) != 0 {
+		t.Errorf("another office lists A's invitations: %d %v", code, m)
+	}
+	if code, m := e.send("DELETE", fmt.Sprintf("/api/v1/invitations/%d", int64(goneID)), "Bearer "+f.other, "", ""); code != 404 {
+		t.Errorf("another office withdraws A's invitation: %d %v", code, m)
+	}
+	if code, m := e.send("DELETE", fmt.Sprintf("/api/v1/invitations/%d", int64(goneID)), "Bearer "+f.owner, "", ""); code != 200 {
+		t.Fatalf("withdraw: %d %v", code, m)
+	}
+	if code, m := e.send("GET", "/api/v1/invites/"+gone, "", "", ""); code != http.StatusGone {
+		t.Errorf("a withdrawn invitation: %d %v, want 410", code, m)
+	}
+	code, m = e.send("POST", fmt.Sprintf("/api/v1/invitations/%d/link", int64(keptID)), "Bearer "+f.owner, "", "")
+	if code != 200 {
+		t.Fatalf("copy the link again: %d %v", code, m)
+	}
+	renewed := inviteToken(t, m)
+	if code, m := e.send("GET", "/api/v1/invites/"+old, "", "", ""); code == 200 {
+		t.Errorf("the first link after it was made again: %d %v", code, m)
+	}
+	b := e.browser()
+	if resp, m := b.do("POST", "/api/v1/invites/"+renewed, `{"password":"`+testPassword+`"}`, false, nil); resp.StatusCode != 200 || m["email"] != "kept@a.example" {
+		t.Errorf("accept through the new link: %d %v", resp.StatusCode, m)
+	}
+	if code, m := e.send("GET", "/api/v1/invitations", "Bearer "+f.owner, "", ""); code != 200 || len(m["invitations"].([]any)) != 0 {
+		t.Errorf("pending after one was withdrawn and one taken: %d %v", code, m)
+	}
+}
+
+// TestInvitationAnswersAlikeAcrossOffices (issue 41, 8): another office's
+// owner cannot learn whether an address is a member of A: inviting A's
+// member answers as inviting an address no one uses.
+func TestInvitationAnswersAlikeAcrossOffices(t *testing.T) {
+	f := newOffices(t)
+	e := f.e
+	shape := func(email string) string {
+		code, m := e.send("POST", "/api/v1/members", "Bearer "+f.other, `{"email":"`+email+`","role":"staff"}`, "")
+		keys := []string{}
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		return fmt.Sprintf("%d %s %v", code, keys, m["code"])
+	}
+	member, stranger := shape("clerk@a.example"), shape("nobody@nowhere.example")
+	if member != stranger || !strings.HasPrefix(member, "201 ") {
+		t.Errorf("inviting another office's member answers %q, an unknown address %q: want the same 201", member, stranger)
+	}
+}
+
+// TestRemovedMembersLinks (issue 41, 6): a removed member's upload links
+// stop with the member, or with links=keep pass to the owner removing it.
+func TestRemovedMembersLinks(t *testing.T) {
+	f := newOffices(t)
+	e := f.e
+	makeLink := func(key string) (string, string) {
+		code, m := e.send("POST", "/api/v1/links", "Bearer "+key, `{"folder_id":"`+f.folder+`","expires_in_days":366}`, "")
+		if code != 201 {
+			t.Fatalf("create link: %d %v", code, m)
+		}
+		l := m["link"].(map[string]any)
+		u := l["url"].(string)
+		return u[strings.Index(u, "/l/")+3:], l["link_id"].(string)
+	}
+	for _, tc := range []struct {
+		query      string
+		wantUpload int
+	}{{"", http.StatusGone}, {"?links=revoke", http.StatusGone}, {"?links=keep", http.StatusOK}} {
+		key, m := e.member(f.a, fmt.Sprintf("leaver%d@a.example", len(tc.query)), store.RoleStaff)
+		token, id := makeLink(key)
+		code, body := e.send("DELETE", fmt.Sprintf("/api/v1/members/%d%s", m.ID, tc.query), "Bearer "+f.owner, "", "")
+		if code != 200 {
+			t.Fatalf("remove%s: %d %v", tc.query, code, body)
+		}
+		if got, page, _ := e.linkPost(token, map[string][]byte{"file": sample}, "application/json"); got != tc.wantUpload {
+			t.Errorf("removed%s: an upload through the member's link: %d %s, want %d", tc.query, got, page, tc.wantUpload)
+		}
+		_, ls := e.send("GET", "/api/v1/links", "Bearer "+f.owner, "", "")
+		for _, l := range ls["links"].([]any) {
+			l := l.(map[string]any)
+			if l["link_id"] != id {
+				continue
+			}
+			raw, _ := json.Marshal(l)
+			if tc.wantUpload == http.StatusOK && (l["created_by"] != float64(f.ownerM.ID) || l["state"] != "live") {
+				t.Errorf("a link kept: %s, want live and the owner's (%d)", raw, f.ownerM.ID)
+			}
+			if tc.wantUpload != http.StatusOK && l["state"] != "revoked" {
+				t.Errorf("a removed member's link: %s, want revoked", raw)
+			}
+		}
+	}
+	if code, m := e.send("DELETE", "/api/v1/members/9999?links=sideways", "Bearer "+f.owner, "", ""); code != 400 {
+		t.Errorf("links=sideways: %d %v", code, m)
+	}
+}
