@@ -45,10 +45,11 @@ commands:
   keys      create EMAIL [--label L] | list [EMAIL] | revoke ID
   documents list EMAIL [--limit N] | delete FILE_ID   an account's documents, newest first; delete one
   backup    FILE                            write a consistent copy of the data file (or pg_dump's archive)
+  audit     verify                          check the audit trail's hash chain; name its first broken line
   migrate   --from passbook.db --to postgres://...   copy a data file into PostgreSQL
   version                                   print the version, commit and build date
 
-The administration commands (accounts, keys, documents, backup) take --data FILE or
+The administration commands (accounts, keys, documents, backup, audit) take --data FILE or
 PASSBOOK_DATA (default passbook.db; a postgres:// URL names a PostgreSQL
 database) and open only a data file that exists, or a database that holds
 Passbook's tables, unless given --create. 'passbook COMMAND --help' tells more.
@@ -89,6 +90,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		err = cmdDocuments(ctx, e)
 	case "backup":
 		err = cmdBackup(ctx, e)
+	case "audit":
+		err = cmdAudit(ctx, e)
 	case "migrate":
 		err = cmdMigrate(ctx, e)
 	case "version", "--version", "-version":
@@ -949,6 +952,45 @@ func cmdBackup(ctx context.Context, e env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", pos[0])
+	return nil
+}
+
+var auditHelp = help{"audit verify [--data passbook.db|postgres://...]", `Walks the whole audit trail in order and checks each line's hash against
+its fields and the line before it. It exits 0 and prints the number of
+lines and the last line's id and hash when the chain is whole, and exits
+1 naming the first line that breaks it otherwise.
+
+The database refuses to change, delete or replace a line, or to add one
+anywhere but at the end; the chain shows what was done behind its back.
+It cannot show a trail rewritten whole, with every hash computed again,
+by someone who can write to the database: keep the last hash this prints
+somewhere else, and compare it later. Lines written before this version
+carry no hash; they are counted apart.`}
+
+func cmdAudit(ctx context.Context, e env) error {
+	fs := newFlags("audit")
+	data := newDataFlags(fs, e, false)
+	pos, err := parse(fs, e.args, e, auditHelp)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || pos[0] != "verify" {
+		return errors.New("audit takes one subcommand, verify (see 'passbook audit --help')")
+	}
+	st, err := data.open(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	c, err := st.VerifyAudit(ctx)
+	if err != nil {
+		return err
+	}
+	if c.BrokenAt != 0 {
+		return fmt.Errorf("audit trail broken at line %d: %s (%d lines)", c.BrokenAt, c.Broken, c.Lines)
+	}
+	fmt.Fprintf(e.stdout, "audit trail whole: %d lines (%d from before the chain began); last line %d, hash %s\n",
+		c.Lines, c.Unchained, c.LastID, c.LastHash)
 	return nil
 }
 
