@@ -177,11 +177,10 @@ func (s *Server) renderLink(w http.ResponseWriter, status int, v linkView) {
 // (counted as a failed authentication of the address), 410 for a revoked
 // or expired link.
 func (s *Server) linkFor(w http.ResponseWriter, r *http.Request) (store.Link, bool) {
-	addr := clientAddr(r)
-	if wait, blocked := s.failures.blocked(addr); blocked {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+	addr := s.clientAddr(r)
+	if wait, blocked := s.guesses.blocked(addr); blocked {
 		s.renderLink(w, http.StatusTooManyRequests, linkView{Gone: true, Title: "Too many tries",
-			Message: "Too many wrong links came from your address. Wait a minute, then open the link you were sent again."})
+			Message: "Too many wrong links came from your address. Wait " + retryAfter(w, wait) + ", then open the link you were sent again."})
 		return store.Link{}, false
 	}
 	token := muxVar(r, "token")
@@ -192,7 +191,7 @@ func (s *Server) linkFor(w http.ResponseWriter, r *http.Request) (store.Link, bo
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		s.failures.fail(addr)
+		s.guesses.fail(addr)
 		s.renderLink(w, http.StatusNotFound, linkView{Gone: true, Title: "This link does not work",
 			Message: "No upload link has this address. Check that you opened the whole link you were sent, or ask for a new one."})
 		return store.Link{}, false

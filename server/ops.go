@@ -91,8 +91,9 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 			slog.String("remote_addr", r.RemoteAddr),
 		}
 		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" {
-			// As the proxy says: logged, never trusted for anything.
-			attrs = append(attrs, slog.String("forwarded_for", fwd))
+			// As the client or proxy says; client_addr is what the server
+			// believes (see clientAddr).
+			attrs = append(attrs, slog.String("forwarded_for", fwd), slog.String("client_addr", s.clientAddr(r)))
 		}
 		if info.accountID != 0 {
 			attrs = append(attrs, slog.Int64("account_id", info.accountID))

@@ -1,14 +1,17 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"passbook/quota"
 	"passbook/store"
 )
 
@@ -247,5 +250,164 @@ func TestRemovedMembersLinks(t *testing.T) {
 	}
 	if code, m := e.send("DELETE", "/api/v1/members/9999?links=sideways", "Bearer "+f.owner, "", ""); code != 400 {
 		t.Errorf("links=sideways: %d %v", code, m)
+	}
+}
+
+// from is an HTTP client whose connections come from a loopback address
+// of its own (127.0.0.2, ...): another source, as far as the server sees.
+func from(t *testing.T, ip string) *http.Client {
+	t.Helper()
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+}
+
+// signInAs posts a sign-in from client c and returns the status, the
+// body and the response's headers.
+func signInAs(t *testing.T, e *testEnv, c *http.Client, email, password string, hdr map[string]string) (int, map[string]any, http.Header) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"email": email, "password": password})
+	req, _ := http.NewRequest("POST", e.http.URL+"/api/v1/signin", strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&m)
+	return resp.StatusCode, m, resp.Header
+}
+
+// TestWrongPasswordsSlowTheSourceNotTheAccount (issue 41, 5): someone who
+// knows the owner's address and sends wrong passwords from elsewhere is
+// slowed down, told for how long, and does not keep the owner out.
+func TestWrongPasswordsSlowTheSourceNotTheAccount(t *testing.T) {
+	e := newEnv(t, false)
+	e.account("owner@office.example", quota.Business)
+	c, _, err := e.store.MemberByEmail(context.Background(), "owner@office.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, _ := store.HashPassword(testPassword)
+	if err := e.store.SetPassword(context.Background(), c.Member.ID, hash); err != nil {
+		t.Fatal(err)
+	}
+	attacker := from(t, "127.0.0.2")
+	for i := range e.srv.cfg.SignInFailures {
+		if code, m, _ := signInAs(t, e, attacker, "owner@office.example", fmt.Sprintf("guess number %d", i), nil); code != 401 {
+			t.Fatalf("wrong password %d: %d %v", i+1, code, m)
+		}
+	}
+	code, m, h := signInAs(t, e, attacker, "owner@office.example", testPassword, nil)
+	if code != http.StatusTooManyRequests || h.Get("Retry-After") == "" {
+		t.Fatalf("the failing source's next try: %d %v Retry-After %q, want 429 with Retry-After", code, m, h.Get("Retry-After"))
+	}
+	if msg, _ := m["error"].(string); !strings.Contains(msg, h.Get("Retry-After")+" seconds") {
+		t.Errorf("429 says %q; want it to say how long to wait (%s seconds)", msg, h.Get("Retry-After"))
+	}
+	if code, m, _ := signInAs(t, e, http.DefaultClient, "owner@office.example", testPassword, nil); code != 200 {
+		t.Errorf("the owner, from an address that has not failed: %d %v, want 200", code, m)
+	}
+}
+
+// TestBehindTheProxy (issue 41, 4): behind a trusted reverse proxy, wrong
+// keys from one client lock out that client, not every client; a client
+// cannot escape by writing its own X-Forwarded-For; guessed link tokens
+// are throttled apart from keys; the trail names the client.
+func TestBehindTheProxy(t *testing.T) {
+	e := newEnv(t, false, func(c *Config, _ *Converter) {
+		c.AuthFailures = 3
+		c.TrustedProxies, _ = ParseTrustedProxies("127.0.0.1, ::1")
+	})
+	good := e.account("good@office.example", quota.Business)
+	// Through the proxy: nginx sets X-Forwarded-For to the client's address.
+	via := func(client, key, path string, extra ...string) int {
+		req, _ := http.NewRequest("GET", e.http.URL+path, nil)
+		req.Header.Set("X-Forwarded-For", strings.Join(append(extra, client), ", "))
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for range 3 {
+		if code := via("203.0.113.9", "uk_wrong", "/api/v1/user"); code != 401 {
+			t.Fatalf("a wrong key: %d", code)
+		}
+	}
+	if code := via("203.0.113.9", "uk_wrong", "/api/v1/user"); code != 429 {
+		t.Errorf("the guessing client's next wrong key: %d, want 429", code)
+	}
+	if code := via("203.0.113.9", good, "/api/v1/user", "198.51.100.7"); code != 429 {
+		t.Errorf("the guessing client naming another address in its own X-Forwarded-For: %d, want 429", code)
+	}
+	if code := via("198.51.100.7", good, "/api/v1/user"); code != 200 {
+		t.Errorf("another client behind the same proxy: %d, want 200", code)
+	}
+	// A client guessing links is throttled on its links, and its key
+	// still works.
+	for range 3 {
+		if code := via("192.0.2.44", "", "/l/ul_guessed000000000000000000000000000000"); code != 404 {
+			t.Fatalf("a guessed link: %d", code)
+		}
+	}
+	if code := via("192.0.2.44", "", "/l/ul_guessed000000000000000000000000000000"); code != 429 {
+		t.Errorf("the next guessed link: %d, want 429", code)
+	}
+	if code := via("192.0.2.44", good, "/api/v1/user"); code != 200 {
+		t.Errorf("the link guesser's own key: %d, want 200 (guesses are throttled apart)", code)
+	}
+	// Not through a trusted proxy, X-Forwarded-For is not believed.
+	untrusted := newEnv(t, false, func(c *Config, _ *Converter) { c.AuthFailures = 1 })
+	req, _ := http.NewRequest("GET", untrusted.http.URL+"/api/v1/user", nil)
+	for _, fwd := range []string{"203.0.113.1", "203.0.113.2"} {
+		req.Header.Set("X-Forwarded-For", fwd)
+		req.Header.Set("Authorization", "Bearer uk_wrong")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if fwd == "203.0.113.2" && resp.StatusCode != 429 {
+			t.Errorf("a client without a trusted proxy names a new address each time: %d, want 429", resp.StatusCode)
+		}
+	}
+	// The trail names the client, not the proxy.
+	e.account("signer@office.example", quota.Business)
+	code, _, _ := signInAs(t, e, http.DefaultClient, "signer@office.example", "not the password", map[string]string{"X-Forwarded-For": "198.51.100.23"})
+	if code != 401 {
+		t.Fatalf("a failed sign-in: %d", code)
+	}
+	acc, _ := e.store.AccountByEmail(context.Background(), "signer@office.example")
+	es, _, _ := e.store.Audit(context.Background(), store.AuditQuery{AccountID: acc.ID})
+	if len(es) == 0 || es[0].Address != "198.51.100.23" {
+		t.Errorf("the trail's failed sign-in: %+v, want from 198.51.100.23", es)
+	}
+}
+
+func TestParseTrustedProxies(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+		err  bool
+	}{
+		{"", "[]", false},
+		{"127.0.0.1", "[127.0.0.1/32]", false},
+		{"10.0.0.0/8, ::1 192.168.1.7/24", "[10.0.0.0/8 ::1/128 192.168.1.0/24]", false},
+		{"::ffff:10.1.2.3", "[10.1.2.3/32]", false},
+		{"proxy.example", "", true},
+		{"10.0.0.0/33", "", true},
+	} {
+		got, err := ParseTrustedProxies(tc.in)
+		if (err != nil) != tc.err || (!tc.err && fmt.Sprint(got) != tc.want) {
+			t.Errorf("ParseTrustedProxies(%q) = %v, %v; want %s (error %v)", tc.in, got, err, tc.want, tc.err)
+		}
 	}
 }
