@@ -81,6 +81,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "extract":
 		err = cmdExtract(ctx, e)
 	case workerCommand:
+		if len(e.args) == 2 && e.args[0] == "--count-pages-to" {
+			n, err := strconv.Atoi(e.args[1])
+			if err != nil {
+				return fmt.Errorf("worker: --count-pages-to %q: %w", e.args[1], err)
+			}
+			pdf.SetMaxPages(n)
+		}
 		return worker.Serve(stdin, stdout, workerEngine{engine.New()})
 	case "accounts":
 		err = cmdAccounts(ctx, e)
@@ -131,12 +138,17 @@ func modelDir(data string) string {
 
 // workerPool runs conversions in n warm children of this very binary;
 // models, when set, is the directory they share the recognition models in.
-func workerPool(log *slog.Logger, n int, models string) (*worker.Pool, error) {
+func workerPool(log *slog.Logger, n int, models string, maxPages int) (*worker.Pool, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find own binary for the worker: %w", err)
 	}
-	cfg := worker.DefaultConfig(exe, []string{workerCommand}, n)
+	// The workers count a PDF's pages up to ten times the server's limit
+	// (at least 10,000: a few tens of milliseconds), so a document over
+	// the limit is refused with its true count, and one of 100,000 pages
+	// as having more than the limit, at once, instead of after a walk of
+	// its whole page tree that outlasts the probe's time (issue 41).
+	cfg := worker.DefaultConfig(exe, []string{workerCommand, "--count-pages-to", strconv.Itoa(max(10*maxPages, 10000))}, n)
 	cfg.Log = log
 	if models != "" {
 		cfg.Env = []string{ocr.ModelDirEnv + "=" + models}
@@ -251,7 +263,7 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 	if err := firstRun(ctx, st, e.stdout); err != nil {
 		return err
 	}
-	pool, err := workerPool(log, c.Server.Workers, modelDir(data))
+	pool, err := workerPool(log, c.Server.Workers, modelDir(data), c.Server.MaxPages)
 	if err != nil {
 		return err
 	}

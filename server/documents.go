@@ -138,14 +138,17 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 			"Retry after the number of seconds in the Retry-After header; if it keeps failing, export or scan the statement again."})
 		return
 	}
+	if errors.Is(err, source.ErrTooManyPages) {
+		// The converter stopped counting past the limit.
+		s.fail(w, r, s.tooManyPages(fmt.Sprintf("more than %d", s.cfg.MaxPages)))
+		return
+	}
 	if err != nil {
 		s.fail(w, r, probeError(err))
 		return
 	}
 	if info.PageCount > s.cfg.MaxPages {
-		s.fail(w, r, &apiError{http.StatusRequestEntityTooLarge, "too_many_pages",
-			fmt.Sprintf("The document has %d pages; the limit is %d.", info.PageCount, s.cfg.MaxPages),
-			"Split the document and upload the parts."})
+		s.fail(w, r, s.tooManyPages(strconv.Itoa(info.PageCount)))
 		return
 	}
 	id, err := store.NewFileID()
@@ -271,6 +274,14 @@ func idempotencyKey(r *http.Request) (string, error) {
 		}
 	}
 	return k, nil
+}
+
+// tooManyPages refuses a document of more pages than the server takes,
+// for good: pages says how many it has ("900", "more than 500").
+func (s *Server) tooManyPages(pages string) *apiError {
+	return &apiError{http.StatusRequestEntityTooLarge, "too_many_pages",
+		fmt.Sprintf("The document has %s pages; the limit is %d.", pages, s.cfg.MaxPages),
+		"Split the document and upload the parts."}
 }
 
 func busy(w http.ResponseWriter) *apiError {
