@@ -99,6 +99,8 @@ func TestBrowserOffice(t *testing.T) {
 	if !strings.Contains(inviteURL, "/#invite=inv_") {
 		t.Fatalf("invitation link %q", inviteURL)
 	}
+	// The pending invitation is listed under the members (issue 41, 1).
+	b.waitJS("pending invitation listed", `!document.getElementById("invite-pending").hidden && document.querySelector('#invite-list tr[data-invite="clerk@example.com"]') !== null`)
 	b.shot("office-01-invited.png")
 	b.do("owner signs out", click("#signout"), chromedp.WaitVisible("#email", chromedp.ByID))
 
