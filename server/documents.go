@@ -317,17 +317,21 @@ type upload struct {
 
 func (u *upload) remove() { _ = os.Remove(u.path) }
 
-// receive streams the multipart body: the "file" part (the statement) to a
-// temporary file, refusing it from its first bytes when it is no supported
-// type, and an optional "password" part for an encrypted PDF. On error the
-// upload, when not nil, still has a file to remove.
 // receiveUpload reads an upload's form under the upload limits: one of
-// the server's upload slots, the size limit and the body's deadlines.
-// release gives back the slot and removes the upload's files; call it
-// when the upload is done with, also after an error.
+// the server's upload slots, the size limit and the body's deadlines, and
+// while the body arrives, one of its office's and its link's shares of
+// the slots (a slow or idle client holds its own share, never the
+// server's). release gives back the slot and removes the upload's files;
+// call it when the upload is done with, also after an error.
 func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*upload, func(), error) {
-	give, ok := s.takeUploadSlot(r)
+	giveShares, ok := s.takeShares(r)
 	if !ok {
+		return nil, func() {}, busy(w)
+	}
+	select {
+	case s.uploads <- struct{}{}:
+	default:
+		giveShares()
 		return nil, func() {}, busy(w)
 	}
 	rc := http.NewResponseController(w)
@@ -336,11 +340,12 @@ func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*upload,
 	dr.start()
 	r.Body = readCloser{dr, r.Body}
 	got, err := s.receive(r)
+	giveShares()
 	release := func() {
 		if got != nil {
 			got.remove()
 		}
-		give()
+		<-s.uploads
 	}
 	if err != nil {
 		return nil, release, err
@@ -349,37 +354,29 @@ func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*upload,
 	return got, release, nil
 }
 
-// takeUploadSlot takes one of the server's upload slots within the
-// office's share and, for a client's link, the link's; give gives them
-// back. false when the server, the office or the link holds all it may.
-func (s *Server) takeUploadSlot(r *http.Request) (give func(), ok bool) {
+// takeShares takes one of the office's and, for a client's link, one of
+// the link's shares of the upload slots; give gives them back. false when
+// the office or the link holds all it may.
+func (s *Server) takeShares(r *http.Request) (give func(), ok bool) {
 	office := strconv.FormatInt(account(r).ID, 10)
 	if !s.officeUploads.take(office) {
 		return nil, false
 	}
 	link, byLink := uploadLink(r)
-	if byLink && !s.linkUploads.take(link.ID) {
+	if !byLink {
+		return func() { s.officeUploads.give(office) }, true
+	}
+	if !s.linkUploads.take(link.ID) {
 		s.officeUploads.give(office)
 		return nil, false
 	}
-	select {
-	case s.uploads <- struct{}{}:
-	default:
-		if byLink {
-			s.linkUploads.give(link.ID)
-		}
-		s.officeUploads.give(office)
-		return nil, false
-	}
-	return func() {
-		<-s.uploads
-		if byLink {
-			s.linkUploads.give(link.ID)
-		}
-		s.officeUploads.give(office)
-	}, true
+	return func() { s.linkUploads.give(link.ID); s.officeUploads.give(office) }, true
 }
 
+// receive streams the multipart body: the "file" part (the statement) to a
+// temporary file, refusing it from its first bytes when it is no supported
+// type, and an optional "password" part for an encrypted PDF. On error the
+// upload, when not nil, still has a file to remove.
 func (s *Server) receive(r *http.Request) (*upload, error) {
 	mr, err := r.MultipartReader()
 	if err != nil {

@@ -55,9 +55,10 @@ type Config struct {
 	// before it fails; a crash of the whole server counts no attempt.
 	MaxAttempts int
 	// MaxUploads bounds the uploads being received at once; past it an
-	// upload gets 503 busy with Retry-After. One office may hold half of
-	// them, one client upload link an eighth (at least one each), so an
-	// idle or slow client never holds the whole server's.
+	// upload gets 503 busy with Retry-After. While its body arrives, one
+	// office may hold half of them, one client upload link an eighth (at
+	// least one each), so an idle or slow client never holds the whole
+	// server's.
 	MaxUploads int
 	// BodyIdle cuts off an upload that sends less than BodyIdleBytes within
 	// this long (a slow-body attack holds a connection forever otherwise).
@@ -163,7 +164,8 @@ type Server struct {
 	// accountProbes lets one account hold at most half the probe slots.
 	accountProbes *accountSlots
 	// officeUploads and linkUploads are each office's and each client
-	// link's share of the upload slots (half and an eighth of them).
+	// link's share of the upload slots while bodies arrive (half and an
+	// eighth of them).
 	officeUploads, linkUploads *shares
 	// passwords holds encrypted PDFs' passwords by file_id, in memory only.
 	passwords *secrets
