@@ -148,6 +148,7 @@ func (s *Server) clientAddr(r *http.Request) string {
 	return ip.String()
 }
 
+// trusted says whether ip is one of the trusted proxies'.
 func (s *Server) trusted(ip netip.Addr) bool {
 	ip = ip.Unmap()
 	for _, p := range s.cfg.TrustedProxies {

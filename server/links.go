@@ -174,7 +174,7 @@ func (s *Server) renderLink(w http.ResponseWriter, status int, v linkView) {
 
 // linkFor finds a link by the token in the path, and answers a clear page
 // itself when there is no live one: 404 for a token that opens nothing
-// (counted as a failed authentication of the address), 410 for a revoked
+// (counted as a guessed token of the address), 410 for a revoked
 // or expired link.
 func (s *Server) linkFor(w http.ResponseWriter, r *http.Request) (store.Link, bool) {
 	addr := s.clientAddr(r)

@@ -1,7 +1,12 @@
 package store
 
+// The attacks of issue 41's security review on the store itself, on both
+// kinds of database.
+
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +103,100 @@ func TestAuditChain(t *testing.T) {
 		got, err := s.VerifyAudit(ctx)
 		if err != nil || got.BrokenAt != es[2].ID || got.Broken == "" {
 			t.Errorf("verify a changed line %d: %+v, %v", es[2].ID, got, err)
+		}
+	})
+}
+
+// TestInvitesAndLinksOfAMemberGone (issue 41, 1, 6 and 8) on both stores:
+// a removed or demoted owner's invitations take no one in; an owner
+// withdraws one and renews another's link; another office's member is
+// invited as anyone is; a removed member's live links are revoked, or
+// pass to an owner.
+func TestInvitesAndLinksOfAMemberGone(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store, c *clock) {
+		ctx := context.Background()
+		a := newAccount(t, s, "boss@a.example", quota.Business)
+		b := newAccount(t, s, "boss@b.example", quota.Business)
+		boss, _, err := s.MemberByEmail(ctx, "boss@a.example")
+		if err != nil {
+			t.Fatal(err)
+		}
+		removed, _ := s.AddMember(ctx, a.ID, "gone@a.example", RoleOwner, "")
+		demoted, _ := s.AddMember(ctx, a.ID, "demoted@a.example", RoleOwner, "")
+		t1, _, err := s.CreateInvite(ctx, a.ID, removed.ID, "alt1@evil.example", RoleOwner, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t2, _, _ := s.CreateInvite(ctx, a.ID, demoted.ID, "alt2@evil.example", RoleOwner, time.Hour)
+		if _, err := s.RemoveMember(ctx, a.ID, removed.ID, 0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SetRole(ctx, a.ID, demoted.ID, RoleStaff); err != nil {
+			t.Fatal(err)
+		}
+		for _, tok := range []string{t1, t2} {
+			if _, _, err := s.InviteByToken(ctx, tok); !errors.Is(err, ErrExpired) {
+				t.Errorf("an invitation of an owner since gone: %v, want ErrExpired", err)
+			}
+			if _, err := s.AcceptInvite(ctx, tok, "x"); !errors.Is(err, ErrExpired) {
+				t.Errorf("taking an invitation of an owner since gone: %v, want ErrExpired", err)
+			}
+		}
+		// Another office's member is invited as anyone is.
+		if _, _, err := s.CreateInvite(ctx, b.ID, 0, "boss@a.example", RoleStaff, time.Hour); err != nil {
+			t.Errorf("B invites A's owner: %v, want an invitation like any other", err)
+		}
+		w, wi, _ := s.CreateInvite(ctx, a.ID, boss.Member.ID, "w@a.example", RoleStaff, time.Hour)
+		old, ri, _ := s.CreateInvite(ctx, a.ID, boss.Member.ID, "r@a.example", RoleStaff, time.Hour)
+		if invs, err := s.Invites(ctx, a.ID); err != nil || len(invs) != 2 {
+			t.Errorf("pending: %+v, %v; want the two of the present owner", invs, err)
+		}
+		if _, err := s.WithdrawInvite(ctx, b.ID, wi.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("B withdraws A's invitation: %v", err)
+		}
+		if _, err := s.WithdrawInvite(ctx, a.ID, wi.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.InviteByToken(ctx, w); !errors.Is(err, ErrExpired) {
+			t.Errorf("a withdrawn invitation: %v", err)
+		}
+		renewed, _, err := s.RenewInviteLink(ctx, a.ID, ri.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.InviteByToken(ctx, old); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the link before renewal: %v, want ErrNotFound", err)
+		}
+		if inv, _, err := s.InviteByToken(ctx, renewed); err != nil || inv.Email != "r@a.example" {
+			t.Errorf("the renewed link: %+v, %v", inv, err)
+		}
+		// Links: revoked with their maker, or passed to an owner.
+		f, _ := s.CreateFolder(ctx, a.ID, "Client")
+		for _, keep := range []bool{false, true} {
+			m, _ := s.AddMember(ctx, a.ID, fmt.Sprintf("staff%v@a.example", keep), RoleStaff, "")
+			_, l, err := s.CreateLink(ctx, NewLink{AccountID: a.ID, FolderID: f.ID, CreatedBy: m.ID, ExpiresAt: c.Now().Add(time.Hour)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			heir := int64(0)
+			if keep {
+				heir = boss.Member.ID
+			}
+			rm, err := s.RemoveMember(ctx, a.ID, m.ID, heir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := s.LinkByID(ctx, l.ID)
+			if keep && (!got.Live(c.Now()) || got.CreatedBy != boss.Member.ID || rm.LinksPassed != 1) {
+				t.Errorf("a link passed on: %+v, removal %+v", got, rm)
+			}
+			if !keep && (got.Live(c.Now()) || rm.LinksRevoked != 1) {
+				t.Errorf("a link revoked with its maker: %+v, removal %+v", got, rm)
+			}
+		}
+		m, _ := s.AddMember(ctx, a.ID, "nobody@a.example", RoleStaff, "")
+		if _, err := s.RemoveMember(ctx, a.ID, m.ID, demoted.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("links passed to a member who is no owner: %v, want ErrNotFound", err)
 		}
 	})
 }
