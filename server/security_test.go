@@ -411,3 +411,17 @@ func TestParseTrustedProxies(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleSignInIsCutOff (issue 41, 2): a sign-in or an invitation's
+// acceptance whose body never comes is answered after the idle period,
+// not held open for ever.
+func TestIdleSignInIsCutOff(t *testing.T) {
+	e := newEnv(t, false, func(c *Config, _ *Converter) { c.BodyIdle = 300 * time.Millisecond })
+	for _, path := range []string{"/api/v1/signin", "/api/v1/invites/inv_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"} {
+		c, br := e.rawRequest("POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+		// The limit only ends a test that would otherwise hang.
+		if got := readStatus(t, c, br, time.Minute); got != http.StatusBadRequest {
+			t.Errorf("%s with a body that never comes: %d, want 400", path, got)
+		}
+	}
+}

@@ -63,6 +63,13 @@ func fromThisSite(r *http.Request) error {
 	return nil
 }
 
+// cutOffIdleBody gives a request anyone may send (a sign-in, an
+// invitation's acceptance) BodyIdle to send its small body: a client that
+// sends headers and then nothing does not hold a connection for ever.
+func (s *Server) cutOffIdleBody(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.BodyIdle))
+}
+
 // readJSON decodes a small JSON body into v.
 func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
@@ -83,6 +90,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req signInRequest
+	s.cutOffIdleBody(w)
 	if err := readJSON(w, r, &req); err != nil {
 		s.fail(w, r, err)
 		return
@@ -261,6 +269,7 @@ func (s *Server) handleAcceptInvite(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Password string `json:"password"`
 	}
+	s.cutOffIdleBody(w)
 	if err := readJSON(w, r, &req); err != nil {
 		s.fail(w, r, err)
 		return
