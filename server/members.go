@@ -98,7 +98,7 @@ func (s *Server) handleInviteMember(w http.ResponseWriter, r *http.Request) {
 	s.audit(r, store.Event{Action: store.ActMemberInvite, Detail: inv.Email + " as " + string(inv.Role)})
 	b := inviteOf(inv)
 	b.InviteURL = s.inviteURL(r, token)
-	writeJSON(w, http.StatusCreated, b)
+	writeJSON(w, http.StatusCreated, inviteAnswer{true, b})
 }
 
 func (s *Server) inviteURL(r *http.Request, token string) string {
@@ -108,7 +108,6 @@ func (s *Server) inviteURL(r *http.Request, token string) string {
 // pendingInvite is an invitation as an owner sees it: its link only when
 // it was just made or renewed (only its hash is kept).
 type pendingInvite struct {
-	Success   bool   `json:"success,omitempty"`
 	InviteID  int64  `json:"invite_id"`
 	Email     string `json:"email"`
 	Role      string `json:"role"`
@@ -118,8 +117,14 @@ type pendingInvite struct {
 	InviteURL string `json:"invite_url,omitempty"`
 }
 
+// inviteAnswer is the answer about one invitation.
+type inviteAnswer struct {
+	Success bool `json:"success"`
+	pendingInvite
+}
+
 func inviteOf(inv store.Invite) pendingInvite {
-	return pendingInvite{Success: true, InviteID: inv.ID, Email: inv.Email, Role: string(inv.Role), InvitedBy: inv.InvitedBy,
+	return pendingInvite{InviteID: inv.ID, Email: inv.Email, Role: string(inv.Role), InvitedBy: inv.InvitedBy,
 		CreatedAt: inv.CreatedAt.UTC().Format(time.RFC3339), ExpiresAt: inv.ExpiresAt.UTC().Format(time.RFC3339)}
 }
 
@@ -132,9 +137,7 @@ func (s *Server) handleInvitations(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]pendingInvite, 0, len(invs))
 	for _, inv := range invs {
-		b := inviteOf(inv)
-		b.Success = false
-		out = append(out, b)
+		out = append(out, inviteOf(inv))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "invitations": out})
 }
@@ -167,7 +170,7 @@ func (s *Server) handleWithdrawInvite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.audit(r, store.Event{Action: store.ActInviteWithdraw, Detail: inv.Email + " as " + string(inv.Role)})
-	writeJSON(w, http.StatusOK, inviteOf(inv))
+	writeJSON(w, http.StatusOK, inviteAnswer{true, inviteOf(inv)})
 }
 
 // handleRenewInviteLink gives a pending invitation a new link to copy
@@ -189,7 +192,7 @@ func (s *Server) handleRenewInviteLink(w http.ResponseWriter, r *http.Request) {
 	s.audit(r, store.Event{Action: store.ActInviteRenew, Detail: inv.Email + " as " + string(inv.Role)})
 	b := inviteOf(inv)
 	b.InviteURL = s.inviteURL(r, token)
-	writeJSON(w, http.StatusOK, b)
+	writeJSON(w, http.StatusOK, inviteAnswer{true, b})
 }
 
 // officeMemberID reads {member_id} from the path; another office's member,
