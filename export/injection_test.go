@@ -61,10 +61,28 @@ func TestStatementTextStartsNoField(t *testing.T) {
 		t.Errorf("MT940 fields %v, want 4 :61:, one each of :20:, :60F:, :62F:\n%s", fields, mt)
 	}
 
-	// QIF, read by its record rules.
-	qif := readQIF(t, string(write(t, QIF, res)))
+	// QIF, read by its record rules and by Finance::QIF.
+	qifData := write(t, QIF, res)
+	qif := readQIF(t, string(qifData))
 	if len(qif) != 1 || len(qif[0].txs) != 4 {
 		t.Errorf("QIF: %+v, want one account of 4 rows", qif)
+	}
+	qifPath := filepath.Join(dir, "planted.qif")
+	if err := os.WriteFile(qifPath, qifData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var records map[string][]struct{ Header, Date, Amount string }
+	if out := run(t, time.Minute, tool(t, "perl", "libfinance-qif-perl"), "testdata/qifread.pl", qifPath); json.Unmarshal(out, &records) != nil {
+		t.Fatalf("Finance::QIF: %s", out)
+	}
+	var amounts []string
+	for _, r := range records[qifPath] {
+		if r.Header == "Type:Bank" {
+			amounts = append(amounts, r.Amount)
+		}
+	}
+	if strings.Join(amounts, " ") != "10.00 -1.00 -2.00 -3.00" {
+		t.Errorf("Finance::QIF read the bank records' amounts %v, want 10.00 -1.00 -2.00 -3.00\n%s", amounts, qifData)
 	}
 
 	// OFX in SGML (QFX) and XML, read by ofxparse.
