@@ -38,12 +38,12 @@ func TestIdleLinkUploadIsCutOff(t *testing.T) {
 }
 
 // TestIdleLinkHoldsNoServerCapacity (issue 41, 2): as many idle uploads
-// through one client link as the server takes at once leave room for
+// through one client link as the server takes at once (32) leave room for
 // the office's own uploads, another link's and another office's.
 func TestIdleLinkHoldsNoServerCapacity(t *testing.T) {
-	const slots = 8
-	f := newOffices(t, func(c *Config, _ *Converter) { c.MaxUploads = slots })
+	f := newOffices(t)
 	e := f.e
+	slots := e.srv.cfg.MaxUploads
 	answered := make(chan int, slots)
 	for range slots {
 		c, br := e.rawRequest(linkHead(f.linkToken))
