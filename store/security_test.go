@@ -66,8 +66,6 @@ func TestAuditChain(t *testing.T) {
 			{"a line replaced", replace, []any{es[2].ID, a.ID, formatTime(es[2].CreatedAt), "", strings.Repeat("0", 64)}},
 			{"a line back-dated", "INSERT INTO audit " + cols + " VALUES (?, ?, 'a@example.com', 'delete', '', 'back-dated', ?, ?, ?)",
 				[]any{last.id + 1, a.ID, "2020-01-01T00:00:00Z", last.hash, strings.Repeat("1", 64)}},
-			{"a line without a hash", "INSERT INTO audit (id, account_id, actor, action, created_at) VALUES (?, ?, 'x', 'delete', ?)",
-				[]any{last.id + 1, a.ID, formatTime(c.Now().Add(time.Hour))}},
 			{"a line that names no last line", "INSERT INTO audit " + cols + " VALUES (?, ?, 'x', 'delete', '', '', ?, ?, ?)",
 				[]any{last.id + 1, a.ID, formatTime(c.Now().Add(time.Hour)), strings.Repeat("2", 64), strings.Repeat("3", 64)}},
 			{"a line put in between", "INSERT INTO audit " + cols + " VALUES (?, ?, 'x', 'delete', '', '', ?, ?, ?)",
@@ -81,6 +79,29 @@ func TestAuditChain(t *testing.T) {
 		es2, _, _ := s.Audit(ctx, AuditQuery{AccountID: a.ID})
 		if len(es2) != 4 || es2[2].Detail != es[2].Detail {
 			t.Errorf("trail after the attacks: %+v", es2)
+		}
+
+		// A line written as the version before the chain wrote one: no id,
+		// no hash, back-dated by a clock behind. SQLite (one process) refuses
+		// it; PostgreSQL, where old and new nodes share the database during
+		// a rolling upgrade, chains it at the end, dated no earlier than
+		// the last line.
+		_, err = s.w.ExecContext(ctx, `INSERT INTO audit (account_id, actor, action, address, detail, created_at)
+			VALUES (?, 'old@example.com', 'export', '10.0.0.9', 'from an old node', ?)`, a.ID, "2020-01-01T00:00:00Z")
+		if s.d == sqliteDB && (err == nil || !strings.Contains(err.Error(), "append-only")) {
+			t.Errorf("an unchained line on SQLite: %v, want refused as append-only", err)
+		}
+		if s.d == postgresDB {
+			es3, _, _ := s.Audit(ctx, AuditQuery{AccountID: a.ID})
+			if err != nil || len(es3) != 5 || es3[0].Detail != "from an old node" || es3[0].CreatedAt.Before(es2[0].CreatedAt) {
+				t.Errorf("an old node's line on PostgreSQL: %v, trail %+v; want it last, dated no earlier than the line before", err, es3)
+			}
+			if err := s.Record(ctx, Event{AccountID: a.ID, Actor: "a@example.com", Action: ActSignOut}); err != nil {
+				t.Errorf("a line after the old node's: %v", err)
+			}
+			if got, err := s.VerifyAudit(ctx); err != nil || got.BrokenAt != 0 || got.Lines != 6 {
+				t.Errorf("verify with an old node's line: %+v, %v", got, err)
+			}
 		}
 
 		// Someone with the database's keys turns the triggers off and
