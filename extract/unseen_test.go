@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strings"
 	"testing"
 
 	"passbook/extract/source"
@@ -192,5 +193,56 @@ func TestAnalyzeBookingDateBeforeValueDate(t *testing.T) {
 				t.Errorf("status %s (%s), want %s", got, res.Statement.Reconciliation.Message, tc.wantStatus)
 			}
 		})
+	}
+}
+
+// TestAnalyzeBalanceLinesInUnknownWords reads a table of one signed amount
+// column, grouped by day under headings with the weekday's name, whose
+// days end on a line of the day's balance in words no lexicon holds, and
+// whose opening and closing balances are dated lines outside and inside
+// the table in such words: the balance lines are no movements (each is
+// the opening plus every movement above it), the weekdays are no
+// description, and the statement is proven.
+func TestAnalyzeBalanceLinesInUnknownWords(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Vryshgo 01/05/2025 - 31/05/2025")
+	put(10, 60, "Drytalli am 30/04/2025 20:00")
+	put(500, 60, "1.000,00")
+	put(10, 80, "Trymuf")
+	put(100, 80, "Skelarurpu")
+	put(500, 80, "Zvamkiden")
+	y := 95.0
+	line := func(x float64, s string) { put(x, y, s); y += 12 }
+	amt := func(s string) { put(510, y-12, s) }
+	line(10, "01/05/2025 · quinta-feira")
+	line(10, "Tairafo Cafe")
+	amt("-100,00")
+	line(10, "Bolmek Pay")
+	amt("-50,00")
+	line(10, "Grondel")
+	amt("850,00")
+	line(10, "05/05/2025 · segunda-feira")
+	line(10, "Salario Vorn")
+	amt("200,00")
+	line(10, "Salario Vorn")
+	amt("20,00")
+	line(10, "31/05/2025 Drytalli 20:00")
+	amt("1.070,00")
+	var ex strings.Builder
+	res := AnalyzeDocument(Document{Pages: []source.Page{p}}, &ex)
+	defer func() {
+		if t.Failed() {
+			t.Log(ex.String())
+		}
+	}()
+	checkTxs(t, res, []string{
+		"2025-05-01|Tairafo Cafe||100.00|900.00",
+		"2025-05-01|Bolmek Pay||50.00|850.00",
+		"2025-05-05|Salario Vorn|200.00||1050.00",
+		"2025-05-05|Salario Vorn|20.00||1070.00",
+	})
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s (%s), want ok", got, res.Statement.Reconciliation.Message)
 	}
 }

@@ -425,7 +425,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	pitch := linePitch(seg.Lines)
 	first := len(rows)
 	var texts []descLine
-	sumFrom := first               // the first row a totals line below sums
+	sumFrom := first // the first row a totals line below sums
 	// docFrom is the first row since the document's last totals line: a
 	// table continued from the page before sums its rows there too.
 	docFrom := 0
