@@ -285,3 +285,51 @@ func TestAnalyzeBuddhistEraAndDatesOutsidePeriod(t *testing.T) {
 		t.Errorf("a row two months past the period: status %s (%s), %d outside; want unverified, 1", got, res.Statement.Reconciliation.Message, res.Statement.Proof.DatesOutside)
 	}
 }
+
+// TestAnalyzeSectionEndsAtItsTotals reads a card statement whose first
+// section (payments, marked CR) ends on its totals line, and whose second
+// section's title no lexicon holds: the purchases under it are money out,
+// not payments under the first section's title.
+func TestAnalyzeSectionEndsAtItsTotals(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 30, "Billing period 07/03/25 - 08/02/25")
+	put(10, 45, "Previous balance")
+	put(300, 45, "$917.83")
+	put(10, 57, "Credit limit")
+	put(300, 57, "$7,500.00")
+	put(10, 69, "Minimum payment due")
+	put(300, 69, "$39.46")
+	put(10, 90, "Trans date")
+	put(100, 90, "Post date")
+	put(180, 90, "Description")
+	put(520, 90, "Amount")
+	put(180, 105, "Payments and other credits")
+	put(10, 117, "07/27/25")
+	put(100, 117, "07/29/25")
+	put(180, 117, "AUTOPAY PAYMENT RECEIVED")
+	put(510, 117, "100.00 CR")
+	put(180, 129, "Total payments and other credits for this period")
+	put(510, 129, "100.00 CR")
+	put(180, 141, "Vrokplen and skartomir")
+	put(10, 153, "07/01/25")
+	put(100, 153, "07/04/25")
+	put(180, 153, "HOME DEPOT DALLAS TX")
+	put(520, 153, "59.58")
+	put(10, 165, "07/02/25")
+	put(100, 165, "07/04/25")
+	put(180, 165, "APPLE.COM/BILL CA")
+	put(520, 165, "40.42")
+	put(180, 177, "Total vrokplen for this period")
+	put(520, 177, "100.00")
+	put(10, 200, "New balance $917.83. Minimum payment due $39.46 by 08/27/25.")
+	res := Analyze([]source.Page{p})
+	var got []string
+	for _, tx := range res.Transactions {
+		got = append(got, tx.Description+"|"+tx.Type())
+	}
+	want := []string{"AUTOPAY PAYMENT RECEIVED|CREDIT", "HOME DEPOT DALLAS TX|DEBIT", "APPLE.COM/BILL CA|DEBIT"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -595,6 +595,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 				markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 				x.Printf("  totals line %s: the rows above it must add up to it", explain.LineRef(l))
 				sumFrom, docFrom = len(rows), len(rows)
+				title = "" // a section's totals end it
 			} else {
 				x.Printf("  left out %s: a totals line", explain.LineRef(l))
 			}
@@ -609,6 +610,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 			x.Printf("  totals line %s: its figures are the sums of their columns above it", explain.LineRef(l))
 			sumFrom, docFrom = len(rows), len(rows)
+			title = ""
 			cur = -1
 		case dateTok != nil && hasMove:
 			rows = append(rows, Row{Page: l.Page, Date: *dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
