@@ -41,6 +41,13 @@ DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev li
 # two-node harness start a PostgreSQL server of their own from it (initdb
 # in a temporary directory; as root, run as nobody).
 TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql
+# The world statements' producers beyond Chromium and LibreOffice (groff,
+# pdflatex, wkhtmltopdf, Ghostscript for hand-written PostScript,
+# ReportLab; PDFKit comes from npm, below) and the face of their CJK dates
+# (issue 39): extract/synth's tests print through them.
+WORLD_DEBS := groff texlive-latex-base texlive-latex-recommended texlive-fonts-recommended wkhtmltopdf ghostscript python3-reportlab fonts-ipafont-gothic
+# PDFKit, at the version its package-lock.json pins.
+PDFKIT := extract/synth/testdata/pdfkit
 # The export tests read MT940 with mt940js (npm; Node.js and npm from Debian
 # when the machine has no npm).
 MT940JS := export/testdata/mt940js
@@ -63,7 +70,7 @@ deps:
 	fi
 
 test-deps: deps
-	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(TEST_DEBS) $(WORLD_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages for the tests:$$missing"; \
@@ -73,6 +80,7 @@ test-deps: deps
 	@# registry at the version package-lock.json pins.
 	@[ -d $(MT940JS)/node_modules/mt940js ] || (cd $(MT940JS) && npm ci --no-audit --no-fund --silent)
 	@[ -f $(AXE)/node_modules/axe-core/axe.min.js ] || (cd $(AXE) && npm ci --no-audit --no-fund --silent)
+	@[ -d $(PDFKIT)/node_modules/pdfkit ] || (cd $(PDFKIT) && npm ci --no-audit --no-fund --silent)
 
 build: deps
 	set -o pipefail; $(GO) build -trimpath $(BUILD_FLAGS) -o $(BIN) . 2>&1 | \

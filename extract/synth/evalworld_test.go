@@ -3,6 +3,7 @@ package synth
 import (
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"sort"
@@ -110,6 +111,15 @@ func TestEvalWorld(t *testing.T) {
 		}
 		return r.s.Traits
 	})
+	fmt.Println("\n== text, by variation and date form (a statement counts under each of its variations) ==")
+	worldTableBy(filterResults(all, isText), func(r worldResult) []string {
+		if len(r.s.Variations) == 0 {
+			return []string{"(none)"}
+		}
+		return r.s.Variations
+	})
+	fmt.Println("\n== text, by producer and vocabulary ==")
+	worldTable(filterResults(all, isText), func(r worldResult) string { return r.s.Producer + " " + string(r.s.Vocab) })
 	fmt.Println("\n== text, by locale group (the locale's number shape) ==")
 	worldTable(filterResults(all, isText), func(r worldResult) string { return r.s.Locale.GroupName() })
 	fmt.Println("\n== text, by language of the words ==")
@@ -185,6 +195,13 @@ func printWorldCached(producer string, samples []WorldSample) ([]WorldSample, er
 		name := fmt.Sprintf("%s-%s-%d", producer, s.Family, s.Seed)
 		for _, t := range s.Traits {
 			name += "-" + t
+		}
+		if len(s.Variations) > 0 {
+			// Variations by a hash of their names: a name has room for
+			// so many.
+			h := fnv.New32a()
+			h.Write([]byte(strings.Join(s.Variations, ",")))
+			name += fmt.Sprintf("-v%08x", h.Sum32())
 		}
 		return filepath.Join(*worldCache, name+".pdf")
 	}
@@ -343,12 +360,13 @@ func writeWorldFailure(t *testing.T, r worldResult) {
 	}
 	truth := struct {
 		Truth
-		Family string   `json:"family"`
-		Vocab  string   `json:"vocabulary"`
-		Lang   string   `json:"language"`
-		Locale string   `json:"locale"`
-		Traits []string `json:"traits,omitempty"`
-	}{r.s.Truth, r.s.Family, string(r.s.Vocab), r.s.Lang, r.s.Locale.ID, r.s.Traits}
+		Family     string   `json:"family"`
+		Vocab      string   `json:"vocabulary"`
+		Lang       string   `json:"language"`
+		Locale     string   `json:"locale"`
+		Traits     []string `json:"traits,omitempty"`
+		Variations []string `json:"variations,omitempty"`
+	}{r.s.Truth, r.s.Family, string(r.s.Vocab), r.s.Lang, r.s.Locale.ID, r.s.Traits, r.s.Variations}
 	writeJSON(t, base+".truth.json", truth)
 	got := map[string]any{"transactions": r.got, "reconciliation": r.status}
 	if r.err != nil {
