@@ -370,7 +370,7 @@ func PrintWorld(producer string, samples []WorldSample) ([]WorldSample, error) {
 	case "libreoffice":
 		return printWorldOffice(samples)
 	}
-	return nil, fmt.Errorf("unknown producer %q (want one of %v)", producer, Producers)
+	return printWorldWith(producer, samples)
 }
 
 // reprinted is s with another producer's PDF.

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -50,6 +51,40 @@ func TestWorldWideReadBack(t *testing.T) {
 				return
 			}
 			t.Errorf("no seed printed %s in %s (last drew %v)", name, family, got)
+		})
+	}
+}
+
+// TestWorldProducersReadBack prints world statements through each of the
+// world's own producers and reads every truth back from the PDF's text;
+// each producer prints most of them whole (those it cannot, for a script
+// its fonts lack, it leaves out, and says so).
+func TestWorldProducersReadBack(t *testing.T) {
+	var samples []WorldSample
+	for i := range 6 {
+		s, err := GenerateWorld(int64(4700+i), WorldOptions{Vocab: vocab.Classes[i%3]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Family != "screenshot" {
+			samples = append(samples, s)
+		}
+	}
+	for _, p := range WorldProducers[len(Producers):] {
+		t.Run(p, func(t *testing.T) {
+			printed, err := PrintWorld(p, samples)
+			if err != nil && !errors.Is(err, ErrUnprintable) {
+				t.Fatal(err)
+			}
+			if len(printed) < len(samples)/3 {
+				t.Errorf("%d of %d statements printed whole: %v", len(printed), len(samples), err)
+			}
+			for _, s := range printed {
+				if s.Producer != p {
+					t.Errorf("%s printed by %s", s, s.Producer)
+				}
+				readBack(t, s)
+			}
 		})
 	}
 }

@@ -1,0 +1,434 @@
+package synth
+
+// The world's other producers (issue 39 point 2): each prints the same
+// laid-out statement (worldDoc) through a program of its own, so each
+// PDF has its own kind of text layer: wkhtmltopdf (QtWebKit) prints the
+// HTML Chromium prints; ReportLab (Python) and PDFKit (Node) draw the
+// lines with their own fonts and line breaking; groff typesets them as
+// troff; Ghostscript turns hand-written PostScript into PDF. A statement
+// a producer cannot print whole (a script its fonts lack) is left out and
+// counted, never printed wrong: worldHeld checks that the PDF's text
+// holds what the truth says it prints.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gen2brain/go-fitz"
+	"github.com/go-pdf/fpdf"
+)
+
+// WorldProducers are the producers eval-world prints through: Producers
+// and the world's own.
+var WorldProducers = append(slices.Clone(Producers), "wkhtmltopdf", "reportlab", "pdfkit", "groff", "postscript")
+
+// ErrUnprintable marks a statement a producer could not print whole.
+var ErrUnprintable = errors.New("the producer cannot print the statement whole")
+
+// docJSON is a laid-out statement as the ReportLab and PDFKit scripts
+// read it.
+type docJSON struct {
+	Widths   []float64  `json:"widths"`
+	Lines    []lineJSON `json:"lines"`
+	Size     float64    `json:"size"`
+	Regular  string     `json:"regular"`
+	Bold     string     `json:"bold"`
+	Script   string     `json:"script,omitempty"`
+	Web      bool       `json:"web"`
+	PageWord string     `json:"pageWord"`
+	Bank     string     `json:"bank"`
+}
+
+type lineJSON struct {
+	Cells     []cellJSON `json:"cells,omitempty"`
+	Bold      bool       `json:"bold,omitempty"`
+	Boxed     bool       `json:"boxed,omitempty"`
+	Title     bool       `json:"title,omitempty"`
+	Rule      bool       `json:"rule,omitempty"`
+	Shade     bool       `json:"shade,omitempty"`
+	PageBreak bool       `json:"pageBreak,omitempty"`
+	Gap       float64    `json:"gap,omitempty"`
+}
+
+type cellJSON struct {
+	Col    int    `json:"col"`
+	Span   int    `json:"span"`
+	Text   string `json:"text"`
+	Right  bool   `json:"right,omitempty"`
+	Script bool   `json:"script,omitempty"`
+}
+
+// json is the document for the scripts.
+func (d *worldDoc) json() (docJSON, error) {
+	face := worldFaces[d.st.face]
+	reg, err := fontPath(face.regular)
+	if err != nil {
+		return docJSON{}, err
+	}
+	bold, err := fontPath(face.bold)
+	if err != nil {
+		return docJSON{}, err
+	}
+	out := docJSON{Widths: d.widths, Size: d.st.size, Regular: reg, Bold: bold, Script: scriptFaces[d.script], Web: d.web, PageWord: d.pageWord, Bank: d.bank}
+	for _, l := range d.lines {
+		jl := lineJSON{Bold: l.bold, Boxed: l.boxed, Title: l.title, Rule: l.rule, Shade: l.shade, PageBreak: l.pageBreak, Gap: l.gap}
+		for _, c := range l.cells {
+			jl.Cells = append(jl.Cells, cellJSON{c.col, c.span, c.text, c.right, d.script != "" && scriptOf(c.text) == d.script})
+		}
+		out.Lines = append(out.Lines, jl)
+	}
+	return out, nil
+}
+
+// printWorldWith prints every sample through one of the world's own
+// producers, in a temporary directory: write makes each sample's source
+// and returns the command that prints it (nil: the batch prints them
+// all, run once by batch).
+func printWorldWith(producer string, samples []WorldSample) ([]WorldSample, error) {
+	dir, err := os.MkdirTemp("", "passbook-world-"+producer+"-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	out := func(i int) string { return filepath.Join(dir, fmt.Sprintf("w%d.pdf", i)) }
+	var runErr error
+	switch producer {
+	case "reportlab", "pdfkit":
+		type job struct {
+			Doc docJSON `json:"doc"`
+			Out string  `json:"out"`
+		}
+		var jobs []job
+		for i, s := range samples {
+			d, err := s.doc.json()
+			if err != nil {
+				return nil, err
+			}
+			jobs = append(jobs, job{d, out(i)})
+		}
+		in, err := json.Marshal(jobs)
+		if err != nil {
+			return nil, err
+		}
+		var cmd *exec.Cmd
+		if producer == "reportlab" {
+			// Debian's python3, which holds python3-reportlab, whatever
+			// python3 comes first on the path.
+			cmd = exec.Command("/usr/bin/python3", "testdata/reportlab/print.py")
+		} else {
+			if _, err := os.Stat("testdata/pdfkit/node_modules/pdfkit"); err != nil {
+				return nil, fmt.Errorf("pdfkit: %w (make test-deps runs npm ci in extract/synth/testdata/pdfkit)", err)
+			}
+			cmd = exec.Command("node", "testdata/pdfkit/print.js")
+		}
+		cmd.Stdin = bytes.NewReader(in)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			runErr = fmt.Errorf("%s: %w: %s", producer, err, lastLines(b))
+		}
+	default:
+		errs := parallel(len(samples), func(_, i int) error {
+			return printOne(producer, dir, i, samples[i].doc, out(i))
+		})
+		for i, e := range errs {
+			if e != nil {
+				errs[i] = fmt.Errorf("%s: %w", samples[i], e)
+			}
+		}
+		runErr = errors.Join(errs...)
+	}
+	var printed []WorldSample
+	var errs []error
+	for i, s := range samples {
+		pdf, err := os.ReadFile(out(i))
+		if err == nil {
+			s, err = s.reprinted(producer, pdf, "")
+		}
+		if err == nil && !worldHeld(s) {
+			err = ErrUnprintable
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", s, err))
+			continue
+		}
+		printed = append(printed, s)
+	}
+	if runErr != nil && len(printed) == 0 {
+		return nil, runErr
+	}
+	return printed, errors.Join(errs...)
+}
+
+// printOne prints one statement through wkhtmltopdf, groff or Ghostscript.
+func printOne(producer, dir string, i int, d *worldDoc, out string) error {
+	var src string
+	var cmd *exec.Cmd
+	switch producer {
+	case "wkhtmltopdf":
+		src = filepath.Join(dir, fmt.Sprintf("w%d.html", i))
+		if err := os.WriteFile(src, []byte(d.htmlDoc()), 0o644); err != nil {
+			return err
+		}
+		exe, err := toolPath("WKHTMLTOPDF", "wkhtmltopdf", "wkhtmltopdf")
+		if err != nil {
+			return err
+		}
+		cmd = exec.Command(exe, "--quiet", "--page-size", "A4", "--encoding", "utf-8", "-T", "15mm", "-B", "15mm", "-L", "15mm", "-R", "15mm", src, out)
+		cmd.Env = append(os.Environ(), "QT_QPA_PLATFORM=offscreen")
+	case "groff":
+		src = filepath.Join(dir, fmt.Sprintf("w%d.tr", i))
+		if err := os.WriteFile(src, []byte(d.troff()), 0o644); err != nil {
+			return err
+		}
+		exe, err := toolPath("GROFF", "groff", "groff")
+		if err != nil {
+			return err
+		}
+		cmd = exec.Command("sh", "-c", fmt.Sprintf("%q -k -Tpdf -P-pa4 %q > %q", exe, src, out))
+	case "postscript":
+		src = filepath.Join(dir, fmt.Sprintf("w%d.ps", i))
+		ps, ok := d.postscript()
+		if !ok {
+			return ErrUnprintable
+		}
+		if err := os.WriteFile(src, []byte(ps), 0o644); err != nil {
+			return err
+		}
+		exe, err := toolPath("PS2PDF", "ps2pdf", "ghostscript")
+		if err != nil {
+			return err
+		}
+		cmd = exec.Command(exe, "-sPAPERSIZE=a4", src, out)
+	default:
+		return fmt.Errorf("unknown producer %q (want one of %v)", producer, WorldProducers)
+	}
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%w: %s", err, lastLines(b))
+	}
+	return nil
+}
+
+func lastLines(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.Join(lines[max(0, len(lines)-3):], " / ")
+}
+
+// worldHeld reports whether a printed statement's text layer holds every
+// date, amount and balance the truth says it prints: what a producer
+// whose fonts lack a script drops, it does not hold.
+func worldHeld(s WorldSample) bool {
+	doc, err := fitz.NewFromMemory(s.PDF)
+	if err != nil {
+		return false
+	}
+	defer doc.Close()
+	var b strings.Builder
+	for i := range doc.NumPage() {
+		t, err := doc.Text(i)
+		if err != nil {
+			return false
+		}
+		b.WriteString(t)
+		b.WriteString(" ")
+	}
+	text := strings.Join(strings.Fields(b.String()), " ")
+	p := s.Printed
+	facts := append(append([]string{p.Opening, p.Closing}, p.Amounts...), p.Dates...)
+	for _, tx := range s.Truth.Transactions {
+		facts = append(facts, strings.Fields(tx.Description)...)
+	}
+	for _, f := range facts {
+		f = strings.Join(strings.Fields(f), " ")
+		if f != "" && !strings.Contains(text, f) && !strings.Contains(text, reverseRunes(f)) {
+			return false
+		}
+	}
+	return true
+}
+
+// reverseRunes is s from its end: MuPDF reads a run of Arabic-Indic
+// digits right to left.
+func reverseRunes(s string) string {
+	rs := []rune(s)
+	for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+	}
+	return string(rs)
+}
+
+// measurer measures text in one of fpdf's core fonts (Times for groff,
+// Helvetica for PostScript: the widths their fonts have), for line
+// breaking the producer does not do itself.
+func measurer(family string, size float64) *fpdf.Fpdf {
+	m := fpdf.New("P", "pt", "A4", "")
+	m.SetFont(family, "", size)
+	return m
+}
+
+// troff is the statement as a troff document, every cell at its column
+// by an absolute horizontal motion, right-aligned cells by their width.
+func (d *worldDoc) troff() string {
+	size := d.st.size
+	width := (worldPageW - 2*worldMargin) * 72 / 25.4
+	xs := []float64{0}
+	for _, w := range d.widths {
+		xs = append(xs, xs[len(xs)-1]+w*width)
+	}
+	m := measurer("Times", size)
+	var b strings.Builder
+	fmt.Fprintf(&b, ".pl 29.7c\n.po 1.5c\n.ll %.1fp\n.nf\n.ps %.1f\n.vs %.1fp\n.de NP\n'bp\n'sp 1.5c\n..\n.wh -2.5c NP\n.sp 1.5c\n", width, size, size*1.4)
+	esc := func(s string) string {
+		s = strings.ReplaceAll(s, `\`, `\e`)
+		return `\&` + s
+	}
+	for _, l := range d.lines {
+		if l.gap > 0 {
+			fmt.Fprintf(&b, ".sp %.2fv\n", l.gap)
+		}
+		if l.pageBreak {
+			b.WriteString(".bp\n.sp 1.5c\n")
+			continue
+		}
+		if len(l.cells) == 0 {
+			continue
+		}
+		font := "R"
+		if l.bold {
+			font = "B"
+		}
+		wrapped := make([][]string, len(l.cells))
+		n := 1
+		for i, c := range l.cells {
+			wrapped[i] = wrapText(m, c.text, xs[c.col+c.span]-xs[c.col]-6)
+			n = max(n, len(wrapped[i]))
+		}
+		fmt.Fprintf(&b, ".ne %dv\n.ft %s\n", n+1, font)
+		for k := range n {
+			for i, c := range l.cells {
+				if k >= len(wrapped[i]) {
+					continue
+				}
+				s := esc(wrapped[i][k])
+				if c.right {
+					fmt.Fprintf(&b, "\\h'|%.1fp-\\w@%s@u'%s", xs[c.col+c.span]-3, strings.ReplaceAll(s, "@", `\[at]`), s)
+				} else {
+					fmt.Fprintf(&b, "\\h'|%.1fp'%s", xs[c.col]+3, s)
+				}
+			}
+			b.WriteString("\n")
+		}
+		if l.rule && !d.web {
+			fmt.Fprintf(&b, "\\l'%.1fp'\n", width)
+		}
+	}
+	return b.String()
+}
+
+// postscript is the statement as a hand-written PostScript program in
+// the standard Helvetica, re-encoded to Latin-1; a statement with a
+// letter outside Latin-1 it cannot print (false).
+func (d *worldDoc) postscript() (string, bool) {
+	size := d.st.size
+	pw, ph := 595.0, 842.0
+	margin := worldMargin * 72 / 25.4
+	width := pw - 2*margin
+	xs := []float64{margin}
+	for _, w := range d.widths {
+		xs = append(xs, xs[len(xs)-1]+w*width)
+	}
+	lh := size * 1.45
+	m := measurer("Helvetica", size)
+	var b strings.Builder
+	b.WriteString("%!PS-Adobe-3.0\n%%Title: statement\n%%EndComments\n")
+	b.WriteString("/re { findfont dup length dict begin { 1 index /FID ne { def } { pop pop } ifelse } forall /Encoding ISOLatin1Encoding 256 array copy dup 45 /hyphen put def currentdict end definefont pop } def\n")
+	b.WriteString("/F /Helvetica re /FB /Helvetica-Bold re\n/R { /s exch def /yy exch def s stringwidth pop sub yy moveto s show } def\n")
+	fmt.Fprintf(&b, "<< /PageSize [%.0f %.0f] >> setpagedevice\n", pw, ph)
+	page := 1
+	y := margin
+	footer := func() {
+		fmt.Fprintf(&b, "/F findfont %.1f scalefont setfont %.1f 30 moveto (%s %d) show showpage\n", size-1, pw/2-20, d.pageWord, page)
+		page++
+		y = margin
+	}
+	var bad bool
+	str := func(s string) string {
+		var o strings.Builder
+		o.WriteByte('(')
+		for _, r := range s {
+			switch {
+			case r == '(' || r == ')' || r == '\\':
+				o.WriteByte('\\')
+				o.WriteRune(r)
+			case r == 0xa0 || r == 0x202f || r == 0x2009:
+				o.WriteString(`\240`)
+			case r == '–':
+				o.WriteByte('-')
+			case r < 0x80:
+				o.WriteRune(r)
+			case r < 0x100:
+				fmt.Fprintf(&o, `\%03o`, r)
+			default:
+				bad = true
+			}
+		}
+		o.WriteByte(')')
+		return o.String()
+	}
+	for _, l := range d.lines {
+		y += l.gap * lh
+		if l.pageBreak {
+			footer()
+			continue
+		}
+		if len(l.cells) == 0 {
+			continue
+		}
+		s := size
+		if l.title {
+			s *= 1.5
+		}
+		wrapped := make([][]string, len(l.cells))
+		n := 1
+		for i, c := range l.cells {
+			wrapped[i] = wrapText(m, c.text, xs[c.col+c.span]-xs[c.col]-6)
+			n = max(n, len(wrapped[i]))
+		}
+		h := float64(n) * lh * s / size
+		if y+h+lh > ph-20*72/25.4 {
+			footer()
+		}
+		font := "F"
+		if l.bold {
+			font = "FB"
+		}
+		if l.shade {
+			fmt.Fprintf(&b, "gsave 0.88 setgray %.1f %.1f %.1f %.1f rectfill grestore\n", xs[0], ph-y-h, xs[len(xs)-1]-xs[0], h)
+		}
+		fmt.Fprintf(&b, "/%s findfont %.1f scalefont setfont\n", font, s)
+		for i, c := range l.cells {
+			for k, t := range wrapped[i] {
+				base := ph - (y + float64(k+1)*lh*s/size - lh*0.3)
+				if c.right {
+					fmt.Fprintf(&b, "%.1f %.1f %s R\n", xs[c.col+c.span]-3, base, str(t))
+				} else {
+					fmt.Fprintf(&b, "%.1f %.1f moveto %s show\n", xs[c.col]+3, base, str(t))
+				}
+			}
+			if l.boxed {
+				fmt.Fprintf(&b, "0.5 setlinewidth %.1f %.1f %.1f %.1f rectstroke\n", xs[c.col], ph-y-h, xs[c.col+c.span]-xs[c.col], h)
+			}
+		}
+		y += h
+		if l.rule && !d.web {
+			fmt.Fprintf(&b, "0.5 setlinewidth newpath %.1f %.1f moveto %.1f %.1f lineto stroke\n", xs[0], ph-y, xs[len(xs)-1], ph-y)
+		}
+	}
+	footer()
+	return b.String(), !bad
+}
