@@ -99,6 +99,7 @@ func printWorldWith(producer string, samples []WorldSample) ([]WorldSample, erro
 	defer os.RemoveAll(dir)
 	out := func(i int) string { return filepath.Join(dir, fmt.Sprintf("w%d.pdf", i)) }
 	var runErr error
+	each := make([]error, len(samples)) // what printing each sample returned
 	switch producer {
 	case "reportlab", "pdfkit":
 		type job struct {
@@ -133,20 +134,18 @@ func printWorldWith(producer string, samples []WorldSample) ([]WorldSample, erro
 			runErr = fmt.Errorf("%s: %w: %s", producer, err, lastLines(b))
 		}
 	default:
-		errs := parallel(len(samples), func(_, i int) error {
+		each = parallel(len(samples), func(_, i int) error {
 			return printOne(producer, dir, i, samples[i].doc, out(i))
 		})
-		for i, e := range errs {
-			if e != nil {
-				errs[i] = fmt.Errorf("%s: %w", samples[i], e)
-			}
-		}
-		runErr = errors.Join(errs...)
 	}
 	var printed []WorldSample
 	var errs []error
 	for i, s := range samples {
-		pdf, err := os.ReadFile(out(i))
+		err := each[i]
+		var pdf []byte
+		if err == nil {
+			pdf, err = os.ReadFile(out(i))
+		}
 		if err == nil {
 			s, err = s.reprinted(producer, pdf, "")
 		}
@@ -159,7 +158,7 @@ func printWorldWith(producer string, samples []WorldSample) ([]WorldSample, erro
 		}
 		printed = append(printed, s)
 	}
-	if runErr != nil && len(printed) == 0 {
+	if runErr != nil {
 		return nil, runErr
 	}
 	return printed, errors.Join(errs...)
@@ -285,6 +284,9 @@ func (d *worldDoc) troff() string {
 	fmt.Fprintf(&b, ".pl 29.7c\n.po 1.5c\n.ll %.1fp\n.nf\n.ps %.1f\n.vs %.1fp\n.de NP\n'bp\n'sp 1.5c\n..\n.wh -2.5c NP\n.sp 1.5c\n", width, size, size*1.4)
 	esc := func(s string) string {
 		s = strings.ReplaceAll(s, `\`, `\e`)
+		// No-break spaces (grouping digits) as troff's unbreakable
+		// space: the fonts have no glyph for U+202F.
+		s = strings.NewReplacer("\u00a0", `\ `, "\u202f", `\ `, "\u2009", `\ `).Replace(s)
 		return `\&` + s
 	}
 	for _, l := range d.lines {
