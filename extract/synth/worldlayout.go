@@ -68,7 +68,7 @@ func (d *worldDoc) pair(label, value string, bold bool) {
 func (w *world) layout() *worldDoc {
 	r, lx := w.r, w.lx
 	d := &worldDoc{web: w.family == "screenshot", pageWord: w.word("page", lx.Page), bank: pickOne(r, banks), lang: lx.Lang, script: scriptOf(w.dateText(w.start))}
-	cols := w.columns()
+	cols := w.widenDates(w.columns())
 	for _, c := range cols {
 		d.widths = append(d.widths, c.w)
 	}

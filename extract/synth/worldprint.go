@@ -5,7 +5,7 @@ package synth
 // PDF has its own kind of text layer: wkhtmltopdf (QtWebKit) prints the
 // HTML Chromium prints; ReportLab (Python) and PDFKit (Node) draw the
 // lines with their own fonts and line breaking; groff typesets them as
-// troff; Ghostscript turns hand-written PostScript into PDF. A statement
+// troff; pdflatex as a longtable (worldlatex.go); Ghostscript turns hand-written PostScript into PDF. A statement
 // a producer cannot print whole (a script its fonts lack) is left out and
 // counted, never printed wrong: worldHeld checks that the PDF's text
 // holds what the truth says it prints.
@@ -27,7 +27,7 @@ import (
 
 // WorldProducers are the producers eval-world prints through: Producers
 // and the world's own.
-var WorldProducers = append(slices.Clone(Producers), "wkhtmltopdf", "reportlab", "pdfkit", "groff", "postscript")
+var WorldProducers = append(slices.Clone(Producers), "wkhtmltopdf", "reportlab", "pdfkit", "groff", "postscript", "latex")
 
 // ErrUnprintable marks a statement a producer could not print whole.
 var ErrUnprintable = errors.New("the producer cannot print the statement whole")
@@ -190,6 +190,26 @@ func printOne(producer, dir string, i int, d *worldDoc, out string) error {
 			return err
 		}
 		cmd = exec.Command("sh", "-c", fmt.Sprintf("%q -k -Tpdf -P-pa4 %q > %q", exe, src, out))
+	case "latex":
+		src = filepath.Join(dir, fmt.Sprintf("w%d.tex", i))
+		if err := os.WriteFile(src, []byte(d.latex()), 0o644); err != nil {
+			return err
+		}
+		exe, err := toolPath("PDFLATEX", "pdflatex", "texlive-latex-base")
+		if err != nil {
+			return err
+		}
+		cmd = exec.Command(exe, "-interaction=batchmode", "-halt-on-error", "-output-directory", dir, src)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			// A letter T1 has no glyph for stops pdflatex: it cannot
+			// print the statement.
+			log, _ := os.ReadFile(strings.TrimSuffix(src, ".tex") + ".log")
+			if strings.Contains(string(log), "not set up for use with LaTeX") {
+				return ErrUnprintable
+			}
+			return fmt.Errorf("%w: %s %s", err, lastLines(b), lastLines(log))
+		}
+		return nil
 	case "postscript":
 		src = filepath.Join(dir, fmt.Sprintf("w%d.ps", i))
 		ps, ok := d.postscript()
@@ -286,7 +306,8 @@ func (d *worldDoc) troff() string {
 		s = strings.ReplaceAll(s, `\`, `\e`)
 		// No-break spaces (grouping digits) as troff's unbreakable
 		// space: the fonts have no glyph for U+202F.
-		s = strings.NewReplacer("\u00a0", `\ `, "\u202f", `\ `, "\u2009", `\ `).Replace(s)
+		// And an apostrophe as one, not troff's right quote.
+		s = strings.NewReplacer("\u00a0", `\ `, "\u202f", `\ `, "\u2009", `\ `, "'", `\(aq`).Replace(s)
 		return `\&` + s
 	}
 	for _, l := range d.lines {
@@ -348,7 +369,7 @@ func (d *worldDoc) postscript() (string, bool) {
 	m := measurer("Helvetica", size)
 	var b strings.Builder
 	b.WriteString("%!PS-Adobe-3.0\n%%Title: statement\n%%EndComments\n")
-	b.WriteString("/re { findfont dup length dict begin { 1 index /FID ne { def } { pop pop } ifelse } forall /Encoding ISOLatin1Encoding 256 array copy dup 45 /hyphen put def currentdict end definefont pop } def\n")
+	b.WriteString("/re { findfont dup length dict begin { 1 index /FID ne { def } { pop pop } ifelse } forall /Encoding ISOLatin1Encoding 256 array copy dup 45 /hyphen put dup 39 /quotesingle put def currentdict end definefont pop } def\n")
 	b.WriteString("/F /Helvetica re /FB /Helvetica-Bold re\n/R { /s exch def /yy exch def s stringwidth pop sub yy moveto s show } def\n")
 	fmt.Fprintf(&b, "<< /PageSize [%.0f %.0f] >> setpagedevice\n", pw, ph)
 	page := 1

@@ -356,6 +356,26 @@ func (w *world) wideColumns(cols []tableCol) []tableCol {
 	return cols
 }
 
+// widenDates gives the date columns of long and full dates and of dates
+// with a time the room they print in, on one line.
+func (w *world) widenDates(cols []tableCol) []tableCol {
+	if w.dateStyle != "long" && w.dateStyle != "full" && w.dateStyle != "datetime" {
+		return cols
+	}
+	cols = slices.Clone(cols)
+	total := 0.0
+	for i, c := range cols {
+		if c.role == "date" || c.role == "value" {
+			cols[i].w = map[string]float64{"long": 0.2, "full": 0.3, "datetime": 0.18}[w.dateStyle]
+		}
+		total += cols[i].w
+	}
+	for i := range cols {
+		cols[i].w /= total
+	}
+	return cols
+}
+
 // kvColumns are the columns of blocks three across: a label and a value
 // for each.
 func kvColumns() []tableCol {
