@@ -164,71 +164,73 @@ func printWorldWith(producer string, samples []WorldSample) ([]WorldSample, erro
 	return printed, errors.Join(errs...)
 }
 
-// printOne prints one statement through wkhtmltopdf, groff or Ghostscript.
+// worldTool is how one of the world's command-line producers prints a
+// statement: the source it reads, the program and its arguments.
+type worldTool struct {
+	ext           string
+	source        func(*worldDoc) (string, bool) // false: it cannot print the statement
+	env, exe, deb string                         // toolPath's arguments
+	args          func(src, dir, out string) []string
+	stdout        bool     // the program writes the PDF to its standard output
+	env2          []string // more of its environment
+	cannot        string   // what its log says when it cannot print a letter
+}
+
+var worldTools = map[string]worldTool{
+	"wkhtmltopdf": {ext: ".html", source: func(d *worldDoc) (string, bool) { return d.htmlDoc(), true }, env: "WKHTMLTOPDF", exe: "wkhtmltopdf", deb: "wkhtmltopdf",
+		args: func(src, _, out string) []string {
+			return []string{"--quiet", "--page-size", "A4", "--encoding", "utf-8", "-T", "15mm", "-B", "15mm", "-L", "15mm", "-R", "15mm", src, out}
+		},
+		env2: []string{"QT_QPA_PLATFORM=offscreen"}},
+	"groff": {ext: ".tr", source: func(d *worldDoc) (string, bool) { return d.troff(), true }, env: "GROFF", exe: "groff", deb: "groff",
+		args: func(src, _, _ string) []string { return []string{"-k", "-Tpdf", "-P-pa4", src} }, stdout: true},
+	"latex": {ext: ".tex", source: func(d *worldDoc) (string, bool) { return d.latex(), true }, env: "PDFLATEX", exe: "pdflatex", deb: "texlive-latex-base",
+		args: func(src, dir, _ string) []string {
+			return []string{"-interaction=batchmode", "-halt-on-error", "-output-directory", dir, src}
+		},
+		cannot: "not set up for use with LaTeX"},
+	"postscript": {ext: ".ps", source: (*worldDoc).postscript, env: "PS2PDF", exe: "ps2pdf", deb: "ghostscript",
+		args: func(src, _, out string) []string { return []string{"-sPAPERSIZE=a4", src, out} }},
+}
+
+// printOne prints one statement through one of worldTools, into out.
 func printOne(producer, dir string, i int, d *worldDoc, out string) error {
-	var src string
-	var cmd *exec.Cmd
-	switch producer {
-	case "wkhtmltopdf":
-		src = filepath.Join(dir, fmt.Sprintf("w%d.html", i))
-		if err := os.WriteFile(src, []byte(d.htmlDoc()), 0o644); err != nil {
-			return err
-		}
-		exe, err := toolPath("WKHTMLTOPDF", "wkhtmltopdf", "wkhtmltopdf")
-		if err != nil {
-			return err
-		}
-		cmd = exec.Command(exe, "--quiet", "--page-size", "A4", "--encoding", "utf-8", "-T", "15mm", "-B", "15mm", "-L", "15mm", "-R", "15mm", src, out)
-		cmd.Env = append(os.Environ(), "QT_QPA_PLATFORM=offscreen")
-	case "groff":
-		src = filepath.Join(dir, fmt.Sprintf("w%d.tr", i))
-		if err := os.WriteFile(src, []byte(d.troff()), 0o644); err != nil {
-			return err
-		}
-		exe, err := toolPath("GROFF", "groff", "groff")
-		if err != nil {
-			return err
-		}
-		cmd = exec.Command("sh", "-c", fmt.Sprintf("%q -k -Tpdf -P-pa4 %q > %q", exe, src, out))
-	case "latex":
-		src = filepath.Join(dir, fmt.Sprintf("w%d.tex", i))
-		if err := os.WriteFile(src, []byte(d.latex()), 0o644); err != nil {
-			return err
-		}
-		exe, err := toolPath("PDFLATEX", "pdflatex", "texlive-latex-base")
-		if err != nil {
-			return err
-		}
-		cmd = exec.Command(exe, "-interaction=batchmode", "-halt-on-error", "-output-directory", dir, src)
-		if b, err := cmd.CombinedOutput(); err != nil {
-			// A letter T1 has no glyph for stops pdflatex: it cannot
-			// print the statement.
-			log, _ := os.ReadFile(strings.TrimSuffix(src, ".tex") + ".log")
-			if strings.Contains(string(log), "not set up for use with LaTeX") {
-				return ErrUnprintable
-			}
-			return fmt.Errorf("%w: %s %s", err, lastLines(b), lastLines(log))
-		}
-		return nil
-	case "postscript":
-		src = filepath.Join(dir, fmt.Sprintf("w%d.ps", i))
-		ps, ok := d.postscript()
-		if !ok {
-			return ErrUnprintable
-		}
-		if err := os.WriteFile(src, []byte(ps), 0o644); err != nil {
-			return err
-		}
-		exe, err := toolPath("PS2PDF", "ps2pdf", "ghostscript")
-		if err != nil {
-			return err
-		}
-		cmd = exec.Command(exe, "-sPAPERSIZE=a4", src, out)
-	default:
+	tool, ok := worldTools[producer]
+	if !ok {
 		return fmt.Errorf("unknown producer %q (want one of %v)", producer, WorldProducers)
 	}
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%w: %s", err, lastLines(b))
+	src := filepath.Join(dir, fmt.Sprintf("w%d%s", i, tool.ext))
+	text, ok := tool.source(d)
+	if !ok {
+		return ErrUnprintable
+	}
+	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+		return err
+	}
+	exe, err := toolPath(tool.env, tool.exe, tool.deb)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(exe, tool.args(src, dir, out)...)
+	cmd.Env = append(os.Environ(), tool.env2...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if tool.stdout {
+		f, err := os.Create(out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		cmd.Stdout = f
+	} else {
+		cmd.Stdout = &stderr
+	}
+	if err := cmd.Run(); err != nil {
+		log, _ := os.ReadFile(strings.TrimSuffix(src, tool.ext) + ".log")
+		if tool.cannot != "" && strings.Contains(string(log), tool.cannot) {
+			return ErrUnprintable // a letter its fonts lack stops it
+		}
+		return fmt.Errorf("%w: %s %s", err, lastLines(stderr.Bytes()), lastLines(log))
 	}
 	return nil
 }
