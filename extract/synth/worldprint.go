@@ -20,9 +20,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/gen2brain/go-fitz"
 	"github.com/go-pdf/fpdf"
+	"golang.org/x/text/unicode/norm"
 )
 
 // WorldProducers are the producers eval-world prints through: Producers
@@ -240,6 +242,81 @@ func lastLines(b []byte) string {
 	return strings.Join(lines[max(0, len(lines)-3):], " / ")
 }
 
+// psString is s as a PostScript string in the fonts' Latin-1 encoding;
+// false when s holds a letter outside it.
+func psString(s string) (string, bool) {
+	var o strings.Builder
+	ok := true
+	o.WriteByte('(')
+	for _, r := range s {
+		switch {
+		case r == '(' || r == ')' || r == '\\':
+			o.WriteByte('\\')
+			o.WriteRune(r)
+		case r == 0xa0 || r == 0x202f || r == 0x2009:
+			o.WriteString(`\240`)
+		case r < 0x80:
+			o.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&o, `\%03o`, r)
+		default:
+			ok = false
+		}
+	}
+	o.WriteByte(')')
+	return o.String(), ok
+}
+
+// psShow is PostScript that shows s at the current point: runs of
+// Latin-1 as strings, any other letter by its glyph's name (glyphshow),
+// as a hand-written program reaches the fonts' other glyphs; false when
+// a letter has no name here.
+func psShow(s string) (string, bool) {
+	var parts []string
+	ok := true
+	run := ""
+	flush := func() {
+		if run != "" {
+			lit, _ := psString(run)
+			parts = append(parts, lit+" show")
+			run = ""
+		}
+	}
+	for _, r := range s {
+		if _, latin := psString(string(r)); latin {
+			run += string(r)
+			continue
+		}
+		name, named := glyphName(r)
+		if !named {
+			ok = false
+			continue
+		}
+		flush()
+		parts = append(parts, "/"+name+" glyphshow")
+	}
+	flush()
+	return strings.Join(parts, " "), ok
+}
+
+// glyphName is the Adobe Glyph List's name of a letter outside Latin-1:
+// a Latin letter and its accent (from the letter's canonical
+// decomposition: "c" and a caron are "ccaron"), or one of a few others.
+func glyphName(r rune) (string, bool) {
+	if n, ok := map[rune]string{'ł': "lslash", 'Ł': "Lslash", 'đ': "dcroat", 'Đ': "Dcroat", 'ı': "dotlessi", '€': "Euro",
+		'−': "minus", '–': "endash", '’': "quoteright", '‘': "quoteleft", '·': "periodcentered"}[r]; ok {
+		return n, true
+	}
+	d := []rune(norm.NFD.String(string(r)))
+	accents := map[rune]string{0x300: "grave", 0x301: "acute", 0x302: "circumflex", 0x303: "tilde", 0x304: "macron", 0x306: "breve",
+		0x307: "dotaccent", 0x308: "dieresis", 0x30a: "ring", 0x30b: "hungarumlaut", 0x30c: "caron", 0x326: "commaaccent",
+		0x327: "cedilla", 0x328: "ogonek"}
+	if len(d) != 2 || d[0] > unicode.MaxASCII || !unicode.IsLetter(d[0]) || accents[d[1]] == "" {
+		return "", false
+	}
+	return string(d[0]) + accents[d[1]], true
+}
+
 // worldHeld reports whether a printed statement's text layer holds every
 // date, amount and balance the truth says it prints: what a producer
 // whose fonts lack a script drops, it does not hold.
@@ -372,38 +449,20 @@ func (d *worldDoc) postscript() (string, bool) {
 	var b strings.Builder
 	b.WriteString("%!PS-Adobe-3.0\n%%Title: statement\n%%EndComments\n")
 	b.WriteString("/re { findfont dup length dict begin { 1 index /FID ne { def } { pop pop } ifelse } forall /Encoding ISOLatin1Encoding 256 array copy dup 45 /hyphen put dup 39 /quotesingle put def currentdict end definefont pop } def\n")
-	b.WriteString("/F /Helvetica re /FB /Helvetica-Bold re\n/R { /s exch def /yy exch def s stringwidth pop sub yy moveto s show } def\n")
+	b.WriteString("/F /Helvetica re /FB /Helvetica-Bold re\n/R { /p exch def /yy exch def gsave nulldevice 0 0 moveto p currentpoint pop grestore sub yy moveto p } def\n")
 	fmt.Fprintf(&b, "<< /PageSize [%.0f %.0f] >> setpagedevice\n", pw, ph)
 	page := 1
 	y := margin
-	footer := func() {
-		fmt.Fprintf(&b, "/F findfont %.1f scalefont setfont %.1f 30 moveto (%s %d) show showpage\n", size-1, pw/2-20, d.pageWord, page)
-		page++
-		y = margin
-	}
 	var bad bool
 	str := func(s string) string {
-		var o strings.Builder
-		o.WriteByte('(')
-		for _, r := range s {
-			switch {
-			case r == '(' || r == ')' || r == '\\':
-				o.WriteByte('\\')
-				o.WriteRune(r)
-			case r == 0xa0 || r == 0x202f || r == 0x2009:
-				o.WriteString(`\240`)
-			case r == '–':
-				o.WriteByte('-')
-			case r < 0x80:
-				o.WriteRune(r)
-			case r < 0x100:
-				fmt.Fprintf(&o, `\%03o`, r)
-			default:
-				bad = true
-			}
-		}
-		o.WriteByte(')')
-		return o.String()
+		out, ok := psShow(s)
+		bad = bad || !ok
+		return out
+	}
+	footer := func() {
+		fmt.Fprintf(&b, "/F findfont %.1f scalefont setfont %.1f 30 moveto %s showpage\n", size-1, pw/2-20, str(fmt.Sprintf("%s %d", d.pageWord, page)))
+		page++
+		y = margin
 	}
 	for _, l := range d.lines {
 		y += l.gap * lh
@@ -440,9 +499,10 @@ func (d *worldDoc) postscript() (string, bool) {
 			for k, t := range wrapped[i] {
 				base := ph - (y + float64(k+1)*lh*s/size - lh*0.3)
 				if c.right {
-					fmt.Fprintf(&b, "%.1f %.1f %s R\n", xs[c.col+c.span]-3, base, str(t))
+					// R measures the text by showing it on no device.
+					fmt.Fprintf(&b, "%.1f %.1f { %s } R\n", xs[c.col+c.span]-3, base, str(t))
 				} else {
-					fmt.Fprintf(&b, "%.1f %.1f moveto %s show\n", xs[c.col]+3, base, str(t))
+					fmt.Fprintf(&b, "%.1f %.1f moveto %s\n", xs[c.col]+3, base, str(t))
 				}
 			}
 			if l.boxed {
