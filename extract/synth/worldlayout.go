@@ -59,9 +59,9 @@ func (d *worldDoc) full(text string, bold bool, gap float64) {
 
 // pair is a label and a value on one line: the label over the first
 // columns, the value right-aligned in the last.
-func (d *worldDoc) pair(label, value string, bold bool) {
+func (d *worldDoc) pair(label, value string, bold bool) wline {
 	n := len(d.widths)
-	d.lines = append(d.lines, wline{cells: []wcell{{0, n - 1, label, false}, {n - 1, 1, value, true}}, bold: bold})
+	return wline{cells: []wcell{{0, n - 1, label, false}, {n - 1, 1, value, true}}, bold: bold}
 }
 
 // layout lays the statement out in its family.

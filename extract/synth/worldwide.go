@@ -424,9 +424,7 @@ func (w *world) kvThreeAcross(d *worldDoc, a *waccount) {
 func (w *world) summaryLines(d *worldDoc, a *waccount, index int) (before, after []wline) {
 	lx := w.lx
 	n := len(d.widths)
-	pair := func(label, value string, bold bool) wline {
-		return wline{cells: []wcell{{0, n - 1, label, false}, {n - 1, 1, value, true}}, bold: bold}
-	}
+	pair := d.pair
 	opening, closing := w.word("opening", lx.Opening), w.word("closing", lx.Closing)
 	var lines []wline
 	switch {
