@@ -304,6 +304,12 @@ func (w *world) table(d *worldDoc, cols []tableCol, a *waccount) {
 	// page breaks of the variations go between rows.
 	var body []wline
 	var ends []int
+	// Rows whose description may start above them stand apart: a space
+	// above each row says which row a line above belongs to.
+	rowGap := 0.0
+	if w.has("wrapped-above") {
+		rowGap = 0.4
+	}
 	var balances []decimal.Decimal
 	for i, t := range order {
 		next := i + 1
@@ -322,9 +328,9 @@ func (w *world) table(d *worldDoc, cols []tableCol, a *waccount) {
 					cells[k].text = parts[1]
 				}
 			}
-			body = append(body, wline{cells: []wcell{{desc, 1, parts[0], false}}, boxed: boxed}, wline{cells: cells, boxed: boxed, rule: w.has("ruled-rows")})
+			body = append(body, wline{cells: []wcell{{desc, 1, parts[0], false}}, boxed: boxed, gap: rowGap}, wline{cells: cells, boxed: boxed, rule: w.has("ruled-rows")})
 		default:
-			body = append(body, wline{cells: cells, boxed: boxed, rule: w.family == "ruled-grid" || w.has("ruled-rows"), shade: w.has("shaded") && i%2 == 1})
+			body = append(body, wline{cells: cells, boxed: boxed, rule: w.family == "ruled-grid" || w.has("ruled-rows"), shade: w.has("shaded") && i%2 == 1, gap: rowGap})
 		}
 		if w.traits["day-balance-lines"] && lastOfDay {
 			body = append(body, w.dayBalanceLine(cols, t))
