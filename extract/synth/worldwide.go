@@ -65,6 +65,7 @@ type wideDraw struct {
 	digits     string // "", fullwidth, arabic-indic
 	perPage    int    // rows a page, where the layout breaks pages itself
 	invented   []string
+	traits     map[string]bool // of wideTraits, drawn before the data, printed after it
 }
 
 // has reports whether the statement prints a variation or trait.
@@ -134,6 +135,7 @@ func (w *world) wideBefore(forced []string) {
 	}
 	fits := w.wideTraitsFit()
 	drawn := map[string]bool{}
+	w.wide.traits = drawn
 	for _, t := range wideTraits {
 		d := w.wide.r.IntN(5) == 0
 		if forced != nil {
@@ -150,11 +152,6 @@ func (w *world) wideBefore(forced []string) {
 		w.signed = true
 		drawn["newest-balance-only"], drawn["day-balance-lines"] = false, false
 	}
-	for t, d := range drawn {
-		if d {
-			w.wide.variations["trait:"+t] = true
-		}
-	}
 }
 
 // wideAfter draws, after the data and the first traits, the variations
@@ -166,9 +163,8 @@ func (w *world) wideAfter(forced []string) {
 	x := w.wide
 	r := x.r
 	for _, t := range wideTraits {
-		if x.variations["trait:"+t] {
+		if x.traits[t] {
 			w.traits[t] = true
-			delete(x.variations, "trait:"+t)
 		}
 	}
 	switch {
