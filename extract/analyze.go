@@ -396,6 +396,7 @@ func judgeRead(txs []ledger.Transaction, st *ledger.Statement, d doubts) {
 	st.Proof.DateGuessed = d.dateGuessed
 	st.Proof.CardNamedOnce = d.cardNamedOnce
 	st.Proof.KindOpen = d.kindOpen
+	st.Proof.DatesOutside = ledger.DatesOutside(txs, st.PeriodStart, st.PeriodEnd, cells.PeriodSlack)
 	st.Reconciliation = ledger.Judge(txs, st.Proof, st.ClosingBalance != nil)
 }
 

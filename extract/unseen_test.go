@@ -246,3 +246,128 @@ func TestAnalyzeBalanceLinesInUnknownWords(t *testing.T) {
 		t.Errorf("status %s (%s), want ok", got, res.Statement.Reconciliation.Message)
 	}
 }
+
+// TestAnalyzeBuddhistEraAndDatesOutsidePeriod reads a statement dated in
+// the Buddhist era (2568 is 2025), and holds a statement whose rows fall
+// outside its printed period to unverified, however well they add up.
+func TestAnalyzeBuddhistEraAndDatesOutsidePeriod(t *testing.T) {
+	page := func(period, d1, d2 string) source.Page {
+		p := source.Page{Number: 1, Width: 612, Height: 792}
+		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+		put(10, 40, "Statement period: "+period)
+		put(10, 80, "Date")
+		put(100, 80, "Details")
+		put(330, 80, "Debit")
+		put(420, 80, "Credit")
+		put(510, 80, "Balance")
+		put(10, 95, "Opening balance")
+		put(520, 95, "100.00")
+		put(10, 110, d1)
+		put(100, 110, "Salary Acme")
+		put(420, 110, "50.00")
+		put(520, 110, "150.00")
+		put(10, 125, d2)
+		put(100, 125, "Rent March")
+		put(340, 125, "25.00")
+		put(520, 125, "125.00")
+		return p
+	}
+	res := Analyze([]source.Page{page("01/01/2568 - 31/01/2568", "02/01/2568", "05/01/2568")})
+	checkTxs(t, res, []string{
+		"2025-01-02|Salary Acme|50.00||150.00",
+		"2025-01-05|Rent March||25.00|125.00",
+	})
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("Buddhist era: status %s (%s), want ok", got, res.Statement.Reconciliation.Message)
+	}
+	res = Analyze([]source.Page{page("01/01/2025 - 31/01/2025", "02/01/2025", "05/03/2025")})
+	if got := res.Statement.Reconciliation.Status; got != "unverified" || res.Statement.Proof.DatesOutside != 1 {
+		t.Errorf("a row two months past the period: status %s (%s), %d outside; want unverified, 1", got, res.Statement.Reconciliation.Message, res.Statement.Proof.DatesOutside)
+	}
+}
+
+// TestAnalyzeSectionEndsAtItsTotals reads a card statement whose first
+// section (payments, marked CR) ends on its totals line, and whose second
+// section's title no lexicon holds: the purchases under it are money out,
+// not payments under the first section's title.
+func TestAnalyzeSectionEndsAtItsTotals(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 30, "Billing period 07/03/25 - 08/02/25")
+	put(10, 45, "Previous balance")
+	put(300, 45, "$917.83")
+	put(10, 57, "Credit limit")
+	put(300, 57, "$7,500.00")
+	put(10, 69, "Minimum payment due")
+	put(300, 69, "$39.46")
+	put(10, 90, "Trans date")
+	put(100, 90, "Post date")
+	put(180, 90, "Description")
+	put(520, 90, "Amount")
+	put(180, 105, "Payments and other credits")
+	put(10, 117, "07/27/25")
+	put(100, 117, "07/29/25")
+	put(180, 117, "AUTOPAY PAYMENT RECEIVED")
+	put(510, 117, "100.00 CR")
+	put(180, 129, "Total payments and other credits for this period")
+	put(510, 129, "100.00 CR")
+	put(180, 141, "Vrokplen and skartomir")
+	put(10, 153, "07/01/25")
+	put(100, 153, "07/04/25")
+	put(180, 153, "HOME DEPOT DALLAS TX")
+	put(520, 153, "59.58")
+	put(10, 165, "07/02/25")
+	put(100, 165, "07/04/25")
+	put(180, 165, "APPLE.COM/BILL CA")
+	put(520, 165, "40.42")
+	put(180, 177, "Total vrokplen for this period")
+	put(520, 177, "100.00")
+	put(10, 200, "New balance $917.83. Minimum payment due $39.46 by 08/27/25.")
+	res := Analyze([]source.Page{p})
+	var got []string
+	for _, tx := range res.Transactions {
+		got = append(got, tx.Description+"|"+tx.Type())
+	}
+	want := []string{"AUTOPAY PAYMENT RECEIVED|CREDIT", "HOME DEPOT DALLAS TX|DEBIT", "APPLE.COM/BILL CA|DEBIT"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestAnalyzeLabelsAndSentencesAreNoRows reads, under a table's rows, a
+// label with its figure and a sentence that runs over the money columns:
+// neither is a row of the last row's day.
+func TestAnalyzeLabelsAndSentencesAreNoRows(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	put(10, 60, "Opening balance")
+	put(520, 60, "100.00")
+	put(10, 80, "Date")
+	put(100, 80, "Details")
+	put(330, 80, "Debit")
+	put(420, 80, "Credit")
+	put(510, 80, "Balance")
+	put(10, 95, "02/01/2023")
+	put(100, 95, "Salary Acme")
+	put(420, 95, "50.00")
+	put(520, 95, "150.00")
+	put(10, 110, "05/01/2023")
+	put(100, 110, "Rent March")
+	put(340, 110, "25.00")
+	put(520, 110, "125.00")
+	put(10, 125, "09/01/2023")
+	put(100, 125, "Card Shell")
+	put(340, 125, "15.00")
+	put(520, 125, "110.00")
+	put(10, 140, "Vrokplen skartomir (Zelt Ltd):")
+	put(420, 140, "85,000.00")
+	put(40, 155, "Deposits are insured by the Deposit Insurance Scheme for sums up to")
+	put(410, 155, "100,000.00")
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2023-01-02|Salary Acme|50.00||150.00",
+		"2023-01-05|Rent March||25.00|125.00",
+		"2023-01-09|Card Shell||15.00|110.00",
+	})
+}
