@@ -186,7 +186,6 @@ func parseToUnicode(b []byte) map[int]string {
 	out := map[int]string{}
 	l := lexer{b: b}
 	var ops []token
-	mode := ""
 	for {
 		t, ok := l.next()
 		if !ok {
@@ -197,15 +196,12 @@ func parseToUnicode(b []byte) map[int]string {
 			continue
 		}
 		switch t.str {
-		case "beginbfchar", "beginbfrange":
-			mode = t.str
 		case "endbfchar":
 			for i := 0; i+1 < len(ops); i += 2 {
 				if ops[i].kind == 's' && ops[i+1].kind == 's' {
 					out[codeOf(ops[i].str)] = utf16Text(ops[i+1].str)
 				}
 			}
-			mode = ""
 		case "endbfrange":
 			for i := 0; i+2 < len(ops); i += 3 {
 				lo, hi := codeOf(ops[i].str), codeOf(ops[i+1].str)
@@ -230,9 +226,7 @@ func parseToUnicode(b []byte) map[int]string {
 					}
 				}
 			}
-			mode = ""
 		}
-		_ = mode
 		ops = ops[:0]
 	}
 	return out

@@ -176,7 +176,7 @@ func (r *report) structure(in Input, f *pdfFile, content []pageContent, cells [n
 	if n := f.unreferenced(); n > 0 {
 		r.add(CodeUnreferenced, ledger.SeverityInfo, 0, nil, "%d object%s that nothing refers to (left by an editor, or by a writer that saves loosely)", n, plural(n))
 	}
-	prof := &ledger.Profile{Producer: m.producer, Creator: m.creator, Version: f.x.VersionString(), Structure: structureName(in.Data, revs, f)}
+	prof := &ledger.Profile{Producer: m.producer, Creator: m.creator, Version: f.x.VersionString(), Structure: structureName(in.Data, revs)}
 	fonts := map[string]bool{}
 	for _, c := range content {
 		for _, g := range c.glyphs {
@@ -215,7 +215,7 @@ func figurePlaces(res *ledger.Result, cells [nRoles][]cell, p int) [][4]float64 
 	return append(broken, rest...)
 }
 
-func structureName(data []byte, revs []revision, f *pdfFile) string {
+func structureName(data []byte, revs []revision) string {
 	var parts []string
 	if bytes.Contains(data, []byte("/XRefStm")) || bytes.Contains(data, []byte("/Type/XRef")) || bytes.Contains(data, []byte("/Type /XRef")) {
 		parts = append(parts, "xref-stream")
