@@ -68,23 +68,30 @@ func (e *Engine) Probe(data []byte, password string) (source.Info, error) {
 // Convert reads every page of a PDF or image and returns its transactions
 // and statement summary.
 func (e *Engine) Convert(data []byte, opts extract.Options) (*ledger.Result, error) {
+	_, res, err := e.Read(data, opts)
+	return res, err
+}
+
+// Read is Convert that also returns the words it read, page by page:
+// what extract/redact matches a document's glyphs to.
+func (e *Engine) Read(data []byte, opts extract.Options) (extract.Document, *ledger.Result, error) {
 	var doc extract.Document
 	var warnings []string
 	var err error
 	switch source.Sniff(data) {
 	case "":
-		return nil, source.ErrUnsupported
+		return doc, nil, source.ErrUnsupported
 	case "pdf":
 		doc, warnings, err = e.pdfPages(data, opts)
 	default:
 		doc.Pages, err = e.imagePages(data, opts)
 	}
 	if err != nil {
-		return nil, err
+		return doc, nil, err
 	}
 	res := extract.AnalyzeDocument(doc, opts.Explain)
 	res.Statement.Warnings = append(res.Statement.Warnings, warnings...)
-	return res, nil
+	return doc, res, nil
 }
 
 // nearlyBlank reports a rendered page with almost no ink: a separator page,

@@ -1,0 +1,205 @@
+package redact
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+	"github.com/shopspring/decimal"
+
+	"passbook/extract/ledger"
+)
+
+// boxSlack is how far a row's box in the copy may stand from the
+// original's, in points.
+const boxSlack = 1.0
+
+// check reads the copy again and compares it with what it should read,
+// and looks for the original's replaced words in all of its bytes.
+func check(out []byte, orig Reading, want expected, read Reader) (Sidecar, error) {
+	cp, err := read(out, "")
+	if err != nil {
+		return Sidecar{}, refuse("the copy cannot be read again: %v", err)
+	}
+	if err := sameReading(orig.Result, cp.Result, want); err != nil {
+		return Sidecar{}, err
+	}
+	if err := noLeak(out, cp, personalStrings(orig, want)); err != nil {
+		return Sidecar{}, err
+	}
+	st := cp.Result.Statement
+	side := Sidecar{Rows: len(cp.Result.Transactions), Reconciliation: st.Reconciliation.Status, Pages: len(cp.Doc.Pages), Removed: Removed}
+	if st.OpeningBalance != nil {
+		s := st.OpeningBalance.StringFixed(2)
+		side.OpeningBalance = &s
+	}
+	if st.ClosingBalance != nil {
+		s := st.ClosingBalance.StringFixed(2)
+		side.ClosingBalance = &s
+	}
+	if st.Reconciliation.Status == ledger.ReconcileMismatch {
+		side.Failure = st.Reconciliation.Message
+	}
+	return side, nil
+}
+
+// sameReading compares the copy's reading with the original's, the
+// figures times the factor.
+func sameReading(o, c *ledger.Result, want expected) error {
+	if len(c.Transactions) != len(want.rows) {
+		return refuse("the copy reads %d rows where the original reads %d", len(c.Transactions), len(want.rows))
+	}
+	eq := func(a, b *decimal.Decimal) bool {
+		return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+	}
+	for i, w := range want.rows {
+		g := c.Transactions[i]
+		where := fmt.Sprintf("row %d (page %d)", i+1, w.Page)
+		switch {
+		case !g.Date.Equal(w.Date):
+			return refuse("%s: the copy reads the date %s where the original reads %s", where, g.Date.Format("2006-01-02"), w.Date.Format("2006-01-02"))
+		case g.Type() != w.Type():
+			return refuse("%s: the copy reads a %s where the original reads a %s", where, g.Type(), w.Type())
+		case !eq(g.AmountIn, w.AmountIn) || !eq(g.AmountOut, w.AmountOut):
+			return refuse("%s: the copy's amount does not read as the original's times the factor", where)
+		case !g.Balance.Equal(w.Balance):
+			return refuse("%s: the copy's balance %s is not the one worked from its opening (%s)", where, g.Balance, w.Balance)
+		case g.Page != w.Page:
+			return refuse("%s: the copy reads the row on page %d", where, g.Page)
+		}
+		for k := range 4 {
+			if d := g.Box[k] - w.Box[k]; d > boxSlack || d < -boxSlack {
+				return refuse("%s: the copy's row stands %.1f points from the original's", where, d)
+			}
+		}
+	}
+	os, cs := o.Statement, c.Statement
+	if os.Reconciliation.Status != cs.Reconciliation.Status {
+		return refuse("the copy reconciles as %q where the original reconciles as %q", cs.Reconciliation.Status, os.Reconciliation.Status)
+	}
+	if !slices.Equal(os.Reconciliation.Rows, cs.Reconciliation.Rows) {
+		return refuse("the copy's arithmetic breaks at rows %v where the original's breaks at %v", cs.Reconciliation.Rows, os.Reconciliation.Rows)
+	}
+	for _, f := range []struct {
+		name string
+		o, c *decimal.Decimal
+	}{{"opening balance", os.OpeningBalance, cs.OpeningBalance}, {"closing balance", os.ClosingBalance, cs.ClosingBalance}} {
+		if (f.o == nil) != (f.c == nil) {
+			return refuse("the copy reads the %s differently", f.name)
+		}
+		if f.o != nil {
+			if nv, ok := want.named[f.o.Abs().String()]; ok && !nv.Equal(f.c.Abs()) {
+				return refuse("the copy's %s is %s where %s was expected", f.name, f.c, nv)
+			}
+		}
+	}
+	return nil
+}
+
+// personalStrings are the original's words the copy replaced, with the
+// holder's name and the account numbers the reading found.
+func personalStrings(orig Reading, want expected) []string {
+	st := orig.Result.Statement
+	out := slices.Clone(want.personal)
+	out = append(out, st.Holder, st.AccountNumber)
+	for _, a := range st.Accounts {
+		out = append(out, a.Number)
+	}
+	var keep []string
+	for _, s := range out {
+		s = strings.TrimFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		n := 0
+		for _, r := range s {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				n++
+			}
+		}
+		if n >= 3 && !strings.ContainsAny(s, "*•xX") || n >= 3 && strings.IndexFunc(s, unicode.IsLetter) >= 0 {
+			keep = append(keep, s)
+		}
+	}
+	slices.Sort(keep)
+	return slices.Compact(keep)
+}
+
+// minBytes is the shortest replaced word looked for as a piece of the
+// copy's bytes: shorter ones turn up by chance in compressed data and
+// are looked for as words of its text.
+const minBytes = 5
+
+// noLeak looks for each personal string in the copy's text (as words,
+// and with its spaces removed), in its raw bytes and in every stream and
+// object decoded.
+func noLeak(out []byte, cp Reading, personal []string) error {
+	words := map[string]bool{}
+	var text strings.Builder
+	for _, pg := range cp.Doc.Pages {
+		for _, w := range pg.Words {
+			words[strings.ToLower(w.Text)] = true
+			text.WriteString(strings.ToLower(w.Text))
+		}
+		text.WriteByte('\n')
+	}
+	joined := text.String()
+	hay := [][]byte{out}
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	ctx, err := api.ReadContext(bytes.NewReader(out), conf)
+	if err != nil {
+		return refuse("the copy's objects cannot be read again: %v", err)
+	}
+	for _, e := range ctx.Table {
+		if e == nil || e.Free || e.Object == nil {
+			continue
+		}
+		if sd, ok := e.Object.(types.StreamDict); ok {
+			if err := sd.Decode(); err == nil {
+				hay = append(hay, sd.Content)
+			} else {
+				hay = append(hay, sd.Raw)
+			}
+			hay = append(hay, []byte(sd.Dict.PDFString()))
+			continue
+		}
+		hay = append(hay, []byte(e.Object.PDFString()))
+	}
+	var leaked []string
+	for _, s := range personal {
+		low := strings.ToLower(s)
+		flat := strings.ReplaceAll(low, " ", "")
+		found := words[low] || len(flat) >= minBytes && strings.Contains(joined, flat)
+		if len(s) >= minBytes && !found {
+			u16 := utf16BE(s)
+			for _, h := range hay {
+				if bytes.Contains(h, []byte(s)) || bytes.Contains(h, u16) {
+					found = true
+					break
+				}
+			}
+		}
+		if found {
+			leaked = append(leaked, fmt.Sprintf("%q", s))
+		}
+	}
+	if len(leaked) > 0 {
+		if len(leaked) > 5 {
+			leaked = append(leaked[:5], fmt.Sprintf("%d more", len(leaked)-5))
+		}
+		return refuse("the copy would still hold %s", joinNames(leaked))
+	}
+	return nil
+}
+
+func utf16BE(s string) []byte {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u>>8), byte(u))
+	}
+	return b
+}

@@ -1,0 +1,514 @@
+package redact
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/shopspring/decimal"
+
+	"passbook/extract/cells"
+	"passbook/extract/layout"
+	"passbook/extract/ledger"
+	"passbook/extract/lexicon"
+	"passbook/extract/source"
+)
+
+// A plan decides, from the engine's reading of the original, what each
+// glyph becomes: kept (dates, headings, the lexicon's words, the bank's
+// name), replaced letter for letter (every other word), or redrawn as a
+// figure times the copy's factor.
+
+// edit is what one glyph becomes.
+type edit struct {
+	with   []byte  // the codes drawn instead; nil: the glyph's own
+	drop   bool    // the glyph is drawn by another's edit
+	before float64 // a TJ adjustment before it, thousandths of text space
+	after  float64 // a TJ adjustment after it
+}
+
+// editKey names a glyph in its stream, however often the stream is drawn.
+type editKey struct {
+	s            *stream
+	op, item, at int
+}
+
+func keyOf(g *glyph) editKey { return editKey{g.s, g.op, g.item, g.c.at} }
+
+// planner holds what a plan is made from.
+type planner struct {
+	pages   []source.Page
+	res     *ledger.Result
+	factor  decimal.Decimal
+	rnd     *rand.Rand
+	glyphs  []*glyph
+	edits   map[editKey]edit
+	keep    map[string]bool // folded words kept as printed
+	alpha   map[*font]map[string][]alt
+	byRune  map[*font]map[rune]uint32
+	want    []ledger.Transaction // the rows the copy must read
+	figures map[*glyph]bool      // glyphs drawn as a figure
+	// personal are the original's words the copy replaces: none may
+	// remain in it.
+	personal []string
+	groupSep rune
+	named    map[string]decimal.Decimal // the copy's figures outside the rows
+}
+
+// alt is a code a font can draw in place of another of its class.
+type alt struct {
+	v uint32
+	r rune
+	w float64
+}
+
+// class is what a replacement keeps of a character: a digit stays a
+// digit, a letter a letter of its script and case.
+func class(r rune) string {
+	switch {
+	case unicode.IsDigit(r):
+		return "digit"
+	case unicode.IsLetter(r):
+		cs := "other"
+		if unicode.IsUpper(r) {
+			cs = "upper"
+		} else if unicode.IsLower(r) {
+			cs = "lower"
+		}
+		if r < 0x80 {
+			// An unaccented letter stays unaccented: the words' language
+			// is guessed from their letters too.
+			return "ascii/" + cs
+		}
+		for name, t := range unicode.Scripts {
+			if unicode.Is(t, r) {
+				return name + "/" + cs
+			}
+		}
+		return "letter/" + cs
+	}
+	return ""
+}
+
+// keptWords are the words a statement's structure is read from: every
+// word of the lexicon's phrases in every language, month names and
+// currency codes.
+func keptWords(bank string) map[string]bool {
+	keep := map[string]bool{}
+	add := func(phrases []string) {
+		for _, p := range phrases {
+			for _, w := range strings.Fields(lexicon.FoldLabel(p)) {
+				keep[w] = true
+			}
+		}
+	}
+	v := lexicon.Vocab()
+	for _, rp := range v.Headings {
+		add(rp.Phrases)
+	}
+	for _, ps := range [][]string{v.SectionIn, v.SectionOut, v.SectionTitles, v.BalanceTitles, v.Opening, v.Closing, v.Totals, v.Stats,
+		v.TotalIn, v.TotalOut, v.Account, v.Period, v.Currency, v.Posting, v.Card, v.IndicatorOut, v.IndicatorIn} {
+		add(ps)
+	}
+	for m := range cells.MonthNames() {
+		keep[strings.TrimSpace(lexicon.FoldLabel(m))] = true
+	}
+	add([]string{bank})
+	return keep
+}
+
+// keepWord reports a word printed as it is: one the reading may rely on,
+// or a small whole number (a page number, a year).
+func (p *planner) keepWord(s string) bool {
+	f := strings.Fields(lexicon.FoldLabel(s))
+	if len(f) == 0 {
+		return true // punctuation only
+	}
+	for _, w := range f {
+		if layout.AllDigits(w) {
+			if len(w) <= 2 || len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) {
+				continue
+			}
+			return false
+		}
+		if !p.keep[w] || cells.CurrencyCode(strings.ToUpper(w)) {
+			if !cells.CurrencyCode(strings.ToUpper(w)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// wordRef is a word of the engine's reading on its page.
+type wordRef struct {
+	page int
+	w    source.Word
+}
+
+// plan decides every glyph's edit.
+func (p *planner) plan() error {
+	p.edits = map[editKey]edit{}
+	p.figures = map[*glyph]bool{}
+	p.buildAlphabets()
+	var texts []string
+	for _, pg := range p.pages {
+		for _, w := range pg.Words {
+			texts = append(texts, w.Text)
+		}
+	}
+	decimalComma := cells.GuessDecimalComma(texts)
+	// Each word's glyphs, found by where they are drawn.
+	byWord := p.matchWords()
+	values := p.figureValues()
+	for pi, pg := range p.pages {
+		for _, l := range layout.GroupLines(pg, pi) {
+			layout.Tokenize(l, decimalComma)
+			for _, t := range l.Toks {
+				var ws []source.Word
+				for _, w := range l.Words {
+					if c := (w.X0 + w.X1) / 2; c >= t.X0-0.01 && c <= t.X1+0.01 {
+						ws = append(ws, w)
+					}
+				}
+				gl := p.glyphsOf(byWord, pi, ws)
+				switch {
+				case t.Kind == layout.TokDate:
+					p.markKept(gl)
+				case t.Kind == layout.TokAmount || t.Bare && values.inRow(pi, t):
+					nv := values.of(pi, l, t)
+					if err := p.figure(pi, t, gl, nv); err != nil {
+						return err
+					}
+				default:
+					for _, w := range ws {
+						g := p.glyphsOf(byWord, pi, []source.Word{w})
+						if p.keepWord(w.Text) {
+							p.markKept(g)
+						} else if strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+							p.personal = append(p.personal, w.Text)
+						}
+					}
+				}
+			}
+		}
+	}
+	// Every glyph neither kept nor redrawn as a figure is replaced.
+	for _, g := range p.glyphs {
+		if p.figures[g] || g.kept {
+			continue
+		}
+		p.scramble(g)
+	}
+	p.want, p.named = values.rows, values.named
+	return nil
+}
+
+func (p *planner) markKept(gl []*glyph) {
+	for _, g := range gl {
+		g.kept = true
+	}
+}
+
+// buildAlphabets lists, for each font, the codes of each class it draws.
+func (p *planner) buildAlphabets() {
+	p.alpha = map[*font]map[string][]alt{}
+	p.byRune = map[*font]map[rune]uint32{}
+	seen := map[*font]map[uint32]bool{}
+	add := func(f *font, v uint32, r rune) {
+		if seen[f] == nil {
+			seen[f] = map[uint32]bool{}
+			p.alpha[f] = map[string][]alt{}
+			p.byRune[f] = map[rune]uint32{}
+		}
+		if seen[f][v] || r == 0 {
+			return
+		}
+		seen[f][v] = true
+		if _, ok := p.byRune[f][r]; !ok {
+			p.byRune[f][r] = v
+		}
+		if c := class(r); c != "" {
+			p.alpha[f][c] = append(p.alpha[f][c], alt{v: v, r: r, w: f.width(v)})
+		}
+	}
+	for _, g := range p.glyphs {
+		add(g.f, g.c.v, g.r)
+	}
+	// A font that is not embedded draws every code its encoding names.
+	for f := range seen {
+		if f.embedded || !f.simple {
+			continue
+		}
+		for v, r := range f.uni {
+			add(f, v, r)
+		}
+	}
+	for _, m := range p.alpha {
+		for _, as := range m {
+			slices.SortFunc(as, func(a, b alt) int { return int(a.v) - int(b.v) })
+		}
+	}
+}
+
+// matchWords finds the engine's word each glyph was read into, and
+// lists each word's glyphs in the order they are drawn.
+func (p *planner) matchWords() map[wordRef][]*glyph {
+	type cell struct{ page, y int }
+	grid := map[cell][]wordRef{}
+	for pi, pg := range p.pages {
+		for _, w := range pg.Words {
+			for y := int(w.Y0) / 8; y <= int(w.Y1)/8; y++ {
+				grid[cell{pi, y}] = append(grid[cell{pi, y}], wordRef{pi, w})
+			}
+		}
+	}
+	out := map[wordRef][]*glyph{}
+	for _, g := range p.glyphs {
+		best, bestD := -1, 0.0
+		cands := grid[cell{g.page, int(g.y) / 8}]
+		for i, wr := range cands {
+			w := wr.w
+			if g.y < w.Y0-1 || g.y > w.Y1+1 || g.x < w.X0-1 || g.x > w.X1+1 {
+				continue
+			}
+			d := abs((w.Y0+w.Y1)/2 - g.y)
+			if g.r != 0 && !strings.ContainsRune(w.Text, g.r) {
+				d += 100
+			}
+			if best < 0 || d < bestD {
+				best, bestD = i, d
+			}
+		}
+		if best >= 0 {
+			out[cands[best]] = append(out[cands[best]], g)
+		}
+	}
+	return out
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// glyphsOf are the glyphs drawn as the words ws of page pi, in the
+// order they are drawn.
+func (p *planner) glyphsOf(byWord map[wordRef][]*glyph, pi int, ws []source.Word) []*glyph {
+	var out []*glyph
+	for _, w := range ws {
+		out = append(out, byWord[wordRef{pi, w}]...)
+	}
+	slices.SortFunc(out, func(a, b *glyph) int { return a.idx - b.idx })
+	return out
+}
+
+// scramble replaces a letter or digit by another of its class that the
+// glyph's font draws, of the nearest width, and puts the pen back where
+// the original left it.
+func (p *planner) scramble(g *glyph) {
+	k := keyOf(g)
+	if _, done := p.edits[k]; done {
+		return
+	}
+	c := class(g.r)
+	if c == "" {
+		return
+	}
+	var best []alt
+	bestD := -1.0
+	for _, a := range p.alpha[g.f][c] {
+		if a.r == g.r {
+			continue
+		}
+		d := abs(a.w - g.w)
+		switch {
+		case bestD < 0 || d < bestD-0.01:
+			best, bestD = []alt{a}, d
+		case d <= bestD+0.01:
+			best = append(best, a)
+		}
+	}
+	if len(best) == 0 {
+		return // the check finds what could not be replaced
+	}
+	a := best[p.rnd.IntN(len(best))]
+	p.edits[k] = edit{with: g.f.encode(g.c, a.v), after: a.w - g.w}
+}
+
+// figure redraws an amount token as its new value, in the token's own
+// style, its right edge where it was.
+func (p *planner) figure(pi int, t layout.Token, gl []*glyph, nv decimal.Decimal) error {
+	var span []*glyph
+	first, last := -1, -1
+	for i, g := range gl {
+		if unicode.IsDigit(g.r) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	span = gl[first : last+1]
+	pieces := false
+	for _, g := range span {
+		if g.s != span[0].s || g.op != span[0].op || g.item != span[0].item {
+			pieces = true
+		}
+	}
+	var old []rune
+	for _, g := range span {
+		old = append(old, g.r)
+	}
+	dec := 0
+	if e := t.Amount.Exponent(); e < 0 {
+		dec = int(-e)
+	}
+	f := span[0].f
+	sep := p.groupSep
+	if _, ok := p.byRune[f][sep]; !ok {
+		sep = 0
+	}
+	text := formatLike(string(old), nv.Abs(), dec, sep)
+	var with []byte
+	var newW, oldW float64
+	for _, r := range text {
+		v, ok := p.byRune[f][r]
+		if !ok {
+			return &fontError{fmt.Sprintf("page %d: the font %s has no %q to draw the figure %q times the factor", pi+1, f.name, r, t.Text)}
+		}
+		with = append(with, f.encode(span[0].c, v)...)
+		newW += f.width(v)
+	}
+	for _, g := range span {
+		oldW += g.w
+	}
+	if pieces {
+		return p.figureInPieces(span, gl, []rune(text))
+	}
+	// Char spacing moves the pen after every glyph: a figure of another
+	// length moves by it too.
+	g0 := span[0]
+	dn := len([]rune(text)) - len(span)
+	if g0.size != 0 {
+		newW += float64(dn) * g0.tc * 1000 / g0.size
+	}
+	// The whole token moves by the difference, its sign and currency
+	// with it, when they are drawn in the same string.
+	shiftAt := span[0]
+	if h := gl[0]; h.s == g0.s && h.op == g0.op && h.item == g0.item {
+		shiftAt = h
+	}
+	for i, g := range span {
+		k := keyOf(g)
+		if e, done := p.edits[k]; done && (i > 0 || string(e.with) != string(with)) {
+			return fmt.Errorf("page %d: the figure %q is drawn more than once with other values", pi+1, t.Text)
+		}
+		if i == 0 {
+			p.edits[k] = edit{with: with}
+		} else {
+			p.edits[k] = edit{drop: true}
+		}
+	}
+	e := p.edits[keyOf(shiftAt)]
+	e.before = newW - oldW
+	p.edits[keyOf(shiftAt)] = e
+	for _, g := range gl {
+		p.figures[g] = true
+	}
+	return nil
+}
+
+// figureInPieces redraws a figure whose glyphs are drawn by several
+// operations (a glyph at a time, or a group at a time): each of the
+// figure's last glyphs becomes the new figure's character in its place,
+// counted from the right; glyphs the new figure has no use for are
+// dropped; characters it has more are drawn before the first glyph,
+// to its left.
+func (p *planner) figureInPieces(span, gl []*glyph, text []rune) error {
+	f := span[0].f
+	n, m := len(span), len(text)
+	k := min(n, m)
+	for i := range k {
+		g := span[n-k+i]
+		v := p.byRune[f][text[m-k+i]]
+		w := f.width(v)
+		p.edits[keyOf(g)] = edit{with: f.encode(g.c, v), after: w - g.w}
+	}
+	for j := 0; j < n-k; j++ {
+		g := span[j]
+		tc := 0.0
+		if g.size != 0 {
+			tc = g.tc * 1000 / g.size
+		}
+		// The dropped glyph's advance is made up, so that what follows
+		// in its string stays where it was.
+		p.edits[keyOf(g)] = edit{drop: true, after: -(g.w + tc)}
+	}
+	if m > n {
+		g := span[0]
+		e := p.edits[keyOf(g)]
+		var extra []byte
+		extraW := 0.0
+		for _, r := range text[:m-k] {
+			v := p.byRune[f][r]
+			extra = append(extra, f.encode(g.c, v)...)
+			extraW += f.width(v)
+			if g.size != 0 {
+				extraW += g.tc * 1000 / g.size
+			}
+		}
+		e.with = append(extra, e.with...)
+		e.before = extraW
+		p.edits[keyOf(g)] = e
+	}
+	for _, g := range gl {
+		p.figures[g] = true
+	}
+	return nil
+}
+
+// formatLike prints v with dec decimals in the style of old: its decimal
+// mark and its grouping (sep when old had none to copy and v needs it).
+func formatLike(old string, v decimal.Decimal, dec int, sep rune) string {
+	rs := []rune(old)
+	mark := rune(0)
+	if dec > 0 && len(rs) > dec {
+		mark = rs[len(rs)-dec-1]
+	}
+	intPart := rs
+	if mark != 0 {
+		intPart = rs[:len(rs)-dec-1]
+	}
+	group := rune(0)
+	for _, r := range intPart {
+		if !unicode.IsDigit(r) {
+			group = r
+			break
+		}
+	}
+	digits := v.StringFixed(int32(dec))
+	ip, fp, _ := strings.Cut(digits, ".")
+	if group == 0 && len(ip) > 3 && len(intPart) <= 3 {
+		group = sep
+	}
+	var b strings.Builder
+	for i, r := range ip {
+		if group != 0 && i > 0 && (len(ip)-i)%3 == 0 {
+			b.WriteRune(group)
+		}
+		b.WriteRune(r)
+	}
+	if mark != 0 {
+		b.WriteRune(mark)
+		b.WriteString(fp)
+	}
+	return b.String()
+}

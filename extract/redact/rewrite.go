@@ -1,0 +1,173 @@
+package redact
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// rewrite is a stream's operations with the plan's edits made, and
+// without the marked content that may carry a text's words a second time
+// (ActualText, Alt, E); an optional content's marks stay.
+func rewrite(s *stream, edits map[editKey]edit, fonts map[opKey]*font) []byte {
+	var out bytes.Buffer
+	var marks []bool // for each open marked content, whether it was kept
+	for i, o := range s.ops {
+		switch o.name {
+		case "BMC", "MP", "DP":
+			if o.name == "BMC" {
+				marks = append(marks, false)
+			}
+			continue
+		case "BDC":
+			keep := len(o.args) > 0 && o.args[0].kind == kName && string(o.args[0].val) == "OC"
+			marks = append(marks, keep)
+			if !keep {
+				continue
+			}
+		case "EMC":
+			if n := len(marks); n > 0 {
+				keep := marks[n-1]
+				marks = marks[:n-1]
+				if !keep {
+					continue
+				}
+			}
+		case "Tj", "'", "\"", "TJ":
+			if f := fonts[opKey{s, i}]; f != nil && len(o.args) > 0 {
+				if arr, changed := editShow(s, i, o, f, edits); changed {
+					writeShow(&out, o, arr)
+					continue
+				}
+			}
+		}
+		out.Write(s.data[o.start:o.end])
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+}
+
+// opKey names an operation of a stream.
+type opKey struct {
+	s  *stream
+	op int
+}
+
+// editShow builds the TJ array a text-showing operation becomes.
+func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]obj, bool) {
+	last := o.args[len(o.args)-1]
+	items := []obj{last}
+	index := func(k int) int { return -1 }
+	if last.kind == kArray {
+		items = last.arr
+		index = func(k int) int { return k }
+	} else if last.kind != kString {
+		return nil, false
+	}
+	changed := false
+	var arr []obj
+	var cur []byte
+	flush := func() {
+		if len(cur) > 0 {
+			arr = append(arr, obj{kind: kString, val: cur})
+			cur = nil
+		}
+	}
+	adjust := func(n float64) {
+		if n == 0 {
+			return
+		}
+		flush()
+		if k := len(arr) - 1; k >= 0 && arr[k].kind == kNum {
+			arr[k].num += n
+			return
+		}
+		arr = append(arr, obj{kind: kNum, num: n})
+	}
+	for k, it := range items {
+		switch it.kind {
+		case kNum:
+			adjust(it.num)
+		case kString:
+			for _, c := range f.split(it.val) {
+				e, ok := edits[editKey{s, i, index(k), c.at}]
+				if !ok {
+					cur = append(cur, it.val[c.at:c.at+c.len]...)
+					continue
+				}
+				changed = true
+				adjust(e.before)
+				switch {
+				case e.drop:
+				case e.with == nil:
+					cur = append(cur, it.val[c.at:c.at+c.len]...)
+				default:
+					cur = append(cur, e.with...)
+				}
+				adjust(e.after)
+			}
+			flush()
+		}
+	}
+	flush()
+	return arr, changed
+}
+
+// writeShow writes a text-showing operation as TJ, with the line move and
+// spacing that ' and " make first.
+func writeShow(w *bytes.Buffer, o op, arr []obj) {
+	switch o.name {
+	case "'":
+		w.WriteString("T*\n")
+	case "\"":
+		if len(o.args) == 3 {
+			writeObj(w, o.args[0])
+			w.WriteString(" Tw ")
+			writeObj(w, o.args[1])
+			w.WriteString(" Tc\nT*\n")
+		}
+	}
+	writeObj(w, obj{kind: kArray, arr: arr})
+	w.WriteString(" TJ\n")
+}
+
+// setContent stores a page's new contents as one stream.
+func (r *redactor) setContent(page types.Dict, b []byte) error {
+	sd, err := r.ctx.NewStreamDictForBuf(b)
+	if err != nil {
+		return err
+	}
+	if err := sd.Encode(); err != nil {
+		return err
+	}
+	ref, err := r.ctx.IndRefForNewObject(*sd)
+	if err != nil {
+		return err
+	}
+	page.Update("Contents", *ref)
+	return nil
+}
+
+// setForm stores a form XObject's new contents in its own object.
+func (r *redactor) setForm(s *stream, b []byte) error {
+	sd := s.form
+	sd.Content = b
+	sd.Raw = nil
+	sd.FilterPipeline = []types.PDFFilter{{Name: "FlateDecode"}}
+	sd.Update("Filter", types.Name("FlateDecode"))
+	sd.Delete("DecodeParms")
+	if err := sd.Encode(); err != nil {
+		return fmt.Errorf("form %s: %w", s.key, err)
+	}
+	var nr int
+	if _, err := fmt.Sscanf(s.key, "(%d", &nr); err != nil {
+		return fmt.Errorf("form %s: no object number", s.key)
+	}
+	e, ok := r.ctx.Table[nr]
+	if !ok {
+		return fmt.Errorf("form %s: not in the table", s.key)
+	}
+	e.Object = *sd
+	return nil
+}
