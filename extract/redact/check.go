@@ -13,6 +13,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/shopspring/decimal"
 
+	"passbook/extract/layout"
 	"passbook/extract/ledger"
 )
 
@@ -137,17 +138,31 @@ const minBytes = 5
 // and with its spaces removed), in its raw bytes and in every stream and
 // object decoded.
 func noLeak(out []byte, cp Reading, personal []string) error {
+	// The copy's words, one a line; and each line's text without its
+	// spaces, where a number printed in groups is looked for whole.
 	words := map[string]bool{}
-	var text strings.Builder
+	var text, flatText strings.Builder
 	for _, pg := range cp.Doc.Pages {
 		for _, w := range pg.Words {
-			words[strings.ToLower(w.Text)] = true
-			text.WriteString(strings.ToLower(w.Text))
+			low := strings.ToLower(w.Text)
+			words[low] = true
+			text.WriteString(low)
+			text.WriteByte('\n')
 		}
-		text.WriteByte('\n')
+		for _, l := range layout.GroupLines(pg, 0) {
+			for _, w := range l.Words {
+				flatText.WriteString(strings.ToLower(w.Text))
+			}
+			flatText.WriteByte('\n')
+		}
 	}
-	joined := text.String()
+	joined, flatJoined := text.String(), flatText.String()
+	// Where a personal string is looked for as bytes: the file itself,
+	// every stream decoded and every string of every object. A number
+	// is looked for only among strings: the file's own structure is
+	// full of digits (offsets, lengths, fonts' programs).
 	hay := [][]byte{out}
+	var strs [][]byte
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	ctx, err := api.ReadContext(bytes.NewReader(out), conf)
@@ -161,29 +176,51 @@ func noLeak(out []byte, cp Reading, personal []string) error {
 		if sd, ok := e.Object.(types.StreamDict); ok {
 			if err := sd.Decode(); err == nil {
 				hay = append(hay, sd.Content)
+				if ops, err := parseOps(sd.Content); err == nil {
+					for _, o := range ops {
+						strs = appendStrings(strs, o.args)
+					}
+				}
 			} else {
 				hay = append(hay, sd.Raw)
 			}
-			hay = append(hay, []byte(sd.Dict.PDFString()))
+			strs = objStrings(strs, sd.Dict)
 			continue
 		}
-		hay = append(hay, []byte(e.Object.PDFString()))
+		strs = objStrings(strs, e.Object)
 	}
+	hay = append(hay, strs...)
 	var leaked []string
 	for _, s := range personal {
 		low := strings.ToLower(s)
-		flat := strings.ReplaceAll(low, " ", "")
-		found := words[low] || len(flat) >= minBytes && strings.Contains(joined, flat)
+		found := words[low]
+		if strings.Contains(low, " ") {
+			flat := strings.ReplaceAll(low, " ", "")
+			found = found || len(flat) >= minBytes && strings.Contains(flatJoined, flat)
+		} else {
+			found = found || len(low) >= minBytes && containsWord([]byte(joined), []byte(low))
+		}
 		if len(s) >= minBytes && !found {
 			u16 := utf16BE(s)
-			for _, h := range hay {
-				if bytes.Contains(h, []byte(s)) || bytes.Contains(h, u16) {
+			in := hay
+			if strings.Trim(s, "0123456789 ") == "" {
+				in = strs
+			}
+			for hi, h := range in {
+				if containsWord(h, []byte(s)) || bytes.Contains(h, u16) {
+					if debugLeak != nil {
+						i := bytes.Index(h, []byte(s))
+						debugLeak(fmt.Sprintf("hay %d of %d at %d: %q", hi, len(hay), i, h[max(0, i-80):min(len(h), i+40)]), false)
+					}
 					found = true
 					break
 				}
 			}
 		}
 		if found {
+			if debugLeak != nil {
+				debugLeak(s, words[low])
+			}
 			leaked = append(leaked, fmt.Sprintf("%q", s))
 		}
 	}
@@ -195,6 +232,64 @@ func noLeak(out []byte, cp Reading, personal []string) error {
 	}
 	return nil
 }
+
+// containsWord reports s in h as a word of its own: not a piece of a
+// longer word or number ("Stand" in "Kontostand" is no leak of it).
+func containsWord(h, s []byte) bool {
+	alnum := func(c byte) bool {
+		return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	}
+	for off := 0; ; {
+		i := bytes.Index(h[off:], s)
+		if i < 0 {
+			return false
+		}
+		i += off
+		if (i == 0 || !alnum(h[i-1]) || !alnum(s[0])) && (i+len(s) == len(h) || !alnum(h[i+len(s)]) || !alnum(s[len(s)-1])) {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+// appendStrings adds the string operands among args, in arrays too.
+func appendStrings(out [][]byte, args []obj) [][]byte {
+	for _, a := range args {
+		switch a.kind {
+		case kString:
+			out = append(out, a.val)
+		case kArray, kDict:
+			out = appendStrings(out, a.arr)
+		}
+	}
+	return out
+}
+
+// objStrings adds the strings an object holds, at any depth.
+func objStrings(out [][]byte, o types.Object) [][]byte {
+	switch v := o.(type) {
+	case types.StringLiteral:
+		if b, err := types.Unescape(v.Value()); err == nil {
+			return append(out, b)
+		}
+		return append(out, []byte(v.Value()))
+	case types.HexLiteral:
+		if b, err := v.Bytes(); err == nil {
+			return append(out, b)
+		}
+	case types.Dict:
+		for _, x := range v {
+			out = objStrings(out, x)
+		}
+	case types.Array:
+		for _, x := range v {
+			out = objStrings(out, x)
+		}
+	}
+	return out
+}
+
+var debugLeak func(s string, word bool)
 
 func utf16BE(s string) []byte {
 	var b []byte

@@ -302,9 +302,21 @@ func writeObj(w *bytes.Buffer, o obj) {
 			}
 		}
 	case kString:
-		w.WriteByte('<')
-		fmt.Fprintf(w, "%X", o.val)
-		w.WriteByte('>')
+		// Literal, not hex: a hex string's digits would read, to the leak
+		// check, as figures the copy does not print.
+		w.WriteByte('(')
+		for _, c := range o.val {
+			switch {
+			case c == '(' || c == ')' || c == '\\':
+				w.WriteByte('\\')
+				w.WriteByte(c)
+			case c < ' ' || c >= 0x7f:
+				fmt.Fprintf(w, "\\%03o", c)
+			default:
+				w.WriteByte(c)
+			}
+		}
+		w.WriteByte(')')
 	case kArray:
 		w.WriteByte('[')
 		for i, it := range o.arr {

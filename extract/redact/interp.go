@@ -57,8 +57,8 @@ type glyph struct {
 
 // textState is the text and graphics state a glyph's place depends on.
 type textState struct {
-	ctm                       matrix
-	f                         *font
+	ctm                        matrix
+	f                          *font
 	size, tc, tw, th, tl, rise float64
 }
 

@@ -25,6 +25,7 @@ import (
 type edit struct {
 	with   []byte  // the codes drawn instead; nil: the glyph's own
 	drop   bool    // the glyph is drawn by another's edit
+	r      rune    // what a replaced letter or digit reads as
 	before float64 // a TJ adjustment before it, thousandths of text space
 	after  float64 // a TJ adjustment after it
 }
@@ -163,6 +164,7 @@ func (p *planner) plan() error {
 	// Each word's glyphs, found by where they are drawn.
 	byWord := p.matchWords()
 	values := p.figureValues()
+	var replaced [][]*glyph // each personal word's glyphs
 	for pi, pg := range p.pages {
 		for _, l := range layout.GroupLines(pg, pi) {
 			layout.Tokenize(l, decimalComma)
@@ -177,7 +179,7 @@ func (p *planner) plan() error {
 				switch {
 				case t.Kind == layout.TokDate:
 					p.markKept(gl)
-				case t.Kind == layout.TokAmount || t.Bare && values.inRow(pi, t):
+				case t.Kind == layout.TokAmount || t.Bare && values.isFigure(pi, t):
 					nv := values.of(pi, l, t)
 					if err := p.figure(pi, t, gl, nv); err != nil {
 						return err
@@ -189,13 +191,17 @@ func (p *planner) plan() error {
 							p.markKept(g)
 						} else if strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
 							p.personal = append(p.personal, w.Text)
+							replaced = append(replaced, g)
 						}
 					}
 				}
 			}
 		}
 	}
-	// Every glyph neither kept nor redrawn as a figure is replaced.
+	// Each personal word is replaced the same way wherever it is printed:
+	// an account number in every page's header stays one account.
+	p.replaceWords(replaced)
+	// Every other glyph neither kept nor redrawn as a figure is replaced.
 	for _, g := range p.glyphs {
 		if p.figures[g] || g.kept {
 			continue
@@ -337,7 +343,82 @@ func (p *planner) scramble(g *glyph) {
 		return // the check finds what could not be replaced
 	}
 	a := best[p.rnd.IntN(len(best))]
-	p.edits[k] = edit{with: g.f.encode(g.c, a.v), after: a.w - g.w}
+	p.edits[k] = edit{with: g.f.encode(g.c, a.v), after: a.w - g.w, r: a.r}
+}
+
+// replacedAs is what a replaced word reads as in the copy.
+func (p *planner) replacedAs(gl []*glyph) string {
+	var b strings.Builder
+	for _, g := range gl {
+		if e, ok := p.edits[keyOf(g)]; ok && e.r != 0 {
+			b.WriteRune(e.r)
+		} else if g.r != 0 {
+			b.WriteRune(g.r)
+		}
+	}
+	return b.String()
+}
+
+// redrawTries bounds the draws of a word's replacement that happened to
+// print one of the original's personal words.
+const redrawTries = 20
+
+// replaceWords replaces each personal word, the same word by the same
+// replacement wherever the fonts allow, and never by one of the
+// original's personal words (a reference replaced by another reference
+// the statement prints).
+func (p *planner) replaceWords(words [][]*glyph) {
+	personal := map[string]bool{}
+	for _, w := range p.personal {
+		personal[strings.ToLower(w)] = true
+	}
+	memo := map[string]string{}
+	for _, gl := range words {
+		var orig []rune
+		for _, g := range gl {
+			orig = append(orig, g.r)
+		}
+		key := string(orig)
+		if m, ok := memo[key]; ok && p.drawAs(gl, []rune(m)) {
+			continue
+		}
+		for try := 0; try < redrawTries; try++ {
+			for _, g := range gl {
+				delete(p.edits, keyOf(g))
+				p.scramble(g)
+			}
+			if !personal[strings.ToLower(p.replacedAs(gl))] {
+				break
+			}
+		}
+		memo[key] = p.replacedAs(gl)
+	}
+}
+
+// drawAs draws a word's glyphs as the characters rs, when every glyph's
+// font has its replacement.
+func (p *planner) drawAs(gl []*glyph, rs []rune) bool {
+	if len(rs) != len(gl) {
+		return false
+	}
+	es := make([]edit, len(gl))
+	for i, g := range gl {
+		if rs[i] == g.r {
+			continue
+		}
+		v, ok := p.byRune[g.f][rs[i]]
+		if !ok {
+			return false
+		}
+		w := g.f.width(v)
+		es[i] = edit{with: g.f.encode(g.c, v), after: w - g.w, r: rs[i]}
+	}
+	for i, g := range gl {
+		if es[i].r != 0 {
+			p.edits[keyOf(g)] = es[i]
+		}
+	}
+	return true
 }
 
 // figure redraws an amount token as its new value, in the token's own

@@ -307,7 +307,7 @@ func (r *redactor) pageMatrix(d types.Dict, inh *model.InheritedPageAttrs) matri
 	if v := d.IntEntry("Rotate"); v != nil {
 		rot = *v
 	}
-	switch ((rot%360)+360)%360 {
+	switch ((rot % 360) + 360) % 360 {
 	case 90:
 		m = m.mul(matrix{0, 1, -1, 0, h, 0})
 	case 180:

@@ -38,8 +38,8 @@ func (p *planner) figureValues() *values {
 	}
 	st := p.res.Statement
 	type chain struct {
-		opening, closing   *decimal.Decimal
-		totalIn, totalOut  *decimal.Decimal
+		opening, closing  *decimal.Decimal
+		totalIn, totalOut *decimal.Decimal
 	}
 	chains := map[string]chain{}
 	if len(st.Accounts) == 0 {
@@ -178,8 +178,14 @@ func (v *values) rowAt(pi int, t layout.Token) int {
 	return -1
 }
 
-// inRow reports a whole number standing in a row as its amount or balance.
-func (v *values) inRow(pi int, t layout.Token) bool {
+// isFigure reports a whole number ("172", printed with no decimals or
+// grouping) that stands for money: as a row's amount or balance, or as
+// a figure the reading took outside the rows (an opening, a closing, a
+// total).
+func (v *values) isFigure(pi int, t layout.Token) bool {
+	if _, ok := v.named[t.Amount.Abs().String()]; ok {
+		return true
+	}
 	i := v.rowAt(pi, t)
 	if i < 0 {
 		return false
