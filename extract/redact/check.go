@@ -206,21 +206,14 @@ func noLeak(out []byte, cp Reading, personal []string) error {
 			if strings.Trim(s, "0123456789 ") == "" {
 				in = strs
 			}
-			for hi, h := range in {
+			for _, h := range in {
 				if containsWord(h, []byte(s)) || bytes.Contains(h, u16) {
-					if debugLeak != nil {
-						i := bytes.Index(h, []byte(s))
-						debugLeak(fmt.Sprintf("hay %d of %d at %d: %q", hi, len(hay), i, h[max(0, i-80):min(len(h), i+40)]), false)
-					}
 					found = true
 					break
 				}
 			}
 		}
 		if found {
-			if debugLeak != nil {
-				debugLeak(s, words[low])
-			}
 			leaked = append(leaked, fmt.Sprintf("%q", s))
 		}
 	}
@@ -288,8 +281,6 @@ func objStrings(out [][]byte, o types.Object) [][]byte {
 	}
 	return out
 }
-
-var debugLeak func(s string, word bool)
 
 func utf16BE(s string) []byte {
 	var b []byte

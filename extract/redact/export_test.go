@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/shopspring/decimal"
@@ -16,8 +15,4 @@ func BuildUnchecked(data []byte, read Reader, seed uint64) ([]byte, error) {
 	}
 	out, _, err := build(data, orig, decimal.RequireFromString("1.5"), rand.New(rand.NewPCG(seed, seed)), "")
 	return out, err
-}
-
-func init() {
-	debugLeak = func(s string, word bool) { fmt.Println("LEAK", s, word) }
 }

@@ -201,7 +201,7 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, p
 		pageStreams = append(pageStreams, s)
 	}
 	p := &planner{pages: orig.Doc.Pages, res: orig.Result, factor: factor, rnd: rnd, glyphs: r.in.glyphs,
-		keep: keptWords(orig.Result.Statement.Bank), groupSep: groupSep(orig)}
+		keep: keptWords(bankName(orig)), groupSep: groupSep(orig)}
 	if err := p.plan(); err != nil {
 		return nil, expected{}, err
 	}
@@ -232,6 +232,18 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, p
 		return nil, expected{}, refuse("the copy cannot be written: %v", err)
 	}
 	return out.Bytes(), expected{rows: p.want, named: p.named, personal: p.personal}, nil
+}
+
+// bankName is the bank's name the reading found, to keep as printed;
+// "" when it found it in the file's Author or Title, which name the
+// client as often as the bank.
+func bankName(orig Reading) string {
+	bank := orig.Result.Statement.Bank
+	m := orig.Doc.Meta
+	if bank == "" || strings.Contains(m.Author, bank) || strings.Contains(m.Title, bank) {
+		return ""
+	}
+	return bank
 }
 
 // fontEdited reports a font some glyph of which the plan changes.
