@@ -32,6 +32,7 @@ type stream struct {
 	data []byte
 	ops  []op
 	page int // the page whose contents it is; -1 for a form
+	res  types.Dict
 	form *types.StreamDict
 	uses int // how many times it was drawn
 }
@@ -51,14 +52,16 @@ type glyph struct {
 	em     float64 // its size on the page
 	size   float64 // the font size and char spacing it was shown with
 	tc     float64
-	idx    int  // its place among the document's glyphs
-	kept   bool // printed as it is
+	fres   string // the font's name in the resources (Tf's operand)
+	idx    int    // its place among the document's glyphs
+	kept   bool   // printed as it is
 }
 
 // textState is the text and graphics state a glyph's place depends on.
 type textState struct {
 	ctm                        matrix
 	f                          *font
+	fres                       string
 	size, tc, tw, th, tl, rise float64
 }
 
@@ -79,6 +82,9 @@ func (in *interp) run(s *stream, res types.Dict, ctm, pageM matrix, page int) er
 		return fmt.Errorf("forms nested too deep")
 	}
 	s.uses++
+	if s.res == nil {
+		s.res = res
+	}
 	in.depth++
 	defer func() { in.depth-- }()
 	st := textState{ctm: ctm, th: 1}
@@ -111,7 +117,7 @@ func (in *interp) run(s *stream, res types.Dict, ctm, pageM matrix, page int) er
 				if err != nil {
 					return err
 				}
-				st.f, st.size = f, num(1)
+				st.f, st.size, st.fres = f, num(1), string(a[0].val)
 			}
 		case "Tc":
 			st.tc = num(0)
@@ -151,7 +157,7 @@ func (in *interp) run(s *stream, res types.Dict, ctm, pageM matrix, page int) er
 				for _, c := range st.f.split(b) {
 					w := st.f.width(c.v)
 					trm := matrix{st.size * st.th, 0, 0, st.size, 0, st.rise}.mul(tm).mul(st.ctm).mul(pageM)
-					g := &glyph{s: s, op: i, item: item, c: c, f: st.f, w: w, page: page, size: st.size, tc: st.tc, idx: len(in.glyphs)}
+					g := &glyph{s: s, op: i, item: item, c: c, f: st.f, w: w, page: page, size: st.size, tc: st.tc, fres: st.fres, idx: len(in.glyphs)}
 					g.r = st.f.uni[c.v]
 					g.x, g.y = trm.apply(w/2000, 0.3)
 					ax, _ := trm.apply(0, 0)

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -28,6 +29,17 @@ type edit struct {
 	r      rune    // what a replaced letter or digit reads as
 	before float64 // a TJ adjustment before it, thousandths of text space
 	after  float64 // a TJ adjustment after it
+	// sub, when set, draws with another font of the stream's resources:
+	// the glyph's own font (a subset) lacks a digit the figure needs.
+	sub  *subFont
+	fres string  // with sub: the glyph's own font, to go back to
+	size float64 // and its size
+}
+
+// subFont is a font a figure borrows, by its resource name.
+type subFont struct {
+	name string
+	f    *font
 }
 
 // editKey names a glyph in its stream, however often the stream is drawn.
@@ -56,6 +68,7 @@ type planner struct {
 	personal []string
 	groupSep rune
 	named    map[string]decimal.Decimal // the copy's figures outside the rows
+	fc       *fontCache                 // the document's fonts, for a figure's borrowed one
 }
 
 // alt is a code a font can draw in place of another of its class.
@@ -153,6 +166,7 @@ type wordRef struct {
 func (p *planner) plan() error {
 	p.edits = map[editKey]edit{}
 	p.figures = map[*glyph]bool{}
+
 	p.buildAlphabets()
 	var texts []string
 	for _, pg := range p.pages {
@@ -458,18 +472,26 @@ func (p *planner) figure(pi int, t layout.Token, gl []*glyph, nv decimal.Decimal
 		sep = 0
 	}
 	text := formatLike(string(old), nv.Abs(), dec, sep)
+	var sub *subFont
+	if !p.draws(f, text) {
+		if sub = p.substitute(span[0], text); sub == nil {
+			r := []rune(text)[slices.IndexFunc([]rune(text), func(r rune) bool { _, ok := p.byRune[f][r]; return !ok })]
+			return &fontError{fmt.Sprintf("page %d: the font %s has no %q to draw the figure %q times the factor, and no other font of the page has all it needs", pi+1, f.name, r, t.Text)}
+		}
+		f = sub.f
+	}
 	var with []byte
 	var newW, oldW float64
 	for _, r := range text {
-		v, ok := p.byRune[f][r]
-		if !ok {
-			return &fontError{fmt.Sprintf("page %d: the font %s has no %q to draw the figure %q times the factor", pi+1, f.name, r, t.Text)}
-		}
-		with = append(with, f.encode(span[0].c, v)...)
+		v := p.byRune[f][r]
+		with = append(with, f.encode(code{len: p.codeLen(f)}, v)...)
 		newW += f.width(v)
 	}
 	for _, g := range span {
 		oldW += g.w
+	}
+	if sub != nil {
+		return p.figureBorrowed(span, gl, with, newW, sub)
 	}
 	if pieces {
 		return p.figureInPieces(span, gl, []rune(text))
@@ -505,6 +527,95 @@ func (p *planner) figure(pi int, t layout.Token, gl []*glyph, nv decimal.Decimal
 		p.figures[g] = true
 	}
 	return nil
+}
+
+// draws reports a text every character of which font f draws.
+func (p *planner) draws(f *font, text string) bool {
+	for _, r := range text {
+		if _, ok := p.byRune[f][r]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// codeLen is how many bytes a code of f takes.
+func (p *planner) codeLen(f *font) int {
+	if f.simple {
+		return 1
+	}
+	return 2
+}
+
+// substitute finds, among the fonts of the resources g's stream draws
+// with, one that draws all of text, of g's family if one does.
+func (p *planner) substitute(g *glyph, text string) *subFont {
+	if p.fc == nil {
+		return nil
+	}
+	fonts, _ := p.fc.ctx.DereferenceDict(g.s.res["Font"])
+	family := func(n string) string {
+		if i := strings.IndexByte(n, '+'); i >= 0 {
+			n = n[i+1:]
+		}
+		n, _, _ = strings.Cut(n, "-")
+		n, _, _ = strings.Cut(n, ",")
+		return n
+	}
+	var best *subFont
+	names := slices.Sorted(maps.Keys(fonts))
+	for _, name := range names {
+		f, err := p.fc.load(g.s.res, name)
+		if err != nil || f == g.f || f.err != nil || !f.simple && len(f.ranges) > 0 {
+			continue
+		}
+		p.alphabetOf(f)
+		if !p.draws(f, text) {
+			continue
+		}
+		if best == nil || family(f.name) == family(g.f.name) && family(best.f.name) != family(g.f.name) {
+			best = &subFont{name: name, f: f}
+		}
+	}
+	return best
+}
+
+// alphabetOf adds to the alphabets a font no glyph was seen drawn with.
+func (p *planner) alphabetOf(f *font) {
+	if _, ok := p.byRune[f]; ok || f.embedded || !f.simple {
+		return
+	}
+	p.byRune[f] = map[rune]uint32{}
+	for v, r := range f.uni {
+		if old, ok := p.byRune[f][r]; !ok || v < old {
+			p.byRune[f][r] = v
+		}
+	}
+}
+
+// figureBorrowed draws a figure with another font: its glyphs are
+// dropped, their advances kept, and the new figure is drawn in the
+// borrowed font ending where the last of them ended.
+func (p *planner) figureBorrowed(span, gl []*glyph, with []byte, newW float64, sub *subFont) error {
+	last := span[len(span)-1]
+	for _, g := range span[:len(span)-1] {
+		p.edits[keyOf(g)] = edit{drop: true, after: -(g.w + p.tcUnits(g))}
+	}
+	tcNew := float64(len(with)/p.codeLen(sub.f)) * p.tcUnits(last)
+	p.edits[keyOf(last)] = edit{with: with, sub: sub, fres: last.fres, size: last.size, before: newW + tcNew - last.w - p.tcUnits(last)}
+	for _, g := range gl {
+		p.figures[g] = true
+	}
+	return nil
+}
+
+// tcUnits is the char spacing g was drawn with, in thousandths of text
+// space.
+func (p *planner) tcUnits(g *glyph) float64 {
+	if g.size == 0 {
+		return 0
+	}
+	return g.tc * 1000 / g.size
 }
 
 // figureInPieces redraws a figure whose glyphs are drawn by several

@@ -201,7 +201,7 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, p
 		pageStreams = append(pageStreams, s)
 	}
 	p := &planner{pages: orig.Doc.Pages, res: orig.Result, factor: factor, rnd: rnd, glyphs: r.in.glyphs,
-		keep: keptWords(bankName(orig)), groupSep: groupSep(orig)}
+		keep: keptWords(bankName(orig)), groupSep: groupSep(orig), fc: r.in.fc}
 	if err := p.plan(); err != nil {
 		return nil, expected{}, err
 	}

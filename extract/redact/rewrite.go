@@ -36,8 +36,8 @@ func rewrite(s *stream, edits map[editKey]edit, fonts map[opKey]*font) []byte {
 			}
 		case "Tj", "'", "\"", "TJ":
 			if f := fonts[opKey{s, i}]; f != nil && len(o.args) > 0 {
-				if arr, changed := editShow(s, i, o, f, edits); changed {
-					writeShow(&out, o, arr)
+				if pieces, changed := editShow(s, i, o, f, edits); changed {
+					writeShow(&out, o, pieces)
 					continue
 				}
 			}
@@ -54,8 +54,16 @@ type opKey struct {
 	op int
 }
 
-// editShow builds the TJ array a text-showing operation becomes.
-func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]obj, bool) {
+// piece is part of what a text-showing operation becomes: a TJ array,
+// or a change of font (a figure drawn with a borrowed one, and back).
+type piece struct {
+	arr  []obj
+	font string // with size: a Tf
+	size float64
+}
+
+// editShow builds the TJ arrays a text-showing operation becomes.
+func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]piece, bool) {
 	last := o.args[len(o.args)-1]
 	items := []obj{last}
 	index := func(k int) int { return -1 }
@@ -66,6 +74,7 @@ func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]obj, b
 		return nil, false
 	}
 	changed := false
+	var pieces []piece
 	var arr []obj
 	var cur []byte
 	flush := func() {
@@ -100,6 +109,12 @@ func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]obj, b
 				adjust(e.before)
 				switch {
 				case e.drop:
+				case e.sub != nil:
+					flush()
+					g := e.sub
+					pieces = append(pieces, piece{arr: arr}, piece{font: g.name, size: e.size},
+						piece{arr: []obj{{kind: kString, val: e.with}}}, piece{font: e.fres, size: e.size})
+					arr = nil
 				case e.with == nil:
 					cur = append(cur, it.val[c.at:c.at+c.len]...)
 				default:
@@ -111,12 +126,13 @@ func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]obj, b
 		}
 	}
 	flush()
-	return arr, changed
+	pieces = append(pieces, piece{arr: arr})
+	return pieces, changed
 }
 
 // writeShow writes a text-showing operation as TJ, with the line move and
 // spacing that ' and " make first.
-func writeShow(w *bytes.Buffer, o op, arr []obj) {
+func writeShow(w *bytes.Buffer, o op, pieces []piece) {
 	switch o.name {
 	case "'":
 		w.WriteString("T*\n")
@@ -128,8 +144,20 @@ func writeShow(w *bytes.Buffer, o op, arr []obj) {
 			w.WriteString(" Tc\nT*\n")
 		}
 	}
-	writeObj(w, obj{kind: kArray, arr: arr})
-	w.WriteString(" TJ\n")
+	for _, p := range pieces {
+		if p.font != "" {
+			writeObj(w, obj{kind: kName, val: []byte(p.font)})
+			w.WriteByte(' ')
+			writeObj(w, obj{kind: kNum, num: p.size})
+			w.WriteString(" Tf\n")
+			continue
+		}
+		if len(p.arr) == 0 {
+			continue
+		}
+		writeObj(w, obj{kind: kArray, arr: p.arr})
+		w.WriteString(" TJ\n")
+	}
 }
 
 // setContent stores a page's new contents as one stream.
