@@ -169,8 +169,22 @@ func noLeak(out []byte, cp Reading, personal []string) error {
 	if err != nil {
 		return refuse("the copy's objects cannot be read again: %v", err)
 	}
+	// Fonts' programs are left out: they carry their makers' names and
+	// licences, whose words a description may share ("registered").
+	programs := map[int]bool{}
 	for _, e := range ctx.Table {
-		if e == nil || e.Free || e.Object == nil {
+		if d, ok := e.Object.(types.Dict); ok && e != nil && !e.Free {
+			if t := d.NameEntry("Type"); t != nil && *t == "FontDescriptor" {
+				for _, k := range []string{"FontFile", "FontFile2", "FontFile3"} {
+					if ir, ok := d[k].(types.IndirectRef); ok {
+						programs[ir.ObjectNumber.Value()] = true
+					}
+				}
+			}
+		}
+	}
+	for nr, e := range ctx.Table {
+		if e == nil || e.Free || e.Object == nil || programs[nr] {
 			continue
 		}
 		if sd, ok := e.Object.(types.StreamDict); ok {

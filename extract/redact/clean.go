@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
@@ -18,13 +17,13 @@ var Removed = []string{
 // of attachments and scripts, the structure tree's alternate texts) or
 // run on opening.
 var catalogDrops = []string{"Metadata", "AcroForm", "Names", "Dests", "OpenAction", "AA", "Outlines", "Threads",
-	"StructTreeRoot", "MarkInfo", "PieceInfo", "SpiderInfo", "Perms", "Legal", "URI", "Collection", "PageLabels", "Extensions"}
+	"StructTreeRoot", "MarkInfo", "PieceInfo", "SpiderInfo", "Perms", "Legal", "URI", "Collection", "PageLabels", "Extensions", "OCProperties"}
 
 // pageDrops are a page's entries a copy leaves out.
 var pageDrops = []string{"Annots", "Metadata", "Thumb", "PieceInfo", "AA", "B", "StructParents", "Trans", "ID", "PZ", "SeparationInfo", "VP", "AF"}
 
 // clean strips the document of everything but its pages' drawing.
-func (r *redactor) clean(pages []types.Dict) error {
+func (r *redactor) clean(pages []types.Dict, pageStreams []*stream) error {
 	ctx := r.ctx
 	for _, k := range catalogDrops {
 		ctx.RootDict.Delete(k)
@@ -32,6 +31,13 @@ func (r *redactor) clean(pages []types.Dict) error {
 	for _, d := range pages {
 		for _, k := range pageDrops {
 			d.Delete(k)
+		}
+	}
+	// Marked content is gone from every stream: so are the properties
+	// its operators named.
+	for _, s := range append(pageStreams, r.in.order...) {
+		if s.res != nil {
+			s.res.Delete("Properties")
 		}
 	}
 	for _, s := range r.in.order {
@@ -55,15 +61,8 @@ func (r *redactor) clean(pages []types.Dict) error {
 			}
 		}
 	}
-	x := ctx.XRefTable
-	x.Info = nil
-	x.ID = nil
-	x.Title, x.Subject, x.Author, x.Creator, x.Producer, x.Keywords = "", "", "", "", "", ""
-	x.CreationDate, x.ModDate = "", ""
-	x.Properties = map[string]string{}
-	x.KeywordList = types.StringSet{}
-	x.CatalogXMPMeta = nil
-	ctx.Configuration.Cmd = model.DECRYPT
-	x.Encrypt, x.E, x.EncKey = nil, nil, nil
+	// The Info dictionary, ids, the encryption dictionary and earlier
+	// revisions are not written at all (see write): only what the
+	// catalog reaches, in one revision.
 	return nil
 }

@@ -224,14 +224,14 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, p
 			return nil, expected{}, refuse("%v", err)
 		}
 	}
-	if err := r.clean(pageDicts); err != nil {
+	if err := r.clean(pageDicts, pageStreams); err != nil {
 		return nil, expected{}, err
 	}
-	var out bytes.Buffer
-	if err := api.WriteContext(ctx, &out); err != nil {
+	out, err := r.write()
+	if err != nil {
 		return nil, expected{}, refuse("the copy cannot be written: %v", err)
 	}
-	return out.Bytes(), expected{rows: p.want, named: p.named, personal: p.personal}, nil
+	return out, expected{rows: p.want, named: p.named, personal: p.personal}, nil
 }
 
 // bankName is the bank's name the reading found, to keep as printed;

@@ -8,32 +8,16 @@ import (
 )
 
 // rewrite is a stream's operations with the plan's edits made, and
-// without the marked content that may carry a text's words a second time
-// (ActualText, Alt, E); an optional content's marks stay.
+// without marked content, which may carry a text's words a second time
+// (ActualText, Alt, E) and whose optional-content properties pdfcpu
+// does not write whole (an OCG's Intent went missing, and MuPDF then
+// hid the page).
 func rewrite(s *stream, edits map[editKey]edit, fonts map[opKey]*font) []byte {
 	var out bytes.Buffer
-	var marks []bool // for each open marked content, whether it was kept
 	for i, o := range s.ops {
 		switch o.name {
-		case "BMC", "MP", "DP":
-			if o.name == "BMC" {
-				marks = append(marks, false)
-			}
+		case "BMC", "BDC", "EMC", "MP", "DP":
 			continue
-		case "BDC":
-			keep := len(o.args) > 0 && o.args[0].kind == kName && string(o.args[0].val) == "OC"
-			marks = append(marks, keep)
-			if !keep {
-				continue
-			}
-		case "EMC":
-			if n := len(marks); n > 0 {
-				keep := marks[n-1]
-				marks = marks[:n-1]
-				if !keep {
-					continue
-				}
-			}
 		case "Tj", "'", "\"", "TJ":
 			if f := fonts[opKey{s, i}]; f != nil && len(o.args) > 0 {
 				if pieces, changed := editShow(s, i, o, f, edits); changed {
