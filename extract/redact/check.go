@@ -252,7 +252,9 @@ func containsWord(h, s []byte) bool {
 			return false
 		}
 		i += off
-		if (i == 0 || !alnum(h[i-1]) || !alnum(s[0])) && (i+len(s) == len(h) || !alnum(h[i+len(s)]) || !alnum(s[len(s)-1])) {
+		// After a slash it is a PDF name ("/Count", "/dollar"): the
+		// file's own vocabulary.
+		if (i == 0 || !alnum(h[i-1]) && h[i-1] != '/' || !alnum(s[0])) && (i+len(s) == len(h) || !alnum(h[i+len(s)]) || !alnum(s[len(s)-1])) {
 			return true
 		}
 		off = i + 1

@@ -451,7 +451,10 @@ func (p *planner) figure(pi int, t layout.Token, gl []*glyph, nv decimal.Decimal
 	if first < 0 {
 		return nil
 	}
-	span = gl[first : last+1]
+	// The figure's glyphs run from its first digit to its last in the
+	// order they are drawn, a space that groups its thousands with them
+	// (no word holds a space).
+	span = p.glyphs[gl[first].idx : gl[last].idx+1]
 	pieces := false
 	for _, g := range span {
 		if g.s != span[0].s || g.op != span[0].op || g.item != span[0].item {
