@@ -526,10 +526,34 @@ func (p *planner) figure(pi int, t layout.Token, gl []*glyph, nv decimal.Decimal
 	e := p.edits[keyOf(shiftAt)]
 	e.before = newW - oldW
 	p.edits[keyOf(shiftAt)] = e
+	p.moveSign(gl, g0, newW-oldW)
 	for _, g := range gl {
 		p.figures[g] = true
 	}
 	return nil
+}
+
+// moveSign moves a figure's sign or currency, drawn by an operation of
+// its own before the digits, by as much as the digits grew (d, in
+// thousandths of g0's text space), so that it stays beside them.
+func (p *planner) moveSign(gl []*glyph, g0 *glyph, d float64) {
+	if d == 0 {
+		return
+	}
+	for _, g := range gl {
+		if g.idx >= g0.idx {
+			break
+		}
+		if g.s == g0.s && g.op == g0.op && g.item == g0.item || g.size == 0 {
+			continue
+		}
+		k := keyOf(g)
+		if _, done := p.edits[k]; done {
+			continue
+		}
+		m := d * g0.size / g.size
+		p.edits[k] = edit{before: m, after: -m}
+	}
 }
 
 // draws reports a text every character of which font f draws.
@@ -663,6 +687,7 @@ func (p *planner) figureInPieces(span, gl []*glyph, text []rune) error {
 		e.with = append(extra, e.with...)
 		e.before = extraW
 		p.edits[keyOf(g)] = e
+		p.moveSign(gl, g, extraW)
 	}
 	for _, g := range gl {
 		p.figures[g] = true
