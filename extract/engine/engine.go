@@ -17,6 +17,7 @@ import (
 	"passbook/extract/ledger"
 	"passbook/extract/ocr"
 	"passbook/extract/pdf"
+	"passbook/extract/redact"
 	"passbook/extract/source"
 
 	"golang.org/x/image/draw"
@@ -92,6 +93,21 @@ func (e *Engine) Read(data []byte, opts extract.Options) (extract.Document, *led
 	res := extract.AnalyzeDocument(doc, opts.Explain)
 	res.Statement.Warnings = append(res.Statement.Warnings, warnings...)
 	return doc, res, nil
+}
+
+// Redact makes a copy of a text statement that reads as it does with
+// nothing of its client (extract/redact), reading it and its copy here.
+func (e *Engine) Redact(data []byte, password string) ([]byte, redact.Sidecar, error) {
+	return redact.Copy(data, e.RedactReader(), redact.Options{Password: password})
+}
+
+// RedactReader is the engine's reading as extract/redact needs it: the
+// words with the result.
+func (e *Engine) RedactReader() redact.Reader {
+	return func(data []byte, password string) (redact.Reading, error) {
+		doc, res, err := e.Read(data, extract.Options{Password: password})
+		return redact.Reading{Doc: doc, Result: res}, err
+	}
 }
 
 // nearlyBlank reports a rendered page with almost no ink: a separator page,

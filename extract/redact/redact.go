@@ -47,6 +47,7 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/source"
 )
 
 // Reading is a document's words and the engine's reading of them.
@@ -88,10 +89,17 @@ type Sidecar struct {
 // yet.
 var ErrNotText = errors.New("only statements with a text layer can be copied for now: this one is a scan or a photo (its pages are recognised, not read)")
 
+// ErrRefused is what every RefusedError is (errors.Is), across a
+// worker's process boundary too.
+var ErrRefused = errors.New("no copy written")
+
 // RefusedError says why no copy was written.
 type RefusedError struct{ Reason string }
 
 func (e *RefusedError) Error() string { return "no copy written: " + e.Reason }
+
+// Unwrap makes a RefusedError an ErrRefused.
+func (e *RefusedError) Unwrap() error { return ErrRefused }
 
 func refuse(format string, a ...any) error { return &RefusedError{Reason: fmt.Sprintf(format, a...)} }
 
@@ -106,6 +114,9 @@ const factorTries = 8
 
 // Copy makes the copy of a text PDF and its sidecar.
 func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
+	if source.Sniff(data) != "pdf" {
+		return nil, Sidecar{}, ErrNotText
+	}
 	orig, err := read(data, opts.Password)
 	if err != nil {
 		return nil, Sidecar{}, err
