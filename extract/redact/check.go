@@ -35,7 +35,7 @@ func check(out []byte, orig Reading, want expected, read Reader) (Sidecar, error
 		return Sidecar{}, err
 	}
 	st := cp.Result.Statement
-	side := Sidecar{Rows: len(cp.Result.Transactions), Reconciliation: st.Reconciliation.Status, Pages: len(cp.Doc.Pages), Removed: Removed}
+	side := Sidecar{Rows: len(cp.Result.Transactions), Reconciliation: st.Reconciliation.Status, Pages: len(cp.Doc.Pages), Removed: Removed, ImagesPainted: want.painted}
 	if st.OpeningBalance != nil {
 		s := st.OpeningBalance.StringFixed(2)
 		side.OpeningBalance = &s

@@ -10,6 +10,7 @@ var Removed = []string{
 	"metadata (the Info dictionary's entries, XMP)", "document ids", "earlier revisions",
 	"annotations and form fields", "attachments", "JavaScript and open actions", "thumbnails",
 	"bookmarks", "the structure tree and marked-content text (ActualText, Alt)", "encryption",
+	"pictures other than a logo at the top of a page (painted over)",
 }
 
 // catalogDrops are the catalog's entries a copy leaves out: what may
@@ -21,6 +22,41 @@ var catalogDrops = []string{"Metadata", "AcroForm", "Names", "Dests", "OpenActio
 
 // pageDrops are a page's entries a copy leaves out.
 var pageDrops = []string{"Annots", "Metadata", "Thumb", "PieceInfo", "AA", "B", "StructParents", "Trans", "ID", "PZ", "SeparationInfo", "VP", "AF"}
+
+// isLogo reports an image drawn as a bank's logo is: in the top fifth
+// of its page, narrower than half of it.
+func isLogo(im drawnImage, pageW, pageH float64) bool {
+	return im.y1 <= pageH/5 && im.x1-im.x0 < pageW/2
+}
+
+// paintImages replaces every image drawn on a page, but a logo, by one
+// white pixel filling the same place: a signature, a cheque's scan or a
+// photo of the client goes, the page's layout stays. An image drawn as
+// a logo somewhere and elsewhere not is painted.
+func (r *redactor) paintImages(sizes [][2]float64) {
+	paint := map[int]bool{}
+	for _, im := range r.in.images {
+		if im.page < len(sizes) && !isLogo(im, sizes[im.page][0], sizes[im.page][1]) {
+			paint[im.nr] = true
+		}
+	}
+	for nr := range paint {
+		e, ok := r.ctx.Table[nr]
+		if !ok || e == nil {
+			continue
+		}
+		d := types.NewDict()
+		d.InsertName("Type", "XObject")
+		d.InsertName("Subtype", "Image")
+		d.InsertInt("Width", 1)
+		d.InsertInt("Height", 1)
+		d.InsertName("ColorSpace", "DeviceGray")
+		d.InsertInt("BitsPerComponent", 8)
+		sd := types.StreamDict{Dict: d, Raw: []byte{0xff}, Content: []byte{0xff}}
+		e.Object = sd
+	}
+	r.painted = len(paint)
+}
 
 // clean strips the document of everything but its pages' drawing.
 func (r *redactor) clean(pages []types.Dict, pageStreams []*stream) error {

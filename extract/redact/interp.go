@@ -3,6 +3,7 @@ package redact
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -72,6 +73,14 @@ type interp struct {
 	streams map[string]*stream
 	order   []*stream
 	depth   int
+	images  []drawnImage
+}
+
+// drawnImage is an image XObject drawn on a page, with where.
+type drawnImage struct {
+	nr             int
+	page           int
+	x0, y0, x1, y1 float64 // page points from the top-left
 }
 
 // run walks s drawn on page (0-based) under ctm with the resources res,
@@ -213,6 +222,18 @@ func (in *interp) form(res types.Dict, name string, ctm, pageM matrix, page int)
 	if s == nil {
 		sd, _, err := ctx.DereferenceStreamDict(ref)
 		if err != nil || sd == nil {
+			return nil
+		}
+		if st := sd.NameEntry("Subtype"); st != nil && *st == "Image" {
+			// An image fills the unit square of its CTM.
+			m := ctm.mul(pageM)
+			xs, ys := []float64{}, []float64{}
+			for _, c := range [][2]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
+				x, y := m.apply(c[0], c[1])
+				xs, ys = append(xs, x), append(ys, y)
+			}
+			in.images = append(in.images, drawnImage{nr: ref.ObjectNumber.Value(), page: page,
+				x0: slices.Min(xs), y0: slices.Min(ys), x1: slices.Max(xs), y1: slices.Max(ys)})
 			return nil
 		}
 		if st := sd.NameEntry("Subtype"); st == nil || *st != "Form" {

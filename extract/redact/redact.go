@@ -83,6 +83,9 @@ type Sidecar struct {
 	Failure string   `json:"failure,omitempty"`
 	Pages   int      `json:"pages"`
 	Removed []string `json:"removed"`
+	// ImagesPainted counts the pictures painted over (all but a logo at
+	// the top of a page).
+	ImagesPainted int `json:"images_painted"`
 }
 
 // ErrNotText is returned for scans and photos: their copies are not made
@@ -105,8 +108,9 @@ func refuse(format string, a ...any) error { return &RefusedError{Reason: fmt.Sp
 
 // redactor is one copy in the making.
 type redactor struct {
-	ctx *model.Context
-	in  *interp
+	ctx     *model.Context
+	in      *interp
+	painted int // images painted over
 }
 
 // factors are tried in turn until one draws with the fonts' digits.
@@ -167,6 +171,7 @@ type expected struct {
 	rows     []ledger.Transaction
 	named    map[string]decimal.Decimal
 	personal []string
+	painted  int
 }
 
 // build rewrites the document with one factor.
@@ -187,6 +192,7 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, p
 	r := &redactor{ctx: ctx, in: &interp{fc: &fontCache{ctx: ctx, fonts: map[string]*font{}}, streams: map[string]*stream{}}}
 	var pageDicts []types.Dict
 	var pageStreams []*stream
+	var sizes [][2]float64
 	for pn := 1; pn <= ctx.PageCount; pn++ {
 		d, _, inh, err := ctx.PageDict(pn, false)
 		if err != nil || d == nil {
@@ -205,7 +211,9 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, p
 		if res == nil {
 			res = types.Dict{}
 		}
-		if err := r.in.run(s, res, identity, r.pageMatrix(d, inh), pn-1); err != nil {
+		pm, w, h := r.pageMatrix(d, inh)
+		sizes = append(sizes, [2]float64{w, h})
+		if err := r.in.run(s, res, identity, pm, pn-1); err != nil {
 			return nil, expected{}, refuse("page %d: %v", pn, err)
 		}
 		pageDicts = append(pageDicts, d)
@@ -235,6 +243,7 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, p
 			return nil, expected{}, refuse("%v", err)
 		}
 	}
+	r.paintImages(sizes)
 	if err := r.clean(pageDicts, pageStreams); err != nil {
 		return nil, expected{}, err
 	}
@@ -242,7 +251,7 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, p
 	if err != nil {
 		return nil, expected{}, refuse("the copy cannot be written: %v", err)
 	}
-	return out, expected{rows: p.want, named: p.named, personal: p.personal}, nil
+	return out, expected{rows: p.want, named: p.named, personal: p.personal, painted: r.painted}, nil
 }
 
 // bankName is the bank's name the reading found, to keep as printed;
@@ -304,8 +313,9 @@ func isDigits(rs []rune) bool {
 }
 
 // pageMatrix maps a page's user space to points from its top-left
-// corner, as the engine's words are placed (its crop box, rotated).
-func (r *redactor) pageMatrix(d types.Dict, inh *model.InheritedPageAttrs) matrix {
+// corner, as the engine's words are placed (its crop box, rotated), and
+// gives the page's width and height as shown.
+func (r *redactor) pageMatrix(d types.Dict, inh *model.InheritedPageAttrs) (matrix, float64, float64) {
 	box := inh.MediaBox
 	if cb := r.rect(d, "CropBox"); cb != nil {
 		box = cb
@@ -332,13 +342,13 @@ func (r *redactor) pageMatrix(d types.Dict, inh *model.InheritedPageAttrs) matri
 	}
 	switch ((rot % 360) + 360) % 360 {
 	case 90:
-		m = m.mul(matrix{0, 1, -1, 0, h, 0})
+		return m.mul(matrix{0, 1, -1, 0, h, 0}), h, w
 	case 180:
-		m = m.mul(matrix{-1, 0, 0, -1, w, h})
+		return m.mul(matrix{-1, 0, 0, -1, w, h}), w, h
 	case 270:
-		m = m.mul(matrix{0, -1, 1, 0, 0, w})
+		return m.mul(matrix{0, -1, 1, 0, 0, w}), h, w
 	}
-	return m
+	return m, w, h
 }
 
 func (r *redactor) rect(d types.Dict, key string) *types.Rectangle {

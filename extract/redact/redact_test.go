@@ -5,6 +5,8 @@ import (
 	"compress/zlib"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"os"
 	"regexp"
@@ -43,6 +45,7 @@ type statementOpts struct {
 	embedded bool   // an embedded TrueType font (a subset) instead of Helvetica
 	holder   string // the holder's name
 	compress bool
+	images   bool // a logo at the top, a signature below the rows
 }
 
 // statement prints a one-page statement with a planted holder, address,
@@ -68,6 +71,18 @@ func statement(t *testing.T, o statementOpts) []byte {
 	pdf.SetXmpMetadata([]byte(`<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>` + o.holder + `</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>`))
 	pdf.AddPage()
 	pdf.SetFont(font, "", 9)
+	if o.images {
+		for i, name := range []string{"logo", "signature"} {
+			black := image.NewGray(image.Rect(0, 0, 8+i, 8)) // two images, not one drawn twice
+			var b bytes.Buffer
+			if err := png.Encode(&b, black); err != nil {
+				t.Fatal(err)
+			}
+			pdf.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(b.Bytes()))
+		}
+		pdf.ImageOptions("logo", 480, 20, 60, 30, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+		pdf.ImageOptions("signature", 40, 600, 120, 40, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+	}
 	text := func(x, y float64, s string) { pdf.Text(x, y, s) }
 	right := func(x, y float64, s string) { pdf.Text(x-pdf.GetStringWidth(s), y, s) }
 	text(40, 50, "Northgate Bank")
@@ -413,5 +428,42 @@ func TestCopyRefusesWhatWouldLeak(t *testing.T) {
 	}
 	if !strings.Contains(re.Reason, "Quartermaine") {
 		t.Errorf("the refusal %q does not name what would leak", re.Reason)
+	}
+}
+
+// TestCopyPaintsImages: a picture drawn below the letterhead (a
+// signature, a cheque) is painted over in the copy; the bank's logo at
+// the top stays. Both are black squares in the original.
+func TestCopyPaintsImages(t *testing.T) {
+	doc := statement(t, statementOpts{holder: "Josephine Quartermaine", images: true})
+	out, _, err := redact.Copy(doc, read, redact.Options{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ink := func(pdf []byte, x, y float64) uint8 {
+		t.Helper()
+		r, err := engine.New().RenderPage(pdf, "", 1, 595)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(r.PNG))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := float64(img.Bounds().Dx()) / r.Width
+		g, _, _, _ := img.At(int(x*s), int(y*s)).RGBA()
+		return uint8(g >> 8)
+	}
+	for _, c := range []struct {
+		what           string
+		x, y           float64
+		origDark, dark bool
+	}{{"the logo", 510, 35, true, true}, {"the signature", 100, 620, true, false}} {
+		if got := ink(doc, c.x, c.y) < 128; got != c.origDark {
+			t.Fatalf("%s in the original: dark %v, want %v", c.what, got, c.origDark)
+		}
+		if got := ink(out, c.x, c.y) < 128; got != c.dark {
+			t.Errorf("%s in the copy: dark %v, want %v", c.what, got, c.dark)
+		}
 	}
 }
