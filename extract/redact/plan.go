@@ -179,6 +179,7 @@ func (p *planner) plan() error {
 	byWord := p.matchWords()
 	values := p.figureValues()
 	var replaced [][]*glyph // each personal word's glyphs
+	inFigure := map[string]bool{}
 	for pi, pg := range p.pages {
 		for _, l := range layout.GroupLines(pg, pi) {
 			layout.Tokenize(l, decimalComma)
@@ -190,6 +191,14 @@ func (p *planner) plan() error {
 					}
 				}
 				gl := p.glyphsOf(byWord, pi, ws)
+				if t.Kind == layout.TokDate || t.Kind == layout.TokAmount {
+					// A date's or a figure's words are printed as they are
+					// (a figure's digits aside): a word that is one of them
+					// here is no client's word elsewhere ("BGC 4,016.63").
+					for _, w := range ws {
+						inFigure[w.Text] = true
+					}
+				}
 				switch {
 				case t.Kind == layout.TokDate:
 					p.markKept(gl)
@@ -215,6 +224,7 @@ func (p *planner) plan() error {
 	// Each personal word is replaced the same way wherever it is printed:
 	// an account number in every page's header stays one account.
 	p.replaceWords(replaced)
+	p.personal = slices.DeleteFunc(p.personal, func(w string) bool { return inFigure[w] })
 	// Every other glyph neither kept nor redrawn as a figure is replaced.
 	for _, g := range p.glyphs {
 		if p.figures[g] || g.kept {
