@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"passbook/extract"
 	"passbook/extract/engine"
 	"passbook/extract/pdf"
 	"passbook/extract/redact"
@@ -53,7 +52,7 @@ func cmdRedact(_ context.Context, e env) error {
 		return err
 	}
 	pdf.TuneMalloc()
-	out, side, err := redact.Copy(data, readForRedact(engine.New()), redact.Options{Password: *password, Version: buildVersion().Version})
+	out, side, err := redact.Copy(data, engine.New().RedactReader(), redact.Options{Password: *password, Version: buildVersion().Version})
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
@@ -71,13 +70,4 @@ func cmdRedact(_ context.Context, e env) error {
 	}
 	fmt.Fprintf(e.stderr, "wrote %s (%d rows, %s) and %s\n", *outPath, side.Rows, side.Reconciliation, jsonPath)
 	return nil
-}
-
-// readForRedact is the engine's reading as redact needs it: the words
-// with the result.
-func readForRedact(eng *engine.Engine) redact.Reader {
-	return func(data []byte, password string) (redact.Reading, error) {
-		doc, res, err := eng.Read(data, extract.Options{Password: password})
-		return redact.Reading{Doc: doc, Result: res}, err
-	}
 }

@@ -103,9 +103,13 @@ func (e *Engine) Redact(data []byte, password string) ([]byte, redact.Sidecar, e
 
 // RedactReader is the engine's reading as extract/redact needs it: the
 // words with the result.
+// A page with no text layer stops the reading at once (redact.ErrNotText)
+// instead of being recognised: a scan is refused either way, and its
+// recognition would cost seconds a page for nothing.
 func (e *Engine) RedactReader() redact.Reader {
+	text := &Engine{ocrPage: func(image.Image, float64, int) (source.Page, error) { return source.Page{}, redact.ErrNotText }}
 	return func(data []byte, password string) (redact.Reading, error) {
-		doc, res, err := e.Read(data, extract.Options{Password: password})
+		doc, res, err := text.Read(data, extract.Options{Password: password})
 		return redact.Reading{Doc: doc, Result: res}, err
 	}
 }

@@ -16,18 +16,15 @@ import (
 	"github.com/go-pdf/fpdf"
 	"github.com/shopspring/decimal"
 
-	"passbook/extract"
 	"passbook/extract/engine"
 	"passbook/extract/ledger"
 	"passbook/extract/redact"
 	"passbook/extract/synth"
 )
 
-// read is the engine's reading, as the command line makes it.
-func read(data []byte, password string) (redact.Reading, error) {
-	doc, res, err := engine.New().Read(data, extract.Options{Password: password})
-	return redact.Reading{Doc: doc, Result: res}, err
-}
+// read is the engine's reading, as the command line makes it: a page
+// with no text layer is not recognised.
+var read = engine.New().RedactReader()
 
 // planted are the client's words a test statement prints: none may
 // survive in a copy.
@@ -464,6 +461,30 @@ func TestCopyPaintsImages(t *testing.T) {
 		}
 		if got := ink(out, c.x, c.y) < 128; got != c.dark {
 			t.Errorf("%s in the copy: dark %v, want %v", c.what, got, c.dark)
+		}
+	}
+}
+
+// TestCopyRefusesScans: a PDF whose page is a picture of a statement is
+// refused as a scan, before any recognition, and so is a picture itself.
+func TestCopyRefusesScans(t *testing.T) {
+	doc := statement(t, statementOpts{holder: "Josephine Quartermaine"})
+	page, err := engine.New().RenderPage(doc, "", 1, 1200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan := fpdf.New("P", "pt", "A4", "")
+	scan.AddPage()
+	scan.RegisterImageOptionsReader("page", fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(page.PNG))
+	scan.ImageOptions("page", 0, 0, 595, 842, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+	var b bytes.Buffer
+	if err := scan.Output(&b); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"scanned PDF": b.Bytes(), "PNG": page.PNG} {
+		out, _, err := redact.Copy(data, read, redact.Options{Seed: 1})
+		if !errors.Is(err, redact.ErrNotText) || out != nil {
+			t.Errorf("%s: %d bytes, %v; want ErrNotText", name, len(out), err)
 		}
 	}
 }

@@ -23,12 +23,19 @@ type values struct {
 	// named maps an original figure outside the rows (opening, closing,
 	// totals) to the copy's.
 	named map[string]decimal.Decimal
+	// onPage lists each page's rows (by the original's index), so that a
+	// token looks for its row among its page's only.
+	onPage map[int][]int
 }
 
 func (p *planner) figureValues() *values {
 	v := &values{f: p.factor, named: map[string]decimal.Decimal{}}
 	ts := p.res.Transactions
 	v.orig = ts
+	v.onPage = map[int][]int{}
+	for i, t := range ts {
+		v.onPage[t.Page] = append(v.onPage[t.Page], i)
+	}
 	for _, t := range ts {
 		for _, a := range []*decimal.Decimal{t.AmountIn, t.AmountOut} {
 			if a != nil && -a.Exponent() > v.dec {
@@ -169,9 +176,9 @@ func (v *values) signed(x decimal.Decimal) decimal.Decimal {
 // rowAt is the row whose box holds the token on page pi, or -1.
 func (v *values) rowAt(pi int, t layout.Token) int {
 	cx, cy := t.Center(), (t.Y0+t.Y1)/2
-	for i, r := range v.orig {
-		b := r.Box
-		if r.Page == pi+1 && cx >= b[0]-1 && cx <= b[2]+1 && cy >= b[1]-1 && cy <= b[3]+1 {
+	for _, i := range v.onPage[pi+1] {
+		b := v.orig[i].Box
+		if cx >= b[0]-1 && cx <= b[2]+1 && cy >= b[1]-1 && cy <= b[3]+1 {
 			return i
 		}
 	}
