@@ -28,14 +28,14 @@ type redacter interface {
 // headers. An encrypted PDF's password is sent again in
 // X-Document-Password, as for pages.
 func (s *Server) handleRedact(w http.ResponseWriter, r *http.Request) {
-	rd, ok := s.conv.(redacter)
-	if !ok {
-		s.fail(w, r, &apiError{http.StatusNotImplemented, "not_implemented", "This server makes no shareable copies.", "Run passbook redact on the file instead."})
-		return
-	}
 	doc, err := s.ownDocument(r)
 	if err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	rd, ok := s.conv.(redacter)
+	if !ok {
+		s.fail(w, r, &apiError{http.StatusNotImplemented, "not_implemented", "This server makes no shareable copies.", "Run passbook redact on the file instead."})
 		return
 	}
 	switch doc.Status {

@@ -369,7 +369,7 @@ func run(eng Engine, req request, data []byte, progress func(done, total int)) m
 	case "redact":
 		r, ok := eng.(Redacter)
 		if !ok {
-			return message{Code: "unsupported", Error: "this worker makes no copies"}
+			return errorMessage(fmt.Errorf("this worker's engine makes no copies: %w", redact.ErrRefused))
 		}
 		out, side, err := r.Redact(data, req.Password)
 		if err != nil {
