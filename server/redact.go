@@ -38,13 +38,8 @@ func (s *Server) handleRedact(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &apiError{http.StatusNotImplemented, "not_implemented", "This server makes no shareable copies.", "Run passbook redact on the file instead."})
 		return
 	}
-	switch doc.Status {
-	case store.StatusProcessing:
-		w.Header().Set("Retry-After", "2")
-		s.fail(w, r, &apiError{http.StatusConflict, "not_ready", "The document is still being processed.", "Poll GET /api/v1/status every 2 seconds until status is completed."})
-		return
-	case store.StatusFailed:
-		s.fail(w, r, &apiError{http.StatusConflict, "document_failed", "The document could not be converted: " + doc.Error, "A copy reads as the original does: there is nothing to copy."})
+	if err := notServed(w, doc); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	data, err := s.store.Content(r.Context(), doc.ID)

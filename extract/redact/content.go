@@ -80,22 +80,8 @@ func (l *lexer) next() (o obj, keyword string, isOp, ok bool, err error) {
 		return obj{kind: kString, val: s}, "", false, true, err
 	case c == '<' && l.pos+1 < len(l.b) && l.b[l.pos+1] == '<':
 		l.pos += 2
-		var items []obj
-		for {
-			l.skipSpace()
-			if l.pos+1 < len(l.b) && l.b[l.pos] == '>' && l.b[l.pos+1] == '>' {
-				l.pos += 2
-				return obj{kind: kDict, arr: items}, "", false, true, nil
-			}
-			it, kw, isop, ok, err := l.next()
-			if err != nil || !ok {
-				return obj{}, "", false, false, fmt.Errorf("unterminated dictionary: %w", errOr(err))
-			}
-			if isop {
-				it = obj{kind: kOther, val: []byte(kw)}
-			}
-			items = append(items, it)
-		}
+		items, err := l.items(">>")
+		return obj{kind: kDict, arr: items}, "", false, err == nil, err
 	case c == '<':
 		l.pos++
 		var hex []byte
@@ -120,22 +106,8 @@ func (l *lexer) next() (o obj, keyword string, isOp, ok bool, err error) {
 		return obj{kind: kString, val: out}, "", false, true, nil
 	case c == '[':
 		l.pos++
-		var items []obj
-		for {
-			l.skipSpace()
-			if l.pos < len(l.b) && l.b[l.pos] == ']' {
-				l.pos++
-				return obj{kind: kArray, arr: items}, "", false, true, nil
-			}
-			it, kw, isop, ok, err := l.next()
-			if err != nil || !ok {
-				return obj{}, "", false, false, fmt.Errorf("unterminated array: %w", errOr(err))
-			}
-			if isop {
-				it = obj{kind: kOther, val: []byte(kw)}
-			}
-			items = append(items, it)
-		}
+		items, err := l.items("]")
+		return obj{kind: kArray, arr: items}, "", false, err == nil, err
 	case c == '/':
 		l.pos++
 		s := l.pos
@@ -159,6 +131,27 @@ func (l *lexer) next() (o obj, keyword string, isOp, ok bool, err error) {
 		return obj{kind: kOther, val: []byte(word)}, "", false, true, nil
 	}
 	return obj{}, word, true, true, nil
+}
+
+// items reads an array's or a dictionary's items up to its closing
+// delimiter; a keyword among them is kept as it is.
+func (l *lexer) items(end string) ([]obj, error) {
+	var items []obj
+	for {
+		l.skipSpace()
+		if bytes.HasPrefix(l.b[l.pos:], []byte(end)) {
+			l.pos += len(end)
+			return items, nil
+		}
+		it, kw, isop, ok, err := l.next()
+		if err != nil || !ok {
+			return nil, fmt.Errorf("unterminated %q: %w", end, errOr(err))
+		}
+		if isop {
+			it = obj{kind: kOther, val: []byte(kw)}
+		}
+		items = append(items, it)
+	}
 }
 
 func errOr(err error) error {
