@@ -3,6 +3,7 @@ package redact
 import (
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -147,13 +148,27 @@ func (p *planner) keepWord(s string) bool {
 			}
 			return false
 		}
-		if !p.keep[w] || cells.CurrencyCode(strings.ToUpper(w)) {
-			if !cells.CurrencyCode(strings.ToUpper(w)) {
-				return false
-			}
+		if !p.keep[w] && !cells.CurrencyCode(strings.ToUpper(w)) && !p.compound(w) {
+			return false
 		}
 	}
 	return true
+}
+
+// compoundPart is the shortest lexicon word a compound is kept for.
+const compoundPart = 5
+
+// compound reports a word that begins or ends with a lexicon word of
+// five letters or more: a German compound the reading knows by its part
+// ("Umsatztotal", "Saldovortrag"). A holder's name kept this way is
+// still looked for by the check, which then refuses the copy.
+func (p *planner) compound(w string) bool {
+	for i := compoundPart; i <= len(w)-compoundPart; i++ {
+		if p.keep[w[:i]] || p.keep[w[i:]] {
+			return true
+		}
+	}
+	return false
 }
 
 // wordRef is a word of the engine's reading on its page.
@@ -166,7 +181,6 @@ type wordRef struct {
 func (p *planner) plan() error {
 	p.edits = map[editKey]edit{}
 	p.figures = map[*glyph]bool{}
-
 	p.buildAlphabets()
 	var texts []string
 	for _, pg := range p.pages {
@@ -304,7 +318,7 @@ func (p *planner) matchWords() map[wordRef][]*glyph {
 			if g.y < w.Y0-1 || g.y > w.Y1+1 || g.x < w.X0-1 || g.x > w.X1+1 {
 				continue
 			}
-			d := abs((w.Y0+w.Y1)/2 - g.y)
+			d := math.Abs((w.Y0+w.Y1)/2 - g.y)
 			if g.r != 0 && !strings.ContainsRune(w.Text, g.r) {
 				d += 100
 			}
@@ -317,13 +331,6 @@ func (p *planner) matchWords() map[wordRef][]*glyph {
 		}
 	}
 	return out
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // glyphsOf are the glyphs drawn as the words ws of page pi, in the
@@ -355,7 +362,7 @@ func (p *planner) scramble(g *glyph) {
 		if a.r == g.r {
 			continue
 		}
-		d := abs(a.w - g.w)
+		d := math.Abs(a.w - g.w)
 		switch {
 		case bestD < 0 || d < bestD-0.01:
 			best, bestD = []alt{a}, d

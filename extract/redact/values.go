@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"fmt"
+
 	"github.com/shopspring/decimal"
 
 	"passbook/extract/layout"
@@ -113,6 +115,7 @@ func (p *planner) figureValues() *values {
 		}
 		v.rows[i] = nt
 	}
+	v.columnSums()
 	sums := func(keys ...string) (in, out [2]decimal.Decimal) {
 		for k, r := range runs {
 			if len(keys) == 0 || k == keys[0] {
@@ -148,6 +151,54 @@ func (p *planner) figureValues() *values {
 		}
 	}
 	return v
+}
+
+// columnSums names the sums of the rows' money in and money out that a
+// statement may print without the reading taking them as its totals (a
+// totals line it knows by its figures): over the document, each
+// account, each page, and up to the end of each page (carried
+// forward). The copy prints its own rows' sums there.
+func (v *values) columnSums() {
+	type sum struct{ o, c decimal.Decimal }
+	add := func(m map[string]*[2]sum, key string, t, n ledger.Transaction) {
+		if m[key] == nil {
+			m[key] = &[2]sum{}
+		}
+		k, a, na := 0, t.AmountIn, n.AmountIn
+		if a == nil {
+			k, a, na = 1, t.AmountOut, n.AmountOut
+		}
+		if a == nil || na == nil {
+			return
+		}
+		m[key][k].o, m[key][k].c = m[key][k].o.Add(a.Abs()), m[key][k].c.Add(na.Abs())
+	}
+	groups := map[string]*[2]sum{}
+	var run [2]sum
+	for i, t := range v.orig {
+		n := v.rows[i]
+		add(groups, "all", t, n)
+		add(groups, "account "+t.Account, t, n)
+		add(groups, fmt.Sprint("page ", t.Page), t, n)
+		k, a, na := 0, t.AmountIn, n.AmountIn
+		if a == nil {
+			k, a, na = 1, t.AmountOut, n.AmountOut
+		}
+		if a != nil && na != nil {
+			run[k].o, run[k].c = run[k].o.Add(a.Abs()), run[k].c.Add(na.Abs())
+		}
+		if i+1 == len(v.orig) || v.orig[i+1].Page != t.Page {
+			r := run
+			groups[fmt.Sprint("to page ", t.Page)] = &r
+		}
+	}
+	for _, g := range groups {
+		for _, s := range g {
+			if s.o.Sign() > 0 {
+				v.name(s.o, s.c)
+			}
+		}
+	}
 }
 
 // name records the copy's value of a figure printed outside the rows.
