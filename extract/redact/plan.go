@@ -60,6 +60,7 @@ type planner struct {
 	glyphs  []*glyph
 	edits   map[editKey]edit
 	keep    map[string]bool // folded words kept as printed
+	heads   map[string]bool // the lexicon's words a compound may end with
 	alpha   map[*font]map[string][]alt
 	byRune  map[*font]map[rune]uint32
 	want    []ledger.Transaction // the rows the copy must read
@@ -108,14 +109,18 @@ func class(r rune) string {
 }
 
 // keptWords are the words a statement's structure is read from: every
-// word of the lexicon's phrases in every language, month names and
-// currency codes.
-func keptWords(bank string) map[string]bool {
-	keep := map[string]bool{}
+// word of the lexicon's phrases in every language and month names
+// (keep), the bank's name's words; and, apart, the lexicon's words that
+// may end a compound (heads).
+func keptWords(bank string) (keep, heads map[string]bool) {
+	keep, heads = map[string]bool{}, map[string]bool{}
 	add := func(phrases []string) {
 		for _, p := range phrases {
 			for _, w := range strings.Fields(lexicon.FoldLabel(p)) {
 				keep[w] = true
+				if len(w) >= compoundPart {
+					heads[w] = true
+				}
 			}
 		}
 	}
@@ -130,8 +135,10 @@ func keptWords(bank string) map[string]bool {
 	for m := range cells.MonthNames() {
 		keep[strings.TrimSpace(lexicon.FoldLabel(m))] = true
 	}
-	add([]string{bank})
-	return keep
+	for _, w := range strings.Fields(lexicon.FoldLabel(bank)) {
+		keep[w] = true
+	}
+	return keep, heads
 }
 
 // keepWord reports a word printed as it is: one the reading may rely on,
@@ -158,13 +165,14 @@ func (p *planner) keepWord(s string) bool {
 // compoundPart is the shortest lexicon word a compound is kept for.
 const compoundPart = 5
 
-// compound reports a word that begins or ends with a lexicon word of
-// five letters or more: a German compound the reading knows by its part
-// ("Umsatztotal", "Saldovortrag"). A holder's name kept this way is
-// still looked for by the check, which then refuses the copy.
+// compound reports a word that ends with a word of the lexicon's phrases
+// of five letters or more: a German compound the reading knows by its
+// head ("Umsatztotal", "Schlusssaldo"). Month names do not count
+// ("Marchbanks" is a name). A holder's name kept this way is still
+// looked for by the check, which then refuses the copy.
 func (p *planner) compound(w string) bool {
-	for i := compoundPart; i <= len(w)-compoundPart; i++ {
-		if p.keep[w[:i]] || p.keep[w[i:]] {
+	for i := 1; i <= len(w)-compoundPart; i++ {
+		if p.heads[w[i:]] {
 			return true
 		}
 	}

@@ -220,7 +220,8 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, p
 		pageStreams = append(pageStreams, s)
 	}
 	p := &planner{pages: orig.Doc.Pages, res: orig.Result, factor: factor, rnd: rnd, glyphs: r.in.glyphs,
-		keep: keptWords(bankName(orig)), groupSep: groupSep(orig), fc: r.in.fc}
+		groupSep: groupSep(orig), fc: r.in.fc}
+	p.keep, p.heads = keptWords(bankName(orig))
 	if err := p.plan(); err != nil {
 		return nil, expected{}, err
 	}
