@@ -113,8 +113,12 @@ type redactor struct {
 	painted int // images painted over
 }
 
-// factors are tried in turn until one draws with the fonts' digits.
-const factorTries = 8
+// factorTries bounds the factors tried in turn until one draws with the
+// fonts' digits; checkTries, the copies made and checked.
+const (
+	factorTries = 8
+	checkTries  = 3
+)
 
 // Copy makes the copy of a text PDF and its sidecar.
 func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
@@ -138,6 +142,7 @@ func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 	}
 	rnd := mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	var lastErr error
+	checks := 0
 	for try := 0; try < factorTries; try++ {
 		// Between 1.1 and 1.9: never 1, and above 1 so that a cent
 		// stays a cent and no amount rounds to nothing.
@@ -153,10 +158,22 @@ func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 		}
 		side, err := check(out, orig, want, read)
 		if err != nil {
+			// Another factor and other letters may read as they should
+			// (a figure that grew a digit into its neighbour, a word
+			// that happened to read as a heading): a few more draws,
+			// each checked whole, before refusing.
+			if checks++; checks < checkTries {
+				lastErr = err
+				continue
+			}
 			return nil, Sidecar{}, err
 		}
 		side.ConverterVersion = opts.Version
 		return out, side, nil
+	}
+	var re *RefusedError
+	if errors.As(lastErr, &re) {
+		return nil, Sidecar{}, lastErr
 	}
 	return nil, Sidecar{}, refuse("%v", lastErr)
 }
