@@ -425,7 +425,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	pitch := linePitch(seg.Lines)
 	first := len(rows)
 	var texts []descLine
-	sumFrom := first               // the first row a totals line below sums
+	sumFrom := first // the first row a totals line below sums
 	// docFrom is the first row since the document's last totals line: a
 	// table continued from the page before sums its rows there too.
 	docFrom := 0
@@ -595,6 +595,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 				markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 				x.Printf("  totals line %s: the rows above it must add up to it", explain.LineRef(l))
 				sumFrom, docFrom = len(rows), len(rows)
+				title = "" // a section's totals end it
 			} else {
 				x.Printf("  left out %s: a totals line", explain.LineRef(l))
 			}
@@ -609,6 +610,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 			x.Printf("  totals line %s: its figures are the sums of their columns above it", explain.LineRef(l))
 			sumFrom, docFrom = len(rows), len(rows)
+			title = ""
 			cur = -1
 		case dateTok != nil && hasMove:
 			rows = append(rows, Row{Page: l.Page, Date: *dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})

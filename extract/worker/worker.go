@@ -146,14 +146,15 @@ func (m message) final() bool {
 
 // errorCodes carries sentinel errors across the process boundary.
 var errorCodes = map[string]error{
-	"password":    source.ErrPassword,
-	"corrupt":     source.ErrCorrupt,
-	"unsupported": source.ErrUnsupported,
-	"too_large":   source.ErrTooLarge,
-	"limit":       source.ErrLimit,
-	"no_page":     source.ErrNoPage,
-	"refused":     redact.ErrRefused,
-	"not_text":    redact.ErrNotText,
+	"password":       source.ErrPassword,
+	"corrupt":        source.ErrCorrupt,
+	"unsupported":    source.ErrUnsupported,
+	"too_large":      source.ErrTooLarge,
+	"too_many_pages": source.ErrTooManyPages,
+	"limit":          source.ErrLimit,
+	"no_page":        source.ErrNoPage,
+	"refused":        redact.ErrRefused,
+	"not_text":       redact.ErrNotText,
 }
 
 // childError is an error the child reported: its own text, and the
