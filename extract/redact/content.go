@@ -310,24 +310,19 @@ func writeObj(w *bytes.Buffer, o obj) {
 			}
 		}
 		w.WriteByte(')')
-	case kArray:
-		w.WriteByte('[')
+	case kArray, kDict:
+		begin, end := "[", "]"
+		if o.kind == kDict {
+			begin, end = "<<", ">>"
+		}
+		w.WriteString(begin)
 		for i, it := range o.arr {
 			if i > 0 {
 				w.WriteByte(' ')
 			}
 			writeObj(w, it)
 		}
-		w.WriteByte(']')
-	case kDict:
-		w.WriteString("<<")
-		for i, it := range o.arr {
-			if i > 0 {
-				w.WriteByte(' ')
-			}
-			writeObj(w, it)
-		}
-		w.WriteString(">>")
+		w.WriteString(end)
 	default:
 		w.Write(o.val)
 	}
