@@ -435,7 +435,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		}
 	}
 	sums := func(amounts []Cell) bool {
-		return sumsOf(rows[sumFrom:], amounts) || docFrom < sumFrom && sumsOf(rows[docFrom:], amounts)
+		return sumsOf(rows[sumFrom:], amounts, segID) || docFrom < sumFrom && sumsOf(rows[docFrom:], amounts, segID)
 	}
 	var markerLines []*layout.Line // the table's balance and totals lines
 	title := ""                    // the last section title read in the table
@@ -625,6 +625,12 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			rows[cur].Cells = append(rows[cur].Cells, amounts...)
 			rows[cur].Desc = append(rows[cur].Desc, nonEmpty(text)...)
 			rows[cur].last, rows[cur].tail, rows[cur].tailParts = l, l, len(nonEmpty(text))
+		case hasMove && dateTok == nil && (labelled(l) || proseOverMoney(seg, l)):
+			// An undated line that names its figure ("Monthly Salary:
+			// Rs. 85,000 / month"), or a sentence that runs over the
+			// money columns ("insured … for up to S$100,000"): no row.
+			x.Printf("  left out %s: a label's figure or a sentence, not a row", explain.LineRef(l))
+			cur = -1
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date read.
@@ -857,7 +863,7 @@ func Restates(text string, phrases []string) bool {
 // sumsOf reports whether each movement figure of a line is the sum of its
 // column's figures in rows, one of them the sum of two figures at least
 // (a figure equal to the one row above is that row's twin, not its total).
-func sumsOf(rows []Row, amounts []Cell) bool {
+func sumsOf(rows []Row, amounts []Cell, segID int) bool {
 	summed := false
 	for _, a := range amounts {
 		if a.Role == lexicon.RoleBalance {
@@ -867,7 +873,9 @@ func sumsOf(rows []Row, amounts []Cell) bool {
 		n := 0
 		for _, r := range rows {
 			for _, c := range r.Cells {
-				if c.Col == a.Col {
+				// A table's own rows by column; a table on an earlier
+				// page, whose columns are its own, by role.
+				if r.SegID == segID && c.Col == a.Col || r.SegID != segID && c.Role == a.Role {
 					sum = sum.Add(c.Val)
 					n++
 				}
@@ -879,6 +887,34 @@ func sumsOf(rows []Row, amounts []Cell) bool {
 		summed = summed || n >= 2 && !sum.IsZero()
 	}
 	return summed
+}
+
+// labelled reports a line whose words before its first amount end in a
+// colon: a label and its value, as a summary prints them.
+func labelled(l *layout.Line) bool {
+	for i, t := range l.Toks {
+		if t.Kind == layout.TokAmount {
+			return i > 0 && l.Toks[i-1].Kind == layout.TokText && strings.HasSuffix(l.Toks[i-1].Text, ":")
+		}
+	}
+	return false
+}
+
+// proseOverMoney reports a line whose words stand over a money column of
+// the table: a sentence across the page, not a row, whose words keep to
+// the columns of text.
+func proseOverMoney(seg *Segment, l *layout.Line) bool {
+	for _, t := range l.Toks {
+		if t.Kind != layout.TokText || t.Bare || !strings.ContainsFunc(t.Text, unicode.IsLetter) {
+			continue // a figure in whole units is no word of a sentence
+		}
+		for _, c := range seg.cols {
+			if c.role.IsMoney() && t.X0 < c.x1 && t.X1 > c.x0 && min(t.X1, c.x1)-max(t.X0, c.x0) > 0.5*(t.X1-t.X0) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sumsBoth reports a line with figures in two money columns besides its
@@ -1340,8 +1376,8 @@ func lostAmount(seg *Segment, l *layout.Line, bal *Cell) string {
 		return ""
 	}
 	for _, t := range l.Toks {
-		if t.Kind != layout.TokText {
-			continue
+		if t.Kind != layout.TokText || t.Bare || !strings.ContainsFunc(t.Text, unicode.IsLetter) {
+			continue // a figure in whole units is no word of a sentence
 		}
 		for _, c := range seg.cols {
 			if c.role.IsMoney() && c.role != lexicon.RoleBalance && t.X0 < c.x1 && c.x0 < t.X1 {
