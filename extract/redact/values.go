@@ -92,8 +92,17 @@ func (p *planner) figureValues() *values {
 		var nb decimal.Decimal
 		switch {
 		case t.Provenance.BalanceComputed || t.Provenance.BalanceFromZero:
-			if !r.known {
-				r.prev, r.prevNew = decimal.Zero, decimal.Zero
+			switch {
+			case t.Provenance.BalanceFromZero:
+				if !r.known {
+					r.prev, r.prevNew = decimal.Zero, decimal.Zero
+				}
+			case !r.known:
+				// Computed from an opening the statement's summary does
+				// not carry: the one before the row, by the way the
+				// balances move with money in further down.
+				r.prev = t.Balance.Sub(a.Abs().Mul(decimal.NewFromInt(int64(inSign(t) * balanceSign(ts, i)))))
+				r.prevNew = v.signed(r.prev)
 			}
 			step := t.Balance.Sub(r.prev)
 			nb = r.prevNew.Add(na.Mul(decimal.NewFromInt(int64(step.Sign()))))
@@ -104,6 +113,10 @@ func (p *planner) figureValues() *values {
 			}
 		}
 		r.prev, r.prevNew, r.known = t.Balance, nb, true
+		// A balance printed apart from its row ("SALDO DO DIA" under a
+		// day's rows, a balance the conversion computed) prints the
+		// copy's.
+		v.name(t.Balance, nb)
 		nt := t
 		nt.Balance = nb
 		if t.AmountIn != nil {
@@ -199,6 +212,33 @@ func (v *values) columnSums() {
 			}
 		}
 	}
+}
+
+// inSign is +1 for money in, -1 for money out.
+func inSign(t ledger.Transaction) int {
+	if t.AmountIn != nil {
+		return 1
+	}
+	return -1
+}
+
+// balanceSign is how the rows' balances move with money in after row i
+// of its account: +1 up (a deposit account), -1 down (a card's balance
+// owed), from the first later row whose balance moved; +1 when none did.
+func balanceSign(ts []ledger.Transaction, i int) int {
+	for j := i + 1; j < len(ts); j++ {
+		if ts[j].Account != ts[i].Account {
+			continue
+		}
+		prev := j - 1
+		for prev > i && ts[prev].Account != ts[i].Account {
+			prev--
+		}
+		if step := ts[j].Balance.Sub(ts[prev].Balance).Sign(); step != 0 {
+			return step * inSign(ts[j])
+		}
+	}
+	return 1
 }
 
 // name records the copy's value of a figure printed outside the rows.
