@@ -13,8 +13,8 @@
 // words and the bank's name stay. What to replace comes from the
 // engine's own reading: its words, lines and tokens (extract/layout)
 // and its rows (Result). Metadata, revisions, annotations, attachments,
-// scripts, thumbnails and the structure tree are dropped, and one
-// revision is written.
+// scripts, thumbnails and the structure tree are dropped, pictures but
+// a logo are painted over, and one revision is written.
 //
 // Nothing is written unless the copy, read again, gives the same rows
 // (amounts times the factor), the same boxes within a point and the same
@@ -22,11 +22,13 @@
 // its bytes, its decoded streams or its text; otherwise Copy refuses
 // with an error that says what could not be made safe.
 //
-// The PDF's objects are read and written with pdfcpu (pure Go,
-// Apache-2.0): its object model, stream filters and writer carry the
-// rewrite, which keeps the package free of cgo; the content streams are
+// The PDF's objects are read with pdfcpu (pure Go, Apache-2.0): its
+// parser, decryption, object model and stream filters carry the rewrite,
+// which keeps the package free of cgo. The content streams are
 // interpreted here, because a rewrite must know where each glyph stands
-// to match it to the reading's words. MuPDF, which the engine links,
+// to match it to the reading's words; and the copy is written here, by
+// walking every reference from the catalog (pdfcpu's own writer left out
+// objects it did not know the kind of). MuPDF, which the engine links,
 // could filter text operators but only remove glyphs, not replace them;
 // the reading (the caller's Reader) still runs on MuPDF.
 package redact
