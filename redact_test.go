@@ -64,6 +64,23 @@ func TestRedactCommand(t *testing.T) {
 		}
 	}
 
+	// An encrypted statement, with its password: the copy is not
+	// encrypted, and reads as the original's rows.
+	encOut := filepath.Join(dir, "enc.pdf")
+	if err := run(context.Background(), []string{"redact", "--password", "s3cret", "testdata/encrypted_statement.pdf", "-o", encOut}, os.Getenv, nil, io.Discard, io.Discard); err != nil {
+		t.Fatalf("redact an encrypted statement: %v", err)
+	}
+	encCopy, err := os.ReadFile(encOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(encCopy, []byte("/Encrypt")) {
+		t.Error("the copy of an encrypted statement is encrypted")
+	}
+	if res, err := engine.New().Convert(encCopy, extract.Options{}); err != nil || len(res.Transactions) != 8 {
+		t.Errorf("the copy of the encrypted statement: %v", err)
+	}
+
 	// A photo of the page: refused, nothing written.
 	img, err := engine.New().RenderPage(orig, "", 1, 800)
 	if err != nil {
