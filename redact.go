@@ -15,13 +15,14 @@ import (
 	"passbook/extract/worker"
 )
 
-var redactHelp = help{"redact [--password P] STATEMENT -o COPY.pdf", `Writes a copy of a text statement that reads as the original does and
+var redactHelp = help{"redact [--password P] [--shift-weeks N] STATEMENT -o COPY.pdf", `Writes a copy of a text statement that reads as the original does and
 shows nothing of its client, to send with a report of a layout Passbook
 reads wrong. Descriptions, names, addresses, account, card, reference and
 telephone numbers are replaced letter for letter; amounts and balances are
 multiplied by one factor chosen at random for the copy, the balances
 worked again so that they prove as the original's did; dates, headings,
-column labels and the bank's name stay. Metadata, earlier revisions,
+column labels and the bank's name stay (--shift-weeks N moves every date
+by N weeks, in its own style). Metadata, earlier revisions,
 annotations, attachments, scripts and thumbnails are removed.
 
 The copy is read again before it is written: it must give the same rows,
@@ -36,6 +37,7 @@ func cmdRedact(_ context.Context, e env) error {
 	fs := newFlags("redact")
 	outPath := fs.String("o", "", "the copy to write (a .pdf); its sidecar is written beside it as .json")
 	password := fs.String("password", "", "password of an encrypted PDF")
+	shift := fs.Int("shift-weeks", 0, "move every date by `N` weeks (dates printed with a month's name are not moved: the copy is refused)")
 	pos, err := parse(fs, e.args, e, redactHelp)
 	if err != nil {
 		return err
@@ -52,7 +54,7 @@ func cmdRedact(_ context.Context, e env) error {
 		return err
 	}
 	pdf.TuneMalloc()
-	out, side, err := redact.Copy(data, engine.New().RedactReader(), redact.Options{Password: *password, Version: buildVersion().Version})
+	out, side, err := redact.Copy(data, engine.New().RedactReader(), redact.Options{Password: *password, Version: buildVersion().Version, ShiftWeeks: *shift})
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}

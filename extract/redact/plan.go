@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/shopspring/decimal"
@@ -71,6 +72,7 @@ type planner struct {
 	groupSep rune
 	named    map[string]decimal.Decimal // the copy's figures outside the rows
 	fc       *fontCache                 // the document's fonts, for a figure's borrowed one
+	shift    *dateShift                 // nil: dates stay
 }
 
 // alt is a code a font can draw in place of another of its class.
@@ -200,6 +202,14 @@ func (p *planner) plan() error {
 	// Each word's glyphs, found by where they are drawn.
 	byWord := p.matchWords()
 	values := p.figureValues()
+	if p.shift != nil {
+		p.shift.order = p.dateOrder(decimalComma)
+		st := p.res.Statement
+		p.shift.period = [2]*time.Time{st.PeriodStart, st.PeriodEnd}
+		for i := range values.rows {
+			values.rows[i].Date = values.rows[i].Date.AddDate(0, 0, p.shift.days)
+		}
+	}
 	var replaced [][]*glyph // each personal word's glyphs
 	inFigure := map[string]bool{}
 	for pi, pg := range p.pages {
@@ -222,6 +232,10 @@ func (p *planner) plan() error {
 					}
 				}
 				switch {
+				case t.Kind == layout.TokDate && p.shift != nil:
+					if err := p.shiftDate(pi, t, gl); err != nil {
+						return err
+					}
 				case t.Kind == layout.TokDate:
 					p.markKept(gl)
 				case t.Kind == layout.TokAmount || t.Bare && values.isFigure(pi, t):
@@ -256,6 +270,23 @@ func (p *planner) plan() error {
 	}
 	p.want, p.named = values.rows, values.named
 	return nil
+}
+
+// dateOrder is the order the document's numeric dates read in, from
+// all its dates, as the reading decides it.
+func (p *planner) dateOrder(decimalComma bool) cells.DateOrder {
+	var toks []cells.DateToken
+	for pi, pg := range p.pages {
+		for _, l := range layout.GroupLines(pg, pi) {
+			layout.Tokenize(l, decimalComma)
+			for _, t := range l.Toks {
+				if t.Date != nil {
+					toks = append(toks, *t.Date)
+				}
+			}
+		}
+	}
+	return cells.GuessDateOrder(toks)
 }
 
 func (p *planner) markKept(gl []*glyph) {

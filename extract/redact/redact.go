@@ -70,6 +70,8 @@ type Options struct {
 	Seed uint64
 	// Version is the converter's, for the sidecar.
 	Version string
+	// ShiftWeeks, when not 0, moves every date by that many weeks.
+	ShiftWeeks int
 }
 
 // Sidecar is what the copy should read, for whoever receives it: nothing
@@ -149,7 +151,7 @@ func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 		// Between 1.1 and 1.9: never 1, and above 1 so that a cent
 		// stays a cent and no amount rounds to nothing.
 		factor := decimal.NewFromInt(int64(1100 + rnd.IntN(800))).Shift(-3)
-		out, want, err := build(data, orig, factor, rnd, opts.Password)
+		out, want, err := build(data, orig, factor, rnd, opts)
 		if err != nil {
 			var fe *fontError
 			if errors.As(err, &fe) {
@@ -194,10 +196,10 @@ type expected struct {
 }
 
 // build rewrites the document with one factor.
-func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, password string) ([]byte, expected, error) {
+func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, opts Options) ([]byte, expected, error) {
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
-	conf.UserPW, conf.OwnerPW = password, password
+	conf.UserPW, conf.OwnerPW = opts.Password, opts.Password
 	ctx, err := api.ReadContext(bytes.NewReader(data), conf)
 	if err != nil {
 		return nil, expected{}, refuse("the PDF's objects cannot be read: %v", err)
@@ -241,6 +243,9 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, p
 	p := &planner{pages: orig.Doc.Pages, res: orig.Result, factor: factor, rnd: rnd, glyphs: r.in.glyphs,
 		groupSep: groupSep(orig), fc: r.in.fc}
 	p.keep, p.heads = keptWords(bankName(orig))
+	if opts.ShiftWeeks != 0 {
+		p.shift = &dateShift{days: 7 * opts.ShiftWeeks}
+	}
 	if err := p.plan(); err != nil {
 		return nil, expected{}, err
 	}

@@ -488,3 +488,33 @@ func TestCopyRefusesScans(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyShiftsDates: with ShiftWeeks every date moves by that many
+// weeks, in its own style, and the rows read on their new dates.
+func TestCopyShiftsDates(t *testing.T) {
+	doc := statement(t, statementOpts{holder: "Josephine Quartermaine"})
+	o, err := read(doc, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := redact.Copy(doc, read, redact.Options{Seed: 9, ShiftWeeks: -3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := read(out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ot := range o.Result.Transactions {
+		if want := ot.Date.AddDate(0, 0, -21); !c.Result.Transactions[i].Date.Equal(want) {
+			t.Errorf("row %d: %s, want %s", i, c.Result.Transactions[i].Date.Format("2006-01-02"), want.Format("2006-01-02"))
+		}
+	}
+	var text strings.Builder
+	for _, w := range c.Doc.Pages[0].Words {
+		text.WriteString(w.Text + " ")
+	}
+	if !strings.Contains(text.String(), "08/02/2025 to 10/03/2025") {
+		t.Errorf("the period line was not moved in its style: %s", text.String())
+	}
+}
