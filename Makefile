@@ -62,7 +62,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # PostgreSQL, for BENCH_STORE=postgres.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time
 
-.PHONY: deps test-deps bench-deps build run test eval ocr-verbatim ratchet integrity-eval eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
+.PHONY: deps test-deps bench-deps build run test eval redact-eval ocr-verbatim ratchet integrity-eval eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -107,6 +107,12 @@ SETS ?= dev,real,public,chromium,reportlab
 eval: deps
 	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestEvalCorpus$$' ./extract/engine \
 		-args -sets $(SETS) -kinds '$(if $(filter command line environment,$(origin KINDS)),$(KINDS))' -out $(EVALOUT)
+
+# redact-eval copies every text statement of the corpus with passbook
+# redact and prints how many were copied (each reading as its original)
+# and how many refused, by reason; REDACT_OUT=DIR keeps the copies.
+redact-eval: deps
+	CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestRedactCorpus$$' ./extract/redact
 
 # ocr-verbatim prints, per set and kind of the corpus's scans, page images
 # and photos, the share of the truth's amounts and dates that recognition

@@ -41,6 +41,9 @@ type Segment struct {
 	// cont marks a page with no heading of its own, whose lines continue
 	// the table of the page before.
 	Cont bool
+	// datesAnywhere: a table read with no heading whose dates stand after
+	// other columns (the description first), not at the line's start.
+	datesAnywhere bool
 	// dateX is, in a table read with no heading, where its dates line up:
 	// a row's date is the one there, even after a reference printed left
 	// of it. 0 when the table has a heading.
@@ -460,7 +463,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 					dateTok, usedDate = t, ti
 					break
 				}
-			} else if ti == 0 || seg.dateX > 0 && ti == 1 && atDateColumn(t, seg.dateX) {
+			} else if ti == 0 || seg.dateX > 0 && (ti == 1 || seg.datesAnywhere) && atDateColumn(t, seg.dateX) {
 				dateTok, usedDate = t, ti
 				break
 			}
@@ -540,6 +543,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// The reference heading is the only text heading: its column
 			// is the description.
 			descParts, refParts = refParts, nil
+		}
+		if len(descParts) == 0 && seg.datesAnywhere && usedDate > 0 {
+			// With no heading, the words printed before the row's date
+			// are its description when none follow it.
+			descParts, otherText = otherText, nil
 		}
 		otherText = append(otherText, refParts...)
 		text := strings.Join(descParts, " ")
@@ -1471,10 +1479,10 @@ func underDateHeading(seg *Segment, l *layout.Line) bool {
 // follows one word printed left of it (a reference or a row number). It
 // returns where most such dates start, where the furthest of them ends, and
 // how many lines have one there.
-func dateColumn(lines []*layout.Line) (x0, x1 float64, n int) {
+func dateColumn(lines []*layout.Line, anywhere bool) (x0, x1 float64, n int) {
 	var xs []float64
 	for i := range lines {
-		if t := leadingDate(lines, i); t != nil {
+		if t := leadingDate(lines, i, anywhere); t != nil {
 			xs = append(xs, t.X0)
 		}
 	}
@@ -1484,7 +1492,7 @@ func dateColumn(lines []*layout.Line) (x0, x1 float64, n int) {
 	slices.Sort(xs)
 	x0 = xs[len(xs)/2]
 	for i := range lines {
-		if t := leadingDate(lines, i); t != nil && atDateColumn(t, x0) {
+		if t := leadingDate(lines, i, anywhere); t != nil && atDateColumn(t, x0) {
 			n++
 			x1 = max(x1, t.X1)
 		}
@@ -1496,8 +1504,8 @@ func dateColumn(lines []*layout.Line) (x0, x1 float64, n int) {
 // date (openingDate), or, for a day's heading (a date alone on its line)
 // over a line of figures with no date (one of the next three), the
 // heading's date.
-func leadingDate(lines []*layout.Line, i int) *layout.Token {
-	if t := openingDate(lines[i]); t != nil {
+func leadingDate(lines []*layout.Line, i int, anywhere bool) *layout.Token {
+	if t := openingDate(lines[i], anywhere); t != nil {
 		return t
 	}
 	// The figures may stand on the row's second or third line, its
@@ -1531,17 +1539,21 @@ func dayHeading(l *layout.Line) *layout.Token {
 }
 
 // openingDate is the date that opens a line with figures after it: its
-// first token, or its second after one word. nil when there is none.
-func openingDate(l *layout.Line) *layout.Token {
-	for ti := 0; ti < min(2, len(l.Toks)); ti++ {
+// first token, or its second after one word; anywhere, its first date
+// with no figure before it, wherever the line's columns put it (a
+// description may come first). nil when there is none.
+func openingDate(l *layout.Line, anywhere bool) *layout.Token {
+	for ti := range l.Toks {
 		t := &l.Toks[ti]
-		if t.Kind == layout.TokDate {
+		switch {
+		case t.Kind == layout.TokAmount:
+			return nil
+		case t.Kind == layout.TokDate:
 			if slices.ContainsFunc(l.Toks[ti+1:], func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
 				return t
 			}
 			return nil
-		}
-		if strings.Contains(t.Text, " ") {
+		case !anywhere && (ti >= 1 || strings.Contains(t.Text, " ")):
 			return nil
 		}
 	}
@@ -1551,7 +1563,7 @@ func openingDate(l *layout.Line) *layout.Token {
 // ledByDate reports a line of a table with no heading that opens with a
 // date where the table's dates line up.
 func ledByDate(seg *Segment, l *layout.Line) bool {
-	t := openingDate(l)
+	t := openingDate(l, seg.datesAnywhere)
 	return t != nil && atDateColumn(t, seg.dateX)
 }
 
@@ -1659,13 +1671,22 @@ func BuildSegments(pages [][]*layout.Line, x *explain.Writer) []Segment {
 		for _, lines := range pages {
 			all = append(all, lines...)
 		}
-		dateX, _, dated := dateColumn(all)
+		dateX, _, dated := dateColumn(all, false)
+		anywhere := false
+		if dated < 2 {
+			// Dates that stand after the description (the columns in
+			// another order) line up too; three of them make a table,
+			// where a bill prints its date and sum twice.
+			if x2, _, n := dateColumn(all, true); n >= 3 {
+				dateX, dated, anywhere = x2, n, true
+			}
+		}
 		if dated < 2 {
 			x.Printf("no heading anywhere, and %d dated line(s) with figures: no table", dated)
 			return nil
 		}
 		x.Printf("no heading anywhere: every line with a date at %.0f, where %d dated lines with figures start, is read", dateX, dated)
-		segs = append(segs, Segment{Lines: all, dateX: dateX})
+		segs = append(segs, Segment{Lines: all, dateX: dateX, datesAnywhere: anywhere})
 	}
 	for i := range segs {
 		findColumns(&segs[i])
