@@ -847,6 +847,8 @@ async function openReview(d) {
     el("button", { type: "button", text: f.toUpperCase(), "aria-label": `Download as ${f.toUpperCase()}`, onclick: () => download(review.doc, f) })));
   renderTable();
   refreshReview();
+  review.integrity = body.integrity;
+  if (window.passbookIntegrity) window.passbookIntegrity.renderReport($("integrity"), body.integrity);
   renderPages();
   $("review").scrollIntoView({ block: "start" });
   $("review-h").focus();
@@ -1183,6 +1185,7 @@ async function renderPages() {
     img.src = URL.createObjectURL(await r.blob());
     fig.prepend(img);
     renderBoxes(n);
+    if (window.passbookIntegrity) window.passbookIntegrity.markPage(fig, n, review.pageSize[n], review.integrity);
   }
 }
 
@@ -1535,6 +1538,7 @@ function block(s, docs, dup, cur) {
       el("span", { class: "small bal" }, "Opens ", el("b", { class: "open", text: figure(s.opening_balance, cur) })),
       el("span", { class: "small bal" }, "Closes ", el("b", { class: "close", text: figure(s.closing_balance, cur) })),
       el("span", { class: "small", text: rec + " · " + (dup ? "duplicate" : plural(s.transaction_count, "transaction")) }),
+      window.passbookIntegrity ? window.passbookIntegrity.folderBadge(s.integrity) : null,
       el("span", { class: "block-actions" },
         el("button", { type: "button", class: "review", "aria-label": `Review ${s.original_name}, ${label}`, text: "Review", onclick: () => openReview(d) }),
         el("button", { type: "button", class: "remove", "aria-label": `Remove ${s.original_name} from the folder`, text: "Remove", onclick: () => removeFromFolder(s) }))));
