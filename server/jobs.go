@@ -35,6 +35,16 @@ func (s *Server) RunWorkers(ctx context.Context) error {
 		wg.Go(func() { s.retain(ctx, time.Hour) })
 	}
 	wg.Wait()
+	// Whatever a worker could not hand back itself goes back now, so that
+	// no job of a stopped node waits out its lease (issue 41 point 12).
+	n, err = s.store.ReleaseHeld(context.WithoutCancel(ctx))
+	if err != nil {
+		s.log.Error("release this node's jobs", "err", err)
+		return err
+	}
+	if n > 0 {
+		s.log.Info("released the jobs this node held", "jobs", n)
+	}
 	return nil
 }
 
@@ -43,8 +53,12 @@ func (s *Server) work(ctx context.Context) {
 	defer s.workersUp.Add(-1)
 	tick := time.NewTicker(s.cfg.PollInterval)
 	defer tick.Stop()
-	for {
-		job, err := s.store.ClaimJob(ctx)
+	for ctx.Err() == nil {
+		// The claim runs on a context shutdown does not cancel: cancelled
+		// while its commit was under way, it could land unseen and leave
+		// the job claimed until its lease ran out. A job claimed as the
+		// shutdown began is handed back by runJob.
+		job, err := s.store.ClaimJob(context.WithoutCancel(ctx))
 		switch {
 		case err == nil:
 			s.runJob(ctx, job)

@@ -543,6 +543,38 @@ func (s *Store) ReleaseJob(ctx context.Context, job Job) error {
 	return nil
 }
 
+// RequeueJob hands a running job back to the queue at its back, without
+// counting an attempt: its conversion ran out of wall clock while the
+// machine was too busy to give it the CPU time it was allowed (issue 41
+// point 10), which is not the document's fault. ErrNotFound says the job
+// is no longer this claim's.
+func (s *Store) RequeueJob(ctx context.Context, job Job) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', claimed_at = NULL, lease_until = NULL, claim = NULL, queued_at = ?
+		WHERE document_id = ? AND claim = ? AND state = 'running'`, s.stamp(), job.DocumentID, job.Claim)
+	if err != nil {
+		return fmt.Errorf("requeue job %s: %w", job.DocumentID, storageErr(err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("requeue job %s: no longer this claim's: %w", job.DocumentID, ErrNotFound)
+	}
+	return nil
+}
+
+// ReleaseHeld hands back to the queue, in their places, every job this
+// store's claims still hold: a node that stops calls it once its workers
+// have ended, so that no job of a graceful stop waits out its lease (a
+// worker's own release may have failed, or its outcome write given up at
+// shutdown). It returns how many it released.
+func (s *Store) ReleaseHeld(ctx context.Context) (int, error) {
+	res, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', claimed_at = NULL, lease_until = NULL, claim = NULL
+		WHERE state = 'running' AND substr(claim, 1, ?) = ?`, len(s.node)+1, s.node+"/")
+	if err != nil {
+		return 0, fmt.Errorf("release held jobs: %w", storageErr(err))
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
 // RetryJob hands a running job whose converter crashed back to the queue,
 // at its back, and counts the attempt; it returns the attempts so far.
 func (s *Store) RetryJob(ctx context.Context, job Job) (int, error) {

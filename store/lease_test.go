@@ -123,3 +123,74 @@ func TestClaimsAreNeverShared(t *testing.T) {
 		}
 	})
 }
+
+// TestReleaseHeldAndRequeue: a node that stops hands back every job its
+// claims hold and none of another node's, on the same database; a job
+// requeued because the machine was busy goes to the back of the queue
+// without an attempt counted (issue 41 points 10 and 12).
+func TestReleaseHeldAndRequeue(t *testing.T) {
+	eachKind(t, func(t *testing.T, kind, loc string) {
+		ctx := context.Background()
+		stopping, c := openAt(t, loc)
+		other, _ := openAt(t, loc)
+		other.Now = c.Now
+		a := newAccount(t, stopping, "h@example.com", quota.Business)
+		var ids []string
+		for range 4 {
+			d, err := upload(stopping, a.ID, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, d.ID)
+		}
+		mine := map[string]bool{}
+		for range 2 {
+			j, err := stopping.ClaimJob(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mine[j.DocumentID] = true
+		}
+		theirs, err := other.ClaimJob(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := stopping.ReleaseHeld(ctx)
+		if err != nil || n != 2 {
+			t.Fatalf("ReleaseHeld = %d, %v; want the stopping node's 2 jobs", n, err)
+		}
+		// Within every lease, the released jobs and the one never claimed
+		// are there to claim, queued in their places; the other node's is not.
+		got := map[string]bool{}
+		for range 3 {
+			j, err := other.ClaimJob(ctx)
+			if err != nil {
+				t.Fatalf("claim after the release: %v", err)
+			}
+			if j.TakenOver || j.DocumentID == theirs.DocumentID {
+				t.Errorf("claimed %s (taken over %v): want a released or queued job", j.DocumentID, j.TakenOver)
+			}
+			got[j.DocumentID] = true
+		}
+		for id := range mine {
+			if !got[id] {
+				t.Errorf("the stopping node's job %s was not handed back", id)
+			}
+		}
+		if j, err := other.ClaimJob(ctx); !errors.Is(err, ErrNoJob) {
+			t.Errorf("a fourth claim = %s, %v; want ErrNoJob (the other node's job stays its own)", j.DocumentID, err)
+		}
+		// A busy requeue: to the back, no attempt counted; the claim that
+		// lost the job cannot requeue it.
+		if err := other.RequeueJob(ctx, theirs); err != nil {
+			t.Fatal(err)
+		}
+		if err := other.RequeueJob(ctx, theirs); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a second requeue of the same claim: %v, want ErrNotFound", err)
+		}
+		again, err := other.ClaimJob(ctx)
+		if err != nil || again.DocumentID != theirs.DocumentID || again.Attempts != 0 {
+			t.Errorf("claim after the requeue = %+v, %v; want %s with 0 attempts", again, err, theirs.DocumentID)
+		}
+	})
+}

@@ -46,10 +46,10 @@ func child(t *testing.T, mode string, limits worker.Limits) *worker.Pool {
 	return p
 }
 
-// wall is the default limits with every wall clock set to d.
+// wall is the default limits with every budget set to d.
 func wall(d time.Duration) worker.Limits {
 	l := worker.DefaultLimits()
-	l.WallBase, l.WallPerPage, l.WallMax, l.Probe = d, 0, d, d
+	l.CPUBase, l.CPUPerPage, l.CPUMax, l.Probe = d, 0, d, d
 	return l
 }
 
