@@ -516,6 +516,9 @@ type statusResponse struct {
 	PagesDone        *int   `json:"pages_done,omitempty"`
 	Error            string `json:"error,omitempty"`
 	ErrorCode        string `json:"error_code,omitempty"`
+	// Retryable is set on a failed document that POST
+	// /api/v1/documents/{file_id}/retry converts again.
+	Retryable bool `json:"retryable,omitempty"`
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
@@ -540,7 +543,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	case store.StatusProcessing:
 		resp.PagesDone = &doc.PagesDone
 	case store.StatusFailed:
-		resp.Error, resp.ErrorCode = doc.Error, doc.ErrorCode
+		resp.Error, resp.ErrorCode, resp.Retryable = doc.Error, doc.ErrorCode, store.Retryable(doc.ErrorCode)
 	}
 	writeJSON(w, http.StatusOK, resp)
 }

@@ -138,10 +138,18 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		log.Warn("conversion abandoned: the job was taken over by another node, or the document deleted")
 		return
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && err != nil {
 		if err := s.store.ReleaseJob(bg, job); err != nil {
 			log.Error("release job", "err", err)
 		}
+		return
+	}
+	if errors.Is(err, source.ErrBusy) {
+		// Not the document's fault: it goes to the back of the queue, to
+		// run when the machine (or another node) has a processor for it.
+		log.Warn("the machine was too busy to convert in time; queued again", "err", err)
+		s.record(ctx, log, "requeue job", func() error { return s.store.RequeueJob(bg, job) })
+		s.nudge()
 		return
 	}
 	if errors.Is(err, source.ErrCrashed) && job.Attempts+1 < s.cfg.MaxAttempts {
@@ -253,7 +261,7 @@ func (s *Server) record(ctx context.Context, log *slog.Logger, what string, writ
 		}
 		select {
 		case <-ctx.Done():
-			log.Error(what+": stopped by shutdown; the job is queued again at the next start", "err", err)
+			log.Error(what+": stopped by shutdown; the job is handed back as the node stops", "err", err)
 			return false
 		case <-time.After(wait):
 		}
@@ -277,6 +285,11 @@ var failures = []struct {
 	{source.ErrPassword, "password_required"},
 	{source.ErrUnsupported, "unsupported_type"},
 	{source.ErrTooLarge, "too_large"},
+	// The limits a worker met say which; a limit the engine reported
+	// itself keeps ErrLimit's words.
+	{source.ErrCPU, "conversion_limit"},
+	{source.ErrMemory, "conversion_limit"},
+	{source.ErrStalled, "conversion_limit"},
 	{source.ErrLimit, "conversion_limit"},
 	{source.ErrCrashed, "converter_crashed"},
 	{source.ErrCorrupt, "unreadable_file"},
