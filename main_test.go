@@ -210,6 +210,7 @@ type status struct {
 	PageCount        int    `json:"page_count"`
 	TransactionCount int    `json:"transaction_count"`
 	Error            string `json:"error"`
+	ErrorCode        string `json:"error_code"`
 }
 
 func (c client) status(id string) status {
