@@ -29,7 +29,7 @@ func buildRevision(t *testing.T, rev string) string {
 		t.Fatalf("git archive %s: %v\n%s", rev, err, out)
 	}
 	bin := filepath.Join(dir, "passbook-"+rev)
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
+	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Dir, build.Env = src, append(os.Environ(), "CGO_ENABLED=1")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build passbook at %s: %v\n%s", rev, err, out)
@@ -162,15 +162,17 @@ func TestNodesRollingUpgrade(t *testing.T) {
 	for round := range rounds {
 		for i, n := range nodes {
 			pid := strconv.Itoa(n.cmd.Process.Pid)
-			n.stop(t)
 			// Claims name the node's pid: a stopped node of this build
 			// holds none (issue 41 point 12).
-			held := count("SELECT count(*) FROM jobs WHERE state = 'running' AND claim LIKE '%/' || $1 || '/%'", pid)
+			claimed := "SELECT count(*) FROM jobs WHERE state = 'running' AND claim LIKE '%/' || $1 || '/%'"
+			holding := count(claimed, pid)
+			n.stop(t)
+			held := count(claimed, pid)
 			if round > 0 || oldBin == thisBuild {
 				leftClaimed += held
 			}
-			fmt.Printf("NODES round %d: node %d (pid %s, %s) stopped, %d jobs left claimed\n", round, i, pid,
-				map[bool]string{true: "this build", false: from}[round > 0 || oldBin == thisBuild], held)
+			fmt.Printf("NODES round %d: node %d (pid %s, %s) stopped holding %d jobs, %d left claimed\n", round, i, pid,
+				map[bool]string{true: "this build", false: from}[round > 0 || oldBin == thisBuild], holding, held)
 			nodes[i] = startNodeOf(t, thisBuild, flags)
 			all = append(all, nodes[i])
 			setBases()

@@ -465,6 +465,11 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 	if dog != nil {
 		killed = dog.stop()
 	}
+	if killed != nil || ctx.Err() != nil {
+		// The answer came as the worker was being killed: it is sound
+		// but for that, and is not kept.
+		w.broken, w.why = true, "killed as it answered"
+	}
 	var ans *childAnswer
 	if errors.As(err, &ans) {
 		w.rss = ans.rss

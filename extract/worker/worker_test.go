@@ -328,16 +328,21 @@ func TestPoolStopsIdleWorkers(t *testing.T) {
 	p := testPool(t, func(c *Config) { c.IdleTimeout = 100 * time.Millisecond })
 	first := pid(t, p)
 	n, _ := strconv.Atoi(first)
-	time.Sleep(400 * time.Millisecond)
-	if err := syscallKill0(n); err == nil {
-		t.Errorf("worker %d still alive after its idle time", n)
-	}
+	waitGone(n)
 	if pid(t, p) == first {
 		t.Errorf("an idle worker was reused after its idle time")
 	}
 }
 
 func syscallKill0(pid int) error { return syscall.Kill(pid, 0) }
+
+// waitGone waits, however long a busy machine makes it take, until process
+// pid is gone: the test fails by its timeout if it never goes.
+func waitGone(pid int) {
+	for syscallKill0(pid) == nil {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
 
 // TestPoolSpareForShortJobs: with every conversion slot taken, a probe
 // runs in the spare worker instead of waiting, and the pool never has
@@ -392,13 +397,7 @@ func TestPoolRetiresHeavyWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, _ := strconv.Atoi(small)
-	deadline := time.Now().Add(10 * time.Second)
-	for syscallKill0(n) == nil && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if syscallKill0(n) == nil {
-		t.Fatalf("worker %d still alive holding 100 MB, idle, with HeavyRSS 80 MB", n)
-	}
+	waitGone(n) // holding 100 MB, idle, with HeavyRSS 80 MB
 	if got := pid(t, p); got == small {
 		t.Errorf("the heavy worker was reused")
 	}
@@ -416,14 +415,33 @@ func TestServeReleasesWhenIdle(t *testing.T) {
 		return info.PageCount - 1
 	}
 	first := count()
+	// Back to back: a gap between two jobs longer than releaseAfter (a
+	// busy machine) may release once, shorter ones must not.
+	end, slow := time.Now(), 0
 	for range 5 {
-		if got := count(); got != first {
-			t.Fatalf("released %d times during back-to-back jobs", got-first)
+		if time.Since(end) >= releaseAfter {
+			slow++
+		}
+		got := count()
+		end = time.Now()
+		if got-first > slow {
+			t.Fatalf("released %d times during back-to-back jobs with %d gaps over %s", got-first, slow, releaseAfter)
 		}
 	}
-	time.Sleep(3 * releaseAfter)
-	if got := count(); got != first+1 {
-		t.Errorf("released %d times over an idle spell, want once", got-first)
+	first = count()
+	// An idle spell: each look at the count is a job, and ends one spell;
+	// one spell of twice releaseAfter releases once, however long the
+	// machine makes the release wait.
+	for {
+		time.Sleep(2 * releaseAfter)
+		got := count()
+		if got == first {
+			continue
+		}
+		if got != first+1 {
+			t.Errorf("released %d times over an idle spell, want once", got-first)
+		}
+		break
 	}
 }
 
@@ -481,8 +499,7 @@ func TestPoolStopsSpareWorkers(t *testing.T) {
 		}
 		return n
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for alive() > 1 && time.Now().Before(deadline) {
+	for alive() > 1 {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if n := alive(); n != 1 {
@@ -506,13 +523,16 @@ func TestPoolProgressOnlyForLongJobs(t *testing.T) {
 		{"pages 3 150ms", []int{1, 2, 3}},
 	} {
 		var got []int
+		start := time.Now()
 		if _, err := p.Convert(context.Background(), []byte(tc.doc), extract.Options{Progress: func(done, total int) {
 			got = append(got, done)
 		}}); err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%s: progress %v, want %v", tc.doc, got, tc.want)
+		// A busy machine may make the short job last progressEvery, and
+		// it may then report; one that ended sooner must not.
+		if took := time.Since(start); !slices.Equal(got, tc.want) && (tc.want != nil || took < progressEvery) {
+			t.Errorf("%s: progress %v in %s, want %v", tc.doc, got, took, tc.want)
 		}
 	}
 }
