@@ -46,9 +46,11 @@ func holdCores(t *testing.T, perCore int) {
 // with a line of figures.
 func busyRun(t *testing.T, docs []busyDoc, perCore int) (failed int, figures string) {
 	t.Helper()
-	srv := serve(t, filepath.Join(t.TempDir(), "p.db"))
+	// A process of its own (PASSBOOK_STRESS_BIN runs another build, for
+	// a "before" figure).
+	srv := startNode(t, []string{"--data", filepath.Join(t.TempDir(), "p.db")})
 	key := waitFor(t, "the first run's key", func() string { return keyRE.FindString(srv.stdout.String()) })
-	c := client{t: t, base: "http://" + srv.addr, key: key}
+	c := client{t: t, base: srv.base, key: key}
 	holdCores(t, perCore)
 	start := time.Now()
 	ids := make([]string, len(docs))

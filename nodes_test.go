@@ -159,6 +159,25 @@ func waitSettled(t *testing.T, c client, ids []string, limit time.Duration) (stu
 // completedRE finds the documents a node's log says it converted.
 var completedRE = regexp.MustCompile(`msg="conversion completed" file_id=(\S+)`)
 
+// openCounter opens the database dsn for the harness's own checks, and
+// returns it with a function that runs a query of one integer.
+func openCounter(t *testing.T, dsn string) (*sql.DB, func(q string, args ...any) int) {
+	t.Helper()
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, func(q string, args ...any) int {
+		t.Helper()
+		var n int
+		if err := db.QueryRow(q, args...).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
+}
+
 // nodesFull says make nodes runs the harness in full, not make test's slice.
 func nodesFull() bool { return os.Getenv("NODES_FULL") != "" }
 
@@ -192,19 +211,7 @@ func TestNodes(t *testing.T) {
 	if strings.Count(out(), "uk_") != 1 {
 		t.Errorf("three nodes on a new database printed the first run's key %d times, want once", strings.Count(out(), "uk_"))
 	}
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	count := func(q string, args ...any) int {
-		t.Helper()
-		var n int
-		if err := db.QueryRow(q, args...).Scan(&n); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return n
-	}
+	db, count := openCounter(t, dsn)
 	account := func(email, plan string) string {
 		var out bytes.Buffer
 		if err := run(ctx, []string{"accounts", "create", email, "--plan", plan, "--data", dsn}, os.Getenv, nil, &out, io.Discard); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -35,6 +34,88 @@ func buildRevision(t *testing.T, rev string) string {
 		t.Fatalf("build passbook at %s: %v\n%s", rev, err, out)
 	}
 	return bin
+}
+
+// uploaders are clients that upload without pause, each upload with its
+// own Idempotency-Key, sent again (to the next address) until it is
+// acknowledged, as the docs advise when a connection fails or the answer
+// is 503.
+type uploaders struct {
+	t       *testing.T
+	mu      sync.Mutex
+	acked   map[string]string // Idempotency-Key -> file_id
+	answers map[int]int       // status -> count, 0 for a failed connection
+	retries int
+	n       atomic.Int64 // acknowledged
+	done    chan struct{}
+	wg      sync.WaitGroup
+}
+
+// startUploaders starts n clients uploading docs in turn to the addresses
+// bases gives, in turn.
+func startUploaders(t *testing.T, n int, bases func() []string, apiKey string, docs [][]byte) *uploaders {
+	u := &uploaders{t: t, acked: map[string]string{}, answers: map[int]int{}, done: make(chan struct{})}
+	for c := range n {
+		u.wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-u.done:
+					return
+				default:
+				}
+				k := fmt.Sprintf("u%d-%04d", c, i)
+				for try := 0; ; try++ {
+					bs := bases()
+					code, id := post(bs[(c+i+try)%len(bs)], apiKey, docs[i%len(docs)], "", k)
+					u.mu.Lock()
+					u.answers[code]++
+					if code == 200 {
+						u.acked[k] = id
+						u.retries += try
+					}
+					u.mu.Unlock()
+					if code == 200 {
+						u.n.Add(1)
+						break
+					}
+					if code != 0 && code != 503 {
+						t.Errorf("upload %s answered %d", k, code)
+						return
+					}
+					if try == 3000 {
+						t.Errorf("upload %s not acknowledged after %d tries", k, try)
+						return
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+		})
+	}
+	return u
+}
+
+// more waits until n more uploads were acknowledged: the load goes on
+// between the steps of an upgrade.
+func (u *uploaders) more(n int64) {
+	u.t.Helper()
+	at := u.n.Load()
+	waitFor(u.t, "more uploads acknowledged", func() string {
+		if u.n.Load() >= at+n {
+			return "yes"
+		}
+		return ""
+	})
+}
+
+// count is how many uploads were acknowledged so far.
+func (u *uploaders) count() int { return int(u.n.Load()) }
+
+// stop ends the clients and returns what they saw: the acknowledged
+// uploads, the answers by status, and the tries beyond the first.
+func (u *uploaders) stop() (acked map[string]string, answers map[int]int, retries int) {
+	close(u.done)
+	u.wg.Wait()
+	return u.acked, u.answers, u.retries
 }
 
 // TestNodesRollingUpgrade replaces three nodes on one PostgreSQL database
@@ -73,19 +154,7 @@ func TestNodesRollingUpgrade(t *testing.T) {
 		}
 		return keyRE.FindString(out)
 	})
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	count := func(q string, args ...any) int {
-		t.Helper()
-		var n int
-		if err := db.QueryRow(q, args...).Scan(&n); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return n
-	}
+	_, count := openCounter(t, dsn)
 	var short, long bytes.Buffer
 	if _, err := writeStatement(&short, 1, 20); err != nil {
 		t.Fatal(err)
@@ -104,58 +173,10 @@ func TestNodesRollingUpgrade(t *testing.T) {
 		bases.Store(bs)
 	}
 	setBases()
-	var mu sync.Mutex
-	acked := map[string]string{} // Idempotency-Key -> file_id
-	answers := map[int]int{}     // status -> count, 0 for a failed connection
-	var ackedN atomic.Int64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for c := range 4 {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				k := fmt.Sprintf("u%d-%04d", c, i)
-				for try := 0; ; try++ {
-					bs := bases.Load().([]string)
-					code, id := post(bs[(c+i+try)%len(bs)], apiKey, docs[i%2], "", k)
-					mu.Lock()
-					answers[code]++
-					if code == 200 {
-						acked[k] = id
-					}
-					mu.Unlock()
-					if code == 200 {
-						ackedN.Add(1)
-						break
-					}
-					if code != 0 && code != 503 {
-						t.Errorf("upload %s answered %d", k, code)
-						return
-					}
-					if try == 1000 {
-						t.Errorf("upload %s not acknowledged after %d tries", k, try)
-						return
-					}
-					time.Sleep(20 * time.Millisecond)
-				}
-			}
-		})
-	}
+	up := startUploaders(t, 4, func() []string { return bases.Load().([]string) }, apiKey, docs)
 	// more waits until n more uploads were acknowledged: the load goes on
 	// between the steps of the upgrade.
-	more := func(n int64) {
-		at := ackedN.Load()
-		waitFor(t, "more uploads acknowledged", func() string {
-			if ackedN.Load() >= at+n {
-				return "yes"
-			}
-			return ""
-		})
-	}
+	more := up.more
 	more(4)
 	var restarts, leftClaimed int
 	start := time.Now()
@@ -182,8 +203,7 @@ func TestNodesRollingUpgrade(t *testing.T) {
 	}
 	upgraded := time.Since(start)
 	more(4)
-	close(stop)
-	wg.Wait()
+	acked, answers, _ := up.stop()
 
 	c := client{t: t, base: nodes[0].base, key: apiKey}
 	ids, distinct := ackedIDs(acked)

@@ -131,8 +131,9 @@ func (p *Pool) Close() error {
 	return nil
 }
 
-// Convert converts data in a worker. Its wall-clock budget grows with the
-// page count the worker reports, up to Limits.WallMax.
+// Convert converts data in a worker. Its CPU budget grows with the page
+// count the worker reports, up to Limits.CPUMax; one that the machine kept
+// from using it in time fails with source.ErrBusy.
 func (p *Pool) Convert(ctx context.Context, data []byte, opts extract.Options) (*ledger.Result, error) {
 	raw, _, err := p.convert(ctx, data, opts)
 	if err != nil {
@@ -423,7 +424,7 @@ func (w *proc) quit() {
 }
 
 // run sends one job and reads its answer. On any failure of the process
-// (a crash, a limit, the wall clock, a cancelled ctx) the worker is killed
+// (a crash, a limit, the watchdog, a cancelled ctx) the worker is killed
 // and marked broken.
 func (w *proc) run(ctx context.Context, req request, data []byte, progress func(done, total int)) (message, error) {
 	w.jobs++
