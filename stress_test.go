@@ -506,7 +506,7 @@ func TestStressProbeFlood(t *testing.T) {
 
 // TestStressBusy is make stress under load (issue 41 point 10): text
 // statements of one to five pages, scans and photos of a page, uploaded
-// while two processes a core spin at the server's priority. No good
+// while three processes a core spin at the server's priority. No good
 // document may fail.
 func TestStressBusy(t *testing.T) {
 	files := newSoakFiles(t)
@@ -517,7 +517,7 @@ func TestStressBusy(t *testing.T) {
 	for i := range 4 {
 		docs = append(docs, busyDoc{"scan", fmt.Sprintf("scan%d.png", i), files.scan}, busyDoc{"photo", fmt.Sprintf("photo%d.jpg", i), files.photo})
 	}
-	failed, figures := busyRun(t, docs, 2)
+	failed, figures := busyRun(t, docs, 3)
 	fmt.Println("STRESS busy machine:", figures)
 	if failed != 0 {
 		t.Errorf("%d good documents failed on a busy machine", failed)
