@@ -104,7 +104,7 @@ func TestIsolatedFailures(t *testing.T) {
 		{"sentinel crosses the boundary", child(t, "worker", worker.DefaultLimits()), enc, source.ErrPassword, nil},
 		{"unsupported bytes", child(t, "worker", worker.DefaultLimits()), []byte("just text"), source.ErrUnsupported, nil},
 		{"child dies", child(t, "crash", worker.DefaultLimits()), enc, source.ErrCrashed, nil},
-		{"child hangs past the wall clock", child(t, "hang", wall(300*time.Millisecond)), enc, source.ErrLimit, nil},
+		{"child hangs past its budget", child(t, "hang", wall(300*time.Millisecond)), enc, source.ErrLimit, nil},
 		{"memory cap", child(t, "worker", memory(64<<20)), bigPNG(t), source.ErrLimit, source.ErrCrashed},
 	}
 	for _, tt := range tests {
