@@ -488,7 +488,8 @@ func probeError(err error) error {
 	case errors.Is(err, source.ErrPassword):
 		return &apiError{http.StatusBadRequest, "password_required", "The PDF is password-protected and no correct password was given.", "Send the password in a form field named 'password', e.g. curl -F file=@statement.pdf -F password=..."}
 	case errors.Is(err, source.ErrTooLarge):
-		return &apiError{http.StatusRequestEntityTooLarge, "too_large", "The document is too large to convert.", "Split the document and upload the parts."}
+		return &apiError{http.StatusRequestEntityTooLarge, "too_large", "The document is too large to convert.",
+			"Its pages or images expand past what this server reads; a scan or photo saved at a lower resolution, or a long statement split into parts, may fit."}
 	case errors.Is(err, source.ErrLimit):
 		return &apiError{http.StatusBadRequest, "unreadable_file", "The file took too long to read: it may be damaged or built to be hard to read.",
 			"Open it on your computer to check it, export or scan it again, and upload the new file."}
