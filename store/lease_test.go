@@ -194,3 +194,69 @@ func TestReleaseHeldAndRequeue(t *testing.T) {
 		}
 	})
 }
+
+// TestRetryDocument: a failed document is converted again once, charged
+// again as an upload is (from credits when the quota is used up), on both
+// stores; one that cannot go otherwise, or is not failed, is refused.
+func TestRetryDocument(t *testing.T) {
+	eachKind(t, func(t *testing.T, kind, loc string) {
+		ctx := context.Background()
+		s, _ := openAt(t, loc)
+		a := newAccount(t, s, "r@example.com", quota.Free)
+		fail := func(pages int, code string) Document {
+			t.Helper()
+			d, err := upload(s, a.ID, pages)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j, err := s.ClaimJob(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.FailJob(ctx, j, code, "x"); err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+		limited := fail(3, "conversion_limit")
+		locked := fail(1, "password_required")
+		if got := used(t, s, a.ID); got != 0 {
+			t.Fatalf("used after two failures: %d, want 0", got)
+		}
+		if err := s.RetryDocument(ctx, locked.ID); !errors.Is(err, ErrNotRetryable) {
+			t.Errorf("retry of a password failure: %v, want ErrNotRetryable", err)
+		}
+		if err := s.RetryDocument(ctx, limited.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RetryDocument(ctx, limited.ID); !errors.Is(err, ErrNotRetryable) {
+			t.Errorf("a second retry while processing: %v, want ErrNotRetryable", err)
+		}
+		d, err := s.Document(ctx, limited.ID)
+		if err != nil || d.Status != StatusProcessing || d.ErrorCode != "" || used(t, s, a.ID) != 3 {
+			t.Fatalf("after the retry: %+v, %v, used %d; want processing, no error, 3 pages used", d, err, used(t, s, a.ID))
+		}
+		j, err := s.ClaimJob(ctx)
+		if err != nil || j.DocumentID != limited.ID {
+			t.Fatalf("the retry's job: %+v, %v", j, err)
+		}
+		// Past the day's five pages: refused, nothing charged.
+		if err := s.FailJob(ctx, j, "converter_crashed", "x"); err != nil {
+			t.Fatal(err)
+		}
+		big := fail(5, "conversion_limit")
+		if err := s.RetryDocument(ctx, big.ID); err != nil {
+			t.Fatal(err)
+		}
+		var qe *QuotaError
+		if err := s.RetryDocument(ctx, limited.ID); !errors.As(err, &qe) {
+			t.Errorf("a retry past the quota: %v, want a QuotaError", err)
+		}
+		if d, _ := s.Document(ctx, limited.ID); d.Status != StatusFailed || used(t, s, a.ID) != 5 {
+			t.Errorf("after a refused retry: %s, used %d; want failed, 5", d.Status, used(t, s, a.ID))
+		}
+		if err := s.RetryDocument(ctx, "doc_none"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("retry of no document: %v, want ErrNotFound", err)
+		}
+	})
+}
