@@ -140,17 +140,10 @@ func ackedIDs(acked map[string]string) ([]string, map[string]bool) {
 // waitSettled polls until no document is processing, within limit.
 func waitSettled(t *testing.T, c client, ids []string, limit time.Duration) (stuck int) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
+	settled := settleTimes(c, ids, limit)
 	for _, id := range ids {
-		for {
-			if st := c.status(id); st.Status != "processing" {
-				break
-			}
-			if time.Now().After(deadline) {
-				stuck++
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
+		if _, ok := settled[id]; !ok {
+			stuck++
 		}
 	}
 	return stuck
