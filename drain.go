@@ -18,10 +18,12 @@ import (
 // server had not accepted yet: a client whose connection was made, and
 // whose request may have been sent, gets no answer. StopAccepting first
 // has the kernel drop new connection attempts (a filter on the socket
-// that drops every packet: a client's SYN goes unanswered, and once the
-// socket is closed, is refused), then Accept hands over what is left in
-// the backlog, and only then reports the listener closed; the HTTP server
-// answers those connections like any other.
+// that drops every packet, or where the kernel has no socket filters a
+// backlog of none: a client's SYN goes unanswered, and once the socket is
+// closed, is refused), then Accept hands over what is left in the
+// backlog, closes the socket the moment it is empty, and reports the
+// listener closed; the HTTP server answers those connections like any
+// other (cmdServe waits for them before it calls Shutdown).
 type drainListener struct {
 	*net.TCPListener
 	stopping chan struct{}
