@@ -385,10 +385,18 @@ func (b *browserSession) downloads(dir string) func(what string, actions ...chro
 	}
 }
 
-// do runs actions, failing the test with a screenshot when one fails.
+// do runs actions, failing the test with a screenshot when one fails. An
+// action that found its element replaced before it could act (the page
+// drew the list again: on a busy machine, between chromedp's query and
+// its use of the node) is run again, as a person would click again; only
+// a single action, so that none that did act is repeated.
 func (b *browserSession) do(what string, actions ...chromedp.Action) {
 	b.t.Helper()
-	if err := chromedp.Run(b.ctx, actions...); err != nil {
+	err := chromedp.Run(b.ctx, actions...)
+	for try := 0; err != nil && try < 10 && len(actions) == 1 && nodeGone(err); try++ {
+		err = chromedp.Run(b.ctx, actions...)
+	}
+	if err != nil {
 		shot := filepath.Join(b.shots, "failed.png")
 		var buf []byte
 		if chromedp.Run(b.ctx, chromedp.FullScreenshot(&buf, 100)) == nil {
@@ -396,6 +404,13 @@ func (b *browserSession) do(what string, actions ...chromedp.Action) {
 		}
 		b.t.Fatalf("%s: %v (screenshot %s)", what, err, shot)
 	}
+}
+
+// nodeGone says an action failed because its element left the page
+// between being found and being used.
+func nodeGone(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "No node with given id") || strings.Contains(msg, "Could not find node with given id")
 }
 
 // shot saves a screenshot of the whole page as name.
@@ -417,12 +432,16 @@ func click(sel string) chromedp.Action {
 	}
 }
 
-// text reads an element's text.
+// text reads an element's text once it is shown, in one step in the page:
+// a list drawn again between finding the element and reading it (a busy
+// machine makes that likely) cannot fail the read.
 func (b *browserSession) text(sel string) string {
 	b.t.Helper()
-	var s string
-	b.do("read "+sel, chromedp.Text(sel, &s, chromedp.ByQuery))
-	return s
+	var got struct{ Text string }
+	b.do("read "+sel, chromedp.Poll(fmt.Sprintf(`(() => { const e = document.querySelector(%q);
+		return e && e.getClientRects().length ? {Text: e.innerText} : null; })()`, sel), &got,
+		chromedp.WithPollingTimeout(0), chromedp.WithPollingInterval(50*time.Millisecond)))
+	return got.Text
 }
 
 // a11y lists, on the screen as it stands, text whose contrast with its

@@ -336,7 +336,7 @@ func TestNodes(t *testing.T) {
 	// Idempotency-Key, as the docs advise.
 	busy := account("busy@example.com", "enterprise")
 	var long bytes.Buffer
-	uploads, pages := 12, 10
+	uploads, pages := 12, 20
 	if nodesFull() {
 		uploads, pages = 30, 30
 	}
@@ -361,28 +361,29 @@ func TestNodes(t *testing.T) {
 			}
 		})
 	}
-	// Kill A while it holds conversions, once it has finished one of them.
-	heldByA := "SELECT count(*) FROM jobs WHERE state = 'running' AND claim LIKE '%/' || $1 || '/%'"
+	// Kill A while it holds conversions, once it has finished one of
+	// them: the moment a query finds it holding some.
+	var held []string
 	waitFor(t, "node A to finish one job and hold others", func() string {
 		if len(completedRE.FindAllString(a.stderr.String(), -1)) == doneByA {
 			return ""
 		}
-		if n := count(heldByA, pidA); n > 0 {
-			return strconv.Itoa(n)
+		held = held[:0]
+		rows, err := db.Query("SELECT document_id FROM jobs WHERE state = 'running' AND claim LIKE '%/' || $1 || '/%'", pidA)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var id string
+			rows.Scan(&id)
+			held = append(held, id)
+		}
+		rows.Close()
+		if len(held) > 0 {
+			return "yes"
 		}
 		return ""
 	})
-	var held []string
-	rows, err := db.Query("SELECT document_id FROM jobs WHERE state = 'running' AND claim LIKE '%/' || $1 || '/%'", pidA)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var id string
-		rows.Scan(&id)
-		held = append(held, id)
-	}
-	rows.Close()
 	a.kill()
 	killedAt := time.Now()
 	completedByA := map[string]bool{}
@@ -417,7 +418,7 @@ func TestNodes(t *testing.T) {
 		}
 	}
 	takeovers := strings.Count(b.stderr.String()+cNode.stderr.String(), "taking over a job whose node stopped renewing its lease")
-	var completed, failed, processing, twice, lost, heldDone, byOthers int
+	var completed, failed, processing, twice, unlogged, heldDone, byOthers int
 	for _, id := range ids {
 		if completedBy[id] > 0 {
 			byOthers++
@@ -433,8 +434,10 @@ func TestNodes(t *testing.T) {
 		if completedByA[id] && completedBy[id] > 0 || completedBy[id] > 1 {
 			twice++
 		}
-		if !completedByA[id] && completedBy[id] != 1 {
-			lost++
+		if !completedByA[id] && completedBy[id] == 0 {
+			// Completed (the status says so) with no node's log line: A
+			// was killed between its commit and its log line.
+			unlogged++
 		}
 	}
 	// A job A held may have ended on A between the query and the kill.
@@ -454,12 +457,12 @@ func TestNodes(t *testing.T) {
 	fmt.Printf("NODES kill -9 of node A of three during %d uploads (%d pages each, lease 15 s): A held %d jobs when killed; the last of them "+
 		"completed %.1f s after the kill; %d acknowledged (%d distinct, %d sent again to B or C); %d completed, %d failed, %d processing "+
 		"(stuck %d), %d jobs left; %d of A's held jobs and %d documents in all completed by B and C after the kill (%d take-overs), "+
-		"%d completed twice, %d lost; %d charges, %d pages charged for %d pages; all settled %.1f s after the kill\n",
+		"%d completed twice, %d completed by A unlogged as it was killed; %d charges, %d pages charged for %d pages; all settled %.1f s after the kill\n",
 		uploads, pages, len(held), lastHeld.Seconds(), len(acked), len(distinct), resent, completed, failed, processing, stuck, jobsLeft, heldDone,
-		byOthers, takeovers, twice, lost, charges, chargedPages, len(distinct)*pages, settled.Seconds())
+		byOthers, takeovers, twice, unlogged, charges, chargedPages, len(distinct)*pages, settled.Seconds())
 	if len(acked) != uploads || len(distinct) != uploads || completed != uploads || failed != 0 || processing != 0 || stuck != 0 || jobsLeft != 0 ||
-		heldDone != heldLeft || heldLeft == 0 || takeovers < heldLeft || twice != 0 || lost != 0 || charges != uploads || chargedPages != uploads*pages {
-		t.Errorf("kill -9: want %d documents, all completed, none stuck, lost or completed twice, A's held jobs completed by B and C, charged once each", uploads)
+		heldDone != heldLeft || heldLeft == 0 || takeovers < heldLeft || twice != 0 || unlogged > 1 || charges != uploads || chargedPages != uploads*pages {
+		t.Errorf("kill -9: want %d documents, all completed, none stuck or completed twice, A's held jobs completed by B and C, charged once each", uploads)
 	}
 	// Issue 41 point 11: taken over within 30 s. A figure of a busy
 	// shared machine, so make nodes holds it to that, and make test only
