@@ -443,3 +443,30 @@ func TestAnalyzeFooterIsNoDescription(t *testing.T) {
 		"2023-01-12|Card Rewe||5.00|45.00",
 	})
 }
+
+// TestAnalyzeColonRecordsAfterAnOpeningBlock reads records of "Label:
+// value" lines, one under another, after a first block that prints the
+// opening balance and no amount: each record, from its date, is a row.
+func TestAnalyzeColonRecordsAfterAnOpeningBlock(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	y := 40.0
+	put := func(s string) { putWords(&p, 10, y, s); y += 15 }
+	put("Vryshgo 2024-03-01 - 2024-03-31")
+	for _, b := range [][]string{
+		{"Trymuf: 2024-03-01", "Skelarurpu: Opening", "Zvamkiden: $100.00"},
+		{"Trymuf: 2024-03-05", "Skelarurpu: Shop Lidl", "Rafaiton: $-25.00", "Zvamkiden: $75.00"},
+		{"Trymuf: 2024-03-07", "Skelarurpu: Salary Acme", "Rafaiton: $50.00", "Zvamkiden: $125.00"},
+		{"Trymuf: 2024-03-09", "Skelarurpu: Shop Rewe", "Rafaiton: $-5.00", "Zvamkiden: $120.00"},
+	} {
+		for _, l := range b {
+			put(l)
+		}
+		y += 10
+	}
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2024-03-05|Shop Lidl||25.00|75.00",
+		"2024-03-07|Salary Acme|50.00||125.00",
+		"2024-03-09|Shop Rewe||5.00|120.00",
+	})
+}
