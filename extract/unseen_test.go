@@ -1,9 +1,11 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"passbook/extract/ledger"
 	"passbook/extract/source"
 )
 
@@ -469,4 +471,38 @@ func TestAnalyzeColonRecordsAfterAnOpeningBlock(t *testing.T) {
 		"2024-03-07|Salary Acme|50.00||125.00",
 		"2024-03-09|Shop Rewe||5.00|120.00",
 	})
+}
+
+// TestAnalyzeWrappedLineBetweenTwoRows reads a line of text set exactly
+// halfway between two rows, in a table whose layout shows no habit: it
+// goes to one of them, and both say so in a warning rather than silently.
+func TestAnalyzeWrappedLineBetweenTwoRows(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	put(10, 60, "Opening balance")
+	put(520, 60, "100.00")
+	put(10, 80, "Date")
+	put(100, 80, "Details")
+	put(330, 80, "Debit")
+	put(420, 80, "Credit")
+	put(510, 80, "Balance")
+	put(10, 100, "02/01/2023")
+	put(100, 100, "Rent March")
+	put(340, 100, "25.00")
+	put(520, 100, "75.00")
+	put(100, 111, "Vrokplen skartomir")
+	put(10, 122, "05/01/2023")
+	put(100, 122, "Card Shell")
+	put(340, 122, "15.00")
+	put(520, 122, "60.00")
+	res := Analyze([]source.Page{p})
+	if len(res.Transactions) != 2 {
+		t.Fatalf("%d rows, want 2", len(res.Transactions))
+	}
+	for _, tx := range res.Transactions {
+		if !slices.ContainsFunc(tx.Warnings, func(w ledger.Warning) bool { return w.Kind == ledger.WarnDescriptionShared }) {
+			t.Errorf("%q: no description_shared warning (%v)", tx.Description, tx.Warnings)
+		}
+	}
 }
