@@ -103,7 +103,7 @@ test: test-deps
 # say ok while wrong, F1 by kind and the files that fail. SETS=real,chromium
 # and KINDS=text (or images, or scan,png,photo) narrow it. It fails on any
 # statement that says ok while wrong.
-SETS ?= dev,real,public,chromium,reportlab
+SETS ?= dev,real,public,chromium,reportlab,office,typeset,real2,real3
 eval: deps
 	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestEvalCorpus$$' ./extract/engine \
 		-args -sets $(SETS) -kinds '$(if $(filter command line environment,$(origin KINDS)),$(KINDS))' -out $(EVALOUT)
