@@ -37,10 +37,12 @@ DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev li
 # LibreOffice opens the excel-eu CSV and the XLSX in the export tests, and
 # its Writer prints random statements in extract/synth (with Chromium, in
 # fonts from fonts-liberation and fonts-dejavu-core). It is large, so only
-# the test targets install it. postgresql: the store's tests and the
+# the test targets install it. fonts-noto-core, fonts-ipafont-gothic and
+# fonts-wqy-microhei carry the scripts other than Latin and Greek and
+# Cyrillic (extract/ocr's script pages, the world's images). postgresql: the store's tests and the
 # two-node harness start a PostgreSQL server of their own from it (initdb
 # in a temporary directory; as root, run as nobody).
-TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql
+TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql fonts-noto-core fonts-ipafont-gothic fonts-wqy-microhei
 # The export tests read MT940 with mt940js (npm; Node.js and npm from Debian
 # when the machine has no npm).
 MT940JS := export/testdata/mt940js
@@ -49,11 +51,21 @@ MT940JS := export/testdata/mt940js
 AXE := testdata/axe
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# The Tesseract models extract/ocr embeds (extract/ocr/tessdata, committed):
+# English and the Latin languages of the lexicon, and one language pack a
+# script other than Latin (Cyrillic, Greek, Arabic, Hebrew, Devanagari,
+# Thai, Han simplified and traditional, Japanese, Korean). Debian's
+# packages are Tesseract's "fast" models; `make models` copies them in
+# again. bench-deps installs them for the tesseract command's side of the
+# cost comparison.
+MODEL_LANGS := eng deu fra spa ita por nld rus ell ara heb hin tha chi_sim chi_tra jpn kor
+MODEL_DEBS  := $(foreach l,$(MODEL_LANGS),tesseract-ocr-$(subst _,-,$(l)))
+
 # Tools bench-service compares Passbook with, and drives it with; and
 # PostgreSQL, for BENCH_STORE=postgres.
-BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time
+BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time $(MODEL_DEBS)
 
-.PHONY: deps test-deps bench-deps build run test eval ocr-verbatim ratchet eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
+.PHONY: models deps test-deps bench-deps build run test eval ocr-verbatim ratchet eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -117,6 +129,9 @@ ocr-verbatim: deps
 # (say why in the commit).
 ratchet: deps
 	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -tags ratchet -count=1 -timeout 30m -run '^TestCorpusRatchet$$' ./extract/engine $(if $(UPDATE),-args -update-baseline $(if $(LOWER),-lower-baseline))
+
+models: bench-deps
+	for l in $(MODEL_LANGS); do cp /usr/share/tesseract-ocr/5/tessdata/$$l.traineddata extract/ocr/tessdata/; done
 
 bench-deps:
 	@missing=""; for p in $(BENCH_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -26,10 +26,12 @@ import (
 )
 
 // models are Tesseract's "fast" LSTM models (Debian's tesseract-ocr-eng,
-// -deu, -fra, -spa, -ita, -por and -nld), embedded so a server with no
-// tessdata installed still reads scans: English for every page, and the
+// -deu, -fra, -spa, -ita, -por and -nld, and for the scripts other than
+// Latin -rus, -ell, -ara, -heb, -hin, -tha, -chi-sim, -chi-tra, -jpn and
+// -kor; make models copies them here), embedded so a server with no
+// tessdata installed still reads scans: English for every page, the
 // language of the lexicon a page's words are in beside it, for its
-// accents.
+// accents, and the model of the script a page is printed in (script.go).
 //
 //go:embed tessdata/*.traineddata
 var models embed.FS
@@ -148,7 +150,17 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			}
 		}
 	}
-	if lang := pageLanguage(words); lang != "" {
+	if m, share, err := pageScript(g, dpi, words); err != nil {
+		return source.Page{}, err
+	} else if m != "" {
+		// A page in another script (script.go) is read with its model
+		// beside English.
+		eng := words
+		if words, _, err = recognize(g, dpi, scriptLangs(m, share), psmSparse); err != nil {
+			return source.Page{}, err
+		}
+		keepEnglish(words, eng)
+	} else if lang := pageLanguage(words); lang != "" {
 		// A page in another language the lexicon knows is read again with
 		// that language's model beside English: its accents and letters
 		// ("Prélèvement", "Weiß") come out as printed.
@@ -497,6 +509,7 @@ func cleanOCRText(s string) string {
 		}
 		return r
 	}, s)
+	s = greekMu(s)
 	debris := true
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || !strings.ContainsRune("|_=~¦", r) {
