@@ -86,6 +86,18 @@ func putClient(langs string, c *gosseract.Client) {
 	tess.idle[langs] = append(tess.idle[langs], c)
 }
 
+// dropClients closes the idle instances of langs, to give back the
+// memory of their model.
+func dropClients(langs string) {
+	tess.mu.Lock()
+	cs := tess.idle[langs]
+	delete(tess.idle, langs)
+	tess.mu.Unlock()
+	for _, c := range cs {
+		c.Close()
+	}
+}
+
 // Read cleans up one page image (orientation, deskew, contrast, crop) and reads its words.
 // dpi is the image's resolution when known (rendered PDF pages), 0 to estimate it. Word boxes are returned
 // in points (px * 72 / dpi) with top-left origin, Page.OCR = true.

@@ -24,7 +24,16 @@ import (
 // other than Latin, one a script (Debian's language packs, Tesseract's
 // "fast" models: 1–4 MB each where the script packs weigh 3–29 MB), in
 // the order they are tried.
-var scriptModels = []string{"rus", "ell", "ara", "heb", "hin", "tha", "chi_sim", "chi_tra", "jpn", "kor"}
+var scriptModels = []string{"rus", "ell", "ara", "heb", "hin", "tha", "kor", "jpn", "chi_sim", "chi_tra"}
+
+// hanModels read Han characters as Japanese's does: they are tried only
+// when Japanese's wins two words.
+var hanModels = map[string]bool{"chi_sim": true, "chi_tra": true}
+
+// largeModels take 25–60 MB each once loaded (the others 2–30): a
+// worker keeps them only while a page of their script is read, so that
+// a worker that probed once stays within its memory.
+var largeModels = map[string]bool{"kor": true, "jpn": true, "chi_sim": true, "chi_tra": true}
 
 // Script probe bounds.
 const (
@@ -35,13 +44,19 @@ const (
 	// letters, make a page worth probing.
 	minProbeWords = 3
 	// maxProbeWords are read on the strip: the least confident.
-	maxProbeWords = 12
-	// scriptGain is how much more confident (mean, 0–100) a script's
-	// model must read the strip than English to read the page.
-	scriptGain = 15
-	// scriptSure ends the probe: a model this confident, and clearly
-	// more than English, is the script's.
-	scriptSure = 85
+	maxProbeWords = 8
+	// scriptGain is how much more confident (0–100) a script's model
+	// must read a word than English to win it, and minScriptConf how
+	// confident at least.
+	scriptGain    = 15
+	minScriptConf = 50
+	// scriptMargin is how much more confident than in the Latin words
+	// it reads as its own a model must read a word to win it.
+	scriptMargin = 10
+	// maxControlWords words English read with controlConf at least
+	// stand on the strip beside them (controlWords).
+	maxControlWords = 3
+	controlConf     = 90
 )
 
 // letterWord reports whether s, its punctuation and symbols aside, is a
@@ -61,9 +76,9 @@ func letterWord(s string) bool {
 
 // probeWords picks the words of a reading that another script may have
 // printed: words of letters read with little confidence, the least
-// confident first, and their share of the page's words of letters. It
-// returns none when too few of them are such.
-func probeWords(words []ocrWord) ([]ocrWord, float64) {
+// confident first. It returns none when too few of the page's words of
+// letters are such.
+func probeWords(words []ocrWord) []ocrWord {
 	var letters, doubt []ocrWord
 	for _, w := range words {
 		if !letterWord(w.text) {
@@ -75,23 +90,25 @@ func probeWords(words []ocrWord) ([]ocrWord, float64) {
 		}
 	}
 	if len(doubt) < minProbeWords || 6*len(doubt) < len(letters) {
-		return nil, 0
+		return nil
 	}
-	share := float64(len(doubt)) / float64(len(letters))
 	sort.SliceStable(doubt, func(i, j int) bool { return doubt[i].conf < doubt[j].conf })
-	return doubt[:min(len(doubt), maxProbeWords)], share
+	return doubt[:min(len(doubt), maxProbeWords)]
 }
 
-// probeStrip stacks crops of the words, one under another with paper
-// between them, into one image: a script is tried on it at the cost of
-// a few lines, not a page.
-func probeStrip(g *image.Gray, words []ocrWord) *image.Gray {
+// probeStrip stacks crops of the words, one under another, into one
+// image: a script is tried on it at the cost of a few lines, not a page.
+// It returns the strip and where each word's crop ends on it (its last
+// row, exclusive).
+func probeStrip(g *image.Gray, words []ocrWord) (*image.Gray, []int) {
 	crops := make([]*image.Gray, len(words))
+	ends := make([]int, len(words))
 	w, h := 0, 0
 	for i, wd := range words {
 		crops[i] = figureCrop(g, wd.box)
 		w = max(w, crops[i].Rect.Dx())
 		h += crops[i].Rect.Dy()
+		ends[i] = h
 	}
 	out := image.NewGray(image.Rect(0, 0, w, h))
 	for i := range out.Pix {
@@ -104,59 +121,176 @@ func probeStrip(g *image.Gray, words []ocrWord) *image.Gray {
 		}
 		y += c.Rect.Dy()
 	}
+	return out, ends
+}
+
+// controlWords are words of Latin letters the English reading is sure of:
+// how confidently a model reads them as its own script is how confidently
+// it reads print it cannot read (Thai's read a photo's blurred "União"
+// as Thai at 88% confidence, and "Meridian" at 66%).
+func controlWords(words []ocrWord) []ocrWord {
+	var out []ocrWord
+	for _, w := range words {
+		if len(out) < maxControlWords && w.conf >= controlConf && letterWord(w.text) && len([]rune(w.text)) >= 4 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// hasKana reports Japanese's syllabaries in s.
+func hasKana(s string) bool {
+	for _, r := range s {
+		if unicode.In(r, unicode.Hiragana, unicode.Katakana) {
+			return true
+		}
+	}
+	return false
+}
+
+// lookalikes are the Cyrillic and Greek letters that look like Latin
+// ones.
+const lookalikes = "АаВЕеЗКкМНОоРрСсТуХхІіЈјЅѕԁԛԝΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορτυχ"
+
+// latinLookalike reports a word of letters that all look like Latin
+// ones: Cyrillic's model reads "Caixa" as "Саха", which says nothing of
+// whether it reads anything as Cyrillic.
+func latinLookalike(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) && !strings.ContainsRune(lookalikes, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// cropReading is what one model read on one word's crop of the strip.
+type cropReading struct {
+	text string
+	conf float64 // mean, weighted by length
+}
+
+// byCrop sorts the words a model read on the strip into the crops they
+// stand on, by their middles.
+func byCrop(words []ocrWord, ends []int) []cropReading {
+	out := make([]cropReading, len(ends))
+	weight := make([]float64, len(ends))
+	for _, w := range words {
+		mid := (w.box.Min.Y + w.box.Max.Y) / 2
+		i := sort.SearchInts(ends, mid+1)
+		if i == len(ends) {
+			continue
+		}
+		n := float64(len([]rune(w.text)))
+		out[i].text += w.text
+		out[i].conf += w.conf * n
+		weight[i] += n
+	}
+	for i := range out {
+		if weight[i] > 0 {
+			out[i].conf /= weight[i]
+		}
+	}
 	return out
 }
 
 // pageScript finds the model of the script a page read in English is
-// printed in, "" for Latin (or for a page too poorly read to tell). share
-// is the part of the page's words of letters the probe found in doubt:
-// over a third, the page is the script's; less, the script stands beside
-// Latin (a heading), and English leads.
+// printed in, "" for Latin (or for a page too poorly read to tell). Each
+// model reads the strip of words in doubt; it wins a word when it reads
+// it in letters of its script with clearly more confidence than English
+// does, and the model whose won words add up to the most confidence,
+// winning three at least, is the page's.
+// share is the part of the page's words of letters it won: over a third,
+// the page is the script's; less, the script stands beside Latin (a
+// heading, month names in dates), and English leads.
 func pageScript(g *image.Gray, dpi float64, words []ocrWord) (model string, share float64, err error) {
-	probe, share := probeWords(words)
+	probe := probeWords(words)
 	if probe == nil {
 		return "", 0, nil
 	}
-	strip := probeStrip(g, probe)
-	_, base, err := recognize(strip, dpi, "eng", psmBlock)
+	controls := controlWords(words)
+	strip, ends := probeStrip(g, append(probe[:len(probe):len(probe)], controls...))
+	read, _, err := recognize(strip, dpi, "eng", psmBlock)
 	if err != nil {
 		return "", 0, err
 	}
-	best, bestConf := "", base+scriptGain
+	eng := byCrop(read, ends)
+	best, bestWins, bestScore := "", 0, 0.0
+	han := false  // Japanese's model won two words
+	kana := false // and one of them in kana: Chinese prints none
+	defer func() {
+		for m := range largeModels {
+			if m != model {
+				dropClients(m)
+			}
+		}
+	}()
 	for _, m := range scriptModels {
-		read, conf, err := recognize(strip, dpi, m, psmBlock)
+		if hanModels[m] && !han {
+			continue
+		}
+		read, _, err := recognize(strip, dpi, m, psmBlock)
 		if err != nil {
 			return "", 0, err
 		}
-		if conf <= bestConf || !inScript(read) {
-			continue
+		crops := byCrop(read, ends)
+		// The model's confidence in Latin words it reads as its script
+		// is what it gives print it cannot read: a word it wins must be
+		// read with more.
+		least := float64(minScriptConf)
+		for _, c := range crops[len(probe):] {
+			if inScript(c.text) && !latinLookalike(c.text) {
+				least = max(least, c.conf+scriptMargin)
+			}
 		}
-		best, bestConf = m, conf
-		if conf >= scriptSure {
+		wins, score := 0, 0.0
+		for i, c := range crops[:len(probe)] {
+			if c.conf >= eng[i].conf+scriptGain && c.conf >= least && inScript(c.text) {
+				wins++
+				score += c.conf
+				kana = kana || (m == "jpn" && hasKana(c.text))
+			}
+		}
+		han = han || (m == "jpn" && wins >= 2)
+		if score > bestScore && wins >= max(minProbeWords, len(probe)/4) {
+			best, bestWins, bestScore = m, wins, score
+		}
+		if 2*wins >= len(probe) && m != "jpn" && !hanModels[m] {
+			// Most of the words: no other script will win more (but
+			// Japanese and Chinese share their Han characters).
 			break
 		}
 	}
 	if best == "" {
 		return "", 0, nil
 	}
-	return best, share, nil
+	if kana && hanModels[best] {
+		// Chinese models read Japanese's Han characters as confidently
+		// as its model does, and its kana as Han at a guess.
+		best = "jpn"
+	}
+	letters := 0
+	for _, w := range words {
+		if letterWord(w.text) {
+			letters++
+		}
+	}
+	return best, float64(bestWins) / float64(letters), nil
 }
 
 // inScript reports whether most letters a script's model read are not
-// Latin: a model reads Latin print too (its digits and
-// the English words its training text held), and its confidence on
-// those says nothing of the script.
-func inScript(words []ocrWord) bool {
+// Latin: a model reads Latin print too (its digits and the English words
+// its training text held), and its confidence on those says nothing of
+// the script.
+func inScript(s string) bool {
 	latin, other := 0, 0
-	for _, w := range words {
-		for _, r := range w.text {
-			switch {
-			case !unicode.IsLetter(r):
-			case unicode.Is(unicode.Latin, r):
-				latin++
-			default:
-				other++
-			}
+	for _, r := range s {
+		switch {
+		case !unicode.IsLetter(r):
+		case unicode.Is(unicode.Latin, r):
+			latin++
+		default:
+			other++
 		}
 	}
 	return other > latin

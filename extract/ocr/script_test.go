@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"html"
+	"image"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,5 +163,72 @@ func TestReadScripts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReadLatinStaysLatin: pages of Latin print read poorly (a degraded
+// photo, invented words) come back in Latin letters: no script's model
+// takes the words English read with little confidence for its own.
+func TestReadLatinStaysLatin(t *testing.T) {
+	for _, fixture := range []string{"en_signed_amount", "fr_debit_credit", "de_soll_haben"} {
+		t.Run(fixture, func(t *testing.T) {
+			g, _ := renderFixture(t, fixture, 300)
+			pg, err := Read(degrade(g, 1.5, 11), 0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range pg.Words {
+				for _, r := range w.Text {
+					if unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) {
+						t.Errorf("%q read in another script", w.Text)
+						break
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestKeepEnglish: on a page read with a script's model, a figure or a
+// code of capitals English read with more confidence in the same place
+// is taken from English; the script's words are not.
+func TestKeepEnglish(t *testing.T) {
+	box := func(x int) image.Rectangle { return image.Rect(x, 10, x+50, 30) }
+	script := []ocrWord{
+		{text: "ОКК", box: box(0), conf: 60}, // DKK read as Cyrillic
+		{text: "59.06.2022", box: box(100), conf: 70},
+		{text: "Остаток", box: box(200), conf: 91},
+		{text: "СК", box: box(300), conf: 95},  // more confident than English
+		{text: "ВАМ", box: box(400), conf: 50}, // English read a word of other length
+	}
+	eng := []ocrWord{
+		{text: "DKK", box: box(1), conf: 93},
+		{text: "29.06.2022", box: box(101), conf: 96},
+		{text: "Ocrarok", box: box(200), conf: 95},
+		{text: "CR", box: box(300), conf: 90},
+		{text: "BANK", box: box(400), conf: 92},
+	}
+	keepEnglish(script, eng)
+	want := []string{"DKK", "29.06.2022", "Остаток", "СК", "ВАМ"}
+	for i, w := range script {
+		if w.text != want[i] {
+			t.Errorf("word %d = %q, want %q", i, w.text, want[i])
+		}
+	}
+}
+
+func TestLatinLookalike(t *testing.T) {
+	for s, want := range map[string]bool{"Саха": true, "ВАМ": true, "Caixa": true, "Бибо5": false, "บทเล": false, "Περίοδος": false} {
+		if got := latinLookalike(s); got != want {
+			t.Errorf("latinLookalike(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestGreekMu(t *testing.T) {
+	for in, want := range map[string]string{"Αριθµός": "Αριθμός", "5µm": "5µm", "έµβασµα": "έμβασμα"} {
+		if got := greekMu(in); got != want {
+			t.Errorf("greekMu(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
