@@ -16,19 +16,18 @@ var scriptTables = func() []string {
 	return names
 }()
 
-// sampleScript names the script a world statement prints its words in:
-// the one of most letters other than Latin when it holds at least a
-// fifth of them (a Greek statement prints its merchants and IBAN in
-// Latin), else Latin. The eval-world tables of images go by it.
-func sampleScript(s WorldSample) string {
+// sampleScripts names the scripts other than Latin a world statement
+// prints at least minScriptLetters letters of (its words, or only its
+// month names: a statement of Latin words in Kazakh dates prints
+// Cyrillic), or Latin when it prints none. The eval-world tables of
+// images count a statement under each.
+func sampleScripts(s WorldSample) []string {
 	count := map[string]int{}
-	total := 0
 	add := func(text string) {
 		for _, r := range text {
-			if !unicode.IsLetter(r) {
+			if !unicode.IsLetter(r) || unicode.Is(unicode.Latin, r) {
 				continue
 			}
-			total++
 			for _, name := range scriptTables {
 				if unicode.Is(unicode.Scripts[name], r) {
 					count[name]++
@@ -47,14 +46,18 @@ func sampleScript(s WorldSample) string {
 	for _, t := range s.Truth.Transactions {
 		add(t.Description)
 	}
-	best := ""
+	var out []string
 	for _, name := range scriptTables {
-		if name != "Latin" && count[name] > count[best] {
-			best = name
+		if count[name] >= minScriptLetters {
+			out = append(out, name)
 		}
 	}
-	if best == "" || 5*count[best] < total {
-		return "Latin"
+	if len(out) == 0 {
+		return []string{"Latin"}
 	}
-	return best
+	return out
 }
+
+// minScriptLetters is how many letters of a script make a statement one
+// that prints it.
+const minScriptLetters = 3
