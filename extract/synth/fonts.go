@@ -98,13 +98,13 @@ var (
 
 // fontPath finds a font file.
 func fontPath(file string) (string, error) {
-	for _, d := range fontDirs {
+	for _, d := range append(fontDirs[:len(fontDirs):len(fontDirs)], scriptFontDirs...) {
 		p := filepath.Join(d, file)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("font %s not in %v: install Debian's fonts-liberation and fonts-dejavu-core (make test-deps does)", file, fontDirs)
+	return "", fmt.Errorf("font %s not in %v: install Debian's fonts-liberation, fonts-dejavu-core, fonts-noto-core and fonts-ipafont-gothic (make test-deps does)", file, append(fontDirs, scriptFontDirs...))
 }
 
 func loadFont(file string) (*sfnt.Font, error) {

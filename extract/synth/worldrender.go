@@ -97,6 +97,7 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 		pdf.Text((worldPageW-pdf.GetStringWidth(s))/2, worldPageH-10, s)
 	})
 	pdf.AddPage()
+	pn := &pen{pdf: pdf, regular: face.regular}
 	lh := st.size * 0.3528 * 1.45
 	if d.web {
 		lh *= 1.6
@@ -117,12 +118,12 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 		if l.bold {
 			style = "B"
 		}
-		pdf.SetFont("f", style, size)
+		pn.use(style, size)
 		lines := 1
 		wrapped := make([][]string, len(l.cells))
 		for i, c := range l.cells {
 			cw := xs[c.col+c.span] - xs[c.col] - 2
-			wrapped[i] = wrapText(pdf, c.text, cw)
+			wrapped[i] = wrapText(pn.width, c.text, cw)
 			lines = max(lines, len(wrapped[i]))
 		}
 		h := float64(lines) * lh * size / st.size
@@ -139,9 +140,9 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 				base := y + float64(k+1)*lh*size/st.size - lh*0.3
 				x := xs[c.col] + 1
 				if c.right {
-					x = xs[c.col+c.span] - 1 - pdf.GetStringWidth(s)
+					x = xs[c.col+c.span] - 1 - pn.width(s)
 				}
-				pdf.Text(x, base, s)
+				pn.text(x, base, s)
 			}
 		}
 		y += h
@@ -178,9 +179,9 @@ func isFullWidth(l wline, n int) bool {
 	return len(l.cells) == 1 && l.cells[0].col == 0 && l.cells[0].span == n
 }
 
-// wrapText splits s into lines no wider than w in the current font.
-func wrapText(pdf *fpdf.Fpdf, s string, w float64) []string {
-	if pdf.GetStringWidth(s) <= w {
+// wrapText splits s into lines no wider than w as width measures them.
+func wrapText(width func(string) float64, s string, w float64) []string {
+	if width(s) <= w {
 		return []string{s}
 	}
 	var out []string
@@ -190,7 +191,7 @@ func wrapText(pdf *fpdf.Fpdf, s string, w float64) []string {
 		if cur != "" {
 			try = cur + " " + f
 		}
-		if cur != "" && pdf.GetStringWidth(try) > w {
+		if cur != "" && width(try) > w {
 			out = append(out, cur)
 			cur = f
 			continue
