@@ -235,7 +235,12 @@ const uprightConf = 70
 // image, its resolution and warnings on a page too dark or out of focus
 // to trust.
 func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64, []string) {
-	g = cropGray(g, cropBackground(g))
+	crop := cropBackground(g)
+	var warnings []string
+	if sides := cutOffSides(g, crop); len(sides) > 0 {
+		warnings = append(warnings, "the photo cuts the page off at the "+strings.Join(sides, " and ")+": rows printed beyond it are missing; a photo with the whole page and some of the desk around it in view reads them")
+	}
+	g = cropGray(g, crop)
 	rendered := dpi > 0 // a PDF's page, drawn at a resolution we chose
 	if dpi <= 0 {
 		dpi = estimateDPI(g.Rect.Dx(), g.Rect.Dy())
@@ -248,7 +253,6 @@ func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64, []string) {
 		g = scaleGray(g, highOCRDPI/dpi)
 		dpi = highOCRDPI
 	}
-	var warnings []string
 	switch paper, sharp := pageQuality(g); {
 	case paper < darkPaper:
 		warnings = append(warnings, "the image is mostly dark: its figures may be misread; a brighter photo or a scan reads better")
