@@ -4,6 +4,7 @@ import (
 	"image"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -30,10 +31,31 @@ var scriptModels = []string{"rus", "ell", "ara", "heb", "hin", "tha", "kor", "jp
 // when Japanese's wins two words.
 var hanModels = map[string]bool{"chi_sim": true, "chi_tra": true}
 
-// largeModels take 25–60 MB each once loaded (the others 2–30): a
-// worker keeps them only while a page of their script is read, so that
-// a worker that probed once stays within its memory.
-var largeModels = map[string]bool{"kor": true, "jpn": true, "chi_sim": true, "chi_tra": true}
+// lastScript is the model that won the last page probed: a document's
+// pages share their script, so it is tried first, and when it wins most
+// words the other models are not loaded.
+var lastScript struct {
+	sync.Mutex
+	model string
+}
+
+// probeOrder is scriptModels with the last page's winner first, and
+// that winner ("" for none).
+func probeOrder() ([]string, string) {
+	lastScript.Lock()
+	last := lastScript.model
+	lastScript.Unlock()
+	out := make([]string, 0, len(scriptModels))
+	if last != "" {
+		out = append(out, last)
+	}
+	for _, m := range scriptModels {
+		if m != last {
+			out = append(out, m)
+		}
+	}
+	return out, last
+}
 
 // Script probe bounds.
 const (
@@ -218,18 +240,16 @@ func pageScript(g *image.Gray, dpi float64, words []ocrWord) (model string, shar
 	best, bestWins, bestScore := "", 0, 0.0
 	han := false  // Japanese's model won two words
 	kana := false // and one of them in kana: Chinese prints none
-	defer func() {
-		for m := range largeModels {
-			if m != model {
-				dropClients(m)
-			}
-		}
-	}()
-	for _, m := range scriptModels {
-		if hanModels[m] && !han {
+	order, last := probeOrder()
+	for _, m := range order {
+		if hanModels[m] && !han && m != last {
 			continue
 		}
 		read, _, err := recognize(strip, dpi, m, psmBlock)
+		// A model probed is let go at once (2–60 MB each): a worker
+		// holds one at a time beside the page's, and the page is read
+		// with its winner beside English, another instance.
+		dropClients(m)
 		if err != nil {
 			return "", 0, err
 		}
@@ -269,6 +289,9 @@ func pageScript(g *image.Gray, dpi float64, words []ocrWord) (model string, shar
 		// as its model does, and its kana as Han at a guess.
 		best = "jpn"
 	}
+	lastScript.Lock()
+	lastScript.model = best
+	lastScript.Unlock()
 	letters := 0
 	for _, w := range words {
 		if letterWord(w.text) {
