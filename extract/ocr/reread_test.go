@@ -59,12 +59,10 @@ func TestFigureDoubts(t *testing.T) {
 	}
 }
 
-// TestRereadFigures reads a generated statement, puts into its reading
-// the misreads two reading modes make (other digits, a date's
-// separators read as ones, a decimal point lost) and has the crops of the
-// figures settle them. Without the re-reading every case keeps its
-// misread.
-func TestRereadFigures(t *testing.T) {
+// readGenerated renders a generated statement's page at 200 dpi,
+// prepares it and reads it in the sparse mode.
+func readGenerated(t *testing.T) (*image.Gray, float64, []ocrWord) {
+	t.Helper()
 	s, err := synth.GenerateWith(5, nil, synth.Options{OnePage: true, Plain: true})
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +76,16 @@ func TestRereadFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, dpi, words
+}
+
+// TestRereadFigures reads a generated statement, puts into its reading
+// the misreads two reading modes make (other digits, a date's
+// separators read as ones, a decimal point lost) and has the crops of the
+// figures settle them. Without the re-reading every case keeps its
+// misread.
+func TestRereadFigures(t *testing.T) {
+	g, dpi, words := readGenerated(t)
 	slashed := regexp.MustCompile(`^[0-9]{2}/[0-9]{2}/[0-9]{4}$`)
 	amount := regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})*\.[0-9]{2}$`)
 	var date, amt []int
@@ -145,19 +153,7 @@ func TestRereadFigures(t *testing.T) {
 // same are sure afterwards (their row is not sent for review), and one
 // the crop reads otherwise stays as read and uncertain.
 func TestConfirmUncertain(t *testing.T) {
-	s, err := synth.GenerateWith(5, nil, synth.Options{OnePage: true, Plain: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, err := synth.RenderPages(s.PDF, 200)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, dpi, _ := preparePage(pages[0].Img, 200)
-	words, _, err := recognize(g, dpi, "eng", psmSparse)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, dpi, words := readGenerated(t)
 	slashed := regexp.MustCompile(`^[0-9]{2}/[0-9]{2}/[0-9]{4}$`)
 	amount := regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})*\.[0-9]{2}$`)
 	var date, amt int = -1, -1
