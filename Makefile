@@ -38,10 +38,11 @@ DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev li
 # its Writer prints random statements in extract/synth (with Chromium, in
 # fonts from fonts-liberation and fonts-dejavu-core). It is large, so only
 # the test targets install it. fonts-noto-core, fonts-ipafont-gothic and
-# fonts-wqy-microhei carry the scripts other than Latin and Greek and
-# Cyrillic (extract/ocr's script pages, the world's images). postgresql: the store's tests and the
-# two-node harness start a PostgreSQL server of their own from it (initdb
-# in a temporary directory; as root, run as nobody).
+# fonts-wqy-microhei carry the scripts beyond Latin, Greek and Cyrillic
+# (extract/ocr's script pages, the world's images). postgresql: the
+# store's tests and the two-node harness start a PostgreSQL server of
+# their own from it (initdb in a temporary directory; as root, run as
+# nobody).
 TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql fonts-noto-core fonts-ipafont-gothic fonts-wqy-microhei
 # The export tests read MT940 with mt940js (npm; Node.js and npm from Debian
 # when the machine has no npm).

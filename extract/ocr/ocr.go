@@ -233,7 +233,7 @@ const uprightConf = 70
 // lighting flattened, text turned upright and deskewed, a PDF page's
 // print too small for Tesseract enlarged (glyphs.go). It returns the
 // image, its resolution and warnings on a page too dark or out of focus
-// to trust.
+// to trust, or photographed with part of it out of the picture.
 func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64, []string) {
 	crop := cropBackground(g)
 	var warnings []string
