@@ -29,21 +29,27 @@ BUILD_FLAGS := $(if $(STATIC),-tags static$(,)netgo$(,)osusergo -ldflags '$(LDFL
 # Debian packages the build and the tests link against or call.
 # The -dev packages after pkg-config hold the static archives of
 # Leptonica's image codecs, for the static build.
-# python3-ofxparse and libxml2-utils (xmllint) are the export tests'
-# independent readers of OFX/QFX/QBO and CAMT.053; e2fsprogs gives chattr,
-# for the readiness tests that make a data file immutable; chromium: the
-# browser test of the web page drives it headless.
-DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev libtiff-dev libwebp-dev libopenjp2-7-dev libzstd-dev liblerc-dev libjbig-dev libdeflate-dev python3-ofxparse libxml2-utils e2fsprogs chromium
+# python3-ofxparse, libfinance-qif-perl and libxml2-utils (xmllint) are
+# the export tests' independent readers of OFX/QFX/QBO, QIF and CAMT.053;
+# e2fsprogs gives chattr, for the readiness tests that make a data file
+# immutable; chromium: the browser test of the web page drives it headless.
+DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev libtiff-dev libwebp-dev libopenjp2-7-dev libzstd-dev liblerc-dev libjbig-dev libdeflate-dev python3-ofxparse libfinance-qif-perl libxml2-utils e2fsprogs chromium
 # LibreOffice opens the excel-eu CSV and the XLSX in the export tests, and
 # its Writer prints random statements in extract/synth (with Chromium, in
 # fonts from fonts-liberation and fonts-dejavu-core). It is large, so only
-# the test targets install it. fonts-noto-core, fonts-ipafont-gothic and
-# fonts-wqy-microhei carry the scripts beyond Latin, Greek and Cyrillic
-# (extract/ocr's script pages, the world's images). postgresql: the
-# store's tests and the two-node harness start a PostgreSQL server of
-# their own from it (initdb in a temporary directory; as root, run as
-# nobody).
-TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql fonts-noto-core fonts-ipafont-gothic fonts-wqy-microhei
+# the test targets install it. fonts-noto-core and fonts-wqy-microhei
+# carry the scripts beyond Latin, Greek and Cyrillic (extract/ocr's
+# script pages, the world's images). postgresql: the store's tests and
+# the two-node harness start a PostgreSQL server of their own from it
+# (initdb in a temporary directory; as root, run as nobody).
+TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql fonts-noto-core fonts-wqy-microhei
+# The world statements' producers beyond Chromium and LibreOffice (groff,
+# pdflatex, wkhtmltopdf, Ghostscript for hand-written PostScript,
+# ReportLab; PDFKit comes from npm, below) and the face of their CJK dates
+# (issue 39): extract/synth's tests print through them.
+WORLD_DEBS := groff texlive-latex-base texlive-latex-recommended texlive-fonts-recommended wkhtmltopdf ghostscript python3-reportlab fonts-ipafont-gothic
+# PDFKit, at the version its package-lock.json pins.
+PDFKIT := extract/synth/testdata/pdfkit
 # The export tests read MT940 with mt940js (npm; Node.js and npm from Debian
 # when the machine has no npm).
 MT940JS := export/testdata/mt940js
@@ -66,7 +72,7 @@ MODEL_DEBS  := $(foreach l,$(MODEL_LANGS),tesseract-ocr-$(subst _,-,$(l)))
 # PostgreSQL, for BENCH_STORE=postgres.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time $(MODEL_DEBS)
 
-.PHONY: models deps test-deps bench-deps build run test eval ocr-verbatim ratchet eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
+.PHONY: models deps test-deps bench-deps build run test eval redact-eval ocr-verbatim ratchet eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -76,7 +82,7 @@ deps:
 	fi
 
 test-deps: deps
-	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(TEST_DEBS) $(WORLD_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages for the tests:$$missing"; \
@@ -86,6 +92,7 @@ test-deps: deps
 	@# registry at the version package-lock.json pins.
 	@[ -d $(MT940JS)/node_modules/mt940js ] || (cd $(MT940JS) && npm ci --no-audit --no-fund --silent)
 	@[ -f $(AXE)/node_modules/axe-core/axe.min.js ] || (cd $(AXE) && npm ci --no-audit --no-fund --silent)
+	@[ -d $(PDFKIT)/node_modules/pdfkit ] || (cd $(PDFKIT) && npm ci --no-audit --no-fund --silent)
 
 build: deps
 	set -o pipefail; $(GO) build -trimpath $(BUILD_FLAGS) -o $(BIN) . 2>&1 | \
@@ -110,6 +117,12 @@ SETS ?= dev,real,public,chromium,reportlab
 eval: deps
 	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestEvalCorpus$$' ./extract/engine \
 		-args -sets $(SETS) -kinds '$(if $(filter command line environment,$(origin KINDS)),$(KINDS))' -out $(EVALOUT)
+
+# redact-eval copies every text statement of the corpus with passbook
+# redact and prints how many were copied (each reading as its original)
+# and how many refused, by reason; REDACT_OUT=DIR keeps the copies.
+redact-eval: deps
+	CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestRedactCorpus$$' ./extract/redact
 
 # ocr-verbatim prints, per set and kind of the corpus's scans, page images
 # and photos, the share of the truth's amounts and dates that recognition
@@ -245,6 +258,10 @@ eval-random: test-deps
 # group and language, and ends with one line per vocabulary and kind
 # ("held-out text 87.0% F1 .951 false ok 0"). Failing statements go to
 # WORLDOUT. FAMILY=day-groups draws one family. Same SEED, same statements.
+# The statements are drawn wide (worldwide.go: each family in variations,
+# CLDR's long and full dates, other calendars and digits, issue 39's
+# traits) through every producer (PRODUCER=fpdf,groff narrows it);
+# PLAINWORLD=1 draws the families as first drawn, as make test's slice does.
 # WORLDCACHE=dir keeps the printed PDFs and reads them back on the next run
 # with the same seed: engine work converts the same statements in seconds.
 NIMAGES    ?= 60
@@ -254,4 +271,4 @@ WORLDCACHE ?=
 eval-world: test-deps
 	OMP_THREAD_LIMIT=1 $(GO) test -v -count=1 -timeout 600m -run '^TestEvalWorld$$' ./extract/synth \
 		-args -world-n $(N) -world-n-images $(NIMAGES) -world-seed $(SEED) -world-producer $(PRODUCER) -world-out $(WORLDOUT) $(if $(WORLDCACHE),-world-cache $(WORLDCACHE)) \
-		-world-min-exact 0 -world-max-false-ok -1 $(if $(FAMILY),-world-family $(FAMILY))
+		-world-min-exact 0 -world-max-false-ok -1 $(if $(FAMILY),-world-family $(FAMILY)) $(if $(PLAINWORLD),,-world-wide)

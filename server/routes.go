@@ -57,6 +57,7 @@ func (s *Server) routes() {
 	api.HandleFunc("/extract", s.need(staff, s.handleUpload)).Methods(http.MethodPost).Name(routeUpload)
 	api.HandleFunc("/status", s.need(view, s.handleStatus)).Methods(http.MethodGet)
 	api.HandleFunc("/download", s.need(view, s.handleDownload)).Methods(http.MethodGet)
+	api.HandleFunc("/redact", s.need(view, s.handleRedact)).Methods(http.MethodGet)
 	api.HandleFunc("/user", s.need(view, s.handleUser)).Methods(http.MethodGet)
 	api.HandleFunc("/folders", s.need(view, s.handleFolders)).Methods(http.MethodGet)
 	api.HandleFunc("/folders", s.need(staff, s.handleCreateFolder)).Methods(http.MethodPost)
@@ -74,15 +75,19 @@ func (s *Server) routes() {
 	api.HandleFunc("/members", s.need(owner, s.handleInviteMember)).Methods(http.MethodPost)
 	api.HandleFunc("/members/{member_id}", s.need(owner, s.handleSetRole)).Methods(http.MethodPut)
 	api.HandleFunc("/members/{member_id}", s.need(owner, s.handleRemoveMember)).Methods(http.MethodDelete)
+	api.HandleFunc("/invitations", s.need(owner, s.handleInvitations)).Methods(http.MethodGet)
+	api.HandleFunc("/invitations/{invite_id}", s.need(owner, s.handleWithdrawInvite)).Methods(http.MethodDelete)
+	api.HandleFunc("/invitations/{invite_id}/link", s.need(owner, s.handleRenewInviteLink)).Methods(http.MethodPost)
 	api.HandleFunc("/office", s.need(owner, s.handleRenameOffice)).Methods(http.MethodPut)
 	api.HandleFunc("/audit", s.need(owner, s.handleAudit)).Methods(http.MethodGet)
 	// Any other method on an API path is 405. gorilla/mux's own method
 	// check is not enough: a later route under the /api/v1 prefix clears
 	// the mismatch, and the web catch-all below then answers 404.
 	for _, p := range []string{"/documents", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
-		"/documents/{file_id}/history", "/documents/{file_id}/transactions", "/extract", "/status", "/download", "/user",
+		"/documents/{file_id}/history", "/documents/{file_id}/transactions", "/extract", "/status", "/download", "/redact", "/user",
 		"/folders", "/folders/{folder_id}", "/folders/{folder_id}/documents/{file_id}", "/folders/{folder_id}/download",
-		"/session", "/signout", "/links", "/links/{link_id}", "/members", "/members/{member_id}", "/office", "/audit"} {
+		"/session", "/signout", "/links", "/links/{link_id}", "/members", "/members/{member_id}", "/office", "/audit",
+		"/invitations", "/invitations/{invite_id}", "/invitations/{invite_id}/link"} {
 		api.HandleFunc(p, s.handleMethodNotAllowed)
 	}
 

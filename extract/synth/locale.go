@@ -357,14 +357,12 @@ func newLocale(t locales.Translator) (*Locale, bool) {
 	return l, true
 }
 
-// drawable reports whether the producers' fonts draw every letter of s
-// as it is printed: Latin, Greek and Cyrillic, digits and punctuation
-// (DejaVu, Liberation), and Han and kana (fpdf in its fallback, IPA
-// Gothic: worldfonts.go). Scripts whose letters join or reorder
-// (Devanagari, Arabic) fpdf cannot draw as printed.
+// drawable reports whether the producers' fonts (DejaVu, Liberation)
+// draw every letter of s: Latin, Greek and Cyrillic, digits and
+// punctuation.
 func drawable(s string) bool {
 	for _, r := range s {
-		if r > 0x52f && !unicode.In(r, unicode.Zs, unicode.Pd, unicode.Po, unicode.Pf, unicode.Pi, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+		if r > 0x52f && !unicode.In(r, unicode.Zs, unicode.Pd, unicode.Po, unicode.Pf, unicode.Pi) {
 			return false
 		}
 	}

@@ -35,17 +35,17 @@ func TestPenRuns(t *testing.T) {
 	}
 }
 
-// TestWorldPrintsScripts: a world statement in a locale that dates in
-// Han characters (zh_Hans_CN, "2025年3月17日") is drawn by fpdf with a
-// font that carries them beside its face (embedded: more font files
-// than the face's regular and bold), not as empty boxes.
+// TestWorldPrintsScripts: a world statement that dates in Han characters
+// ("2025年3月17日") is drawn by fpdf with a font that carries them beside
+// its face (embedded: more font files than the face's regular and bold),
+// not as empty boxes.
 func TestWorldPrintsScripts(t *testing.T) {
 	for seed := int64(1); seed < 5000; seed++ {
 		s, err := GenerateWorld(seed, WorldOptions{Short: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Locale.ID != "zh_Hans_CN" || len(s.Printed.Dates) == 0 || !strings.Contains(s.Printed.Dates[0], "年") {
+		if len(s.Printed.Dates) == 0 || !strings.Contains(s.Printed.Dates[0], "月") {
 			continue
 		}
 		if n := bytes.Count(s.PDF, []byte("/FontFile2")); n <= 2 {
@@ -53,5 +53,5 @@ func TestWorldPrintsScripts(t *testing.T) {
 		}
 		return
 	}
-	t.Fatal("no zh_Hans_CN statement of dates in Han characters among 5000 seeds")
+	t.Fatal("no statement of dates in Han characters among 5000 seeds")
 }

@@ -41,6 +41,9 @@ type Segment struct {
 	// cont marks a page with no heading of its own, whose lines continue
 	// the table of the page before.
 	Cont bool
+	// datesAnywhere: a table read with no heading whose dates stand after
+	// other columns (the description first), not at the line's start.
+	datesAnywhere bool
 	// dateX is, in a table read with no heading, where its dates line up:
 	// a row's date is the one there, even after a reference printed left
 	// of it. 0 when the table has a heading.
@@ -425,7 +428,18 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	pitch := linePitch(seg.Lines)
 	first := len(rows)
 	var texts []descLine
-	sumFrom := first               // the first row a totals line below sums
+	sumFrom := first // the first row a totals line below sums
+	// docFrom is the first row since the document's last totals line: a
+	// table continued from the page before sums its rows there too.
+	docFrom := 0
+	for _, m := range markers {
+		if m.Kind == "total" {
+			docFrom = m.After
+		}
+	}
+	sums := func(amounts []Cell) bool {
+		return sumsOf(rows[sumFrom:], amounts, segID) || docFrom < sumFrom && sumsOf(rows[docFrom:], amounts, segID)
+	}
 	var markerLines []*layout.Line // the table's balance and totals lines
 	title := ""                    // the last section title read in the table
 	var headingLine *layout.Line   // the last line read as the heading of a table with none the lexicon knows
@@ -449,7 +463,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 					dateTok, usedDate = t, ti
 					break
 				}
-			} else if ti == 0 || seg.dateX > 0 && ti == 1 && atDateColumn(t, seg.dateX) {
+			} else if ti == 0 || seg.dateX > 0 && (ti == 1 || seg.datesAnywhere) && atDateColumn(t, seg.dateX) {
 				dateTok, usedDate = t, ti
 				break
 			}
@@ -530,6 +544,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// is the description.
 			descParts, refParts = refParts, nil
 		}
+		if len(descParts) == 0 && seg.datesAnywhere && usedDate > 0 {
+			// With no heading, the words printed before the row's date
+			// are its description when none follow it.
+			descParts, otherText = otherText, nil
+		}
 		otherText = append(otherText, refParts...)
 		text := strings.Join(descParts, " ")
 		hasMove := false
@@ -583,18 +602,23 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			if len(amounts) > 0 {
 				markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 				x.Printf("  totals line %s: the rows above it must add up to it", explain.LineRef(l))
-				sumFrom = len(rows)
+				sumFrom, docFrom = len(rows), len(rows)
+				title = "" // a section's totals end it
 			} else {
 				x.Printf("  left out %s: a totals line", explain.LineRef(l))
 			}
 			cur = -1
-		case dateTok == nil && hasMove && sumsOf(rows[sumFrom:], amounts):
-			// An undated line whose every figure is the sum of its column
-			// above it, whatever its words: the table's totals, which
-			// prove the rows, not a row.
+		case hasMove && (dateTok == nil || sumsBoth(amounts) || repeatsBalance(rows[first:], bal)) && sums(amounts):
+			// A line whose every figure is the sum of its column above it,
+			// whatever its words: the table's totals, which prove the
+			// rows, not a row. A dated one too when it sums both money
+			// columns or prints the balance of the row above, which no
+			// movement leaves as it was ("31-Mar Closing Balance 18,436.73
+			// 7,762.55 -10,399.06").
 			markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 			x.Printf("  totals line %s: its figures are the sums of their columns above it", explain.LineRef(l))
-			sumFrom = len(rows)
+			sumFrom, docFrom = len(rows), len(rows)
+			title = ""
 			cur = -1
 		case dateTok != nil && hasMove:
 			rows = append(rows, Row{Page: l.Page, Date: *dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
@@ -609,6 +633,12 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			rows[cur].Cells = append(rows[cur].Cells, amounts...)
 			rows[cur].Desc = append(rows[cur].Desc, nonEmpty(text)...)
 			rows[cur].last, rows[cur].tail, rows[cur].tailParts = l, l, len(nonEmpty(text))
+		case hasMove && dateTok == nil && (labelled(l) || proseOverMoney(seg, l)):
+			// An undated line that names its figure ("Monthly Salary:
+			// Rs. 85,000 / month"), or a sentence that runs over the
+			// money columns ("insured … for up to S$100,000"): no row.
+			x.Printf("  left out %s: a label's figure or a sentence, not a row", explain.LineRef(l))
+			cur = -1
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date read.
@@ -733,9 +763,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 // the booking date, decided for the document in this order: the column
 // whose dates run in order (value dates run out of it); the one whose
 // dates stay inside the period [ps, pe] when the statement prints it; the
-// one never earlier than the other (a purchase is booked after it is
-// made). Rows keep the first date when nothing decides. It reports a
-// guess: columns that differ, decided by neither order nor period.
+// second when it is never earlier than the first and differs from it on
+// most rows (a card's purchase and booking dates). Rows keep the first
+// date otherwise: a booking date is printed before its value date. It
+// reports a guess: columns that differ, decided by neither order nor
+// period.
 func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed bool, x *explain.Writer) (guessed bool) {
 	var first, second []cells.DateToken
 	for _, r := range rows {
@@ -770,10 +802,7 @@ func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed
 		}
 		return after
 	}
-	differ := false
-	for i := range first {
-		differ = differ || first[i] != second[i]
-	}
+	differ := differing(first, second) > 0
 	var why string
 	switch o1, o2 := out(first), out(second); {
 	case o1 != o2:
@@ -786,8 +815,11 @@ func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed
 			return false
 		}
 		why = "stays inside the statement's period, the first does not"
-	case later(second, first):
-		why, guessed = "is never earlier than the first", true
+	case later(second, first) && 2*differing(first, second) > len(first):
+		// A card prints when a purchase was made and, days later, when it
+		// was booked: the dates differ on most rows. A value date mostly
+		// equals its booking date, which is printed first.
+		why, guessed = "is never earlier than the first and differs from it on most rows, as a card's booking dates differ from its purchase dates", true
 	default:
 		return differ
 	}
@@ -798,6 +830,17 @@ func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed
 		}
 	}
 	return guessed
+}
+
+// differing counts the rows whose two dates differ.
+func differing(first, second []cells.DateToken) int {
+	n := 0
+	for i := range first {
+		if first[i] != second[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // restates reports a row's description that names a balance brought or
@@ -828,7 +871,7 @@ func Restates(text string, phrases []string) bool {
 // sumsOf reports whether each movement figure of a line is the sum of its
 // column's figures in rows, one of them the sum of two figures at least
 // (a figure equal to the one row above is that row's twin, not its total).
-func sumsOf(rows []Row, amounts []Cell) bool {
+func sumsOf(rows []Row, amounts []Cell, segID int) bool {
 	summed := false
 	for _, a := range amounts {
 		if a.Role == lexicon.RoleBalance {
@@ -838,7 +881,9 @@ func sumsOf(rows []Row, amounts []Cell) bool {
 		n := 0
 		for _, r := range rows {
 			for _, c := range r.Cells {
-				if c.Col == a.Col {
+				// A table's own rows by column; a table on an earlier
+				// page, whose columns are its own, by role.
+				if r.SegID == segID && c.Col == a.Col || r.SegID != segID && c.Role == a.Role {
 					sum = sum.Add(c.Val)
 					n++
 				}
@@ -850,6 +895,61 @@ func sumsOf(rows []Row, amounts []Cell) bool {
 		summed = summed || n >= 2 && !sum.IsZero()
 	}
 	return summed
+}
+
+// labelled reports a line whose words before its first amount end in a
+// colon: a label and its value, as a summary prints them.
+func labelled(l *layout.Line) bool {
+	for i, t := range l.Toks {
+		if t.Kind == layout.TokAmount {
+			return i > 0 && l.Toks[i-1].Kind == layout.TokText && strings.HasSuffix(l.Toks[i-1].Text, ":")
+		}
+	}
+	return false
+}
+
+// proseOverMoney reports a line whose words stand over a money column of
+// the table: a sentence across the page, not a row, whose words keep to
+// the columns of text.
+func proseOverMoney(seg *Segment, l *layout.Line) bool {
+	for _, t := range l.Toks {
+		if t.Kind != layout.TokText || t.Bare || !strings.ContainsFunc(t.Text, unicode.IsLetter) {
+			continue // a figure in whole units is no word of a sentence
+		}
+		for _, c := range seg.cols {
+			if c.role.IsMoney() && t.X0 < c.x1 && t.X1 > c.x0 && min(t.X1, c.x1)-max(t.X0, c.x0) > 0.5*(t.X1-t.X0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sumsBoth reports a line with figures in two money columns besides its
+// balance: a movement prints one.
+func sumsBoth(amounts []Cell) bool {
+	cols := map[int]bool{}
+	for _, a := range amounts {
+		if a.Role != lexicon.RoleBalance {
+			cols[a.Col] = true
+		}
+	}
+	return len(cols) >= 2
+}
+
+// repeatsBalance reports a balance printed on a line that equals the last
+// row's printed balance: a line with a movement that leaves the balance as
+// it was restates it.
+func repeatsBalance(rows []Row, bal *Cell) bool {
+	if bal == nil || len(rows) == 0 {
+		return false
+	}
+	for _, c := range rows[len(rows)-1].Cells {
+		if c.Role == lexicon.RoleBalance {
+			return c.Val.Equal(bal.Val)
+		}
+	}
+	return false
 }
 
 // wrappedDescription reports a line that holds a totals word but reads as
@@ -1284,8 +1384,8 @@ func lostAmount(seg *Segment, l *layout.Line, bal *Cell) string {
 		return ""
 	}
 	for _, t := range l.Toks {
-		if t.Kind != layout.TokText {
-			continue
+		if t.Kind != layout.TokText || t.Bare || !strings.ContainsFunc(t.Text, unicode.IsLetter) {
+			continue // a figure in whole units is no word of a sentence
 		}
 		for _, c := range seg.cols {
 			if c.role.IsMoney() && c.role != lexicon.RoleBalance && t.X0 < c.x1 && c.x0 < t.X1 {
@@ -1379,10 +1479,10 @@ func underDateHeading(seg *Segment, l *layout.Line) bool {
 // follows one word printed left of it (a reference or a row number). It
 // returns where most such dates start, where the furthest of them ends, and
 // how many lines have one there.
-func dateColumn(lines []*layout.Line) (x0, x1 float64, n int) {
+func dateColumn(lines []*layout.Line, anywhere bool) (x0, x1 float64, n int) {
 	var xs []float64
 	for i := range lines {
-		if t := leadingDate(lines, i); t != nil {
+		if t := leadingDate(lines, i, anywhere); t != nil {
 			xs = append(xs, t.X0)
 		}
 	}
@@ -1392,7 +1492,7 @@ func dateColumn(lines []*layout.Line) (x0, x1 float64, n int) {
 	slices.Sort(xs)
 	x0 = xs[len(xs)/2]
 	for i := range lines {
-		if t := leadingDate(lines, i); t != nil && atDateColumn(t, x0) {
+		if t := leadingDate(lines, i, anywhere); t != nil && atDateColumn(t, x0) {
 			n++
 			x1 = max(x1, t.X1)
 		}
@@ -1404,8 +1504,8 @@ func dateColumn(lines []*layout.Line) (x0, x1 float64, n int) {
 // date (openingDate), or, for a day's heading (a date alone on its line)
 // over a line of figures with no date (one of the next three), the
 // heading's date.
-func leadingDate(lines []*layout.Line, i int) *layout.Token {
-	if t := openingDate(lines[i]); t != nil {
+func leadingDate(lines []*layout.Line, i int, anywhere bool) *layout.Token {
+	if t := openingDate(lines[i], anywhere); t != nil {
 		return t
 	}
 	// The figures may stand on the row's second or third line, its
@@ -1439,17 +1539,21 @@ func dayHeading(l *layout.Line) *layout.Token {
 }
 
 // openingDate is the date that opens a line with figures after it: its
-// first token, or its second after one word. nil when there is none.
-func openingDate(l *layout.Line) *layout.Token {
-	for ti := 0; ti < min(2, len(l.Toks)); ti++ {
+// first token, or its second after one word; anywhere, its first date
+// with no figure before it, wherever the line's columns put it (a
+// description may come first). nil when there is none.
+func openingDate(l *layout.Line, anywhere bool) *layout.Token {
+	for ti := range l.Toks {
 		t := &l.Toks[ti]
-		if t.Kind == layout.TokDate {
+		switch {
+		case t.Kind == layout.TokAmount:
+			return nil
+		case t.Kind == layout.TokDate:
 			if slices.ContainsFunc(l.Toks[ti+1:], func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
 				return t
 			}
 			return nil
-		}
-		if strings.Contains(t.Text, " ") {
+		case !anywhere && (ti >= 1 || strings.Contains(t.Text, " ")):
 			return nil
 		}
 	}
@@ -1459,7 +1563,7 @@ func openingDate(l *layout.Line) *layout.Token {
 // ledByDate reports a line of a table with no heading that opens with a
 // date where the table's dates line up.
 func ledByDate(seg *Segment, l *layout.Line) bool {
-	t := openingDate(l)
+	t := openingDate(l, seg.datesAnywhere)
 	return t != nil && atDateColumn(t, seg.dateX)
 }
 
@@ -1567,13 +1671,22 @@ func BuildSegments(pages [][]*layout.Line, x *explain.Writer) []Segment {
 		for _, lines := range pages {
 			all = append(all, lines...)
 		}
-		dateX, _, dated := dateColumn(all)
+		dateX, _, dated := dateColumn(all, false)
+		anywhere := false
+		if dated < 2 {
+			// Dates that stand after the description (the columns in
+			// another order) line up too; three of them make a table,
+			// where a bill prints its date and sum twice.
+			if x2, _, n := dateColumn(all, true); n >= 3 {
+				dateX, dated, anywhere = x2, n, true
+			}
+		}
 		if dated < 2 {
 			x.Printf("no heading anywhere, and %d dated line(s) with figures: no table", dated)
 			return nil
 		}
 		x.Printf("no heading anywhere: every line with a date at %.0f, where %d dated lines with figures start, is read", dateX, dated)
-		segs = append(segs, Segment{Lines: all, dateX: dateX})
+		segs = append(segs, Segment{Lines: all, dateX: dateX, datesAnywhere: anywhere})
 	}
 	for i := range segs {
 		findColumns(&segs[i])
