@@ -14,12 +14,17 @@ import (
 // month names). Chromium and LibreOffice fall back through fontconfig to
 // a font that carries a character; fpdf draws what its one font lacks as
 // an empty box. So fpdf draws each run of characters its face lacks in
-// the first of these that carries them, from Debian's fonts-noto-core
-// and fonts-ipafont-gothic (make test-deps installs them). fpdf neither
+// the first of these that carries them, from Debian's fonts-dejavu-core,
+// fonts-noto-core and fonts-ipafont-gothic (make test-deps installs
+// them). fpdf neither
 // shapes nor orders right to left: Devanagari's conjuncts and Arabic's
 // joined letters come out as their letters one by one, which the other
 // two producers print as they should.
 var scriptFallbacks = []struct{ regular, bold string }{
+	// DejaVu Sans draws Arabic-Indic digits and Hebrew and Arabic
+	// letters with a text layer MuPDF reads back (Noto Sans Arabic's
+	// digits came back as nothing); a Liberation face lacks them.
+	{"DejaVuSans.ttf", "DejaVuSans-Bold.ttf"},
 	{"NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Bold.ttf"},
 	{"NotoSansThai-Regular.ttf", "NotoSansThai-Bold.ttf"},
 	{"NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf"},
@@ -80,6 +85,18 @@ type penRun struct {
 func (p *pen) runs(s string) ([]penRun, error) {
 	var out []penRun
 	for _, r := range s {
+		if n := len(out); n > 0 && out[n-1].font >= 0 {
+			// A fallback's run goes on through what it carries too
+			// (the dots of "١.٢.٢٠٢٥"): one run reads back as one word.
+			has, err := hasGlyph(scriptFallbacks[out[n-1].font].regular, r)
+			if err != nil {
+				return nil, err
+			}
+			if has {
+				out[n-1].text += string(r)
+				continue
+			}
+		}
 		font := -1
 		if r > ' ' {
 			has, err := hasGlyph(p.regular, r)

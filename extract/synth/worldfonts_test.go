@@ -10,13 +10,17 @@ import (
 // in a fallback that carries it, and the rest in the face.
 func TestPenRuns(t *testing.T) {
 	p := &pen{regular: "DejaVuSans.ttf"}
+	lib := &pen{regular: "LiberationSans-Regular.ttf"}
+	if got, err := lib.runs("١.٢.٢٠٢٥"); err != nil || len(got) != 1 || got[0].font != 0 {
+		t.Errorf("Arabic-Indic digits in a Liberation face: runs %v (%v), want one of DejaVu Sans", got, err)
+	}
 	for _, c := range []struct {
 		in   string
 		want []penRun
 	}{
 		{"17 мар. 2025 г.", []penRun{{-1, "17 мар. 2025 г."}}},
-		{"2025年3月17日", []penRun{{-1, "2025"}, {4, "年"}, {-1, "3"}, {4, "月"}, {-1, "17"}, {4, "日"}}},
-		{"17 मार्च 2025", []penRun{{-1, "17 "}, {0, "मार्च "}, {-1, "2025"}}},
+		{"2025年3月17日", []penRun{{-1, "2025"}, {5, "年3月17日"}}},
+		{"17 मार्च 2025", []penRun{{-1, "17 "}, {1, "मार्च 2025"}}},
 	} {
 		got, err := p.runs(c.in)
 		if err != nil {
