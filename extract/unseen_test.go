@@ -1,9 +1,11 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"passbook/extract/ledger"
 	"passbook/extract/source"
 )
 
@@ -403,5 +405,104 @@ func TestAnalyzeHeadlessDescriptionFirst(t *testing.T) {
 	want := []string{"2023-06-28|Breokokoplair Cafe Flore", "2023-06-29|Draimzerbaint Pingo Doce", "2023-06-30|Drounbraidä Deutsche Bahn"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestAnalyzeFooterIsNoDescription reads a footer sentence that every
+// page prints at one place: on the first page it stands right under the
+// last row, where a wrapped description would, but it is the page's
+// furniture (on the second page no row is near it), not the row's words.
+func TestAnalyzeFooterIsNoDescription(t *testing.T) {
+	page := func(n int, rows [][4]string) source.Page {
+		p := source.Page{Number: n, Width: 612, Height: 792}
+		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+		put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+		put(10, 80, "Date")
+		put(100, 80, "Details")
+		put(330, 80, "Debit")
+		put(420, 80, "Credit")
+		put(510, 80, "Balance")
+		y := 95.0
+		for _, r := range rows {
+			put(10, y, r[0])
+			put(100, y, r[1])
+			put(340, y, r[2])
+			put(520, y, r[3])
+			y += 15
+		}
+		put(100, 140, "No rights can be derived from this overview")
+		return p
+	}
+	p1 := page(1, [][4]string{{"02/01/2023", "Rent March", "25.00", "75.00"}, {"05/01/2023", "Card Shell", "15.00", "60.00"}, {"09/01/2023", "Card Lidl", "10.00", "50.00"}})
+	putWords(&p1, 10, 60, "Opening balance")
+	putWords(&p1, 520, 60, "100.00")
+	p2 := page(2, [][4]string{{"12/01/2023", "Card Rewe", "5.00", "45.00"}})
+	res := Analyze([]source.Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2023-01-02|Rent March||25.00|75.00",
+		"2023-01-05|Card Shell||15.00|60.00",
+		"2023-01-09|Card Lidl||10.00|50.00",
+		"2023-01-12|Card Rewe||5.00|45.00",
+	})
+}
+
+// TestAnalyzeColonRecordsAfterAnOpeningBlock reads records of "Label:
+// value" lines, one under another, after a first block that prints the
+// opening balance and no amount: each record, from its date, is a row.
+func TestAnalyzeColonRecordsAfterAnOpeningBlock(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	y := 40.0
+	put := func(s string) { putWords(&p, 10, y, s); y += 15 }
+	put("Vryshgo 2024-03-01 - 2024-03-31")
+	for _, b := range [][]string{
+		{"Trymuf: 2024-03-01", "Skelarurpu: Opening", "Zvamkiden: $100.00"},
+		{"Trymuf: 2024-03-05", "Skelarurpu: Shop Lidl", "Rafaiton: $-25.00", "Zvamkiden: $75.00"},
+		{"Trymuf: 2024-03-07", "Skelarurpu: Salary Acme", "Rafaiton: $50.00", "Zvamkiden: $125.00"},
+		{"Trymuf: 2024-03-09", "Skelarurpu: Shop Rewe", "Rafaiton: $-5.00", "Zvamkiden: $120.00"},
+	} {
+		for _, l := range b {
+			put(l)
+		}
+		y += 10
+	}
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2024-03-05|Shop Lidl||25.00|75.00",
+		"2024-03-07|Salary Acme|50.00||125.00",
+		"2024-03-09|Shop Rewe||5.00|120.00",
+	})
+}
+
+// TestAnalyzeWrappedLineBetweenTwoRows reads a line of text set exactly
+// halfway between two rows, in a table whose layout shows no habit: it
+// goes to one of them, and both say so in a warning rather than silently.
+func TestAnalyzeWrappedLineBetweenTwoRows(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	put(10, 60, "Opening balance")
+	put(520, 60, "100.00")
+	put(10, 80, "Date")
+	put(100, 80, "Details")
+	put(330, 80, "Debit")
+	put(420, 80, "Credit")
+	put(510, 80, "Balance")
+	put(10, 100, "02/01/2023")
+	put(100, 100, "Rent March")
+	put(340, 100, "25.00")
+	put(520, 100, "75.00")
+	put(100, 111, "Vrokplen skartomir")
+	put(10, 122, "05/01/2023")
+	put(100, 122, "Card Shell")
+	put(340, 122, "15.00")
+	put(520, 122, "60.00")
+	res := Analyze([]source.Page{p})
+	if len(res.Transactions) != 2 {
+		t.Fatalf("%d rows, want 2", len(res.Transactions))
+	}
+	for _, tx := range res.Transactions {
+		if !slices.ContainsFunc(tx.Warnings, func(w ledger.Warning) bool { return w.Kind == ledger.WarnDescriptionShared }) {
+			t.Errorf("%q: no description_shared warning (%v)", tx.Description, tx.Warnings)
+		}
 	}
 }

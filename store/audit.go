@@ -45,6 +45,7 @@ const (
 	ActExport         = "export"
 	ActExportZip      = "export_zip"
 	ActDelete         = "delete"
+	ActRetry          = "retry"
 	ActRetentionDel   = "retention_delete"
 	ActFolderCreate   = "folder_create"
 	ActFolderDelete   = "folder_delete"

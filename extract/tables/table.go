@@ -89,6 +89,10 @@ type Row struct {
 	// row had a date of its own, and the one above stands in for it (the
 	// one below, dateBelow, when none was read above it).
 	DateUnread, DateBelow bool
+	// DescShared: a wrapped description line beside the row stands as
+	// near it as its neighbour, and the table's layout does not tell
+	// whose it is.
+	DescShared bool
 	// title is the section title printed over the row inside its table
 	// ("payments", "purchases"), folded; "" when none.
 	Title string
@@ -470,6 +474,9 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		}
 		lastDesc := -1 // the last token read as description
 		for ti, t := range l.Toks {
+			if t.Furniture && t.Kind == layout.TokText {
+				continue // a running header's or footer's words: no row's
+			}
 			if ti == usedDate {
 				continue
 			}
@@ -1257,6 +1264,15 @@ func assignDescriptions(real []Row, texts []descLine, stops []*layout.Line) {
 				cut = hi
 			default:
 				cut = (lo + hi + 1) / 2
+			}
+			if gaps[widest]-second <= 0.25*run[0].l.Height() && (nAbove == 0 && nBelow == 0 || !hangsAbove && !hangsBelow) {
+				// No gap and no habit the table shows tells whose the
+				// lines are: the commonest layout's guess, said on both.
+				for _, r := range []int{prevRow, nextRow} {
+					if r >= 0 && r < len(real) {
+						rows[r].DescShared = true
+					}
+				}
 			}
 		}
 		for c, it := range run {

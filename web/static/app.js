@@ -110,8 +110,11 @@ function message(body, ctx = {}) {
     case "unsupported_type": return `${f} is not a PDF or a picture Passbook can read. Use a PDF, PNG, JPEG, TIFF or WebP file.`;
     case "password_required": return `${f} is protected by a password. Enter it to convert the file.`;
     case "unreadable_file": return `${f} could not be read: it may be damaged. Open it on your computer, save or scan it again, and upload the new file.`;
-    case "too_large": case "too_many_pages": return `${f} is too large to convert. Split it into smaller files.`;
-    case "file_too_large": return `${f} is larger than this server accepts. Split it or scan it at a lower resolution.`;
+    case "too_many_pages": return `${f} has more pages than this server converts in one file. Split it into smaller files.`;
+    case "too_large": return `${f} is too large to convert: its pages or images expand past what this server reads.`;
+    case "file_too_large": return /\.(png|jpe?g|tiff?|webp)$/i.test(ctx.name || "")
+      ? `${f} is larger than this server accepts. Save or scan it at a lower resolution.`
+      : `${f} is larger than this server accepts. Split it or scan it at a lower resolution.`;
     case "quota_exceeded": return quotaMessage(ctx.pages);
     case "not_ready": return "The document is still being converted. Try again in a moment.";
     case "document_failed": return `${f} could not be converted. Its pages were not charged.`;
@@ -120,7 +123,7 @@ function message(body, ctx = {}) {
     case "invalid_transactions": return "The corrections could not be saved: " + (body.error || "a row is not valid.");
     case "storage_full": return "The server's disk is full. Tell your administrator; nothing was lost.";
     case "busy": return "The server is busy. Try again in a minute.";
-    case "conversion_limit": return `${f} took too long or needed too much memory to convert. Split it into smaller files.`;
+    case "conversion_limit": return `${f} could not be converted: ${(body && body.error) || "it needed more time or memory than the server allows"}. Its pages were not charged.`;
     case "converter_crashed": return `${f} stopped the converter: it may be damaged. Save or scan it again and upload the new file.`;
     case "interrupted": return `The conversion of ${f} was interrupted too often. Upload it again.`;
     case "conversion_failed": return `${f} could not be converted. Its pages were not charged.`;
@@ -404,8 +407,9 @@ function fillDocRow(tr, d) {
   const result = el("td", { class: "result", "data-label": "Result" }, badge(d));
   if (d.edited) result.append(el("span", { class: "edited", text: "edited" }));
   if (d.status === "completed") result.append(el("div", { class: "small muted", text: plural(d.transaction_count, "transaction") }));
-  if (d.status === "failed") result.append(el("div", { class: "small error", text: message({ code: d.error_code }, { name: d.original_name }) }));
+  if (d.status === "failed") result.append(el("div", { class: "small error", text: message({ code: d.error_code, error: d.error }, { name: d.original_name }) }));
   const actions = el("div", { class: "actions" });
+  if (d.status === "failed" && d.retryable) actions.append(el("button", { type: "button", text: "Try again", "aria-label": `Try ${d.original_name} again`, onclick: () => retry(d) }));
   if (d.status === "completed") {
     actions.append(el("button", { type: "button", text: "Review", "aria-label": `Review ${d.original_name}`, onclick: () => openReview(d) }));
     for (const f of ["csv", "xlsx", "json"]) {
@@ -571,6 +575,17 @@ function confirmDialog(text, labels = {}) {
   dlg.showModal();
   $("confirm-cancel").focus();
   return new Promise((res) => dlg.addEventListener("close", () => res(dlg.returnValue === "ok"), { once: true }));
+}
+
+// retry converts a failed document again (its pages are charged again).
+async function retry(d) {
+  const { ok, body } = await call("documents/" + encodeURIComponent(d.file_id) + "/retry", { method: "POST" });
+  if (!ok) { say(message(body, { name: d.original_name, pages: d.page_count }), true); return; }
+  Object.assign(d, { status: "processing", pages_done: 0, error: undefined, error_code: undefined, retryable: undefined });
+  const row = document.querySelector(`#docs tr[data-id="${d.file_id}"]`);
+  if (row) fillDocRow(row, d);
+  pollDoc(d.file_id);
+  say(`Converting “${d.original_name}” again.`);
 }
 
 async function remove(d) {
@@ -847,6 +862,8 @@ async function openReview(d) {
     el("button", { type: "button", text: f.toUpperCase(), "aria-label": `Download as ${f.toUpperCase()}`, onclick: () => download(review.doc, f) })));
   renderTable();
   refreshReview();
+  review.integrity = body.integrity;
+  if (window.passbookIntegrity) window.passbookIntegrity.renderReport($("integrity"), body.integrity);
   renderPages();
   $("review").scrollIntoView({ block: "start" });
   $("review-h").focus();
@@ -1183,6 +1200,7 @@ async function renderPages() {
     img.src = URL.createObjectURL(await r.blob());
     fig.prepend(img);
     renderBoxes(n);
+    if (window.passbookIntegrity) window.passbookIntegrity.markPage(fig, n, review.pageSize[n], review.integrity);
   }
 }
 
@@ -1535,6 +1553,7 @@ function block(s, docs, dup, cur) {
       el("span", { class: "small bal" }, "Opens ", el("b", { class: "open", text: figure(s.opening_balance, cur) })),
       el("span", { class: "small bal" }, "Closes ", el("b", { class: "close", text: figure(s.closing_balance, cur) })),
       el("span", { class: "small", text: rec + " · " + (dup ? "duplicate" : plural(s.transaction_count, "transaction")) }),
+      window.passbookIntegrity ? window.passbookIntegrity.folderBadge(s.integrity) : null,
       el("span", { class: "block-actions" },
         el("button", { type: "button", class: "review", "aria-label": `Review ${s.original_name}, ${label}`, text: "Review", onclick: () => openReview(d) }),
         el("button", { type: "button", class: "remove", "aria-label": `Remove ${s.original_name} from the folder`, text: "Remove", onclick: () => removeFromFolder(s) }))));
