@@ -27,12 +27,7 @@ func TestAnalyzeDatedTotalsLine(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := source.Page{Number: 1, Width: 612, Height: 792}
 			put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-			put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
-			put(10, 80, "Date")
-			put(100, 80, "Details")
-			put(330, 80, "Debit")
-			put(420, 80, "Credit")
-			put(510, 80, "Balance")
+			ledgerHead(put, "01/01/2023 - 31/01/2023")
 			put(10, 90, "01/01/2023")
 			put(100, 90, "Opening balance")
 			put(520, 90, "100.00")
@@ -77,6 +72,17 @@ func TestAnalyzeDatedTotalsLine(t *testing.T) {
 	}
 }
 
+// ledgerHead puts a statement's period and the headings of a table of
+// date, details, debit, credit and balance, as the tests here draw it.
+func ledgerHead(put func(x, y float64, s string), period string) {
+	put(10, 40, "Statement period: "+period)
+	put(10, 80, "Date")
+	put(100, 80, "Details")
+	put(330, 80, "Debit")
+	put(420, 80, "Credit")
+	put(510, 80, "Balance")
+}
+
 func stringOr(c bool, a, b string) string {
 	if c {
 		return a
@@ -89,17 +95,10 @@ func stringOr(c bool, a, b string) string {
 func TestAnalyzeTotalsLineSumsAcrossPages(t *testing.T) {
 	p1 := source.Page{Number: 1, Width: 612, Height: 792}
 	p2 := source.Page{Number: 2, Width: 612, Height: 792}
-	head := func(p *source.Page) {
-		putWords(p, 10, 80, "Date")
-		putWords(p, 100, 80, "Details")
-		putWords(p, 330, 80, "Debit")
-		putWords(p, 420, 80, "Credit")
-		putWords(p, 510, 80, "Balance")
-	}
-	putWords(&p1, 10, 40, "Statement period: 01/01/2023 - 31/01/2023")
-	putWords(&p1, 10, 60, "Opening balance")
-	putWords(&p1, 520, 60, "100.00")
-	head(&p1)
+	put1 := func(x, y float64, s string) { putWords(&p1, x, y, s) }
+	ledgerHead(put1, "01/01/2023 - 31/01/2023")
+	put1(10, 60, "Opening balance")
+	put1(520, 60, "100.00")
 	putWords(&p1, 10, 95, "02/01/2023")
 	putWords(&p1, 100, 95, "Salary Acme")
 	putWords(&p1, 420, 95, "50.00")
@@ -108,7 +107,7 @@ func TestAnalyzeTotalsLineSumsAcrossPages(t *testing.T) {
 	putWords(&p1, 100, 110, "Rent March")
 	putWords(&p1, 340, 110, "25.00")
 	putWords(&p1, 520, 110, "125.00")
-	head(&p2)
+	ledgerHead(func(x, y float64, s string) { putWords(&p2, x, y, s) }, "01/01/2023 - 31/01/2023")
 	putWords(&p2, 10, 95, "09/01/2023")
 	putWords(&p2, 100, 95, "Card Shell")
 	putWords(&p2, 340, 95, "15.00")
@@ -256,12 +255,7 @@ func TestAnalyzeBuddhistEraAndDatesOutsidePeriod(t *testing.T) {
 	page := func(period, d1, d2 string) source.Page {
 		p := source.Page{Number: 1, Width: 612, Height: 792}
 		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-		put(10, 40, "Statement period: "+period)
-		put(10, 80, "Date")
-		put(100, 80, "Details")
-		put(330, 80, "Debit")
-		put(420, 80, "Credit")
-		put(510, 80, "Balance")
+		ledgerHead(put, period)
 		put(10, 95, "Opening balance")
 		put(520, 95, "100.00")
 		put(10, 110, d1)
@@ -342,14 +336,9 @@ func TestAnalyzeSectionEndsAtItsTotals(t *testing.T) {
 func TestAnalyzeLabelsAndSentencesAreNoRows(t *testing.T) {
 	p := source.Page{Number: 1, Width: 612, Height: 792}
 	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	ledgerHead(put, "01/01/2023 - 31/01/2023")
 	put(10, 60, "Opening balance")
 	put(520, 60, "100.00")
-	put(10, 80, "Date")
-	put(100, 80, "Details")
-	put(330, 80, "Debit")
-	put(420, 80, "Credit")
-	put(510, 80, "Balance")
 	put(10, 95, "02/01/2023")
 	put(100, 95, "Salary Acme")
 	put(420, 95, "50.00")
@@ -416,12 +405,7 @@ func TestAnalyzeFooterIsNoDescription(t *testing.T) {
 	page := func(n int, rows [][4]string) source.Page {
 		p := source.Page{Number: n, Width: 612, Height: 792}
 		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-		put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
-		put(10, 80, "Date")
-		put(100, 80, "Details")
-		put(330, 80, "Debit")
-		put(420, 80, "Credit")
-		put(510, 80, "Balance")
+		ledgerHead(put, "01/01/2023 - 31/01/2023")
 		y := 95.0
 		for _, r := range rows {
 			put(10, y, r[0])
@@ -479,14 +463,9 @@ func TestAnalyzeColonRecordsAfterAnOpeningBlock(t *testing.T) {
 func TestAnalyzeWrappedLineBetweenTwoRows(t *testing.T) {
 	p := source.Page{Number: 1, Width: 612, Height: 792}
 	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	ledgerHead(put, "01/01/2023 - 31/01/2023")
 	put(10, 60, "Opening balance")
 	put(520, 60, "100.00")
-	put(10, 80, "Date")
-	put(100, 80, "Details")
-	put(330, 80, "Debit")
-	put(420, 80, "Credit")
-	put(510, 80, "Balance")
 	put(10, 100, "02/01/2023")
 	put(100, 100, "Rent March")
 	put(340, 100, "25.00")
