@@ -82,6 +82,13 @@ func findColumns(seg *Segment) {
 		}
 		cols = append(cols, column{x0: t.X0, x1: t.X1, n: 1})
 	}
+	whole := 0
+	for _, t := range toks {
+		if t.Amount.Exponent() >= 0 {
+			whole++
+		}
+	}
+	seg.minorUnits = len(toks) >= 5 && 10*whole <= len(toks)
 	nameColumns(cols, seg.Labels)
 	seg.cols = cols
 	if len(seg.Labels) == 0 {

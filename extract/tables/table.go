@@ -43,6 +43,10 @@ type Segment struct {
 	// datesAnywhere: a table read with no heading whose dates stand after
 	// other columns (the description first), not at the line's start.
 	datesAnywhere bool
+	// minorUnits: the table's money prints its minor unit (all but a
+	// tenth of its figures have decimals): a whole number among them
+	// ("+69 241 101 732", a footer's telephone) is no money.
+	minorUnits bool
 	// dateX is, in a table read with no heading, where its dates line up:
 	// a row's date is the one there, even after a reference printed left
 	// of it. 0 when the table has a heading.
@@ -216,7 +220,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// table with none, where its figures stand ("918" under
 			// "10 980" in a currency printed in whole units).
 			if t.Kind == layout.TokAmount || t.Bare && len(l.Toks) > 1 && (underMoneyLabel(seg.Labels, t) || len(seg.Labels) == 0 && colOf(seg, t) >= 0) {
-				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.IsMoney() {
+				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.IsMoney() && !(seg.minorUnits && t.Amount.Exponent() >= 0) {
 					_, _, drcr := cells.CutDrCr(t.Text)
 					amounts = append(amounts, Cell{Col: ci, Role: seg.cols[ci].role, Val: t.Amount, Marked: t.Marked, Drcr: drcr})
 					continue
