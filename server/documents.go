@@ -21,6 +21,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gorilla/mux"
+
 	"passbook/export"
 	"passbook/extract/source"
 	"passbook/quota"
@@ -556,6 +558,24 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.exportDocument(w, r, doc, format, opts, store.ActExport)
+}
+
+// handleReview serves a document's JSON download for the page's review:
+// GET /api/v1/documents/{file_id}. The trail records that it was opened
+// for review, not that it was downloaded.
+func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
+	doc, err := s.ownDocumentID(r, mux.Vars(r)["file_id"])
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.exportDocument(w, r, doc, export.JSON, export.Options{}, store.ActReview)
+}
+
+// exportDocument answers with doc written in format, as served (with its
+// corrections), and records action in the trail.
+func (s *Server) exportDocument(w http.ResponseWriter, r *http.Request, doc store.Document, format export.Format, opts export.Options, action string) {
 	switch doc.Status {
 	case store.StatusProcessing:
 		w.Header().Set("Retry-After", "2")
@@ -580,7 +600,7 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("export %s as %s: %w", doc.ID, format, err))
 		return
 	}
-	s.audit(r, store.Event{Action: store.ActExport, DocumentID: doc.ID, Detail: string(format)})
+	s.audit(r, store.Event{Action: action, DocumentID: doc.ID, Detail: string(format)})
 	name := cleanName(doc.OriginalName) // names stored before the rules tightened
 	serveExport(w, format, strings.TrimSuffix(name, path.Ext(name)), buf.Bytes())
 }

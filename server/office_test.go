@@ -189,6 +189,10 @@ func TestAuthorisationMatrix(t *testing.T) {
 		{"download", func() req { return req{"GET", "/api/v1/download?format=csv&file_id=" + f.doc, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"page image", func() req { return req{"GET", "/api/v1/documents/" + f.doc + "/pages/1", "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"history", func() req { return req{"GET", "/api/v1/documents/" + f.doc + "/history", "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
+		{"review", func() req { return req{"GET", "/api/v1/documents/" + f.doc, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
+		{"check a correction", func() req {
+			return req{"POST", "/api/v1/documents/" + f.doc + "/transactions/check", `{"transactions":[]}`, ""}
+		}, [6]int{200, 200, 403, 403, 401, 401}},
 		{"correct", func() req {
 			return req{"PUT", "/api/v1/documents/" + f.doc + "/transactions", `{"transactions":[]}`, ""}
 		}, [6]int{200, 200, 403, 403, 401, 401}},

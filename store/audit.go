@@ -38,6 +38,7 @@ const (
 	ActCorrectHeader  = "correct_statement"
 	ActRevert         = "revert"
 	ActExport         = "export"
+	ActReview         = "review"
 	ActExportZip      = "export_zip"
 	ActDelete         = "delete"
 	ActRetentionDel   = "retention_delete"

@@ -780,62 +780,64 @@ function problems(t) {
   return p;
 }
 
-// recheck mirrors extract.Recheck: it walks the balance chain from the
-// opening balance and recomputes balances the statement did not print.
-function recheck(txs, st) {
-  if (txs.length === 0) return { status: "no_transactions", rows: [] };
-  if (txs.some((t) => Object.keys(problems(t)).length)) return { status: "invalid", rows: [] };
-  const groups = st.accounts && st.accounts.length
-    ? st.accounts.map((a) => ({ open: a.opening_balance, close: a.closing_balance, idx: txs.map((t, i) => (t.account === a.account_number ? i : -1)).filter((i) => i >= 0) }))
-    : [{ open: st.opening_balance, close: st.closing_balance, idx: txs.map((_, i) => i) }];
-  let checks = 0, diff = null;
-  const rows = [];
-  const brk = (i, d) => { if (diff === null) diff = d; if (rows[rows.length - 1] !== i) rows.push(i); };
-  for (const g of groups) {
-    if (!g.idx.length) continue;
-    let have = g.open != null, prev = have ? units(g.open) : 0n;
-    for (const i of g.idx) {
-      const t = txs[i];
-      const d = t.amountIn ? units(t.amountIn) : -units(t.amountOut);
-      if (isComputed(t)) {
-        prev = have ? prev + d : d; have = true;
-        t.balance = money(prev);
-      } else if (have) {
-        // A balance a person typed where the statement prints none is
-        // checked, but proves nothing (as the server judges it).
-        if (!isEntered(t)) checks++;
-        const b = units(t.balance);
-        if (prev + d !== b) brk(i, b - (prev + d));
-        prev = b;
-      } else { prev = units(t.balance); have = true; }
-    }
-    if (g.close != null) {
-      checks++;
-      const last = g.idx[g.idx.length - 1];
-      if (units(txs[last].balance) !== units(g.close)) brk(last, units(g.close) - units(txs[last].balance));
-    }
-  }
-  if (rows.length) return { status: "mismatch", rows, diff };
-  return { status: checks ? "ok" : "unverified", rows: [], checks };
+// verdict is the server's reconciliation as the review holds it: the
+// status and its reasons, the rows where the chain breaks and the first
+// difference (in ten-thousandths). The page never judges the balances
+// itself: what a conversion stored, or what the server's one status
+// function says of a correction (POST transactions/check), is shown.
+function verdict(r) {
+  r = r || {};
+  return { status: r.status || "unverified", message: r.message || "", rows: r.rows || [], diff: r.difference ? units(r.difference) : null };
 }
 
 function reconWords(rec, txs) {
+  const why = rec.message ? ` (${rec.message})` : "";
   switch (rec.status) {
-    case "ok": return "✓ Reconciled: the opening balance plus money in minus money out meets every printed balance.";
-    case "unverified": return "⚠ Unverified: the statement prints no balances to check these rows against. Compare the totals with the paper statement.";
+    case "ok": return `✓ Reconciled: ${rec.message || "the opening balance plus money in minus money out meets every printed balance"}.`;
+    case "unverified": return `⚠ Unverified: ${rec.message || "nothing printed on the statement proves these rows"}. Compare them with the paper statement.`;
     case "no_transactions": return "∅ No transactions were found in this document.";
     case "invalid": return "Some cells need fixing (marked in red) before the balances can be checked.";
+    case "checking": return "Checking the balances…";
   }
   const i = rec.rows[0], t = txs[i];
+  if (!t) return `✗ Mismatch${why}.`;
   const more = rec.rows.length > 1 ? ` It breaks at ${plural(rec.rows.length, "row")} in all.` : "";
   const off = rec.diff !== null && rec.diff !== undefined ? money(rec.diff < 0n ? -rec.diff : rec.diff) : "";
   return `✗ Mismatch: the running balance breaks at row ${i + 1} (${localDate(t.date)}, “${t.description}”): the balance there is ${off} ${rec.diff < 0n ? "less" : "more"} than the row before plus this row's amount.${more} Check the amounts of that row and the one above it.`;
 }
 
+// checkSoon asks the server to judge the rows as they stand, a moment
+// after the last keystroke; an answer to an older question is dropped.
+let checkTimer = 0, checkSeq = 0;
+function checkSoon() {
+  clearTimeout(checkTimer);
+  if (!review) return;
+  const seq = ++checkSeq;
+  review.checking = true;
+  checkTimer = setTimeout(async () => {
+    if (!review) return;
+    const id = review.doc.file_id;
+    const req = editRequest();
+    const { ok, body } = await postJSON(`documents/${encodeURIComponent(id)}/transactions/check`, "POST", req);
+    if (!review || review.doc.file_id !== id || seq !== checkSeq) return;
+    review.checking = false;
+    if (!ok) {
+      // Cells the server refuses are marked by the page's own checks;
+      // anything else is said.
+      if (!(body && (body.code === "invalid_transactions" || body.code === "invalid_statement"))) say(message(body, { name: review.doc.original_name }), true);
+      review.rec = { status: "invalid", rows: [], message: body && body.error };
+    } else {
+      review.rec = verdict(body.reconciliation);
+      body.balances.forEach((b, i) => { if (review.txs[i] && isComputed(review.txs[i])) review.txs[i].balance = b; });
+    }
+    refreshReview();
+  }, 250);
+}
+
 async function openReview(d) {
-  const { ok, body } = await call(`download?file_id=${encodeURIComponent(d.file_id)}&format=json`);
+  const { ok, body } = await call(`documents/${encodeURIComponent(d.file_id)}`);
   if (!ok) { say(message(body, { name: d.original_name }), true); return; }
-  review = { doc: d, stmt: body.statement, read: JSON.parse(JSON.stringify(body.statement)), head: {}, headAcc: {}, acct: 0,
+  review = { doc: d, stmt: body.statement, rec: verdict(body.statement.reconciliation), read: JSON.parse(JSON.stringify(body.statement)), head: {}, headAcc: {}, acct: 0,
     txs: body.transactions, saved: JSON.stringify(body.transactions), edited: !!body.statement.edited, sel: -1, pageSize: {} };
   review.rowAcct = new WeakMap(review.txs.map((t) => [t, (review.stmt.accounts || []).findIndex((a) => a.account_number === t.account)]));
   fillAccountChoice();
@@ -892,9 +894,11 @@ function summary(rec) {
 // refreshReview rechecks the chain and shows the result, the marks on rows
 // and boxes, and whether there is anything to save.
 function refreshReview() {
-  const rec = recheck(review.txs, review.stmt);
+  const invalid = review.txs.some((t) => Object.keys(problems(t)).length) || headerProblems();
+  const rec = invalid ? { status: "invalid", rows: [] } : review.checking ? Object.assign({}, review.rec, { status: "checking", rows: [] }) : review.rec;
   const box = $("recon");
   box.className = "recon " + (rec.status === "invalid" ? "mismatch" : rec.status);
+  box.setAttribute("aria-busy", String(rec.status === "checking"));
   box.replaceChildren(reconWords(rec, review.txs));
   if (rec.status === "mismatch") {
     box.append(el("button", { type: "button", text: `Go to row ${rec.rows[0] + 1}`, onclick: () => select(rec.rows[0], true) }));
@@ -918,7 +922,6 @@ function refreshReview() {
   $("save").disabled = !dirty || rec.status === "invalid" || headBad;
   $("undo").hidden = !review.edited;
   $("edit-state").textContent = dirty ? "Unsaved changes." : review.edited ? "Showing your corrections; downloads carry them." : "";
-  review.rec = rec;
 }
 
 function renderTable() {
@@ -1003,6 +1006,7 @@ function edit(i, field, value) {
     }
   }
   markProblems($("tx").rows[i], t);
+  checkSoon();
   refreshReview();
 }
 
@@ -1014,6 +1018,7 @@ function addRow() {
   review.txs.splice(at, 0, t);
   renderTable();
   renderBoxes();
+  checkSoon();
   refreshReview();
   select(at, false);
   $("tx").rows[at].querySelector('[data-field="description"]').focus();
@@ -1026,6 +1031,7 @@ function deleteRow(i) {
   review.sel = -1;
   renderTable();
   renderBoxes();
+  checkSoon();
   refreshReview();
   say(`Row ${i + 1} (“${t.description}”) deleted. Save to keep the change.`);
   const rows = $("tx").rows;
@@ -1087,6 +1093,7 @@ function headEdit(inp) {
     for (const t of review.txs) if (review.rowAcct.get(t) === review.acct) t.account = review.stmt.accounts[review.acct].account_number;
     fillAccountChoice();
   }
+  checkSoon();
   refreshReview();
 }
 
@@ -1118,11 +1125,19 @@ function headRequest() {
   return Object.keys(req).length ? req : null;
 }
 
-async function save() {
-  const txs = review.txs.map((t) => Object.assign({}, t, { type: t.amountIn ? "CREDIT" : "DEBIT" }));
-  const req = { transactions: txs };
+// editRequest is the correction as the page holds it: the rows, and the
+// header corrections made since the last save.
+function editRequest() {
+  const req = { transactions: review.txs.map((t) => Object.assign({}, t, { type: t.amountIn ? "CREDIT" : "DEBIT" })) };
   const head = headRequest();
   if (head) req.statement = head;
+  return req;
+}
+
+async function save() {
+  const req = editRequest();
+  clearTimeout(checkTimer);
+  checkSeq++;
   const { ok, body } = await call(`documents/${encodeURIComponent(review.doc.file_id)}/transactions`, {
     method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req),
   });
@@ -1133,9 +1148,11 @@ async function save() {
   if (folder) refreshFolder();
   review.saved = JSON.stringify(review.txs);
   review.edited = true;
+  review.checking = false;
+  review.rec = verdict(body.reconciliation);
   refreshReview();
   updateHistoryRow(review.doc.file_id);
-  say(`Corrections saved. ${reconWords({ ...body.reconciliation, diff: body.reconciliation.difference ? units(body.reconciliation.difference) : null, rows: body.reconciliation.rows || [] }, review.txs).split(":")[0]}. Downloads now carry them.`);
+  say(`Corrections saved. ${reconWords(review.rec, review.txs).split(":")[0]}. Downloads now carry them.`);
 }
 
 async function undo() {

@@ -8,7 +8,7 @@
 const roleWords = (r) => (r === "read_only" ? "read-only" : r);
 const actionWords = {
   upload: "uploaded", convert: "converted", convert_failed: "could not convert", correct: "corrected", revert: "undid the corrections of",
-  export: "downloaded", delete: "deleted", retention_delete: "deleted (retention)", folder_create: "made a folder",
+  export: "downloaded", review: "opened for review", delete: "deleted", retention_delete: "deleted (retention)", folder_create: "made a folder",
   folder_delete: "deleted a folder", folder_add: "put in a folder", folder_remove: "took out of a folder", sign_in: "signed in",
   sign_in_failed: "failed to sign in", sign_out: "signed out", member_invite: "invited", member_join: "joined",
   member_role: "changed a role", member_remove: "removed a member", password_reset: "reset a password", link_create: "made an upload link",
