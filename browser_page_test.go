@@ -5,12 +5,18 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/shopspring/decimal"
+	"github.com/xuri/excelize/v2"
 
 	"passbook/extract/ledger"
 )
@@ -153,4 +159,207 @@ func TestBrowserOneVerdict(t *testing.T) {
 	}
 	raw, _ := json.Marshal(trail)
 	t.Logf("trail: %s", raw)
+}
+
+// folderOf makes a folder called name and uploads files into it, all at
+// once as three browsers' uploads would race, and waits until they are
+// converted. It returns the folder_id and the file_ids by name.
+func folderOf(t *testing.T, base, key, name string, files map[string][]byte) (string, map[string]string) {
+	t.Helper()
+	var made struct {
+		FolderID string `json:"folder_id"`
+	}
+	apiJSON(t, base, key, "POST", "/api/v1/folders", strings.NewReader(`{"name": `+jsString(name)+`}`), &made)
+	ids := map[string]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for n, b := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := uploadTo(t, base, key, n, b, made.FolderID)
+			mu.Lock()
+			ids[n] = id
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for _, id := range ids {
+		waitConverted(t, base, key, id)
+	}
+	return made.FolderID, ids
+}
+
+// TestBrowserOneBlame (issue 42 point 3): a March whose balances are all
+// 100.00 too high breaks where it opens and where April opens; the folder
+// shows one finding that blames March, with Review and Remove for March
+// alone, and the link to April points back to it.
+func TestBrowserOneBlame(t *testing.T) {
+	dir := t.TempDir()
+	s := newSeries()
+	faulty := s.gbp.month(3)
+	faulty.opening = faulty.opening.Add(decimal.RequireFromString("100"))
+	srv := serve(t, filepath.Join(dir, "passbook.db"))
+	base := "http://" + srv.addr
+	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	fid, ids := folderOf(t, base, key, "Client 2024", map[string][]byte{
+		"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"], "gbp-2024-02.pdf": s.files["gbp-2024-02.pdf"],
+		"gbp-2024-03.pdf": faulty.pdf(), "gbp-2024-04.pdf": s.files["gbp-2024-04.pdf"],
+	})
+	b := startBrowser(t, srv.ctx)
+	pageSignIn(b, base, key, srv)
+	b.do("open folder", click(`#folder-list li[data-id="`+fid+`"] button`))
+	b.waitJS("folder drawn", `document.querySelectorAll("#timeline .month").length === 4 && document.querySelectorAll("#timeline .finding").length > 0`)
+	if got := b.text("#folder-status"); !strings.Contains(got, "1 finding") {
+		t.Errorf("the folder says %q; want one finding", got)
+	}
+	var seen struct {
+		Findings int
+		Words    string
+		Buttons  []string
+		After    string
+	}
+	b.do("read findings", chromedp.Evaluate(`(() => { const f = [...document.querySelectorAll("#timeline .finding")];
+		return { Findings: document.querySelectorAll("#timeline .finding-actions").length, Words: f.map(x => x.innerText).join(" | "),
+			Buttons: [...document.querySelectorAll("#timeline .finding-actions button")].map(x => x.textContent),
+			After: [...document.querySelectorAll("#timeline .link.bad.after")].map(l => l.previousElementSibling.dataset.id + ">" + l.nextElementSibling.dataset.id).join() }; })()`, &seen))
+	mar, apr := ids["gbp-2024-03.pdf"], ids["gbp-2024-04.pdf"]
+	if seen.Findings != 1 || !strings.Contains(seen.Words, "“gbp-2024-03.pdf” is 100.00 GBP off") || !strings.Contains(seen.Words, "alone is off") {
+		t.Errorf("findings: %d with actions, reading %q; want one that blames March", seen.Findings, seen.Words)
+	}
+	if strings.Join(seen.Buttons, "|") != "Review gbp-2024-03.pdf|Remove gbp-2024-03.pdf" {
+		t.Errorf("the finding offers %q; want Review and Remove for March alone", seen.Buttons)
+	}
+	if seen.After != mar+">"+apr {
+		t.Errorf("the link after March: %q; want March>April pointing back to the finding", seen.After)
+	}
+	var made map[string]any
+	apiJSON(t, base, key, "GET", "/api/v1/folders/"+fid, nil, &made)
+	fs := made["accounts"].([]any)[0].(map[string]any)["findings"].([]any)
+	if len(fs) != 1 || fs[0].(map[string]any)["blame"] != mar {
+		t.Errorf("the API's findings: %v; want one blaming March", fs)
+	}
+	b.sixShots("#folder", "blame")
+}
+
+// TestBrowserFolderOneSet (issue 42 point 2): a year with February
+// uploaded twice (three uploads racing) and a March off by 100.00,
+// downloaded anyway: the warning states the rule that chose; the
+// workbook's rows, its year summary and the page's year agree on every
+// month; the copy that counts is the rule's; after a person keeps one
+// February, the workbook names the other as set aside, and by whom.
+func TestBrowserFolderOneSet(t *testing.T) {
+	dir := t.TempDir()
+	s := newSeries()
+	faulty := s.gbp.month(3)
+	faulty.opening = faulty.opening.Add(decimal.RequireFromString("100"))
+	srv := serve(t, filepath.Join(dir, "passbook.db"))
+	base := "http://" + srv.addr
+	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	fid, ids := folderOf(t, base, key, "Client 2024", map[string][]byte{
+		"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"], "gbp-2024-02 (1).pdf": s.files["gbp-2024-02.pdf"], "gbp-2024-02.pdf": s.files["gbp-2024-02.pdf"],
+		"gbp-2024-03.pdf": faulty.pdf(), "gbp-2024-04.pdf": s.files["gbp-2024-04.pdf"],
+	})
+	b := startBrowser(t, srv.ctx)
+	pageSignIn(b, base, key, srv)
+	b.do("allow downloads", browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true))
+	b.do("open folder", click(`#folder-list li[data-id="`+fid+`"] button`))
+	b.waitJS("folder drawn", `document.querySelectorAll("#timeline .month").length === 5`)
+	b.do("open the year", chromedp.Evaluate(`document.querySelectorAll("#timeline details.year").forEach(d => d.open = true)`, nil))
+	var pageYear []string
+	b.do("the page's year", chromedp.Evaluate(`[...document.querySelectorAll("#timeline .year-table tbody tr")].map(r => [...r.children].map(c => c.textContent).join(";"))`, &pageYear))
+
+	download := func(what string) *excelize.File {
+		t.Helper()
+		xlsx := filepath.Join(dir, "Client 2024.xlsx")
+		os.Remove(xlsx)
+		b.do("xlsx", chromedp.SetValue("#folder-format", "xlsx", chromedp.ByID), click("#folder-download"))
+		b.do("asked", chromedp.WaitVisible("#confirm", chromedp.ByID))
+		if asked := b.text("#confirm-text"); !strings.Contains(asked, "the copy whose file name comes first in alphabetical order counts") || strings.Contains(asked, "uploaded first") {
+			t.Errorf("%s: the warning reads %q; want the rule that chooses, not upload timing", what, asked)
+		}
+		b.do("download anyway", click("#confirm-ok"))
+		waitFor(t, "the XLSX", func() string {
+			if fi, err := os.Stat(xlsx); err == nil && fi.Size() > 0 {
+				if x, err := excelize.OpenFile(xlsx); err == nil {
+					x.Close()
+					return "yes"
+				}
+			}
+			return ""
+		})
+		x, err := excelize.OpenFile(xlsx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	x := download("before choosing")
+	// Month by month: the last row's balance in the rows' sheet, the
+	// year summary's closing, the page's closing.
+	sheets := x.GetSheetList()
+	txRows, _ := x.GetRows(sheets[0])
+	lastBal := map[string]string{}
+	for _, r := range txRows[1:] {
+		if len(r) > 5 {
+			lastBal[r[0][:7]] = r[5]
+		}
+	}
+	yearRows, _ := x.GetRows("Year summary")
+	cont, _ := x.GetRows("Continuity")
+	x.Close()
+	months := 0
+	for _, r := range yearRows {
+		if len(r) < 5 || len(r[0]) != 7 || r[0][4] != '-' {
+			continue
+		}
+		months++
+		if lastBal[r[0]] != "" && lastBal[r[0]] != r[4] {
+			t.Errorf("%s: the rows close with %s, the year summary with %s", r[0], lastBal[r[0]], r[4])
+		}
+		var onPage string
+		for _, p := range pageYear {
+			if f := strings.Split(p, ";"); len(f) > 4 && strings.Contains(f[0], monthName(r[0])) {
+				onPage = strings.ReplaceAll(strings.ReplaceAll(f[4], ",", ""), "−", "-")
+			}
+		}
+		if want, _ := decimal.NewFromString(strings.ReplaceAll(r[4], ",", "")); onPage != want.StringFixed(2) {
+			t.Errorf("%s: the page's year closes with %q, the workbook's with %s", r[0], onPage, r[4])
+		}
+	}
+	if months != 4 {
+		t.Errorf("the year summary has %d months; want 4: %q", months, yearRows)
+	}
+	contText := sheetText(cont)
+	if !strings.Contains(contText, "gbp-2024-02 (1).pdf") || !strings.Contains(contText, "no: the same as gbp-2024-02.pdf") {
+		t.Errorf("the Continuity sheet does not say the copy was not counted, by the rule:\n%s", contText)
+	}
+
+	// A person keeps the copy: the other is set aside, by them, and the
+	// workbook says so.
+	b.do("keep the copy", click(`#timeline .link.bad button.keep[data-keep="`+ids["gbp-2024-02 (1).pdf"]+`"]`))
+	b.waitJS("set aside", `!!document.querySelector('.aside-list li[data-id="`+ids["gbp-2024-02.pdf"]+`"]')`)
+	x = download("after keeping one")
+	cont, _ = x.GetRows("Continuity")
+	x.Close()
+	if contText := sheetText(cont); !strings.Contains(contText, "Set aside|By|On") || !strings.Contains(contText, "gbp-2024-02.pdf|admin@localhost|") {
+		t.Errorf("the Continuity sheet does not list what was set aside, and by whom:\n%s", contText)
+	}
+	b.sixShots("#folder", "one-set")
+}
+
+// sheetText is a sheet's rows, cells joined by "|", lines by newlines.
+func sheetText(rows [][]string) string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, strings.Join(r, "|"))
+	}
+	return strings.Join(out, "\n")
+}
+
+// monthName is how the page (en-US, month-day-year) names the month
+// "2024-03": "Mar 2024".
+func monthName(ym string) string {
+	t, _ := time.Parse("2006-01", ym)
+	return t.Format("Jan 2006")
 }

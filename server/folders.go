@@ -154,11 +154,8 @@ func (s *Server) folderSet(ctx context.Context, f store.Folder) (*export.Set, []
 	}
 	sources := make([]export.Source, 0, len(docs))
 	for _, d := range docs {
-		if d.SetAside {
-			continue
-		}
-		src := export.Source{ID: d.ID, Name: d.OriginalName, Status: d.Status, Error: d.Error}
-		if d.Status == store.StatusCompleted {
+		src := export.Source{ID: d.ID, Name: d.OriginalName, Status: d.Status, Error: d.Error, SetAside: d.SetAside, SetAsideAt: d.SetAsideAt}
+		if d.Status == store.StatusCompleted && !d.SetAside {
 			if src.Result, err = decodeServed(d.ID, d.Result, d.Edit); err != nil {
 				return nil, nil, err
 			}
@@ -279,6 +276,15 @@ func (s *Server) handleFolderDownload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &apiError{http.StatusConflict, "not_ready", "A document of the folder is still being processed.",
 			"Poll GET /api/v1/folders/{folder_id} every 2 seconds until no document is processing."})
 		return
+	}
+	// The workbook says who set a statement aside: the trail knows.
+	by, err := s.store.SetAsideBy(r.Context(), f.AccountID, f.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	for i := range set.Sources {
+		set.Sources[i].SetAsideBy = by[set.Sources[i].ID]
 	}
 	var buf bytes.Buffer
 	opts.FileID, opts.OriginalName, opts.Created = f.ID, f.Name, s.store.Now()

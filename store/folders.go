@@ -39,8 +39,10 @@ type FolderDocument struct {
 	Document
 	Result, Edit []byte
 	// SetAside says a person set the document aside in the folder: it
-	// stays listed, out of the folder's continuity and downloads.
-	SetAside bool
+	// stays listed, out of the folder's continuity and downloads; since
+	// SetAsideAt.
+	SetAside   bool
+	SetAsideAt time.Time
 }
 
 // NewFolderID makes a folder_id: "fld_" and 26 random base62 characters.
@@ -248,6 +250,9 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 			return nil, fmt.Errorf("folder documents: %w", err)
 		}
 		fd := FolderDocument{Document: d, SetAside: aside.Valid}
+		if aside.Valid {
+			fd.SetAsideAt = parseTime(aside.String)
+		}
 		if result.Valid {
 			fd.Result = []byte(result.String)
 		}

@@ -1454,7 +1454,10 @@ function accountTimeline(a, docs) {
       const far = a.findings.filter((f) => !placed.has(f) && !here.includes(f) && f.file_ids[f.file_ids.length - 1] === id &&
         order.indexOf(f.file_ids[0]) < k);
       for (const f of [...here, ...far]) placed.add(f);
-      ol.append(link([...here, ...far], byId, byId.get(prev), s, cur));
+      // A break one statement explains is drawn once, before it; the
+      // link after it points back to it.
+      const after = a.findings.filter((f) => f.blame === prev && f.file_ids[2] === id && placed.has(f) && !here.includes(f));
+      ol.append(link([...here, ...far], byId, byId.get(prev), s, cur, after));
     }
     ol.append(block(s, docs, !!s.duplicate_of, cur));
   });
@@ -1468,7 +1471,11 @@ function accountTimeline(a, docs) {
 
 const fileQ = (s) => `“${s ? s.original_name : "a statement"}”`;
 
-function link(findings, byId, prev, next, cur) {
+function link(findings, byId, prev, next, cur, after = []) {
+  if (!findings.length && after.length) {
+    return el("li", { class: "link bad after", "data-kind": "balance_break", "data-files": after.map((f) => f.file_ids.join(",")).join(" ") },
+      el("div", { class: "finding" }, el("p", { text: `✗ ${fileQ(next)} opens where ${fileQ(byId.get(after[0].file_ids[0]))} and the rows of ${fileQ(prev)} lead: only ${fileQ(prev)} is off (see the break before it).` })));
+  }
   if (!findings.length) {
     return el("li", { class: "link good", title: `${next.original_name} opens with the closing balance of ${prev.original_name}.` },
       el("span", { class: "visually-hidden", text: `Continuous: ${next.original_name} opens with ${figure(next.opening_balance, cur)}, the closing balance of ${prev.original_name}.` }),
@@ -1498,6 +1505,10 @@ function findingWords(f, byId, cur) {
       return w;
     }
     case "balance_break": {
+      if (f.blame) {
+        const m = byId.get(f.blame), c = b;
+        return `✗ Balance break: ${fileQ(m)} is ${figure(money(diff < 0n ? -diff : diff), cur)} off. It opens with ${figure(m && m.opening_balance, cur)}, ${way(diff)} than ${fileQ(a)} closes with (${figure(a && a.closing_balance, cur)}), and ${fileQ(c)} opens with ${figure(c && c.opening_balance, cur)}, where ${fileQ(a)} and the rows of ${fileQ(m)} lead: ${fileQ(m)} alone is off, not the statements around it.`;
+      }
       const within = a && b && b.period_start && a.period_end && b.period_start <= a.period_end;
       if (within) {
         const had = money(units(b.opening_balance) - diff);
@@ -1515,9 +1526,9 @@ function findingWords(f, byId, cur) {
 // statements that conflict (the other is set aside), take a statement out,
 // or add the statement a gap misses.
 function findingActions(f, byId) {
-  const a = byId.get(f.file_ids[0]), b = byId.get(f.file_ids[f.file_ids.length - 1]);
+  const a = byId.get(f.file_ids[0]), b = byId.get(f.blame || f.file_ids[f.file_ids.length - 1]);
   const row = el("div", { class: "finding-actions" });
-  const conflict = isConflict(f) || (f.kind === "balance_break" && a && b && b.period_start && a.period_end && b.period_start <= a.period_end);
+  const conflict = isConflict(f) || (f.kind === "balance_break" && !f.blame && a && b && b.period_start && a.period_end && b.period_start <= a.period_end);
   if (f.kind === "gap") {
     const id = "gap-" + Math.random().toString(36).slice(2);
     const input = el("input", { id, type: "file", class: "visually-hidden", multiple: true, accept: ".pdf,.png,.jpg,.jpeg,.tif,.tiff,.webp,application/pdf,image/*" });
@@ -1666,7 +1677,7 @@ async function downloadFolder() {
   const open = unresolved(folder.data);
   if (open.length) {
     const kinds = [...new Set(open.map((x) => x.kind.replace("_", " ")))].join(", ");
-    const yes = await confirmDialog(`This folder has ${plural(open.length, "unresolved finding")} (${kinds}). Where two statements cover the same days, the download takes the one uploaded first; its month summary names the statement each month's rows come from. Keep one statement of each pair first, or download anyway?`,
+    const yes = await confirmDialog(`This folder has ${plural(open.length, "unresolved finding")} (${kinds}). Until you choose, the download follows a rule: of a statement uploaded twice, the copy whose file name comes first in alphabetical order counts; where two statements cover the same days, the transactions both hold count once; each statement's rows keep the balances it prints, also where they break, and so does the year summary. The workbook's Continuity sheet lists what counted and what was set aside. Keep one statement of each pair first, or download anyway?`,
       { ok: "Download anyway", cancel: "Go back and choose", danger: false });
     if (!yes) { say("Nothing was downloaded. Choose which statements to keep, marked in red."); document.querySelector("#timeline .link.bad button, #timeline .link.bad label")?.focus(); return; }
   }
