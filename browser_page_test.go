@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"database/sql"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -362,4 +363,180 @@ func sheetText(rows [][]string) string {
 func monthName(ym string) string {
 	t, _ := time.Parse("2006-01", ym)
 	return t.Format("Jan 2006")
+}
+
+// linkPageOf makes a client upload link for folder through the API and
+// returns its address.
+func linkPageOf(t *testing.T, base, key, folder string) (url, id string) {
+	t.Helper()
+	var made struct {
+		Link struct {
+			LinkID string `json:"link_id"`
+			URL    string `json:"url"`
+		} `json:"link"`
+	}
+	if code := apiJSON(t, base, key, "POST", "/api/v1/links", strings.NewReader(`{"folder_id": "`+folder+`", "expires_in_days": 7}`), &made); code != 201 {
+		t.Fatalf("make a link: %d", code)
+	}
+	return made.Link.URL, made.Link.LinkID
+}
+
+// TestBrowserOfficeName (issue 42 point 4): at the owner's first sign-in
+// the page asks the office's name; the client's upload page, an expired or
+// withdrawn link's page and an invitation show it, never the address the
+// office was made for; the client's pages follow dark mode.
+func TestBrowserOfficeName(t *testing.T) {
+	dir := t.TempDir()
+	srv := serve(t, filepath.Join(dir, "passbook.db"))
+	base := "http://" + srv.addr
+	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	b := startBrowser(t, srv.ctx)
+	pageSignIn(b, base, key, srv)
+	b.waitJS("asked for the office's name", `!document.getElementById("name-office").hidden && document.getElementById("name-office-now").textContent === "admin@localhost"`)
+	b.sixShots("#name-office", "office-name")
+	const name = "Hartley & Moss Bookkeeping"
+	b.do("name it", chromedp.SendKeys("#name-office-input", name, chromedp.ByID), click("#name-office-save"))
+	b.waitJS("named", `document.getElementById("name-office").hidden && document.getElementById("acct-office").textContent === `+jsString(name))
+
+	// A fresh sign-in does not ask again.
+	b.do("sign out", click("#signout"), chromedp.WaitVisible("#email", chromedp.ByID))
+	pageSignIn(b, base, key, srv)
+	b.waitJS("signed in", `!document.getElementById("app").hidden && document.getElementById("acct-office").textContent === `+jsString(name))
+	if hidden := b.text("#name-office-now"); hidden != "" {
+		var shown bool
+		b.do("asked again?", chromedp.Evaluate(`!document.getElementById("name-office").hidden`, &shown))
+		if shown {
+			t.Error("a named office is asked its name again")
+		}
+	}
+
+	var made struct {
+		FolderID string `json:"folder_id"`
+	}
+	apiJSON(t, base, key, "POST", "/api/v1/folders", strings.NewReader(`{"name": "Jones Ltd"}`), &made)
+	url, linkID := linkPageOf(t, base, key, made.FolderID)
+	var invite struct {
+		URL string `json:"invite_url"`
+	}
+	apiJSON(t, base, key, "POST", "/api/v1/members", strings.NewReader(`{"email": "clerk@example.com", "role": "staff"}`), &invite)
+	b.do("sign out", click("#signout"), chromedp.WaitVisible("#email", chromedp.ByID))
+
+	for _, scheme := range []string{"light", "dark"} {
+		b.do(scheme, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}))
+		b.do("the client's page", chromedp.Navigate(url), chromedp.WaitVisible("#file", chromedp.ByID))
+		var seen struct{ Office, Title, Body, Page string }
+		b.do("read", chromedp.Evaluate(`({Office: document.getElementById("office").textContent, Title: document.title, Body: getComputedStyle(document.body).backgroundColor, Page: document.body.innerText})`, &seen))
+		if seen.Office != name || !strings.HasPrefix(seen.Title, name) || strings.Contains(seen.Page, "admin@localhost") {
+			t.Errorf("%s: the client's page names %q, titled %q", scheme, seen.Office, seen.Title)
+		}
+		if dark := seen.Body != "rgb(255, 255, 255)"; dark != (scheme == "dark") {
+			t.Errorf("%s: the client's page background is %s", scheme, seen.Body)
+		}
+		b.a11y("client page " + scheme)
+		b.axe("client page " + scheme)
+	}
+	b.do("light", emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}))
+	b.do("invitation", chromedp.Navigate("about:blank"), chromedp.Navigate(invite.URL), chromedp.WaitVisible("#invite-form", chromedp.ByID))
+	if txt := b.text("#invite-text"); !strings.HasPrefix(txt, name+" invites") {
+		t.Errorf("the invitation reads %q", txt)
+	}
+	apiJSON(t, base, key, "DELETE", "/api/v1/links/"+linkID, nil, nil)
+	b.do("withdrawn link", chromedp.Navigate(url), chromedp.WaitVisible("#message", chromedp.ByID))
+	if msg := b.text("#message"); !strings.HasPrefix(msg, name+" has withdrawn") {
+		t.Errorf("the withdrawn link's page reads %q", msg)
+	}
+	b.sixShots("main", "client-link-withdrawn")
+}
+
+// TestBrowserClientUpload (issue 42 point 5): the client's page takes
+// several files at once, chosen or dropped, shows each one's progress and
+// lists what was sent in this visit; on a phone it fits the screen.
+func TestBrowserClientUpload(t *testing.T) {
+	dir := t.TempDir()
+	s := newSeries()
+	var paths []string
+	for _, n := range []string{"gbp-2024-01.pdf", "gbp-2024-02.pdf", "gbp-2024-03.pdf"} {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, s.files[n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	srv := serve(t, filepath.Join(dir, "passbook.db"))
+	base := "http://" + srv.addr
+	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	var made struct {
+		FolderID string `json:"folder_id"`
+	}
+	apiJSON(t, base, key, "POST", "/api/v1/folders", strings.NewReader(`{"name": "Jones Ltd"}`), &made)
+	url, _ := linkPageOf(t, base, key, made.FolderID)
+	b := startBrowser(t, srv.ctx)
+	b.do("phone", chromedp.EmulateViewport(390, 844))
+	b.do("the client's page", chromedp.Navigate(url), chromedp.WaitVisible("#file", chromedp.ByID))
+	var multiple bool
+	b.do("multiple", chromedp.Evaluate(`document.getElementById("file").multiple`, &multiple))
+	if !multiple {
+		t.Fatal("the client's file chooser takes one file")
+	}
+	b.do("choose three", chromedp.SetUploadFiles("#file", paths, chromedp.ByID))
+	b.waitJS("three listed, each with its progress", `document.querySelectorAll("#sent li").length === 3 && [...document.querySelectorAll("#sent li")].every(li => li.querySelector("progress"))`)
+	b.waitJS("three received", `document.querySelectorAll("#sent li.ok").length === 3`)
+	// And one dropped on the form.
+	four := s.files["gbp-2024-04.pdf"]
+	b.do("drop one", chromedp.Evaluate(`(() => { const bytes = Uint8Array.from(atob("`+base64.StdEncoding.EncodeToString(four)+`"), c => c.charCodeAt(0));
+		const dt = new DataTransfer(); dt.items.add(new File([bytes], "gbp-2024-04.pdf", {type: "application/pdf"}));
+		document.getElementById("form").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true})); })()`, nil))
+	b.waitJS("four received", `document.querySelectorAll("#sent li.ok").length === 4 && !!document.querySelector('#sent li.ok[data-name="gbp-2024-04.pdf"]')`)
+	var wide float64
+	b.do("width", chromedp.Evaluate(`document.documentElement.scrollWidth - innerWidth`, &wide))
+	if wide > 0 {
+		t.Errorf("on a phone the client's page is %v px wider than the screen", wide)
+	}
+	var folder struct {
+		Documents []struct{ OriginalName string `json:"original_name"` } `json:"documents"`
+	}
+	apiJSON(t, base, key, "GET", "/api/v1/folders/"+made.FolderID, nil, &folder)
+	if len(folder.Documents) != 4 {
+		t.Errorf("the folder holds %d documents; want the 4 sent", len(folder.Documents))
+	}
+	b.sixShots("main", "client-upload")
+}
+
+// TestBrowserLinkForm (issue 42 point 6): a folder made a moment ago is
+// offered for a link at once; "Days 0" and other values out of range make
+// no link and say so, and the link made before does not stay on screen as
+// if it were new.
+func TestBrowserLinkForm(t *testing.T) {
+	dir := t.TempDir()
+	srv := serve(t, filepath.Join(dir, "passbook.db"))
+	base := "http://" + srv.addr
+	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	b := startBrowser(t, srv.ctx)
+	pageSignIn(b, base, key, srv)
+	b.waitJS("links shown", `!document.getElementById("links").hidden`)
+	b.do("new folder", chromedp.SendKeys("#folder-name", "Jones Ltd", chromedp.ByID), click(`#folder-new button[type=submit]`))
+	b.waitJS("offered for a link at once", `[...document.getElementById("link-folder").options].some(o => o.textContent === "Jones Ltd")`)
+	b.do("make a link", click("#link-create"))
+	b.waitJS("link shown", `!!document.getElementById("link-url")`)
+	for _, days := range []string{"0", "400", "-3"} {
+		b.do("days "+days, clear("link-days"), chromedp.SendKeys("#link-days", days, chromedp.ByID), click("#link-create"))
+		b.waitJS("refused "+days, `document.getElementById("link-error").textContent.includes("no link was made") && !document.getElementById("link-url")`)
+	}
+	var links struct {
+		Links []struct{ ExpiresAt string `json:"expires_at"` } `json:"links"`
+	}
+	apiJSON(t, base, key, "GET", "/api/v1/links", nil, &links)
+	if len(links.Links) != 1 {
+		t.Errorf("%d links made; want only the first", len(links.Links))
+	}
+	// The API refuses 0 days too: only a link with no expiry given lasts 30.
+	var refused map[string]any
+	var made struct {
+		FolderID string `json:"folder_id"`
+	}
+	apiJSON(t, base, key, "POST", "/api/v1/folders", strings.NewReader(`{"name": "Other"}`), &made)
+	if code := apiJSON(t, base, key, "POST", "/api/v1/links", strings.NewReader(`{"folder_id": "`+made.FolderID+`", "expires_in_days": 0}`), &refused); code != 400 || refused["code"] != "invalid_link" {
+		t.Errorf("0 days: %d %v; want 400 invalid_link", code, refused)
+	}
+	b.sixShots("#links", "link-form")
 }

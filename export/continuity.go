@@ -209,10 +209,9 @@ func NewSet(sources []Source) *Set {
 		if x, y := strings.TrimSuffix(a.Name, path.Ext(a.Name)), strings.TrimSuffix(b.Name, path.Ext(b.Name)); x != y {
 			return x < y // "March" before "March (1)"
 		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.ID < b.ID
+		// Copies of one name are told apart by the order they came in
+		// (a person cannot tell them apart either).
+		return a.Name < b.Name
 	})
 	rank := make([]int, len(sources))
 	for r, i := range byName {

@@ -1271,6 +1271,7 @@ async function loadFolders() {
   if (!ok) { say(message(body), true); return; }
   folderNames = body.folders;
   fillFolderChoices(body.folders);
+  document.dispatchEvent(new CustomEvent("passbook:folders", { detail: body.folders }));
   // The list shows the folders the search finds (their names and what
   // their statements name: bank, holder, account, file), all without one.
   const q = $("folders-q").value.trim();
@@ -1428,6 +1429,16 @@ function timelineOrder(a) {
     // x .. p y, with p conflicting with x: swap x and p.
     if (hi - lo === 2 && pair(order[lo], order[lo + 1])) [order[lo], order[lo + 1]] = [order[lo + 1], order[lo]];
   }
+  // Of two statements of the same days, the one the next statement
+  // follows on from is drawn next to it: the other (the copy set against
+  // it) stands before it, where their findings are drawn.
+  const byId = new Map(a.statements.map((s) => [s.file_id, s]));
+  const touches = (x, y) => a.findings.some((f) => f.file_ids.includes(x) && f.file_ids.includes(y));
+  for (let k = 1; k + 1 < order.length; k++) {
+    const p = byId.get(order[k - 1]), q = byId.get(order[k]), n = byId.get(order[k + 1]);
+    if (p.period_start !== q.period_start || p.period_end !== q.period_end || touches(q.file_id, n.file_id)) continue;
+    if (n.opening_balance === p.closing_balance && n.opening_balance !== q.closing_balance) [order[k - 1], order[k]] = [order[k], order[k - 1]];
+  }
   return order;
 }
 
@@ -1475,6 +1486,14 @@ function link(findings, byId, prev, next, cur, after = []) {
   if (!findings.length && after.length) {
     return el("li", { class: "link bad after", "data-kind": "balance_break", "data-files": after.map((f) => f.file_ids.join(",")).join(" ") },
       el("div", { class: "finding" }, el("p", { text: `✗ ${fileQ(next)} opens where ${fileQ(byId.get(after[0].file_ids[0]))} and the rows of ${fileQ(prev)} lead: only ${fileQ(prev)} is off (see the break before it).` })));
+  }
+  if (!findings.length && prev && next && prev.closing_balance && next.opening_balance && units(prev.closing_balance) !== units(next.opening_balance)) {
+    // Two statements drawn side by side that do not follow on, with no
+    // finding between them: one of them is a copy set against a statement
+    // of the same days, and its findings are drawn beside that one.
+    return el("li", { class: "link apart", title: `${next.original_name} does not follow on from ${prev.original_name}; each is checked against the statement of the same days beside it.` },
+      el("span", { class: "visually-hidden", text: `${next.original_name} does not follow on from ${prev.original_name}: see the finding beside it.` }),
+      el("span", { "aria-hidden": "true", text: "·" }));
   }
   if (!findings.length) {
     return el("li", { class: "link good", title: `${next.original_name} opens with the closing balance of ${prev.original_name}.` },
