@@ -6,6 +6,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +23,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"passbook/extract/ledger"
+	"passbook/extract/pdf/hostile"
 )
 
 // Issue 42's browser tests: the office's page, second pass.
@@ -539,4 +543,214 @@ func TestBrowserLinkForm(t *testing.T) {
 		t.Errorf("0 days: %d %v; want 400 invalid_link", code, refused)
 	}
 	b.sixShots("#links", "link-form")
+}
+
+// TestBrowserReviewWork (issue 42 points 11, 12 and 13): the page image
+// zooms and opens full size; a correction takes an amount as a German
+// statement prints it ("1.240,00"), and a refused cell says why beside
+// it; a read-only member's fields are read-only, with nothing to delete.
+func TestBrowserReviewWork(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "passbook.db")
+	srv := serve(t, data)
+	base := "http://" + srv.addr
+	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	var gen bytes.Buffer
+	if _, err := writeStatement(&gen, 1, 8); err != nil {
+		t.Fatal(err)
+	}
+	id := uploadTo(t, base, key, "statement.pdf", gen.Bytes(), "")
+	waitConverted(t, base, key, id)
+	b := startBrowser(t, srv.ctx)
+	pageSignIn(b, base, key, srv)
+	row := `#docs tr[data-id="` + id + `"]`
+	b.waitJS("listed", `!!document.querySelector('`+row+` button[aria-label^="Review"]')`)
+	b.do("open review", click(row+` button[aria-label^="Review"]`), chromedp.WaitVisible("#review", chromedp.ByID))
+	b.waitJS("page image", `!!document.querySelector("#pages .page img") && document.querySelector("#pages .page img").complete`)
+
+	// Zoom: twice the pane's width, sharp; and full size in a tab.
+	b.do("zoom in twice", click("#zoom-in"), click("#zoom-in"))
+	var z struct {
+		Page, Pane, Natural float64
+		Level, Full, Target string
+	}
+	b.do("measure", chromedp.Evaluate(`(() => { const f = document.querySelector("#pages .page"), a = f.querySelector("a.full");
+		return { Page: f.getBoundingClientRect().width, Pane: document.getElementById("pages").clientWidth, Natural: f.querySelector("img").naturalWidth,
+			Level: document.getElementById("zoom-level").textContent, Full: a ? a.href : "", Target: a ? a.target : "" }; })()`, &z))
+	if z.Page < 1.9*z.Pane || z.Level != "200%" || z.Natural < 1.5*z.Pane {
+		t.Errorf("zoomed twice: the page is %v px in a %v px pane (%s), drawn from %v px", z.Page, z.Pane, z.Level, z.Natural)
+	}
+	if !strings.HasPrefix(z.Full, "blob:") || z.Target != "_blank" {
+		t.Errorf("full size: %q in %q", z.Full, z.Target)
+	}
+	b.sixShots("#review", "review-zoom")
+	b.do("fit", click("#zoom-fit"))
+
+	// An amount as a German statement prints it.
+	var orig struct {
+		Transactions []map[string]any `json:"transactions"`
+	}
+	apiJSON(t, base, key, "GET", "/api/v1/documents/"+id, nil, &orig)
+	field := "amountOut"
+	if orig.Transactions[2]["amountOut"] == nil {
+		field = "amountIn"
+	}
+	sel := fmt.Sprintf(`#tx tr[data-row="2"] input[data-field="%s"]`, field)
+	b.do("type 1.240,00", chromedp.Evaluate(`document.querySelector('`+sel+`').value = ""`, nil), chromedp.SendKeys(sel, "1.240,00", chromedp.ByQuery))
+	b.waitJS("taken, and judged", `document.querySelector('`+sel+`').getAttribute("aria-invalid") !== "true" && document.getElementById("recon").classList.contains("mismatch")`)
+	// A value that is no amount: the reason stands beside the cell.
+	b.do("type 12,34,5", chromedp.Evaluate(`document.querySelector('`+sel+`').value = ""`, nil), chromedp.SendKeys(sel, "12,34,5", chromedp.ByQuery))
+	b.waitJS("refused with its reason", `document.querySelector('`+sel+`').getAttribute("aria-invalid") === "true"`)
+	var why struct {
+		Text    string
+		Visible bool
+		Said    string
+	}
+	b.do("the reason", chromedp.Evaluate(`(() => { const i = document.querySelector('`+sel+`'), w = i.parentElement.querySelector(".why");
+		return { Text: w ? w.textContent : "", Visible: !!w && w.getClientRects().length > 0, Said: i.getAttribute("aria-describedby") === (w && w.id) ? "yes" : "no" }; })()`, &why))
+	if !why.Visible || !strings.Contains(why.Text, "“12,34,5” is not an amount") || why.Said != "yes" {
+		t.Errorf("the refused cell's reason: %+v", why)
+	}
+	b.sixShots("#review", "review-amount")
+	b.do("type 1.240,00 again", chromedp.Evaluate(`document.querySelector('`+sel+`').value = ""`, nil), chromedp.SendKeys(sel, "1.240,00", chromedp.ByQuery))
+	b.waitJS("save enabled", `!document.getElementById("save").disabled`)
+	b.do("save", click("#save"))
+	b.waitJS("saved", `document.getElementById("edit-state").textContent.includes("Showing your corrections")`)
+	var saved struct {
+		Transactions []map[string]any `json:"transactions"`
+	}
+	apiJSON(t, base, key, "GET", "/api/v1/documents/"+id, nil, &saved)
+	if got := saved.Transactions[2][field]; got != "1240.00" {
+		t.Errorf("saved %s: %v; want 1240.00", field, got)
+	}
+
+	// A read-only member.
+	if err := run(t.Context(), []string{"accounts", "add-member", "admin@localhost", "reader@example.com", "--role", "read_only", "--data", data},
+		os.Getenv, nil, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	pw := resetPassword(t, data, "reader@example.com")
+	b.do("sign out", click("#signout"), chromedp.WaitVisible("#email", chromedp.ByID))
+	b.signIn("reader", "reader@example.com", pw)
+	b.waitJS("listed for the reader", `!!document.querySelector('`+row+` button[aria-label^="Review"]')`)
+	b.do("reader opens the review", click(row+` button[aria-label^="Review"]`), chromedp.WaitVisible("#review", chromedp.ByID))
+	b.waitJS("rows drawn", `document.querySelectorAll("#tx tr").length === 8`)
+	var ro struct{ Fields, ReadOnly, Deletes int }
+	b.do("fields", chromedp.Evaluate(`(() => { const f = [...document.querySelectorAll("#tx input, #tx textarea")];
+		return { Fields: f.length, ReadOnly: f.filter(x => x.readOnly).length, Deletes: document.querySelectorAll("#tx button.del").length }; })()`, &ro))
+	if ro.Fields == 0 || ro.ReadOnly != ro.Fields || ro.Deletes != 0 {
+		t.Errorf("a read-only member's review: %d of %d fields read-only, %d delete buttons", ro.ReadOnly, ro.Fields, ro.Deletes)
+	}
+	b.sixShots("#review", "review-read-only")
+}
+
+// TestBrowserSmallFixes (issue 42 point 16): a folder's heading opened is
+// clear of the sticky bar; a failed conversion shows no full bar; file
+// names and e-mail addresses do not break inside a word while there is
+// room; "1 page", not "1 pages"; a folder's CSV and its CSV for Xero have
+// their own names; on a phone the sticky bar takes little of the screen;
+// a period other than a year is not called "Year".
+func TestBrowserSmallFixes(t *testing.T) {
+	dir := t.TempDir()
+	s := newSeries()
+	srv := serve(t, filepath.Join(dir, "passbook.db"))
+	base := "http://" + srv.addr
+	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	fid, _ := folderOf(t, base, key, "Client 2024", map[string][]byte{
+		"gbp-2024-03 statement sent by the client by post.pdf": s.files["gbp-2024-03.pdf"], "gbp-2024-04.pdf": s.files["gbp-2024-04.pdf"],
+	})
+	bomb := filepath.Join(dir, "broken.pdf")
+	if err := os.WriteFile(bomb, hostile.FlateBomb(hostile.GiB), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The names of downloads.
+	names := map[string]string{}
+	for _, q := range []string{"format=csv", "format=csv&profile=xero"} {
+		req, _ := http.NewRequest("GET", base+"/api/v1/folders/"+fid+"/download?"+q, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		names[q] = resp.Header.Get("Content-Disposition")
+	}
+	if names["format=csv"] == names["format=csv&profile=xero"] || !strings.Contains(names["format=csv&profile=xero"], "xero") {
+		t.Errorf("the folder's CSV and its CSV for Xero download as %q and %q", names["format=csv"], names["format=csv&profile=xero"])
+	}
+	// "1 page" on a client's page without its script.
+	url, _ := linkPageOf(t, base, key, fid)
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, _ := mw.CreateFormFile("file", "one.pdf")
+	fw.Write(s.files["gbp-2024-05.pdf"])
+	mw.Close()
+	req, _ := http.NewRequest("POST", url, &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Accept", "text/html")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !bytes.Contains(page, []byte("one.pdf (1 page)")) {
+		t.Errorf("the client's receipt: %s", page)
+	}
+
+	b := startBrowser(t, srv.ctx)
+	pageSignIn(b, base, key, srv)
+	b.do("name the office", chromedp.SendKeys("#name-office-input", "Hartley & Moss", chromedp.ByID), click("#name-office-save"))
+	b.waitJS("named", `document.getElementById("name-office").hidden`)
+
+	// A conversion that fails: its bar is not left full.
+	b.do("upload the broken file", chromedp.SetUploadFiles("#files", []string{bomb}, chromedp.ByID))
+	b.waitJS("failed", `(() => { const li = document.querySelector('#uploads li[data-name="broken.pdf"]'); return li && li.querySelector(".badge.failed"); })()`)
+	var bar struct {
+		Shown bool
+		Value float64
+	}
+	b.do("its bar", chromedp.Evaluate(`(() => { const p = document.querySelector('#uploads li[data-name="broken.pdf"] progress'); return { Shown: p.getClientRects().length > 0, Value: p.value / p.max }; })()`, &bar))
+	if bar.Shown && bar.Value == 1 {
+		t.Errorf("a failed conversion's bar is shown full")
+	}
+	b.sixShots("#upload", "failed-upload")
+
+	// File names wrap between words; e-mail addresses stay whole.
+	b.waitJS("listed", `document.querySelectorAll("#docs tr").length >= 4`)
+	var broken []string
+	b.do("words", chromedp.Evaluate(`(() => { const out = [];
+		for (const td of [...document.querySelectorAll("#docs td.name"), ...document.querySelectorAll("#member-list td:first-child")]) {
+			const text = td.firstChild; if (!text || text.nodeType !== 3) continue;
+			let at = 0;
+			for (const w of text.textContent.split(" ")) {
+				const r = document.createRange(); r.setStart(text, at); r.setEnd(text, at + w.length); at += w.length + 1;
+				const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+				if (lines.size > 1) out.push(w);
+			}
+		}
+		return out; })()`, &broken))
+	if len(broken) > 0 {
+		t.Errorf("at 1366 px these break inside a word: %q", broken)
+	}
+
+	// The folder's heading is clear of the sticky bar; its period is not a year.
+	b.do("open folder", click(`#folder-list li[data-id="`+fid+`"] button`))
+	b.waitJS("folder drawn", `document.querySelectorAll("#timeline .month").length === 3`)
+	b.waitJS("heading clear of the bar", `document.getElementById("folder-h").getBoundingClientRect().top >= document.querySelector("header.top").getBoundingClientRect().bottom`)
+	var year string
+	b.do("year", chromedp.Evaluate(`document.querySelector("#timeline details.year summary").textContent`, &year))
+	if !strings.HasPrefix(year, "Mar 2024 – May 2024: ") {
+		t.Errorf("the summary of March to May reads %q", year)
+	}
+
+	// A phone: the bar, with a message in it, takes little of the screen.
+	b.do("phone", chromedp.EmulateViewport(390, 844))
+	b.do("a message", chromedp.Evaluate(`document.getElementById("status").textContent = "Folder “Client 2024” made. Drop its statements into it."`, nil))
+	var share float64
+	b.do("bar", chromedp.Evaluate(`document.querySelector("header.top").getBoundingClientRect().height / innerHeight`, &share))
+	if share > 0.13 {
+		t.Errorf("on a phone the sticky bar takes %.0f%% of the screen", share*100)
+	}
+	b.sixShots("header.top", "phone-bar")
 }

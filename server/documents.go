@@ -602,7 +602,17 @@ func (s *Server) exportDocument(w http.ResponseWriter, r *http.Request, doc stor
 	}
 	s.audit(r, store.Event{Action: action, DocumentID: doc.ID, Detail: string(format)})
 	name := cleanName(doc.OriginalName) // names stored before the rules tightened
-	serveExport(w, format, strings.TrimSuffix(name, path.Ext(name)), buf.Bytes())
+	serveExport(w, format, exportName(strings.TrimSuffix(name, path.Ext(name)), opts), buf.Bytes())
+}
+
+// exportName is the file name (without its extension) of a download of
+// base: a CSV profile's download is named for its profile too, so that a
+// folder's CSV and its CSV for Xero do not overwrite each other.
+func exportName(base string, opts export.Options) string {
+	if opts.Profile != "" {
+		return base + " (" + string(opts.Profile) + ")"
+	}
+	return base
 }
 
 // serveExport answers with an export in format f: JSON inline, the other

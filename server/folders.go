@@ -293,7 +293,7 @@ func (s *Server) handleFolderDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.audit(r, store.Event{Action: store.ActExport, FolderID: f.ID, Detail: string(format)})
-	serveExport(w, format, cleanName(strings.ReplaceAll(f.Name, "/", "-")), buf.Bytes())
+	serveExport(w, format, exportName(cleanName(strings.ReplaceAll(f.Name, "/", "-")), opts), buf.Bytes())
 }
 
 // sameName finds another folder of the account (not except) with the name,

@@ -299,7 +299,11 @@ func (s *Server) handleLinkUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	v := s.linkView(l)
 	if body.Success {
-		v.Done = body.OriginalName + " (" + strconv.Itoa(body.PageCount) + " pages)"
+		v.Done = body.OriginalName + " (" + strconv.Itoa(body.PageCount) + " page"
+		if body.PageCount != 1 {
+			v.Done += "s"
+		}
+		v.Done += ")"
 	} else {
 		v.Error = strings.TrimSpace(body.Error + " " + body.Hint)
 	}

@@ -513,7 +513,11 @@ async function pollDoc(id) {
       const d = list.ok && list.body.documents.find((x) => x.file_id === id);
       if (d) putDoc(d);
       if (up) {
-        upProgress(up, 1, 1, body.status === "completed" ? `Converted: ${plural(body.transaction_count, "transaction")}.` : message({ code: body.error_code }, { name: up.dataset.name }));
+        const done = body.status === "completed";
+        upProgress(up, done ? 1 : 0, 1, done ? `Converted: ${plural(body.transaction_count, "transaction")}.` : message({ code: body.error_code }, { name: up.dataset.name }));
+        // A failed conversion shows no bar filled as if it were done.
+        up.querySelector("progress").hidden = !done;
+        up.querySelector(".msg").classList.toggle("error", !done);
         up.querySelector(".state").replaceChildren(d ? badge(d) : badge(body));
       }
       const name = d ? d.original_name : (up && up.dataset.name) || "The document";
@@ -771,12 +775,15 @@ const validDate = (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !isNaN(Date.parse(s + 
 // problems lists what is wrong with row t, by field.
 function problems(t) {
   const p = {};
-  if (!validDate(t.date)) p.date = "Enter a date.";
+  if (!validDate(t.date)) p.date = t.date ? `“${numericDate(t.date)}” is not a date: write it as ${datePlaceholder()}.` : "Enter a date.";
   const hasIn = t.amountIn !== null && t.amountIn !== "", hasOut = t.amountOut !== null && t.amountOut !== "";
   if (hasIn === hasOut) { p.amountIn = p.amountOut = "Fill in exactly one of money in and money out."; }
-  if (hasIn && (!moneyRe.test(t.amountIn) || t.amountIn.startsWith("-"))) p.amountIn = "Write the amount like 12.50.";
-  if (hasOut && (!moneyRe.test(t.amountOut) || t.amountOut.startsWith("-"))) p.amountOut = "Write the amount like 12.50.";
-  if (!moneyRe.test(t.balance || "")) p.balance = "Write the balance like 1250.00 or -3.20.";
+  const notMoney = (v) => `“${v}” is not an amount: write it as the statement prints it, like 1,240.00 or 1.240,00.`;
+  if (hasIn && !moneyRe.test(t.amountIn)) p.amountIn = notMoney(t.amountIn);
+  else if (hasIn && t.amountIn.startsWith("-")) p.amountIn = "Money in is written without a minus: money that went out goes under money out.";
+  if (hasOut && !moneyRe.test(t.amountOut)) p.amountOut = notMoney(t.amountOut);
+  else if (hasOut && t.amountOut.startsWith("-")) p.amountOut = "Money out is written without a minus: money that came in goes under money in.";
+  if (!moneyRe.test(t.balance || "")) p.balance = t.balance ? `“${t.balance}” is not a balance: write it like 1,250.00 or −3.20 (1.250,00 also works).` : "Enter the balance after this row.";
   return p;
 }
 
@@ -837,7 +844,7 @@ function checkSoon() {
 async function openReview(d) {
   const { ok, body } = await call(`documents/${encodeURIComponent(d.file_id)}`);
   if (!ok) { say(message(body, { name: d.original_name }), true); return; }
-  review = { doc: d, stmt: body.statement, rec: verdict(body.statement.reconciliation), read: JSON.parse(JSON.stringify(body.statement)), head: {}, headAcc: {}, acct: 0,
+  review = { doc: d, zoom: 1, stmt: body.statement, rec: verdict(body.statement.reconciliation), read: JSON.parse(JSON.stringify(body.statement)), head: {}, headAcc: {}, acct: 0,
     txs: body.transactions, saved: JSON.stringify(body.transactions), edited: !!body.statement.edited, sel: -1, pageSize: {} };
   review.rowAcct = new WeakMap(review.txs.map((t) => [t, (review.stmt.accounts || []).findIndex((a) => a.account_number === t.account)]));
   fillAccountChoice();
@@ -849,6 +856,7 @@ async function openReview(d) {
     el("button", { type: "button", text: f.toUpperCase(), "aria-label": `Download as ${f.toUpperCase()}`, onclick: () => download(review.doc, f) })));
   renderTable();
   refreshReview();
+  setZoom(1);
   renderPages();
   $("review").scrollIntoView({ block: "start" });
   $("review-h").focus();
@@ -966,6 +974,8 @@ function txRow(t, i) {
       : el("input", { type: "text", value: field === "date" ? numericDate(v) : v, "data-field": field, "aria-label": `Row ${n} ${label}${field === "date" ? " (" + datePlaceholder() + ")" : ""}`,
         inputmode: cls === "num" ? "decimal" : null, placeholder: field === "date" ? datePlaceholder() : null, autocomplete: "off" });
     if (type === "textarea") inp.value = v;
+    // A read-only member reads the rows; the fields say so.
+    if (readOnly()) inp.readOnly = true;
     inp.addEventListener("focus", () => select(i, false));
     inp.addEventListener("input", () => { edit(i, field, field === "date" ? parseDate(inp.value) : inp.value); if (type === "textarea") fitText(inp); });
     return el("td", { class: cls || "", "data-label": label.charAt(0).toUpperCase() + label.slice(1) }, inp);
@@ -975,27 +985,67 @@ function txRow(t, i) {
   const tr = el("tr", { "data-row": i, class: (warned ? "warned" : "") + (isLowConf(t) ? " lowconf" : "") },
     idx, input("date", "date", "date", "date"), desc,
     input("amountIn", "money in", "num"), input("amountOut", "money out", "num"), input("balance", "balance", "num"),
-    el("td", {}, el("button", { type: "button", class: "del", text: "✕", "aria-label": `Delete row ${n}`, onclick: () => deleteRow(i) })));
+    el("td", {}, readOnly() ? null : el("button", { type: "button", class: "del", text: "✕", "aria-label": `Delete row ${n}`, onclick: () => deleteRow(i) })));
   markProblems(tr, t);
   return tr;
 }
 
+// markProblems marks the cells of row t that cannot be taken, with the
+// reason written under each (and read with it by a screen reader).
 function markProblems(tr, t) {
   const p = problems(t);
   for (const inp of tr.querySelectorAll("[data-field]")) {
     const msg = p[inp.dataset.field];
-    if (msg) { inp.setAttribute("aria-invalid", "true"); inp.title = msg; } else { inp.removeAttribute("aria-invalid"); inp.removeAttribute("title"); }
+    const id = `why-${tr.dataset.row}-${inp.dataset.field}`;
+    let why = inp.parentElement.querySelector(".why");
+    if (msg) {
+      inp.setAttribute("aria-invalid", "true");
+      inp.title = msg;
+      if (!why) { why = el("span", { class: "why", id }); inp.after(why); }
+      why.textContent = msg;
+      inp.setAttribute("aria-describedby", id);
+    } else {
+      inp.removeAttribute("aria-invalid");
+      inp.removeAttribute("title");
+      inp.removeAttribute("aria-describedby");
+      why?.remove();
+    }
   }
+}
+
+// readOnly says the member may read the office's work but not change it.
+const readOnly = () => !!session && session.role === "read_only";
+
+// amountAsPrinted reads an amount as a statement prints it, with either
+// mark for decimals and any grouping: "1.240,00", "1,240.00", "1 240,00",
+// "1'240.00", "1240". A mark followed by one or two digits at the end is
+// the decimal mark; the others group thousands. It returns the amount as
+// the API takes it ("1240.00"), or the text unchanged when it is no amount.
+function amountAsPrinted(s) {
+  const t = s.trim().replace(/[\s\u00a0\u202f']/g, "");
+  const m = /^(-?)([\d.,]*\d)$/.exec(t);
+  if (!m) return s.trim();
+  let body = m[2];
+  const dec = /[.,](\d{1,2})$/.exec(body);
+  let frac = "";
+  if (dec) { frac = dec[1]; body = body.slice(0, -dec[0].length); }
+  // What is left groups thousands: one mark, in threes.
+  if (/[.,]/.test(body)) {
+    const marks = new Set(body.replace(/\d/g, ""));
+    if (marks.size > 1 || !/^\d{1,3}([.,]\d{3})+$/.test(body) || (dec && marks.has(t[t.length - dec[0].length]))) return s.trim();
+    body = body.replace(/[.,]/g, "");
+  }
+  return m[1] + body + "." + (frac + "00").slice(0, 2);
 }
 
 function edit(i, field, value) {
   const t = review.txs[i];
   value = value.trim();
   if (field === "amountIn" || field === "amountOut") {
-    t[field] = value === "" ? null : value.replace(/,/g, "");
+    t[field] = value === "" ? null : amountAsPrinted(value);
     if (t.amountIn && !t.amountOut) t.type = "CREDIT";
     if (t.amountOut && !t.amountIn) t.type = "DEBIT";
-  } else t[field] = field === "balance" ? value.replace(/,/g, "") : value;
+  } else t[field] = field === "balance" ? amountAsPrinted(value) : value;
   if (field === "balance" || field === "amountIn" || field === "amountOut") {
     // A balance typed over a computed one is the person's now: checked,
     // proving nothing. The server decides this again from what it stored.
@@ -1082,7 +1132,7 @@ function headEdit(inp) {
   const f = inp.dataset.head;
   let v = inp.value.trim();
   if (f === "currency") v = v.toUpperCase();
-  if (f.endsWith("balance")) v = v.replace(/,/g, "");
+  if (f.endsWith("balance")) v = amountAsPrinted(v);
   const read = headSource(review.read, f)[f], served = read == null ? "" : String(read);
   const head = headCorrections(f);
   if (v === served || (v === "" && !docFields.includes(f))) delete head[f]; else head[f] = v;
@@ -1173,11 +1223,29 @@ async function updateHistoryRow(id) {
   if (d && review && review.doc.file_id === id) review.doc = d;
 }
 
+// The page image is drawn at a zoom the person chooses (the pane
+// scrolls), and each page opens full size in a tab of its own. It is
+// rendered at twice the pane's width, so that zooming in stays sharp.
+const zooms = [1, 1.5, 2, 3];
+function setZoom(z) {
+  if (!review) return;
+  review.zoom = z;
+  for (const fig of $("pages").querySelectorAll(".page")) fig.style.width = z === 1 ? "" : `${z * 100}%`;
+  $("zoom-level").textContent = `${Math.round(z * 100)}%`;
+  $("zoom-out").disabled = z === zooms[0];
+  $("zoom-in").disabled = z === zooms[zooms.length - 1];
+}
+function zoomStep(dir) {
+  if (!review) return;
+  const i = zooms.indexOf(review.zoom || 1);
+  setZoom(zooms[Math.max(0, Math.min(zooms.length - 1, i + dir))]);
+}
+
 async function renderPages() {
   const pane = $("pages");
   pane.replaceChildren();
   const d = review.doc;
-  const width = Math.min(1600, Math.max(600, Math.round(pane.clientWidth * (window.devicePixelRatio || 1))));
+  const width = Math.min(3000, Math.max(1200, Math.round(2 * pane.clientWidth * (window.devicePixelRatio || 1))));
   const placed = review.txs.some((t) => t.page && t.box);
   if (!placed) pane.append(el("p", { class: "nobox", text: "This document does not say where each row is on the page, so rows cannot be shown on it." }));
   for (let n = 1; n <= d.page_count; n++) {
@@ -1199,6 +1267,9 @@ async function renderPages() {
     const img = el("img", { alt: `Page ${n} of ${d.original_name}` });
     img.src = URL.createObjectURL(await r.blob());
     fig.prepend(img);
+    fig.querySelector(".label").append(" · ", el("a", { class: "full", href: img.src, target: "_blank", rel: "noopener", text: "Open full size",
+      "aria-label": `Open page ${n} full size`, onclick: (e) => e.stopPropagation() }));
+    if (review.zoom && review.zoom !== 1) fig.style.width = `${review.zoom * 100}%`;
     renderBoxes(n);
   }
 }
@@ -1592,7 +1663,11 @@ function block(s, docs, dup, cur) {
 function yearTable(a, cur) {
   const y = a.year;
   const det = el("details", { class: "year" });
-  det.append(el("summary", { text: `Year: opens with ${figure(y.opening_balance, cur)}, money in ${figure(y.money_in, cur)}, money out ${figure(y.money_out, cur)}, closes with ${figure(y.closing_balance, cur)}` }));
+  // The summary names the period it covers, a calendar year or not.
+  const first = y.months[0].month, last = y.months[y.months.length - 1].month;
+  const [fy, fm] = first.split("-").map(Number), [ly, lm] = last.split("-").map(Number);
+  const span = fy === ly && fm === 1 && lm === 12 ? String(fy) : first === last ? monthLabel(fy, fm) : `${monthLabel(fy, fm)} – ${monthLabel(ly, lm)}`;
+  det.append(el("summary", { text: `${span}: opens with ${figure(y.opening_balance, cur)}, money in ${figure(y.money_in, cur)}, money out ${figure(y.money_out, cur)}, closes with ${figure(y.closing_balance, cur)}` }));
   const head = el("tr", {}, ...["Month", "Opening", "Money in", "Money out", "Closing", "Statements"].map((h, i) => el("th", { scope: "col", class: i > 0 && i < 5 ? "num" : "", text: h })));
   const body = y.months.map((m) => {
     const [yy, mm] = m.month.split("-").map(Number);
@@ -1774,6 +1849,10 @@ $("folder-format").replaceChildren(...exportFormats.map(([v, t]) => el("option",
 $("bulk-format").replaceChildren(...exportFormats.map(([v, t]) => el("option", { value: v, text: t })));
 
 // ---- wiring ----
+// --bar is the sticky bar's height, so that a heading scrolled to stays
+// clear of it whatever the bar holds.
+const keepBar = () => document.documentElement.style.setProperty("--bar", document.querySelector("header.top").offsetHeight + "px");
+new ResizeObserver(keepBar).observe(document.querySelector("header.top"));
 $("signin-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const email = $("email").value.trim(), password = $("password").value;
@@ -1901,6 +1980,9 @@ $("tx").addEventListener("keydown", (e) => {
   if (inp.select) inp.select();
 });
 $("add-row").addEventListener("click", addRow);
+$("zoom-in").addEventListener("click", () => zoomStep(1));
+$("zoom-out").addEventListener("click", () => zoomStep(-1));
+$("zoom-fit").addEventListener("click", () => setZoom(1));
 $("header-edit").addEventListener("click", () => {
   const form = $("header-form");
   form.hidden = !form.hidden;
