@@ -754,3 +754,50 @@ func TestBrowserSmallFixes(t *testing.T) {
 	}
 	b.sixShots("header.top", "phone-bar")
 }
+
+// TestBrowserFolderHealth (issue 42 point 8): the folder list shows each
+// folder's health (continuous, or its count of findings) and when it
+// last changed, and follows a change made in the folder.
+func TestBrowserFolderHealth(t *testing.T) {
+	dir := t.TempDir()
+	s := newSeries()
+	srv := serve(t, filepath.Join(dir, "passbook.db"))
+	base := "http://" + srv.addr
+	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	good, _ := folderOf(t, base, key, "Smith 2024", map[string][]byte{"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"], "gbp-2024-02.pdf": s.files["gbp-2024-02.pdf"]})
+	bad, ids := folderOf(t, base, key, "Jones 2024", map[string][]byte{"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"], "gbp-2024-03.pdf": s.files["gbp-2024-03.pdf"]})
+	var list struct {
+		Folders []struct {
+			FolderID     string `json:"folder_id"`
+			Status       string `json:"status"`
+			ChangedAt    string `json:"changed_at"`
+			FindingCount int    `json:"finding_count"`
+		} `json:"folders"`
+	}
+	apiJSON(t, base, key, "GET", "/api/v1/folders", nil, &list)
+	for _, f := range list.Folders {
+		if _, err := time.Parse(time.RFC3339, f.ChangedAt); err != nil || (f.FolderID == bad) != (f.Status == "broken" && f.FindingCount == 1) {
+			t.Errorf("folder %+v: want its changed_at, and Jones 2024 broken with 1 finding", f)
+		}
+	}
+	b := startBrowser(t, srv.ctx)
+	pageSignIn(b, base, key, srv)
+	health := func(id string) string {
+		var s string
+		b.do("health of "+id, chromedp.Evaluate(`(() => { const li = document.querySelector('#folder-list li[data-id="`+id+`"]'); return li ? li.innerText : ""; })()`, &s))
+		return s
+	}
+	b.waitJS("listed", `!!document.querySelector('#folder-list li[data-id="`+bad+`"] .health')`)
+	if got := health(good); !strings.Contains(got, "✓ Continuous") || !strings.Contains(got, "changed ") {
+		t.Errorf("Smith 2024 reads %q; want continuous and when it changed", got)
+	}
+	if got := health(bad); !strings.Contains(got, "✗ 1 finding") {
+		t.Errorf("Jones 2024 reads %q; want 1 finding", got)
+	}
+	b.sixShots("#folders", "folder-health")
+	// Take March out: the list follows.
+	b.do("open Jones", click(`#folder-list li[data-id="`+bad+`"] button`))
+	b.waitJS("drawn", `document.querySelectorAll("#timeline .month").length === 2`)
+	b.do("remove March", click(`#timeline .month[data-id="`+ids["gbp-2024-03.pdf"]+`"] button.remove`))
+	b.waitJS("the list follows", `document.querySelector('#folder-list li[data-id="`+bad+`"]').innerText.includes("✓ Continuous")`)
+}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -160,6 +161,8 @@ type Server struct {
 	unreadable *authFailures
 	// signins counts failed sign-ins by e-mail address.
 	signins *authFailures
+	// healths caches each folder's health by folder_id (folderHealth).
+	healths sync.Map
 }
 
 // New builds the server. Call RunWorkers to process uploads.

@@ -30,6 +30,10 @@ type Folder struct {
 	CreatedAt time.Time
 	// Documents counts the folder's documents.
 	Documents int
+	// ChangedAt is when the folder last changed: a document put in, taken
+	// out, set aside, converted or corrected, or the folder renamed (the
+	// latest of its trail and its documents' own times).
+	ChangedAt time.Time
 }
 
 // FolderDocument is a document of a folder with what downloads serve of
@@ -51,15 +55,25 @@ func NewFolderID() (string, error) {
 }
 
 const folderColumns = `f.id, f.account_id, f.name, f.created_at,
-	(SELECT count(*) FROM folder_documents fd WHERE fd.folder_id = f.id)`
+	(SELECT count(*) FROM folder_documents fd WHERE fd.folder_id = f.id),
+	(SELECT max(a.created_at) FROM audit a WHERE a.account_id = f.account_id AND a.folder_id = f.id),
+	(SELECT max(coalesce(d.deleted_at, d.edited_at, d.finished_at, fd.added_at)) FROM folder_documents fd JOIN documents d ON d.id = fd.document_id
+		WHERE fd.folder_id = f.id)`
 
 func scanFolder(row interface{ Scan(...any) error }) (Folder, error) {
 	var f Folder
 	var created string
-	if err := row.Scan(&f.ID, &f.AccountID, &f.Name, &created, &f.Documents); err != nil {
+	var trail, docs sql.NullString
+	if err := row.Scan(&f.ID, &f.AccountID, &f.Name, &created, &f.Documents, &trail, &docs); err != nil {
 		return Folder{}, err
 	}
 	f.CreatedAt = parseTime(created)
+	f.ChangedAt = f.CreatedAt
+	for _, v := range []sql.NullString{trail, docs} {
+		if t := parseTime(v.String); v.Valid && t.After(f.ChangedAt) {
+			f.ChangedAt = t
+		}
+	}
 	return f, nil
 }
 

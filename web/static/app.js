@@ -1356,8 +1356,22 @@ async function loadFolders() {
   const list = $("folder-list");
   list.replaceChildren(...shown.map((f) => el("li", { "data-id": f.folder_id },
     el("button", { type: "button", class: "link", text: f.name, "aria-label": `Open folder ${f.name}`, onclick: () => openFolder(f.folder_id) }),
-    el("span", { class: "small muted", text: " " + plural(f.document_count, "statement") }))));
+    folderHealth(f),
+    el("span", { class: "small muted", text: ` ${plural(f.document_count, "statement")} · changed ${localTime(f.changed_at)}` }))));
   if (!shown.length) list.append(el("li", { class: "small muted", text: q ? `No folder holds “${q}”.` : "No folders yet." }));
+}
+
+// folderHealth is a folder's standing in the list: continuous, or how
+// many findings it has, as its view says.
+function folderHealth(f) {
+  const n = f.finding_count || 0;
+  switch (f.status) {
+    case "continuous": return el("span", { class: "badge ok health", text: "✓ Continuous" });
+    case "broken": return el("span", { class: "badge mismatch health", text: `✗ ${plural(n, "finding")}` });
+    case "unproven": return el("span", { class: "badge unverified health", text: "⚠ Not all reconciled" });
+    case "processing": return el("span", { class: "badge processing health", text: "Converting…" });
+  }
+  return el("span", { class: "badge none health", text: "Empty" });
 }
 
 async function createFolder() {
@@ -1415,8 +1429,13 @@ async function refreshFolder() {
   }
   folder.wait = 0;
   const was = folder.data && folder.data.status;
+  // While statements convert the folder is read every second; it is drawn
+  // again only when it changed, so that nothing under the reader's eye
+  // (or focus) is replaced for nothing.
+  const seen = JSON.stringify(body);
   folder.data = body;
-  renderFolder();
+  if (seen !== folder.seen) renderFolder();
+  folder.seen = seen;
   clearTimeout(folderTimer);
   if (body.status === "processing" || folderUploads > 0) folderTimer = setTimeout(refreshFolder, 1000);
   else if (was === "processing") { say(statusWords(body).text); loadFolders(); }
@@ -1685,6 +1704,7 @@ async function setAside(d, aside) {
     method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ set_aside: aside }) });
   if (!ok) { say(message(body), true); return false; }
   await refreshFolder();
+  loadFolders();
   say(aside ? `Set “${d.original_name}” aside: the folder leaves it out of its checks and downloads.` : `Put “${d.original_name}” back into the folder's checks.`);
   return true;
 }
