@@ -497,7 +497,9 @@ func TestBrowserClientUpload(t *testing.T) {
 		t.Errorf("on a phone the client's page is %v px wider than the screen", wide)
 	}
 	var folder struct {
-		Documents []struct{ OriginalName string `json:"original_name"` } `json:"documents"`
+		Documents []struct {
+			OriginalName string `json:"original_name"`
+		} `json:"documents"`
 	}
 	apiJSON(t, base, key, "GET", "/api/v1/folders/"+made.FolderID, nil, &folder)
 	if len(folder.Documents) != 4 {
@@ -527,7 +529,9 @@ func TestBrowserLinkForm(t *testing.T) {
 		b.waitJS("refused "+days, `document.getElementById("link-error").textContent.includes("no link was made") && !document.getElementById("link-url")`)
 	}
 	var links struct {
-		Links []struct{ ExpiresAt string `json:"expires_at"` } `json:"links"`
+		Links []struct {
+			ExpiresAt string `json:"expires_at"`
+		} `json:"links"`
 	}
 	apiJSON(t, base, key, "GET", "/api/v1/links", nil, &links)
 	if len(links.Links) != 1 {
