@@ -805,3 +805,39 @@ func TestBrowserFolderHealth(t *testing.T) {
 	b.do("remove March", click(`#timeline .month[data-id="`+ids["gbp-2024-03.pdf"]+`"] button.remove`))
 	b.waitJS("the list follows", `document.querySelector('#folder-list li[data-id="`+bad+`"]').innerText.includes("✓ Continuous")`)
 }
+
+// TestBrowserHelp (issue 42 point 17): the help covers folders, findings,
+// set aside, the year summary, client links and which download suits
+// which software, and no longer reads "choose Choose files"; the README
+// lists the member commands, how to reset a lost password, and that make
+// run takes ADDR=.
+func TestBrowserHelp(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"accounts add-member", "accounts set-role", "accounts remove-member", "accounts reset-password", "A lost password", "make run ADDR="} {
+		if !bytes.Contains(readme, []byte(want)) {
+			t.Errorf("the README lacks %q", want)
+		}
+	}
+	srv := serve(t, filepath.Join(t.TempDir(), "passbook.db"))
+	b := startBrowser(t, srv.ctx)
+	b.do("help", chromedp.Navigate("http://"+srv.addr+"/help.html"), chromedp.WaitVisible("main", chromedp.ByQuery))
+	var headings, text string
+	b.do("read", chromedp.Evaluate(`[...document.querySelectorAll("h2, h3")].map(h => h.textContent).join("|")`, &headings), chromedp.Evaluate(`document.body.innerText`, &text))
+	for _, want := range []string{"Folders", "Findings", "Set aside", "The year summary", "Client upload links", "Which download for which software"} {
+		if !strings.Contains(headings, want) {
+			t.Errorf("the help has no heading %q: %s", want, headings)
+		}
+	}
+	for _, want := range []string{"Xero", "QuickBooks", "CAMT.053", "Keep", "Put back", "blames it"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the help does not say %q", want)
+		}
+	}
+	if strings.Contains(text, "choose Choose files") {
+		t.Error(`the help reads "choose Choose files"`)
+	}
+	b.sixShots("main", "help")
+}
