@@ -215,7 +215,7 @@ func TestBrowserFolderFindings(t *testing.T) {
 	// and the currency corrected there is the folder's.
 	odd := newLedger("77-1234-5678", "", "100.00", 1, 3).month(1).pdf()
 	oddID := uploadTo(t, base, key, "no-currency.pdf", odd, fid)
-	b.do("refresh folder", chromedp.Evaluate(`refreshFolder()`, nil))
+	b.do("refresh folder", chromedp.Evaluate(`import("./folders.js").then((m) => { m.refreshFolder(); })`, nil, awaitPromise))
 	b.waitJS("its block", `!!document.querySelector('#timeline .month[data-id="`+oddID+`"] button.review')`)
 	b.do("review it", click(`#timeline .month[data-id="`+oddID+`"] button.review`), chromedp.WaitVisible("#review", chromedp.ByID))
 	b.waitJS("review open", `document.getElementById("review-h").textContent === "Review: no-currency.pdf"`)

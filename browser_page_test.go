@@ -18,6 +18,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
@@ -27,6 +28,10 @@ import (
 )
 
 // Issue 42's browser tests: the office's page, second pass.
+
+// awaitPromise has chromedp.Evaluate wait for the promise the expression
+// gives (a module the page loaded, imported again: the same instance).
+func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
 
 // sixShots leaves the elements sel matches as name-W-light.png and
 // name-W-dark.png for W of a phone (390 px), a laptop (1366) and a wide

@@ -150,7 +150,7 @@ func TestBrowserScreens(t *testing.T) {
 	var status struct {
 		InHeader, Sticky, Covers bool
 	}
-	b.do("say", chromedp.Evaluate(`say("A message long enough to have covered the bottom of the page before, when it was drawn over it.")`, nil))
+	b.do("say", chromedp.Evaluate(`import("./util.js").then((m) => { m.say("A message long enough to have covered the bottom of the page before, when it was drawn over it."); })`, nil, awaitPromise))
 	b.do("status place", chromedp.Evaluate(`(() => { const s = document.getElementById("status"); const low = document.elementFromPoint(innerWidth / 2, innerHeight - 8);
 		return { InHeader: !!s.closest("header"), Sticky: getComputedStyle(s.closest("header")).position === "sticky", Covers: !!(low && low.closest("#status")) }; })()`, &status))
 	if !status.InHeader || !status.Sticky || status.Covers {
@@ -203,7 +203,7 @@ func TestBrowserScreens(t *testing.T) {
 	}
 	b.do("type a date", chromedp.Evaluate(`(() => { const i = document.querySelector('#tx tr[data-row="0"] [data-field="date"]'); i.value = "05/01/2024"; i.dispatchEvent(new Event("input")); })()`, nil))
 	var typed string
-	b.do("read it", chromedp.Evaluate(`review.txs[0].date`, &typed))
+	b.do("read it", chromedp.Evaluate(`import("./review.js").then((m) => m.currentReview().txs[0].date)`, &typed, awaitPromise))
 	if typed != "2024-01-05" {
 		t.Errorf("05/01/2024 typed in day-month-year is %q", typed)
 	}

@@ -1,9 +1,10 @@
-// Passbook's page, the office's part: members and invitations (owners),
-// client upload links (staff), the audit trail (owners) and a document's
-// own history. It uses app.js's helpers (call, postJSON, el, $, say,
-// message, localTime) and listens for its events: passbook:signedin,
-// passbook:signedout, passbook:review.
-"use strict";
+// The Office view: the office's name, members and invitations (owners),
+// client upload links (staff), the audit trail (owners), and a document's
+// own history under its review. It listens for the page's events:
+// passbook:signedin, passbook:signedout, passbook:folders, passbook:review.
+import { confirmDialog } from "./documents.js";
+import { call, postJSON, session } from "./session.js";
+import { $, el, localTime, message, say } from "./util.js";
 
 const roleWords = (r) => (r === "read_only" ? "read-only" : r);
 const actionWords = {
