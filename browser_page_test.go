@@ -283,7 +283,7 @@ func TestBrowserFolderOneSet(t *testing.T) {
 		t.Helper()
 		xlsx := filepath.Join(dir, "Client 2024.xlsx")
 		os.Remove(xlsx)
-		b.do("xlsx", chromedp.SetValue("#folder-format", "xlsx", chromedp.ByID), click("#folder-download"))
+		b.do("xlsx", inView("#folder-format"), chromedp.SetValue("#folder-format", "xlsx", chromedp.ByID), click("#folder-download"))
 		b.do("asked", chromedp.WaitVisible("#confirm", chromedp.ByID))
 		if asked := b.text("#confirm-text"); !strings.Contains(asked, "the copy whose file name comes first in alphabetical order counts") || strings.Contains(asked, "uploaded first") {
 			t.Errorf("%s: the warning reads %q; want the rule that chooses, not upload timing", what, asked)
@@ -404,7 +404,7 @@ func TestBrowserOfficeName(t *testing.T) {
 	b.waitJS("asked for the office's name", `!document.getElementById("name-office").hidden && document.getElementById("name-office-now").textContent === "admin@localhost"`)
 	b.sixShots("#name-office", "office-name")
 	const name = "Hartley & Moss Bookkeeping"
-	b.do("name it", chromedp.SendKeys("#name-office-input", name, chromedp.ByID), click("#name-office-save"))
+	b.do("name it", inView("#name-office-input"), chromedp.SendKeys("#name-office-input", name, chromedp.ByID), click("#name-office-save"))
 	b.waitJS("named", `document.getElementById("name-office").hidden && document.getElementById("acct-office").textContent === `+jsString(name))
 
 	// A fresh sign-in does not ask again.
@@ -487,7 +487,7 @@ func TestBrowserClientUpload(t *testing.T) {
 	if !multiple {
 		t.Fatal("the client's file chooser takes one file")
 	}
-	b.do("choose three", chromedp.SetUploadFiles("#file", paths, chromedp.ByID))
+	b.do("choose three", inView("#file"), chromedp.SetUploadFiles("#file", paths, chromedp.ByID))
 	b.waitJS("three listed, each with its progress", `document.querySelectorAll("#sent li").length === 3 && [...document.querySelectorAll("#sent li")].every(li => li.querySelector("progress"))`)
 	b.waitJS("three received", `document.querySelectorAll("#sent li.ok").length === 3`)
 	// And one dropped on the form.
@@ -525,7 +525,7 @@ func TestBrowserLinkForm(t *testing.T) {
 	b := startBrowser(t, srv.ctx)
 	pageSignIn(b, base, key, srv)
 	b.waitJS("links shown", `!document.getElementById("links").hidden`)
-	b.do("new folder", chromedp.SendKeys("#folder-name", "Jones Ltd", chromedp.ByID), click(`#folder-new button[type=submit]`))
+	b.do("new folder", inView("#folder-name"), chromedp.SendKeys("#folder-name", "Jones Ltd", chromedp.ByID), click(`#folder-new button[type=submit]`))
 	b.waitJS("offered for a link at once", `[...document.getElementById("link-folder").options].some(o => o.textContent === "Jones Ltd")`)
 	b.do("make a link", click("#link-create"))
 	b.waitJS("link shown", `!!document.getElementById("link-url")`)
@@ -709,11 +709,11 @@ func TestBrowserSmallFixes(t *testing.T) {
 
 	b := startBrowser(t, srv.ctx)
 	pageSignIn(b, base, key, srv)
-	b.do("name the office", chromedp.SendKeys("#name-office-input", "Hartley & Moss", chromedp.ByID), click("#name-office-save"))
+	b.do("name the office", inView("#name-office-input"), chromedp.SendKeys("#name-office-input", "Hartley & Moss", chromedp.ByID), click("#name-office-save"))
 	b.waitJS("named", `document.getElementById("name-office").hidden`)
 
 	// A conversion that fails: its bar is not left full.
-	b.do("upload the broken file", chromedp.SetUploadFiles("#files", []string{bomb}, chromedp.ByID))
+	b.do("upload the broken file", inView("#files"), chromedp.SetUploadFiles("#files", []string{bomb}, chromedp.ByID))
 	b.waitJS("failed", `(() => { const li = document.querySelector('#uploads li[data-name="broken.pdf"]'); return li && li.querySelector(".badge.failed"); })()`)
 	var bar struct {
 		Shown bool
@@ -845,4 +845,54 @@ func TestBrowserHelp(t *testing.T) {
 		t.Error(`the help reads "choose Choose files"`)
 	}
 	b.sixShots("main", "help")
+}
+
+// TestBrowserViews (issue 42 point 9): the page is three views
+// (Documents, Clients, Office), each with an address; a client's folder
+// has its own; the back and forward buttons and a bookmark keep them, and
+// a view draws only its own sections.
+func TestBrowserViews(t *testing.T) {
+	dir := t.TempDir()
+	s := newSeries()
+	srv := serve(t, filepath.Join(dir, "passbook.db"))
+	base := "http://" + srv.addr
+	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	fid, _ := folderOf(t, base, key, "Smith 2024", map[string][]byte{"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"]})
+	b := startBrowser(t, srv.ctx)
+	pageSignIn(b, base, key, srv)
+	drawn := func(view string) {
+		b.t.Helper()
+		var got struct {
+			Hash, Current string
+			Drawn         []string
+		}
+		b.waitJS("view "+view, `document.body.dataset.view === "`+view+`"`)
+		b.do("sections drawn", chromedp.Evaluate(`({ Hash: location.hash, Current: (document.querySelector('#views a[aria-current="page"]') || {}).textContent || "",
+			Drawn: [...document.querySelectorAll("#app section[data-view]")].filter(s => s.getClientRects().length > 0).map(s => s.id) })`, &got))
+		want := map[string]string{"documents": "account upload history", "clients": "folders", "office": "account links members trail"}[view]
+		if got.Current != strings.ToUpper(view[:1])+view[1:] || strings.Join(got.Drawn, " ") != want && !(view == "clients" && strings.Join(got.Drawn, " ") == "folders folder") {
+			t.Errorf("view %s at %s: current %q, drawn %q; want %q", view, got.Hash, got.Current, got.Drawn, want)
+		}
+	}
+	drawn("documents")
+	b.do("to Clients", click(`#views a[data-view="clients"]`))
+	drawn("clients")
+	b.sixShots("body", "views-clients")
+	b.do("open the folder", click(`#folder-list li[data-id="`+fid+`"] button`))
+	b.waitJS("the folder's address", `location.hash === "#/clients/`+fid+`" && !document.getElementById("folder").hidden`)
+	b.do("to Office", click(`#views a[data-view="office"]`))
+	drawn("office")
+	b.do("back", chromedp.NavigateBack())
+	b.waitJS("back at the folder", `location.hash === "#/clients/`+fid+`" && document.body.dataset.view === "clients" && !document.getElementById("folder").hidden`)
+	b.do("back again", chromedp.NavigateBack())
+	b.waitJS("back at Clients", `location.hash === "#/clients" && document.getElementById("folder").hidden`)
+	b.do("forward", chromedp.NavigateForward())
+	b.waitJS("the folder again", `location.hash === "#/clients/`+fid+`" && !document.getElementById("folder").hidden`)
+	// A bookmark of the folder, opened later.
+	b.do("away", chromedp.Navigate("about:blank"))
+	b.do("the bookmark", chromedp.Navigate(base+"/#/clients/"+fid))
+	b.waitJS("the folder from its bookmark", `document.body.dataset.view === "clients" && document.getElementById("folder-h").textContent === "Folder: Smith 2024"`)
+	var height float64
+	b.do("height", chromedp.Evaluate(`document.documentElement.scrollHeight`, &height))
+	t.Logf("the Clients view with a folder open is %v px tall", height)
 }

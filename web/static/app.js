@@ -4,10 +4,11 @@
 // relative so that the page works under a base path; nothing is fetched
 // from elsewhere.
 import { loadDocuments, periodInput } from "./documents.js";
-import { folder, renderFolder } from "./folders.js";
+import { closeFolder, folder, openFolder, renderFolder } from "./folders.js";
 import { refreshReview, renderTable, review } from "./review.js";
 import { call, enter, postJSON, session, signIn, signOut } from "./session.js";
 import { $, datePlaceholder, dateStyle, message, numericDate, say, setDateStyle } from "./util.js";
+import { addressed, showView } from "./views.js";
 import "./office.js";
 
 // ---- wiring ----
@@ -81,7 +82,19 @@ async function openInvite(token) {
     await enter(r.body);
   };
 }
+// route shows the view the address names, and the client's folder it
+// names: the back button and a bookmark work as on any site.
+function route() {
+  if (!session) return;
+  const { view, id } = addressed();
+  if (!/^#\/(documents|clients|office)(\/|$)/.test(location.hash)) history.replaceState(null, "", "#/" + view);
+  showView(view, location.hash);
+  if (view === "clients" && id && (!folder || folder.id !== id)) openFolder(id);
+  else if (view === "clients" && !id && folder) closeFolder();
+}
+document.addEventListener("passbook:signedin", route);
 window.addEventListener("hashchange", () => {
+  route();
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
   if (invite && !session) openInvite(invite);
 });

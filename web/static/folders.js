@@ -4,8 +4,9 @@
 // folder's downloads.
 import { addUpload, badge, confirmDialog, fileName, fillFolderChoices, loadDocuments, saveBlob } from "./documents.js";
 import { money, openReview, units } from "./review.js";
-import { call } from "./session.js";
+import { call, session } from "./session.js";
 import { $, el, exportFormats, figure, localDate, localTime, message, monthLabel, plural, say } from "./util.js";
+import { currentView, showView } from "./views.js";
 
 // ---- folders ----
 export let folder = null; // {id, data}: the folder open, as GET folders/{id} gave it
@@ -75,6 +76,7 @@ export async function createFolder() {
 }
 
 export async function openFolder(id) {
+  showView("clients", "#/clients/" + encodeURIComponent(id));
   folder = { id, data: null };
   $("folder").hidden = false;
   $("folder-uploads").replaceChildren();
@@ -87,6 +89,7 @@ export async function openFolder(id) {
 
 export function closeFolder() {
   clearTimeout(folderTimer);
+  if (folder && session && currentView() === "clients") showView("clients", "#/clients");
   folder = null;
   $("folder").hidden = true;
   $("timeline").replaceChildren();

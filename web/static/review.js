@@ -12,6 +12,7 @@ import { confirmDialog, download, passwords, putDoc } from "./documents.js";
 import { folder, refreshFolder } from "./folders.js";
 import { call, postJSON, session } from "./session.js";
 import { $, datePlaceholder, el, exportFormats, figure, localDate, message, numericDate, parseDate, plural, say } from "./util.js";
+import { showView } from "./views.js";
 
 // ---- review ----
 export let review = null; // {doc, stmt, txs, saved, edited, sel, pageSize}
@@ -123,6 +124,7 @@ export async function openReview(d) {
   review.rowAcct = new WeakMap(review.txs.map((t) => [t, (review.stmt.accounts || []).findIndex((a) => a.account_number === t.account)]));
   fillAccountChoice();
   fillHeaderForm();
+  showView("documents", "#/documents");
   $("review").hidden = false;
   $("review-h").textContent = "Review: " + d.original_name;
   $("review-panels").replaceChildren();

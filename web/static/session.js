@@ -96,6 +96,7 @@ export async function enter(body) {
   $("signin").hidden = true;
   $("invite").hidden = true;
   $("app").hidden = false;
+  $("views").hidden = false;
   document.body.dataset.role = session.role;
   $("upload").hidden = session.role === "read_only";
   await loadUser();
@@ -115,6 +116,7 @@ export function signedOut() {
   session = null; user = null;
   delete document.body.dataset.role;
   $("app").hidden = true;
+  $("views").hidden = true;
   $("signin").hidden = false;
   $("uploads").replaceChildren();
   $("docs").replaceChildren();
