@@ -75,6 +75,16 @@ func rejudge(t *testing.T, data, id string, change func(*ledger.Result)) ledger.
 	return rec
 }
 
+// served starts the server on a data file in dir, and gives it, its
+// address and the first run's API key, and the data file.
+func served(t *testing.T, dir string) (srv *serving, base, key, data string) {
+	t.Helper()
+	data = filepath.Join(dir, "passbook.db")
+	srv = serve(t, data)
+	key = waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	return srv, "http://" + srv.addr, key, data
+}
+
 // waitConverted waits until the document id is converted.
 func waitConverted(t *testing.T, base, key, id string) {
 	t.Helper()
@@ -97,10 +107,7 @@ func waitConverted(t *testing.T, base, key, id string) {
 // review is not logged as a download.
 func TestBrowserOneVerdict(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "passbook.db")
-	srv := serve(t, data)
-	base := "http://" + srv.addr
-	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	srv, base, key, data := served(t, dir)
 	var gen bytes.Buffer
 	if _, err := writeStatement(&gen, 1, 8); err != nil {
 		t.Fatal(err)
@@ -209,9 +216,7 @@ func TestBrowserOneBlame(t *testing.T) {
 	s := newSeries()
 	faulty := s.gbp.month(3)
 	faulty.opening = faulty.opening.Add(decimal.RequireFromString("100"))
-	srv := serve(t, filepath.Join(dir, "passbook.db"))
-	base := "http://" + srv.addr
-	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	srv, base, key, _ := served(t, dir)
 	fid, ids := folderOf(t, base, key, "Client 2024", map[string][]byte{
 		"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"], "gbp-2024-02.pdf": s.files["gbp-2024-02.pdf"],
 		"gbp-2024-03.pdf": faulty.pdf(), "gbp-2024-04.pdf": s.files["gbp-2024-04.pdf"],
@@ -263,9 +268,7 @@ func TestBrowserFolderOneSet(t *testing.T) {
 	s := newSeries()
 	faulty := s.gbp.month(3)
 	faulty.opening = faulty.opening.Add(decimal.RequireFromString("100"))
-	srv := serve(t, filepath.Join(dir, "passbook.db"))
-	base := "http://" + srv.addr
-	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	srv, base, key, _ := served(t, dir)
 	fid, ids := folderOf(t, base, key, "Client 2024", map[string][]byte{
 		"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"], "gbp-2024-02 (1).pdf": s.files["gbp-2024-02.pdf"], "gbp-2024-02.pdf": s.files["gbp-2024-02.pdf"],
 		"gbp-2024-03.pdf": faulty.pdf(), "gbp-2024-04.pdf": s.files["gbp-2024-04.pdf"],
@@ -396,9 +399,7 @@ func linkPageOf(t *testing.T, base, key, folder string) (url, id string) {
 // office was made for; the client's pages follow dark mode.
 func TestBrowserOfficeName(t *testing.T) {
 	dir := t.TempDir()
-	srv := serve(t, filepath.Join(dir, "passbook.db"))
-	base := "http://" + srv.addr
-	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	srv, base, key, _ := served(t, dir)
 	b := startBrowser(t, srv.ctx)
 	pageSignIn(b, base, key, srv)
 	b.waitJS("asked for the office's name", `!document.getElementById("name-office").hidden && document.getElementById("name-office-now").textContent === "admin@localhost"`)
@@ -471,9 +472,7 @@ func TestBrowserClientUpload(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	srv := serve(t, filepath.Join(dir, "passbook.db"))
-	base := "http://" + srv.addr
-	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	srv, base, key, _ := served(t, dir)
 	var made struct {
 		FolderID string `json:"folder_id"`
 	}
@@ -519,9 +518,7 @@ func TestBrowserClientUpload(t *testing.T) {
 // if it were new.
 func TestBrowserLinkForm(t *testing.T) {
 	dir := t.TempDir()
-	srv := serve(t, filepath.Join(dir, "passbook.db"))
-	base := "http://" + srv.addr
-	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	srv, base, key, _ := served(t, dir)
 	b := startBrowser(t, srv.ctx)
 	pageSignIn(b, base, key, srv)
 	b.waitJS("links shown", `!document.getElementById("links").hidden`)
@@ -560,10 +557,7 @@ func TestBrowserLinkForm(t *testing.T) {
 // it; a read-only member's fields are read-only, with nothing to delete.
 func TestBrowserReviewWork(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "passbook.db")
-	srv := serve(t, data)
-	base := "http://" + srv.addr
-	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	srv, base, key, data := served(t, dir)
 	var gen bytes.Buffer
 	if _, err := writeStatement(&gen, 1, 8); err != nil {
 		t.Fatal(err)
@@ -662,9 +656,7 @@ func TestBrowserReviewWork(t *testing.T) {
 func TestBrowserSmallFixes(t *testing.T) {
 	dir := t.TempDir()
 	s := newSeries()
-	srv := serve(t, filepath.Join(dir, "passbook.db"))
-	base := "http://" + srv.addr
-	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	srv, base, key, _ := served(t, dir)
 	fid, _ := folderOf(t, base, key, "Client 2024", map[string][]byte{
 		"gbp-2024-03 statement sent by the client by post.pdf": s.files["gbp-2024-03.pdf"], "gbp-2024-04.pdf": s.files["gbp-2024-04.pdf"],
 	})
@@ -770,9 +762,7 @@ func TestBrowserSmallFixes(t *testing.T) {
 func TestBrowserFolderHealth(t *testing.T) {
 	dir := t.TempDir()
 	s := newSeries()
-	srv := serve(t, filepath.Join(dir, "passbook.db"))
-	base := "http://" + srv.addr
-	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	srv, base, key, _ := served(t, dir)
 	good, _ := folderOf(t, base, key, "Smith 2024", map[string][]byte{"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"], "gbp-2024-02.pdf": s.files["gbp-2024-02.pdf"]})
 	bad, ids := folderOf(t, base, key, "Jones 2024", map[string][]byte{"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"], "gbp-2024-03.pdf": s.files["gbp-2024-03.pdf"]})
 	var list struct {
@@ -854,9 +844,7 @@ func TestBrowserHelp(t *testing.T) {
 func TestBrowserViews(t *testing.T) {
 	dir := t.TempDir()
 	s := newSeries()
-	srv := serve(t, filepath.Join(dir, "passbook.db"))
-	base := "http://" + srv.addr
-	key := waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })
+	srv, base, key, _ := served(t, dir)
 	fid, _ := folderOf(t, base, key, "Smith 2024", map[string][]byte{"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"]})
 	b := startBrowser(t, srv.ctx)
 	pageSignIn(b, base, key, srv)
