@@ -29,11 +29,11 @@ BUILD_FLAGS := $(if $(STATIC),-tags static$(,)netgo$(,)osusergo -ldflags '$(LDFL
 # Debian packages the build and the tests link against or call.
 # The -dev packages after pkg-config hold the static archives of
 # Leptonica's image codecs, for the static build.
-# python3-ofxparse and libxml2-utils (xmllint) are the export tests'
-# independent readers of OFX/QFX/QBO and CAMT.053; e2fsprogs gives chattr,
-# for the readiness tests that make a data file immutable; chromium: the
-# browser test of the web page drives it headless.
-DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev libtiff-dev libwebp-dev libopenjp2-7-dev libzstd-dev liblerc-dev libjbig-dev libdeflate-dev python3-ofxparse libxml2-utils e2fsprogs chromium
+# python3-ofxparse, libfinance-qif-perl and libxml2-utils (xmllint) are
+# the export tests' independent readers of OFX/QFX/QBO, QIF and CAMT.053;
+# e2fsprogs gives chattr, for the readiness tests that make a data file
+# immutable; chromium: the browser test of the web page drives it headless.
+DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev libtiff-dev libwebp-dev libopenjp2-7-dev libzstd-dev liblerc-dev libjbig-dev libdeflate-dev python3-ofxparse libfinance-qif-perl libxml2-utils e2fsprogs chromium
 # LibreOffice opens the excel-eu CSV and the XLSX in the export tests, and
 # its Writer prints random statements in extract/synth (with Chromium, in
 # fonts from fonts-liberation and fonts-dejavu-core). It is large, so only

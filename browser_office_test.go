@@ -99,6 +99,8 @@ func TestBrowserOffice(t *testing.T) {
 	if !strings.Contains(inviteURL, "/#invite=inv_") {
 		t.Fatalf("invitation link %q", inviteURL)
 	}
+	// The pending invitation is listed under the members (issue 41, 1).
+	b.waitJS("pending invitation listed", `!document.getElementById("invite-pending").hidden && document.querySelector('#invite-list tr[data-invite="clerk@example.com"]') !== null`)
 	b.shot("office-01-invited.png")
 	b.do("owner signs out", click("#signout"), chromedp.WaitVisible("#email", chromedp.ByID))
 
@@ -204,5 +206,22 @@ func TestBrowserOffice(t *testing.T) {
 		if !got[a] {
 			t.Errorf("the member's trail lacks %s: %+v", a, trail.Events)
 		}
+	}
+
+	// The owner removes the member and keeps the upload link they made
+	// (issue 41, 6): the client's link still works.
+	b.do("remove the member", chromedp.Evaluate(`document.querySelector('#member-list tr[data-member="clerk@example.com"] button').click()`, nil))
+	b.waitJS("asked to remove", `document.getElementById("confirm").open && document.getElementById("confirm-text").textContent.includes("Remove clerk@example.com")`)
+	b.do("yes, remove", click("#confirm-ok"))
+	b.waitJS("asked about the links", `document.getElementById("confirm").open && document.getElementById("confirm-text").textContent.includes("1 upload link")`)
+	b.do("keep the link", click("#confirm-ok"))
+	b.waitJS("member removed", `!document.querySelector('#member-list tr[data-member="clerk@example.com"]')`)
+	resp, err = http.Get(linkURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("the removed member's link, kept by the owner: %d, want 200", resp.StatusCode)
 	}
 }

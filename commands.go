@@ -45,10 +45,11 @@ commands:
   keys      create EMAIL [--label L] | list [EMAIL] | revoke ID
   documents list EMAIL [--limit N] | delete FILE_ID   an account's documents, newest first; delete one
   backup    FILE                            write a consistent copy of the data file (or pg_dump's archive)
+  audit     verify                          check the audit trail's hash chain; name its first broken line
   migrate   --from passbook.db --to postgres://...   copy a data file into PostgreSQL
   version                                   print the version, commit and build date
 
-The administration commands (accounts, keys, documents, backup) take --data FILE or
+The administration commands (accounts, keys, documents, backup, audit) take --data FILE or
 PASSBOOK_DATA (default passbook.db; a postgres:// URL names a PostgreSQL
 database) and open only a data file that exists, or a database that holds
 Passbook's tables, unless given --create. 'passbook COMMAND --help' tells more.
@@ -80,6 +81,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "extract":
 		err = cmdExtract(ctx, e)
 	case workerCommand:
+		if len(e.args) == 2 && e.args[0] == "--count-pages-to" {
+			n, err := strconv.Atoi(e.args[1])
+			if err != nil {
+				return fmt.Errorf("worker: --count-pages-to %q: %w", e.args[1], err)
+			}
+			pdf.SetMaxPages(n)
+		}
 		return worker.Serve(stdin, stdout, workerEngine{engine.New()})
 	case "accounts":
 		err = cmdAccounts(ctx, e)
@@ -89,6 +97,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		err = cmdDocuments(ctx, e)
 	case "backup":
 		err = cmdBackup(ctx, e)
+	case "audit":
+		err = cmdAudit(ctx, e)
 	case "migrate":
 		err = cmdMigrate(ctx, e)
 	case "version", "--version", "-version":
@@ -128,12 +138,17 @@ func modelDir(data string) string {
 
 // workerPool runs conversions in n warm children of this very binary;
 // models, when set, is the directory they share the recognition models in.
-func workerPool(log *slog.Logger, n int, models string) (*worker.Pool, error) {
+func workerPool(log *slog.Logger, n int, models string, maxPages int) (*worker.Pool, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find own binary for the worker: %w", err)
 	}
-	cfg := worker.DefaultConfig(exe, []string{workerCommand}, n)
+	// The workers count a PDF's pages up to ten times the server's limit
+	// (at least 10,000: a few tens of milliseconds), so a document over
+	// the limit is refused with its true count, and one of 100,000 pages
+	// as having more than the limit, at once, instead of after a walk of
+	// its whole page tree that outlasts the probe's time (issue 41).
+	cfg := worker.DefaultConfig(exe, []string{workerCommand, "--count-pages-to", strconv.Itoa(max(10*maxPages, 10000))}, n)
 	cfg.Log = log
 	if models != "" {
 		cfg.Env = []string{ocr.ModelDirEnv + "=" + models}
@@ -248,7 +263,7 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 	if err := firstRun(ctx, st, e.stdout); err != nil {
 		return err
 	}
-	pool, err := workerPool(log, c.Server.Workers, modelDir(data))
+	pool, err := workerPool(log, c.Server.Workers, modelDir(data), c.Server.MaxPages)
 	if err != nil {
 		return err
 	}
@@ -594,7 +609,7 @@ var accountsCommands = []subcmd{
 	{"members", "EMAIL", 1, 1, "lists the members of the office that EMAIL (the account's or a member's) belongs to"},
 	{"add-member", "EMAIL NEW-EMAIL [--role R]", 2, 2, "adds a member (staff, read_only or owner) to EMAIL's office and prints a password for them, once"},
 	{"set-role", "EMAIL ROLE", 2, 2, "gives a member another role: owner, staff or read_only"},
-	{"remove-member", "EMAIL", 1, 1, "takes a member out of their office: their keys and sessions stop at once"},
+	{"remove-member", "EMAIL", 1, 1, "takes a member out of their office: their keys, sessions, invitations and upload links stop at once"},
 	{"reset-password", "EMAIL [--password-stdin]", 1, 1, "sets a new password for a member (printed once, or read from standard input) and signs them out everywhere"},
 	{"rename", "EMAIL NAME", 2, 2, "names EMAIL's office, as its clients see it on their upload links"},
 }
@@ -794,11 +809,13 @@ func officeCommand(ctx context.Context, e env, st *store.Store, name string, pos
 		record(c.Account, store.ActMemberRole, c.Member.Email+" is now "+string(r))
 		fmt.Fprintf(e.stdout, "%s is now %s of %q\n", c.Member.Email, r, c.Account.Name)
 	case "remove-member":
-		if _, err := st.RemoveMember(ctx, c.Account.ID, c.Member.ID); err != nil {
+		rm, err := st.RemoveMember(ctx, c.Account.ID, c.Member.ID, 0)
+		if err != nil {
 			return err
 		}
-		record(c.Account, store.ActMemberRemove, c.Member.Email)
-		fmt.Fprintf(e.stdout, "removed %s from %q; their keys and sessions no longer work\n", c.Member.Email, c.Account.Name)
+		record(c.Account, store.ActMemberRemove, fmt.Sprintf("%s; %d upload links revoked", c.Member.Email, rm.LinksRevoked))
+		fmt.Fprintf(e.stdout, "removed %s from %q; their keys, sessions, invitations and %d upload links no longer work\n",
+			c.Member.Email, c.Account.Name, rm.LinksRevoked)
 	default: // reset-password
 		var pw string
 		if *fromStdin {
@@ -947,6 +964,45 @@ func cmdBackup(ctx context.Context, e env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", pos[0])
+	return nil
+}
+
+var auditHelp = help{"audit verify [--data passbook.db|postgres://...]", `Walks the whole audit trail in order and checks each line's hash against
+its fields and the line before it. It exits 0 and prints the number of
+lines and the last line's id and hash when the chain is whole, and exits
+1 naming the first line that breaks it otherwise.
+
+The database refuses to change, delete or replace a line, or to add one
+anywhere but at the end; the chain shows what was done behind its back.
+It cannot show a trail rewritten whole, with every hash computed again,
+by someone who can write to the database: keep the last hash this prints
+somewhere else, and compare it later. Lines written before this version
+carry no hash; they are counted apart.`}
+
+func cmdAudit(ctx context.Context, e env) error {
+	fs := newFlags("audit")
+	data := newDataFlags(fs, e, false)
+	pos, err := parse(fs, e.args, e, auditHelp)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || pos[0] != "verify" {
+		return errors.New("audit takes one subcommand, verify (see 'passbook audit --help')")
+	}
+	st, err := data.open(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	c, err := st.VerifyAudit(ctx)
+	if err != nil {
+		return err
+	}
+	if c.BrokenAt != 0 {
+		return fmt.Errorf("audit trail broken at line %d: %s (%d lines)", c.BrokenAt, c.Broken, c.Lines)
+	}
+	fmt.Fprintf(e.stdout, "audit trail whole: %d lines (%d from before the chain began); last line %d, hash %s\n",
+		c.Lines, c.Unchained, c.LastID, c.LastHash)
 	return nil
 }
 

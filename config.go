@@ -118,6 +118,13 @@ func serveFlags(fs *flag.FlagSet) *config {
 		c.Server.IntuBID = v
 		return nil
 	})
+	fs.Func("trusted-proxies", "reverse proxies whose X-Forwarded-For names the client: `addresses` or CIDR prefixes, comma-separated, e.g. 127.0.0.1,10.0.0.0/8 (default none: the header is not believed)", func(v string) error {
+		p, err := server.ParseTrustedProxies(v)
+		if err == nil {
+			c.Server.TrustedProxies = p
+		}
+		return err
+	})
 	fs.Func("base-path", "URL `path` to serve under behind a proxy, e.g. /passbook (default the root)", func(v string) error {
 		p, err := server.CleanBasePath(v)
 		if err == nil {

@@ -63,3 +63,22 @@ func TestHostilePages(t *testing.T) {
 		t.Errorf("quota.used = %d, want 1: the true page, the refused and failed documents nothing", user.Quota.Used)
 	}
 }
+
+// TestHundredThousandPages (issue 41, 9): a PDF of 100,000 pages gets the
+// definite 413 too_many_pages, not "busy, retry" (which a client would
+// retry for ever), and is charged nothing.
+func TestHundredThousandPages(t *testing.T) {
+	srv := serve(t, filepath.Join(t.TempDir(), "passbook.db"))
+	c := client{t: t, base: "http://" + srv.addr, key: waitFor(t, "the API key", func() string { return keyRE.FindString(srv.stdout.String()) })}
+	code, m := c.post("huge.pdf", hostile.PageTree(100000, 100000))
+	if code != 413 || m["code"] != "too_many_pages" {
+		t.Errorf("100,000 pages: %d %v, want 413 too_many_pages", code, m)
+	}
+	var user struct {
+		Quota struct{ Used int } `json:"quota"`
+	}
+	c.get("/api/v1/user", &user)
+	if user.Quota.Used != 0 {
+		t.Errorf("quota.used = %d after a refused document, want 0", user.Quota.Used)
+	}
+}

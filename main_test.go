@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -465,6 +466,8 @@ func administer(t *testing.T, dir, data string) {
 		{[]string{"accounts", "remove-member", "office@example.com"}, "", true}, // the last owner
 		{[]string{"backup", filepath.Join(dir, "copy.db")}, "wrote", false},
 		{[]string{"backup", filepath.Join(dir, "copy.db")}, "", true},
+		{[]string{"audit", "verify"}, "audit trail whole: ", false},
+		{[]string{"audit", "rewrite"}, "", true},
 	} {
 		out, err := cmd(step.args...)
 		if (err != nil) != step.err || !strings.Contains(out, step.want) {
@@ -500,5 +503,26 @@ func administer(t *testing.T, dir, data string) {
 		if !seen[a] {
 			t.Errorf("no %s by the admin in the trail: %v", a, seen)
 		}
+	}
+	// Someone who can write to the database turns the trail's triggers
+	// off and changes a line (issue 41, 7): audit verify names it.
+	driver, off := "sqlite", "DROP TRIGGER audit_no_update"
+	if store.IsPostgres(data) {
+		driver, off = "pgx", "ALTER TABLE audit DISABLE TRIGGER USER"
+	}
+	db, err := sql.Open(driver, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	changed := es[len(es)/2].ID
+	if _, err := db.Exec(off); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(fmt.Sprintf("UPDATE audit SET detail = 'nothing happened' WHERE id = %d", changed)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cmd("audit", "verify"); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("broken at line %d:", changed)) {
+		t.Errorf("audit verify after line %d was changed: %v", changed, err)
 	}
 }

@@ -471,4 +471,11 @@ func TestMigrateCommand(t *testing.T) {
 	if code := onPG.get("/api/v1/download?format=json&file_id="+id, &doc); code != 200 || doc.TransactionCount != 8 {
 		t.Errorf("the file's document on PostgreSQL: %d, %d transactions; want 200 and 8", code, doc.TransactionCount)
 	}
+	// The audit trail's chain came over whole, and the copy goes on with it
+	// (issue 41, 7).
+	var verified bytes.Buffer
+	if err := run(ctx, []string{"audit", "verify", "--data", dsn}, os.Getenv, nil, &verified, io.Discard); err != nil ||
+		!strings.Contains(verified.String(), "audit trail whole") {
+		t.Errorf("audit verify of the copy: %v\n%s", err, verified.String())
+	}
 }

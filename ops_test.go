@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -85,7 +86,7 @@ func TestHelpExitsZero(t *testing.T) {
 		{"accounts", "create", "--help"}, {"accounts", "list", "--help"}, {"accounts", "set-plan", "--help"},
 		{"accounts", "grant-credits", "-h"}, {"keys", "create", "--help"}, {"keys", "list", "--help"}, {"keys", "revoke", "--help"},
 		{"accounts", "create", "x@example.com", "--plan", "business", "--help"},
-		{"documents", "--help"}, {"documents", "list", "--help"}, {"documents", "delete", "-h"},
+		{"documents", "--help"}, {"documents", "list", "--help"}, {"documents", "delete", "-h"}, {"audit", "--help"},
 	} {
 		code, out, errOut := exitCode(t, mainCmd(dir, nil, args...))
 		if code != 0 || !strings.HasPrefix(out, "usage") {
@@ -158,6 +159,7 @@ func TestServeConfigFromEnv(t *testing.T) {
 		"PASSBOOK_ADDR": "0.0.0.0:9999", "PASSBOOK_DATA": "/var/lib/passbook/passbook.db", "PASSBOOK_TZ": "Europe/Berlin",
 		"PASSBOOK_WORKERS": "3", "PASSBOOK_MAX_UPLOAD_MB": "10", "PASSBOOK_MAX_PAGES": "20", "PASSBOOK_RETENTION": "90d",
 		"PASSBOOK_LOG_LEVEL": "debug", "PASSBOOK_LOG_FORMAT": "json", "PASSBOOK_BASE_PATH": "/passbook/",
+		"PASSBOOK_TRUSTED_PROXIES": "127.0.0.1,10.0.0.0/8",
 	}
 	getenv := func(k string) string { return vars[k] }
 	c, err := loadServeConfig(env{getenv: getenv, stdout: io.Discard, stderr: io.Discard})
@@ -167,7 +169,8 @@ func TestServeConfigFromEnv(t *testing.T) {
 	s := c.Server
 	if c.Addr != "0.0.0.0:9999" || c.Data != "/var/lib/passbook/passbook.db" || c.TZ.String() != "Europe/Berlin" ||
 		s.Workers != 3 || s.MaxUploadBytes != 10<<20 || s.MaxPages != 20 || s.Retention != 90*24*time.Hour ||
-		c.LogLevel != slog.LevelDebug || c.LogFormat != "json" || s.BasePath != "/passbook" {
+		c.LogLevel != slog.LevelDebug || c.LogFormat != "json" || s.BasePath != "/passbook" ||
+		fmt.Sprint(s.TrustedProxies) != "[127.0.0.1/32 10.0.0.0/8]" {
 		t.Errorf("config from the environment = %+v", c)
 	}
 
@@ -185,6 +188,7 @@ func TestServeConfigFromEnv(t *testing.T) {
 	for name, value := range map[string]string{
 		"PASSBOOK_WORKERS": "lots", "PASSBOOK_TZ": "Mars/Olympus", "PASSBOOK_LOG_FORMAT": "xml", "PASSBOOK_LOG_LEVEL": "loud",
 		"PASSBOOK_RETENTION": "soon", "PASSBOOK_BASE_PATH": "/a b", "PASSBOOK_MAX_UPLOAD_MB": "0",
+		"PASSBOOK_TRUSTED_PROXIES": "the proxy",
 	} {
 		_, err := loadServeConfig(env{getenv: func(k string) string {
 			if k == name {

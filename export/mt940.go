@@ -142,8 +142,10 @@ func swiftText(s string) string {
 // swiftLines cuts text into at most 6 lines of 65 characters for :86:. A
 // line after the first may not begin with ":" or "-" (a reader would take
 // it for a new field or the end of the message), so such a line starts
-// one character earlier. Joining the lines gives back the text, unless it
-// was cut for length.
+// earlier, at the run of ":" and "-" it is in; when the whole line is
+// such a run, the next line's first character becomes ".". Joining the
+// lines gives back the text, unless it was cut for length or held such a
+// run: no statement text may start a field.
 func swiftLines(s string) []string {
 	var lines []string
 	first := true
@@ -161,10 +163,13 @@ func swiftLines(s string) []string {
 			cut--
 		}
 		if s[cut] == ':' || s[cut] == '-' {
-			cut = n // a line of only ":" and "-": nothing to move, keep it whole
+			// A line of only ":" and "-": nothing to move back.
+			lines = append(lines, s[:n])
+			s = "." + s[n+1:]
+		} else {
+			lines = append(lines, s[:cut])
+			s = s[cut:]
 		}
-		lines = append(lines, s[:cut])
-		s = s[cut:]
 		first = false
 	}
 	return lines

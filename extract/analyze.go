@@ -187,6 +187,23 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 	}
 	cardWords := cardPhrases(all)
 	card := cardWords >= 2
+	// Whether a row prints a balance is asked of the rows as printed, and
+	// of the balance lines BalanceLines finds between them (a day's
+	// balance): one at the end says no more than a balance printed
+	// outside the rows does about bank or card.
+	rowsPrintBalance := false
+	for _, pr := range read {
+		rowsPrintBalance = rowsPrintBalance || reading.AnyPrintedBalance(pr.rows)
+	}
+	for k := range read {
+		var summary *decimal.Decimal
+		if len(read) == 1 {
+			summary = st.OpeningBalance
+		}
+		var between bool
+		read[k].rows, read[k].markers, between = reading.BalanceLines(read[k].rows, read[k].markers, summary, looseAmounts(parts[k].Lines, read[k].rows), x)
+		rowsPrintBalance = rowsPrintBalance || between
+	}
 	var allRows []tables.Row
 	if len(read) == 1 {
 		// One account's rows are all the rows: not a copy of them (a
@@ -208,7 +225,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 	// over rows with no balance and no card's layout leaves it open: read
 	// as a bank's, unverified.
 	cardByLayout := (cardWords == 1 || cardWords == 0 && len(labels) == 0) && cardLayout(allRows)
-	cardNamedOnce := cardWords == 1 && !cardByLayout && !reading.AnyPrintedBalance(allRows)
+	cardNamedOnce := cardWords == 1 && !cardByLayout && !rowsPrintBalance
 	if cardByLayout {
 		// Which way the money went is the layout's to say, and the
 		// statement stays unverified (Proof.CardByLayout).
@@ -270,7 +287,7 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 			}
 		}
 		kindOpen := false
-		if cardWords == 0 && !card && !reading.AnyPrintedBalance(allRows) {
+		if cardWords == 0 && !card && !rowsPrintBalance {
 			// No word names a card and no row prints a balance: the
 			// balances printed outside the rows may close only as a
 			// card's (the amount owed, which purchases raise). A bank's
@@ -379,6 +396,7 @@ func judgeRead(txs []ledger.Transaction, st *ledger.Statement, d doubts) {
 	st.Proof.DateGuessed = d.dateGuessed
 	st.Proof.CardNamedOnce = d.cardNamedOnce
 	st.Proof.KindOpen = d.kindOpen
+	st.Proof.DatesOutside = ledger.DatesOutside(txs, st.PeriodStart, st.PeriodEnd, cells.PeriodSlack)
 	st.Reconciliation = ledger.Judge(txs, st.Proof, st.ClosingBalance != nil)
 }
 
@@ -598,8 +616,9 @@ func cutAtAccountNames(segs []tables.Segment) []tables.Segment {
 }
 
 // looseAmounts are the lone amounts of lines above an account's first
-// row or below its last that print a few words and one amount, and no
-// date: balances, limits, sums, named in words the lexicon may not hold.
+// row or below its last that print a few words and one amount: balances,
+// limits, sums, named in words the lexicon may not hold, and dated
+// ("Kontostand am 31.01.2025 um 20:00 Uhr 1.642,02 EUR").
 // The arithmetic decides which, if any, are the opening and closing
 // balances (reconcile).
 func looseAmounts(lines []*layout.Line, rows []tables.Row) []decimal.Decimal {
@@ -624,8 +643,6 @@ func looseAmounts(lines []*layout.Line, rows []tables.Row) []decimal.Decimal {
 		words := 0
 		for _, t := range l.Toks {
 			switch t.Kind {
-			case layout.TokDate:
-				words = 99
 			case layout.TokAmount:
 				amounts = append(amounts, t)
 			default:

@@ -424,3 +424,31 @@ func TestHeadingColumnGap(t *testing.T) {
 		t.Errorf("labels %s\nwant %s", got, want)
 	}
 }
+
+// TestTokenizeWeekdayAndTime reads the weekday CLDR's full date patterns
+// print beside a date, before or after it, and a time of day after it, as
+// part of the date: no description takes them.
+func TestTokenizeWeekdayAndTime(t *testing.T) {
+	for _, tc := range []struct {
+		cells []cellAt
+		want  string
+	}{
+		{[]cellAt{at(10, "01/05/2025 · quinta-feira")}, "D:01/05/2025"},
+		{[]cellAt{at(10, "wtorek, 4 marca 2025"), at(200, "Czynsz")}, "D:4 marca 2025|T:Czynsz"},
+		{[]cellAt{at(10, "Tuesday, 4 March 2025")}, "D:4 March 2025"},
+		{[]cellAt{at(10, "04.03.2025 (Di)"), at(200, "Miete")}, "D:04.03.2025|T:Miete"},
+		{[]cellAt{at(10, "17.03.2025 14:32"), at(200, "Miete")}, "D:17.03.2025|T:Miete"},
+		// An abbreviation with no comma or brackets is a word of its own.
+		{[]cellAt{at(10, "17.03.2025 Mon Cafe")}, "D:17.03.2025|T:Mon|T:Cafe"},
+	} {
+		l := layout.GroupLines(synthPage(1, tc.cells), 0)[0]
+		layout.Tokenize(l, true)
+		var kinds []string
+		for _, tk := range l.Toks {
+			kinds = append(kinds, map[layout.TokKind]string{layout.TokText: "T", layout.TokDate: "D", layout.TokAmount: "A"}[tk.Kind]+":"+tk.Text)
+		}
+		if got := strings.Join(kinds, "|"); got != tc.want {
+			t.Errorf("%v: tokens %s, want %s", tc.cells, got, tc.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package extract
 import (
 	"slices"
 
+	"passbook/extract/cells"
 	"passbook/extract/ledger"
 	"passbook/extract/reading"
 
@@ -38,6 +39,7 @@ func Recheck(orig []ledger.Transaction, txs []ledger.Transaction, st *ledger.Sta
 			idx[i] = i
 		}
 		p := recheckChain(txs, idx, st.OpeningBalance, st.ClosingBalance, st.Proof)
+		p.DatesOutside = ledger.DatesOutside(txs, st.PeriodStart, st.PeriodEnd, cells.PeriodSlack)
 		p.CheckTotals(txs, st.TotalIn, st.TotalOut)
 		st.Proof = p
 		st.Reconciliation = ledger.Judge(txs, p, st.ClosingBalance != nil)
@@ -52,11 +54,8 @@ func Recheck(orig []ledger.Transaction, txs []ledger.Transaction, st *ledger.Sta
 			}
 		}
 		a.Proof = recheckChain(txs, rows[k], a.OpeningBalance, a.ClosingBalance, a.Proof)
-		mine := make([]ledger.Transaction, len(rows[k]))
-		for j, i := range rows[k] {
-			mine[j] = txs[i]
-		}
-		a.Reconciliation = ledger.Judge(mine, a.Proof, a.ClosingBalance != nil)
+		a.Proof.DatesOutside = ledger.DatesOutside(mineOf(txs, rows[k]), st.PeriodStart, st.PeriodEnd, cells.PeriodSlack)
+		a.Reconciliation = ledger.Judge(mineOf(txs, rows[k]), a.Proof, a.ClosingBalance != nil)
 	}
 	st.Reconciliation = ledger.JudgeAccounts(st.Accounts, rows)
 	return st.Reconciliation
@@ -243,4 +242,13 @@ func matchRows(orig, txs []ledger.Transaction) []int {
 		}
 	}
 	return m
+}
+
+// mineOf is the rows of txs at idx.
+func mineOf(txs []ledger.Transaction, idx []int) []ledger.Transaction {
+	out := make([]ledger.Transaction, len(idx))
+	for j, i := range idx {
+		out[j] = txs[i]
+	}
+	return out
 }

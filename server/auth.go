@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"passbook/store"
@@ -48,11 +47,9 @@ type authed struct {
 // gets 429 until its window passes.
 func (s *Server) requireKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		addr := clientAddr(r)
+		addr := s.clientAddr(r)
 		if wait, blocked := s.failures.blocked(addr); blocked {
-			w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-			s.fail(w, r, &apiError{http.StatusTooManyRequests, "too_many_failures", "Too many requests with a wrong API key or password came from your address.",
-				"Wait for the time in the Retry-After header, then send a valid key."})
+			s.fail(w, r, tooManyFailures(w, wait, "Too many requests with a wrong API key or password came from your address."))
 			return
 		}
 		h := r.Header.Get("Authorization")
@@ -138,7 +135,7 @@ func (s *Server) sameOrigin(r *http.Request, csrf string) bool {
 // authFailed answers a request without a valid key, and logs it with the
 // caller's address and never the key, so an administrator can see guessing.
 func (s *Server) authFailed(w http.ResponseWriter, r *http.Request, ae *apiError) {
-	s.log.Warn("authentication failed", "code", ae.code, "method", r.Method, "path", r.URL.Path, "remote_addr", r.RemoteAddr)
+	s.log.Warn("authentication failed", "code", ae.code, "method", r.Method, "path", r.URL.Path, "remote_addr", r.RemoteAddr, "client_addr", s.clientAddr(r))
 	s.fail(w, r, ae)
 }
 
@@ -183,7 +180,7 @@ func (s *Server) audit(r *http.Request, e store.Event) {
 		e.AccountID, e.MemberID, e.Actor = a.Account.ID, a.Member.ID, a.Member.Email
 	}
 	if e.Address == "" {
-		e.Address = clientAddr(r)
+		e.Address = s.clientAddr(r)
 	}
 	if err := s.store.Record(context.WithoutCancel(r.Context()), e); err != nil {
 		s.log.Error("audit not recorded", "action", e.Action, "err", err)

@@ -140,14 +140,17 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 			"Retry after the number of seconds in the Retry-After header; if it keeps failing, export or scan the statement again."})
 		return
 	}
+	if errors.Is(err, source.ErrTooManyPages) {
+		// The converter stopped counting past the limit.
+		s.fail(w, r, s.tooManyPages(fmt.Sprintf("more than %d", s.cfg.MaxPages)))
+		return
+	}
 	if err != nil {
 		s.fail(w, r, probeError(err))
 		return
 	}
 	if info.PageCount > s.cfg.MaxPages {
-		s.fail(w, r, &apiError{http.StatusRequestEntityTooLarge, "too_many_pages",
-			fmt.Sprintf("The document has %d pages; the limit is %d.", info.PageCount, s.cfg.MaxPages),
-			"Split the document and upload the parts."})
+		s.fail(w, r, s.tooManyPages(strconv.Itoa(info.PageCount)))
 		return
 	}
 	id, err := store.NewFileID()
@@ -275,6 +278,14 @@ func idempotencyKey(r *http.Request) (string, error) {
 	return k, nil
 }
 
+// tooManyPages refuses a document of more pages than the server takes,
+// for good: pages says how many it has ("900", "more than 500").
+func (s *Server) tooManyPages(pages string) *apiError {
+	return &apiError{http.StatusRequestEntityTooLarge, "too_many_pages",
+		fmt.Sprintf("The document has %s pages; the limit is %d.", pages, s.cfg.MaxPages),
+		"Split the document and upload the parts."}
+}
+
 func busy(w http.ResponseWriter) *apiError {
 	w.Header().Set("Retry-After", "5")
 	return &apiError{http.StatusServiceUnavailable, "busy", "The server is receiving as many uploads as it can take.",
@@ -308,18 +319,21 @@ type upload struct {
 
 func (u *upload) remove() { _ = os.Remove(u.path) }
 
-// receive streams the multipart body: the "file" part (the statement) to a
-// temporary file, refusing it from its first bytes when it is no supported
-// type, and an optional "password" part for an encrypted PDF. On error the
-// upload, when not nil, still has a file to remove.
 // receiveUpload reads an upload's form under the upload limits: one of
-// the server's upload slots, the size limit and the body's deadlines.
-// release gives back the slot and removes the upload's files; call it
-// when the upload is done with, also after an error.
+// the server's upload slots, the size limit and the body's deadlines, and
+// while the body arrives, one of its office's and its link's shares of
+// the slots (a slow or idle client holds its own share, never the
+// server's). release gives back the slot and removes the upload's files;
+// call it when the upload is done with, also after an error.
 func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*upload, func(), error) {
+	giveShares, ok := s.takeShares(r)
+	if !ok {
+		return nil, func() {}, busy(w)
+	}
 	select {
 	case s.uploads <- struct{}{}:
 	default:
+		giveShares()
 		return nil, func() {}, busy(w)
 	}
 	rc := http.NewResponseController(w)
@@ -328,6 +342,7 @@ func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*upload,
 	dr.start()
 	r.Body = readCloser{dr, r.Body}
 	got, err := s.receive(r)
+	giveShares()
 	release := func() {
 		if got != nil {
 			got.remove()
@@ -341,6 +356,29 @@ func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*upload,
 	return got, release, nil
 }
 
+// takeShares takes one of the office's and, for a client's link, one of
+// the link's shares of the upload slots; give gives them back. false when
+// the office or the link holds all it may.
+func (s *Server) takeShares(r *http.Request) (give func(), ok bool) {
+	office := strconv.FormatInt(account(r).ID, 10)
+	if !s.officeUploads.take(office) {
+		return nil, false
+	}
+	link, byLink := uploadLink(r)
+	if !byLink {
+		return func() { s.officeUploads.give(office) }, true
+	}
+	if !s.linkUploads.take(link.ID) {
+		s.officeUploads.give(office)
+		return nil, false
+	}
+	return func() { s.linkUploads.give(link.ID); s.officeUploads.give(office) }, true
+}
+
+// receive streams the multipart body: the "file" part (the statement) to a
+// temporary file, refusing it from its first bytes when it is no supported
+// type, and an optional "password" part for an encrypted PDF. On error the
+// upload, when not nil, still has a file to remove.
 func (s *Server) receive(r *http.Request) (*upload, error) {
 	mr, err := r.MultipartReader()
 	if err != nil {

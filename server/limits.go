@@ -1,8 +1,12 @@
 package server
 
 import (
+	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -71,6 +75,26 @@ func (f *authFailures) blocked(addr string) (time.Duration, bool) {
 	return left, c.n >= f.limit
 }
 
+// retryAfter sets Retry-After to wait, rounded up to whole seconds, and
+// returns the same as words for a message: the server knows how long the
+// client must wait, and says so.
+func retryAfter(w http.ResponseWriter, wait time.Duration) string {
+	secs := int((wait + time.Second - 1) / time.Second)
+	secs = max(secs, 1)
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	if secs == 1 {
+		return "1 second"
+	}
+	return strconv.Itoa(secs) + " seconds"
+}
+
+// tooManyFailures answers an address or source that has used up its
+// failures: 429 with Retry-After, and the wait in the message.
+func tooManyFailures(w http.ResponseWriter, wait time.Duration, what string) *apiError {
+	return &apiError{http.StatusTooManyRequests, "too_many_failures", what + " Try again in " + retryAfter(w, wait) + ".",
+		"Wait for the time in the Retry-After header, then try again."}
+}
+
 // fail counts one failure of addr, and returns how many it has made in
 // the window so far.
 func (f *authFailures) fail(addr string) int {
@@ -95,13 +119,63 @@ func (f *authFailures) fail(addr string) int {
 	return c.n
 }
 
-// clientAddr is the request's remote IP address, without its port.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+// clientAddr is the address of the client that sent the request: the
+// connection's remote IP, or, when that is a trusted proxy's
+// (Config.TrustedProxies), the address X-Forwarded-For names. The header
+// is read from its right, where each proxy appends the address it was
+// reached from: the first address that is not a trusted proxy's is the
+// client's, and whatever the client wrote further left is not believed.
+func (s *Server) clientAddr(r *http.Request) string {
+	peer := r.RemoteAddr
+	if host, _, err := net.SplitHostPort(peer); err == nil {
+		peer = host
 	}
-	return host
+	ip, err := netip.ParseAddr(peer)
+	if err != nil || !s.trusted(ip) {
+		return peer
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break // a hop a proxy would not write: believe none further left
+		}
+		ip = hop.Unmap()
+		if !s.trusted(ip) {
+			break
+		}
+	}
+	return ip.String()
+}
+
+// trusted says whether ip is one of the trusted proxies'.
+func (s *Server) trusted(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	for _, p := range s.cfg.TrustedProxies {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseTrustedProxies reads a list of trusted proxies: addresses and
+// CIDR prefixes, separated by commas or spaces ("" is none).
+func ParseTrustedProxies(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q: want an address such as 10.0.0.5 or a prefix such as 10.0.0.0/8", f)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
 }
 
 // deadlineReader keeps an upload's read deadline moving while the client
@@ -203,4 +277,35 @@ func penalty(base time.Duration, n int) time.Duration {
 		return 0
 	}
 	return base << min(n-1, 7)
+}
+
+// shares bounds how many of the server's upload slots one holder (an
+// office, a client's link) may hold at once, so a slow or idle client
+// holds its own share of the capacity and never all of it.
+type shares struct {
+	mu    sync.Mutex
+	limit int
+	held  map[string]int
+}
+
+func newShares(limit int) *shares { return &shares{limit: max(limit, 1), held: map[string]int{}} }
+
+// take takes one of key's slots, false when key holds its share already.
+func (s *shares) take(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held[key] >= s.limit {
+		return false
+	}
+	s.held[key]++
+	return true
+}
+
+// give gives back one of key's slots.
+func (s *shares) give(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held[key]--; s.held[key] <= 0 {
+		delete(s.held, key)
+	}
 }

@@ -189,14 +189,13 @@ func (s *Server) renderLink(w http.ResponseWriter, status int, v linkView) {
 
 // linkFor finds a link by the token in the path, and answers a clear page
 // itself when there is no live one: 404 for a token that opens nothing
-// (counted as a failed authentication of the address), 410 for a revoked
+// (counted as a guessed token of the address), 410 for a revoked
 // or expired link.
 func (s *Server) linkFor(w http.ResponseWriter, r *http.Request) (store.Link, bool) {
-	addr := clientAddr(r)
-	if wait, blocked := s.failures.blocked(addr); blocked {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+	addr := s.clientAddr(r)
+	if wait, blocked := s.guesses.blocked(addr); blocked {
 		s.renderLink(w, http.StatusTooManyRequests, linkView{Gone: true, Title: "Too many tries",
-			Message: "Too many wrong links came from your address. Wait a minute, then open the link you were sent again."})
+			Message: "Too many wrong links came from your address. Wait " + retryAfter(w, wait) + ", then open the link you were sent again."})
 		return store.Link{}, false
 	}
 	token := muxVar(r, "token")
@@ -207,7 +206,7 @@ func (s *Server) linkFor(w http.ResponseWriter, r *http.Request) (store.Link, bo
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		s.failures.fail(addr)
+		s.guesses.fail(addr)
 		s.renderLink(w, http.StatusNotFound, linkView{Gone: true, Title: "This link does not work",
 			Message: "No upload link has this address. Check that you opened the whole link you were sent, or ask for a new one."})
 		return store.Link{}, false
@@ -269,7 +268,7 @@ func (s *Server) handleLinkUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := context.WithValue(r.Context(), accountKey, office)
 	ctx = context.WithValue(ctx, linkKey, l)
-	buf := &bufferedResponse{header: http.Header{}}
+	buf := &bufferedResponse{under: w, header: http.Header{}}
 	s.handleUpload(buf, r.WithContext(ctx))
 	var body struct {
 		Success      bool   `json:"success"`

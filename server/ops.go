@@ -91,8 +91,9 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 			slog.String("remote_addr", r.RemoteAddr),
 		}
 		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" {
-			// As the proxy says: logged, never trusted for anything.
-			attrs = append(attrs, slog.String("forwarded_for", fwd))
+			// As the client or proxy says; client_addr is what the server
+			// believes (see clientAddr).
+			attrs = append(attrs, slog.String("forwarded_for", fwd), slog.String("client_addr", s.clientAddr(r)))
 		}
 		if info.accountID != 0 {
 			attrs = append(attrs, slog.Int64("account_id", info.accountID))
@@ -232,7 +233,7 @@ func (s *Server) page(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		buf := &bufferedResponse{header: http.Header{}}
+		buf := &bufferedResponse{under: w, header: http.Header{}}
 		next.ServeHTTP(buf, r)
 		body := buf.body.Bytes()
 		if buf.status == http.StatusOK && strings.HasPrefix(buf.header.Get("Content-Type"), "text/html") {
@@ -267,12 +268,19 @@ func withBaseTag(page, tag []byte) []byte {
 	return append(out, page[at:]...)
 }
 
-// bufferedResponse holds a response so it can be changed before it is sent.
+// bufferedResponse holds a response so it can be changed before it is
+// sent. It reaches the connection through under: a handler's read
+// deadlines (http.ResponseController) apply to the real request.
 type bufferedResponse struct {
+	under  http.ResponseWriter
 	header http.Header
 	status int
 	body   bytes.Buffer
 }
+
+// Unwrap lets http.ResponseController reach the real writer: without it
+// SetReadDeadline fails quietly and a slow body is never cut off.
+func (b *bufferedResponse) Unwrap() http.ResponseWriter { return b.under }
 
 func (b *bufferedResponse) Header() http.Header { return b.header }
 func (b *bufferedResponse) WriteHeader(status int) {

@@ -76,6 +76,9 @@ func (s *Server) routes() {
 	api.HandleFunc("/members", s.need(owner, s.handleInviteMember)).Methods(http.MethodPost)
 	api.HandleFunc("/members/{member_id}", s.need(owner, s.handleSetRole)).Methods(http.MethodPut)
 	api.HandleFunc("/members/{member_id}", s.need(owner, s.handleRemoveMember)).Methods(http.MethodDelete)
+	api.HandleFunc("/invitations", s.need(owner, s.handleInvitations)).Methods(http.MethodGet)
+	api.HandleFunc("/invitations/{invite_id}", s.need(owner, s.handleWithdrawInvite)).Methods(http.MethodDelete)
+	api.HandleFunc("/invitations/{invite_id}/link", s.need(owner, s.handleRenewInviteLink)).Methods(http.MethodPost)
 	api.HandleFunc("/office", s.need(owner, s.handleRenameOffice)).Methods(http.MethodPut)
 	api.HandleFunc("/audit", s.need(owner, s.handleAudit)).Methods(http.MethodGet)
 	// Any other method on an API path is 405. gorilla/mux's own method
@@ -84,7 +87,8 @@ func (s *Server) routes() {
 	for _, p := range []string{"/documents", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
 		"/documents/{file_id}/history", "/documents/{file_id}/transactions", "/documents/{file_id}/transactions/check", "/extract", "/status", "/download", "/user",
 		"/folders", "/folders/{folder_id}", "/folders/{folder_id}/documents/{file_id}", "/folders/{folder_id}/download",
-		"/session", "/signout", "/links", "/links/{link_id}", "/members", "/members/{member_id}", "/office", "/audit"} {
+		"/session", "/signout", "/links", "/links/{link_id}", "/members", "/members/{member_id}", "/office", "/audit",
+		"/invitations", "/invitations/{invite_id}", "/invitations/{invite_id}/link"} {
 		api.HandleFunc(p, s.handleMethodNotAllowed)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -55,7 +56,10 @@ type Config struct {
 	// before it fails; a crash of the whole server counts no attempt.
 	MaxAttempts int
 	// MaxUploads bounds the uploads being received at once; past it an
-	// upload gets 503 busy with Retry-After.
+	// upload gets 503 busy with Retry-After. While its body arrives, one
+	// office may hold half of them, one client upload link an eighth (at
+	// least one each), so an idle or slow client never holds the whole
+	// server's.
 	MaxUploads int
 	// BodyIdle cuts off an upload that sends less than BodyIdleBytes within
 	// this long (a slow-body attack holds a connection forever otherwise).
@@ -101,14 +105,21 @@ type Config struct {
 	BasePath string
 	// SessionIdle ends a page session unused for this long.
 	SessionIdle time.Duration
-	// SignInFailures is how many failed sign-ins one account may take
-	// within AuthWindow before its sign-in gets 429 (per address, the
-	// AuthFailures of bad keys count them too).
+	// SignInFailures is how many failed sign-ins for one account one
+	// address may make within AuthWindow before its sign-ins for the
+	// account get 429; the right password from an address that has not
+	// failed still signs in. Per address, AuthFailures counts them with
+	// wrong keys.
 	SignInFailures int
 	// InviteTTL is how long an invitation link stays usable.
 	InviteTTL time.Duration
 	// LinkTTL is the longest a client upload link may live.
 	LinkTTL time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (see clientAddr): throttling, sessions and the trail see
+	// the client's address, not the proxy's. None by default: the header
+	// is then logged and never believed.
+	TrustedProxies []netip.Prefix
 }
 
 // DefaultConfig suits a small office on one machine.
@@ -153,13 +164,24 @@ type Server struct {
 	uploads, probes chan struct{}
 	// accountProbes lets one account hold at most half the probe slots.
 	accountProbes *accountSlots
+	// officeUploads and linkUploads are each office's and each client
+	// link's share of the upload slots while bodies arrive (half and an
+	// eighth of them).
+	officeUploads, linkUploads *shares
 	// passwords holds encrypted PDFs' passwords by file_id, in memory only.
 	passwords *secrets
-	// failures counts failed authentications by address.
+	// failures counts failed authentications by address: wrong keys,
+	// sessions and passwords.
 	failures *authFailures
+	// guesses counts, by address, anonymous probes that opened nothing: a
+	// client link's or an invitation's token. They are throttled apart,
+	// so a guessing client of an office behind the same address (or a
+	// proxy not trusted) does not lock its members out.
+	guesses *authFailures
 	// unreadable counts uploads the converter could not read, by account.
 	unreadable *authFailures
-	// signins counts failed sign-ins by e-mail address.
+	// signins counts failed sign-ins by e-mail address and client address
+	// together: the failing source slows down, not the account.
 	signins *authFailures
 	// healths caches each folder's health by folder_id (folderHealth).
 	healths sync.Map
@@ -171,8 +193,11 @@ func New(log *slog.Logger, st *store.Store, conv Converter, cfg Config) *Server 
 		uploads:       make(chan struct{}, max(cfg.MaxUploads, 1)),
 		probes:        make(chan struct{}, max(cfg.Workers, 1)),
 		accountProbes: newAccountSlots(max(cfg.Workers, 1) / 2),
+		officeUploads: newShares(cfg.MaxUploads / 2),
+		linkUploads:   newShares(cfg.MaxUploads / 8),
 		passwords:     &secrets{m: map[string]string{}},
 		failures:      newFailures(cfg.AuthFailures, cfg.AuthWindow, st.Now),
+		guesses:       newFailures(cfg.AuthFailures, cfg.AuthWindow, st.Now),
 		unreadable:    newFailures(1, cfg.AuthWindow, st.Now),
 		signins:       newFailures(cfg.SignInFailures, cfg.AuthWindow, st.Now),
 	}

@@ -67,6 +67,13 @@ func fromThisSite(r *http.Request) error {
 	return nil
 }
 
+// cutOffIdleBody gives a request anyone may send (a sign-in, an
+// invitation's acceptance) BodyIdle to send its small body: a client that
+// sends headers and then nothing does not hold a connection for ever.
+func (s *Server) cutOffIdleBody(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.BodyIdle))
+}
+
 // readJSON decodes a small JSON body into v.
 func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
@@ -77,28 +84,32 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 }
 
 // handleSignIn checks an e-mail and password and starts a session. Failures
-// are throttled per address (with bad keys) and per account, and each is
-// recorded in the office's trail when the address is a member's.
+// are throttled per address (with bad keys) and per account and address
+// together, and each is recorded in the office's trail when the address
+// is a member's.
 func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
-	addr := clientAddr(r)
+	addr := s.clientAddr(r)
 	if err := fromThisSite(r); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	var req signInRequest
+	s.cutOffIdleBody(w)
 	if err := readJSON(w, r, &req); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	email := strings.TrimSpace(strings.ToLower(req.Email))
-	wait, blocked := s.failures.blocked(addr)
-	if w2, b := s.signins.blocked(email); b {
-		wait, blocked = max(wait, w2), true
+	// The failing source slows down, not the account: someone who knows an
+	// owner's address and guesses from elsewhere does not keep the owner
+	// out.
+	source := email + " " + addr
+	if wait, blocked := s.failures.blocked(addr); blocked {
+		s.fail(w, r, tooManyFailures(w, wait, "Too many failed sign-ins or wrong keys came from your address."))
+		return
 	}
-	if blocked {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		s.fail(w, r, &apiError{http.StatusTooManyRequests, "too_many_failures", "Too many failed sign-ins, from your address or for this account.",
-			"Wait for the time in the Retry-After header, then try again."})
+	if wait, blocked := s.signins.blocked(source); blocked {
+		s.fail(w, r, tooManyFailures(w, wait, "Too many failed sign-ins for this account came from your address."))
 		return
 	}
 	c, hash, err := s.store.MemberByEmail(r.Context(), email)
@@ -112,7 +123,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	if err != nil || hash == "" || !store.CheckPassword(hash, req.Password) {
 		s.failures.fail(addr)
 		if email != "" {
-			s.signins.fail(email)
+			s.signins.fail(source)
 		}
 		if err == nil {
 			_ = s.store.Record(r.Context(), store.Event{AccountID: c.Account.ID, MemberID: c.Member.ID, Actor: c.Member.Email,
@@ -129,7 +140,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 // startSession signs a member in: a new session, its cookie, and its
 // record in the trail.
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, c store.Caller, action string) {
-	token, sess, err := s.store.CreateSession(r.Context(), c.Member.ID, clientAddr(r))
+	token, sess, err := s.store.CreateSession(r.Context(), c.Member.ID, s.clientAddr(r))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -137,7 +148,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, c store.Ca
 	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: token, Path: s.cookiePath(), HttpOnly: true,
 		Secure: secure(r), SameSite: http.SameSiteLaxMode})
 	_ = s.store.Record(r.Context(), store.Event{AccountID: c.Account.ID, MemberID: c.Member.ID, Actor: c.Member.Email,
-		Action: action, Address: clientAddr(r)})
+		Action: action, Address: s.clientAddr(r)})
 	writeJSON(w, http.StatusOK, sessionOf(c, &sess))
 }
 
@@ -221,10 +232,9 @@ var errInviteGone = &apiError{http.StatusGone, "invite_expired", "This invitatio
 // inviteToken reads an invitation's token from the path, counting a wrong
 // one as a failed authentication of the address.
 func (s *Server) inviteLookup(w http.ResponseWriter, r *http.Request) (store.Invite, store.Account, string, bool) {
-	addr := clientAddr(r)
-	if wait, blocked := s.failures.blocked(addr); blocked {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		s.fail(w, r, &apiError{http.StatusTooManyRequests, "too_many_failures", "Too many wrong tokens came from your address.", "Wait, then try again."})
+	addr := s.clientAddr(r)
+	if wait, blocked := s.guesses.blocked(addr); blocked {
+		s.fail(w, r, tooManyFailures(w, wait, "Too many wrong links came from your address."))
 		return store.Invite{}, store.Account{}, "", false
 	}
 	token := muxVar(r, "token")
@@ -233,7 +243,7 @@ func (s *Server) inviteLookup(w http.ResponseWriter, r *http.Request) (store.Inv
 	case errors.Is(err, store.ErrExpired):
 		s.fail(w, r, errInviteGone)
 	case errors.Is(err, store.ErrNotFound):
-		s.failures.fail(addr)
+		s.guesses.fail(addr)
 		s.fail(w, r, &apiError{http.StatusNotFound, "not_found", "No invitation has this link.", "Check the link you were sent."})
 	case err != nil:
 		s.fail(w, r, err)
@@ -263,6 +273,7 @@ func (s *Server) handleAcceptInvite(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Password string `json:"password"`
 	}
+	s.cutOffIdleBody(w)
 	if err := readJSON(w, r, &req); err != nil {
 		s.fail(w, r, err)
 		return

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -10,7 +13,9 @@ import (
 
 // Event is one line of an office's audit trail: who did what, when, from
 // which address, to which document, folder or link. The trail is
-// append-only: the database refuses to change or delete a line.
+// append-only: the database refuses to change, delete or replace a line,
+// or to add one anywhere but at the end, dated before the last; and it is
+// a hash chain that VerifyAudit checks.
 type Event struct {
 	ID        int64
 	AccountID int64
@@ -56,6 +61,8 @@ const (
 	ActMemberJoin     = "member_join"
 	ActMemberRole     = "member_role"
 	ActMemberRemove   = "member_remove"
+	ActInviteWithdraw = "invite_withdraw"
+	ActInviteRenew    = "invite_renew"
 	ActPasswordReset  = "password_reset"
 	ActLinkCreate     = "link_create"
 	ActLinkRevoke     = "link_revoke"
@@ -68,16 +75,131 @@ const (
 	ActCreditsGranted = "credits_granted"
 )
 
-// Record appends an event to the trail; its time is the store's clock.
+// auditLock is the PostgreSQL advisory lock a node holds while it appends
+// to the trail, so lines from several nodes form one chain.
+const auditLock = 0x61756474 // "audt"
+
+// Record appends an event to the trail; its time is the store's clock, or
+// the last line's time when the clock is behind it (another node's, or a
+// clock set back): a line is never dated before the one above it. Each
+// line carries the hash of the line before and its own (see lineHash), so
+// a line changed, removed or put in between breaks the chain that
+// VerifyAudit walks.
 func (s *Store) Record(ctx context.Context, e Event) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO audit (account_id, member_id, actor, action, document_id, folder_id, link_id, address, detail, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		nullID(e.AccountID), nullID(e.MemberID), e.Actor, e.Action, nullText(e.DocumentID), nullText(e.FolderID), nullText(e.LinkID),
-		e.Address, e.Detail, s.stamp())
+	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("record %s: %w", e.Action, storageErr(err))
 	}
+	defer tx.Rollback()
+	if s.d == postgresDB {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", auditLock); err != nil {
+			return fmt.Errorf("record %s: %w", e.Action, err)
+		}
+	}
+	var lastID int64
+	var lastHash, lastAt sql.NullString
+	err = tx.QueryRowContext(ctx, "SELECT id, hash, created_at FROM audit ORDER BY id DESC LIMIT 1").Scan(&lastID, &lastHash, &lastAt)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("record %s: %w", e.Action, err)
+	}
+	e.ID, e.CreatedAt = lastID+1, s.Now().UTC()
+	if at := parseTime(lastAt.String); lastAt.Valid && at.After(e.CreatedAt) {
+		e.CreatedAt = at
+	}
+	created := formatTime(e.CreatedAt)
+	prev := lastHash.String
+	_, err = tx.ExecContext(ctx, `INSERT INTO audit (id, account_id, member_id, actor, action, document_id, folder_id, link_id, address, detail, created_at, prev_hash, hash)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.ID, nullID(e.AccountID), nullID(e.MemberID), e.Actor, e.Action, nullText(e.DocumentID), nullText(e.FolderID), nullText(e.LinkID),
+		e.Address, e.Detail, created, nullText(prev), lineHash(e, created, prev))
+	if err != nil {
+		return fmt.Errorf("record %s: %w", e.Action, storageErr(err))
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("record %s: %w", e.Action, storageErr(err))
+	}
 	return nil
+}
+
+// lineHash is a line's hash: SHA-256, in hex, over each of its fields and
+// the previous line's hash, each written as its length, a colon and its
+// bytes, so that no two lines' fields run together alike. created is the
+// time as stored.
+func lineHash(e Event, created, prev string) string {
+	h := sha256.New()
+	for _, f := range []string{strconv.FormatInt(e.ID, 10), strconv.FormatInt(e.AccountID, 10), strconv.FormatInt(e.MemberID, 10),
+		e.Actor, e.Action, e.DocumentID, e.FolderID, e.LinkID, e.Address, e.Detail, created, prev} {
+		fmt.Fprintf(h, "%d:%s", len(f), f)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// AuditCheck is what VerifyAudit found.
+type AuditCheck struct {
+	// Lines is how many lines the trail holds; Unchained how many of the
+	// first ones come from before the chain began (before migration 41).
+	Lines, Unchained int
+	// LastID and LastHash are the last line's: an administrator who keeps
+	// them elsewhere can later tell that the chain up to there is whole.
+	LastID   int64
+	LastHash string
+	// BrokenAt is the id of the first line that does not fit the chain (0
+	// when every line does), and Broken says how.
+	BrokenAt int64
+	Broken   string
+}
+
+// VerifyAudit walks the whole trail in order and checks each line's hash
+// against its fields and the line before it. It proves the trail was not
+// changed by someone who could not also rewrite every line after the
+// change: anyone with write access to the database can compute a whole
+// new chain, which only a LastHash kept elsewhere reveals.
+func (s *Store) VerifyAudit(ctx context.Context) (AuditCheck, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, coalesce(account_id, 0), coalesce(member_id, 0), actor, action, coalesce(document_id, ''),
+		coalesce(folder_id, ''), coalesce(link_id, ''), address, detail, created_at, prev_hash, hash FROM audit ORDER BY id`)
+	if err != nil {
+		return AuditCheck{}, fmt.Errorf("verify audit: %w", err)
+	}
+	defer rows.Close()
+	var c AuditCheck
+	var prevHash string
+	var prevAt time.Time
+	chained := false
+	for rows.Next() {
+		var e Event
+		var created string
+		var prev, hash sql.NullString
+		if err := rows.Scan(&e.ID, &e.AccountID, &e.MemberID, &e.Actor, &e.Action, &e.DocumentID, &e.FolderID, &e.LinkID,
+			&e.Address, &e.Detail, &created, &prev, &hash); err != nil {
+			return AuditCheck{}, fmt.Errorf("verify audit: %w", err)
+		}
+		c.Lines++
+		c.LastID, c.LastHash = e.ID, hash.String
+		if c.BrokenAt != 0 {
+			continue
+		}
+		at := parseTime(created)
+		switch {
+		case !hash.Valid && !chained:
+			c.Unchained++
+		case !hash.Valid:
+			c.BrokenAt, c.Broken = e.ID, "it has no hash, below lines that have"
+		case prev.String != prevHash:
+			c.BrokenAt, c.Broken = e.ID, "its prev_hash is not the hash of the line before it: a line was removed, put in between or changed"
+		case lineHash(e, created, prev.String) != hash.String:
+			c.BrokenAt, c.Broken = e.ID, "its hash does not match its fields: the line was changed"
+		case chained && at.Before(prevAt):
+			c.BrokenAt, c.Broken = e.ID, "it is dated before the line above it"
+		}
+		if hash.Valid {
+			chained = true
+		}
+		prevHash, prevAt = hash.String, at
+	}
+	if err := rows.Err(); err != nil {
+		return AuditCheck{}, fmt.Errorf("verify audit: %w", err)
+	}
+	return c, nil
 }
 
 func nullID(id int64) any {

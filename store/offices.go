@@ -234,30 +234,53 @@ func (s *Store) SetRole(ctx context.Context, accountID, memberID int64, role Rol
 	if _, err := tx.ExecContext(ctx, "UPDATE members SET role = ? WHERE id = ?", string(role), memberID); err != nil {
 		return Member{}, fmt.Errorf("set role: %w", err)
 	}
+	if role != RoleOwner {
+		// Only owners invite: what an owner no longer is, its invitations
+		// no longer make anyone.
+		if err := s.withdrawInvitesBy(ctx, tx, memberID); err != nil {
+			return Member{}, fmt.Errorf("set role: %w", err)
+		}
+	}
 	m.Role = role
 	return m, tx.Commit()
 }
 
-// RemoveMember takes a member out of the office: its keys are revoked and
-// its sessions end. Its row stays, so the trail and its documents still
-// name it; ErrLastOwner for the office's last owner.
-func (s *Store) RemoveMember(ctx context.Context, accountID, memberID int64) (Member, error) {
+// Removed is what a member's removal did besides: how many of its upload
+// links were revoked or passed on.
+type Removed struct {
+	Member
+	LinksRevoked, LinksPassed int
+}
+
+// RemoveMember takes a member out of the office: its keys are revoked, its
+// sessions end, its pending invitations are withdrawn, and its live upload
+// links are revoked or, when linksTo names a present owner of the office,
+// pass to that owner. Its row stays, so the trail and its documents still
+// name it; ErrLastOwner for the office's last owner, ErrNotFound when
+// linksTo is no present owner of the office.
+func (s *Store) RemoveMember(ctx context.Context, accountID, memberID, linksTo int64) (Removed, error) {
 	defer s.keys.clear()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return Member{}, err
+		return Removed{}, err
 	}
 	defer tx.Rollback()
 	n, err := s.owners(ctx, tx, accountID)
 	if err != nil {
-		return Member{}, err
+		return Removed{}, err
 	}
 	m, err := s.officeMember(ctx, tx, accountID, memberID)
 	if err != nil {
-		return Member{}, err
+		return Removed{}, err
 	}
 	if m.Role == RoleOwner && n <= 1 {
-		return Member{}, ErrLastOwner
+		return Removed{}, ErrLastOwner
+	}
+	if linksTo != 0 {
+		heir, err := s.officeMember(ctx, tx, accountID, linksTo)
+		if err != nil || heir.Role != RoleOwner || heir.ID == memberID {
+			return Removed{}, fmt.Errorf("links to member %d, no other owner of the office: %w", linksTo, ErrNotFound)
+		}
 	}
 	stamp := s.stamp()
 	for _, q := range []string{
@@ -265,14 +288,39 @@ func (s *Store) RemoveMember(ctx context.Context, accountID, memberID int64) (Me
 		"UPDATE api_keys SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL",
 	} {
 		if _, err := tx.ExecContext(ctx, q, stamp, memberID); err != nil {
-			return Member{}, fmt.Errorf("remove member: %w", err)
+			return Removed{}, fmt.Errorf("remove member: %w", err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE member_id = ?", memberID); err != nil {
-		return Member{}, fmt.Errorf("remove member: %w", err)
+		return Removed{}, fmt.Errorf("remove member: %w", err)
 	}
-	m.RemovedAt = parseNullTime(sql.NullString{String: stamp, Valid: true})
-	return m, tx.Commit()
+	if err := s.withdrawInvitesBy(ctx, tx, memberID); err != nil {
+		return Removed{}, fmt.Errorf("remove member: %w", err)
+	}
+	rm := Removed{Member: m}
+	// A link past its time takes nothing either way; passing it on or
+	// revoking it changes nothing, and its record stays as it was.
+	live := " WHERE created_by = ? AND account_id = ? AND revoked_at IS NULL"
+	var res sql.Result
+	if linksTo != 0 {
+		res, err = tx.ExecContext(ctx, "UPDATE upload_links SET created_by = ?"+live, linksTo, memberID, accountID)
+	} else {
+		res, err = tx.ExecContext(ctx, "UPDATE upload_links SET revoked_at = ?"+live, stamp, memberID, accountID)
+	}
+	if err != nil {
+		return Removed{}, fmt.Errorf("remove member: %w", err)
+	}
+	n64, err := res.RowsAffected()
+	if err != nil {
+		return Removed{}, fmt.Errorf("remove member: %w", err)
+	}
+	if linksTo != 0 {
+		rm.LinksPassed = int(n64)
+	} else {
+		rm.LinksRevoked = int(n64)
+	}
+	rm.RemovedAt = parseNullTime(sql.NullString{String: stamp, Valid: true})
+	return rm, tx.Commit()
 }
 
 // SetPassword sets a present member's password hash (see HashPassword) and
@@ -334,14 +382,21 @@ type Invite struct {
 	AccountID int64
 	Email     string
 	Role      Role
+	// InvitedBy is the owner who made it (0: the box's administrator).
+	InvitedBy int64
 	CreatedAt time.Time
 	ExpiresAt time.Time
 	UsedAt    *time.Time
+	// WithdrawnAt is set when an owner withdrew it, or its maker was
+	// removed or stopped being an owner.
+	WithdrawnAt *time.Time
 }
 
 // CreateInvite makes a one-time invitation for an address to join an
 // office with a role, and returns its token: the only time it exists in
-// clear. ErrExists when a present member has the address already.
+// clear. ErrExists when a present member of this office has the address
+// already (a member of another office is invited like anyone: accepting
+// then fails, see AcceptInvite).
 func (s *Store) CreateInvite(ctx context.Context, accountID, byMember int64, email string, role Role, ttl time.Duration) (string, Invite, error) {
 	email = normEmail(email)
 	if email == "" || !strings.Contains(email, "@") || len(email) > 254 {
@@ -350,7 +405,14 @@ func (s *Store) CreateInvite(ctx context.Context, accountID, byMember int64, ema
 	if _, err := ParseRole(string(role)); err != nil {
 		return "", Invite{}, err
 	}
-	if _, _, err := s.MemberByEmail(ctx, email); err == nil {
+	// Only this office's members are named: whether an address belongs
+	// to another office is not this office's to learn.
+	var here int
+	if err := s.r.QueryRowContext(ctx, "SELECT count(*) FROM members WHERE email = ? AND account_id = ? AND removed_at IS NULL",
+		email, accountID).Scan(&here); err != nil {
+		return "", Invite{}, fmt.Errorf("invite: %w", err)
+	}
+	if here > 0 {
 		return "", Invite{}, fmt.Errorf("member %s: %w", email, ErrExists)
 	}
 	token, err := randomString("inv_", 40)
@@ -368,34 +430,130 @@ func (s *Store) CreateInvite(ctx context.Context, accountID, byMember int64, ema
 		formatTime(now), formatTime(now.Add(ttl))).Scan(&id); err != nil {
 		return "", Invite{}, fmt.Errorf("invite: %w", err)
 	}
-	return token, Invite{ID: id, AccountID: accountID, Email: email, Role: role, CreatedAt: now.UTC(), ExpiresAt: now.Add(ttl).UTC()}, nil
+	return token, Invite{ID: id, AccountID: accountID, Email: email, Role: role, InvitedBy: byMember, CreatedAt: now.UTC(), ExpiresAt: now.Add(ttl).UTC()}, nil
 }
 
 // ErrBadEmail means an address is not one.
 var ErrBadEmail = errors.New("not an e-mail address")
 
-// InviteByToken reads a live invitation; ErrExpired when it was used or its
-// time is past, ErrNotFound when there is no such token.
-func (s *Store) InviteByToken(ctx context.Context, token string) (Invite, Account, error) {
+const inviteColumns = "i.id, i.account_id, i.email, i.role, coalesce(i.invited_by, 0), i.created_at, i.expires_at, i.used_at, i.withdrawn_at"
+
+func scanInvite(row interface{ Scan(...any) error }, extra ...any) (Invite, error) {
 	var inv Invite
-	var a Account
 	var role, created, expires string
-	var used sql.NullString
-	err := s.r.QueryRowContext(ctx, `SELECT i.id, i.account_id, i.email, i.role, i.created_at, i.expires_at, i.used_at, a.name
-		FROM invites i JOIN accounts a ON a.id = i.account_id WHERE i.hash = ?`, hashKey(token)).
-		Scan(&inv.ID, &inv.AccountID, &inv.Email, &role, &created, &expires, &used, &a.Name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Invite{}, Account{}, fmt.Errorf("invite: %w", ErrNotFound)
+	var used, withdrawn sql.NullString
+	if err := row.Scan(append([]any{&inv.ID, &inv.AccountID, &inv.Email, &role, &inv.InvitedBy, &created, &expires, &used, &withdrawn}, extra...)...); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return Invite{}, ErrNotFound
+		}
+		return Invite{}, err
 	}
+	inv.Role, inv.CreatedAt, inv.ExpiresAt = Role(role), parseTime(created), parseTime(expires)
+	inv.UsedAt, inv.WithdrawnAt = parseNullTime(used), parseNullTime(withdrawn)
+	return inv, nil
+}
+
+// Pending says whether the invitation may still be taken at t.
+func (inv Invite) Pending(t time.Time) bool {
+	return inv.UsedAt == nil && inv.WithdrawnAt == nil && t.Before(inv.ExpiresAt)
+}
+
+// InviteByToken reads a live invitation; ErrExpired when it was used or
+// withdrawn or its time is past, ErrNotFound when there is no such token.
+func (s *Store) InviteByToken(ctx context.Context, token string) (Invite, Account, error) {
+	var a Account
+	inv, err := scanInvite(s.r.QueryRowContext(ctx, "SELECT "+inviteColumns+`, a.name
+		FROM invites i JOIN accounts a ON a.id = i.account_id WHERE i.hash = ?`, hashKey(token)), &a.Name)
 	if err != nil {
 		return Invite{}, Account{}, fmt.Errorf("invite: %w", err)
 	}
-	inv.Role, inv.CreatedAt, inv.ExpiresAt, inv.UsedAt = Role(role), parseTime(created), parseTime(expires), parseNullTime(used)
 	a.ID = inv.AccountID
-	if inv.UsedAt != nil || !s.Now().Before(inv.ExpiresAt) {
+	if !inv.Pending(s.Now()) {
 		return inv, a, fmt.Errorf("invite: %w", ErrExpired)
 	}
 	return inv, a, nil
+}
+
+// Invites lists an office's pending invitations, oldest first.
+func (s *Store) Invites(ctx context.Context, accountID int64) ([]Invite, error) {
+	all, err := list(ctx, s, "invites", func(row interface{ Scan(...any) error }) (Invite, error) { return scanInvite(row) },
+		"SELECT "+inviteColumns+" FROM invites i WHERE i.account_id = ? AND i.used_at IS NULL AND i.withdrawn_at IS NULL ORDER BY i.id", accountID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Now()
+	out := all[:0]
+	for _, inv := range all {
+		if inv.Pending(now) {
+			out = append(out, inv)
+		}
+	}
+	return out, nil
+}
+
+// pendingInvite reads a pending invitation of the office, locked
+// (PostgreSQL); ErrNotFound for another office's, a used, withdrawn or
+// expired one.
+func (s *Store) pendingInvite(ctx context.Context, tx *tx, accountID, id int64) (Invite, error) {
+	inv, err := scanInvite(tx.QueryRowContext(ctx, "SELECT "+inviteColumns+" FROM invites i WHERE i.id = ? AND i.account_id = ?"+s.d.forUpdate(), id, accountID))
+	if err == nil && !inv.Pending(s.Now()) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return Invite{}, fmt.Errorf("invite %d: %w", id, err)
+	}
+	return inv, nil
+}
+
+// WithdrawInvite withdraws a pending invitation of the office: its link
+// takes no one in any more.
+func (s *Store) WithdrawInvite(ctx context.Context, accountID, id int64) (Invite, error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return Invite{}, err
+	}
+	defer tx.Rollback()
+	inv, err := s.pendingInvite(ctx, tx, accountID, id)
+	if err != nil {
+		return Invite{}, err
+	}
+	stamp := s.stamp()
+	if _, err := tx.ExecContext(ctx, "UPDATE invites SET withdrawn_at = ? WHERE id = ?", stamp, id); err != nil {
+		return Invite{}, fmt.Errorf("withdraw invite: %w", err)
+	}
+	inv.WithdrawnAt = parseNullTime(sql.NullString{String: stamp, Valid: true})
+	return inv, tx.Commit()
+}
+
+// RenewInviteLink gives a pending invitation of the office a new link, to
+// copy again: only a token's hash is kept, so the link shown when it was
+// made cannot be shown twice, and it stops working now. The invitation
+// keeps its address, role and expiry.
+func (s *Store) RenewInviteLink(ctx context.Context, accountID, id int64) (string, Invite, error) {
+	token, err := randomString("inv_", 40)
+	if err != nil {
+		return "", Invite{}, err
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return "", Invite{}, err
+	}
+	defer tx.Rollback()
+	inv, err := s.pendingInvite(ctx, tx, accountID, id)
+	if err != nil {
+		return "", Invite{}, err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE invites SET hash = ? WHERE id = ?", hashKey(token), id); err != nil {
+		return "", Invite{}, fmt.Errorf("renew invite link: %w", err)
+	}
+	return token, inv, tx.Commit()
+}
+
+// withdrawInvitesBy withdraws the pending invitations a member made.
+func (s *Store) withdrawInvitesBy(ctx context.Context, tx *tx, memberID int64) error {
+	_, err := tx.ExecContext(ctx, "UPDATE invites SET withdrawn_at = ? WHERE invited_by = ? AND used_at IS NULL AND withdrawn_at IS NULL",
+		s.stamp(), memberID)
+	return err
 }
 
 // AcceptInvite uses an invitation once: the member it names joins the
@@ -406,24 +564,17 @@ func (s *Store) AcceptInvite(ctx context.Context, token, passwordHash string) (M
 		return Member{}, err
 	}
 	defer tx.Rollback()
-	var id, accountID int64
-	var email, role, expires string
-	var used sql.NullString
-	err = tx.QueryRowContext(ctx, "SELECT id, account_id, email, role, expires_at, used_at FROM invites WHERE hash = ?"+s.d.forUpdate(),
-		hashKey(token)).Scan(&id, &accountID, &email, &role, &expires, &used)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Member{}, fmt.Errorf("invite: %w", ErrNotFound)
-	}
+	inv, err := scanInvite(tx.QueryRowContext(ctx, "SELECT "+inviteColumns+" FROM invites i WHERE i.hash = ?"+s.d.forUpdate(), hashKey(token)))
 	if err != nil {
 		return Member{}, fmt.Errorf("invite: %w", err)
 	}
-	if used.Valid || !s.Now().Before(parseTime(expires)) {
+	if !inv.Pending(s.Now()) {
 		return Member{}, fmt.Errorf("invite: %w", ErrExpired)
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE invites SET used_at = ? WHERE id = ?", s.stamp(), id); err != nil {
+	if _, err := tx.ExecContext(ctx, "UPDATE invites SET used_at = ? WHERE id = ?", s.stamp(), inv.ID); err != nil {
 		return Member{}, fmt.Errorf("invite: %w", err)
 	}
-	m, err := s.addMember(ctx, tx, accountID, email, Role(role), passwordHash)
+	m, err := s.addMember(ctx, tx, inv.AccountID, inv.Email, inv.Role, passwordHash)
 	if err != nil {
 		return Member{}, err
 	}

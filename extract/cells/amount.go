@@ -63,6 +63,7 @@ func ParseNumber(s string, decimalComma bool) (v decimal.Decimal, marked, bare, 
 	if s == "" || len(s) > 64 || strings.ContainsAny(s, "%/:") {
 		return decimal.Decimal{}, false, false, false, false
 	}
+	s = cutFullStop(s, decimalComma)
 	var (
 		minus, plus                   bool
 		haveSign, haveParen, haveDrCr bool
@@ -124,6 +125,24 @@ func ParseNumber(s string, decimalComma bool) (v decimal.Decimal, marked, bare, 
 		v = v.Neg()
 	}
 	return v, marked, bare, cur, true
+}
+
+// cutFullStop drops the full stop that ends a sentence after an amount
+// with its cents ("New balance $1,973.05."): a dot after the decimals is
+// no separator.
+func cutFullStop(s string, decimalComma bool) string {
+	mark := byte('.')
+	if decimalComma {
+		mark = ','
+	}
+	n := len(s)
+	// A grouping mark or a currency before the cents tells an amount
+	// from a date's day and month ("12.03.").
+	if n >= 5 && s[n-1] == '.' && s[n-4] == mark && IsDigitAt(s, n-3) && IsDigitAt(s, n-2) && IsDigitAt(s, n-5) &&
+		strings.IndexFunc(s[:n-4], func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		return s[:n-1]
+	}
+	return s
 }
 
 // normalizeAmountSpaces maps the space characters typesetters use as

@@ -17,6 +17,9 @@ type amountCase struct {
 
 var amountCases = []amountCase{
 	{name: "plain dot", in: "12.34", want: "12.34"},
+	{name: "a sentence's full stop after the cents", in: "$1,973.05.", want: "1973.05"},
+	{name: "a sentence's full stop after the cents, comma", in: "1.973,05.", comma: true, want: "1973.05"},
+	{name: "a date is no amount with a full stop", in: "12.03.", want: ""},
 	{name: "zero", in: "0.00", want: "0"},
 	{name: "one decimal", in: "12.5", want: "12.5"},
 	{name: "cents without their zero", in: ".26", want: "0.26"},

@@ -651,12 +651,26 @@ func (d DateToken) Resolve(order DateOrder, periodStart, periodEnd *time.Time) (
 			}
 		}
 		year += century
+	case 4:
+		if year >= buddhistEraFrom {
+			// The Thai solar calendar counts from 543 BC: its 2568 is
+			// the common era's 2025.
+			year -= buddhistEraOffset
+		}
 	}
 	if year < 1 || day > daysIn(month, year) {
 		return time.Time{}, false
 	}
 	return time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC), true
 }
+
+// A four-digit year from buddhistEraFrom on is the Buddhist era's, which
+// Thai statements print: no statement prints a common-era year that late,
+// and the era's years since 1857 CE are all past it.
+const (
+	buddhistEraFrom   = 2400
+	buddhistEraOffset = 543
+)
 
 // PeriodSlack is how far outside the printed period a row's date may fall
 // and still be taken as printed: a card purchase booked on the first day

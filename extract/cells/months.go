@@ -26,6 +26,7 @@ import (
 type cldrLanguage struct {
 	locale            string
 	wide, abbreviated [12]string
+	weekdays          [14]string // wide, then abbreviated, Sunday first
 	dates             [3]string
 }
 
@@ -301,3 +302,27 @@ var dateSuffixes = sync.OnceValue(func() map[string]bool {
 	}
 	return out
 })
+
+// weekdayNames maps every folded weekday name CLDR gives to whether it is
+// a wide name (true) or only an abbreviation (false), built on first use.
+var weekdayNames = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, t := range MonthLanguages() {
+		for k, d := range t.weekdays {
+			f := strings.TrimRight(FoldWord(d), ".")
+			if f == "" {
+				continue
+			}
+			out[f] = out[f] || k < 7
+		}
+	}
+	return out
+})
+
+// Weekday reports a word that names a day of the week in a CLDR language
+// ("quinta-feira", "wtorek,", "Mon."), and whether it is the name in
+// full; a full date pattern prints one beside the date.
+func Weekday(word string) (ok, wide bool) {
+	wide, ok = weekdayNames()[strings.TrimLeft(strings.TrimRight(FoldWord(word), ".,;)"), "(")]
+	return ok, wide
+}

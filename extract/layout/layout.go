@@ -443,8 +443,12 @@ func Tokenize(l *Line, decimalComma bool) {
 		h := max(w.Y1-w.Y0, l.Em)
 		// Date: try the words from here on, at most four of them.
 		if tok, n := lexDateWords(ws[i:], h); n > 0 {
+			if k := len(l.Toks) - 1; k >= 0 && l.Toks[k].Kind == TokText && weekdayBefore(l.Toks[k].Text) {
+				// "wtorek, 4 marca 2025": the weekday is the date's.
+				l.Toks = l.Toks[:k]
+			}
 			l.Toks = append(l.Toks, tok)
-			i += n
+			i += n + dateTail(ws[i+n-1:], h)
 			continue
 		}
 		// Amount: the longest run of up to four close words that reads as one
@@ -690,6 +694,51 @@ func lexDateWords(ws []source.Word, h float64) (Token, int) {
 	}
 	return Token{Kind: TokDate, Text: consumed, Date: &d,
 		X0: ws[0].X0, Y0: ws[0].Y0, X1: ws[k-1].X1, Y1: ws[k-1].Y1}, k
+}
+
+// weekdayBefore reports a word before a date that is its weekday, as a
+// full date pattern prints it: a full name, or an abbreviation with its
+// comma ("Tuesday, 4 March 2025", "Di., 04.03.2025").
+func weekdayBefore(word string) bool {
+	ok, wide := cells.Weekday(word)
+	return ok && (wide || strings.HasSuffix(word, ","))
+}
+
+// dateTail counts the words after a date (ws[0] is the date's last word)
+// that belong to it: its weekday ("01/05/2025 · quinta-feira",
+// "04.03.2025 (Di)") and a time of day printed right after it
+// ("17.03.2025 14:32"). A separator may stand between; an abbreviated
+// weekday needs one, or its brackets.
+func dateTail(ws []source.Word, h float64) int {
+	n, sep := 0, false
+	for j := 1; j < len(ws) && ws[j].X0-ws[j-1].X1 < 1.5*h; j++ {
+		w := ws[j].Text
+		switch ok, wide := cells.Weekday(w); {
+		case strings.Trim(w, "·-–—,|") == "" && !sep:
+			sep = true
+			continue
+		case ok && (wide || sep || strings.HasPrefix(w, "(")):
+		case timeOfDay(w):
+		default:
+			return n
+		}
+		n, sep = j, false
+	}
+	return n
+}
+
+// timeOfDay reports "20:00", "14:32:05".
+func timeOfDay(w string) bool {
+	parts := strings.Split(w, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for k, p := range parts {
+		if !AllDigits(p) || len(p) > 2 || k > 0 && len(p) != 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // startsWithMonthName reports a word that may begin a "Mar 3" style date.

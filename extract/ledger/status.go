@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -173,6 +174,10 @@ type Proof struct {
 	// YearAssumed: the statement prints no year: the dates' year is
 	// taken from when the file was made, else when it was converted.
 	YearAssumed bool `json:"year_assumed,omitempty"`
+	// DatesOutside counts the rows dated outside the statement's printed
+	// period (by more than a card's day of booking), or in a year no
+	// statement prints: a date column or a calendar misread.
+	DatesOutside int `json:"dates_outside,omitempty"`
 	// Card: the balance is a card's, the amount owed, which money out
 	// raises.
 	Card bool `json:"card,omitempty"`
@@ -300,6 +305,8 @@ func Judge(txs []Transaction, p Proof, closing bool) Reconciliation {
 		// Printed totals prove the amounts, and a misread opening balance
 		// would shift every balance unseen.
 		return unverified("the printed totals prove the amounts, but the balances are counted from an opening balance that nothing printed after it checks")
+	case p.DatesOutside > 0:
+		return unverified("the amounts add up, but %d row(s) are dated outside the statement's period; check their dates against the page", p.DatesOutside)
 	case p.YearAssumed:
 		return unverified("the amounts add up, but the statement prints no year: the dates' year is taken from when the file was made (or converted), which nothing proves")
 	case p.CardNamedOnce && p.Card:
@@ -428,4 +435,22 @@ func sums(txs []Transaction) (in, out decimal.Decimal) {
 		}
 	}
 	return in, out
+}
+
+// DatesOutside counts the rows dated outside the period [ps, pe] by more
+// than slack, or, with no period, before 1900 or after 2200: years no
+// statement prints (a Buddhist-era 2568 read as the common era's).
+func DatesOutside(txs []Transaction, ps, pe *time.Time, slack time.Duration) int {
+	n := 0
+	for _, t := range txs {
+		d := t.Date
+		switch {
+		case d.IsZero():
+		case ps != nil && pe != nil && (d.Before(ps.Add(-slack)) || d.After(pe.Add(slack))):
+			n++
+		case d.Year() < 1900 || d.Year() > 2200:
+			n++
+		}
+	}
+	return n
 }

@@ -57,6 +57,10 @@ static pb_caps caps = {
 void pb_set_caps(pb_caps c) { caps = c; }
 pb_caps pb_get_caps(void) { return caps; }
 
+static int max_pages;
+
+void pb_set_max_pages(int n) { max_pages = n; }
+
 /* pb_state is one open document's decoding budget; the context's user
  * pointer points to it while the document is open. */
 typedef struct {
@@ -299,6 +303,9 @@ typedef struct {
 	int n, cap;
 	int visits;
 	int wrong;
+	/* max bounds the pages (0: none); over is set when a page past it
+	 * was found, and the walk stopped. */
+	int max, over;
 	int path[pb_tree_depth];
 	int depth;
 } pb_walk;
@@ -333,6 +340,12 @@ static void pb_walk_tree(fz_context *ctx, pb_walk *w, pdf_obj *ref)
 			w->wrong = 1; /* not a page: a font, an image... */
 			return;
 		}
+		if (w->max > 0 && w->n >= w->max) {
+			/* A definite answer as soon as it is known: a document of
+			 * 100,000 pages need not be walked to its end to be refused. */
+			w->over = 1;
+			fz_throw(ctx, FZ_ERROR_LIMIT, "the document has more than %d pages", w->max);
+		}
 		if (w->n == w->cap) {
 			int ncap = w->cap ? w->cap * 2 : 64;
 			w->leaves = fz_realloc_array(ctx, w->leaves, ncap, pdf_obj *);
@@ -363,8 +376,9 @@ static void pb_walk_tree(fz_context *ctx, pb_walk *w, pdf_obj *ref)
 }
 
 /* pb_count_pages walks d's page tree, rebuilds it when its counts are
- * wrong, and returns the number of pages. It throws. */
-static int pb_count_pages(fz_context *ctx, fz_document *doc)
+ * wrong, and returns the number of pages. It throws; *over is set when
+ * it threw because the document has more than max_pages pages. */
+static int pb_count_pages(fz_context *ctx, fz_document *doc, int *over)
 {
 	pdf_document *pdf = pdf_specifics(ctx, doc);
 	pdf_obj *catalog, *root, *kids = NULL, *node = NULL;
@@ -373,6 +387,7 @@ static int pb_count_pages(fz_context *ctx, fz_document *doc)
 	if (!pdf)
 		return fz_count_pages(ctx, doc);
 	memset(&w, 0, sizeof w);
+	w.max = max_pages;
 	fz_var(kids);
 	fz_var(node);
 	fz_try(ctx) {
@@ -407,8 +422,10 @@ static int pb_count_pages(fz_context *ctx, fz_document *doc)
 			pdf_drop_obj(ctx, w.leaves[i]);
 		fz_free(ctx, w.leaves);
 	}
-	fz_catch(ctx)
+	fz_catch(ctx) {
+		*over = w.over;
 		fz_rethrow(ctx);
+	}
 	return n;
 }
 
@@ -452,7 +469,7 @@ pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int
 		pb_close(d);
 		return NULL;
 	}
-	int needs = 0;
+	int needs = 0, over = 0;
 	fz_try(d->ctx) {
 		needs = fz_needs_password(d->ctx, d->doc);
 		if (needs) {
@@ -460,11 +477,13 @@ pb_doc *pb_open(const unsigned char *data, size_t len, const char *password, int
 				*err = PB_ERR_PASSWORD;
 		}
 		if (*err == PB_OK)
-			d->pages = pb_count_pages(d->ctx, d->doc);
+			d->pages = pb_count_pages(d->ctx, d->doc, &over);
 	}
 	fz_catch(d->ctx) {
 		*err = fz_caught(d->ctx) == FZ_ERROR_LIMIT ? PB_ERR_TOO_LARGE : PB_ERR_CORRUPT;
-		if (*err == PB_ERR_TOO_LARGE)
+		if (over)
+			*err = PB_ERR_PAGES;
+		if (*err == PB_ERR_TOO_LARGE || *err == PB_ERR_PAGES)
 			pb_msg(d->ctx, msg, msglen);
 		*err = pb_fail(d, *err, msg, msglen);
 	}

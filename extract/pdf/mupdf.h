@@ -25,7 +25,10 @@ enum {
 	PB_ERR_TOO_LARGE = 5,
 	/* PB_ERR_BOMB: a compressed stream, a page's content or the whole
 	 * document expanded past its cap (pb_caps); the message says which. */
-	PB_ERR_BOMB = 6
+	PB_ERR_BOMB = 6,
+	/* PB_ERR_PAGES: the page tree holds more pages than pb_set_max_pages
+	 * allows; the walk stopped there. */
+	PB_ERR_PAGES = 7
 };
 
 /* pb_caps bounds what a document may expand to when its streams are
@@ -41,6 +44,10 @@ typedef struct {
 /* pb_set_caps replaces the caps (for tests); pb_get_caps reads them. */
 void pb_set_caps(pb_caps caps);
 pb_caps pb_get_caps(void);
+
+/* pb_set_max_pages bounds the pages a document opened from now on may
+ * have (0: no bound but the page tree's own); process-wide. */
+void pb_set_max_pages(int n);
 
 /* pb_open copies data and opens it as a PDF, with a MuPDF context taken
  * from the process's free list (or a new one). It counts the pages by

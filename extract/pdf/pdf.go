@@ -72,6 +72,13 @@ func SetCaps(c Caps) {
 	C.pb_set_caps(C.pb_caps{stream: C.size_t(c.Stream), content: C.size_t(c.Content), doc_base: C.size_t(c.DocBase), doc_per_page: C.size_t(c.DocPerPage)})
 }
 
+// SetMaxPages bounds the pages of documents opened from now on,
+// process-wide (0: no bound but the page tree's own): Open stops walking
+// the page tree at the first page past it and fails with
+// source.ErrTooManyPages, so a document of 100,000 pages is refused in
+// milliseconds. A worker sets the server's page limit.
+func SetMaxPages(n int) { C.pb_set_max_pages(C.int(max(n, 0))) }
+
 // ReleaseMemory gives the C heap's free memory back to the system
 // (malloc_trim). A worker calls it when it goes idle: workers run with a
 // high trim threshold (see extract/worker), so that MuPDF's allocations
@@ -120,6 +127,8 @@ func Open(data []byte, password string) (*Doc, error) {
 			return nil, source.ErrPassword
 		case C.PB_ERR_NOMEM:
 			return nil, fmt.Errorf("open pdf: %w", source.ErrLimit)
+		case C.PB_ERR_PAGES:
+			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), source.ErrTooManyPages)
 		case C.PB_ERR_BOMB, C.PB_ERR_TOO_LARGE:
 			return nil, fmt.Errorf("open pdf: %s: %w", C.GoString(&msg[0]), source.ErrTooLarge)
 		default:

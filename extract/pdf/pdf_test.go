@@ -334,3 +334,25 @@ func infoPDF(info, xmp string) []byte {
 	}
 	return b.PDF(b.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R %s >>", pages, meta)))
 }
+
+// TestMaxPagesStopsTheWalk (issue 41, 9): with a page limit set, a
+// document past it fails with source.ErrTooManyPages as soon as the walk
+// finds the page past it; one within it opens with its true count.
+func TestMaxPagesStopsTheWalk(t *testing.T) {
+	SetMaxPages(50)
+	defer SetMaxPages(0)
+	if _, err := Open(hostile.PageTree(100000, 100000), ""); !errors.Is(err, source.ErrTooManyPages) {
+		t.Errorf("100,000 pages past a limit of 50: %v, want ErrTooManyPages", err)
+	}
+	if _, err := Open(hostile.PageTree(51, 1), ""); !errors.Is(err, source.ErrTooManyPages) {
+		t.Errorf("51 pages claiming 1 past a limit of 50: %v, want ErrTooManyPages", err)
+	}
+	d, err := Open(hostile.PageTree(50, 50), "")
+	if err != nil {
+		t.Fatalf("50 pages within a limit of 50: %v", err)
+	}
+	defer d.Close()
+	if d.PageCount() != 50 {
+		t.Errorf("PageCount = %d, want 50", d.PageCount())
+	}
+}

@@ -16,6 +16,9 @@ var (
 	ErrUnsupported = errors.New("unsupported file type: upload a PDF, PNG, JPEG, TIFF or WebP")
 	// ErrTooLarge means the document exceeds a page or pixel limit.
 	ErrTooLarge = errors.New("the document is too large to convert")
+	// ErrTooManyPages means a document has more pages than the server
+	// takes (its page limit): a definite answer, not a reason to retry.
+	ErrTooManyPages = errors.New("the document has more pages than the server takes")
 	// ErrLimit means the conversion ran out of its time or memory allowance.
 	ErrLimit = errors.New("the conversion ran out of time or memory")
 	// ErrNoPage means a page render asked for a page or width the document

@@ -190,6 +190,7 @@ type Label struct {
 	Text   string
 	Role   lexicon.ColRole
 	X0, X1 float64
+	line   int // the band's line the label starts on
 }
 
 // buildLabels reads the headings of a header band (one to three lines):
@@ -197,7 +198,7 @@ type Label struct {
 // another form one label ("Withdrawal" over "Amt.").
 func BuildLabels(band []*layout.Line) []Label {
 	var phrases []Label
-	for _, l := range band {
+	for li, l := range band {
 		var cur []source.Word
 		flush := func() {
 			if len(cur) == 0 {
@@ -211,7 +212,7 @@ func BuildLabels(band []*layout.Line) []Label {
 					if k+1 < len(cuts) {
 						b = cuts[k+1]
 					}
-					phrases = append(phrases, Label{Text: layout.JoinWords(cur[a:b]), X0: cur[a].X0, X1: cur[b-1].X1})
+					phrases = append(phrases, Label{Text: layout.JoinWords(cur[a:b]), X0: cur[a].X0, X1: cur[b-1].X1, line: li})
 				}
 				cur = nil
 				return
@@ -219,7 +220,7 @@ func BuildLabels(band []*layout.Line) []Label {
 			if isHeading(layout.JoinWords(cur)) {
 				// One whole heading ("Date de valeur"): one label, though
 				// its words name two dates.
-				phrases = append(phrases, Label{Text: layout.JoinWords(cur), X0: cur[0].X0, X1: cur[len(cur)-1].X1})
+				phrases = append(phrases, Label{Text: layout.JoinWords(cur), X0: cur[0].X0, X1: cur[len(cur)-1].X1, line: li})
 				cur = nil
 				return
 			}
@@ -254,11 +255,11 @@ func BuildLabels(band []*layout.Line) []Label {
 					split = true
 				}
 				if split {
-					phrases = append(phrases, Label{Text: layout.JoinWords(cur[start:i]), X0: cur[start].X0, X1: cur[i-1].X1})
+					phrases = append(phrases, Label{Text: layout.JoinWords(cur[start:i]), X0: cur[start].X0, X1: cur[i-1].X1, line: li})
 					start = i
 				}
 			}
-			phrases = append(phrases, Label{Text: layout.JoinWords(cur[start:]), X0: cur[start].X0, X1: cur[len(cur)-1].X1})
+			phrases = append(phrases, Label{Text: layout.JoinWords(cur[start:]), X0: cur[start].X0, X1: cur[len(cur)-1].X1, line: li})
 			cur = nil
 		}
 		for _, w := range l.Words {
@@ -272,16 +273,28 @@ func BuildLabels(band []*layout.Line) []Label {
 		}
 		flush()
 	}
-	// Merge phrases that overlap horizontally (stacked headings).
+	// Merge phrases that overlap horizontally (stacked headings), reading
+	// each stack top line first: "Value" over "Date" is "Value Date",
+	// whichever of the two starts further left.
 	sort.SliceStable(phrases, func(i, j int) bool { return phrases[i].X0 < phrases[j].X0 })
 	var labels []Label
+	var stacks [][]Label
 	for _, p := range phrases {
 		if n := len(labels); n > 0 && p.X0 < labels[n-1].X1-1 {
-			labels[n-1].Text += " " + p.Text
 			labels[n-1].X1 = max(labels[n-1].X1, p.X1)
+			stacks[n-1] = append(stacks[n-1], p)
 			continue
 		}
 		labels = append(labels, p)
+		stacks = append(stacks, []Label{p})
+	}
+	for i, st := range stacks {
+		sort.SliceStable(st, func(a, b int) bool { return st[a].line < st[b].line })
+		texts := make([]string, len(st))
+		for k, p := range st {
+			texts[k] = p.Text
+		}
+		labels[i].Text = strings.Join(texts, " ")
 	}
 	for i := range labels {
 		labels[i].Role = lexicon.ClassifyLabel(labels[i].Text)

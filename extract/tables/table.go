@@ -425,7 +425,18 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	pitch := linePitch(seg.Lines)
 	first := len(rows)
 	var texts []descLine
-	sumFrom := first               // the first row a totals line below sums
+	sumFrom := first // the first row a totals line below sums
+	// docFrom is the first row since the document's last totals line: a
+	// table continued from the page before sums its rows there too.
+	docFrom := 0
+	for _, m := range markers {
+		if m.Kind == "total" {
+			docFrom = m.After
+		}
+	}
+	sums := func(amounts []Cell) bool {
+		return sumsOf(rows[sumFrom:], amounts) || docFrom < sumFrom && sumsOf(rows[docFrom:], amounts)
+	}
 	var markerLines []*layout.Line // the table's balance and totals lines
 	title := ""                    // the last section title read in the table
 	var headingLine *layout.Line   // the last line read as the heading of a table with none the lexicon knows
@@ -583,18 +594,23 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			if len(amounts) > 0 {
 				markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 				x.Printf("  totals line %s: the rows above it must add up to it", explain.LineRef(l))
-				sumFrom = len(rows)
+				sumFrom, docFrom = len(rows), len(rows)
+				title = "" // a section's totals end it
 			} else {
 				x.Printf("  left out %s: a totals line", explain.LineRef(l))
 			}
 			cur = -1
-		case dateTok == nil && hasMove && sumsOf(rows[sumFrom:], amounts):
-			// An undated line whose every figure is the sum of its column
-			// above it, whatever its words: the table's totals, which
-			// prove the rows, not a row.
+		case hasMove && (dateTok == nil || sumsBoth(amounts) || repeatsBalance(rows[first:], bal)) && sums(amounts):
+			// A line whose every figure is the sum of its column above it,
+			// whatever its words: the table's totals, which prove the
+			// rows, not a row. A dated one too when it sums both money
+			// columns or prints the balance of the row above, which no
+			// movement leaves as it was ("31-Mar Closing Balance 18,436.73
+			// 7,762.55 -10,399.06").
 			markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 			x.Printf("  totals line %s: its figures are the sums of their columns above it", explain.LineRef(l))
-			sumFrom = len(rows)
+			sumFrom, docFrom = len(rows), len(rows)
+			title = ""
 			cur = -1
 		case dateTok != nil && hasMove:
 			rows = append(rows, Row{Page: l.Page, Date: *dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
@@ -733,9 +749,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 // the booking date, decided for the document in this order: the column
 // whose dates run in order (value dates run out of it); the one whose
 // dates stay inside the period [ps, pe] when the statement prints it; the
-// one never earlier than the other (a purchase is booked after it is
-// made). Rows keep the first date when nothing decides. It reports a
-// guess: columns that differ, decided by neither order nor period.
+// second when it is never earlier than the first and differs from it on
+// most rows (a card's purchase and booking dates). Rows keep the first
+// date otherwise: a booking date is printed before its value date. It
+// reports a guess: columns that differ, decided by neither order nor
+// period.
 func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed bool, x *explain.Writer) (guessed bool) {
 	var first, second []cells.DateToken
 	for _, r := range rows {
@@ -770,10 +788,7 @@ func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed
 		}
 		return after
 	}
-	differ := false
-	for i := range first {
-		differ = differ || first[i] != second[i]
-	}
+	differ := differing(first, second) > 0
 	var why string
 	switch o1, o2 := out(first), out(second); {
 	case o1 != o2:
@@ -786,8 +801,11 @@ func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed
 			return false
 		}
 		why = "stays inside the statement's period, the first does not"
-	case later(second, first):
-		why, guessed = "is never earlier than the first", true
+	case later(second, first) && 2*differing(first, second) > len(first):
+		// A card prints when a purchase was made and, days later, when it
+		// was booked: the dates differ on most rows. A value date mostly
+		// equals its booking date, which is printed first.
+		why, guessed = "is never earlier than the first and differs from it on most rows, as a card's booking dates differ from its purchase dates", true
 	default:
 		return differ
 	}
@@ -798,6 +816,17 @@ func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed
 		}
 	}
 	return guessed
+}
+
+// differing counts the rows whose two dates differ.
+func differing(first, second []cells.DateToken) int {
+	n := 0
+	for i := range first {
+		if first[i] != second[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // restates reports a row's description that names a balance brought or
@@ -850,6 +879,33 @@ func sumsOf(rows []Row, amounts []Cell) bool {
 		summed = summed || n >= 2 && !sum.IsZero()
 	}
 	return summed
+}
+
+// sumsBoth reports a line with figures in two money columns besides its
+// balance: a movement prints one.
+func sumsBoth(amounts []Cell) bool {
+	cols := map[int]bool{}
+	for _, a := range amounts {
+		if a.Role != lexicon.RoleBalance {
+			cols[a.Col] = true
+		}
+	}
+	return len(cols) >= 2
+}
+
+// repeatsBalance reports a balance printed on a line that equals the last
+// row's printed balance: a line with a movement that leaves the balance as
+// it was restates it.
+func repeatsBalance(rows []Row, bal *Cell) bool {
+	if bal == nil || len(rows) == 0 {
+		return false
+	}
+	for _, c := range rows[len(rows)-1].Cells {
+		if c.Role == lexicon.RoleBalance {
+			return c.Val.Equal(bal.Val)
+		}
+	}
+	return false
 }
 
 // wrappedDescription reports a line that holds a totals word but reads as

@@ -137,12 +137,13 @@ func (m message) final() bool {
 
 // errorCodes carries sentinel errors across the process boundary.
 var errorCodes = map[string]error{
-	"password":    source.ErrPassword,
-	"corrupt":     source.ErrCorrupt,
-	"unsupported": source.ErrUnsupported,
-	"too_large":   source.ErrTooLarge,
-	"limit":       source.ErrLimit,
-	"no_page":     source.ErrNoPage,
+	"password":       source.ErrPassword,
+	"corrupt":        source.ErrCorrupt,
+	"unsupported":    source.ErrUnsupported,
+	"too_large":      source.ErrTooLarge,
+	"too_many_pages": source.ErrTooManyPages,
+	"limit":          source.ErrLimit,
+	"no_page":        source.ErrNoPage,
 }
 
 // childError is an error the child reported: its own text, and the

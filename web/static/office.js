@@ -12,7 +12,7 @@ const actionWords = {
   export: "downloaded", review: "opened for review", delete: "deleted", retention_delete: "deleted (retention)", folder_create: "made a folder",
   folder_delete: "deleted a folder", folder_add: "put in a folder", folder_remove: "took out of a folder", sign_in: "signed in",
   sign_in_failed: "failed to sign in", sign_out: "signed out", member_invite: "invited", member_join: "joined",
-  member_role: "changed a role", member_remove: "removed a member", password_reset: "reset a password", link_create: "made an upload link",
+  member_role: "changed a role", member_remove: "removed a member", invite_withdraw: "withdrew an invitation", invite_renew: "made an invitation's link again", password_reset: "reset a password", link_create: "made an upload link",
   link_revoke: "withdrew an upload link", link_upload: "uploaded through a link", link_refused: "tried a dead upload link", office_rename: "renamed the office",
   correct_statement: "corrected the account details of", export_zip: "downloaded in a zip", folder_rename: "renamed a folder",
   folder_set_aside: "set aside in a folder", folder_take_back: "took back into a folder",
@@ -43,16 +43,55 @@ async function loadMembers() {
       loadMembers();
     });
     const remove = m.member_id === me ? null : el("button", { type: "button", text: "Remove", onclick: async () => {
-      if (!(await confirmDialog(`Remove ${m.email} from the office? Their keys and sessions stop at once.`))) return;
-      const r = await call(`members/${m.member_id}`, { method: "DELETE" });
+      if (!(await confirmDialog(`Remove ${m.email} from the office? Their keys, sessions and invitations stop at once.`))) return;
+      // Their live upload links die with them, unless the owner takes them over.
+      const l = await call("links");
+      const live = l.ok ? l.body.links.filter((k) => k.created_by === m.member_id && k.state === "live").length : 0;
+      let links = "revoke";
+      if (live && await confirmDialog(`${m.email} made ${live} upload link${live === 1 ? "" : "s"} that still work${live === 1 ? "s" : ""}. Keep ${live === 1 ? "it" : "them"} working, as yours, or withdraw ${live === 1 ? "it" : "them"}?`,
+        { ok: "Keep, as mine", cancel: "Withdraw", danger: false })) links = "keep";
+      const r = await call(`members/${m.member_id}?links=${links}`, { method: "DELETE" });
       if (!r.ok) { say(message(r.body), true); return; }
-      say(`${m.email} was removed.`);
+      say(`${m.email} was removed` + (r.body.links_passed ? `; ${r.body.links_passed} upload links are yours now.` : r.body.links_revoked ? `; ${r.body.links_revoked} upload links were withdrawn.` : "."));
       loadMembers();
     } });
     return el("tr", { "data-member": m.email }, el("td", { text: m.email }), el("td", {}, sel), el("td", { text: localTime(m.created_at) }), el("td", {}, remove));
   }));
   $("trail-member").replaceChildren(el("option", { value: "", text: "anyone" }),
     ...members.map((m) => el("option", { value: String(m.member_id), text: m.email + (m.removed_at ? " (removed)" : "") })));
+  loadInvites();
+}
+
+// showInviteLink shows an invitation's link, selected for copying.
+function showInviteLink(inv, before = "") {
+  const url = el("input", { id: "invite-url", type: "text", readonly: true, value: inv.invite_url, size: 60, "aria-label": "Invitation link" });
+  $("invite-made").replaceChildren(`${before}Send this link to ${inv.email}; it works once, until ${localTime(inv.expires_at)}: `, url);
+  url.select();
+}
+
+// loadInvites lists the pending invitations under the members: each can
+// be withdrawn, or given a new link to copy (only a link's hash is kept,
+// so the first link stops working then).
+async function loadInvites() {
+  const { ok, body } = await call("invitations");
+  if (!ok) return;
+  $("invite-pending").hidden = body.invitations.length === 0;
+  $("invite-list").replaceChildren(...body.invitations.map((inv) => {
+    const again = el("button", { type: "button", text: "New link", onclick: async () => {
+      const r = await call(`invitations/${inv.invite_id}/link`, { method: "POST" });
+      if (!r.ok) { say(message(r.body), true); loadInvites(); return; }
+      showInviteLink(r.body, "The link sent before no longer works. ");
+    } });
+    const withdraw = el("button", { type: "button", text: "Withdraw", onclick: async () => {
+      if (!(await confirmDialog(`Withdraw the invitation of ${inv.email}? Its link stops working.`, { ok: "Withdraw" }))) return;
+      const r = await call(`invitations/${inv.invite_id}`, { method: "DELETE" });
+      if (!r.ok) say(message(r.body), true);
+      else say(`The invitation of ${inv.email} was withdrawn.`);
+      loadInvites();
+    } });
+    return el("tr", { "data-invite": inv.email }, el("td", { text: inv.email }), el("td", { text: roleWords(inv.role) }),
+      el("td", { text: localTime(inv.expires_at) }), el("td", {}, again, " ", withdraw));
+  }));
 }
 
 $("invite-new").addEventListener("submit", async (e) => {
@@ -62,9 +101,8 @@ $("invite-new").addEventListener("submit", async (e) => {
   const r = await postJSON("members", "POST", { email, role: $("invite-role").value });
   if (!r.ok) { $("invite-made").replaceChildren(message(r.body)); return; }
   $("invite-email").value = "";
-  const url = el("input", { id: "invite-url", type: "text", readonly: true, value: r.body.invite_url, size: 60, "aria-label": "Invitation link" });
-  $("invite-made").replaceChildren(`Send this link to ${r.body.email}; it works once, until ${localTime(r.body.expires_at)}: `, url);
-  url.select();
+  showInviteLink(r.body);
+  loadInvites();
 });
 
 // nameOffice gives the office a name; it says what went wrong, or the
@@ -200,5 +238,5 @@ document.addEventListener("passbook:signedin", (e) => {
 
 document.addEventListener("passbook:signedout", () => {
   for (const id of ["links", "members", "trail", "doc-history", "name-office"]) $(id).hidden = true;
-  for (const id of ["link-list", "member-list", "trail-list", "doc-history-list", "invite-made", "link-made"]) $(id).replaceChildren();
+  for (const id of ["link-list", "member-list", "invite-list", "trail-list", "doc-history-list", "invite-made", "link-made"]) $(id).replaceChildren();
 });

@@ -1,0 +1,335 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+
+	"passbook/extract/source"
+)
+
+// Tests of issue 39's classes, each on a page drawn here in words no
+// lexicon holds where the mechanism must not need them.
+
+// TestAnalyzeDatedTotalsLine reads a dated line whose figures are the sums
+// of both money columns above it, and whose balance is the last row's, as
+// the table's totals: no movement prints in both columns and leaves the
+// balance as it was ("31-Mar-2025 Closing Balance 18,436.73 7,762.55
+// -10,399.06"), whatever its words.
+func TestAnalyzeDatedTotalsLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, out, bal string
+	}{
+		{"both columns", "50.00", "40.00", "110.00"},
+		{"one column, the balance repeated", "", "40.00", "110.00"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := source.Page{Number: 1, Width: 612, Height: 792}
+			put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+			put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+			put(10, 80, "Date")
+			put(100, 80, "Details")
+			put(330, 80, "Debit")
+			put(420, 80, "Credit")
+			put(510, 80, "Balance")
+			put(10, 90, "01/01/2023")
+			put(100, 90, "Opening balance")
+			put(520, 90, "100.00")
+			if tc.in != "" {
+				put(10, 105, "02/01/2023")
+				put(100, 105, "Salary Acme")
+				put(420, 105, "50.00")
+				put(520, 105, "150.00")
+			}
+			put(10, 120, "05/01/2023")
+			put(100, 120, "Rent March")
+			put(340, 120, "25.00")
+			put(520, 120, stringOr(tc.in != "", "125.00", "75.00"))
+			put(10, 135, "09/01/2023")
+			put(100, 135, "Card Shell")
+			put(340, 135, "15.00")
+			put(520, 135, stringOr(tc.in != "", "110.00", "60.00"))
+			put(10, 150, "31/01/2023")
+			put(100, 150, "Vrokplen skartomir")
+			put(340, 150, tc.out)
+			if tc.in != "" {
+				put(420, 150, tc.in)
+			}
+			put(520, 150, stringOr(tc.in != "", "110.00", "60.00"))
+			res := Analyze([]source.Page{p})
+			want := []string{
+				"2023-01-02|Salary Acme|50.00||150.00",
+				"2023-01-05|Rent March||25.00|125.00",
+				"2023-01-09|Card Shell||15.00|110.00",
+			}
+			if tc.in == "" {
+				want = []string{
+					"2023-01-05|Rent March||25.00|75.00",
+					"2023-01-09|Card Shell||15.00|60.00",
+				}
+			}
+			checkTxs(t, res, want)
+			if got := res.Statement.Reconciliation.Status; got != "ok" {
+				t.Errorf("status %s, want ok", got)
+			}
+		})
+	}
+}
+
+func stringOr(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
+}
+
+// TestAnalyzeTotalsLineSumsAcrossPages reads a totals line in unknown words
+// on the second page, whose figures sum the table's rows on both pages.
+func TestAnalyzeTotalsLineSumsAcrossPages(t *testing.T) {
+	p1 := source.Page{Number: 1, Width: 612, Height: 792}
+	p2 := source.Page{Number: 2, Width: 612, Height: 792}
+	head := func(p *source.Page) {
+		putWords(p, 10, 80, "Date")
+		putWords(p, 100, 80, "Details")
+		putWords(p, 330, 80, "Debit")
+		putWords(p, 420, 80, "Credit")
+		putWords(p, 510, 80, "Balance")
+	}
+	putWords(&p1, 10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	putWords(&p1, 10, 60, "Opening balance")
+	putWords(&p1, 520, 60, "100.00")
+	head(&p1)
+	putWords(&p1, 10, 95, "02/01/2023")
+	putWords(&p1, 100, 95, "Salary Acme")
+	putWords(&p1, 420, 95, "50.00")
+	putWords(&p1, 520, 95, "150.00")
+	putWords(&p1, 10, 110, "05/01/2023")
+	putWords(&p1, 100, 110, "Rent March")
+	putWords(&p1, 340, 110, "25.00")
+	putWords(&p1, 520, 110, "125.00")
+	head(&p2)
+	putWords(&p2, 10, 95, "09/01/2023")
+	putWords(&p2, 100, 95, "Card Shell")
+	putWords(&p2, 340, 95, "15.00")
+	putWords(&p2, 520, 95, "110.00")
+	putWords(&p2, 10, 110, "10/01/2023")
+	putWords(&p2, 100, 110, "Refund Shell")
+	putWords(&p2, 420, 110, "5.00")
+	putWords(&p2, 520, 110, "115.00")
+	putWords(&p2, 100, 130, "Vrokplen")
+	putWords(&p2, 340, 130, "40.00")
+	putWords(&p2, 420, 130, "55.00")
+	res := Analyze([]source.Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2023-01-02|Salary Acme|50.00||150.00",
+		"2023-01-05|Rent March||25.00|125.00",
+		"2023-01-09|Card Shell||15.00|110.00",
+		"2023-01-10|Refund Shell|5.00||115.00",
+	})
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s, want ok", got)
+	}
+}
+
+// TestAnalyzeBookingDateBeforeValueDate reads rows that print two dates:
+// a booking date, then a value date that is later on one row. Under a
+// stacked heading "Value" over "Date" (whose lower line starts further
+// left), the heading says which is which, and the statement is ok. Under
+// headings in unknown words nothing does: the booking date, printed
+// first, is kept, and the statement says unverified.
+func TestAnalyzeBookingDateBeforeValueDate(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		known      bool
+		wantStatus string
+	}{
+		{"headings name the value date", true, "ok"},
+		{"headings in unknown words", false, "unverified"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := source.Page{Number: 1, Width: 612, Height: 792}
+			put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+			put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+			if tc.known {
+				put(10, 80, "Txn Date")
+				put(82, 80, "Value")
+				put(80, 91, "Date")
+				put(150, 80, "Description")
+				put(330, 80, "Debit")
+				put(420, 80, "Credit")
+				put(510, 80, "Balance")
+				put(10, 100, "Opening balance")
+			} else {
+				put(10, 80, "Trymuf")
+				put(80, 80, "Vaskel")
+				put(150, 80, "Skelarurpu")
+				put(330, 80, "Rafaiton")
+				put(420, 80, "Vouvokax")
+				put(510, 80, "Zvamkiden")
+				put(10, 100, "Drytalli")
+			}
+			put(520, 100, "100.00")
+			put(10, 115, "02/01/2023")
+			put(80, 115, "02/01/2023")
+			put(150, 115, "Salary Acme")
+			put(420, 115, "50.00")
+			put(520, 115, "150.00")
+			put(10, 130, "05/01/2023")
+			put(80, 130, "06/01/2023")
+			put(150, 130, "Rent March")
+			put(340, 130, "25.00")
+			put(520, 130, "125.00")
+			put(10, 145, "09/01/2023")
+			put(80, 145, "09/01/2023")
+			put(150, 145, "Card Shell")
+			put(340, 145, "15.00")
+			put(520, 145, "110.00")
+			res := Analyze([]source.Page{p})
+			checkTxs(t, res, []string{
+				"2023-01-02|Salary Acme|50.00||150.00",
+				"2023-01-05|Rent March||25.00|125.00",
+				"2023-01-09|Card Shell||15.00|110.00",
+			})
+			if got := res.Statement.Reconciliation.Status; got != tc.wantStatus {
+				t.Errorf("status %s (%s), want %s", got, res.Statement.Reconciliation.Message, tc.wantStatus)
+			}
+		})
+	}
+}
+
+// TestAnalyzeBalanceLinesInUnknownWords reads a table of one signed amount
+// column, grouped by day under headings with the weekday's name, whose
+// days end on a line of the day's balance in words no lexicon holds, and
+// whose opening and closing balances are dated lines outside and inside
+// the table in such words: the balance lines are no movements (each is
+// the opening plus every movement above it), the weekdays are no
+// description, and the statement is proven.
+func TestAnalyzeBalanceLinesInUnknownWords(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Vryshgo 01/05/2025 - 31/05/2025")
+	put(10, 60, "Drytalli am 30/04/2025 20:00")
+	put(500, 60, "1.000,00")
+	put(10, 80, "Trymuf")
+	put(100, 80, "Skelarurpu")
+	put(500, 80, "Zvamkiden")
+	y := 95.0
+	line := func(x float64, s string) { put(x, y, s); y += 12 }
+	amt := func(s string) { put(510, y-12, s) }
+	line(10, "01/05/2025 · quinta-feira")
+	line(10, "Tairafo Cafe")
+	amt("-100,00")
+	line(10, "Bolmek Pay")
+	amt("-50,00")
+	line(10, "Grondel")
+	amt("850,00")
+	line(10, "05/05/2025 · segunda-feira")
+	line(10, "Salario Vorn")
+	amt("200,00")
+	line(10, "Salario Vorn")
+	amt("20,00")
+	line(10, "31/05/2025 Drytalli 20:00")
+	amt("1.070,00")
+	var ex strings.Builder
+	res := AnalyzeDocument(Document{Pages: []source.Page{p}}, &ex)
+	defer func() {
+		if t.Failed() {
+			t.Log(ex.String())
+		}
+	}()
+	checkTxs(t, res, []string{
+		"2025-05-01|Tairafo Cafe||100.00|900.00",
+		"2025-05-01|Bolmek Pay||50.00|850.00",
+		"2025-05-05|Salario Vorn|200.00||1050.00",
+		"2025-05-05|Salario Vorn|20.00||1070.00",
+	})
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s (%s), want ok", got, res.Statement.Reconciliation.Message)
+	}
+}
+
+// TestAnalyzeBuddhistEraAndDatesOutsidePeriod reads a statement dated in
+// the Buddhist era (2568 is 2025), and holds a statement whose rows fall
+// outside its printed period to unverified, however well they add up.
+func TestAnalyzeBuddhistEraAndDatesOutsidePeriod(t *testing.T) {
+	page := func(period, d1, d2 string) source.Page {
+		p := source.Page{Number: 1, Width: 612, Height: 792}
+		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+		put(10, 40, "Statement period: "+period)
+		put(10, 80, "Date")
+		put(100, 80, "Details")
+		put(330, 80, "Debit")
+		put(420, 80, "Credit")
+		put(510, 80, "Balance")
+		put(10, 95, "Opening balance")
+		put(520, 95, "100.00")
+		put(10, 110, d1)
+		put(100, 110, "Salary Acme")
+		put(420, 110, "50.00")
+		put(520, 110, "150.00")
+		put(10, 125, d2)
+		put(100, 125, "Rent March")
+		put(340, 125, "25.00")
+		put(520, 125, "125.00")
+		return p
+	}
+	res := Analyze([]source.Page{page("01/01/2568 - 31/01/2568", "02/01/2568", "05/01/2568")})
+	checkTxs(t, res, []string{
+		"2025-01-02|Salary Acme|50.00||150.00",
+		"2025-01-05|Rent March||25.00|125.00",
+	})
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("Buddhist era: status %s (%s), want ok", got, res.Statement.Reconciliation.Message)
+	}
+	res = Analyze([]source.Page{page("01/01/2025 - 31/01/2025", "02/01/2025", "05/03/2025")})
+	if got := res.Statement.Reconciliation.Status; got != "unverified" || res.Statement.Proof.DatesOutside != 1 {
+		t.Errorf("a row two months past the period: status %s (%s), %d outside; want unverified, 1", got, res.Statement.Reconciliation.Message, res.Statement.Proof.DatesOutside)
+	}
+}
+
+// TestAnalyzeSectionEndsAtItsTotals reads a card statement whose first
+// section (payments, marked CR) ends on its totals line, and whose second
+// section's title no lexicon holds: the purchases under it are money out,
+// not payments under the first section's title.
+func TestAnalyzeSectionEndsAtItsTotals(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 30, "Billing period 07/03/25 - 08/02/25")
+	put(10, 45, "Previous balance")
+	put(300, 45, "$917.83")
+	put(10, 57, "Credit limit")
+	put(300, 57, "$7,500.00")
+	put(10, 69, "Minimum payment due")
+	put(300, 69, "$39.46")
+	put(10, 90, "Trans date")
+	put(100, 90, "Post date")
+	put(180, 90, "Description")
+	put(520, 90, "Amount")
+	put(180, 105, "Payments and other credits")
+	put(10, 117, "07/27/25")
+	put(100, 117, "07/29/25")
+	put(180, 117, "AUTOPAY PAYMENT RECEIVED")
+	put(510, 117, "100.00 CR")
+	put(180, 129, "Total payments and other credits for this period")
+	put(510, 129, "100.00 CR")
+	put(180, 141, "Vrokplen and skartomir")
+	put(10, 153, "07/01/25")
+	put(100, 153, "07/04/25")
+	put(180, 153, "HOME DEPOT DALLAS TX")
+	put(520, 153, "59.58")
+	put(10, 165, "07/02/25")
+	put(100, 165, "07/04/25")
+	put(180, 165, "APPLE.COM/BILL CA")
+	put(520, 165, "40.42")
+	put(180, 177, "Total vrokplen for this period")
+	put(520, 177, "100.00")
+	put(10, 200, "New balance $917.83. Minimum payment due $39.46 by 08/27/25.")
+	res := Analyze([]source.Page{p})
+	var got []string
+	for _, tx := range res.Transactions {
+		got = append(got, tx.Description+"|"+tx.Type())
+	}
+	want := []string{"AUTOPAY PAYMENT RECEIVED|CREDIT", "HOME DEPOT DALLAS TX|DEBIT", "APPLE.COM/BILL CA|DEBIT"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
