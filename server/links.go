@@ -164,7 +164,7 @@ ul.sent .name{overflow-wrap:anywhere;font-weight:600}ul.sent progress{grid-colum
 <p><button type="submit" id="send">Send</button></p></form>
 <section id="visit" hidden aria-labelledby="visit-h"><h2 id="visit-h">Sent in this visit</h2><ul class="sent" id="sent" aria-live="polite"></ul></section>
 <p class="muted">What you send goes to {{.Office}} only. This page shows nothing sent before this visit, by you or anyone.
-{{if .PagesLeft}}This link takes {{.PagesLeft}} more pages. {{end}}It works until {{.Expires}}.</p>
+{{if .PagesLeft}}This link takes {{.PagesLeft}} more page{{if ne .PagesLeft 1}}s{{end}}. {{end}}It works until {{.Expires}}.</p>
 <script src="../client.js"></script>
 {{end}}</main></body></html>
 `))

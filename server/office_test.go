@@ -779,7 +779,7 @@ func TestClientLinks(t *testing.T) {
 
 	// An upload, as a browser's form sends it: the page says it was received.
 	code, html, _ := e.linkPost(token, map[string][]byte{"file": sample}, "text/html")
-	if code != 200 || !strings.Contains(html, "Received march statement.pdf (1 pages)") || !strings.Contains(html, "1 more pages") {
+	if code != 200 || !strings.Contains(html, "Received march statement.pdf (1 page)") || !strings.Contains(html, "1 more page.") {
 		t.Fatalf("upload through the link: %d %s", code, html)
 	}
 	// As JSON it says no more than what was sent: no file_id.
