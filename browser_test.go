@@ -400,6 +400,7 @@ func click(sel string) chromedp.Action {
 // holds the element sel names, when another is shown, and waits for it.
 func inView(sel string) chromedp.Action {
 	return chromedp.Tasks{
+		chromedp.WaitReady(sel, chromedp.ByQuery),
 		chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q), v = e && e.closest("[data-view]"), now = document.body.dataset.view;
 			if (v && now && !v.dataset.view.split(" ").includes(now)) location.hash = document.querySelector('#views a[data-view="' + v.dataset.view.split(" ")[0] + '"]').getAttribute("href"); })()`, sel), nil),
 		chromedp.Poll(fmt.Sprintf(`(() => { const e = document.querySelector(%q), v = e && e.closest("[data-view]"), now = document.body.dataset.view;
