@@ -262,7 +262,8 @@ func TestBrowserOneBlame(t *testing.T) {
 // downloaded anyway: the warning states the rule that chose; the
 // workbook's rows, its year summary and the page's year agree on every
 // month; the copy that counts is the rule's; after a person keeps one
-// February, the workbook names the other as set aside, and by whom.
+// February, the workbook names the other as set aside, and by whom, and
+// its rows, year summary and the page agree again.
 func TestBrowserFolderOneSet(t *testing.T) {
 	dir := t.TempDir()
 	s := newSeries()
@@ -278,10 +279,6 @@ func TestBrowserFolderOneSet(t *testing.T) {
 	b.do("allow downloads", browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true))
 	b.do("open folder", click(`#folder-list li[data-id="`+fid+`"] button`))
 	b.waitJS("folder drawn", `document.querySelectorAll("#timeline .month").length === 5`)
-	b.do("open the year", chromedp.Evaluate(`document.querySelectorAll("#timeline details.year").forEach(d => d.open = true)`, nil))
-	var pageYear []string
-	b.do("the page's year", chromedp.Evaluate(`[...document.querySelectorAll("#timeline .year-table tbody tr")].map(r => [...r.children].map(c => c.textContent).join(";"))`, &pageYear))
-
 	download := func(what string) *excelize.File {
 		t.Helper()
 		xlsx := filepath.Join(dir, "Client 2024.xlsx")
@@ -307,42 +304,48 @@ func TestBrowserFolderOneSet(t *testing.T) {
 		}
 		return x
 	}
-	x := download("before choosing")
 	// Month by month: the last row's balance in the rows' sheet, the
-	// year summary's closing, the page's closing.
-	sheets := x.GetSheetList()
-	txRows, _ := x.GetRows(sheets[0])
-	lastBal := map[string]string{}
-	for _, r := range txRows[1:] {
-		if len(r) > 5 {
-			lastBal[r[0][:7]] = r[5]
-		}
-	}
-	yearRows, _ := x.GetRows("Year summary")
-	cont, _ := x.GetRows("Continuity")
-	x.Close()
-	months := 0
-	for _, r := range yearRows {
-		if len(r) < 5 || len(r[0]) != 7 || r[0][4] != '-' {
-			continue
-		}
-		months++
-		if lastBal[r[0]] != "" && lastBal[r[0]] != r[4] {
-			t.Errorf("%s: the rows close with %s, the year summary with %s", r[0], lastBal[r[0]], r[4])
-		}
-		var onPage string
-		for _, p := range pageYear {
-			if f := strings.Split(p, ";"); len(f) > 4 && strings.Contains(f[0], monthName(r[0])) {
-				onPage = strings.ReplaceAll(strings.ReplaceAll(f[4], ",", ""), "−", "-")
+	// year summary's closing and the page's closing agree.
+	agree := func(what string, x *excelize.File) {
+		t.Helper()
+		b.do("open the year", inView("#timeline"), chromedp.Evaluate(`document.querySelectorAll("#timeline details.year").forEach(d => d.open = true)`, nil))
+		var pageYear []string
+		b.do("the page's year", chromedp.Evaluate(`[...document.querySelectorAll("#timeline .year-table tbody tr")].map(r => [...r.children].map(c => c.textContent).join(";"))`, &pageYear))
+		txRows, _ := x.GetRows(x.GetSheetList()[0])
+		lastBal := map[string]string{}
+		for _, r := range txRows[1:] {
+			if len(r) > 5 {
+				lastBal[r[0][:7]] = r[5]
 			}
 		}
-		if want, _ := decimal.NewFromString(strings.ReplaceAll(r[4], ",", "")); onPage != want.StringFixed(2) {
-			t.Errorf("%s: the page's year closes with %q, the workbook's with %s", r[0], onPage, r[4])
+		yearRows, _ := x.GetRows("Year summary")
+		months := 0
+		for _, r := range yearRows {
+			if len(r) < 5 || len(r[0]) != 7 || r[0][4] != '-' {
+				continue
+			}
+			months++
+			if lastBal[r[0]] != "" && lastBal[r[0]] != r[4] {
+				t.Errorf("%s, %s: the rows close with %s, the year summary with %s", what, r[0], lastBal[r[0]], r[4])
+			}
+			var onPage string
+			for _, p := range pageYear {
+				if f := strings.Split(p, ";"); len(f) > 4 && strings.Contains(f[0], monthName(r[0])) {
+					onPage = strings.ReplaceAll(strings.ReplaceAll(f[4], ",", ""), "−", "-")
+				}
+			}
+			if want, _ := decimal.NewFromString(strings.ReplaceAll(r[4], ",", "")); onPage != want.StringFixed(2) {
+				t.Errorf("%s, %s: the page's year closes with %q, the workbook's with %s", what, r[0], onPage, r[4])
+			}
+		}
+		if months != 4 {
+			t.Errorf("%s: the year summary has %d months; want 4: %q", what, months, yearRows)
 		}
 	}
-	if months != 4 {
-		t.Errorf("the year summary has %d months; want 4: %q", months, yearRows)
-	}
+	x := download("before choosing")
+	agree("before choosing", x)
+	cont, _ := x.GetRows("Continuity")
+	x.Close()
 	contText := sheetText(cont)
 	if !strings.Contains(contText, "gbp-2024-02 (1).pdf") || !strings.Contains(contText, "no: the same as gbp-2024-02.pdf") {
 		t.Errorf("the Continuity sheet does not say the copy was not counted, by the rule:\n%s", contText)
@@ -353,6 +356,7 @@ func TestBrowserFolderOneSet(t *testing.T) {
 	b.do("keep the copy", click(`#timeline .link.bad button.keep[data-keep="`+ids["gbp-2024-02 (1).pdf"]+`"]`))
 	b.waitJS("set aside", `!!document.querySelector('.aside-list li[data-id="`+ids["gbp-2024-02.pdf"]+`"]')`)
 	x = download("after keeping one")
+	agree("after keeping one", x)
 	cont, _ = x.GetRows("Continuity")
 	x.Close()
 	if contText := sheetText(cont); !strings.Contains(contText, "Set aside|By|On") || !strings.Contains(contText, "gbp-2024-02.pdf|admin@localhost|") {
