@@ -9,8 +9,10 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -887,4 +889,97 @@ func TestBrowserViews(t *testing.T) {
 	var height float64
 	b.do("height", chromedp.Evaluate(`document.documentElement.scrollHeight`, &height))
 	t.Logf("the Clients view with a folder open is %v px tall", height)
+}
+
+// TestBrowserFindTransactions (issue 42 point 7): transactions are found
+// across the office or in one client's folder, by words, an amount range,
+// dates and account, by the server (the page lists what GET
+// /api/v1/transactions answers); a row found opens its statement.
+func TestBrowserFindTransactions(t *testing.T) {
+	dir := t.TempDir()
+	s := newSeries()
+	srv, base, key, _ := served(t, dir)
+	fid, ids := folderOf(t, base, key, "Smith 2024", map[string][]byte{"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"], "gbp-2024-02.pdf": s.files["gbp-2024-02.pdf"]})
+	loose := uploadTo(t, base, key, "eur-2024-03.pdf", s.files["eur-2024-03.pdf"], "")
+	waitConverted(t, base, key, loose)
+	var feb struct {
+		Transactions []struct {
+			Date, Description string
+			AmountIn          *string `json:"amountIn"`
+			AmountOut         *string `json:"amountOut"`
+		} `json:"transactions"`
+	}
+	apiJSON(t, base, key, "GET", "/api/v1/documents/"+ids["gbp-2024-02.pdf"], nil, &feb)
+	tx := feb.Transactions[1]
+	amount := tx.AmountOut
+	if amount == nil {
+		amount = tx.AmountIn
+	}
+	b := startBrowser(t, srv.ctx)
+	pageSignIn(b, base, key, srv)
+	found := func() []string {
+		var rows []string
+		b.do("rows found", chromedp.Evaluate(`[...document.querySelectorAll("#find-list tr")].map(r => r.dataset.id + "#" + r.dataset.row)`, &rows))
+		return rows
+	}
+	api := func(q string) []string {
+		var got struct {
+			Transactions []struct {
+				FileID string `json:"file_id"`
+				Row    int    `json:"row"`
+			} `json:"transactions"`
+		}
+		apiJSON(t, base, key, "GET", "/api/v1/transactions?"+q, nil, &got)
+		var out []string
+		for _, h := range got.Transactions {
+			out = append(out, fmt.Sprintf("%s#%d", h.FileID, h.Row))
+		}
+		return out
+	}
+	search := func(what string, fields map[string]string, query string) []string {
+		t.Helper()
+		b.do("clear", inView("#find-q"), chromedp.Evaluate(`document.querySelectorAll("#find-form input").forEach(i => i.value = ""); document.getElementById("find-folder").value = ""; document.getElementById("find-count").textContent = ""`, nil))
+		for id, v := range fields {
+			if id == "find-folder" {
+				b.do("folder", chromedp.SetValue("#"+id, v, chromedp.ByID))
+				continue
+			}
+			b.do("type "+id, chromedp.Evaluate(`document.getElementById("`+id+`").value = `+jsString(v), nil))
+		}
+		b.do("find", click("#find-go"))
+		b.waitJS(what, `document.getElementById("find-count").textContent !== ""`)
+		got, want := found(), api(query)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: the page lists %q; the server finds %q", what, got, want)
+		}
+		return got
+	}
+	words := strings.Join(strings.Fields(tx.Description)[:2], " ")
+	if got := search("words", map[string]string{"find-q": words}, "q="+url.QueryEscape(words)); !slices.Contains(got, ids["gbp-2024-02.pdf"]+"#1") {
+		t.Errorf("searching %q does not find February's row 2: %q", words, got)
+	}
+	if got := search("an amount", map[string]string{"find-min": *amount, "find-max": *amount}, "min="+*amount+"&max="+*amount); !slices.Contains(got, ids["gbp-2024-02.pdf"]+"#1") {
+		t.Errorf("searching the amount %s does not find February's row 2: %q", *amount, got)
+	}
+	got := search("the folder", map[string]string{"find-folder": fid}, "folder_id="+fid)
+	for _, r := range got {
+		if strings.HasPrefix(r, loose) {
+			t.Errorf("a folder's search finds a document outside it: %q", got)
+		}
+	}
+	if len(got) == 0 {
+		t.Error("the folder's search finds nothing")
+	}
+	if got := search("dates", map[string]string{"find-from": "2024-02-01", "find-to": "2024-02-29"}, "from=2024-02-01&to=2024-02-29"); len(got) == 0 {
+		t.Error("February's dates find nothing")
+	} else {
+		for _, r := range got {
+			if !strings.HasPrefix(r, ids["gbp-2024-02.pdf"]) {
+				t.Errorf("February's dates find %q", r)
+			}
+		}
+	}
+	b.sixShots("#find", "find")
+	b.do("open the statement", click(`#find-list tr button`))
+	b.waitJS("its review", `!document.getElementById("review").hidden && document.getElementById("review-h").textContent.startsWith("Review: gbp-2024-02")`)
 }

@@ -49,6 +49,7 @@ func (s *Server) routes() {
 	}
 	api.Use(s.requireKey)
 	api.HandleFunc("/documents", s.need(view, s.handleDocuments)).Methods(http.MethodGet)
+	api.HandleFunc("/transactions", s.need(view, s.handleTransactions)).Methods(http.MethodGet)
 	api.HandleFunc("/documents/{file_id}", s.need(view, s.handleReview)).Methods(http.MethodGet)
 	api.HandleFunc("/documents/{file_id}", s.need(staff, s.handleDeleteDocument)).Methods(http.MethodDelete)
 	api.HandleFunc("/documents/{file_id}/pages/{n}", s.need(view, s.handlePage)).Methods(http.MethodGet)
@@ -84,7 +85,7 @@ func (s *Server) routes() {
 	// Any other method on an API path is 405. gorilla/mux's own method
 	// check is not enough: a later route under the /api/v1 prefix clears
 	// the mismatch, and the web catch-all below then answers 404.
-	for _, p := range []string{"/documents", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
+	for _, p := range []string{"/documents", "/transactions", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
 		"/documents/{file_id}/history", "/documents/{file_id}/transactions", "/documents/{file_id}/transactions/check", "/extract", "/status", "/download", "/user",
 		"/folders", "/folders/{folder_id}", "/folders/{folder_id}/documents/{file_id}", "/folders/{folder_id}/download",
 		"/session", "/signout", "/links", "/links/{link_id}", "/members", "/members/{member_id}", "/office", "/audit",

@@ -10,6 +10,7 @@ import { call, enter, postJSON, session, signIn, signOut } from "./session.js";
 import { $, datePlaceholder, dateStyle, message, numericDate, say, setDateStyle } from "./util.js";
 import { addressed, showView } from "./views.js";
 import "./office.js";
+import "./search.js";
 
 // ---- wiring ----
 // --bar is the sticky bar's height, so that a heading scrolled to stays
