@@ -201,6 +201,8 @@ func TestAuthorisationMatrix(t *testing.T) {
 		{"page image", func() req { return req{"GET", "/api/v1/documents/" + f.doc + "/pages/1", "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"history", func() req { return req{"GET", "/api/v1/documents/" + f.doc + "/history", "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"review", func() req { return req{"GET", "/api/v1/documents/" + f.doc, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
+		{"find transactions", func() req { return req{"GET", "/api/v1/transactions?q=x", "", ""} }, [6]int{200, 200, 200, 200, 401, 401}},
+		{"find a folder's transactions", func() req { return req{"GET", "/api/v1/transactions?folder_id=" + f.folder, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"check a correction", func() req {
 			return req{"POST", "/api/v1/documents/" + f.doc + "/transactions/check", `{"transactions":[]}`, ""}
 		}, [6]int{200, 200, 403, 403, 401, 401}},
