@@ -41,6 +41,13 @@ DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev li
 # two-node harness start a PostgreSQL server of their own from it (initdb
 # in a temporary directory; as root, run as nobody).
 TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql
+# The world statements' producers beyond Chromium and LibreOffice (groff,
+# pdflatex, wkhtmltopdf, Ghostscript for hand-written PostScript,
+# ReportLab; PDFKit comes from npm, below) and the face of their CJK dates
+# (issue 39): extract/synth's tests print through them.
+WORLD_DEBS := groff texlive-latex-base texlive-latex-recommended texlive-fonts-recommended wkhtmltopdf ghostscript python3-reportlab fonts-ipafont-gothic
+# PDFKit, at the version its package-lock.json pins.
+PDFKIT := extract/synth/testdata/pdfkit
 # The export tests read MT940 with mt940js (npm; Node.js and npm from Debian
 # when the machine has no npm).
 MT940JS := export/testdata/mt940js
@@ -53,7 +60,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # PostgreSQL, for BENCH_STORE=postgres.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time
 
-.PHONY: deps test-deps bench-deps build run test eval ocr-verbatim ratchet eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
+.PHONY: deps test-deps bench-deps build run test eval redact-eval ocr-verbatim ratchet eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -63,7 +70,7 @@ deps:
 	fi
 
 test-deps: deps
-	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(TEST_DEBS) $(WORLD_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages for the tests:$$missing"; \
@@ -73,6 +80,7 @@ test-deps: deps
 	@# registry at the version package-lock.json pins.
 	@[ -d $(MT940JS)/node_modules/mt940js ] || (cd $(MT940JS) && npm ci --no-audit --no-fund --silent)
 	@[ -f $(AXE)/node_modules/axe-core/axe.min.js ] || (cd $(AXE) && npm ci --no-audit --no-fund --silent)
+	@[ -d $(PDFKIT)/node_modules/pdfkit ] || (cd $(PDFKIT) && npm ci --no-audit --no-fund --silent)
 
 build: deps
 	set -o pipefail; $(GO) build -trimpath $(BUILD_FLAGS) -o $(BIN) . 2>&1 | \
@@ -97,6 +105,12 @@ SETS ?= dev,real,public,chromium,reportlab
 eval: deps
 	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestEvalCorpus$$' ./extract/engine \
 		-args -sets $(SETS) -kinds '$(if $(filter command line environment,$(origin KINDS)),$(KINDS))' -out $(EVALOUT)
+
+# redact-eval copies every text statement of the corpus with passbook
+# redact and prints how many were copied (each reading as its original)
+# and how many refused, by reason; REDACT_OUT=DIR keeps the copies.
+redact-eval: deps
+	CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestRedactCorpus$$' ./extract/redact
 
 # ocr-verbatim prints, per set and kind of the corpus's scans, page images
 # and photos, the share of the truth's amounts and dates that recognition
@@ -229,6 +243,10 @@ eval-random: test-deps
 # group and language, and ends with one line per vocabulary and kind
 # ("held-out text 87.0% F1 .951 false ok 0"). Failing statements go to
 # WORLDOUT. FAMILY=day-groups draws one family. Same SEED, same statements.
+# The statements are drawn wide (worldwide.go: each family in variations,
+# CLDR's long and full dates, other calendars and digits, issue 39's
+# traits) through every producer (PRODUCER=fpdf,groff narrows it);
+# PLAINWORLD=1 draws the families as first drawn, as make test's slice does.
 # WORLDCACHE=dir keeps the printed PDFs and reads them back on the next run
 # with the same seed: engine work converts the same statements in seconds.
 NIMAGES    ?= 60
@@ -238,4 +256,4 @@ WORLDCACHE ?=
 eval-world: test-deps
 	OMP_THREAD_LIMIT=1 $(GO) test -v -count=1 -timeout 600m -run '^TestEvalWorld$$' ./extract/synth \
 		-args -world-n $(N) -world-n-images $(NIMAGES) -world-seed $(SEED) -world-producer $(PRODUCER) -world-out $(WORLDOUT) $(if $(WORLDCACHE),-world-cache $(WORLDCACHE)) \
-		-world-min-exact 0 -world-max-false-ok -1 $(if $(FAMILY),-world-family $(FAMILY))
+		-world-min-exact 0 -world-max-false-ok -1 $(if $(FAMILY),-world-family $(FAMILY)) $(if $(PLAINWORLD),,-world-wide)

@@ -283,6 +283,17 @@ func TestBrowser(t *testing.T) {
 	if b, _ := os.ReadFile(ofxPath); !bytes.HasPrefix(b, []byte("<?xml")) || !bytes.Contains(b, []byte("999.99</TRNAMT>")) {
 		t.Errorf("downloaded OFX is not OFX carrying the edit: %.300q", b)
 	}
+	// Share this layout: a copy named for the document's id, made and
+	// checked on the server; the status line says what it reads.
+	do("share layout", click("#share-layout"))
+	layoutPath := filepath.Join(dir, "layout-"+genID+".pdf")
+	waitFor(t, "the shared layout", func() string {
+		if b, err := os.ReadFile(layoutPath); err == nil && bytes.HasPrefix(b, []byte("%PDF-")) && bytes.Contains(b, []byte("%%EOF")) {
+			return "yes"
+		}
+		return ""
+	})
+	waitJS("share said", `document.getElementById("status").textContent.includes("reads the same")`)
 	waitJS("history says mismatch, edited", `document.querySelector('#docs tr[data-id="`+genID+`"] .badge').textContent === "✗ Mismatch" && !!document.querySelector('#docs tr[data-id="`+genID+`"] .edited')`)
 
 	// Undo goes back to the original in one step.

@@ -41,6 +41,9 @@ commands:
   extract   -d DIR | --combine [-o FILE] [flags] FILE|DIR...
                                             convert many in parallel, one output each or
                                             one for all, with a continuity report
+  redact    [--password P] STATEMENT -o COPY.pdf
+                                            a copy of a text statement that reads as it does,
+                                            with nothing of its client, to report a layout
   accounts  create EMAIL [--plan P] | list | set-plan EMAIL PLAN | grant-credits EMAIL PAGES
   keys      create EMAIL [--label L] | list [EMAIL] | revoke ID
   documents list EMAIL [--limit N] | delete FILE_ID   an account's documents, newest first; delete one
@@ -80,6 +83,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		err = cmdServe(ctx, e, nil)
 	case "extract":
 		err = cmdExtract(ctx, e)
+	case "redact":
+		err = cmdRedact(ctx, e)
 	case workerCommand:
 		if len(e.args) == 2 && e.args[0] == "--count-pages-to" {
 			n, err := strconv.Atoi(e.args[1])

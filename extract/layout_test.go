@@ -119,6 +119,8 @@ func TestClassifyLabel(t *testing.T) {
 		{"Valuta", lexicon.RoleValueDate},
 		{"Trans Date", lexicon.RoleTransDate},
 		{"Withdrawal Amt.", lexicon.RoleDebit},
+		{"Debit Amount", lexicon.RoleDebit},
+		{"Credit Amount", lexicon.RoleCredit},
 		{"Paid out", lexicon.RoleDebit},
 		{"Paid in", lexicon.RoleCredit},
 		{"Débit", lexicon.RoleDebit},

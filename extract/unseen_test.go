@@ -333,3 +333,41 @@ func TestAnalyzeSectionEndsAtItsTotals(t *testing.T) {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestAnalyzeLabelsAndSentencesAreNoRows reads, under a table's rows, a
+// label with its figure and a sentence that runs over the money columns:
+// neither is a row of the last row's day.
+func TestAnalyzeLabelsAndSentencesAreNoRows(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	put(10, 60, "Opening balance")
+	put(520, 60, "100.00")
+	put(10, 80, "Date")
+	put(100, 80, "Details")
+	put(330, 80, "Debit")
+	put(420, 80, "Credit")
+	put(510, 80, "Balance")
+	put(10, 95, "02/01/2023")
+	put(100, 95, "Salary Acme")
+	put(420, 95, "50.00")
+	put(520, 95, "150.00")
+	put(10, 110, "05/01/2023")
+	put(100, 110, "Rent March")
+	put(340, 110, "25.00")
+	put(520, 110, "125.00")
+	put(10, 125, "09/01/2023")
+	put(100, 125, "Card Shell")
+	put(340, 125, "15.00")
+	put(520, 125, "110.00")
+	put(10, 140, "Vrokplen skartomir (Zelt Ltd):")
+	put(420, 140, "85,000.00")
+	put(40, 155, "Deposits are insured by the Deposit Insurance Scheme for sums up to")
+	put(410, 155, "100,000.00")
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2023-01-02|Salary Acme|50.00||150.00",
+		"2023-01-05|Rent March||25.00|125.00",
+		"2023-01-09|Card Shell||15.00|110.00",
+	})
+}

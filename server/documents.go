@@ -614,13 +614,8 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 // exportDocument answers with doc written in format, as served (with its
 // corrections), and records action in the trail.
 func (s *Server) exportDocument(w http.ResponseWriter, r *http.Request, doc store.Document, format export.Format, opts export.Options, action string) {
-	switch doc.Status {
-	case store.StatusProcessing:
-		w.Header().Set("Retry-After", "2")
-		s.fail(w, r, &apiError{http.StatusConflict, "not_ready", "The document is still being processed.", "Poll GET /api/v1/status every 2 seconds until status is completed."})
-		return
-	case store.StatusFailed:
-		s.fail(w, r, &apiError{http.StatusConflict, "document_failed", "The document could not be converted: " + doc.Error, "Check the file and upload it again; its pages were not charged."})
+	if err := notServed(w, doc); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	res, edited, err := s.servedResult(r.Context(), doc.ID)
@@ -651,6 +646,20 @@ func exportName(base string, opts export.Options) string {
 		return base + " (" + string(opts.Profile) + ")"
 	}
 	return base
+}
+
+// notServed is why a document's conversion cannot be served yet, or
+// ever: 409 not_ready while it is processing (with Retry-After set on
+// w), 409 document_failed once it failed; nil once completed.
+func notServed(w http.ResponseWriter, doc store.Document) error {
+	switch doc.Status {
+	case store.StatusProcessing:
+		w.Header().Set("Retry-After", "2")
+		return &apiError{http.StatusConflict, "not_ready", "The document is still being processed.", "Poll GET /api/v1/status every 2 seconds until status is completed."}
+	case store.StatusFailed:
+		return &apiError{http.StatusConflict, "document_failed", "The document could not be converted: " + doc.Error, "Check the file and upload it again; its pages were not charged."}
+	}
+	return nil
 }
 
 // serveExport answers with an export in format f: JSON inline, the other

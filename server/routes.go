@@ -60,6 +60,7 @@ func (s *Server) routes() {
 	api.HandleFunc("/extract", s.need(staff, s.handleUpload)).Methods(http.MethodPost).Name(routeUpload)
 	api.HandleFunc("/status", s.need(view, s.handleStatus)).Methods(http.MethodGet)
 	api.HandleFunc("/download", s.need(view, s.handleDownload)).Methods(http.MethodGet)
+	api.HandleFunc("/redact", s.need(view, s.handleRedact)).Methods(http.MethodGet)
 	api.HandleFunc("/user", s.need(view, s.handleUser)).Methods(http.MethodGet)
 	api.HandleFunc("/folders", s.need(view, s.handleFolders)).Methods(http.MethodGet)
 	api.HandleFunc("/folders", s.need(staff, s.handleCreateFolder)).Methods(http.MethodPost)
@@ -86,7 +87,7 @@ func (s *Server) routes() {
 	// check is not enough: a later route under the /api/v1 prefix clears
 	// the mismatch, and the web catch-all below then answers 404.
 	for _, p := range []string{"/documents", "/transactions", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
-		"/documents/{file_id}/history", "/documents/{file_id}/transactions", "/documents/{file_id}/transactions/check", "/extract", "/status", "/download", "/user",
+		"/documents/{file_id}/history", "/documents/{file_id}/transactions", "/documents/{file_id}/transactions/check", "/extract", "/status", "/download", "/redact", "/user",
 		"/folders", "/folders/{folder_id}", "/folders/{folder_id}/documents/{file_id}", "/folders/{folder_id}/download",
 		"/session", "/signout", "/links", "/links/{link_id}", "/members", "/members/{member_id}", "/office", "/audit",
 		"/invitations", "/invitations/{invite_id}", "/invitations/{invite_id}/link"} {

@@ -17,6 +17,7 @@ import (
 	"passbook/extract/ledger"
 	"passbook/extract/ocr"
 	"passbook/extract/pdf"
+	"passbook/extract/redact"
 	"passbook/extract/source"
 
 	"golang.org/x/image/draw"
@@ -68,23 +69,63 @@ func (e *Engine) Probe(data []byte, password string) (source.Info, error) {
 // Convert reads every page of a PDF or image and returns its transactions
 // and statement summary.
 func (e *Engine) Convert(data []byte, opts extract.Options) (*ledger.Result, error) {
-	var doc extract.Document
-	var warnings []string
-	var err error
-	switch source.Sniff(data) {
-	case "":
-		return nil, source.ErrUnsupported
-	case "pdf":
-		doc, warnings, err = e.pdfPages(data, opts)
-	default:
-		doc.Pages, err = e.imagePages(data, opts)
-	}
+	doc, warnings, err := e.pages(data, opts)
 	if err != nil {
 		return nil, err
 	}
+	// doc is not used past this call: the analysis lets its pages' words
+	// go once they are grouped into lines (see extract.AnalyzeDocument).
+	return analyzed(doc, warnings, opts), nil
+}
+
+// Read is Convert that also returns the words it read, page by page:
+// what extract/redact matches a document's glyphs to. They stay alive
+// through the analysis, which Convert spares.
+func (e *Engine) Read(data []byte, opts extract.Options) (extract.Document, *ledger.Result, error) {
+	doc, warnings, err := e.pages(data, opts)
+	if err != nil {
+		return doc, nil, err
+	}
+	return doc, analyzed(doc, warnings, opts), nil
+}
+
+// pages reads a PDF's or an image's pages.
+func (e *Engine) pages(data []byte, opts extract.Options) (extract.Document, []string, error) {
+	switch source.Sniff(data) {
+	case "":
+		return extract.Document{}, nil, source.ErrUnsupported
+	case "pdf":
+		return e.pdfPages(data, opts)
+	default:
+		pages, err := e.imagePages(data, opts)
+		return extract.Document{Pages: pages}, nil, err
+	}
+}
+
+// analyzed is the analysis of a document's pages, with the warnings of
+// reading them.
+func analyzed(doc extract.Document, warnings []string, opts extract.Options) *ledger.Result {
 	res := extract.AnalyzeDocument(doc, opts.Explain)
 	res.Statement.Warnings = append(res.Statement.Warnings, warnings...)
-	return res, nil
+	return res
+}
+
+// Redact makes a copy of a text statement that reads as it does with
+// nothing of its client (extract/redact), reading it and its copy here.
+func (e *Engine) Redact(data []byte, password string) ([]byte, redact.Sidecar, error) {
+	return redact.Copy(data, e.RedactReader(), redact.Options{Password: password})
+}
+
+// RedactReader is the engine's reading as extract/redact needs it: the
+// words with the result. A page with no text layer stops the reading at once (redact.ErrNotText)
+// instead of being recognised: a scan is refused either way, and its
+// recognition would cost seconds a page for nothing.
+func (e *Engine) RedactReader() redact.Reader {
+	text := &Engine{ocrPage: func(image.Image, float64, int) (source.Page, error) { return source.Page{}, redact.ErrNotText }}
+	return func(data []byte, password string) (redact.Reading, error) {
+		doc, res, err := text.Read(data, extract.Options{Password: password})
+		return redact.Reading{Doc: doc, Result: res}, err
+	}
 }
 
 // nearlyBlank reports a rendered page with almost no ink: a separator page,

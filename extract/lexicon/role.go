@@ -71,13 +71,20 @@ func ClassifyPhrase(s string) (ColRole, int) {
 			if !ContainsPhrase(f, p) {
 				continue
 			}
-			if w := strings.Count(p, " ") + 1; w > bestWords || w == bestWords && len(p) > bestLen {
+			if w := strings.Count(p, " ") + 1; w > bestWords || w == bestWords && len(p) > bestLen && !moneyQualified(best, rp.role) {
 				best, bestWords, bestLen = rp.role, w, len(p)
 			}
 			break // phrases of a role run longest first
 		}
 	}
 	return best, bestWords
+}
+
+// moneyQualified reports a money direction (debit, credit) matched
+// before a signed amount's phrase of as many words: "Debit Amount" is a
+// debit column, however long "amount" is beside "debit".
+func moneyQualified(have, next ColRole) bool {
+	return (have == RoleDebit || have == RoleCredit) && next == RoleAmount
 }
 
 // String is a column role as --explain prints it.

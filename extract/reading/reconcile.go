@@ -842,6 +842,9 @@ func totalsProve(txs []ledger.Transaction, txSeq []int, markers []tables.Marker,
 			case lexicon.RoleAmount:
 				carried := opening != nil && first && (c.Val.Equal(opening.Add(net)) || card && c.Val.Equal(opening.Sub(net)))
 				ok = ok && (c.Val.Equal(net) || card && c.Val.Equal(net.Neg()) || carried)
+			case lexicon.RoleBalance:
+				// The balance a totals line prints beside its sums is
+				// the running balance's to check, not a sum.
 			default:
 				ok = false
 			}

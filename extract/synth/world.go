@@ -49,6 +49,8 @@ var WorldTraits = []string{
 	"summary-totals",   // the sums of money in and out in the summary beside the balances
 	"address",          // the holder's street and town under the name
 	"footer",           // the bank's registration and telephone numbers after the table
+	// The traits of worldwide.go.
+	"newest-balance-only", "day-balance-lines", "card-positive", "value-date-column", "kv-three-across", "dated-balance-lines",
 }
 
 // WorldSample is one world statement.
@@ -60,9 +62,11 @@ type WorldSample struct {
 	Locale   *Locale
 	Producer string
 	Traits   []string // of WorldTraits
-	PDF      []byte
-	Pages    int
-	Truth    Truth
+	// Variations are how the family is drawn (of WorldVariations).
+	Variations []string
+	PDF        []byte
+	Pages      int
+	Truth      Truth
 	// Printed are the strings the document prints for each truth row's
 	// date and amount, in order, and for the opening and closing
 	// balances (empty when not printed): what the truth-readback test
@@ -89,6 +93,13 @@ type WorldOptions struct {
 	Short bool
 	// Traits forces the traits that fit the statement (nil draws them).
 	Traits []string
+	// Variations forces the variations that fit the statement, and the
+	// first of their date forms that does (nil draws them).
+	Variations []string
+	// Plain draws none of worldwide.go's variations, date forms and
+	// traits: the family as it was first drawn, for the tests of the
+	// engine's mechanisms.
+	Plain bool
 }
 
 // wtxn is one transaction of a world statement.
@@ -133,6 +144,7 @@ type world struct {
 	printed              PrintedFacts
 	traits               map[string]bool
 	tr                   *rand.Rand // the traits' own stream
+	wide                 *wideDraw  // worldwide.go's draws; nil for a plain statement
 }
 
 // GenerateWorld makes one world statement from a seed, drawn by fpdf.
@@ -162,15 +174,18 @@ func GenerateWorld(seed int64, opts WorldOptions) (WorldSample, error) {
 		return WorldSample{}, fmt.Errorf("unknown vocabulary %q", class)
 	}
 	w.loc = pickLocale(r)
+	w.wideLocale(seed, opts)
 	w.chooseStyle()
+	w.wideBefore(opts.Traits)
 	w.makeData(opts.Short)
 	w.drawTraits(rand.New(rand.NewPCG(uint64(seed), 0x7ea175)), opts.Traits)
+	w.wideAfter(opts.Variations)
 	doc := w.layout()
 	pdf, pages, err := doc.drawPDF(r)
 	if err != nil {
 		return WorldSample{}, fmt.Errorf("seed %d: %w", seed, err)
 	}
-	return WorldSample{Seed: seed, Family: w.family, Vocab: class, Lang: w.lx.Lang, Locale: w.loc, Producer: "fpdf", Traits: w.traitList(),
+	return WorldSample{Seed: seed, Family: w.family, Vocab: class, Lang: w.lx.Lang, Locale: w.loc, Producer: "fpdf", Traits: w.traitList(), Variations: w.variationList(),
 		PDF: pdf, Pages: pages, Truth: w.truth(), Printed: w.printed, doc: doc}, nil
 }
 
@@ -256,9 +271,15 @@ func (w *world) chooseStyle() {
 	}
 }
 
-// dateText prints a row's date in the statement's style.
-func (w *world) dateText(t time.Time) string {
+// dateText prints a row's date in the statement's style, calendar and
+// digits.
+func (w *world) dateText(t time.Time) string { return w.reckon(w.cldrDate(t), t) }
+
+// cldrDate prints a row's date in the statement's CLDR pattern.
+func (w *world) cldrDate(t time.Time) string {
 	switch w.dateStyle {
+	case "long", "full", "datetime":
+		return w.wideDate(t)
 	case "medium":
 		return w.loc.MediumDate(t)
 	case "noyear":
@@ -271,10 +292,13 @@ func (w *world) dateText(t time.Time) string {
 
 // fullDate prints a date with its year (the period, headings).
 func (w *world) fullDate(t time.Time) string {
-	if w.dateStyle == "medium" || w.dateStyle == "noyear-named" {
-		return w.loc.MediumDate(t)
+	switch w.dateStyle {
+	case "medium", "noyear-named":
+		return w.reckon(w.loc.MediumDate(t), t)
+	case "long", "full":
+		return w.reckon(w.wideDate(t), t)
 	}
-	return w.loc.ShortDate(t)
+	return w.reckon(w.loc.ShortDate(t), t)
 }
 
 // num prints |v|, with the currency where the statement prints it.
@@ -504,7 +528,8 @@ func (a *waccount) sums() (in, out decimal.Decimal) {
 // statement prints one from which they follow; a card's are not.
 func (w *world) truth() Truth {
 	status := "unverified"
-	if w.rowBalances || w.openPrinted && w.closing || w.family == "daily-balance" && w.openPrinted || w.family == "day-groups" && w.openPrinted {
+	daily := w.family == "daily-balance" || w.family == "day-groups" || w.traits["day-balance-lines"]
+	if w.rowBalances || w.openPrinted && w.closing || daily && w.openPrinted {
 		status = "ok"
 	}
 	known := !w.card && (w.rowBalances || w.openPrinted)

@@ -43,14 +43,19 @@ func TestWorldFamiliesReadBack(t *testing.T) {
 // the truths stay what the pages say.
 func TestWorldTraitsReadBack(t *testing.T) {
 	made := map[string]int{}
-	for i, family := range WorldFamilies {
-		s, err := GenerateWorld(int64(3100+i), WorldOptions{Family: family, Vocab: vocab.Invented, Traits: WorldTraits})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Run(family, func(t *testing.T) { readBack(t, s) })
-		for _, tr := range s.Traits {
-			made[tr]++
+	// Newest first and a card take the place of day-balance lines: a
+	// second round leaves them out.
+	rounds := [][]string{WorldTraits, slices.DeleteFunc(slices.Clone(WorldTraits), func(t string) bool { return t == "newest-balance-only" || t == "card-positive" })}
+	for k, traits := range rounds {
+		for i, family := range WorldFamilies {
+			s, err := GenerateWorld(int64(3100+100*k+i), WorldOptions{Family: family, Vocab: vocab.Invented, Traits: traits})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Run(fmt.Sprintf("%s/%d", family, k), func(t *testing.T) { readBack(t, s) })
+			for _, tr := range s.Traits {
+				made[tr]++
+			}
 		}
 	}
 	for _, tr := range WorldTraits {
@@ -72,7 +77,7 @@ func readBack(t *testing.T, s WorldSample) {
 		if !strings.Contains(text, squash(p.Amounts[i])) {
 			t.Errorf("row %d: amount %q not in the PDF's text", i, p.Amounts[i])
 		}
-		if !strings.Contains(text, squash(p.Dates[i])) {
+		if !strings.Contains(text, squash(p.Dates[i])) && !strings.Contains(text, mupdfOrder(squash(p.Dates[i]))) {
 			t.Errorf("row %d: date %q not in the PDF's text", i, p.Dates[i])
 		}
 	}
@@ -150,7 +155,7 @@ func TestWorldMechanisms(t *testing.T) {
 			var failed []string
 			for i := range 6 {
 				class := []vocab.Class{vocab.HeldOut, vocab.Invented}[i%2]
-				s, err := GenerateWorld(int64(2700+i), WorldOptions{Family: c.family, Vocab: class})
+				s, err := GenerateWorld(int64(2700+i), WorldOptions{Family: c.family, Vocab: class, Plain: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -169,4 +174,16 @@ func TestWorldMechanisms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// mupdfOrder is a date in Arabic-Indic digits as MuPDF's text gives it:
+// it reads the run of digits and separators from right to left (the
+// engine reads the same text).
+func mupdfOrder(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x660 && r <= 0x669 }) {
+		return s
+	}
+	rs := []rune(s)
+	slices.Reverse(rs)
+	return string(rs)
 }

@@ -28,6 +28,9 @@ type wline struct {
 	title bool    // larger type
 	rule  bool    // a rule under the line
 	gap   float64 // space above, in line heights
+	shade bool    // on a grey band
+	// pageBreak: the next line begins a new page (a line of no cells).
+	pageBreak bool
 }
 
 // worldDoc is a laid-out statement.
@@ -38,6 +41,7 @@ type worldDoc struct {
 	pageWord string // "Page"
 	bank     string
 	lang     string
+	script   string     // the script face its dates need (scriptFaces), or ""
 	st       worldStyle // chosen when fpdf draws it; the other producers print in it too
 }
 
@@ -55,16 +59,16 @@ func (d *worldDoc) full(text string, bold bool, gap float64) {
 
 // pair is a label and a value on one line: the label over the first
 // columns, the value right-aligned in the last.
-func (d *worldDoc) pair(label, value string, bold bool) {
+func (d *worldDoc) pair(label, value string, bold bool) wline {
 	n := len(d.widths)
-	d.lines = append(d.lines, wline{cells: []wcell{{0, n - 1, label, false}, {n - 1, 1, value, true}}, bold: bold})
+	return wline{cells: []wcell{{0, n - 1, label, false}, {n - 1, 1, value, true}}, bold: bold}
 }
 
 // layout lays the statement out in its family.
 func (w *world) layout() *worldDoc {
 	r, lx := w.r, w.lx
-	d := &worldDoc{web: w.family == "screenshot", pageWord: w.word("page", lx.Page), bank: pickOne(r, banks), lang: lx.Lang}
-	cols := w.columns()
+	d := &worldDoc{web: w.family == "screenshot", pageWord: w.word("page", lx.Page), bank: pickOne(r, banks), lang: lx.Lang, script: scriptOf(w.dateText(w.start))}
+	cols := w.widenDates(w.columns())
 	for _, c := range cols {
 		d.widths = append(d.widths, c.w)
 	}
@@ -84,7 +88,7 @@ func (w *world) layout() *worldDoc {
 	if len(w.accounts) == 1 {
 		d.full(w.word("account", lx.Account)+": "+w.accounts[0].number, false, 0)
 	}
-	d.full(w.word("period", lx.Period)+": "+w.loc.MediumDate(w.start)+" – "+w.loc.MediumDate(w.end), false, 0)
+	d.full(w.word("period", lx.Period)+": "+w.reckon(w.loc.MediumDate(w.start), w.start)+" – "+w.reckon(w.loc.MediumDate(w.end), w.end), false, 0)
 	if r.IntN(2) == 0 {
 		d.full(w.word("currency", lx.Currency)+": "+w.loc.Currency, false, 0)
 	}
@@ -106,6 +110,9 @@ func (w *world) columns() []tableCol {
 	lx := w.lx
 	switch w.family {
 	case "kv-blocks":
+		if w.traits["kv-three-across"] {
+			return kvColumns()
+		}
 		return []tableCol{{"label", "", 0.35}, {"", "", 0.25}, {"value", "", 0.4}}
 	case "day-groups":
 		return []tableCol{{"desc", w.word("desc", lx.Desc), 0.5}, {"", "", 0.1}, {"amount", w.word("amount", lx.Amount), 0.2}, {"balance", w.word("balance", lx.Balance), 0.2}}
@@ -139,6 +146,7 @@ func (w *world) columns() []tableCol {
 	if !w.card {
 		cols = append(cols, tableCol{"balance", w.word("balance", lx.Balance), 0.16})
 	}
+	cols = w.wideColumns(cols)
 	total := 0.0
 	for _, c := range cols {
 		total += c.w
@@ -151,29 +159,16 @@ func (w *world) columns() []tableCol {
 
 // accountBody lays out one account: its balances and its rows.
 func (w *world) accountBody(d *worldDoc, cols []tableCol, a *waccount, index int) {
-	lx := w.lx
-	opening, closing := w.word("opening", lx.Opening), w.word("closing", lx.Closing)
-	boxBalances := w.family != "dated-balances"
-	if boxBalances && w.openPrinted {
-		d.lines = append(d.lines, wline{gap: 0.6})
-		d.pair(opening, w.balanceText(a.opening), false)
-		w.notePrinted(index, true, w.balanceText(a.opening))
-	}
-	if w.traits["summary-totals"] {
-		in, out := a.sums()
-		d.pair(w.word("debit", lx.Debit), w.num(out), false)
-		d.pair(w.word("credit", lx.Credit), w.num(in), false)
-	}
-	if boxBalances && w.closing && w.r.IntN(2) == 0 {
-		// The summary names both balances above the table.
-		d.pair(closing, w.balanceText(a.closing), false)
-		w.notePrinted(index, false, w.balanceText(a.closing))
-		boxBalances = false
-	}
+	before, after := w.summaryLines(d, a, index)
+	d.lines = append(d.lines, before...)
 	d.lines = append(d.lines, wline{gap: 0.6})
 	switch w.family {
 	case "kv-blocks":
-		w.kvBlocks(d, a)
+		if w.traits["kv-three-across"] {
+			w.kvThreeAcross(d, a)
+		} else {
+			w.kvBlocks(d, a)
+		}
 	case "day-groups":
 		w.dayGroups(d, cols, a)
 	case "card-sections":
@@ -181,11 +176,7 @@ func (w *world) accountBody(d *worldDoc, cols []tableCol, a *waccount, index int
 	default:
 		w.table(d, cols, a)
 	}
-	if boxBalances && w.closing {
-		d.lines = append(d.lines, wline{gap: 0.4})
-		d.pair(closing, w.balanceText(a.closing), true)
-		w.notePrinted(index, false, w.balanceText(a.closing))
-	}
+	d.lines = append(d.lines, after...)
 }
 
 // notePrinted records a printed opening or closing balance of the first
@@ -281,11 +272,17 @@ func (w *world) note(t wtxn, date string) {
 	w.printed.Amounts = append(w.printed.Amounts, w.amountText(t))
 }
 
-// table lays out the rows as a table, in the family's way.
+// table lays out the rows as a table, in the family's way and its
+// variations.
 func (w *world) table(d *worldDoc, cols []tableCol, a *waccount) {
 	r := w.r
 	boxed := w.family == "ruled-grid"
-	d.lines = append(d.lines, headLine(cols, boxed))
+	var head *wline
+	if !w.has("no-heading") {
+		h := headLine(cols, boxed)
+		head = &h
+		d.lines = append(d.lines, h)
+	}
 	desc := slices.IndexFunc(cols, func(c tableCol) bool { return c.role == "desc" })
 	dateCol := slices.IndexFunc(cols, func(c tableCol) bool { return c.role == "date" })
 	balCol := slices.IndexFunc(cols, func(c tableCol) bool { return c.role == "balance" })
@@ -295,63 +292,60 @@ func (w *world) table(d *worldDoc, cols []tableCol, a *waccount) {
 		w.notePrinted(slices.Index(w.accounts, a), true, text)
 	}
 	order := slices.Clone(a.txns)
-	if w.family == "newest-first" {
+	if w.family == "newest-first" || w.traits["newest-balance-only"] {
 		slices.Reverse(order)
 	}
 	amountSecond := w.family == "multiline" && r.IntN(2) == 0
+	section, sectionLen := 0, 0
+	if w.has("section-sums") {
+		sectionLen = 4 + w.wide.r.IntN(7)
+	}
+	// The rows' lines, where each row ends and the balance after it: the
+	// page breaks of the variations go between rows.
+	var body []wline
+	var ends []int
+	// Rows whose description may start above them stand apart: a space
+	// above each row says which row a line above belongs to.
+	rowGap := 0.0
+	if w.has("wrapped-above") {
+		rowGap = 0.4
+	}
+	var balances []decimal.Decimal
 	for i, t := range order {
-		lastOfDay := true
-		if w.family == "daily-balance" {
-			next := i + 1
-			lastOfDay = next == len(order) || !order[next].date.Equal(t.date)
-		}
+		next := i + 1
+		lastOfDay := next == len(order) || !order[next].date.Equal(t.date)
 		cells := w.rowCells(cols, t, w.rowBalances || w.family == "daily-balance" && lastOfDay)
 		w.note(t, w.dateText(t.date))
-		if w.family != "multiline" {
-			d.lines = append(d.lines, wline{cells: cells, boxed: boxed, rule: w.family == "ruled-grid"})
-			continue
-		}
-		// The description over two or three lines; the amounts on the
-		// first line, or on the second.
-		parts := splitWords(t.desc, 2+r.IntN(2))
-		first := wline{}
-		second := wline{}
-		for _, c := range cells {
-			switch {
-			case c.col == desc:
-			case amountSecond && cols[c.col].role != "date" && cols[c.col].role != "value":
-				second.cells = append(second.cells, c)
-			default:
-				first.cells = append(first.cells, c)
+		switch {
+		case w.family == "multiline":
+			body = append(body, w.multilineRow(cols, cells, t, amountSecond)...)
+		case w.has("wrapped-above") && len(strings.Fields(t.desc)) > 1 && w.wide.r.IntN(2) == 0:
+			// The description's first line above the line of the row's
+			// date and amounts, the rest on it.
+			parts := splitWords(t.desc, 2)
+			for k := range cells {
+				if cells[k].col == desc {
+					cells[k].text = parts[1]
+				}
 			}
+			body = append(body, wline{cells: []wcell{{desc, 1, parts[0], false}}, boxed: boxed, gap: rowGap}, wline{cells: cells, boxed: boxed, rule: w.has("ruled-rows")})
+		default:
+			body = append(body, wline{cells: cells, boxed: boxed, rule: w.family == "ruled-grid" || w.has("ruled-rows"), shade: w.has("shaded") && i%2 == 1, gap: rowGap})
 		}
-		first.cells = append(first.cells, wcell{desc, 1, parts[0], false})
-		lines := []wline{first}
-		for k, p := range parts[1:] {
-			l := wline{cells: []wcell{{desc, 1, p, false}}}
-			if k == 0 {
-				l.cells = append(l.cells, second.cells...)
-			}
-			lines = append(lines, l)
+		if w.traits["day-balance-lines"] && lastOfDay {
+			body = append(body, w.dayBalanceLine(cols, t))
 		}
-		if len(parts) == 1 && len(second.cells) > 0 {
-			lines = append(lines, wline{cells: second.cells})
+		if sectionLen > 0 && (i+1-section == sectionLen || next == len(order)) {
+			body = append(body, w.sectionSums(cols, order[section:next]))
+			section = next
 		}
-		d.lines = append(d.lines, lines...)
-		d.lines = append(d.lines, wline{gap: 0.2})
+		ends = append(ends, len(body))
+		balances = append(balances, t.balance)
 	}
+	d.lines = append(d.lines, w.pageBreaks(d, body, ends, balances, cols, head)...)
 	if w.traits["totals-line"] {
-		in, out := a.sums()
-		l := wline{bold: true, boxed: boxed, cells: []wcell{{desc, 1, w.word("totals", w.lx.Totals), false}}}
-		for i, c := range cols {
-			switch c.role {
-			case "debit":
-				l.cells = append(l.cells, wcell{i, 1, w.num(out), true})
-			case "credit":
-				l.cells = append(l.cells, wcell{i, 1, w.num(in), true})
-			}
-		}
-		slices.SortFunc(l.cells, func(x, y wcell) int { return x.col - y.col })
+		l := w.sectionSums(cols, a.txns)
+		l.boxed = boxed
 		d.lines = append(d.lines, l)
 	}
 	if w.family == "dated-balances" && w.closing {
@@ -359,6 +353,37 @@ func (w *world) table(d *worldDoc, cols []tableCol, a *waccount) {
 		d.lines = append(d.lines, wline{cells: []wcell{{dateCol, 1, w.dateText(w.end), false}, {desc, 1, w.word("closing", w.lx.Closing), false}, {balCol, 1, text, true}}, boxed: boxed})
 		w.notePrinted(slices.Index(w.accounts, a), false, text)
 	}
+}
+
+// multilineRow is a row of the multiline family: the description over
+// two or three lines, the amounts on the first line or on the second.
+func (w *world) multilineRow(cols []tableCol, cells []wcell, t wtxn, amountSecond bool) []wline {
+	desc := slices.IndexFunc(cols, func(c tableCol) bool { return c.role == "desc" })
+	parts := splitWords(t.desc, 2+w.r.IntN(2))
+	first := wline{}
+	second := wline{}
+	for _, c := range cells {
+		switch {
+		case c.col == desc:
+		case amountSecond && cols[c.col].role != "date" && cols[c.col].role != "value":
+			second.cells = append(second.cells, c)
+		default:
+			first.cells = append(first.cells, c)
+		}
+	}
+	first.cells = append(first.cells, wcell{desc, 1, parts[0], false})
+	lines := []wline{first}
+	for k, p := range parts[1:] {
+		l := wline{cells: []wcell{{desc, 1, p, false}}}
+		if k == 0 {
+			l.cells = append(l.cells, second.cells...)
+		}
+		lines = append(lines, l)
+	}
+	if len(parts) == 1 && len(second.cells) > 0 {
+		lines = append(lines, wline{cells: second.cells})
+	}
+	return append(lines, wline{gap: 0.2})
 }
 
 // splitWords splits s into at most n lines of whole words.

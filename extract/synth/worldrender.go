@@ -90,6 +90,10 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 	pdf.SetCreator("passbook synth", true)
 	pdf.AddUTF8FontFromBytes("f", "", reg)
 	pdf.AddUTF8FontFromBytes("f", "B", bold)
+	script, err := d.addScriptFont(pdf)
+	if err != nil {
+		return nil, 0, err
+	}
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetFooterFunc(func() {
 		pdf.SetFont("f", "", st.size-1)
@@ -119,8 +123,16 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 		}
 		pdf.SetFont("f", style, size)
 		lines := 1
+		font := func(c wcell) {
+			if script != "" && scriptOf(c.text) == script {
+				pdf.SetFont(script, "", size)
+			} else {
+				pdf.SetFont("f", style, size)
+			}
+		}
 		wrapped := make([][]string, len(l.cells))
 		for i, c := range l.cells {
+			font(c)
 			cw := xs[c.col+c.span] - xs[c.col] - 2
 			wrapped[i] = wrapText(pdf, c.text, cw)
 			lines = max(lines, len(wrapped[i]))
@@ -129,12 +141,17 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 		if len(l.cells) == 0 {
 			h = 0
 		}
+		if l.shade {
+			pdf.SetFillColor(225, 225, 225)
+			pdf.Rect(xs[0], y, xs[len(xs)-1]-xs[0], h, "F")
+		}
 		if l.boxed {
 			for i := range d.widths {
 				pdf.Rect(xs[i], y, xs[i+1]-xs[i], h, "D")
 			}
 		}
 		for i, c := range l.cells {
+			font(c)
 			for k, s := range wrapped[i] {
 				base := y + float64(k+1)*lh*size/st.size - lh*0.3
 				x := xs[c.col] + 1
@@ -153,6 +170,11 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 	for i := range d.lines {
 		l := d.lines[i]
 		y += l.gap * lh
+		if l.pageBreak {
+			pdf.AddPage()
+			y = worldMargin
+			continue
+		}
 		if len(l.cells) > 0 && y+lh*2 > worldBottom {
 			pdf.AddPage()
 			y = worldMargin
@@ -220,11 +242,10 @@ tr.b td { font-weight: bold }
 tr.t td { font-size: %.1fpt }
 tr.rule td { border-bottom: %s }
 tr.box td { border: %s }
-</style></head><body><table width="100%%" cellspacing="0"><colgroup>`, html.EscapeString(d.langTag()), html.EscapeString(d.bank), worldMargin, face.family, st.size, pad, st.size*1.5, rule, rule)
-	for _, w := range d.widths {
-		fmt.Fprintf(&b, `<col width="%.0f%%" style="width:%.2f%%">`, w*100, w*100)
-	}
-	b.WriteString("</colgroup><tbody>\n")
+tr.shade td { background: #e1e1e1 }
+</style></head><body><table width="100%%" cellspacing="0">`, html.EscapeString(d.langTag()), html.EscapeString(d.bank), worldMargin, face.family, st.size, pad, st.size*1.5, rule, rule)
+	b.WriteString(d.colgroup())
+	b.WriteString("<tbody>\n")
 	n := len(d.widths)
 	for _, l := range d.lines {
 		var cls []string
@@ -239,6 +260,15 @@ tr.box td { border: %s }
 		}
 		if l.boxed {
 			cls = append(cls, "box")
+		}
+		if l.shade {
+			cls = append(cls, "shade")
+		}
+		if l.pageBreak {
+			// A new table after a forced break: Chromium and LibreOffice
+			// both break before a paragraph, not always before a row.
+			fmt.Fprintf(&b, "</tbody></table>\n<p style=\"page-break-before: always; break-before: page; margin: 0\"></p>\n<table width=\"100%%\" cellspacing=\"0\">%s<tbody>\n", d.colgroup())
+			continue
 		}
 		if l.gap > 0 {
 			fmt.Fprintf(&b, `<tr><td colspan="%d" style="height:%.2fem;padding:0"></td></tr>`, n, l.gap*1.2)
@@ -270,6 +300,17 @@ tr.box td { border: %s }
 		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</tbody></table></body></html>\n")
+	return b.String()
+}
+
+// colgroup is the table's column widths.
+func (d *worldDoc) colgroup() string {
+	var b strings.Builder
+	b.WriteString("<colgroup>")
+	for _, w := range d.widths {
+		fmt.Fprintf(&b, `<col width="%.0f%%" style="width:%.2f%%">`, w*100, w*100)
+	}
+	b.WriteString("</colgroup>")
 	return b.String()
 }
 
@@ -329,7 +370,7 @@ func PrintWorld(producer string, samples []WorldSample) ([]WorldSample, error) {
 	case "libreoffice":
 		return printWorldOffice(samples)
 	}
-	return nil, fmt.Errorf("unknown producer %q (want one of %v)", producer, Producers)
+	return printWorldWith(producer, samples)
 }
 
 // reprinted is s with another producer's PDF.

@@ -432,7 +432,7 @@ func datelessHeading(lines []*layout.Line, first, last int) (header, bool) {
 				continue
 			}
 			below := lines[b+1 : min(len(lines), b+1+maxDatelessRows)]
-			x0, x1, n := dateColumn(below)
+			x0, x1, n := dateColumn(below, false)
 			if n < 2 || x1 > firstMoney {
 				continue
 			}
@@ -467,7 +467,7 @@ func daysHeaded(lines []*layout.Line, x float64) bool {
 	for _, l := range lines {
 		if t := dayHeading(l); t != nil && atDateColumn(t, x) {
 			heads++
-		} else if t := openingDate(l); t != nil && atDateColumn(t, x) {
+		} else if t := openingDate(l, false); t != nil && atDateColumn(t, x) {
 			rows++
 		}
 	}

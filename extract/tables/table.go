@@ -41,6 +41,9 @@ type Segment struct {
 	// cont marks a page with no heading of its own, whose lines continue
 	// the table of the page before.
 	Cont bool
+	// datesAnywhere: a table read with no heading whose dates stand after
+	// other columns (the description first), not at the line's start.
+	datesAnywhere bool
 	// dateX is, in a table read with no heading, where its dates line up:
 	// a row's date is the one there, even after a reference printed left
 	// of it. 0 when the table has a heading.
@@ -435,7 +438,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		}
 	}
 	sums := func(amounts []Cell) bool {
-		return sumsOf(rows[sumFrom:], amounts) || docFrom < sumFrom && sumsOf(rows[docFrom:], amounts)
+		return sumsOf(rows[sumFrom:], amounts, segID) || docFrom < sumFrom && sumsOf(rows[docFrom:], amounts, segID)
 	}
 	var markerLines []*layout.Line // the table's balance and totals lines
 	title := ""                    // the last section title read in the table
@@ -460,7 +463,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 					dateTok, usedDate = t, ti
 					break
 				}
-			} else if ti == 0 || seg.dateX > 0 && ti == 1 && atDateColumn(t, seg.dateX) {
+			} else if ti == 0 || seg.dateX > 0 && (ti == 1 || seg.datesAnywhere) && atDateColumn(t, seg.dateX) {
 				dateTok, usedDate = t, ti
 				break
 			}
@@ -540,6 +543,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// The reference heading is the only text heading: its column
 			// is the description.
 			descParts, refParts = refParts, nil
+		}
+		if len(descParts) == 0 && seg.datesAnywhere && usedDate > 0 {
+			// With no heading, the words printed before the row's date
+			// are its description when none follow it.
+			descParts, otherText = otherText, nil
 		}
 		otherText = append(otherText, refParts...)
 		text := strings.Join(descParts, " ")
@@ -625,6 +633,12 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			rows[cur].Cells = append(rows[cur].Cells, amounts...)
 			rows[cur].Desc = append(rows[cur].Desc, nonEmpty(text)...)
 			rows[cur].last, rows[cur].tail, rows[cur].tailParts = l, l, len(nonEmpty(text))
+		case hasMove && dateTok == nil && (labelled(l) || proseOverMoney(seg, l)):
+			// An undated line that names its figure ("Monthly Salary:
+			// Rs. 85,000 / month"), or a sentence that runs over the
+			// money columns ("insured … for up to S$100,000"): no row.
+			x.Printf("  left out %s: a label's figure or a sentence, not a row", explain.LineRef(l))
+			cur = -1
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date read.
@@ -857,7 +871,7 @@ func Restates(text string, phrases []string) bool {
 // sumsOf reports whether each movement figure of a line is the sum of its
 // column's figures in rows, one of them the sum of two figures at least
 // (a figure equal to the one row above is that row's twin, not its total).
-func sumsOf(rows []Row, amounts []Cell) bool {
+func sumsOf(rows []Row, amounts []Cell, segID int) bool {
 	summed := false
 	for _, a := range amounts {
 		if a.Role == lexicon.RoleBalance {
@@ -867,7 +881,9 @@ func sumsOf(rows []Row, amounts []Cell) bool {
 		n := 0
 		for _, r := range rows {
 			for _, c := range r.Cells {
-				if c.Col == a.Col {
+				// A table's own rows by column; a table on an earlier
+				// page, whose columns are its own, by role.
+				if r.SegID == segID && c.Col == a.Col || r.SegID != segID && c.Role == a.Role {
 					sum = sum.Add(c.Val)
 					n++
 				}
@@ -879,6 +895,34 @@ func sumsOf(rows []Row, amounts []Cell) bool {
 		summed = summed || n >= 2 && !sum.IsZero()
 	}
 	return summed
+}
+
+// labelled reports a line whose words before its first amount end in a
+// colon: a label and its value, as a summary prints them.
+func labelled(l *layout.Line) bool {
+	for i, t := range l.Toks {
+		if t.Kind == layout.TokAmount {
+			return i > 0 && l.Toks[i-1].Kind == layout.TokText && strings.HasSuffix(l.Toks[i-1].Text, ":")
+		}
+	}
+	return false
+}
+
+// proseOverMoney reports a line whose words stand over a money column of
+// the table: a sentence across the page, not a row, whose words keep to
+// the columns of text.
+func proseOverMoney(seg *Segment, l *layout.Line) bool {
+	for _, t := range l.Toks {
+		if t.Kind != layout.TokText || t.Bare || !strings.ContainsFunc(t.Text, unicode.IsLetter) {
+			continue // a figure in whole units is no word of a sentence
+		}
+		for _, c := range seg.cols {
+			if c.role.IsMoney() && t.X0 < c.x1 && t.X1 > c.x0 && min(t.X1, c.x1)-max(t.X0, c.x0) > 0.5*(t.X1-t.X0) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sumsBoth reports a line with figures in two money columns besides its
@@ -1340,8 +1384,8 @@ func lostAmount(seg *Segment, l *layout.Line, bal *Cell) string {
 		return ""
 	}
 	for _, t := range l.Toks {
-		if t.Kind != layout.TokText {
-			continue
+		if t.Kind != layout.TokText || t.Bare || !strings.ContainsFunc(t.Text, unicode.IsLetter) {
+			continue // a figure in whole units is no word of a sentence
 		}
 		for _, c := range seg.cols {
 			if c.role.IsMoney() && c.role != lexicon.RoleBalance && t.X0 < c.x1 && c.x0 < t.X1 {
@@ -1435,10 +1479,10 @@ func underDateHeading(seg *Segment, l *layout.Line) bool {
 // follows one word printed left of it (a reference or a row number). It
 // returns where most such dates start, where the furthest of them ends, and
 // how many lines have one there.
-func dateColumn(lines []*layout.Line) (x0, x1 float64, n int) {
+func dateColumn(lines []*layout.Line, anywhere bool) (x0, x1 float64, n int) {
 	var xs []float64
 	for i := range lines {
-		if t := leadingDate(lines, i); t != nil {
+		if t := leadingDate(lines, i, anywhere); t != nil {
 			xs = append(xs, t.X0)
 		}
 	}
@@ -1448,7 +1492,7 @@ func dateColumn(lines []*layout.Line) (x0, x1 float64, n int) {
 	slices.Sort(xs)
 	x0 = xs[len(xs)/2]
 	for i := range lines {
-		if t := leadingDate(lines, i); t != nil && atDateColumn(t, x0) {
+		if t := leadingDate(lines, i, anywhere); t != nil && atDateColumn(t, x0) {
 			n++
 			x1 = max(x1, t.X1)
 		}
@@ -1460,8 +1504,8 @@ func dateColumn(lines []*layout.Line) (x0, x1 float64, n int) {
 // date (openingDate), or, for a day's heading (a date alone on its line)
 // over a line of figures with no date (one of the next three), the
 // heading's date.
-func leadingDate(lines []*layout.Line, i int) *layout.Token {
-	if t := openingDate(lines[i]); t != nil {
+func leadingDate(lines []*layout.Line, i int, anywhere bool) *layout.Token {
+	if t := openingDate(lines[i], anywhere); t != nil {
 		return t
 	}
 	// The figures may stand on the row's second or third line, its
@@ -1495,17 +1539,21 @@ func dayHeading(l *layout.Line) *layout.Token {
 }
 
 // openingDate is the date that opens a line with figures after it: its
-// first token, or its second after one word. nil when there is none.
-func openingDate(l *layout.Line) *layout.Token {
-	for ti := 0; ti < min(2, len(l.Toks)); ti++ {
+// first token, or its second after one word; anywhere, its first date
+// with no figure before it, wherever the line's columns put it (a
+// description may come first). nil when there is none.
+func openingDate(l *layout.Line, anywhere bool) *layout.Token {
+	for ti := range l.Toks {
 		t := &l.Toks[ti]
-		if t.Kind == layout.TokDate {
+		switch {
+		case t.Kind == layout.TokAmount:
+			return nil
+		case t.Kind == layout.TokDate:
 			if slices.ContainsFunc(l.Toks[ti+1:], func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
 				return t
 			}
 			return nil
-		}
-		if strings.Contains(t.Text, " ") {
+		case !anywhere && (ti >= 1 || strings.Contains(t.Text, " ")):
 			return nil
 		}
 	}
@@ -1515,7 +1563,7 @@ func openingDate(l *layout.Line) *layout.Token {
 // ledByDate reports a line of a table with no heading that opens with a
 // date where the table's dates line up.
 func ledByDate(seg *Segment, l *layout.Line) bool {
-	t := openingDate(l)
+	t := openingDate(l, seg.datesAnywhere)
 	return t != nil && atDateColumn(t, seg.dateX)
 }
 
@@ -1623,13 +1671,22 @@ func BuildSegments(pages [][]*layout.Line, x *explain.Writer) []Segment {
 		for _, lines := range pages {
 			all = append(all, lines...)
 		}
-		dateX, _, dated := dateColumn(all)
+		dateX, _, dated := dateColumn(all, false)
+		anywhere := false
+		if dated < 2 {
+			// Dates that stand after the description (the columns in
+			// another order) line up too; three of them make a table,
+			// where a bill prints its date and sum twice.
+			if x2, _, n := dateColumn(all, true); n >= 3 {
+				dateX, dated, anywhere = x2, n, true
+			}
+		}
 		if dated < 2 {
 			x.Printf("no heading anywhere, and %d dated line(s) with figures: no table", dated)
 			return nil
 		}
 		x.Printf("no heading anywhere: every line with a date at %.0f, where %d dated lines with figures start, is read", dateX, dated)
-		segs = append(segs, Segment{Lines: all, dateX: dateX})
+		segs = append(segs, Segment{Lines: all, dateX: dateX, datesAnywhere: anywhere})
 	}
 	for i := range segs {
 		findColumns(&segs[i])

@@ -17,6 +17,7 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/redact"
 	"passbook/extract/source"
 )
 
@@ -191,6 +192,23 @@ func (p *Pool) RenderPage(ctx context.Context, data []byte, password string, pag
 	return *m.Image, nil
 }
 
+// Redact makes a statement's shareable copy (extract/redact) in a worker:
+// the copy's PDF and its sidecar, or why none could be made safe
+// (redact.ErrRefused, redact.ErrNotText).
+//
+// pages, the document's page count, sets the job's wall-clock budget:
+// two conversions' (the original read, then its copy).
+func (p *Pool) Redact(ctx context.Context, data []byte, password string, pages int) ([]byte, redact.Sidecar, error) {
+	m, err := p.do(ctx, request{Op: "redact", Password: password, Page: pages}, data, nil)
+	if err != nil {
+		return nil, redact.Sidecar{}, err
+	}
+	if m.Copy == nil || m.Sidecar == nil {
+		return nil, redact.Sidecar{}, fmt.Errorf("worker sent no copy: %w", source.ErrCrashed)
+	}
+	return m.Copy, *m.Sidecar, nil
+}
+
 var errClosed = errors.New("worker pool closed")
 
 // progressEvery is how often a job's progress is passed on at most.
@@ -199,7 +217,7 @@ const progressEvery = 100 * time.Millisecond
 // do runs one job: take a slot, reuse an idle worker or start one, run,
 // then keep the worker for the next job or stop it.
 func (p *Pool) do(ctx context.Context, req request, data []byte, progress func(done, total int)) (message, error) {
-	release, err := p.acquire(ctx, req.Op != "convert")
+	release, err := p.acquire(ctx, req.Op != "convert" && req.Op != "redact")
 	if err != nil {
 		return message{}, err
 	}
@@ -422,6 +440,8 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 		budget = req.Limits.Probe
 	case "render":
 		budget = req.Limits.Render
+	case "redact":
+		budget = 2 * req.Limits.convertWall(req.Page)
 	default:
 		budget = req.Limits.convertWall(0)
 	}

@@ -23,6 +23,7 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/redact"
 	"passbook/extract/source"
 )
 
@@ -32,6 +33,12 @@ type Engine interface {
 	Probe(data []byte, password string) (source.Info, error)
 	Convert(data []byte, opts extract.Options) (*ledger.Result, error)
 	RenderPage(data []byte, password string, page, width int) (source.Rendered, error)
+}
+
+// Redacter is an Engine that makes shareable copies (extract/redact):
+// the op "redact" needs one.
+type Redacter interface {
+	Redact(data []byte, password string) ([]byte, redact.Sidecar, error)
 }
 
 // Releaser is an Engine that can give memory it holds but does not need
@@ -87,10 +94,10 @@ func (l Limits) convertWall(pages int) time.Duration {
 
 // request is the header the parent writes before the document's bytes.
 type request struct {
-	Op       string `json:"op"` // "convert", "probe" or "render"
+	Op       string `json:"op"` // "convert", "probe", "render" or "redact"
 	Password string `json:"password,omitempty"`
 	Size     int    `json:"size"`
-	Page     int    `json:"page,omitempty"`
+	Page     int    `json:"page,omitempty"` // render: the page; redact: the page count
 	Width    int    `json:"width,omitempty"`
 	Limits   Limits `json:"limits"`
 }
@@ -104,6 +111,8 @@ type message struct {
 	Summary *Summary         `json:"summary,omitempty"`
 	Info    *source.Info     `json:"info,omitempty"`
 	Image   *source.Rendered `json:"image,omitempty"`
+	Copy    []byte           `json:"copy,omitempty"`
+	Sidecar *redact.Sidecar  `json:"sidecar,omitempty"`
 	Code    string           `json:"code,omitempty"`
 	Error   string           `json:"error,omitempty"`
 	RSS     int64            `json:"rss,omitempty"`
@@ -132,7 +141,7 @@ func (r *result) UnmarshalJSON(b []byte) error {
 }
 
 func (m message) final() bool {
-	return m.Result != nil || m.Info != nil || m.Image != nil || m.Code != "" || m.Error != ""
+	return m.Result != nil || m.Info != nil || m.Image != nil || m.Copy != nil || m.Code != "" || m.Error != ""
 }
 
 // errorCodes carries sentinel errors across the process boundary.
@@ -144,6 +153,8 @@ var errorCodes = map[string]error{
 	"too_many_pages": source.ErrTooManyPages,
 	"limit":          source.ErrLimit,
 	"no_page":        source.ErrNoPage,
+	"refused":        redact.ErrRefused,
+	"not_text":       redact.ErrNotText,
 }
 
 // childError is an error the child reported: its own text, and the
@@ -356,6 +367,16 @@ func run(eng Engine, req request, data []byte, progress func(done, total int)) m
 			return errorMessage(err)
 		}
 		return message{Image: &img}
+	case "redact":
+		r, ok := eng.(Redacter)
+		if !ok {
+			return errorMessage(fmt.Errorf("this worker's engine makes no copies: %w", redact.ErrRefused))
+		}
+		out, side, err := r.Redact(data, req.Password)
+		if err != nil {
+			return errorMessage(err)
+		}
+		return message{Copy: out, Sidecar: &side}
 	}
 	return message{Code: "corrupt", Error: fmt.Sprintf("unknown op %q", req.Op)}
 }

@@ -19,6 +19,7 @@ import (
 
 	"passbook/extract"
 	"passbook/extract/ledger"
+	"passbook/extract/redact"
 	"passbook/extract/source"
 )
 
@@ -81,6 +82,17 @@ func (fakeEngine) RenderPage(data []byte, password string, page, width int) (sou
 		return source.Rendered{}, fmt.Errorf("page %d of 1: %w", page, source.ErrNoPage)
 	}
 	return source.Rendered{PNG: []byte(fmt.Sprintf("png %d", width)), Width: 595.5, Height: 842}, nil
+}
+
+// Redact answers the document's bytes reversed as its copy, with as many
+// rows as bytes; "refuse" is refused with its reason.
+func (fakeEngine) Redact(data []byte, password string) ([]byte, redact.Sidecar, error) {
+	if string(data) == "refuse" {
+		return nil, redact.Sidecar{}, &redact.RefusedError{Reason: "the copy would still hold \"Quartermaine\""}
+	}
+	out := slices.Clone(data)
+	slices.Reverse(out)
+	return out, redact.Sidecar{Rows: len(data), Reconciliation: "ok"}, nil
 }
 
 func act(s string) error {
@@ -471,5 +483,19 @@ func TestPoolEnv(t *testing.T) {
 	_, err := p.Probe(context.Background(), []byte("env PASSBOOK_TEST_MODELS"), "")
 	if err == nil || !strings.Contains(err.Error(), `PASSBOOK_TEST_MODELS="/data/passbook-models"`) {
 		t.Fatalf("worker saw %v, want PASSBOOK_TEST_MODELS=\"/data/passbook-models\"", err)
+	}
+}
+
+// TestPoolRedact: a copy and its sidecar cross the process boundary
+// whole; a refusal comes back as redact.ErrRefused with its reason.
+func TestPoolRedact(t *testing.T) {
+	p := testPool(t, nil)
+	out, side, err := p.Redact(context.Background(), []byte("statement"), "", 1)
+	if err != nil || string(out) != "tnemetats" || side.Rows != 9 || side.Reconciliation != "ok" {
+		t.Fatalf("got %q %+v %v", out, side, err)
+	}
+	out, _, err = p.Redact(context.Background(), []byte("refuse"), "", 1)
+	if !errors.Is(err, redact.ErrRefused) || out != nil || !strings.Contains(err.Error(), "Quartermaine") {
+		t.Errorf("got %q, %v; want the refusal with its reason", out, err)
 	}
 }

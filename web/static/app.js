@@ -11,6 +11,7 @@ import { $, datePlaceholder, dateStyle, message, numericDate, say, setDateStyle 
 import { addressed, showView } from "./views.js";
 import "./office.js";
 import "./search.js";
+import "./share.js";
 
 // ---- wiring ----
 // --bar is the sticky bar's height, so that a heading scrolled to stays

@@ -1,0 +1,137 @@
+//go:build eval
+
+package redact_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"passbook/extract/redact"
+)
+
+// TestRedactCorpus is `make redact-eval`: a copy of every text statement
+// of the corpus, with how many were copied, how many refused and why.
+// A copy is written only when its reading matches the original's, so
+// the copied are the matching. It fails when a written copy's text still
+// holds a long number of the original's (six digits or more, in a word
+// that is no amount and no date: an account, card, reference or
+// telephone number).
+func TestRedactCorpus(t *testing.T) {
+	dir := os.Getenv("CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "corpus")
+	}
+	sets, err := filepath.Glob(filepath.Join(dir, "*", "manifest.json"))
+	if err != nil || len(sets) == 0 {
+		t.Fatalf("the redact evaluation needs the statement corpus (set CORPUS, default ../shared/corpus beside the repository): %v", err)
+	}
+	outDir := os.Getenv("REDACT_OUT")
+	total, copied, longNumbers := 0, 0, 0
+	reasons := map[string][]string{}
+	digits := regexp.MustCompile(`[0-9]+`)
+	for _, m := range sets {
+		var entries []struct{ File, Kind, Truth string }
+		b, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &entries); err != nil {
+			t.Fatal(err)
+		}
+		set := filepath.Base(filepath.Dir(m))
+		for _, e := range entries {
+			if e.Kind != "text_pdf" {
+				continue
+			}
+			total++
+			key := set + "/" + e.File
+			data, err := os.ReadFile(filepath.Join(filepath.Dir(m), e.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _, err := redact.Copy(data, read, redact.Options{Seed: uint64(total)})
+			if err != nil {
+				why := err.Error()
+				var re *redact.RefusedError
+				if errors.As(err, &re) {
+					why = re.Reason
+				}
+				class := digits.ReplaceAllString(why, "N")
+				if i := strings.IndexAny(class, "\"("); i > 0 {
+					class = class[:i]
+				}
+				reasons[class] = append(reasons[class], key+": "+why)
+				continue
+			}
+			copied++
+			left, n := longNumbersLeft(t, data, out)
+			longNumbers += n
+			if len(left) > 0 {
+				t.Errorf("%s: the copy still holds %v", key, left)
+			}
+			if outDir != "" {
+				_ = os.MkdirAll(filepath.Join(outDir, set), 0o755)
+				_ = os.WriteFile(filepath.Join(outDir, set, e.File), out, 0o644)
+			}
+		}
+	}
+	fmt.Printf("redact: %d text statements, %d copied (%.1f%%; each reads as its original), %d refused; the copies' originals print %d long numbers (6+ digits, no amount, no date), checked absent from the copies\n",
+		total, copied, 100*float64(copied)/float64(total), total-copied, longNumbers)
+	var classes []string
+	for c := range reasons {
+		classes = append(classes, c)
+	}
+	sort.Slice(classes, func(i, j int) bool { return len(reasons[classes[i]]) > len(reasons[classes[j]]) })
+	for _, c := range classes {
+		fmt.Printf("  %3d  %s\n", len(reasons[c]), c)
+		for _, r := range reasons[c] {
+			fmt.Printf("         %s\n", r)
+		}
+	}
+}
+
+// longNumbersLeft are the original's runs of six digits or more, outside
+// amounts and dates, that the copy's text still holds, and how many the
+// original printed.
+func longNumbersLeft(t *testing.T, orig, cp []byte) ([]string, int) {
+	t.Helper()
+	o, err := read(orig, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := read(cp, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := regexp.MustCompile(`[0-9]{6,}`)
+	money := regexp.MustCompile(`^[-+(]?[0-9][0-9., ']*[.,][0-9]{2}\)?$`)
+	var text strings.Builder
+	for _, pg := range c.Doc.Pages {
+		for _, w := range pg.Words {
+			text.WriteString(w.Text + "\n")
+		}
+	}
+	var left []string
+	n := 0
+	for _, pg := range o.Doc.Pages {
+		for _, w := range pg.Words {
+			if money.MatchString(w.Text) || strings.ContainsAny(w.Text, "/") {
+				continue
+			}
+			for _, r := range runs.FindAllString(w.Text, -1) {
+				n++
+				if strings.Contains(text.String(), r) {
+					left = append(left, r)
+				}
+			}
+		}
+	}
+	return left, n
+}
