@@ -863,7 +863,7 @@ func TestBrowserViews(t *testing.T) {
 		b.waitJS("view "+view, `document.body.dataset.view === "`+view+`"`)
 		b.do("sections drawn", chromedp.Evaluate(`({ Hash: location.hash, Current: (document.querySelector('#views a[aria-current="page"]') || {}).textContent || "",
 			Drawn: [...document.querySelectorAll("#app section[data-view]")].filter(s => s.getClientRects().length > 0).map(s => s.id) })`, &got))
-		want := map[string]string{"documents": "account upload history", "clients": "folders", "office": "account links members trail"}[view]
+		want := map[string]string{"documents": "account upload history find", "clients": "folders", "office": "account links members trail"}[view]
 		if got.Current != strings.ToUpper(view[:1])+view[1:] || strings.Join(got.Drawn, " ") != want && !(view == "clients" && strings.Join(got.Drawn, " ") == "folders folder") {
 			t.Errorf("view %s at %s: current %q, drawn %q; want %q", view, got.Hash, got.Current, got.Drawn, want)
 		}
