@@ -87,6 +87,19 @@ func served(t *testing.T, dir string) (srv *serving, base, key, data string) {
 	return srv, "http://" + srv.addr, key, data
 }
 
+// convertedStatement uploads a generated statement of eight rows as name
+// and waits until it is converted.
+func convertedStatement(t *testing.T, base, key, name string) string {
+	t.Helper()
+	var gen bytes.Buffer
+	if _, err := writeStatement(&gen, 1, 8); err != nil {
+		t.Fatal(err)
+	}
+	id := uploadTo(t, base, key, name, gen.Bytes(), "")
+	waitConverted(t, base, key, id)
+	return id
+}
+
 // waitConverted waits until the document id is converted.
 func waitConverted(t *testing.T, base, key, id string) {
 	t.Helper()
@@ -110,12 +123,7 @@ func waitConverted(t *testing.T, base, key, id string) {
 func TestBrowserOneVerdict(t *testing.T) {
 	dir := t.TempDir()
 	srv, base, key, data := served(t, dir)
-	var gen bytes.Buffer
-	if _, err := writeStatement(&gen, 1, 8); err != nil {
-		t.Fatal(err)
-	}
-	id := uploadTo(t, base, key, "scan-like.pdf", gen.Bytes(), "")
-	waitConverted(t, base, key, id)
+	id := convertedStatement(t, base, key, "scan-like.pdf")
 	rec := rejudge(t, data, id, func(res *ledger.Result) {
 		tx := &res.Transactions[1]
 		tx.Provenance.AmountFromBalance = true
@@ -564,12 +572,7 @@ func TestBrowserLinkForm(t *testing.T) {
 func TestBrowserReviewWork(t *testing.T) {
 	dir := t.TempDir()
 	srv, base, key, data := served(t, dir)
-	var gen bytes.Buffer
-	if _, err := writeStatement(&gen, 1, 8); err != nil {
-		t.Fatal(err)
-	}
-	id := uploadTo(t, base, key, "statement.pdf", gen.Bytes(), "")
-	waitConverted(t, base, key, id)
+	id := convertedStatement(t, base, key, "statement.pdf")
 	b := startBrowser(t, srv.ctx)
 	pageSignIn(b, base, key, srv)
 	row := `#docs tr[data-id="` + id + `"]`
