@@ -440,6 +440,9 @@ func TestTokenizeWeekdayAndTime(t *testing.T) {
 		{[]cellAt{at(10, "Tuesday, 4 March 2025")}, "D:4 March 2025"},
 		{[]cellAt{at(10, "04.03.2025 (Di)"), at(200, "Miete")}, "D:04.03.2025|T:Miete"},
 		{[]cellAt{at(10, "17.03.2025 14:32"), at(200, "Miete")}, "D:17.03.2025|T:Miete"},
+		{[]cellAt{at(10, "Dydd Llun, 7 Tachwedd 2022"), at(200, "Siop")}, "D:7 Tachwedd 2022|T:Siop"},
+		{[]cellAt{at(10, "2023 m. sausio 3 d., antradienis"), at(250, "Parduotuve")}, "D:2023 m. sausio 3|T:Parduotuve"},
+		{[]cellAt{at(10, "3 ta’ Awwissu 2025"), at(200, "Hanut")}, "D:3 ta’ Awwissu 2025|T:Hanut"},
 		// An abbreviation with no comma or brackets is a word of its own.
 		{[]cellAt{at(10, "17.03.2025 Mon Cafe")}, "D:17.03.2025|T:Mon|T:Cafe"},
 	} {

@@ -371,3 +371,37 @@ func TestAnalyzeLabelsAndSentencesAreNoRows(t *testing.T) {
 		"2023-01-09|Card Shell||15.00|110.00",
 	})
 }
+
+// TestAnalyzeHeadlessDescriptionFirst reads a table with no heading the
+// lexicon knows whose columns put the description before the date: the
+// dates still line up, and the words before each date are its row's
+// description.
+func TestAnalyzeHeadlessDescriptionFirst(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Mivriseträm: 1 Jun 2023 - 30 Jun 2023")
+	put(10, 60, "Skänonseont")
+	put(250, 60, "Gävrolist")
+	put(400, 60, "Rouleodrourknount")
+	put(520, 60, "Søkrøpaisyst")
+	y := 75.0
+	for _, r := range [][3]string{
+		{"Drounbraidä Deutsche Bahn", "30/06/2023", "16.87"},
+		{"Draimzerbaint Pingo Doce", "29/06/2023", "9.93"},
+		{"Breokokoplair Cafe Flore", "28/06/2023", "1,493.09"},
+	} {
+		put(10, y, r[0])
+		put(250, y, r[1])
+		put(420, y, r[2])
+		y += 15
+	}
+	res := Analyze([]source.Page{p})
+	var got []string
+	for _, tx := range res.Transactions {
+		got = append(got, tx.Date.Format("2006-01-02")+"|"+tx.Description)
+	}
+	want := []string{"2023-06-28|Breokokoplair Cafe Flore", "2023-06-29|Draimzerbaint Pingo Doce", "2023-06-30|Drounbraidä Deutsche Bahn"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -100,6 +100,47 @@ var monthParticles = sync.OnceValue(func() []string {
 				}
 			}
 		}
+		// A particle the date pattern puts between the day and the
+		// month's name (Maltese "17 ta’ Marzu 2025").
+		march := []string{FoldWord(t.MonthWide(time.March)), FoldWord(t.MonthAbbreviated(time.March))}
+		for _, d := range t.dates {
+			f := strings.Fields(strings.ToLower(d))
+			for i := 0; i+2 < len(f); i++ {
+				if strings.TrimRight(f[i], ".") == "17" && slices.Contains(march, FoldWord(f[i+2])) && strings.IndexFunc(f[i+1], unicode.IsDigit) < 0 {
+					for _, v := range []string{f[i+1] + " ", strings.ReplaceAll(f[i+1], "’", "'") + " "} {
+						if !slices.Contains(out, v) {
+							out = append(out, v)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+})
+
+// DateLiteral reports a short word CLDR's date patterns print after the
+// day or the year ("d." in Lithuanian "2025 m. kovo 17 d.", "r." in
+// Polish "17 marca 2025 r."), with its comma: part of the date.
+func DateLiteral(word string) bool {
+	return dateLiterals()[strings.TrimRight(FoldWord(word), ",")]
+}
+
+var dateLiterals = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, t := range MonthLanguages() {
+		for _, d := range t.dates {
+			f := strings.Fields(d)
+			for i := 0; i+1 < len(f); i++ {
+				if !strings.Contains(f[i], "25") && strings.TrimRight(f[i], ".,") != "17" {
+					continue // neither the year nor the day
+				}
+				w := strings.TrimRight(FoldWord(f[i+1]), ",")
+				if _, _, month := lexMonth(w, 0); !month && utf8.RuneCountInString(w) <= 4 && strings.IndexFunc(w, unicode.IsLetter) >= 0 && strings.IndexFunc(w, unicode.IsDigit) < 0 {
+					out[w] = true
+				}
+			}
+		}
 	}
 	return out
 })

@@ -443,8 +443,11 @@ func Tokenize(l *Line, decimalComma bool) {
 		h := max(w.Y1-w.Y0, l.Em)
 		// Date: try the words from here on, at most four of them.
 		if tok, n := lexDateWords(ws[i:], h); n > 0 {
-			if k := len(l.Toks) - 1; k >= 0 && l.Toks[k].Kind == TokText && weekdayBefore(l.Toks[k].Text) {
-				// "wtorek, 4 marca 2025": the weekday is the date's.
+			// "wtorek, 4 marca 2025": the weekday is the date's, of one
+			// word or two ("Dydd Llun, 7 Tachwedd 2022").
+			if k := len(l.Toks) - 1; k >= 1 && l.Toks[k].Kind == TokText && l.Toks[k-1].Kind == TokText && weekdayBefore(l.Toks[k-1].Text+" "+l.Toks[k].Text) {
+				l.Toks = l.Toks[:k-1]
+			} else if k >= 0 && l.Toks[k].Kind == TokText && weekdayBefore(l.Toks[k].Text) {
 				l.Toks = l.Toks[:k]
 			}
 			l.Toks = append(l.Toks, tok)
@@ -706,19 +709,26 @@ func weekdayBefore(word string) bool {
 
 // dateTail counts the words after a date (ws[0] is the date's last word)
 // that belong to it: its weekday ("01/05/2025 · quinta-feira",
-// "04.03.2025 (Di)") and a time of day printed right after it
-// ("17.03.2025 14:32"). A separator may stand between; an abbreviated
-// weekday needs one, or its brackets.
+// "04.03.2025 (Di)"), a time of day printed right after it ("17.03.2025
+// 14:32") and the word a CLDR pattern prints after the day or year ("d."
+// in "2023 m. sausio 3 d."). A separator may stand between; an
+// abbreviated weekday needs one, or its brackets.
 func dateTail(ws []source.Word, h float64) int {
 	n, sep := 0, false
 	for j := 1; j < len(ws) && ws[j].X0-ws[j-1].X1 < 1.5*h; j++ {
 		w := ws[j].Text
+		if j+1 < len(ws) && ws[j+1].X0-ws[j].X1 < 1.5*h {
+			if ok, wide := cells.Weekday(w + " " + ws[j+1].Text); ok && wide {
+				n, j = j+1, j+1 // a weekday of two words ("Dydd Llun")
+				continue
+			}
+		}
 		switch ok, wide := cells.Weekday(w); {
 		case strings.Trim(w, "·-–—,|") == "" && !sep:
 			sep = true
 			continue
 		case ok && (wide || sep || strings.HasPrefix(w, "(")):
-		case timeOfDay(w):
+		case timeOfDay(w), n == j-1 && cells.DateLiteral(w):
 		default:
 			return n
 		}
