@@ -39,8 +39,10 @@ DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev li
 # fonts from fonts-liberation and fonts-dejavu-core). It is large, so only
 # the test targets install it. postgresql: the store's tests and the
 # two-node harness start a PostgreSQL server of their own from it (initdb
-# in a temporary directory; as root, run as nobody).
-TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql
+# in a temporary directory; as root, run as nobody). qpdf and mupdf-tools:
+# the integrity report's tests re-save, merge, linearise and forge
+# statements with them (extract/integrity).
+TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql qpdf mupdf-tools
 # The world statements' producers beyond Chromium and LibreOffice (groff,
 # pdflatex, wkhtmltopdf, Ghostscript for hand-written PostScript,
 # ReportLab; PDFKit comes from npm, below) and the face of their CJK dates
@@ -60,7 +62,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # PostgreSQL, for BENCH_STORE=postgres.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time
 
-.PHONY: deps test-deps bench-deps build run test eval redact-eval ocr-verbatim ratchet eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
+.PHONY: deps test-deps bench-deps build run test eval redact-eval ocr-verbatim ratchet integrity-eval eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -122,6 +124,15 @@ ocr-verbatim: deps
 	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags verbatim -count=1 -timeout 60m -run '^TestOCRVerbatim$$' ./extract/ocr \
 		-args -sets $(SETS) -modes $(OCRMODES) $(if $(MISSED),-show-missed)
 
+# integrity-eval forges every genuine text PDF of the corpus in eleven ways
+# (extract/integrity/forge_test.go) and prints the integrity report's
+# recall per kind of forgery, the share of local finds on the right page
+# and box, and the genuine files (as made, re-saved by qpdf and mutool,
+# linearised, merged, annotated) it flags at medium or above. VERBOSE=1
+# lists the forgeries missed.
+integrity-eval: test-deps
+	CORPUS=$(abspath $(CORPUS)) $(if $(VERBOSE),VERBOSE=1) $(GO) test -v -tags forgery -count=1 -timeout 120m -run '^TestForgeryRecall$$' ./extract/integrity
+
 # ratchet holds every file of every corpus set to the committed baseline
 # (extract/engine/testdata/corpus_baseline.json): no file that was exactly
 # right may go wrong, none may say ok while wrong. It needs the corpus
@@ -174,6 +185,7 @@ fuzz: deps
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzUpload$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./export -run '^$$' -fuzz '^FuzzEscaping$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./extract/integrity -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME)
 
 # contrib-check runs systemd-analyze verify on the units in contrib/, with
 # this build standing in for /usr/local/bin/passbook.

@@ -68,6 +68,9 @@ type statementSpec struct {
 	shift decimal.Decimal
 	// bank is the letterhead's name; "" prints Sample Community Bank.
 	bank string
+	// printed, when set, is printed for row i's amount in place of the
+	// amount: a forgery whose balances were left as they were.
+	printed map[int]decimal.Decimal
 }
 
 // statement cuts the ledger's statement from from to to.
@@ -118,15 +121,19 @@ func (s statementSpec) pdf() []byte {
 	right(190, "Balance")
 	p.SetFont("Helvetica", "", 9)
 	bal := s.opening
-	for _, r := range s.rows {
+	for i, r := range s.rows {
 		y += 6
 		bal = bal.Add(r.amount)
 		p.Text(15, y, r.date.Format("02/01/2006"))
 		p.Text(40, y, r.desc)
-		if r.amount.Sign() < 0 {
-			right(130, r.amount.Neg().StringFixed(2))
+		amt := r.amount
+		if v, ok := s.printed[i]; ok {
+			amt = v
+		}
+		if amt.Sign() < 0 {
+			right(130, amt.Neg().StringFixed(2))
 		} else {
-			right(160, r.amount.StringFixed(2))
+			right(160, amt.StringFixed(2))
 		}
 		right(190, bal.StringFixed(2))
 	}

@@ -130,6 +130,12 @@ type SetStatement struct {
 	DuplicateOf string
 	// Bank and Holder are what the document names (extract.Statement's).
 	Bank, Holder string
+	// Integrity is the document's integrity report (nil for a result
+	// converted before there were reports); Month is the signal that
+	// this month's file is built unlike the account's months around it
+	// (ledger.CompareMonths), nil when it is not.
+	Integrity *ledger.Integrity
+	Month     *ledger.Signal
 
 	// printedStart and printedEnd say the period is printed, not taken
 	// from the rows.
@@ -228,7 +234,7 @@ func NewSet(sources []Source) *Set {
 				b.rows[i].source, b.rows[i].sourceName = src.ID, src.Name
 			}
 			st := &SetStatement{SourceID: src.ID, Name: src.Name, Reconciliation: b.status,
-				Transactions: len(b.rows), b: b, order: rank[i], Bank: res.Statement.Bank, Holder: res.Statement.Holder}
+				Transactions: len(b.rows), b: b, order: rank[i], Bank: res.Statement.Bank, Holder: res.Statement.Holder, Integrity: res.Integrity}
 			if b.start == nil && len(res.Statement.Accounts) > 0 {
 				st.b.start = res.Statement.PeriodStart
 			}
@@ -431,6 +437,7 @@ func (a *SetAccount) check() {
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return a.Findings[i].From.Before(a.Findings[j].From) })
 	a.blame()
+	a.compareMonths()
 }
 
 // blame makes two balance breaks that one statement explains one finding
@@ -463,6 +470,27 @@ func (a *SetAccount) blame() {
 		out = append(out, f)
 	}
 	a.Findings = out
+}
+
+// compareMonths sets each statement's Month: whether its file is built
+// unlike the account's months around it. Duplicates take no part.
+func (a *SetAccount) compareMonths() {
+	var months []*SetStatement
+	var profiles []*ledger.Profile
+	for _, st := range a.Statements {
+		if st.DuplicateOf != "" {
+			continue
+		}
+		months = append(months, st)
+		var p *ledger.Profile
+		if st.Integrity != nil {
+			p = st.Integrity.Profile
+		}
+		profiles = append(profiles, p)
+	}
+	for i, s := range ledger.CompareMonths(profiles) {
+		months[i].Month = s
+	}
 }
 
 // link checks how st follows prev, the statement reaching furthest before

@@ -19,6 +19,18 @@ type jsonDocument struct {
 	TransactionCount int               `json:"transaction_count"`
 	Transactions     []jsonTransaction `json:"transactions"`
 	Statement        jsonStatement     `json:"statement"`
+	// Integrity is the report on signs, in the file itself, that the
+	// statement was altered (extract/integrity); left out for a result
+	// converted before there were reports.
+	Integrity *jsonIntegrity `json:"integrity,omitempty"`
+}
+
+// jsonIntegrity is the integrity report: each signal with its code,
+// severity, page, box and evidence, and a one-line summary. How the file
+// was built (ledger.Profile) stays in the stored result, for folders.
+type jsonIntegrity struct {
+	Signals []ledger.Signal `json:"signals"`
+	Summary string          `json:"summary"`
 }
 
 // jsonTransaction is one element of transactions. A struct, not a map, so
@@ -104,6 +116,12 @@ func writeJSON(w io.Writer, fileID string, res *ledger.Result, edited bool) erro
 		Statement:        newJSONStatement(&res.Statement),
 	}
 	doc.Statement.Edited = edited
+	if in := res.Integrity; in != nil {
+		doc.Integrity = &jsonIntegrity{Signals: in.Signals, Summary: in.Summary}
+		if doc.Integrity.Signals == nil {
+			doc.Integrity.Signals = []ledger.Signal{}
+		}
+	}
 	for _, t := range res.Transactions {
 		doc.Transactions = append(doc.Transactions, newJSONTransaction(t))
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,6 +56,47 @@ type StatementJSON struct {
 	// Bank and Holder are what the statement names, when it does.
 	Bank   string `json:"bank,omitempty"`
 	Holder string `json:"holder,omitempty"`
+	// Integrity sums up the document's integrity report with the
+	// folder's comparison of months; nil for a result converted before
+	// there were reports.
+	Integrity *StatementIntegrityJSON `json:"integrity,omitempty"`
+}
+
+// StatementIntegrityJSON is a folder statement's integrity: the worst
+// severity of its signals ("" when it has none), the document's summary,
+// and its medium and high signals, the comparison with the account's
+// other months included.
+type StatementIntegrityJSON struct {
+	Worst   string          `json:"worst"`
+	Summary string          `json:"summary"`
+	Signals []ledger.Signal `json:"signals"`
+}
+
+func newStatementIntegrity(st *SetStatement) *StatementIntegrityJSON {
+	if st.Integrity == nil && st.Month == nil {
+		return nil
+	}
+	out := &StatementIntegrityJSON{Signals: []ledger.Signal{}}
+	var all []ledger.Signal
+	if st.Integrity != nil {
+		out.Summary = st.Integrity.Summary
+		all = st.Integrity.Signals
+	}
+	if st.Month != nil {
+		all = append(slices.Clone(all), *st.Month)
+		if ledger.SeverityRank(st.Integrity.Worst()) < ledger.SeverityRank(st.Month.Severity) {
+			out.Summary = st.Month.Evidence
+		}
+	}
+	for _, s := range all {
+		if ledger.SeverityRank(s.Severity) >= ledger.SeverityRank(ledger.SeverityMedium) {
+			out.Signals = append(out.Signals, s)
+		}
+		if ledger.SeverityRank(s.Severity) > ledger.SeverityRank(out.Worst) {
+			out.Worst = s.Severity
+		}
+	}
+	return out
 }
 
 // FindingJSON is one finding.
@@ -87,7 +129,8 @@ func (s *Set) json(withTransactions bool) SetJSON {
 		for _, st := range a.Statements {
 			sj := StatementJSON{FileID: st.SourceID, OriginalName: st.Name, PeriodStart: date(st.Start), PeriodEnd: date(st.End),
 				OpeningBalance: money(st.Opening), ClosingBalance: money(st.Closing), Reconciliation: st.Reconciliation,
-				TransactionCount: st.Transactions, DuplicateOf: text(st.DuplicateOf), Bank: st.Bank, Holder: st.Holder}
+				TransactionCount: st.Transactions, DuplicateOf: text(st.DuplicateOf), Bank: st.Bank, Holder: st.Holder,
+				Integrity: newStatementIntegrity(st)}
 			aj.Statements = append(aj.Statements, sj)
 		}
 		for _, f := range a.Findings {

@@ -153,3 +153,31 @@ func TestStoredVersion1RoundTrip(t *testing.T) {
 		t.Errorf("a result of a later version loads")
 	}
 }
+
+// TestStoredIntegrity: the integrity report, with the file's profile,
+// survives the stored form; a result stored before there were reports
+// reads back with none.
+func TestStoredIntegrity(t *testing.T) {
+	box := [4]float64{1, 2, 3, 4}
+	res := ledger.Result{PageCount: 1, Integrity: &ledger.Integrity{
+		Signals: []ledger.Signal{{Code: "covering_box", Severity: ledger.SeverityHigh, Page: 1, BBox: &box, Evidence: "e"}},
+		Summary: "s", Profile: &ledger.Profile{Producer: "P", Version: "1.4", Fonts: []string{"Arial"}, PageSize: "595x842", Structure: "xref"}}}
+	raw, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back ledger.Result
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	in := back.Integrity
+	if in == nil || len(in.Signals) != 1 || *in.Signals[0].BBox != box || in.Summary != "s" || in.Profile == nil || in.Profile.Fonts[0] != "Arial" || in.Worst() != ledger.SeverityHigh {
+		t.Fatalf("read back %+v from %s", in, raw)
+	}
+	if err := json.Unmarshal([]byte(`{"version":1,"page_count":1,"transactions":[],"statement":{"reconciliation":{"status":"ok","message":""},"proof":{"checks":0,"proven":0}}}`), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Integrity != nil {
+		t.Errorf("a result stored before reports has one: %+v", back.Integrity)
+	}
+}

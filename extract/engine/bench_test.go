@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"os"
 	"passbook/extract"
+	"passbook/extract/integrity"
 	"passbook/extract/pdf"
+	"passbook/extract/source"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/go-pdf/fpdf"
 )
@@ -151,4 +155,67 @@ func BenchmarkRenderPage(b *testing.B) {
 		}
 		b.SetBytes(int64(len(r.PNG)))
 	}
+}
+
+// BenchmarkIntegrity measures the integrity report's share of a text
+// PDF's conversion (issue 44: at most 10%): "convert" is Convert, report
+// included; "report" is integrity.Check alone on the same file, its words
+// and its reading. The share is report / (convert - report). A file of
+// another producer can be given:
+//
+//	PASSBOOK_BENCH_INTEGRITY=../../../shared/corpus/chromium/maple_ca_04.pdf go test -run '^$' -bench Integrity ./extract/engine/
+func BenchmarkIntegrity(b *testing.B) {
+	data, _ := statementPDF(b, 10, "")
+	if path := os.Getenv("PASSBOOK_BENCH_INTEGRITY"); path != "" {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	res, err := New().Convert(data, extract.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := pdf.Open(data, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var pages []source.Page
+	for i := range doc.PageCount() {
+		pg, err := doc.Words(i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, pg)
+	}
+	doc.Close()
+	// CPU time (getrusage) beside the wall time: on a shared machine the
+	// wall time of either moves by 2x from one run to the next.
+	b.Run("convert", func(b *testing.B) {
+		cpu := cpuTime()
+		for b.Loop() {
+			if _, err := New().Convert(data, extract.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	})
+	b.Run("report", func(b *testing.B) {
+		cpu := cpuTime()
+		for b.Loop() {
+			if r := integrity.Check(integrity.Input{Data: data, Pages: pages, Result: res}); r.Profile == nil {
+				b.Fatalf("no profile: %s", r.Summary)
+			}
+		}
+		b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	})
+}
+
+// cpuTime is the CPU time this process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -27,6 +27,7 @@ type storedResult struct {
 	PageCount    int                 `json:"page_count"`
 	Transactions []storedTransaction `json:"transactions"`
 	Statement    storedStatement     `json:"statement"`
+	Integrity    *Integrity          `json:"integrity,omitempty"`
 }
 
 type storedTransaction struct {
@@ -79,7 +80,7 @@ type storedAccount struct {
 
 // MarshalJSON writes r in its stored form (version ResultVersion).
 func (r Result) MarshalJSON() ([]byte, error) {
-	s := storedResult{Version: ResultVersion, PageCount: r.PageCount, Transactions: make([]storedTransaction, len(r.Transactions))}
+	s := storedResult{Version: ResultVersion, PageCount: r.PageCount, Transactions: make([]storedTransaction, len(r.Transactions)), Integrity: r.Integrity}
 	for i, t := range r.Transactions {
 		st := storedTransaction{Date: t.Date, Description: t.Description, AmountIn: t.AmountIn, AmountOut: t.AmountOut,
 			Balance: t.Balance, Warnings: t.Warnings, Account: t.Account, Page: t.Page}
@@ -126,7 +127,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	*r = Result{PageCount: s.PageCount, Transactions: make([]Transaction, len(s.Transactions))}
+	*r = Result{PageCount: s.PageCount, Transactions: make([]Transaction, len(s.Transactions)), Integrity: s.Integrity}
 	for i, t := range s.Transactions {
 		tx := Transaction{Date: t.Date, Description: t.Description, AmountIn: t.AmountIn, AmountOut: t.AmountOut,
 			Balance: t.Balance, Warnings: t.Warnings, Account: t.Account, Page: t.Page}

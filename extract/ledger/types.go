@@ -119,4 +119,8 @@ type Result struct {
 	PageCount    int
 	Transactions []Transaction
 	Statement    Statement
+	// Integrity is the report on signs that the file was altered
+	// (extract/integrity); nil when none was made (an image, or a result
+	// stored before there were reports).
+	Integrity *Integrity
 }

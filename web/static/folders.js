@@ -7,6 +7,7 @@ import { money, openReview, units } from "./review.js";
 import { call, session } from "./session.js";
 import { $, el, exportFormats, figure, localDate, localTime, message, monthLabel, plural, say } from "./util.js";
 import { currentView, showView } from "./views.js";
+import { folderBadge } from "./integrity.js";
 
 // ---- folders ----
 export let folder = null; // {id, data}: the folder open, as GET folders/{id} gave it
@@ -361,6 +362,7 @@ export function block(s, docs, dup, cur) {
       el("span", { class: "small bal" }, "Opens ", el("b", { class: "open", text: figure(s.opening_balance, cur) })),
       el("span", { class: "small bal" }, "Closes ", el("b", { class: "close", text: figure(s.closing_balance, cur) })),
       el("span", { class: "small", text: rec + " · " + (dup ? "duplicate" : plural(s.transaction_count, "transaction")) }),
+      folderBadge(s.integrity),
       el("span", { class: "block-actions" },
         el("button", { type: "button", class: "review", "aria-label": `Review ${s.original_name}, ${label}`, text: "Review", onclick: () => openReview(d) }),
         el("button", { type: "button", class: "remove", "aria-label": `Remove ${s.original_name} from the folder`, text: "Remove", onclick: () => removeFromFolder(s) }))));

@@ -13,6 +13,7 @@ import { folder, refreshFolder } from "./folders.js";
 import { call, postJSON, session } from "./session.js";
 import { $, datePlaceholder, el, exportFormats, figure, localDate, message, numericDate, parseDate, plural, say } from "./util.js";
 import { showView } from "./views.js";
+import { markPage, renderReport } from "./integrity.js";
 
 // ---- review ----
 export let review = null; // {doc, stmt, txs, saved, edited, sel, pageSize}
@@ -134,6 +135,10 @@ export async function openReview(d) {
     el("button", { type: "button", text: f.toUpperCase(), "aria-label": `Download as ${f.toUpperCase()}`, onclick: () => download(review.doc, f) })));
   renderTable();
   refreshReview();
+  // The integrity report (issue 44): its words under the verdict, its
+  // places marked on the pages.
+  review.integrity = body.integrity;
+  renderReport($("integrity"), body.integrity);
   setZoom(1);
   renderPages();
   $("review").scrollIntoView({ block: "start" });
@@ -549,6 +554,7 @@ export async function renderPages() {
       "aria-label": `Open page ${n} full size`, onclick: (e) => e.stopPropagation() }));
     if (review.zoom && review.zoom !== 1) fig.style.width = `${review.zoom * 100}%`;
     renderBoxes(n);
+    markPage(fig, n, review.pageSize[n], review.integrity);
   }
 }
 
