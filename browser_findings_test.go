@@ -11,9 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/shopspring/decimal"
@@ -175,16 +173,9 @@ func TestBrowserFolderFindings(t *testing.T) {
 	if !strings.Contains(year, "2024: opens with 2,500.00 GBP") || strings.Contains(year, "Year:") {
 		t.Errorf("year summaries: %q", year)
 	}
-	b.do("allow downloads", browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true))
-	b.do("download xlsx", inView("#folder-format"), chromedp.SetValue("#folder-format", "xlsx", chromedp.ByID), click("#folder-download"))
+	download := b.downloads(dir)
+	download("download xlsx", inView("#folder-format"), chromedp.SetValue("#folder-format", "xlsx", chromedp.ByID), click("#folder-download"))
 	xlsx := filepath.Join(dir, "Client 2024.xlsx")
-	waitFor(t, "the XLSX download", func() string {
-		if fi, err := os.Stat(xlsx); err == nil && fi.Size() > 0 {
-			return "yes"
-		}
-		return ""
-	})
-	time.Sleep(300 * time.Millisecond)
 	x, err := excelize.OpenFile(xlsx)
 	if err != nil {
 		t.Fatal(err)

@@ -9,9 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
 
@@ -91,16 +89,9 @@ func TestBrowserFolders(t *testing.T) {
 
 	// The year as XLSX, opened by LibreOffice: a sheet for the account with
 	// every transaction, and the continuity sheet.
-	b.do("allow downloads", browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true))
-	b.do("download xlsx", inView("#folder-format"), chromedp.SetValue("#folder-format", "xlsx", chromedp.ByID), click("#folder-download"))
+	download := b.downloads(dir)
+	download("download xlsx", inView("#folder-format"), chromedp.SetValue("#folder-format", "xlsx", chromedp.ByID), click("#folder-download"))
 	xlsx := filepath.Join(dir, "Client 2024.xlsx")
-	waitFor(t, "the XLSX download", func() string {
-		if fi, err := os.Stat(xlsx); err == nil && fi.Size() > 0 {
-			return "yes"
-		}
-		return ""
-	})
-	time.Sleep(200 * time.Millisecond) // let the browser finish writing it
 	out := filepath.Join(dir, "lo")
 	run := exec.Command(soffice, "-env:UserInstallation=file://"+filepath.Join(dir, "lo-profile"), "--headless", "--norestore",
 		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", "--outdir", out, xlsx)

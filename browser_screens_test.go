@@ -9,11 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"passbook/extract/ledger"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -106,21 +104,15 @@ func TestBrowserScreens(t *testing.T) {
 	change("#docs-sort", "newest")
 	waitRows("all, newest first", `rows.split("|").length === 8`)
 	// Two ticked: one zip with both.
-	b.do("allow downloads", browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true))
-	b.do("tick two", click(`#docs tr[data-id="`+jan+`"] input.pick`), click(`#docs tr[data-id="`+ids["gbp-2024-02.pdf"]+`"] input.pick`))
+	download := b.downloads(dir)
+	b.do("tick one", click(`#docs tr[data-id="`+jan+`"] input.pick`))
+	b.do("tick another", click(`#docs tr[data-id="`+ids["gbp-2024-02.pdf"]+`"] input.pick`))
 	if got := b.text("#bulk-count"); got != "2 documents selected" {
 		t.Errorf("bulk bar: %q", got)
 	}
 	change("#bulk-format", "csv")
-	b.do("zip", click("#bulk-zip"))
+	download("zip", click("#bulk-zip"))
 	zipPath := filepath.Join(dir, "statements.zip")
-	waitFor(t, "the zip", func() string {
-		if fi, err := os.Stat(zipPath); err == nil && fi.Size() > 0 {
-			return "yes"
-		}
-		return ""
-	})
-	time.Sleep(300 * time.Millisecond)
 	zr, err := zip.OpenReader(zipPath)
 	if err != nil {
 		t.Fatal(err)

@@ -274,12 +274,13 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 	}
 	defer pool.Close()
 	srv := server.New(log, st, pool, c.Server)
-	ln, err := net.Listen("tcp", c.Addr)
+	ln, err := listenDraining(c.Addr)
 	if err != nil {
 		return err
 	}
+	conns := &openConns{}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn), ConnState: conns.track}
 
 	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	workDone := make(chan error, 1)
@@ -296,13 +297,28 @@ func cmdServe(ctx context.Context, e env, ready chan<- string) error {
 	select {
 	case <-ctx.Done():
 		log.Info("shutting down", "reason", "signal")
+		// Stop accepting first, and answer what the kernel accepted
+		// before: Serve returns once the backlog is empty. Answers from
+		// now on close their connections.
+		hs.SetKeepAlivesEnabled(false)
+		if err := ln.StopAccepting(); err != nil {
+			log.Error("stop accepting", "err", err)
+		}
+		if serveErr = <-serveDone; errors.Is(serveErr, net.ErrClosed) {
+			serveErr = nil
+		}
 	case serveErr = <-serveDone:
 		log.Error("shutting down", "reason", "http server stopped", "err", serveErr)
 	}
-	// Stop taking requests, then let workers hand back their jobs, then
-	// (deferred) close the data file.
+	// Answer the requests under way and those of the connections taken
+	// from the backlog (keep-alives are off: each connection closes after
+	// its answer), then let workers hand back their jobs, then (deferred)
+	// close the data file.
 	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if err := conns.wait(shutCtx); err != nil {
+		log.Warn("connections still open at shutdown", "err", err)
+	}
 	if err := hs.Shutdown(shutCtx); err != nil {
 		log.Error("http shutdown", "err", err)
 	}

@@ -1,9 +1,13 @@
 package main
 
-// TestNodes is issue 22's harness: two `passbook serve` processes (the test
-// binary standing in for passbook) on one PostgreSQL database, and a folder
-// made on one and read on the other. It prints
-// its figures on lines starting NODES; `make nodes` runs it alone.
+// TestNodes is issue 22's harness, three nodes since issue 41: `passbook
+// serve` processes (the test binary standing in for passbook) on one
+// PostgreSQL database, a folder made on one and read on another, racing
+// uploads at the quota, kill -9 of a node during conversions, and
+// (TestNodesRollingUpgrade) a rolling upgrade under continuous uploads. It
+// prints its figures on lines starting NODES; `make nodes` runs it in
+// full (NODES_FULL=1: more uploads, and the upgrade from the previous
+// commit's binary), `make test` a shorter slice.
 
 import (
 	"bytes"
@@ -45,6 +49,12 @@ func startNode(t *testing.T, flags []string, env ...string) *node {
 	if b := os.Getenv("PASSBOOK_STRESS_BIN"); b != "" {
 		bin = b
 	}
+	return startNodeOf(t, bin, flags, env...)
+}
+
+// startNodeOf is startNode running the binary bin.
+func startNodeOf(t *testing.T, bin string, flags []string, env ...string) *node {
+	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, flags...)...)
 	cmd.Env = append(append(os.Environ(), "PASSBOOK_AS_MAIN=1"), env...)
 	n := &node{cmd: cmd, stdout: &syncBuffer{}, stderr: &syncBuffer{}}
@@ -130,17 +140,10 @@ func ackedIDs(acked map[string]string) ([]string, map[string]bool) {
 // waitSettled polls until no document is processing, within limit.
 func waitSettled(t *testing.T, c client, ids []string, limit time.Duration) (stuck int) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
+	settled := settleTimes(c, ids, limit)
 	for _, id := range ids {
-		for {
-			if st := c.status(id); st.Status != "processing" {
-				break
-			}
-			if time.Now().After(deadline) {
-				stuck++
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
+		if _, ok := settled[id]; !ok {
+			stuck++
 		}
 	}
 	return stuck
@@ -149,26 +152,16 @@ func waitSettled(t *testing.T, c client, ids []string, limit time.Duration) (stu
 // completedRE finds the documents a node's log says it converted.
 var completedRE = regexp.MustCompile(`msg="conversion completed" file_id=(\S+)`)
 
-func TestNodes(t *testing.T) {
-	dsn := pgtest.Database(t)
-	ctx := context.Background()
-	// A short lease, so that a dead node's jobs move within seconds.
-	flags := []string{"--data", dsn, "--job-lease", "2s", "--workers", "2"}
-	a := startNode(t, flags)
-	b := startNode(t, flags)
-	admin := waitFor(t, "the first run's API key", func() string {
-		return keyRE.FindString(a.stdout.String() + b.stdout.String())
-	})
-	if strings.Count(a.stdout.String()+b.stdout.String(), "uk_") != 1 {
-		t.Errorf("two nodes on a new database printed the first run's key %d times, want once",
-			strings.Count(a.stdout.String()+b.stdout.String(), "uk_"))
-	}
+// openCounter opens the database dsn for the harness's own checks, and
+// returns it with a function that runs a query of one integer.
+func openCounter(t *testing.T, dsn string) (*sql.DB, func(q string, args ...any) int) {
+	t.Helper()
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	count := func(q string, args ...any) int {
+	t.Cleanup(func() { db.Close() })
+	return db, func(q string, args ...any) int {
 		t.Helper()
 		var n int
 		if err := db.QueryRow(q, args...).Scan(&n); err != nil {
@@ -176,6 +169,42 @@ func TestNodes(t *testing.T) {
 		}
 		return n
 	}
+}
+
+// nodesFull says make nodes runs the harness in full, not make test's slice.
+func nodesFull() bool { return os.Getenv("NODES_FULL") != "" }
+
+// settleTimes polls ids until none is processing, within limit, and
+// returns when each was first seen settled (absent: still processing).
+func settleTimes(c client, ids []string, limit time.Duration) map[string]time.Time {
+	done := map[string]time.Time{}
+	deadline := time.Now().Add(limit)
+	for len(done) < len(ids) && time.Now().Before(deadline) {
+		for _, id := range ids {
+			if _, ok := done[id]; !ok && c.status(id).Status != "processing" {
+				done[id] = time.Now()
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return done
+}
+
+func TestNodes(t *testing.T) {
+	dsn := pgtest.Database(t)
+	ctx := context.Background()
+	// The default lease (15 s, renewed every 5 s): a dead node's jobs
+	// must move within 30 s of its death.
+	flags := []string{"--data", dsn, "--workers", "2"}
+	a := startNode(t, flags)
+	b := startNode(t, flags)
+	cNode := startNode(t, flags)
+	out := func() string { return a.stdout.String() + b.stdout.String() + cNode.stdout.String() }
+	admin := waitFor(t, "the first run's API key", func() string { return keyRE.FindString(out()) })
+	if strings.Count(out(), "uk_") != 1 {
+		t.Errorf("three nodes on a new database printed the first run's key %d times, want once", strings.Count(out(), "uk_"))
+	}
+	db, count := openCounter(t, dsn)
 	account := func(email, plan string) string {
 		var out bytes.Buffer
 		if err := run(ctx, []string{"accounts", "create", email, "--plan", plan, "--data", dsn}, os.Getenv, nil, &out, io.Discard); err != nil {
@@ -189,7 +218,7 @@ func TestNodes(t *testing.T) {
 	}
 
 	// /readyz of each node reports the database.
-	for _, n := range []*node{a, b} {
+	for _, n := range []*node{a, b, cNode} {
 		var ready struct {
 			Checks map[string]string `json:"checks"`
 		}
@@ -275,13 +304,13 @@ func TestNodes(t *testing.T) {
 	}
 
 	// 50 concurrent one-page uploads of a free account (5 pages a day),
-	// spread over both nodes: exactly 5 accepted and charged.
+	// spread over the nodes: exactly 5 accepted and charged.
 	free := account("free@example.com", "free")
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	codes := map[int]int{}
 	for i := range 50 {
-		base := []string{a.base, b.base}[i%2]
+		base := []string{a.base, b.base, cNode.base}[i%3]
 		wg.Go(func() {
 			code, _ := post(base, free, sample, "", "")
 			mu.Lock()
@@ -296,18 +325,21 @@ func TestNodes(t *testing.T) {
 	client{t: t, base: b.base, key: free}.get("/api/v1/user", &user)
 	charged := count(`SELECT coalesce(sum(u.quota_pages + u.credit_pages), 0) FROM usage u JOIN accounts a ON a.id = u.account_id
 		WHERE a.email = 'free@example.com'`)
-	fmt.Printf("NODES 50 concurrent one-page uploads of a free account over two nodes: answers %v; quota used %d of %d; pages charged %d\n",
+	fmt.Printf("NODES 50 concurrent one-page uploads of a free account over three nodes: answers %v; quota used %d of %d; pages charged %d\n",
 		codes, user.Quota.Used, user.Quota.Limit, charged)
 	if codes[200] != 5 || codes[429] != 45 || user.Quota.Used != 5 || charged != 5 {
 		t.Errorf("want exactly 5 accepted, 45 refused 429, quota used 5, 5 pages charged")
 	}
 
-	// kill -9 of node A during 20 uploads spread over both nodes. Clients
-	// send unacknowledged uploads again to B with their Idempotency-Key,
-	// as the docs advise.
+	// kill -9 of node A during uploads spread over the three nodes.
+	// Clients send unacknowledged uploads again to B or C with their
+	// Idempotency-Key, as the docs advise.
 	busy := account("busy@example.com", "enterprise")
 	var long bytes.Buffer
-	const pages = 30
+	uploads, pages := 12, 20
+	if nodesFull() {
+		uploads, pages = 30, 30
+	}
 	if _, err := writeStatement(&long, pages, 40); err != nil {
 		t.Fatal(err)
 	}
@@ -315,41 +347,43 @@ func TestNodes(t *testing.T) {
 	doneByA := len(completedRE.FindAllString(a.stderr.String(), -1))
 	acked := map[string]string{} // Idempotency-Key -> file_id
 	var pending []string
-	for i := range 20 {
+	for i := range uploads {
 		pending = append(pending, fmt.Sprintf("k%02d", i))
 	}
+	bases := []string{a.base, b.base, cNode.base}
 	for i, k := range pending {
-		base := []string{a.base, b.base}[i%2]
 		wg.Go(func() {
 			time.Sleep(time.Duration(i) * 40 * time.Millisecond)
-			if code, id := post(base, busy, long.Bytes(), "", k); code == 200 {
+			if code, id := post(bases[i%3], busy, long.Bytes(), "", k); code == 200 {
 				mu.Lock()
 				acked[k] = id
 				mu.Unlock()
 			}
 		})
 	}
-	// Kill A while it holds conversions, once it has finished one of them.
+	// Kill A while it holds conversions, once it has finished one of
+	// them: the moment a query finds it holding some.
+	var held []string
 	waitFor(t, "node A to finish one job and hold others", func() string {
 		if len(completedRE.FindAllString(a.stderr.String(), -1)) == doneByA {
 			return ""
 		}
-		if n := count("SELECT count(*) FROM jobs WHERE state = 'running' AND claim LIKE '%/' || $1 || '/%'", pidA); n > 0 {
-			return strconv.Itoa(n)
+		held = held[:0]
+		rows, err := db.Query("SELECT document_id FROM jobs WHERE state = 'running' AND claim LIKE '%/' || $1 || '/%'", pidA)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var id string
+			rows.Scan(&id)
+			held = append(held, id)
+		}
+		rows.Close()
+		if len(held) > 0 {
+			return "yes"
 		}
 		return ""
 	})
-	var held []string
-	rows, err := db.Query("SELECT document_id FROM jobs WHERE state = 'running' AND claim LIKE '%/' || $1 || '/%'", pidA)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var id string
-		rows.Scan(&id)
-		held = append(held, id)
-	}
-	rows.Close()
 	a.kill()
 	killedAt := time.Now()
 	completedByA := map[string]bool{}
@@ -358,27 +392,36 @@ func TestNodes(t *testing.T) {
 	}
 	wg.Wait()
 	var resent int
-	for _, k := range pending {
+	for i, k := range pending {
 		if _, ok := acked[k]; !ok {
 			resent++
-			if code, id := post(b.base, busy, long.Bytes(), "", k); code == 200 {
+			if code, id := post(bases[1+i%2], busy, long.Bytes(), "", k); code == 200 {
 				acked[k] = id
 			}
 		}
 	}
 	c := client{t: t, base: b.base, key: busy}
 	ids, distinct := ackedIDs(acked)
-	stuck := waitSettled(t, c, ids, 2*time.Minute)
-	settled := time.Since(killedAt)
-	completedByB := map[string]int{}
-	for _, m := range completedRE.FindAllStringSubmatch(b.stderr.String(), -1) {
-		completedByB[m[1]]++
+	// Every held job is watched until it settles, however long; the
+	// figure is when the last of them did.
+	heldSettled := settleTimes(c, held, 5*time.Minute)
+	var lastHeld time.Duration
+	for _, at := range heldSettled {
+		lastHeld = max(lastHeld, at.Sub(killedAt))
 	}
-	takeovers := strings.Count(b.stderr.String(), "taking over a job whose node stopped renewing its lease")
-	var completed, failed, processing, twice, lost, heldDone, byB int
+	stuck := waitSettled(t, c, ids, 5*time.Minute)
+	settled := time.Since(killedAt)
+	completedBy := map[string]int{}
+	for _, n := range []*node{b, cNode} {
+		for _, m := range completedRE.FindAllStringSubmatch(n.stderr.String(), -1) {
+			completedBy[m[1]]++
+		}
+	}
+	takeovers := strings.Count(b.stderr.String()+cNode.stderr.String(), "taking over a job whose node stopped renewing its lease")
+	var completed, failed, processing, twice, unlogged, heldDone, byOthers int
 	for _, id := range ids {
-		if completedByB[id] > 0 {
-			byB++
+		if completedBy[id] > 0 {
+			byOthers++
 		}
 		switch c.status(id).Status {
 		case "completed":
@@ -388,11 +431,13 @@ func TestNodes(t *testing.T) {
 		default:
 			processing++
 		}
-		if completedByA[id] && completedByB[id] > 0 || completedByB[id] > 1 {
+		if completedByA[id] && completedBy[id] > 0 || completedBy[id] > 1 {
 			twice++
 		}
-		if !completedByA[id] && completedByB[id] != 1 {
-			lost++
+		if !completedByA[id] && completedBy[id] == 0 {
+			// Completed (the status says so) with no node's log line: A
+			// was killed between its commit and its log line.
+			unlogged++
 		}
 	}
 	// A job A held may have ended on A between the query and the kill.
@@ -402,24 +447,31 @@ func TestNodes(t *testing.T) {
 			continue
 		}
 		heldLeft++
-		if completedByB[id] == 1 {
+		if completedBy[id] == 1 {
 			heldDone++
 		}
 	}
 	q := `SELECT %s FROM usage u JOIN accounts a ON a.id = u.account_id WHERE a.email = 'busy@example.com' AND u.refunded_at IS NULL`
 	charges, chargedPages := count(fmt.Sprintf(q, "count(*)")), count(fmt.Sprintf(q, "coalesce(sum(u.quota_pages + u.credit_pages), 0)"))
 	jobsLeft := count("SELECT count(*) FROM jobs")
-	fmt.Printf("NODES kill -9 of node A during 20 uploads (%d pages each, lease 2 s): A held %d jobs when killed; %d acknowledged "+
-		"(%d distinct, %d sent again to B); %d completed, %d failed, %d processing (stuck %d), %d jobs left; %d of A's held jobs and "+
-		"%d documents in all completed by B after the kill (%d take-overs), %d completed twice, %d lost; %d charges, %d pages charged "+
-		"for %d pages; all settled %.1f s after the kill\n",
-		pages, len(held), len(acked), len(distinct), resent, completed, failed, processing, stuck, jobsLeft, heldDone,
-		byB, takeovers, twice, lost, charges, chargedPages, len(distinct)*pages, settled.Seconds())
-	if len(acked) != 20 || len(distinct) != 20 || completed != 20 || failed != 0 || processing != 0 || stuck != 0 || jobsLeft != 0 ||
-		heldDone != heldLeft || heldLeft == 0 || takeovers < heldLeft || twice != 0 || lost != 0 || charges != 20 || chargedPages != 20*pages {
-		t.Errorf("kill -9: want 20 documents, all completed, none stuck, lost or completed twice, A's held jobs completed by B, charged once each")
+	fmt.Printf("NODES kill -9 of node A of three during %d uploads (%d pages each, lease 15 s): A held %d jobs when killed; the last of them "+
+		"completed %.1f s after the kill; %d acknowledged (%d distinct, %d sent again to B or C); %d completed, %d failed, %d processing "+
+		"(stuck %d), %d jobs left; %d of A's held jobs and %d documents in all completed by B and C after the kill (%d take-overs), "+
+		"%d completed twice, %d completed by A unlogged as it was killed; %d charges, %d pages charged for %d pages; all settled %.1f s after the kill\n",
+		uploads, pages, len(held), lastHeld.Seconds(), len(acked), len(distinct), resent, completed, failed, processing, stuck, jobsLeft, heldDone,
+		byOthers, takeovers, twice, unlogged, charges, chargedPages, len(distinct)*pages, settled.Seconds())
+	if len(acked) != uploads || len(distinct) != uploads || completed != uploads || failed != 0 || processing != 0 || stuck != 0 || jobsLeft != 0 ||
+		heldDone != heldLeft || heldLeft == 0 || takeovers < heldLeft || twice != 0 || unlogged > 1 || charges != uploads || chargedPages != uploads*pages {
+		t.Errorf("kill -9: want %d documents, all completed, none stuck or completed twice, A's held jobs completed by B and C, charged once each", uploads)
+	}
+	// Issue 41 point 11: taken over within 30 s. A figure of a busy
+	// shared machine, so make nodes holds it to that, and make test only
+	// prints it.
+	if nodesFull() && lastHeld > 30*time.Second {
+		t.Errorf("the last of the dead node's jobs completed %.1f s after the kill, want within 30 s", lastHeld.Seconds())
 	}
 	b.stop(t)
+	cNode.stop(t)
 }
 
 // TestMigrateCommand copies a data file into PostgreSQL with `passbook

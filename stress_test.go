@@ -503,3 +503,23 @@ func TestStressProbeFlood(t *testing.T) {
 		t.Errorf("the other account's scan took %.1f× as long during the flood, want ≤ 2×", loaded.Seconds()/idle.Seconds())
 	}
 }
+
+// TestStressBusy is make stress under load (issue 41 point 10): text
+// statements of one to five pages, scans and photos of a page, uploaded
+// while three processes a core spin at the server's priority. No good
+// document may fail.
+func TestStressBusy(t *testing.T) {
+	files := newSoakFiles(t)
+	var docs []busyDoc
+	for i := range 10 {
+		docs = append(docs, busyDoc{"text", fmt.Sprintf("text%d.pdf", i), files.text[i%5]})
+	}
+	for i := range 4 {
+		docs = append(docs, busyDoc{"scan", fmt.Sprintf("scan%d.png", i), files.scan}, busyDoc{"photo", fmt.Sprintf("photo%d.jpg", i), files.photo})
+	}
+	failed, figures := busyRun(t, docs, 3)
+	fmt.Println("STRESS busy machine:", figures)
+	if failed != 0 {
+		t.Errorf("%d good documents failed on a busy machine", failed)
+	}
+}

@@ -9,15 +9,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
 // TestStressUpgrade is an upgrade under load: while four clients upload
-// without pause (each upload with its own Idempotency-Key, retried until
-// acknowledged, as the docs advise), the server is stopped (SIGTERM) and
+// without pause (uploaders: each upload with its own Idempotency-Key,
+// retried until acknowledged, as the docs advise), the server is stopped (SIGTERM) and
 // started again on the same data file from a newer build (this tree built
 // afresh, with another version). No acknowledged upload may be lost or
 // stuck, none converted twice, and the pages charged must be exactly the
@@ -46,43 +45,9 @@ func TestStressUpgrade(t *testing.T) {
 	apiKey := keyRE.FindString(old.stdout.String())
 	var base atomic.Value
 	base.Store(old.base)
-
-	var mu sync.Mutex
-	acked := map[string]string{} // idempotency key -> file_id
-	retries := 0
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for c := range 4 {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				k := fmt.Sprintf("u%d-%03d", c, i)
-				for try := 0; ; try++ {
-					code, id := post(base.Load().(string), apiKey, docs[i%2], "", k)
-					if code == 200 {
-						mu.Lock()
-						acked[k] = id
-						retries += try
-						mu.Unlock()
-						break
-					}
-					if try == 600 {
-						t.Errorf("upload %s not acknowledged after %d tries (last status %d)", k, try, code)
-						return
-					}
-					time.Sleep(50 * time.Millisecond)
-				}
-			}
-		})
-	}
-	time.Sleep(3 * time.Second)
-	mu.Lock()
-	before := len(acked)
-	mu.Unlock()
+	up := startUploaders(t, 4, func() []string { return []string{base.Load().(string)} }, apiKey, docs)
+	up.more(4)
+	before := up.count()
 	// The upgrade: stop, then start the newer build on the same data file.
 	start := time.Now()
 	old.stop(t)
@@ -91,9 +56,8 @@ func TestStressUpgrade(t *testing.T) {
 	srv := startStress(t, data)
 	down := time.Since(start)
 	base.Store(srv.base)
-	time.Sleep(3 * time.Second)
-	close(stop)
-	wg.Wait()
+	up.more(4)
+	acked, _, retries := up.stop()
 
 	c := client{t: t, base: srv.base, key: apiKey}
 	ids, distinct := ackedIDs(acked)

@@ -57,6 +57,7 @@ func analyze(doc Document, x *explain.Writer) *ledger.Result {
 		all = append(all, ls...)
 	}
 	layout.DayMonthColumn(all)
+	layout.MarkFurniture(byPage)
 	// The lines hold the words from here on; the pages' own copies are
 	// let go (see withoutWords).
 	pages, doc.Pages = nil, withoutWords(doc.Pages)

@@ -405,3 +405,41 @@ func TestAnalyzeHeadlessDescriptionFirst(t *testing.T) {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestAnalyzeFooterIsNoDescription reads a footer sentence that every
+// page prints at one place: on the first page it stands right under the
+// last row, where a wrapped description would, but it is the page's
+// furniture (on the second page no row is near it), not the row's words.
+func TestAnalyzeFooterIsNoDescription(t *testing.T) {
+	page := func(n int, rows [][4]string) source.Page {
+		p := source.Page{Number: n, Width: 612, Height: 792}
+		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+		put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+		put(10, 80, "Date")
+		put(100, 80, "Details")
+		put(330, 80, "Debit")
+		put(420, 80, "Credit")
+		put(510, 80, "Balance")
+		y := 95.0
+		for _, r := range rows {
+			put(10, y, r[0])
+			put(100, y, r[1])
+			put(340, y, r[2])
+			put(520, y, r[3])
+			y += 15
+		}
+		put(100, 140, "No rights can be derived from this overview")
+		return p
+	}
+	p1 := page(1, [][4]string{{"02/01/2023", "Rent March", "25.00", "75.00"}, {"05/01/2023", "Card Shell", "15.00", "60.00"}, {"09/01/2023", "Card Lidl", "10.00", "50.00"}})
+	putWords(&p1, 10, 60, "Opening balance")
+	putWords(&p1, 520, 60, "100.00")
+	p2 := page(2, [][4]string{{"12/01/2023", "Card Rewe", "5.00", "45.00"}})
+	res := Analyze([]source.Page{p1, p2})
+	checkTxs(t, res, []string{
+		"2023-01-02|Rent March||25.00|75.00",
+		"2023-01-05|Card Shell||15.00|60.00",
+		"2023-01-09|Card Lidl||10.00|50.00",
+		"2023-01-12|Card Rewe||5.00|45.00",
+	})
+}

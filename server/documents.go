@@ -528,7 +528,8 @@ func probeError(err error) error {
 	case errors.Is(err, source.ErrPassword):
 		return &apiError{http.StatusBadRequest, "password_required", "The PDF is password-protected and no correct password was given.", "Send the password in a form field named 'password', e.g. curl -F file=@statement.pdf -F password=..."}
 	case errors.Is(err, source.ErrTooLarge):
-		return &apiError{http.StatusRequestEntityTooLarge, "too_large", "The document is too large to convert.", "Split the document and upload the parts."}
+		return &apiError{http.StatusRequestEntityTooLarge, "too_large", "The document is too large to convert.",
+			"Its pages or images expand past what this server reads; a scan or photo saved at a lower resolution, or a long statement split into parts, may fit."}
 	case errors.Is(err, source.ErrLimit):
 		return &apiError{http.StatusBadRequest, "unreadable_file", "The file took too long to read: it may be damaged or built to be hard to read.",
 			"Open it on your computer to check it, export or scan it again, and upload the new file."}
@@ -556,6 +557,9 @@ type statusResponse struct {
 	PagesDone        *int   `json:"pages_done,omitempty"`
 	Error            string `json:"error,omitempty"`
 	ErrorCode        string `json:"error_code,omitempty"`
+	// Retryable is set on a failed document that POST
+	// /api/v1/documents/{file_id}/retry converts again.
+	Retryable bool `json:"retryable,omitempty"`
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
@@ -580,7 +584,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	case store.StatusProcessing:
 		resp.PagesDone = &doc.PagesDone
 	case store.StatusFailed:
-		resp.Error, resp.ErrorCode = doc.Error, doc.ErrorCode
+		resp.Error, resp.ErrorCode, resp.Retryable = doc.Error, doc.ErrorCode, store.Retryable(doc.ErrorCode)
 	}
 	writeJSON(w, http.StatusOK, resp)
 }

@@ -35,6 +35,16 @@ func (s *Server) RunWorkers(ctx context.Context) error {
 		wg.Go(func() { s.retain(ctx, time.Hour) })
 	}
 	wg.Wait()
+	// Whatever a worker could not hand back itself goes back now, so that
+	// no job of a stopped node waits out its lease (issue 41 point 12).
+	n, err = s.store.ReleaseHeld(context.WithoutCancel(ctx))
+	if err != nil {
+		s.log.Error("release this node's jobs", "err", err)
+		return err
+	}
+	if n > 0 {
+		s.log.Info("released the jobs this node held", "jobs", n)
+	}
 	return nil
 }
 
@@ -43,8 +53,12 @@ func (s *Server) work(ctx context.Context) {
 	defer s.workersUp.Add(-1)
 	tick := time.NewTicker(s.cfg.PollInterval)
 	defer tick.Stop()
-	for {
-		job, err := s.store.ClaimJob(ctx)
+	for ctx.Err() == nil {
+		// The claim runs on a context shutdown does not cancel: cancelled
+		// while its commit was under way, it could land unseen and leave
+		// the job claimed until its lease ran out. A job claimed as the
+		// shutdown began is handed back by runJob.
+		job, err := s.store.ClaimJob(context.WithoutCancel(ctx))
 		switch {
 		case err == nil:
 			s.runJob(ctx, job)
@@ -124,10 +138,18 @@ func (s *Server) runJob(ctx context.Context, job store.Job) {
 		log.Warn("conversion abandoned: the job was taken over by another node, or the document deleted")
 		return
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && err != nil {
 		if err := s.store.ReleaseJob(bg, job); err != nil {
 			log.Error("release job", "err", err)
 		}
+		return
+	}
+	if errors.Is(err, source.ErrBusy) {
+		// Not the document's fault: it goes to the back of the queue, to
+		// run when the machine (or another node) has a processor for it.
+		log.Warn("the machine was too busy to convert in time; queued again", "err", err)
+		s.record(ctx, log, "requeue job", func() error { return s.store.RequeueJob(bg, job) })
+		s.nudge()
 		return
 	}
 	if errors.Is(err, source.ErrCrashed) && job.Attempts+1 < s.cfg.MaxAttempts {
@@ -239,7 +261,7 @@ func (s *Server) record(ctx context.Context, log *slog.Logger, what string, writ
 		}
 		select {
 		case <-ctx.Done():
-			log.Error(what+": stopped by shutdown; the job is queued again at the next start", "err", err)
+			log.Error(what+": stopped by shutdown; the job is handed back as the node stops", "err", err)
 			return false
 		case <-time.After(wait):
 		}
@@ -263,6 +285,11 @@ var failures = []struct {
 	{source.ErrPassword, "password_required"},
 	{source.ErrUnsupported, "unsupported_type"},
 	{source.ErrTooLarge, "too_large"},
+	// The limits a worker met say which; a limit the engine reported
+	// itself keeps ErrLimit's words.
+	{source.ErrCPU, "conversion_limit"},
+	{source.ErrMemory, "conversion_limit"},
+	{source.ErrStalled, "conversion_limit"},
 	{source.ErrLimit, "conversion_limit"},
 	{source.ErrCrashed, "converter_crashed"},
 	{source.ErrCorrupt, "unreadable_file"},

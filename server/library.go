@@ -42,7 +42,10 @@ type documentItem struct {
 	PagesDone int    `json:"pages_done"`
 	Error     string `json:"error,omitempty"`
 	ErrorCode string `json:"error_code,omitempty"`
-	Edited    bool   `json:"edited"`
+	// Retryable: POST /api/v1/documents/{file_id}/retry converts the
+	// failed document again (the page's "Try again").
+	Retryable bool `json:"retryable,omitempty"`
+	Edited    bool `json:"edited"`
 	// Folders are the folders the document is in.
 	Folders []documentFolder `json:"folders"`
 	// Account is the account the converted statement names, as served
@@ -166,7 +169,7 @@ func (s *Server) handleDocuments(w http.ResponseWriter, r *http.Request) {
 				it.Reconciliation = &rec
 			}
 		case store.StatusFailed:
-			it.Error, it.ErrorCode = d.Error, d.ErrorCode
+			it.Error, it.ErrorCode, it.Retryable = d.Error, d.ErrorCode, store.Retryable(d.ErrorCode)
 		}
 		resp.Documents = append(resp.Documents, it)
 	}
@@ -196,6 +199,35 @@ func (s *Server) handleDeleteDocument(w http.ResponseWriter, r *http.Request) {
 	s.log.Info("document deleted", "file_id", doc.ID, "account_id", doc.AccountID)
 	s.audit(r, store.Event{Action: store.ActDelete, DocumentID: doc.ID, Detail: doc.OriginalName})
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "file_id": doc.ID})
+}
+
+// handleRetry converts a failed document again, when its failure may go
+// another way this time (store.Retryable: the status says retryable). Its
+// pages are charged again as an upload's are, and refunded again if it
+// fails again. The page's "Try again" calls it.
+func (s *Server) handleRetry(w http.ResponseWriter, r *http.Request) {
+	doc, err := s.ownDocumentID(r, mux.Vars(r)["file_id"])
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var qe *store.QuotaError
+	switch err := s.store.RetryDocument(r.Context(), doc.ID); {
+	case errors.Is(err, store.ErrNotRetryable):
+		s.fail(w, r, &apiError{http.StatusConflict, "not_retryable", "Only a document whose conversion failed in a way that may go otherwise can be tried again.",
+			"Check its status: a failed document with retryable true can be tried again; one that needs its password or is damaged, upload again."})
+		return
+	case errors.As(err, &qe):
+		s.fail(w, r, quotaError(qe.Usage, doc.PageCount, s.store.Now()))
+		return
+	case err != nil:
+		s.fail(w, r, err)
+		return
+	}
+	s.nudge()
+	s.log.Info("conversion tried again", "file_id", doc.ID, "account_id", doc.AccountID, "after", doc.ErrorCode)
+	s.audit(r, store.Event{Action: store.ActRetry, DocumentID: doc.ID, Detail: doc.ErrorCode})
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "file_id": doc.ID, "status": store.StatusProcessing, "page_count": doc.PageCount})
 }
 
 // maxZipDocuments bounds the documents of one zip download.

@@ -55,6 +55,11 @@ func (s *Server) handleRedact(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, redact.ErrRefused):
 		s.fail(w, r, &apiError{http.StatusUnprocessableEntity, "redact_refused", "No copy was made: " + strings.TrimPrefix(err.Error(), "no copy written: "), "Nothing was sent. Describe the layout in words, or run passbook redact on the file to try again with another factor."})
 		return
+	case errors.Is(err, source.ErrBusy):
+		w.Header().Set("Retry-After", "30")
+		s.fail(w, r, &apiError{http.StatusServiceUnavailable, "busy", "The server was too busy to make the copy in time.",
+			"Retry after the number of seconds in the Retry-After header."})
+		return
 	case errors.Is(err, source.ErrPassword):
 		s.fail(w, r, &apiError{http.StatusBadRequest, "password_required", "The PDF is password-protected and its password is not kept after conversion.",
 			"Send the password again in the X-Document-Password header."})

@@ -46,6 +46,7 @@ const (
 	ActReview         = "review"
 	ActExportZip      = "export_zip"
 	ActDelete         = "delete"
+	ActRetry          = "retry"
 	ActRetentionDel   = "retention_delete"
 	ActFolderCreate   = "folder_create"
 	ActFolderDelete   = "folder_delete"

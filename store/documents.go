@@ -543,6 +543,109 @@ func (s *Store) ReleaseJob(ctx context.Context, job Job) error {
 	return nil
 }
 
+// Retryable says whether a failed document's failure may go another way
+// when it is converted again: a limit met on a busy server, a crash, an
+// interruption or a fault of the server's. A wrong password needs the
+// file again with it, and a type, size or damage the converter judged
+// from the bytes stays what it is.
+func Retryable(code string) bool {
+	switch code {
+	case "conversion_limit", "converter_crashed", "interrupted", "conversion_failed":
+		return true
+	}
+	return false
+}
+
+// ErrNotRetryable says a document is not failed, or failed in a way that
+// converting it again cannot change (Retryable).
+var ErrNotRetryable = errors.New("the document has not failed in a way that trying again can change")
+
+// RetryDocument converts a failed document again: in one transaction it
+// charges its pages as an upload does (a *QuotaError charges nothing),
+// puts it back to processing and queues its job at the back. Its earlier
+// charge stays refunded; the new one is its one charge.
+func (s *Store) RetryDocument(ctx context.Context, id string) (err error) {
+	defer func() { err = storageErr(err) }()
+	return s.statusWrite(ctx, id, func(tx *tx) error {
+		var accountID int64
+		var pages int
+		var status, code string
+		err := tx.QueryRowContext(ctx, "SELECT account_id, page_count, status, coalesce(error_code, '') FROM documents WHERE id = ? AND deleted_at IS NULL",
+			id).Scan(&accountID, &pages, &status, &code)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("retry %s: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("retry %s: %w", id, err)
+		}
+		u, err := s.usage(ctx, tx, accountID, true)
+		if err != nil {
+			return err
+		}
+		// Read again under the account's lock: two retries at once charge once.
+		if err := tx.QueryRowContext(ctx, "SELECT status, coalesce(error_code, '') FROM documents WHERE id = ?", id).Scan(&status, &code); err != nil {
+			return fmt.Errorf("retry %s: %w", id, err)
+		}
+		if status != StatusFailed || !Retryable(code) {
+			return fmt.Errorf("retry %s (%s %s): %w", id, status, code, ErrNotRetryable)
+		}
+		fromQuota, fromCredits, err := quota.Split(pages, u.Used, u.Limit, u.Credits)
+		if err != nil {
+			return &QuotaError{Usage: u}
+		}
+		stamp := s.stamp()
+		if _, err := tx.ExecContext(ctx, `UPDATE usage SET period_start = ?, quota_pages = ?, credit_pages = ?, created_at = ?, refunded_at = NULL
+			WHERE document_id = ?`, formatTime(u.Start), fromQuota, fromCredits, stamp, id); err != nil {
+			return fmt.Errorf("charge quota: %w", err)
+		}
+		if fromCredits > 0 {
+			if _, err := tx.ExecContext(ctx, "UPDATE accounts SET credits = credits - ? WHERE id = ?", fromCredits, accountID); err != nil {
+				return fmt.Errorf("spend credits: %w", err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE documents SET status = ?, error_code = NULL, error = NULL, finished_at = NULL, pages_done = 0
+			WHERE id = ?`, StatusProcessing, id); err != nil {
+			return fmt.Errorf("retry %s: %w", id, err)
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO jobs (document_id, state, queued_at) VALUES (?, 'queued', ?)", id, stamp); err != nil {
+			return fmt.Errorf("queue job: %w", err)
+		}
+		return nil
+	})
+}
+
+// RequeueJob hands a running job back to the queue at its back, without
+// counting an attempt: its conversion ran out of wall clock while the
+// machine was too busy to give it the CPU time it was allowed (issue 41
+// point 10), which is not the document's fault. ErrNotFound says the job
+// is no longer this claim's.
+func (s *Store) RequeueJob(ctx context.Context, job Job) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', claimed_at = NULL, lease_until = NULL, claim = NULL, queued_at = ?
+		WHERE document_id = ? AND claim = ? AND state = 'running'`, s.stamp(), job.DocumentID, job.Claim)
+	if err != nil {
+		return fmt.Errorf("requeue job %s: %w", job.DocumentID, storageErr(err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("requeue job %s: no longer this claim's: %w", job.DocumentID, ErrNotFound)
+	}
+	return nil
+}
+
+// ReleaseHeld hands back to the queue, in their places, every job this
+// store's claims still hold: a node that stops calls it once its workers
+// have ended, so that no job of a graceful stop waits out its lease (a
+// worker's own release may have failed, or its outcome write given up at
+// shutdown). It returns how many it released.
+func (s *Store) ReleaseHeld(ctx context.Context) (int, error) {
+	res, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', claimed_at = NULL, lease_until = NULL, claim = NULL
+		WHERE state = 'running' AND substr(claim, 1, ?) = ?`, len(s.node)+1, s.node+"/")
+	if err != nil {
+		return 0, fmt.Errorf("release held jobs: %w", storageErr(err))
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
 // RetryJob hands a running job whose converter crashed back to the queue,
 // at its back, and counts the attempt; it returns the attempts so far.
 func (s *Store) RetryJob(ctx context.Context, job Job) (int, error) {

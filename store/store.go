@@ -50,8 +50,10 @@ var migrationDirs = map[dialect]string{sqliteDB: "migrations", postgresDB: "migr
 
 // DefaultLease is how long a claimed job stays its claimer's without a
 // renewal (RenewLease): a node that dies holding a job loses it to another
-// node this long after its last renewal.
-const DefaultLease = 30 * time.Second
+// node this long after its last renewal. Its holder renews it every third
+// of it (5 s), so a dead node's jobs move within 15 s of its last renewal
+// and an idle node's next poll (issue 41 point 11: within 30 s in all).
+const DefaultLease = 15 * time.Second
 
 // Store is the database. On SQLite, writes go through one connection, so
 // they are serialised and each write transaction sees the last one's
@@ -69,7 +71,8 @@ type Store struct {
 	// Lease is how long ClaimJob gives a worker before another node may
 	// take the job over (DefaultLease).
 	Lease time.Duration
-	// node names this process in the claims it makes: host and pid.
+	// node names this store in the claims it makes: host, pid and a
+	// random part (two stores of one process are two nodes).
 	node string
 
 	keys   keyCache
@@ -84,8 +87,11 @@ type Store struct {
 // of a SQLite data file, created if need be.
 func Open(ctx context.Context, data string) (*Store, error) {
 	host, _ := os.Hostname()
-	s := &Store{Now: time.Now, Loc: time.UTC, Lease: DefaultLease, node: host + "/" + strconv.Itoa(os.Getpid())}
-	var err error
+	node, err := randomString(host+"/"+strconv.Itoa(os.Getpid())+"/", 6)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{Now: time.Now, Loc: time.UTC, Lease: DefaultLease, node: node}
 	if IsPostgres(data) {
 		err = s.openPostgres(ctx, data)
 	} else {

@@ -46,10 +46,10 @@ func child(t *testing.T, mode string, limits worker.Limits) *worker.Pool {
 	return p
 }
 
-// wall is the default limits with every wall clock set to d.
+// wall is the default limits with every budget set to d.
 func wall(d time.Duration) worker.Limits {
 	l := worker.DefaultLimits()
-	l.WallBase, l.WallPerPage, l.WallMax, l.Probe = d, 0, d, d
+	l.CPUBase, l.CPUPerPage, l.CPUMax, l.Probe = d, 0, d, d
 	return l
 }
 
@@ -104,7 +104,7 @@ func TestIsolatedFailures(t *testing.T) {
 		{"sentinel crosses the boundary", child(t, "worker", worker.DefaultLimits()), enc, source.ErrPassword, nil},
 		{"unsupported bytes", child(t, "worker", worker.DefaultLimits()), []byte("just text"), source.ErrUnsupported, nil},
 		{"child dies", child(t, "crash", worker.DefaultLimits()), enc, source.ErrCrashed, nil},
-		{"child hangs past the wall clock", child(t, "hang", wall(300*time.Millisecond)), enc, source.ErrLimit, nil},
+		{"child hangs past its budget", child(t, "hang", wall(300*time.Millisecond)), enc, source.ErrLimit, nil},
 		{"memory cap", child(t, "worker", memory(64<<20)), bigPNG(t), source.ErrLimit, source.ErrCrashed},
 	}
 	for _, tt := range tests {

@@ -82,6 +82,9 @@ type Token struct {
 	Date   *cells.DateToken
 	Amount decimal.Decimal
 	Marked bool // the amount carried an explicit sign or Dr/Cr
+	// Furniture: the word repeats at its place on other pages, where it
+	// stands outside the rows (MarkFurniture).
+	Furniture bool
 	// bare marks text that reads as a whole number with no separators
 	// ("100", "-1000", "¥ 800"): money only where it stands in a money
 	// column, a reference or a year anywhere else. amount holds its value.

@@ -21,6 +21,16 @@ var (
 	ErrTooManyPages = errors.New("the document has more pages than the server takes")
 	// ErrLimit means the conversion ran out of its time or memory allowance.
 	ErrLimit = errors.New("the conversion ran out of time or memory")
+	// ErrCPU, ErrMemory and ErrStalled are the ErrLimit a worker met, each
+	// saying what happened in words a client can act on, and no advice
+	// that may not apply (splitting a one-page photo helps nothing).
+	ErrCPU     error = limitError("reading this file took more processor time than the server allows for its pages")
+	ErrMemory  error = limitError("this file needs more memory than the server allows")
+	ErrStalled error = limitError("the converter stopped making progress on this file")
+	// ErrBusy means a conversion ran out of wall-clock time while the
+	// machine was too busy to give it the processor time it was allowed:
+	// not the document's fault, so its job is queued again, not failed.
+	ErrBusy = errors.New("the server was busy: the conversion did not get the processor time it needed in time")
 	// ErrNoPage means a page render asked for a page or width the document
 	// cannot give: the caller's mistake, not the file's.
 	ErrNoPage = errors.New("no such page, or a width out of range")
@@ -28,6 +38,12 @@ var (
 	// the C libraries, or a resource limit the kernel enforced).
 	ErrCrashed = errors.New("the converter stopped on this file: it may be damaged or hostile")
 )
+
+// limitError is one kind of ErrLimit, with its own words.
+type limitError string
+
+func (e limitError) Error() string { return string(e) }
+func (e limitError) Unwrap() error { return ErrLimit }
 
 // MaxPages bounds the pages (or image frames) of one document.
 const MaxPages = 2000

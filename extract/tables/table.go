@@ -470,6 +470,9 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		}
 		lastDesc := -1 // the last token read as description
 		for ti, t := range l.Toks {
+			if t.Furniture && t.Kind == layout.TokText {
+				continue // a running header's or footer's words: no row's
+			}
 			if ti == usedDate {
 				continue
 			}

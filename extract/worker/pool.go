@@ -132,8 +132,9 @@ func (p *Pool) Close() error {
 	return nil
 }
 
-// Convert converts data in a worker. Its wall-clock budget grows with the
-// page count the worker reports, up to Limits.WallMax.
+// Convert converts data in a worker. Its CPU budget grows with the page
+// count the worker reports, up to Limits.CPUMax; one that the machine kept
+// from using it in time fails with source.ErrBusy.
 func (p *Pool) Convert(ctx context.Context, data []byte, opts extract.Options) (*ledger.Result, error) {
 	raw, _, err := p.convert(ctx, data, opts)
 	if err != nil {
@@ -196,8 +197,9 @@ func (p *Pool) RenderPage(ctx context.Context, data []byte, password string, pag
 // the copy's PDF and its sidecar, or why none could be made safe
 // (redact.ErrRefused, redact.ErrNotText).
 //
-// pages, the document's page count, sets the job's wall-clock budget:
-// two conversions' (the original read, then its copy).
+// pages, the document's page count, sets the job's CPU budget: two
+// conversions' (the original read, then its copy); a busy machine that
+// keeps it from using that in time fails it with source.ErrBusy.
 func (p *Pool) Redact(ctx context.Context, data []byte, password string, pages int) ([]byte, redact.Sidecar, error) {
 	m, err := p.do(ctx, request{Op: "redact", Password: password, Page: pages}, data, nil)
 	if err != nil {
@@ -399,8 +401,10 @@ func startProc(cfg Config) (*proc, error) {
 	if cfg.Nice > 0 {
 		// The worker leads its own process group, and PRIO_PGRP reaches
 		// every thread of it (PRIO_PROCESS only the first); threads it
-		// starts later inherit the priority.
-		if err := syscall.Setpriority(syscall.PRIO_PGRP, cmd.Process.Pid, cfg.Nice); err != nil {
+		// starts later inherit the priority. The value is absolute: below
+		// the server's own, whatever that is (a server run under nice
+		// must not have workers above it).
+		if err := syscall.Setpriority(syscall.PRIO_PGRP, cmd.Process.Pid, min(ownNice()+cfg.Nice, 19)); err != nil {
 			cfg.Log.Warn("worker keeps its CPU priority", "err", err)
 		}
 	}
@@ -409,6 +413,16 @@ func startProc(cfg Config) (*proc, error) {
 		close(w.exited)
 	}()
 	return w, nil
+}
+
+// ownNice is this process's nice value.
+func ownNice() int {
+	// The system call answers 20 - nice; Go passes it on as it is.
+	p, err := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
+	if err != nil {
+		return 0
+	}
+	return 20 - p
 }
 
 // kill ends the worker's whole process group.
@@ -429,7 +443,7 @@ func (w *proc) quit() {
 }
 
 // run sends one job and reads its answer. On any failure of the process
-// (a crash, a limit, the wall clock, a cancelled ctx) the worker is killed
+// (a crash, a limit, the watchdog, a cancelled ctx) the worker is killed
 // and marked broken.
 func (w *proc) run(ctx context.Context, req request, data []byte, progress func(done, total int)) (message, error) {
 	w.jobs++
@@ -441,21 +455,14 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 	case "render":
 		budget = req.Limits.Render
 	case "redact":
-		budget = 2 * req.Limits.convertWall(req.Page)
+		// Two conversions' (the original read, then its copy).
+		budget = 2 * req.Limits.convertCPU(req.Page)
 	default:
-		budget = req.Limits.convertWall(0)
+		budget = req.Limits.convertCPU(0)
 	}
-	var mu sync.Mutex
-	timedOut := false
-	var timer *time.Timer
+	var dog *watchdog
 	if budget > 0 {
-		timer = time.AfterFunc(budget, func() {
-			mu.Lock()
-			timedOut = true
-			mu.Unlock()
-			w.kill()
-		})
-		defer timer.Stop()
+		dog = newWatchdog(w.cmd.Process.Pid, req.Op == "convert" || req.Op == "redact", budget, req.Limits.BusyWall, w.kill)
 	}
 	stopCancel := context.AfterFunc(ctx, w.kill)
 	defer stopCancel()
@@ -463,10 +470,9 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 	lastProgress := start
 
 	m, err := w.exchange(req, data, func(done, total int) {
-		if done == 0 && timer != nil && req.Op == "convert" {
+		if done == 0 && dog != nil && req.Op == "convert" {
 			// The page count is known: the budget grows with it.
-			timer.Reset(req.Limits.convertWall(total) - time.Since(start))
-			budget = req.Limits.convertWall(total)
+			dog.setBudget(req.Limits.convertCPU(total))
 		}
 		// Pass progress on at most every progressEvery, and the last page
 		// of a job that has taken that long: each report is a write to the
@@ -478,6 +484,15 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 			progress(done, total)
 		}
 	})
+	var killed error
+	if dog != nil {
+		killed = dog.stop()
+	}
+	if killed != nil || ctx.Err() != nil {
+		// The answer came as the worker was being killed: it is sound
+		// but for that, and is not kept.
+		w.broken, w.why = true, "killed as it answered"
+	}
 	var ans *childAnswer
 	if errors.As(err, &ans) {
 		w.rss = ans.rss
@@ -491,26 +506,40 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 	w.broken = true
 	w.kill()
 	<-w.exited
-	mu.Lock()
-	late := timedOut
-	mu.Unlock()
 	switch {
 	case ctx.Err() != nil:
 		w.why = "cancelled"
 		return message{}, ctx.Err()
-	case late:
-		w.why = "wall clock"
-		return message{}, fmt.Errorf("%s took longer than %s: %w", req.Op, budget.Round(time.Second), source.ErrLimit)
+	case killed != nil:
+		w.why = killed.Error()
+		return message{}, killed
 	}
 	var ee *exec.ExitError
 	if errors.As(w.waitErr, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && (ws.Signaled() && ws.Signal() == syscall.SIGXCPU || ws.Exited() && ws.ExitStatus() == exitCPU) {
 			w.why = "cpu limit"
-			return message{}, fmt.Errorf("%s used more than %ds of CPU: %w", req.Op, req.Limits.CPUSeconds, source.ErrLimit)
+			return message{}, source.ErrCPU
 		}
 	}
+	stderr := bytes.TrimSpace(w.stderr.Bytes())
+	if outOfMemory(w.stderr.Head()) || outOfMemory(stderr) {
+		w.why = "memory limit"
+		return message{}, source.ErrMemory
+	}
 	w.why = "crashed"
-	return message{}, fmt.Errorf("%w (%v; %s)", source.ErrCrashed, w.waitErr, bytes.TrimSpace(w.stderr.Bytes()))
+	return message{}, fmt.Errorf("%w (%v; %s)", source.ErrCrashed, w.waitErr, stderr)
+}
+
+// outOfMemory says a worker's last words are those of a process that hit
+// its memory cap (RLIMIT_AS): Go's runtime, C++'s allocator, or a C
+// library saying so.
+func outOfMemory(stderr []byte) bool {
+	for _, s := range []string{"runtime: out of memory", "std::bad_alloc", "Cannot allocate memory", "cannot allocate memory"} {
+		if bytes.Contains(stderr, []byte(s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // exchange writes the job and reads lines until the final one. An error
@@ -557,16 +586,21 @@ type childAnswer struct {
 
 func (a *childAnswer) Error() string { return a.err.Error() }
 
-// tailBuffer keeps the last max bytes written to it (a worker's stderr).
+// tailBuffer keeps the last max bytes written to it (a worker's stderr),
+// and the first max: a crash's cause comes first, its stacks after.
 type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
+	mu   sync.Mutex
+	buf  []byte
+	head []byte
+	max  int
 }
 
 func (b *tailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if n := min(b.max-len(b.head), len(p)); n > 0 {
+		b.head = append(b.head, p[:n]...)
+	}
 	b.buf = append(b.buf, p...)
 	if len(b.buf) > b.max {
 		b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.max:]...)
@@ -580,8 +614,15 @@ func (b *tailBuffer) Bytes() []byte {
 	return append([]byte(nil), b.buf...)
 }
 
+// Head is the first max bytes written since the last Reset.
+func (b *tailBuffer) Head() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]byte(nil), b.head...)
+}
+
 func (b *tailBuffer) Reset() {
 	b.mu.Lock()
-	b.buf = b.buf[:0]
+	b.buf, b.head = b.buf[:0], b.head[:0]
 	b.mu.Unlock()
 }

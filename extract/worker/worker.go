@@ -50,31 +50,41 @@ type Releaser interface {
 
 // Limits bound one job and the process that runs it.
 type Limits struct {
-	// WallBase is the wall-clock time a conversion may take before its page
-	// count is known, and on top of WallPerPage for each page.
-	WallBase time.Duration
-	// WallPerPage is the time added for each page of a conversion.
-	WallPerPage time.Duration
-	// WallMax caps a conversion's wall-clock time, whatever its pages.
-	WallMax time.Duration
+	// CPUBase is the CPU time a conversion may use before its page count
+	// is known, and on top of CPUPerPage for each page.
+	CPUBase time.Duration
+	// CPUPerPage is the CPU time added for each page of a conversion.
+	CPUPerPage time.Duration
+	// CPUMax caps a conversion's CPU time, whatever its pages.
+	CPUMax time.Duration
+	// BusyWall is the wall-clock time a conversion may take, in times its
+	// CPU budget: one that has used less than its budget by then spent
+	// its time waiting for a processor (the machine was busy) and ends
+	// with source.ErrBusy, for its job to be queued again. Budgets count
+	// CPU time so that a busy machine fails no good document.
+	BusyWall int
 	// Probe bounds reading a document's type and page count, and Render
-	// drawing one page.
+	// drawing one page, in wall-clock time.
 	Probe, Render time.Duration
 	// CPUSeconds is the CPU time one job may use (RLIMIT_CPU, counted from
-	// the job's start in a worker that has run others).
+	// the job's start in a worker that has run others): the kernel's
+	// backstop behind the CPU budget.
 	CPUSeconds uint64
 	// MemoryBytes caps a worker's address space (RLIMIT_AS).
 	MemoryBytes uint64
 }
 
 // DefaultLimits suit statements up to the server's 500 pages of scans: a
-// scanned page reads in about 2 s on one core, so 4 s a page leaves room for
-// a busy machine, and the cap (40 min) covers 500 scanned pages.
+// scanned page reads in about 2 s of CPU, so 4 s a page leaves room for a
+// page that is hard to read, and the cap (40 min) covers 500 scanned
+// pages. A conversion may wait for a processor four times as long as its
+// budget before it is queued again.
 func DefaultLimits() Limits {
 	return Limits{
-		WallBase:    30 * time.Second,
-		WallPerPage: 4 * time.Second,
-		WallMax:     40 * time.Minute,
+		CPUBase:     30 * time.Second,
+		CPUPerPage:  4 * time.Second,
+		CPUMax:      40 * time.Minute,
+		BusyWall:    4,
 		Probe:       10 * time.Second,
 		Render:      30 * time.Second,
 		CPUSeconds:  40 * 60,
@@ -82,12 +92,12 @@ func DefaultLimits() Limits {
 	}
 }
 
-// convertWall is the wall-clock budget of a conversion of pages pages
-// (0: not known yet).
-func (l Limits) convertWall(pages int) time.Duration {
-	d := l.WallBase + time.Duration(pages)*l.WallPerPage
-	if l.WallMax > 0 && d > l.WallMax {
-		d = l.WallMax
+// convertCPU is the CPU budget of a conversion of pages pages (0: not
+// known yet).
+func (l Limits) convertCPU(pages int) time.Duration {
+	d := l.CPUBase + time.Duration(pages)*l.CPUPerPage
+	if l.CPUMax > 0 && d > l.CPUMax {
+		d = l.CPUMax
 	}
 	return d
 }

@@ -170,8 +170,9 @@ export function fillDocRow(tr, d) {
   const result = el("td", { class: "result", "data-label": "Result" }, badge(d));
   if (d.edited) result.append(el("span", { class: "edited", text: "edited" }));
   if (d.status === "completed") result.append(el("div", { class: "small muted", text: plural(d.transaction_count, "transaction") }));
-  if (d.status === "failed") result.append(el("div", { class: "small error", text: message({ code: d.error_code }, { name: d.original_name }) }));
+  if (d.status === "failed") result.append(el("div", { class: "small error", text: message({ code: d.error_code, error: d.error }, { name: d.original_name }) }));
   const actions = el("div", { class: "actions" });
+  if (d.status === "failed" && d.retryable) actions.append(el("button", { type: "button", text: "Try again", "aria-label": `Try ${d.original_name} again`, onclick: () => retry(d) }));
   if (d.status === "completed") {
     actions.append(el("button", { type: "button", text: "Review", "aria-label": `Review ${d.original_name}`, onclick: () => openReview(d) }));
     for (const f of ["csv", "xlsx", "json"]) {
@@ -345,6 +346,17 @@ export function confirmDialog(text, labels = {}) {
   dlg.showModal();
   $("confirm-cancel").focus();
   return new Promise((res) => dlg.addEventListener("close", () => res(dlg.returnValue === "ok"), { once: true }));
+}
+
+// retry converts a failed document again (its pages are charged again).
+export async function retry(d) {
+  const { ok, body } = await call("documents/" + encodeURIComponent(d.file_id) + "/retry", { method: "POST" });
+  if (!ok) { say(message(body, { name: d.original_name, pages: d.page_count }), true); return; }
+  Object.assign(d, { status: "processing", pages_done: 0, error: undefined, error_code: undefined, retryable: undefined });
+  const row = document.querySelector(`#docs tr[data-id="${d.file_id}"]`);
+  if (row) fillDocRow(row, d);
+  pollDoc(d.file_id);
+  say(`Converting “${d.original_name}” again.`);
 }
 
 export async function remove(d) {

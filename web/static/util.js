@@ -116,8 +116,11 @@ export function message(body, ctx = {}) {
     case "unsupported_type": return `${f} is not a PDF or a picture Passbook can read. Use a PDF, PNG, JPEG, TIFF or WebP file.`;
     case "password_required": return `${f} is protected by a password. Enter it to convert the file.`;
     case "unreadable_file": return `${f} could not be read: it may be damaged. Open it on your computer, save or scan it again, and upload the new file.`;
-    case "too_large": case "too_many_pages": return `${f} is too large to convert. Split it into smaller files.`;
-    case "file_too_large": return `${f} is larger than this server accepts. Split it or scan it at a lower resolution.`;
+    case "too_many_pages": return `${f} has more pages than this server converts in one file. Split it into smaller files.`;
+    case "too_large": return `${f} is too large to convert: its pages or images expand past what this server reads.`;
+    case "file_too_large": return /\.(png|jpe?g|tiff?|webp)$/i.test(ctx.name || "")
+      ? `${f} is larger than this server accepts. Save or scan it at a lower resolution.`
+      : `${f} is larger than this server accepts. Split it or scan it at a lower resolution.`;
     case "quota_exceeded": return quotaMessage(ctx.pages);
     case "not_ready": return "The document is still being converted. Try again in a moment.";
     case "document_failed": return `${f} could not be converted. Its pages were not charged.`;
@@ -126,7 +129,7 @@ export function message(body, ctx = {}) {
     case "invalid_transactions": return "The corrections could not be saved: " + (body.error || "a row is not valid.");
     case "storage_full": return "The server's disk is full. Tell your administrator; nothing was lost.";
     case "busy": return "The server is busy. Try again in a minute.";
-    case "conversion_limit": return `${f} took too long or needed too much memory to convert. Split it into smaller files.`;
+    case "conversion_limit": return `${f} could not be converted: ${(body && body.error) || "it needed more time or memory than the server allows"}. Its pages were not charged.`;
     case "converter_crashed": return `${f} stopped the converter: it may be damaged. Save or scan it again and upload the new file.`;
     case "interrupted": return `The conversion of ${f} was interrupted too often. Upload it again.`;
     case "conversion_failed": return `${f} could not be converted. Its pages were not charged.`;
