@@ -37,12 +37,14 @@ DEBS := libtesseract-dev libleptonica-dev tesseract-ocr pkg-config libgif-dev li
 # LibreOffice opens the excel-eu CSV and the XLSX in the export tests, and
 # its Writer prints random statements in extract/synth (with Chromium, in
 # fonts from fonts-liberation and fonts-dejavu-core). It is large, so only
-# the test targets install it. postgresql: the store's tests and the
-# two-node harness start a PostgreSQL server of their own from it (initdb
-# in a temporary directory; as root, run as nobody). qpdf and mupdf-tools:
-# the integrity report's tests re-save, merge, linearise and forge
-# statements with them (extract/integrity).
-TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql qpdf mupdf-tools
+# the test targets install it. fonts-noto-core and fonts-wqy-microhei
+# carry the scripts beyond Latin, Greek and Cyrillic (extract/ocr's
+# script pages, the world's images). postgresql: the store's tests and
+# the two-node harness start a PostgreSQL server of their own from it
+# (initdb in a temporary directory; as root, run as nobody). qpdf and
+# mupdf-tools: the integrity report's tests re-save, merge, linearise and
+# forge statements with them (extract/integrity).
+TEST_DEBS := libreoffice-calc-nogui libreoffice-writer-nogui fonts-liberation fonts-dejavu-core postgresql qpdf mupdf-tools fonts-noto-core fonts-wqy-microhei
 # The world statements' producers beyond Chromium and LibreOffice (groff,
 # pdflatex, wkhtmltopdf, Ghostscript for hand-written PostScript,
 # ReportLab; PDFKit comes from npm, below) and the face of their CJK dates
@@ -58,11 +60,21 @@ MT940JS := export/testdata/mt940js
 AXE := testdata/axe
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# The Tesseract models extract/ocr embeds (extract/ocr/tessdata, committed):
+# English and the Latin languages of the lexicon, and one language pack a
+# script other than Latin (Cyrillic, Greek, Arabic, Hebrew, Devanagari,
+# Thai, Han simplified and traditional, Japanese, Korean). Debian's
+# packages are Tesseract's "fast" models; `make models` copies them in
+# again. bench-deps installs them for the tesseract command's side of the
+# cost comparison.
+MODEL_LANGS := eng deu fra spa ita por nld rus ell ara heb hin tha chi_sim chi_tra jpn kor
+MODEL_DEBS  := $(foreach l,$(MODEL_LANGS),tesseract-ocr-$(subst _,-,$(l)))
+
 # Tools bench-service compares Passbook with, and drives it with; and
 # PostgreSQL, for BENCH_STORE=postgres.
-BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time
+BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time $(MODEL_DEBS)
 
-.PHONY: deps test-deps bench-deps build run test eval redact-eval ocr-verbatim ratchet integrity-eval eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
+.PHONY: models deps test-deps bench-deps build run test eval redact-eval ocr-verbatim ratchet integrity-eval eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -103,7 +115,7 @@ test: test-deps
 # say ok while wrong, F1 by kind and the files that fail. SETS=real,chromium
 # and KINDS=text (or images, or scan,png,photo) narrow it. It fails on any
 # statement that says ok while wrong.
-SETS ?= dev,real,public,chromium,reportlab
+SETS ?= dev,real,public,chromium,reportlab,office,typeset,real2,real3
 eval: deps
 	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestEvalCorpus$$' ./extract/engine \
 		-args -sets $(SETS) -kinds '$(if $(filter command line environment,$(origin KINDS)),$(KINDS))' -out $(EVALOUT)
@@ -142,6 +154,9 @@ integrity-eval: test-deps
 # (say why in the commit).
 ratchet: deps
 	OMP_THREAD_LIMIT=1 CORPUS=$(abspath $(CORPUS)) $(GO) test -tags ratchet -count=1 -timeout 30m -run '^TestCorpusRatchet$$' ./extract/engine $(if $(UPDATE),-args -update-baseline $(if $(LOWER),-lower-baseline))
+
+models: bench-deps
+	for l in $(MODEL_LANGS); do cp /usr/share/tesseract-ocr/5/tessdata/$$l.traineddata extract/ocr/tessdata/; done
 
 bench-deps:
 	@missing=""; for p in $(BENCH_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

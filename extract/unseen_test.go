@@ -1,9 +1,11 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"passbook/extract/ledger"
 	"passbook/extract/source"
 )
 
@@ -25,12 +27,7 @@ func TestAnalyzeDatedTotalsLine(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := source.Page{Number: 1, Width: 612, Height: 792}
 			put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-			put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
-			put(10, 80, "Date")
-			put(100, 80, "Details")
-			put(330, 80, "Debit")
-			put(420, 80, "Credit")
-			put(510, 80, "Balance")
+			ledgerHead(put, "01/01/2023 - 31/01/2023")
 			put(10, 90, "01/01/2023")
 			put(100, 90, "Opening balance")
 			put(520, 90, "100.00")
@@ -75,6 +72,17 @@ func TestAnalyzeDatedTotalsLine(t *testing.T) {
 	}
 }
 
+// ledgerHead puts a statement's period and the headings of a table of
+// date, details, debit, credit and balance, as the tests here draw it.
+func ledgerHead(put func(x, y float64, s string), period string) {
+	put(10, 40, "Statement period: "+period)
+	put(10, 80, "Date")
+	put(100, 80, "Details")
+	put(330, 80, "Debit")
+	put(420, 80, "Credit")
+	put(510, 80, "Balance")
+}
+
 func stringOr(c bool, a, b string) string {
 	if c {
 		return a
@@ -87,17 +95,10 @@ func stringOr(c bool, a, b string) string {
 func TestAnalyzeTotalsLineSumsAcrossPages(t *testing.T) {
 	p1 := source.Page{Number: 1, Width: 612, Height: 792}
 	p2 := source.Page{Number: 2, Width: 612, Height: 792}
-	head := func(p *source.Page) {
-		putWords(p, 10, 80, "Date")
-		putWords(p, 100, 80, "Details")
-		putWords(p, 330, 80, "Debit")
-		putWords(p, 420, 80, "Credit")
-		putWords(p, 510, 80, "Balance")
-	}
-	putWords(&p1, 10, 40, "Statement period: 01/01/2023 - 31/01/2023")
-	putWords(&p1, 10, 60, "Opening balance")
-	putWords(&p1, 520, 60, "100.00")
-	head(&p1)
+	put1 := func(x, y float64, s string) { putWords(&p1, x, y, s) }
+	ledgerHead(put1, "01/01/2023 - 31/01/2023")
+	put1(10, 60, "Opening balance")
+	put1(520, 60, "100.00")
 	putWords(&p1, 10, 95, "02/01/2023")
 	putWords(&p1, 100, 95, "Salary Acme")
 	putWords(&p1, 420, 95, "50.00")
@@ -106,7 +107,7 @@ func TestAnalyzeTotalsLineSumsAcrossPages(t *testing.T) {
 	putWords(&p1, 100, 110, "Rent March")
 	putWords(&p1, 340, 110, "25.00")
 	putWords(&p1, 520, 110, "125.00")
-	head(&p2)
+	ledgerHead(func(x, y float64, s string) { putWords(&p2, x, y, s) }, "01/01/2023 - 31/01/2023")
 	putWords(&p2, 10, 95, "09/01/2023")
 	putWords(&p2, 100, 95, "Card Shell")
 	putWords(&p2, 340, 95, "15.00")
@@ -254,12 +255,7 @@ func TestAnalyzeBuddhistEraAndDatesOutsidePeriod(t *testing.T) {
 	page := func(period, d1, d2 string) source.Page {
 		p := source.Page{Number: 1, Width: 612, Height: 792}
 		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-		put(10, 40, "Statement period: "+period)
-		put(10, 80, "Date")
-		put(100, 80, "Details")
-		put(330, 80, "Debit")
-		put(420, 80, "Credit")
-		put(510, 80, "Balance")
+		ledgerHead(put, period)
 		put(10, 95, "Opening balance")
 		put(520, 95, "100.00")
 		put(10, 110, d1)
@@ -340,14 +336,9 @@ func TestAnalyzeSectionEndsAtItsTotals(t *testing.T) {
 func TestAnalyzeLabelsAndSentencesAreNoRows(t *testing.T) {
 	p := source.Page{Number: 1, Width: 612, Height: 792}
 	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	ledgerHead(put, "01/01/2023 - 31/01/2023")
 	put(10, 60, "Opening balance")
 	put(520, 60, "100.00")
-	put(10, 80, "Date")
-	put(100, 80, "Details")
-	put(330, 80, "Debit")
-	put(420, 80, "Credit")
-	put(510, 80, "Balance")
 	put(10, 95, "02/01/2023")
 	put(100, 95, "Salary Acme")
 	put(420, 95, "50.00")
@@ -414,12 +405,7 @@ func TestAnalyzeFooterIsNoDescription(t *testing.T) {
 	page := func(n int, rows [][4]string) source.Page {
 		p := source.Page{Number: n, Width: 612, Height: 792}
 		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-		put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
-		put(10, 80, "Date")
-		put(100, 80, "Details")
-		put(330, 80, "Debit")
-		put(420, 80, "Credit")
-		put(510, 80, "Balance")
+		ledgerHead(put, "01/01/2023 - 31/01/2023")
 		y := 95.0
 		for _, r := range rows {
 			put(10, y, r[0])
@@ -442,4 +428,60 @@ func TestAnalyzeFooterIsNoDescription(t *testing.T) {
 		"2023-01-09|Card Lidl||10.00|50.00",
 		"2023-01-12|Card Rewe||5.00|45.00",
 	})
+}
+
+// TestAnalyzeColonRecordsAfterAnOpeningBlock reads records of "Label:
+// value" lines, one under another, after a first block that prints the
+// opening balance and no amount: each record, from its date, is a row.
+func TestAnalyzeColonRecordsAfterAnOpeningBlock(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	y := 40.0
+	put := func(s string) { putWords(&p, 10, y, s); y += 15 }
+	put("Vryshgo 2024-03-01 - 2024-03-31")
+	for _, b := range [][]string{
+		{"Trymuf: 2024-03-01", "Skelarurpu: Opening", "Zvamkiden: $100.00"},
+		{"Trymuf: 2024-03-05", "Skelarurpu: Shop Lidl", "Rafaiton: $-25.00", "Zvamkiden: $75.00"},
+		{"Trymuf: 2024-03-07", "Skelarurpu: Salary Acme", "Rafaiton: $50.00", "Zvamkiden: $125.00"},
+		{"Trymuf: 2024-03-09", "Skelarurpu: Shop Rewe", "Rafaiton: $-5.00", "Zvamkiden: $120.00"},
+	} {
+		for _, l := range b {
+			put(l)
+		}
+		y += 10
+	}
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2024-03-05|Shop Lidl||25.00|75.00",
+		"2024-03-07|Salary Acme|50.00||125.00",
+		"2024-03-09|Shop Rewe||5.00|120.00",
+	})
+}
+
+// TestAnalyzeWrappedLineBetweenTwoRows reads a line of text set exactly
+// halfway between two rows, in a table whose layout shows no habit: it
+// goes to one of them, and both say so in a warning rather than silently.
+func TestAnalyzeWrappedLineBetweenTwoRows(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	ledgerHead(put, "01/01/2023 - 31/01/2023")
+	put(10, 60, "Opening balance")
+	put(520, 60, "100.00")
+	put(10, 100, "02/01/2023")
+	put(100, 100, "Rent March")
+	put(340, 100, "25.00")
+	put(520, 100, "75.00")
+	put(100, 111, "Vrokplen skartomir")
+	put(10, 122, "05/01/2023")
+	put(100, 122, "Card Shell")
+	put(340, 122, "15.00")
+	put(520, 122, "60.00")
+	res := Analyze([]source.Page{p})
+	if len(res.Transactions) != 2 {
+		t.Fatalf("%d rows, want 2", len(res.Transactions))
+	}
+	for _, tx := range res.Transactions {
+		if !slices.ContainsFunc(tx.Warnings, func(w ledger.Warning) bool { return w.Kind == ledger.WarnDescriptionShared }) {
+			t.Errorf("%q: no description_shared warning (%v)", tx.Description, tx.Warnings)
+		}
+	}
 }

@@ -104,6 +104,10 @@ func lexDateOnly(s string) (d DateToken, rest string, ok bool) {
 		d.Text = s[:n]
 		return d, strings.TrimSpace(s[n:]), true
 	}
+	if d, n, ok := lexCJKDate(s); ok {
+		d.Text = s[:n]
+		return d, strings.TrimSpace(s[n:]), true
+	}
 	for _, lex := range []func(string) (DateToken, int, bool){lexDayMonthName, lexMonthNameDay, lexYearMonthNameDay} {
 		d, n, ok := lex(s)
 		if !ok {
@@ -676,3 +680,75 @@ const (
 // and still be taken as printed: a card purchase booked on the first day
 // may be dated the day before. A month or a year misread lands further out.
 const PeriodSlack = 5 * 24 * time.Hour
+
+// lexCJKDate reads the dates CLDR's Chinese, Japanese and Korean patterns
+// print with the year, month and day named by their characters
+// ("2024年3月5日", "3月5日", "2024년 3월 5일").
+func lexCJKDate(s string) (DateToken, int, bool) {
+	var d DateToken
+	i := 0
+	field := func(marks ...string) (int, bool) {
+		v, n := digitsAt(s, i)
+		if n == 0 || n > 4 {
+			return 0, false
+		}
+		j := i + n
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		for _, m := range marks {
+			if strings.HasPrefix(s[j:], m) {
+				i = j + len(m)
+				for i < len(s) && s[i] == ' ' {
+					i++
+				}
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	start := i
+	if y, ok := field("年", "년"); ok {
+		d.Year, d.YearDigits = y, 4
+		if y < 100 {
+			d.YearDigits = 2
+		}
+	} else {
+		i = start
+	}
+	m, ok := field("月", "월")
+	if !ok {
+		return DateToken{}, 0, false
+	}
+	day, ok := field("日", "일")
+	if !ok || m < 1 || m > 12 || day < 1 || day > 31 {
+		return DateToken{}, 0, false
+	}
+	d.Named, d.Month, d.Day = true, m, day
+	return d, len(strings.TrimRight(s[:i], " ")), true
+}
+
+// NormalizeDigits writes the digits statements print in other scripts
+// (full-width, Arabic-Indic, Eastern Arabic-Indic) as ASCII digits.
+func NormalizeDigits(s string) string {
+	if strings.IndexFunc(s, otherDigit) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= '０' && r <= '９':
+			return '0' + r - '０'
+		case r >= '٠' && r <= '٩':
+			return '0' + r - '٠'
+		case r >= '۰' && r <= '۹':
+			return '0' + r - '۰'
+		case r == '／':
+			return '/'
+		}
+		return r
+	}, s)
+}
+
+func otherDigit(r rune) bool {
+	return r >= '０' && r <= '９' || r >= '٠' && r <= '٩' || r >= '۰' && r <= '۹'
+}

@@ -289,6 +289,11 @@ func TestLexDateCLDR(t *testing.T) {
 		{"1 d’abr. 2023", "2023-04-01"}, // Catalan names after "d’" and "de "
 		{"30 d'abr. 2023", "2023-04-30"},
 		{"1 de febr. de 2023", "2023-02-01"},
+		{"3 ta’ Awwissu 2025", "2025-08-03"}, // Maltese: the particle from the pattern
+		{"2024年3月5日", "2024-03-05"},
+		{"2024년 3월 5일", "2024-03-05"},
+		{NormalizeDigits("２０２４年３月５日"), "2024-03-05"},
+		{NormalizeDigits("١٦/٠٤/٢٠٢٢"), "2022-04-16"},
 	} {
 		d, _, ok := LexDate(c.in)
 		if !ok {

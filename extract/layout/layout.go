@@ -675,14 +675,14 @@ func LexAmountWords(ws []source.Word, h float64, decimalComma bool) (int, decima
 // lexDateWords reads a date from the start of ws, returning the token and how
 // many words it took (0 for none). Words must be close together to form one date.
 func lexDateWords(ws []source.Word, h float64) (Token, int) {
-	if len(ws) == 0 || !HasDigit(ws[0].Text) && !startsWithMonthName(ws[0].Text) {
+	if len(ws) == 0 || !HasDigit(cells.NormalizeDigits(ws[0].Text)) && !startsWithMonthName(ws[0].Text) {
 		return Token{}, 0
 	}
 	n := 1
 	for n < len(ws) && n < 6 && ws[n].X0-ws[n-1].X1 < 1.0*h {
 		n++
 	}
-	s := JoinWords(ws[:n])
+	s := cells.NormalizeDigits(JoinWords(ws[:n]))
 	d, rest, ok := cells.LexDate(s)
 	if !ok {
 		return Token{}, 0
@@ -690,7 +690,7 @@ func lexDateWords(ws []source.Word, h float64) (Token, int) {
 	consumed := strings.TrimRight(strings.TrimSpace(s[:len(s)-len(rest)]), ",;")
 	k := 0
 	for j := 1; j <= n; j++ {
-		if JoinWords(ws[:j]) == consumed {
+		if cells.NormalizeDigits(JoinWords(ws[:j])) == consumed {
 			k = j
 			break
 		}

@@ -61,6 +61,10 @@ const (
 	WarnBalanceEntered WarningKind = "balance_entered"
 	// WarnAdded: a person added the row.
 	WarnAdded WarningKind = "added"
+	// WarnDescriptionShared: a wrapped line of text stands as near this
+	// row as its neighbour, and nothing printed tells whose it is: the
+	// description may hold a line of the other's, or lack one.
+	WarnDescriptionShared WarningKind = "description_shared"
 	// WarnNote: a note with no structure (carried from a result stored
 	// before warnings had kinds).
 	WarnNote WarningKind = "note"

@@ -26,10 +26,12 @@ import (
 )
 
 // models are Tesseract's "fast" LSTM models (Debian's tesseract-ocr-eng,
-// -deu, -fra, -spa, -ita, -por and -nld), embedded so a server with no
-// tessdata installed still reads scans: English for every page, and the
+// -deu, -fra, -spa, -ita, -por and -nld, and for the scripts other than
+// Latin -rus, -ell, -ara, -heb, -hin, -tha, -chi-sim, -chi-tra, -jpn and
+// -kor; make models copies them here), embedded so a server with no
+// tessdata installed still reads scans: English for every page, the
 // language of the lexicon a page's words are in beside it, for its
-// accents.
+// accents, and the model of the script a page is printed in (script.go).
 //
 //go:embed tessdata/*.traineddata
 var models embed.FS
@@ -82,6 +84,18 @@ func putClient(langs string, c *gosseract.Client) {
 		tess.idle = map[string][]*gosseract.Client{}
 	}
 	tess.idle[langs] = append(tess.idle[langs], c)
+}
+
+// dropClients closes the idle instances of langs, to give back the
+// memory of their model.
+func dropClients(langs string) {
+	tess.mu.Lock()
+	cs := tess.idle[langs]
+	delete(tess.idle, langs)
+	tess.mu.Unlock()
+	for _, c := range cs {
+		c.Close()
+	}
 }
 
 // Read cleans up one page image (orientation, deskew, contrast, crop) and reads its words.
@@ -148,7 +162,17 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			}
 		}
 	}
-	if lang := pageLanguage(words); lang != "" {
+	if m, share, err := pageScript(g, dpi, words); err != nil {
+		return source.Page{}, err
+	} else if m != "" {
+		// A page in another script (script.go) is read with its model
+		// beside English.
+		eng := words
+		if words, _, err = recognize(g, dpi, scriptLangs(m, share), psmSparse); err != nil {
+			return source.Page{}, err
+		}
+		keepEnglish(words, eng)
+	} else if lang := pageLanguage(words); lang != "" {
 		// A page in another language the lexicon knows is read again with
 		// that language's model beside English: its accents and letters
 		// ("Prélèvement", "Weiß") come out as printed.
@@ -209,9 +233,14 @@ const uprightConf = 70
 // lighting flattened, text turned upright and deskewed, a PDF page's
 // print too small for Tesseract enlarged (glyphs.go). It returns the
 // image, its resolution and warnings on a page too dark or out of focus
-// to trust.
+// to trust, or photographed with part of it out of the picture.
 func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64, []string) {
-	g = cropGray(g, cropBackground(g))
+	crop := cropBackground(g)
+	var warnings []string
+	if sides := cutOffSides(g, crop); len(sides) > 0 {
+		warnings = append(warnings, "the photo cuts the page off at the "+strings.Join(sides, " and ")+": rows printed beyond it are missing; a photo with the whole page and some of the desk around it in view reads them")
+	}
+	g = cropGray(g, crop)
 	rendered := dpi > 0 // a PDF's page, drawn at a resolution we chose
 	if dpi <= 0 {
 		dpi = estimateDPI(g.Rect.Dx(), g.Rect.Dy())
@@ -224,7 +253,6 @@ func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64, []string) {
 		g = scaleGray(g, highOCRDPI/dpi)
 		dpi = highOCRDPI
 	}
-	var warnings []string
 	switch paper, sharp := pageQuality(g); {
 	case paper < darkPaper:
 		warnings = append(warnings, "the image is mostly dark: its figures may be misread; a brighter photo or a scan reads better")
@@ -497,6 +525,7 @@ func cleanOCRText(s string) string {
 		}
 		return r
 	}, s)
+	s = greekMu(s)
 	debris := true
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || !strings.ContainsRune("|_=~¦", r) {

@@ -419,6 +419,10 @@ func TestPageQualityWarnings(t *testing.T) {
 	for i, p := range g.Pix {
 		dark.Pix[i] = p / 3
 	}
+	// A photo of the page on a desk that leaves its lower part out of
+	// the picture, through its rows.
+	photo := degrade(g, 1.5, 7)
+	cut := cropGray(photo, image.Rect(0, 0, photo.Rect.Dx(), photo.Rect.Dy()*45/100))
 	for _, tc := range []struct {
 		name string
 		img  *image.Gray
@@ -428,6 +432,7 @@ func TestPageQualityWarnings(t *testing.T) {
 		{"fair photo", degrade(g, 1.5, 7), ""},
 		{"out of focus", blurred, "out of focus"},
 		{"dark", dark, "mostly dark"},
+		{"cut off", cut, "cuts the page off at the bottom"},
 	} {
 		_, _, warnings := preparePage(tc.img, 200)
 		got := strings.Join(warnings, "; ")

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"passbook/extract/source"
 )
 
 // Re-reading a figure on its own.
@@ -43,7 +45,20 @@ const (
 // index in the words and, for a figure cut into two words, with is the
 // index of its second piece (-1 for none). The word's alt is what another
 // reading printed there, "" for a figure malformed in every reading.
-type figureDoubt struct{ at, with int }
+//
+// low marks a word read whole but with little confidence (below
+// source.LowConf): a figure, a date or a sign's mark ("CR", "-"). Its
+// crop confirms it when it reads the same, and the word is then as sure
+// as the surer of the two readings; a row whose words stay uncertain is
+// one a person checks first (the reading's low-confidence warning).
+type figureDoubt struct {
+	at, with int
+	low      bool
+}
+
+// signMark matches a word that is a sign alone: a debit or credit mark or
+// a minus or plus standing apart from its figure.
+var signMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:CR|DR|Cr|Dr|[-+])$`) })
 
 // figureKey is what two readings of a figure must share to be the same
 // figure: its digits, and whether a minus sign or brackets stand around
@@ -109,6 +124,10 @@ func figureDoubts(words []ocrWord) []figureDoubt {
 			out = append(out, figureDoubt{at: i, with: -1})
 			continue
 		}
+		if w.conf < source.LowConf && (isWholeFigure(strings.Trim(w.text, "$€£")) || signMark().MatchString(w.text)) {
+			out = append(out, figureDoubt{at: i, with: -1, low: true})
+			continue
+		}
 		if paired[i] || !figureLike(w.text) || isWholeFigure(strings.Trim(w.text, "$€£~\"'")) {
 			continue // a whole figure, perhaps with a currency mark or junk about it
 		}
@@ -161,6 +180,12 @@ func rereadFigures(g *image.Gray, dpi float64, words []ocrWord, doubts []figureD
 			box = box.Union(words[d.with].box)
 			cur += words[d.with].text
 		}
+		if d.low {
+			if err := confirmWord(g, dpi, &words[d.at]); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		text, conf, err := readFigureCrop(g, dpi, box)
 		if err != nil {
 			return nil, err
@@ -202,14 +227,43 @@ func rereadFigures(g *image.Gray, dpi float64, words []ocrWord, doubts []figureD
 	return out, nil
 }
 
+// confirmWord reads a word read with little confidence again on its own
+// crop. The same figure or sign read there makes the word as sure as the
+// surer of the two readings; anything else leaves it as read, and
+// uncertain: two readings that differ do not say which is right.
+func confirmWord(g *image.Gray, dpi float64, w *ocrWord) error {
+	if signMark().MatchString(w.text) {
+		words, _, err := recognize(upscaleGray(figureCrop(g, w.box), rereadScale(w.box)), dpi*rereadScale(w.box), "eng", psmLine)
+		if err != nil {
+			return err
+		}
+		if len(words) == 1 && strings.EqualFold(words[0].text, w.text) {
+			w.conf = math.Max(w.conf, words[0].conf)
+		}
+		return nil
+	}
+	text, conf, err := readFigureCrop(g, dpi, w.box)
+	if err != nil {
+		return err
+	}
+	if text == strings.Trim(w.text, "$€£") {
+		w.conf = math.Max(w.conf, conf)
+	}
+	return nil
+}
+
+// rereadScale is the enlargement of a crop of a word of box r.
+func rereadScale(r image.Rectangle) float64 {
+	return math.Max(minRereadScale, math.Min(maxRereadScale, rereadGlyphPx/float64(max(1, r.Dy()))))
+}
+
 // readFigureCrop reads the figure in box r of g alone: a crop with room
 // around it, enlarged to rereadGlyphPx, read as one line. The figure is
 // the longest run of the line's figure-like words, joined without spaces
 // ("215." "51" is "215.51"); conf is their lowest confidence.
 func readFigureCrop(g *image.Gray, dpi float64, r image.Rectangle) (string, float64, error) {
-	c := figureCrop(g, r)
-	f := math.Max(minRereadScale, math.Min(maxRereadScale, rereadGlyphPx/float64(max(1, r.Dy()))))
-	c = upscaleGray(c, f)
+	f := rereadScale(r)
+	c := upscaleGray(figureCrop(g, r), f)
 	words, _, err := recognize(c, dpi*f, "eng", psmLine)
 	if err != nil {
 		return "", 0, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"passbook/extract/source"
 	"passbook/extract/synth"
 )
 
@@ -58,12 +59,10 @@ func TestFigureDoubts(t *testing.T) {
 	}
 }
 
-// TestRereadFigures reads a generated statement, puts into its reading
-// the misreads two reading modes make (other digits, a date's
-// separators read as ones, a decimal point lost) and has the crops of the
-// figures settle them. Without the re-reading every case keeps its
-// misread.
-func TestRereadFigures(t *testing.T) {
+// readGenerated renders a generated statement's page at 200 dpi,
+// prepares it and reads it in the sparse mode.
+func readGenerated(t *testing.T) (*image.Gray, float64, []ocrWord) {
+	t.Helper()
 	s, err := synth.GenerateWith(5, nil, synth.Options{OnePage: true, Plain: true})
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +76,16 @@ func TestRereadFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, dpi, words
+}
+
+// TestRereadFigures reads a generated statement, puts into its reading
+// the misreads two reading modes make (other digits, a date's
+// separators read as ones, a decimal point lost) and has the crops of the
+// figures settle them. Without the re-reading every case keeps its
+// misread.
+func TestRereadFigures(t *testing.T) {
+	g, dpi, words := readGenerated(t)
 	slashed := regexp.MustCompile(`^[0-9]{2}/[0-9]{2}/[0-9]{4}$`)
 	amount := regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})*\.[0-9]{2}$`)
 	var date, amt []int
@@ -136,5 +145,55 @@ func TestRereadFigures(t *testing.T) {
 	}
 	if got[cut].text != whole || len(got) != n-1 {
 		t.Errorf("a figure cut at its point: %q and %d words, want %q and %d", got[cut].text, len(got), whole, n-1)
+	}
+}
+
+// TestConfirmUncertain: dates and amounts read whole but with little
+// confidence are read again on their own crops; those the crop reads the
+// same are sure afterwards (their row is not sent for review), and one
+// the crop reads otherwise stays as read and uncertain.
+func TestConfirmUncertain(t *testing.T) {
+	g, dpi, words := readGenerated(t)
+	slashed := regexp.MustCompile(`^[0-9]{2}/[0-9]{2}/[0-9]{4}$`)
+	amount := regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})*\.[0-9]{2}$`)
+	var date, amt int = -1, -1
+	var wrong int = -1
+	for i, w := range words {
+		switch {
+		case date < 0 && slashed.MatchString(w.text) && w.conf > 85:
+			date = i
+		case amount.MatchString(w.text) && w.conf > 85:
+			if amt < 0 {
+				amt = i
+			} else if wrong < 0 {
+				wrong = i
+			}
+		}
+	}
+	if date < 0 || wrong < 0 {
+		t.Fatalf("the page read no sure date or two sure amounts")
+	}
+	// Another digit before the decimals: still a whole figure.
+	w := words[wrong].text
+	k := strings.LastIndex(w, ".") - 1
+	misread := w[:k] + string('0'+(w[k]-'0'+5)%10) + w[k+1:]
+	if len(figureDoubts(append([]ocrWord(nil), ocrWord{text: misread, conf: 30}))) != 1 {
+		t.Fatalf("%q read with little confidence is no doubt", misread)
+	}
+	for _, i := range []int{date, amt, wrong} {
+		words[i].conf = 30
+	}
+	words[wrong].text = misread
+	got, err := rereadFigures(g, dpi, words, figureDoubts(words))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{date, amt} {
+		if got[i].conf < source.LowConf {
+			t.Errorf("%q: confidence %.0f after its crop read it the same, want at least %d", got[i].text, got[i].conf, source.LowConf)
+		}
+	}
+	if got[wrong].text != misread || got[wrong].conf != 30 {
+		t.Errorf("a misread the crop disagrees with: %q at %.0f, want %q at 30 (left uncertain)", got[wrong].text, got[wrong].conf, misread)
 	}
 }

@@ -634,6 +634,9 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			continue
 		}
 		tx := ledger.Transaction{Description: strings.Join(strings.Fields(strings.Join(rw.Desc, " ")), " "), Page: rw.Page + 1, Box: rw.Box}
+		if rw.DescShared {
+			tx.Warnings = append(tx.Warnings, ledger.Warning{Kind: ledger.WarnDescriptionShared, Message: "a wrapped line of text stands as near this row as its neighbour: check which row's description it belongs to"})
+		}
 		if rw.HasDate {
 			if t, ok := rw.Date.Resolve(order, periodStart, periodEnd); ok {
 				tx.Date = t

@@ -104,6 +104,16 @@ func TestEvalWorld(t *testing.T) {
 	worldTable(filterResults(all, isText), func(r worldResult) string { return r.s.Family })
 	fmt.Println("\n== images, by kind ==")
 	worldTable(filterResults(all, isImage), func(r worldResult) string { return r.kind })
+	fmt.Println("\n== images, by script (a statement counts under each script it prints) ==")
+	worldTableBy(filterResults(all, isImage), func(r worldResult) []string { return sampleScripts(r.s) })
+	fmt.Println("\n== images, by script and kind ==")
+	worldTableBy(filterResults(all, isImage), func(r worldResult) []string {
+		var out []string
+		for _, s := range sampleScripts(r.s) {
+			out = append(out, s+" "+r.kind)
+		}
+		return out
+	})
 	fmt.Println("\n== images, by family ==")
 	worldTable(filterResults(all, isImage), func(r worldResult) string { return r.s.Family })
 	fmt.Println("\n== text, by trait (a statement counts under each of its traits) ==")

@@ -98,13 +98,14 @@ var (
 
 // fontPath finds a font file.
 func fontPath(file string) (string, error) {
-	for _, d := range fontDirs {
+	dirs := append(fontDirs[:len(fontDirs):len(fontDirs)], scriptFontDirs...)
+	for _, d := range dirs {
 		p := filepath.Join(d, file)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("font %s not in %v: install Debian's fonts-liberation and fonts-dejavu-core (make test-deps does)", file, fontDirs)
+	return "", fmt.Errorf("font %s not in %v: install Debian's fonts-liberation, fonts-dejavu-core, fonts-noto-core and fonts-ipafont-gothic (make test-deps does)", file, dirs)
 }
 
 func loadFont(file string) (*sfnt.Font, error) {

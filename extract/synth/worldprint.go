@@ -407,7 +407,7 @@ func (d *worldDoc) troff() string {
 		wrapped := make([][]string, len(l.cells))
 		n := 1
 		for i, c := range l.cells {
-			wrapped[i] = wrapText(m, c.text, xs[c.col+c.span]-xs[c.col]-6)
+			wrapped[i] = wrapText(m.GetStringWidth, c.text, xs[c.col+c.span]-xs[c.col]-6)
 			n = max(n, len(wrapped[i]))
 		}
 		fmt.Fprintf(&b, ".ne %dv\n.ft %s\n", n+1, font)
@@ -480,7 +480,7 @@ func (d *worldDoc) postscript() (string, bool) {
 		wrapped := make([][]string, len(l.cells))
 		n := 1
 		for i, c := range l.cells {
-			wrapped[i] = wrapText(m, c.text, xs[c.col+c.span]-xs[c.col]-6)
+			wrapped[i] = wrapText(m.GetStringWidth, c.text, xs[c.col+c.span]-xs[c.col]-6)
 			n = max(n, len(wrapped[i]))
 		}
 		h := float64(n) * lh * s / size

@@ -90,10 +90,6 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 	pdf.SetCreator("passbook synth", true)
 	pdf.AddUTF8FontFromBytes("f", "", reg)
 	pdf.AddUTF8FontFromBytes("f", "B", bold)
-	script, err := d.addScriptFont(pdf)
-	if err != nil {
-		return nil, 0, err
-	}
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetFooterFunc(func() {
 		pdf.SetFont("f", "", st.size-1)
@@ -101,6 +97,7 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 		pdf.Text((worldPageW-pdf.GetStringWidth(s))/2, worldPageH-10, s)
 	})
 	pdf.AddPage()
+	pn := &pen{pdf: pdf, regular: face.regular}
 	lh := st.size * 0.3528 * 1.45
 	if d.web {
 		lh *= 1.6
@@ -121,20 +118,12 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 		if l.bold {
 			style = "B"
 		}
-		pdf.SetFont("f", style, size)
+		pn.use(style, size)
 		lines := 1
-		font := func(c wcell) {
-			if script != "" && scriptOf(c.text) == script {
-				pdf.SetFont(script, "", size)
-			} else {
-				pdf.SetFont("f", style, size)
-			}
-		}
 		wrapped := make([][]string, len(l.cells))
 		for i, c := range l.cells {
-			font(c)
 			cw := xs[c.col+c.span] - xs[c.col] - 2
-			wrapped[i] = wrapText(pdf, c.text, cw)
+			wrapped[i] = wrapText(pn.width, c.text, cw)
 			lines = max(lines, len(wrapped[i]))
 		}
 		h := float64(lines) * lh * size / st.size
@@ -151,14 +140,13 @@ func (d *worldDoc) drawPDF(r *rand.Rand) ([]byte, int, error) {
 			}
 		}
 		for i, c := range l.cells {
-			font(c)
 			for k, s := range wrapped[i] {
 				base := y + float64(k+1)*lh*size/st.size - lh*0.3
 				x := xs[c.col] + 1
 				if c.right {
-					x = xs[c.col+c.span] - 1 - pdf.GetStringWidth(s)
+					x = xs[c.col+c.span] - 1 - pn.width(s)
 				}
-				pdf.Text(x, base, s)
+				pn.text(x, base, s)
 			}
 		}
 		y += h
@@ -200,9 +188,9 @@ func isFullWidth(l wline, n int) bool {
 	return len(l.cells) == 1 && l.cells[0].col == 0 && l.cells[0].span == n
 }
 
-// wrapText splits s into lines no wider than w in the current font.
-func wrapText(pdf *fpdf.Fpdf, s string, w float64) []string {
-	if pdf.GetStringWidth(s) <= w {
+// wrapText splits s into lines no wider than w as width measures them.
+func wrapText(width func(string) float64, s string, w float64) []string {
+	if width(s) <= w {
 		return []string{s}
 	}
 	var out []string
@@ -212,7 +200,7 @@ func wrapText(pdf *fpdf.Fpdf, s string, w float64) []string {
 		if cur != "" {
 			try = cur + " " + f
 		}
-		if cur != "" && pdf.GetStringWidth(try) > w {
+		if cur != "" && width(try) > w {
 			out = append(out, cur)
 			cur = f
 			continue

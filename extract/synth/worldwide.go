@@ -11,14 +11,12 @@ package synth
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
 
-	"github.com/go-pdf/fpdf"
 	"github.com/go-playground/locales/th_TH"
 	"github.com/shopspring/decimal"
 
@@ -559,7 +557,8 @@ func (w *world) dayBalanceLine(cols []tableCol, t wtxn) wline {
 
 // scriptFaces are the faces that draw what a world face may lack: 年/月/日
 // and full-width digits (IPAGothic, from Debian's fonts-ipafont-gothic)
-// and Arabic-Indic digits (DejaVu Sans).
+// and Arabic-Indic digits (DejaVu Sans), for the producers that print
+// from worldprint's JSON; fpdf draws them with its pen (worldfonts.go).
 var scriptFaces = map[string]string{
 	"cjk":    "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
 	"arabic": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -574,18 +573,4 @@ func scriptOf(s string) string {
 		return "arabic"
 	}
 	return ""
-}
-
-// addScriptFont adds the script face a document's dates need to its fpdf
-// document, as a font of the script's name; it returns that name.
-func (d *worldDoc) addScriptFont(pdf *fpdf.Fpdf) (string, error) {
-	if d.script == "" {
-		return "", nil
-	}
-	b, err := os.ReadFile(scriptFaces[d.script])
-	if err != nil {
-		return "", fmt.Errorf("%s dates: %w (make test-deps installs the fonts)", d.script, err)
-	}
-	pdf.AddUTF8FontFromBytes(d.script, "", b)
-	return d.script, nil
 }

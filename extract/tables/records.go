@@ -47,10 +47,11 @@ func sameLabel(a, b recordLine) bool {
 }
 
 // splitRecordLine reads a line as a label (one to four words of text at
-// its left) and a value (what stands after a gap of three ems or more).
+// its left) and a value (what stands after a gap of three ems or more, or
+// after the colon that ends the label: "Amount: $-17,550.00").
 func splitRecordLine(l *layout.Line) (recordLine, bool) {
 	for i := 1; i < len(l.Words) && i <= 4; i++ {
-		if l.Words[i].X0-l.Words[i-1].X1 < 3*l.Em {
+		if l.Words[i].X0-l.Words[i-1].X1 < 3*l.Em && !strings.HasSuffix(l.Words[i-1].Text, ":") {
 			continue
 		}
 		label := l.Words[:i]
@@ -82,11 +83,28 @@ func MergeRecords(pages [][]*layout.Line, decimalComma bool) [][]*layout.Line {
 	}
 	drop := map[*layout.Line]bool{}
 	repl := map[*layout.Line]*layout.Line{}
+	dated := func(b int) bool {
+		l := pages[idx[b].page][idx[b].i]
+		return slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate && t.X0 >= recs[b].value[0].X0 })
+	}
 	for k := 0; k < len(recs); {
 		p, n := recordRun(recs, k)
 		if p == 0 {
 			k++
 			continue
+		}
+		if !dated(k) {
+			// A record opens with its date: a run found from a later
+			// label (an opening block without an amount put the runs
+			// out of step) starts again at the first date.
+			for j := k + 1; j < k+p; j++ {
+				if dated(j) {
+					if p2, n2 := recordRun(recs, j); p2 > 0 {
+						k, p, n = j, p2, n2
+					}
+					break
+				}
+			}
 		}
 		var merged []*layout.Line
 		for b := k; b+p <= k+n; b += p {
