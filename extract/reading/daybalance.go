@@ -23,14 +23,7 @@ import (
 // balance of the row above it, the markers counted again, and whether a
 // line stood between rows: a running balance, as a bank prints one.
 func BalanceLines(rows []tables.Row, markers []tables.Marker, summary *decimal.Decimal, loose []decimal.Decimal, x *explain.Writer) ([]tables.Row, []tables.Marker, bool) {
-	printed := summary
-	for _, m := range markers {
-		if m.Kind == "opening" && m.After == 0 {
-			v := m.Val
-			printed = &v
-			break
-		}
-	}
+	printed := printedOpening(markers, summary)
 	n := len(rows)
 	kept, keptMarkers, open := balanceLines(rows, markers, printed, loose, x)
 	between := len(kept) < n-1 || len(kept) == n-1 && !lastIsBalance(rows, kept)

@@ -428,37 +428,7 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		}
 	}
 
-	// Opening balance: a brought-forward line, else the summary, else worked
-	// back from the first printed balance.
-	var opening *decimal.Decimal
-	for _, m := range markers {
-		if m.Kind == "opening" && m.After == 0 {
-			v := m.Val
-			opening = &v
-			break
-		}
-	}
-	if opening == nil && st.OpeningBalance != nil {
-		v := *st.OpeningBalance
-		opening = &v
-	}
-	derivedOpening := false
-	anchor := -1 // the row whose printed balance the opening was worked back from
-	if opening == nil {
-		sum := decimal.Zero
-		for _, rw := range rows {
-			d, _, known, _ := best.movement(rw, unsigned)
-			if b, ok := PrintedBalance(rw); ok && known {
-				v := b.Sub(sum).Sub(best.Chain(d))
-				opening, derivedOpening, anchor = &v, true, rw.Seq
-				break
-			}
-			if !known {
-				break
-			}
-			sum = sum.Add(best.Chain(d))
-		}
-	}
+	opening, derivedOpening, anchor := openingOf(rows, markers, st.OpeningBalance, best, unsigned)
 	if st.OpeningBalance == nil && opening != nil && !derivedOpening {
 		v := *opening
 		st.OpeningBalance = &v
@@ -467,13 +437,7 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 	bySeg := chooseReadings(rows, readings, unsigned, opening, x)
 	// Closing balance: the summary, else a carried-forward line at the end.
 	if st.ClosingBalance == nil {
-		for i := len(markers) - 1; i >= 0; i-- {
-			if markers[i].Kind == "closing" && markers[i].After == len(rows) {
-				v := markers[i].Val
-				st.ClosingBalance = &v
-				break
-			}
-		}
+		st.ClosingBalance = closingMarker(markers, len(rows))
 	}
 	if r, ok := readingByTotal(rows, readings, unsigned, opening, st.ClosingBalance); ok {
 		for id := range bySeg {
@@ -927,6 +891,56 @@ func readingByTotal(rows []tables.Row, readings []Reading, unsigned bool, openin
 		}
 	}
 	return Reading{}, false
+}
+
+// printedOpening is the opening balance the statement prints: a
+// brought-forward line above the first row, else the summary's.
+func printedOpening(markers []tables.Marker, summary *decimal.Decimal) *decimal.Decimal {
+	for _, m := range markers {
+		if m.Kind == "opening" && m.After == 0 {
+			v := m.Val
+			return &v
+		}
+	}
+	if summary != nil {
+		v := *summary
+		return &v
+	}
+	return nil
+}
+
+// openingOf is the rows' opening balance: the one printed, else worked
+// back under the reading best from the first printed balance (derived,
+// with anchor the Seq of the row it was worked back from; -1 for none).
+func openingOf(rows []tables.Row, markers []tables.Marker, summary *decimal.Decimal, best Reading, unsigned bool) (opening *decimal.Decimal, derived bool, anchor int) {
+	if opening = printedOpening(markers, summary); opening != nil {
+		return opening, false, -1
+	}
+	sum := decimal.Zero
+	for _, rw := range rows {
+		d, _, known, _ := best.movement(rw, unsigned)
+		if b, ok := PrintedBalance(rw); ok && known {
+			v := b.Sub(sum).Sub(best.Chain(d))
+			return &v, true, rw.Seq
+		}
+		if !known {
+			break
+		}
+		sum = sum.Add(best.Chain(d))
+	}
+	return nil, false, -1
+}
+
+// closingMarker is the balance a carried-forward line prints after the
+// last of n rows, nil for none.
+func closingMarker(markers []tables.Marker, n int) *decimal.Decimal {
+	for i := len(markers) - 1; i >= 0; i-- {
+		if markers[i].Kind == "closing" && markers[i].After == n {
+			v := markers[i].Val
+			return &v
+		}
+	}
+	return nil
 }
 
 // restartHolds reports whether the rows after an opening balance v printed
