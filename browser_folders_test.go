@@ -58,14 +58,14 @@ func TestBrowserFolders(t *testing.T) {
 	}
 
 	// A folder, and the directory of twelve months put into it.
-	b.do("new folder", chromedp.SendKeys("#folder-name", "Client 2024", chromedp.ByID), click(`#folder-new button[type=submit]`),
+	b.do("new folder", inView("#folder-name"), chromedp.SendKeys("#folder-name", "Client 2024", chromedp.ByID), click(`#folder-new button[type=submit]`),
 		chromedp.WaitVisible("#folder", chromedp.ByID))
 	b.waitJS("folder open", `document.getElementById("folder-h").textContent === "Folder: Client 2024"`)
 	// The year chosen as a directory (it holds a note, left alone).
 	if err := os.WriteFile(filepath.Join(year, "notes.txt"), []byte("not a statement"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b.do("choose the year's directory", chromedp.SetUploadFiles("#folder-dir", []string{year}, chromedp.ByID))
+	b.do("choose the year's directory", inView("#folder-dir"), chromedp.SetUploadFiles("#folder-dir", []string{year}, chromedp.ByID))
 	b.waitJS("twelve months continuous", `document.querySelectorAll("#timeline .month").length === 12 &&
 		document.getElementById("folder-status").textContent.startsWith("✓ Continuous")`)
 	var noted bool
@@ -90,7 +90,7 @@ func TestBrowserFolders(t *testing.T) {
 	// The year as XLSX, opened by LibreOffice: a sheet for the account with
 	// every transaction, and the continuity sheet.
 	download := b.downloads(dir)
-	download("download xlsx", chromedp.SetValue("#folder-format", "xlsx", chromedp.ByID), click("#folder-download"))
+	download("download xlsx", inView("#folder-format"), chromedp.SetValue("#folder-format", "xlsx", chromedp.ByID), click("#folder-download"))
 	xlsx := filepath.Join(dir, "Client 2024.xlsx")
 	out := filepath.Join(dir, "lo")
 	run := exec.Command(soffice, "-env:UserInstallation=file://"+filepath.Join(dir, "lo-profile"), "--headless", "--norestore",
@@ -131,7 +131,7 @@ func TestBrowserFolders(t *testing.T) {
 	}
 
 	// Another folder, a year with May missing dropped on it as files.
-	b.do("second folder", chromedp.SendKeys("#folder-name", "Broken 2024", chromedp.ByID), click(`#folder-new button[type=submit]`))
+	b.do("second folder", inView("#folder-name"), chromedp.SendKeys("#folder-name", "Broken 2024", chromedp.ByID), click(`#folder-new button[type=submit]`))
 	b.waitJS("second folder open", `document.getElementById("folder-h").textContent === "Folder: Broken 2024"`)
 	b.do("stage files", chromedp.Evaluate(`(() => { const i = document.createElement("input"); i.type = "file"; i.multiple = true; i.id = "staging"; i.hidden = true; document.body.append(i); })()`, nil),
 		chromedp.SetUploadFiles("#staging", brokenFiles, chromedp.ByID))

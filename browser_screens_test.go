@@ -74,7 +74,7 @@ func TestBrowserScreens(t *testing.T) {
 	if focus != "files" {
 		t.Errorf("after sign-in the focus is on %q, want the upload area's file chooser", focus)
 	}
-	b.do("month-day-year", chromedp.SetValue("#date-style", "mdy", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
+	b.do("month-day-year", inView("#date-style"), chromedp.SetValue("#date-style", "mdy", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
 	b.do("open folder", click(`#folder-list li[data-id="`+fid+`"] button`))
 	b.waitJS("folder drawn", `document.getElementById("folder-status").textContent.startsWith("✗ Not continuous") && document.querySelectorAll("#timeline .month").length === 7`)
 
@@ -84,14 +84,14 @@ func TestBrowserScreens(t *testing.T) {
 	// The server searches, filters and sorts: each change is waited for.
 	const rowsJS = `[...document.querySelectorAll("#docs tr")].map(r => r.querySelector("td.name").textContent + "@" + r.querySelector("td.folders").textContent).join("|")`
 	waitRows := func(what, predicate string) { b.t.Helper(); b.waitFor(what, rowsJS, predicate) }
-	b.do("search", chromedp.SendKeys("#docs-q", "bank copy", chromedp.ByID))
+	b.do("search", inView("#docs-q"), chromedp.SendKeys("#docs-q", "bank copy", chromedp.ByID))
 	waitRows(`searching "bank copy"`, `rows === "gbp-2024-03 bank copy.pdf@Client 2024"`)
 	b.do("search an account", chromedp.Evaluate(`(() => { const q = document.getElementById("docs-q"); q.value = "1234567890"; q.dispatchEvent(new Event("input")); })()`, nil))
 	b.waitJS("searching the account 1234567890", `((a) => a.split("12-3456-7890 GBP").length === 7 && !a.includes("EUR"))([...document.querySelectorAll("#docs tr td.acct")].map(td => td.textContent).join("|"))`)
 	b.do("clear search", chromedp.Evaluate(`(() => { const q = document.getElementById("docs-q"); q.value = ""; q.dispatchEvent(new Event("input")); })()`, nil))
 	waitRows("all again", `rows.split("|").length === 8`)
 	change := func(sel, v string) {
-		b.do("choose "+sel, chromedp.SetValue(sel, v, chromedp.ByQuery), chromedp.Evaluate(`document.querySelector("`+sel+`").dispatchEvent(new Event("change"))`, nil))
+		b.do("choose "+sel, inView(sel), chromedp.SetValue(sel, v, chromedp.ByQuery), chromedp.Evaluate(`document.querySelector("`+sel+`").dispatchEvent(new Event("change"))`, nil))
 	}
 	change("#docs-folder", "-")
 	waitRows("documents in no folder", `rows === "gbp-2024-05.pdf@—"`)
@@ -142,7 +142,7 @@ func TestBrowserScreens(t *testing.T) {
 	var status struct {
 		InHeader, Sticky, Covers bool
 	}
-	b.do("say", chromedp.Evaluate(`say("A message long enough to have covered the bottom of the page before, when it was drawn over it.")`, nil))
+	b.do("say", chromedp.Evaluate(`import("./util.js").then((m) => { m.say("A message long enough to have covered the bottom of the page before, when it was drawn over it."); })`, nil, awaitPromise))
 	b.do("status place", chromedp.Evaluate(`(() => { const s = document.getElementById("status"); const low = document.elementFromPoint(innerWidth / 2, innerHeight - 8);
 		return { InHeader: !!s.closest("header"), Sticky: getComputedStyle(s.closest("header")).position === "sticky", Covers: !!(low && low.closest("#status")) }; })()`, &status))
 	if !status.InHeader || !status.Sticky || status.Covers {
@@ -188,14 +188,14 @@ func TestBrowserScreens(t *testing.T) {
 	if rowDate != "01/02/2024" {
 		t.Errorf("row date in month-day-year: %q", rowDate)
 	}
-	b.do("day-month-year", chromedp.SetValue("#date-style", "dmy", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
+	b.do("day-month-year", inView("#date-style"), chromedp.SetValue("#date-style", "dmy", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
 	b.do("row date", chromedp.Value(`#tx tr[data-row="0"] [data-field="date"]`, &rowDate, chromedp.ByQuery))
 	if got := b.text("#summary"); !strings.Contains(got, "1 Jan 2024 – 31 Jan 2024") || rowDate != "02/01/2024" {
 		t.Errorf("day-month-year: summary %q, row date %q", got, rowDate)
 	}
 	b.do("type a date", chromedp.Evaluate(`(() => { const i = document.querySelector('#tx tr[data-row="0"] [data-field="date"]'); i.value = "05/01/2024"; i.dispatchEvent(new Event("input")); })()`, nil))
 	var typed string
-	b.do("read it", chromedp.Evaluate(`review.txs[0].date`, &typed))
+	b.do("read it", chromedp.Evaluate(`import("./review.js").then((m) => m.currentReview().txs[0].date)`, &typed, awaitPromise))
 	if typed != "2024-01-05" {
 		t.Errorf("05/01/2024 typed in day-month-year is %q", typed)
 	}
@@ -253,7 +253,7 @@ func TestBrowserScreens(t *testing.T) {
 		Right, CardRight float64
 		OverflowX        string
 	}
-	b.do("measure the trail", chromedp.Evaluate(`(() => { const t = document.getElementById("trail-list").closest("table"), c = document.getElementById("trail");
+	b.do("measure the trail", inView("#trail-list"), chromedp.Evaluate(`(() => { const t = document.getElementById("trail-list").closest("table"), c = document.getElementById("trail");
 		return { Rows: c.hidden ? 0 : document.querySelectorAll("#trail-list tr").length, Right: t.getBoundingClientRect().right, CardRight: c.getBoundingClientRect().right,
 			OverflowX: getComputedStyle(t).overflowX }; })()`, &trail))
 	if trail.Rows == 0 || trail.Right > trail.CardRight || trail.CardRight > phone.Screen || trail.OverflowX != "auto" {
@@ -266,7 +266,7 @@ func TestBrowserScreens(t *testing.T) {
 	// A wide screen: the page is wider, and so is the statement's image.
 	b.do("wide", chromedp.EmulateViewport(1920, 1080))
 	var wide struct{ Main, Image float64 }
-	b.do("to the review", chromedp.Evaluate(`document.getElementById("review").scrollIntoView()`, nil))
+	b.do("to the review", inView("#review"), chromedp.Evaluate(`document.getElementById("review").scrollIntoView()`, nil))
 	b.do("measure wide", chromedp.Evaluate(`({ Main: document.querySelector("main").getBoundingClientRect().width, Image: document.querySelector("#pages .page img").getBoundingClientRect().width })`, &wide))
 	if wide.Main < 1700 || wide.Image < 800 {
 		t.Errorf("at 1920 px the page is %v px wide and the statement's image %v px; want the width used", wide.Main, wide.Image)
@@ -310,6 +310,7 @@ func fmtInts(v []int) string {
 // all), whole, as name.
 func (b *browserSession) shotOf(sel, name string) {
 	b.t.Helper()
+	b.do("the view of "+sel, inView(sel))
 	var r struct{ X, Y, W, H float64 }
 	b.do("measure "+sel, chromedp.Evaluate(`(() => { const es = [...document.querySelectorAll(`+strconv.Quote(sel)+`)].map(x => x.getBoundingClientRect()).filter(x => x.width && x.height);
 		const e = { left: Math.min(...es.map(x => x.left)), top: Math.min(...es.map(x => x.top)) };

@@ -81,7 +81,7 @@ func TestBrowserSearchAndHeaders(t *testing.T) {
 
 	b := startBrowser(t, srv.ctx)
 	pageSignIn(b, base, key, srv)
-	b.do("ISO dates", chromedp.SetValue("#date-style", "iso", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
+	b.do("ISO dates", inView("#date-style"), chromedp.SetValue("#date-style", "iso", chromedp.ByID), chromedp.Evaluate(`document.getElementById("date-style").dispatchEvent(new Event("change"))`, nil))
 	const rowsJS = `[...document.querySelectorAll("#docs tr")].map(r => r.querySelector("td.name").textContent + "@" + r.querySelector("td.bank").textContent).join("|")`
 	waitRows := func(what, predicate string) { t.Helper(); b.waitFor(what, rowsJS, predicate) }
 	// typeIn sets a field as typing does: its input and change events.
@@ -159,7 +159,7 @@ func TestBrowserSearchAndHeaders(t *testing.T) {
 	if options != 2 {
 		t.Fatalf("%d accounts offered, want 2", options)
 	}
-	b.do("second account", chromedp.SetValue("#head-account", "1", chromedp.ByID), chromedp.Evaluate(`document.getElementById("head-account").dispatchEvent(new Event("change"))`, nil))
+	b.do("second account", inView("#head-account"), chromedp.SetValue("#head-account", "1", chromedp.ByID), chromedp.Evaluate(`document.getElementById("head-account").dispatchEvent(new Event("change"))`, nil))
 	var shown string
 	b.do("its opening", chromedp.Value(`#header-form [data-head="opening_balance"]`, &shown, chromedp.ByQuery))
 	if shown != orig.Statement.Accounts[1].OpeningBalance {
@@ -182,7 +182,7 @@ func TestBrowserSearchAndHeaders(t *testing.T) {
 	}
 	// Put right; the first account renamed and the bank corrected.
 	typeIn(`#header-form [data-head="opening_balance"]`, orig.Statement.Accounts[1].OpeningBalance)
-	b.do("first account", chromedp.SetValue("#head-account", "0", chromedp.ByID), chromedp.Evaluate(`document.getElementById("head-account").dispatchEvent(new Event("change"))`, nil))
+	b.do("first account", inView("#head-account"), chromedp.SetValue("#head-account", "0", chromedp.ByID), chromedp.Evaluate(`document.getElementById("head-account").dispatchEvent(new Event("change"))`, nil))
 	typeIn(`#header-form [data-head="account_number"]`, "ACC-ONE-2024")
 	typeIn(`#header-form [data-head="bank"]`, "Corrected Mutual Bank")
 	b.waitJS("reconciled again on the page", `document.getElementById("recon").classList.contains("ok") && !document.getElementById("save").disabled &&

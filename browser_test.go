@@ -425,10 +425,25 @@ func (b *browserSession) shot(name string) {
 
 // click brings an element to the middle of the window first, clear of the
 // status line, then clicks it as a person would.
+// A control in a view not shown is reached as a person would: by going to
+// its view first.
 func click(sel string) chromedp.Action {
 	return chromedp.Tasks{
+		inView(sel),
 		chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q).scrollIntoView({block: "center"})`, sel), nil),
 		chromedp.Click(sel, chromedp.ByQuery),
+	}
+}
+
+// inView goes to the view of the page (Documents, Clients, Office) that
+// holds the element sel names, when another is shown, and waits for it.
+func inView(sel string) chromedp.Action {
+	return chromedp.Tasks{
+		chromedp.WaitReady(sel, chromedp.ByQuery),
+		chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q), v = e && e.closest("[data-view]"), now = document.body.dataset.view;
+			if (v && now && !v.dataset.view.split(" ").includes(now)) location.hash = document.querySelector('#views a[data-view="' + v.dataset.view.split(" ")[0] + '"]').getAttribute("href"); })()`, sel), nil),
+		chromedp.Poll(fmt.Sprintf(`(() => { const e = document.querySelector(%q), v = e && e.closest("[data-view]"), now = document.body.dataset.view;
+			return !v || !now || v.dataset.view.split(" ").includes(now); })()`, sel), nil, chromedp.WithPollingTimeout(30*time.Second)),
 	}
 }
 

@@ -3,6 +3,7 @@ package export
 import (
 	"fmt"
 	"math/big"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -49,6 +50,11 @@ type Source struct {
 	// Result is a completed document's conversion (corrected, when a
 	// person corrected it).
 	Result *ledger.Result
+	// SetAside says a person left the document out of the set (it stays
+	// listed, as set aside, with who did it: SetAsideBy, SetAsideAt).
+	SetAside   bool
+	SetAsideBy string
+	SetAsideAt time.Time
 }
 
 // Set statuses.
@@ -164,6 +170,12 @@ type Finding struct {
 	// Common counts, for an overlap, the transactions both statements
 	// hold (counted once).
 	Common int
+	// Blame is, for a balance break that one statement explains, that
+	// statement's SourceID: it opens off from the statement before it by
+	// Difference and the one after it opens off from it by as much the
+	// other way, so its own balances are off, not its neighbours'.
+	// SourceIDs are then the three statements, Blame in the middle.
+	Blame string
 	// Message says it in words.
 	Message string
 }
@@ -177,8 +189,10 @@ type Finding struct {
 // that does, when there is exactly one. Each account of a document with
 // several is a statement of its own.
 //
-// Per account, statements are taken in period order. The same statement
-// twice (same period, balances and rows) is a duplicate, counted once.
+// Sources set aside are left out. Per account, statements are taken in
+// period order. The same statement twice (same period, balances and rows)
+// is a duplicate, counted once: the one whose name sorts first counts
+// (ChoiceRule), never the one that happened to be given or uploaded first.
 // Between one statement and the next (the one reaching furthest so far):
 // dates no statement covers are a gap; a next statement that starts
 // within the previous one's period overlaps it, and the rows both hold
@@ -190,9 +204,28 @@ type Finding struct {
 // day overlap only when both statements hold them.
 func NewSet(sources []Source) *Set {
 	s := &Set{Sources: sources}
+	// rank orders statements of the same period by name, then id: which
+	// of two the same counts does not hang on the order they came in.
+	byName := make([]int, len(sources))
+	for i := range byName {
+		byName[i] = i
+	}
+	sort.SliceStable(byName, func(i, j int) bool {
+		a, b := sources[byName[i]], sources[byName[j]]
+		if x, y := strings.TrimSuffix(a.Name, path.Ext(a.Name)), strings.TrimSuffix(b.Name, path.Ext(b.Name)); x != y {
+			return x < y // "March" before "March (1)"
+		}
+		// Copies of one name are told apart by the order they came in
+		// (a person cannot tell them apart either).
+		return a.Name < b.Name
+	})
+	rank := make([]int, len(sources))
+	for r, i := range byName {
+		rank[i] = r
+	}
 	var stmts []*SetStatement
 	for i, src := range sources {
-		if src.Status != SourceCompleted || src.Result == nil {
+		if src.SetAside || src.Status != SourceCompleted || src.Result == nil {
 			continue
 		}
 		res := src.Result
@@ -201,7 +234,7 @@ func NewSet(sources []Source) *Set {
 				b.rows[i].source, b.rows[i].sourceName = src.ID, src.Name
 			}
 			st := &SetStatement{SourceID: src.ID, Name: src.Name, Reconciliation: b.status,
-				Transactions: len(b.rows), b: b, order: i, Bank: res.Statement.Bank, Holder: res.Statement.Holder, Integrity: res.Integrity}
+				Transactions: len(b.rows), b: b, order: rank[i], Bank: res.Statement.Bank, Holder: res.Statement.Holder, Integrity: res.Integrity}
 			if b.start == nil && len(res.Statement.Accounts) > 0 {
 				st.b.start = res.Statement.PeriodStart
 			}
@@ -403,7 +436,40 @@ func (a *SetAccount) check() {
 		}
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return a.Findings[i].From.Before(a.Findings[j].From) })
+	a.blame()
 	a.compareMonths()
+}
+
+// blame makes two balance breaks that one statement explains one finding
+// that blames it: B opens d off from what A closes with, and C opens -d
+// off from what B closes with, so A and C agree across B's own rows and B
+// alone is off (a bank copy of B with wrong balances, say). Without it the
+// second break would offer to remove the good C.
+func (a *SetAccount) blame() {
+	byID := map[string]*SetStatement{}
+	for _, st := range a.Statements {
+		byID[st.SourceID] = st
+	}
+	var out []Finding
+	for i := 0; i < len(a.Findings); i++ {
+		f := a.Findings[i]
+		if i+1 < len(a.Findings) {
+			g := a.Findings[i+1]
+			if f.Kind == FindingBalanceBreak && g.Kind == FindingBalanceBreak && f.Difference != nil && g.Difference != nil &&
+				f.SourceIDs[1] == g.SourceIDs[0] && f.Difference.Add(*g.Difference).IsZero() {
+				first, mid, last := byID[f.SourceIDs[0]], byID[f.SourceIDs[1]], byID[g.SourceIDs[1]]
+				out = append(out, Finding{Kind: FindingBalanceBreak, SourceIDs: []string{first.SourceID, mid.SourceID, last.SourceID},
+					From: f.From, To: g.To, Difference: f.Difference, Blame: mid.SourceID,
+					Message: fmt.Sprintf("%s is off by %s: it opens with %s where %s closes with %s, and %s opens with %s, where %s and the rows of %s lead.",
+						mid.Name, f.Difference.StringFixed(2), mid.Opening.StringFixed(2), first.Name, first.Closing.StringFixed(2),
+						last.Name, last.Opening.StringFixed(2), first.Name, mid.Name)})
+				i++
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	a.Findings = out
 }
 
 // compareMonths sets each statement's Month: whether its file is built
@@ -531,6 +597,11 @@ func (a *SetAccount) balance(prev, st *SetStatement, diff *decimal.Decimal) {
 			prev.Name, prev.Closing.StringFixed(2), diff.StringFixed(2))})
 }
 
+// ChoiceRule says which statements a set counts when nobody has chosen.
+const ChoiceRule = "Statements a person set aside are left out. Of a statement uploaded twice, the copy whose file name comes first in alphabetical order counts (March.pdf before March (1).pdf). " +
+	"Where two statements cover the same days, the transactions both hold count once. " +
+	"Each statement's rows keep the balances it prints, also where they break."
+
 // plural is n with the word for one or for several.
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -547,6 +618,9 @@ func (s *Set) Status() string {
 	}
 	unproven := false
 	for _, src := range s.Sources {
+		if src.SetAside {
+			continue
+		}
 		switch src.Status {
 		case SourceProcessing:
 			return SetProcessing

@@ -65,6 +65,9 @@ func findingLines(s *Set) []string {
 			if f.Kind == FindingOverlap {
 				l += fmt.Sprintf(" common=%d", f.Common)
 			}
+			if f.Blame != "" {
+				l += " blame=" + f.Blame
+			}
 			out = append(out, l)
 		}
 	}
@@ -134,6 +137,19 @@ func TestContinuity(t *testing.T) {
 			return s
 		}()}, []string{
 			eur + " balance_break id-feb.pdf,id-mar.pdf 2024-02-29..2024-03-01 12.34",
+		}, SetBroken},
+		// A copy of February whose balances are all 100.00 higher: it
+		// opens off from January and March opens off from it, the other
+		// way. One finding blames February; March is not offered away.
+		{"one statement off by as much at both ends", []Source{q[0],
+			src("feb.pdf", monthly(ibanAccount, "EUR", "2024-02-01", "2024-02-29", "1590.00", tx{"2024-02-10", "-90.00", "RENT"}, tx{"2024-02-20", "500.00", "SALARY"})),
+			src("mar.pdf", monthly(ibanAccount, "EUR", "2024-03-01", "2024-03-31", "1900.00", tx{"2024-03-15", "-100.00", "SHOP"}))}, []string{
+			eur + " balance_break id-jan.pdf,id-feb.pdf,id-mar.pdf 2024-01-31..2024-03-01 100.00 blame=id-feb.pdf",
+		}, SetBroken},
+		{"two breaks that do not cancel blame no one", []Source{q[0],
+			src("feb.pdf", monthly(ibanAccount, "EUR", "2024-02-01", "2024-02-29", "1590.00", tx{"2024-02-10", "-90.00", "RENT"}, tx{"2024-02-20", "500.00", "SALARY"})), src("mar.pdf", monthly(ibanAccount, "EUR", "2024-03-01", "2024-03-31", "1950.00", tx{"2024-03-15", "-100.00", "SHOP"}))}, []string{
+			eur + " balance_break id-jan.pdf,id-feb.pdf 2024-01-31..2024-02-01 100.00",
+			eur + " balance_break id-feb.pdf,id-mar.pdf 2024-02-29..2024-03-01 -50.00",
 		}, SetBroken},
 		{"two periods overlap", []Source{q[0], src("feb-mar.pdf",
 			monthly(ibanAccount, "EUR", "2024-01-15", "2024-02-29", "990.00", tx{"2024-01-20", "500.00", "SALARY"}, tx{"2024-02-10", "-90.00", "RENT"}, tx{"2024-02-20", "500.00", "SALARY"}))},
@@ -385,5 +401,92 @@ DE89 3704 0044 0532 0130 00 EUR: 4 statements, 2024-01-01 to 2024-03-31
 `
 	if buf.String() != want {
 		t.Errorf("report:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
+
+// TestSetChosenOnce (issue 42 point 2): which copy of a statement uploaded
+// twice counts is the rule's (the name first in order), not the order the
+// sources came in; the year summary's balances are the rows' own, also
+// where a statement breaks; and the workbook lists the statements set
+// aside, with who set them aside, beside those counted.
+func TestSetChosenOnce(t *testing.T) {
+	jan := func() *ledger.Result {
+		return monthly(ibanAccount, "EUR", "2024-01-01", "2024-01-31", "1000.00", tx{"2024-01-03", "-10.00", "COFFEE"}, tx{"2024-01-20", "500.00", "SALARY"})
+	}
+	// February's copy prints every balance 100.00 higher; March follows
+	// January and the good February.
+	feb := monthly(ibanAccount, "EUR", "2024-02-01", "2024-02-29", "1590.00", tx{"2024-02-10", "-90.00", "RENT"}, tx{"2024-02-20", "500.00", "SALARY"})
+	mar := monthly(ibanAccount, "EUR", "2024-03-01", "2024-03-31", "1900.00", tx{"2024-03-15", "-100.00", "SHOP"})
+	aside := Source{ID: "id-feb-good", Name: "feb-good.pdf", Status: SourceCompleted, Result: monthly(ibanAccount, "EUR", "2024-02-01", "2024-02-29", "1490.00"),
+		SetAside: true, SetAsideBy: "clerk@example.com", SetAsideAt: time.Date(2024, 4, 2, 9, 0, 0, 0, time.UTC)}
+	orders := [][]Source{
+		{src("jan (1).pdf", jan()), src("jan.pdf", jan()), src("feb.pdf", feb), src("mar.pdf", mar), aside},
+		{aside, src("mar.pdf", mar), src("feb.pdf", feb), src("jan.pdf", jan()), src("jan (1).pdf", jan())},
+	}
+	var csvs []string
+	for k, sources := range orders {
+		set := NewSet(sources)
+		a := set.Accounts[0]
+		var dups []string
+		for _, st := range a.Statements {
+			if st.DuplicateOf != "" {
+				dups = append(dups, st.Name+" of "+st.DuplicateOf)
+			}
+		}
+		if got := strings.Join(dups, ";"); got != "jan (1).pdf of id-jan.pdf" {
+			t.Errorf("order %d: the duplicate is %q; want jan (1).pdf, a copy of jan.pdf, whatever the order", k, got)
+		}
+		var out bytes.Buffer
+		if err := WriteSet(&out, CSV, Options{}, set); err != nil {
+			t.Fatal(err)
+		}
+		csvs = append(csvs, out.String())
+
+		// The year's balances are the rows' own: each month closes with
+		// its last row's balance and opens with the balance before its
+		// first row.
+		recs, _ := csv.NewReader(strings.NewReader(out.String())).ReadAll()
+		last, first := map[string]string{}, map[string]string{}
+		for _, r := range recs[1:] {
+			m := r[2][:7]
+			bal, amt := decimal.RequireFromString(r[7]), decimal.Zero
+			if r[5] != "" {
+				amt = decimal.RequireFromString(r[5])
+			} else {
+				amt = decimal.RequireFromString(r[6]).Neg()
+			}
+			if _, ok := first[m]; !ok {
+				first[m] = bal.Sub(amt).StringFixed(2)
+			}
+			last[m] = r[7]
+		}
+		for _, m := range a.yearJSON().Months {
+			if *m.Closing != last[m.Month] || *m.Opening != first[m.Month] {
+				t.Errorf("order %d, %s: the year says %s to %s; the rows %s to %s", k, m.Month, *m.Opening, *m.Closing, first[m.Month], last[m.Month])
+			}
+		}
+
+		var wb bytes.Buffer
+		if err := WriteSet(&wb, XLSX, Options{OriginalName: "Client"}, set); err != nil {
+			t.Fatal(err)
+		}
+		f, err := excelize.OpenReader(bytes.NewReader(wb.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cont, _ := f.GetRows(continuitySheet)
+		var text []string
+		for _, r := range cont {
+			text = append(text, strings.Join(r, "|"))
+		}
+		all := strings.Join(text, "\n")
+		for _, want := range []string{"Chosen|" + ChoiceRule, "Set aside|By|On", "feb-good.pdf|clerk@example.com|2024-04-02", "no: the same as jan.pdf"} {
+			if !strings.Contains(all, want) {
+				t.Errorf("order %d: the Continuity sheet lacks %q:\n%s", k, want, all)
+			}
+		}
+	}
+	if csvs[0] != csvs[1] {
+		t.Errorf("the folder's rows depend on the order its statements came in:\n%s\n%s", csvs[0], csvs[1])
 	}
 }

@@ -108,8 +108,11 @@ type FindingJSON struct {
 	Difference *string  `json:"difference"`
 	// CommonTransactions counts, for an overlap, the transactions both
 	// statements hold.
-	CommonTransactions int    `json:"common_transactions,omitempty"`
-	Message            string `json:"message"`
+	CommonTransactions int `json:"common_transactions,omitempty"`
+	// Blame is, for a balance break one statement explains, that
+	// statement's file_id (file_ids are then three: it is the middle).
+	Blame   *string `json:"blame"`
+	Message string  `json:"message"`
 }
 
 // JSON is the set as the folders API shows it, without transactions.
@@ -131,7 +134,7 @@ func (s *Set) json(withTransactions bool) SetJSON {
 			aj.Statements = append(aj.Statements, sj)
 		}
 		for _, f := range a.Findings {
-			fj := FindingJSON{Kind: f.Kind, FileIDs: f.SourceIDs, Difference: money(f.Difference), CommonTransactions: f.Common, Message: f.Message}
+			fj := FindingJSON{Kind: f.Kind, FileIDs: f.SourceIDs, Difference: money(f.Difference), CommonTransactions: f.Common, Blame: text(f.Blame), Message: f.Message}
 			if !f.From.IsZero() {
 				fj.From, fj.To = date(&f.From), date(&f.To)
 			}
@@ -328,9 +331,10 @@ func writeContinuitySheet(sh *worksheet, st xlsxStyles, opts Options, set *Set) 
 		{label("Folder"), textValue(cs, name)},
 		{label("Status"), textValue(cs, set.Status())},
 		{label("Findings"), set.Findings()},
+		{label("Chosen"), textValue(cs, ChoiceRule)},
 		nil,
 		{label("Account"), label("Currency"), label("File"), label("Period start"), label("Period end"), label("Opening balance"),
-			label("Closing balance"), label("Reconciliation"), label("Transactions"), label("Duplicate of")},
+			label("Closing balance"), label("Reconciliation"), label("Transactions"), label("Duplicate of"), label("Counted")},
 	}
 	names := map[string]string{}
 	for _, src := range set.Sources {
@@ -338,10 +342,33 @@ func writeContinuitySheet(sh *worksheet, st xlsxStyles, opts Options, set *Set) 
 	}
 	for _, a := range set.Accounts {
 		for _, s := range a.Statements {
+			counted := "yes"
+			if s.DuplicateOf != "" {
+				counted = "no: the same as " + names[s.DuplicateOf] + ", which counts by the rule above"
+			}
 			rows = append(rows, []any{textValue(cs, a.Number), textValue(cs, a.Currency), textValue(cs, s.Name),
 				optDateCell(st.date, s.Start), optDateCell(st.date, s.End), moneyCell(st.money, s.Opening), moneyCell(st.money, s.Closing),
-				textValue(cs, s.Reconciliation), s.Transactions, textValue(cs, names[s.DuplicateOf])})
+				textValue(cs, s.Reconciliation), s.Transactions, textValue(cs, names[s.DuplicateOf]), textValue(cs, counted)})
 		}
+	}
+	// What a person set aside, and who: left out of every sheet but this.
+	var aside [][]any
+	for _, src := range set.Sources {
+		if src.SetAside {
+			by := src.SetAsideBy
+			if by == "" {
+				by = "unknown"
+			}
+			var on any
+			if !src.SetAsideAt.IsZero() {
+				on = dateCell(st.date, src.SetAsideAt)
+			}
+			aside = append(aside, []any{textValue(cs, src.Name), textValue(cs, by), on})
+		}
+	}
+	if len(aside) > 0 {
+		rows = append(rows, nil, []any{label("Set aside"), label("By"), label("On")})
+		rows = append(rows, aside...)
 	}
 	rows = append(rows, nil, []any{label("Account"), label("Currency"), label("Finding"), label("From"), label("To"),
 		label("Difference"), label("Files"), label("Message")})
@@ -361,14 +388,14 @@ func writeContinuitySheet(sh *worksheet, st xlsxStyles, opts Options, set *Set) 
 	}
 	var failed []string
 	for _, src := range set.Sources {
-		if src.Status == SourceFailed {
+		if src.Status == SourceFailed && !src.SetAside {
 			failed = append(failed, src.Name+": "+src.Error)
 		}
 	}
 	if len(failed) > 0 {
 		rows = append(rows, nil, []any{label("Not converted"), textValue(cs, strings.Join(failed, "; "))})
 	}
-	sh.widths = []colWidth{{1, 1, 30}, {2, 7, 16}, {8, 10, 40}}
+	sh.widths = []colWidth{{1, 1, 30}, {2, 7, 16}, {8, 11, 40}}
 	return writeCells(sh, rows)
 }
 
@@ -423,7 +450,7 @@ func (s *Set) WriteReport(w io.Writer) error {
 		}
 	}
 	for _, src := range s.Sources {
-		if src.Status == SourceFailed {
+		if src.Status == SourceFailed && !src.SetAside {
 			fmt.Fprintf(bw, "not converted: %s: %s\n", src.Name, src.Error)
 		}
 	}

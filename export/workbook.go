@@ -1,42 +1,47 @@
 package export
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
 )
 
-// workbook writes the little of SpreadsheetML (Office Open XML) that the
-// XLSX downloads use: sheets of inline-string, numeric and empty styled
-// cells, a fixed table of cell styles, column widths, a frozen header row,
-// an autofilter and a print set-up.
+// workbook writes the XLSX downloads with excelize: each sheet streamed
+// row by row through excelize's StreamWriter (a year of a busy account is
+// not held as cells in memory), with a fixed table of cell styles, column
+// widths and, on a transactions sheet, a frozen header row, an autofilter
+// and a landscape one-page-wide print set-up with the header repeated on
+// every page.
 //
-// It replaces excelize for writing (the tests still read the files back
-// with it): excelize builds ~21,000 objects in its package initialisation
-// (number formats, function tables, compiled regular expressions), which
-// every passbook process paid at start — the CLI, the server and each
-// worker — for a format few calls write.
+// A sheet's settings (widths, the filter's range, the print set-up) are
+// taken when its first row is written: excelize's stream writer takes the
+// sheet's settings as they are when it starts. A sheet is finished when
+// the next one is added, the workbook when it is written.
 type workbook struct {
+	f      *excelize.File
+	styles [styleCount]int
 	sheets []*worksheet
+	err    error
 }
 
-// worksheet is one sheet being written: its settings, then its rows as
-// XML, in row order.
+// worksheet is one sheet being written: its settings, then its rows, in
+// row order.
 type worksheet struct {
+	b    *workbook
 	name string
-	// rows is the number of rows and cols the number of columns in use,
-	// for the dimension; filter, when set, puts an autofilter on them.
+	// rows is the number of rows and cols the number of columns in use;
+	// filter, when set, puts an autofilter on them (set both before the
+	// first row).
 	rows, cols int
 	filter     bool
 	// table is a transactions sheet: header row frozen and repeated on
 	// every printed page, printed landscape one page wide.
 	table  bool
 	widths []colWidth
-	data   bytes.Buffer
+	sw     *excelize.StreamWriter
 	next   int // the next row's number, from 1
 }
 
@@ -46,15 +51,16 @@ type colWidth struct {
 	width    float64
 }
 
-// xlsxCell is a cell value with a cell style (an index into
-// workbookStyles' cellXfs). Its value may be nil: an empty cell that still
-// carries the style (a tinted row is tinted across).
+// xlsxCell is a cell value with a cell style (one of the style constants
+// below). Its value may be nil: an empty cell that still carries the style
+// (a tinted row is tinted across).
 type xlsxCell struct {
 	style int
 	value any
 }
 
-// Cell style indexes of workbookStyles.
+// Cell styles of a workbook: indexes into workbook.styles, which holds
+// excelize's style ids.
 const (
 	styleDefault = iota
 	styleHeader
@@ -66,62 +72,166 @@ const (
 	styleTintText
 	styleQuoted
 	styleTintQuoted
+	styleCount
 )
 
-// workbookStyles is the styles part: the default font and a bold one; no
-// fill, gray125 (both required), the header's grey and the warned rows'
-// amber; no border and the header's thin grey bottom; and the cell formats
-// indexed by the style constants above. Numeric format 4 is Excel's
-// built-in "#,##0.00"; 164 is dateFormat.
-var workbookStyles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
-	`<numFmts count="1"><numFmt numFmtId="164" formatCode="` + dateFormat + `"/></numFmts>` +
-	`<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font><font><b val="1"/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>` +
-	`<fills count="4"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill>` +
-	`<fill><patternFill patternType="solid"><fgColor rgb="FFE7E6E6"/></patternFill></fill>` +
-	`<fill><patternFill patternType="solid"><fgColor rgb="FF` + warnedFill + `"/></patternFill></fill></fills>` +
-	`<borders count="2"><border><left/><right/><top/><bottom/><diagonal/></border><border><left/><right/><top/><bottom style="thin"><color rgb="FF808080"/></bottom><diagonal/></border></borders>` +
-	`<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>` +
-	`<cellXfs count="10">` +
-	`<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>` +
-	`<xf numFmtId="0" fontId="1" fillId="2" borderId="1" xfId="0" applyFont="1" applyFill="1" applyBorder="1"/>` +
-	`<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>` +
-	`<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>` +
-	`<xf numFmtId="4" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>` +
-	`<xf numFmtId="164" fontId="0" fillId="3" borderId="0" xfId="0" applyNumberFormat="1" applyFill="1"/>` +
-	`<xf numFmtId="4" fontId="0" fillId="3" borderId="0" xfId="0" applyNumberFormat="1" applyFill="1"/>` +
-	`<xf numFmtId="0" fontId="0" fillId="3" borderId="0" xfId="0" applyFill="1"/>` +
-	`<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" quotePrefix="1"/>` +
-	`<xf numFmtId="0" fontId="0" fillId="3" borderId="0" xfId="0" quotePrefix="1" applyFill="1"/>` +
-	`</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>` +
-	`<dxfs count="0"/><tableStyles count="0"/></styleSheet>`
+// start makes the excelize file and its styles, once.
+func (b *workbook) start() error {
+	if b.f != nil {
+		return nil
+	}
+	b.f = excelize.NewFile()
+	df := dateFormat
+	tint := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{warnedFill}}
+	for _, s := range []struct {
+		id    int
+		style excelize.Style
+	}{
+		{styleHeader, excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"E7E6E6"}},
+			Border: []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}}},
+		{styleLabel, excelize.Style{Font: &excelize.Font{Bold: true}}},
+		{styleDate, excelize.Style{CustomNumFmt: &df}},
+		{styleMoney, excelize.Style{NumFmt: numFmtMoney}},
+		{styleTintDate, excelize.Style{CustomNumFmt: &df, Fill: tint}},
+		{styleTintMoney, excelize.Style{NumFmt: numFmtMoney, Fill: tint}},
+		{styleTintText, excelize.Style{Fill: tint}},
+	} {
+		id, err := b.f.NewStyle(&s.style)
+		if err != nil {
+			return err
+		}
+		b.styles[s.id] = id
+	}
+	var err error
+	if b.styles[styleQuoted], err = b.quotePrefixed(b.styles[styleDefault]); err != nil {
+		return err
+	}
+	b.styles[styleTintQuoted], err = b.quotePrefixed(b.styles[styleTintText])
+	return err
+}
 
-// addSheet starts a sheet; rows are written to the last sheet added.
+// quotePrefixed registers a copy of cell style base with the quote-prefix
+// flag set, which tells Excel and LibreOffice that text looking like a
+// formula is text, also after someone edits the cell. excelize's Style
+// has no field for the flag, so the copy is added to the workbook's cell
+// formats directly.
+func (b *workbook) quotePrefixed(base int) (int, error) {
+	st := b.f.Styles
+	if st == nil || st.CellXfs == nil || base < 0 || base >= len(st.CellXfs.Xf) {
+		return 0, fmt.Errorf("quote-prefix style: no cell format %d", base)
+	}
+	xf := st.CellXfs.Xf[base]
+	yes := true
+	xf.QuotePrefix = &yes
+	st.CellXfs.Xf = append(st.CellXfs.Xf, xf)
+	st.CellXfs.Count = len(st.CellXfs.Xf)
+	return len(st.CellXfs.Xf) - 1, nil
+}
+
+// addSheet starts a sheet, finishing the one before; rows are written to
+// the last sheet added. An error is kept for write to return.
 func (b *workbook) addSheet(name string) *worksheet {
-	s := &worksheet{name: name, next: 1}
+	s := &worksheet{b: b, name: name, next: 1}
+	if b.err == nil {
+		b.err = b.addSheetErr(s)
+	}
 	b.sheets = append(b.sheets, s)
 	return s
 }
 
-// row writes the next row from column A; nil and "" leave a cell empty.
-func (s *worksheet) row(cells []any) error {
-	r := s.next
-	s.next++
-	d := &s.data
-	d.WriteString(`<row r="`)
-	d.WriteString(strconv.Itoa(r))
-	d.WriteString(`">`)
-	for j, v := range cells {
-		if err := writeCell(d, colName(j+1)+strconv.Itoa(r), v); err != nil {
+func (b *workbook) addSheetErr(s *worksheet) error {
+	if err := b.start(); err != nil {
+		return err
+	}
+	if n := len(b.sheets); n > 0 {
+		if err := b.sheets[n-1].finish(); err != nil {
+			return err
+		}
+		_, err := b.f.NewSheet(s.name)
+		return err
+	}
+	// The new file's one sheet is the first: it is the active one.
+	return b.f.SetSheetName(b.f.GetSheetName(0), s.name)
+}
+
+// begin applies the sheet's settings and starts its stream writer.
+func (s *worksheet) begin() error {
+	f, name := s.b.f, s.name
+	if s.filter || s.table {
+		// The dimension too: the stream writer would leave it at "A1",
+		// and some readers size the sheet by it.
+		used := "A1:" + colName(max(s.cols, 1)) + strconv.Itoa(max(s.rows, 1))
+		if err := f.SetSheetDimension(name, used); err != nil {
+			return err
+		}
+		if s.filter {
+			if err := f.AutoFilter(name, used, nil); err != nil {
+				return err
+			}
+		}
+	}
+	if s.table {
+		landscape, one, tall, fit := "landscape", 1, 0, true
+		if err := f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &one, FitToHeight: &tall}); err != nil {
+			return err
+		}
+		if err := f.SetSheetProps(name, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+			return err
+		}
+		if err := f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Titles", RefersTo: quoteSheet(name) + "!$1:$1", Scope: name}); err != nil {
 			return err
 		}
 	}
-	d.WriteString(`</row>`)
+	sw, err := f.NewStreamWriter(name)
+	if err != nil {
+		return err
+	}
+	if s.table {
+		if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}}); err != nil {
+			return err
+		}
+	}
+	// Last columns first: excelize puts each new <col> before the ones
+	// it has, and spreadsheet readers want them in ascending order.
+	for i := len(s.widths) - 1; i >= 0; i-- {
+		c := s.widths[i]
+		if err := sw.SetColWidth(c.min, c.max, c.width); err != nil {
+			return err
+		}
+	}
+	s.sw = sw
 	return nil
 }
 
-// writeCell writes one cell: text inline, numbers as numbers.
-func writeCell(d *bytes.Buffer, ref string, v any) error {
+// row writes the next row from column A; nil and "" leave a cell empty.
+func (s *worksheet) row(cells []any) error {
+	if s.b.err != nil {
+		return s.b.err
+	}
+	if s.sw == nil {
+		if err := s.begin(); err != nil {
+			s.b.err = err
+			return err
+		}
+	}
+	r := s.next
+	s.next++
+	// The row is copied: callers reuse their slice for the next row.
+	out := make([]any, len(cells))
+	for j, v := range cells {
+		c, err := s.b.cell(v)
+		if err != nil {
+			return fmt.Errorf("xlsx cell %s%d: %w", colName(j+1), r, err)
+		}
+		out[j] = c
+	}
+	return s.sw.SetRow("A"+strconv.Itoa(r), out)
+}
+
+// cell is a value as excelize writes it: text as text, numbers as
+// numbers, a styled value or empty cell with its style.
+func (b *workbook) cell(v any) (any, error) {
 	style := styleDefault
 	switch c := v.(type) {
 	case xlsxCell:
@@ -129,101 +239,37 @@ func writeCell(d *bytes.Buffer, ref string, v any) error {
 	case label:
 		style, v = styleLabel, string(c)
 	}
-	var num string
 	switch v := v.(type) {
-	case nil:
-	case string:
-	case int:
-		num = strconv.Itoa(v)
-	case int64:
-		num = strconv.FormatInt(v, 10)
-	case float64:
-		num = strconv.FormatFloat(v, 'f', -1, 64)
+	case nil, string, int, int64, float64:
 	default:
-		return fmt.Errorf("xlsx cell %s: unsupported value %T", ref, v)
+		return nil, fmt.Errorf("unsupported value %T", v)
 	}
-	text, isText := v.(string)
-	if (v == nil || (isText && text == "")) && style == styleDefault {
-		return nil
+	if s, ok := v.(string); ok && s == "" {
+		v = nil
 	}
-	d.WriteString(`<c r="`)
-	d.WriteString(ref)
-	d.WriteByte('"')
-	if style != styleDefault {
-		d.WriteString(` s="`)
-		d.WriteString(strconv.Itoa(style))
-		d.WriteByte('"')
+	if style == styleDefault {
+		return v, nil
 	}
-	switch {
-	case isText && text != "":
-		d.WriteString(` t="inlineStr"><is><t`)
-		if strings.TrimSpace(text) != text {
-			d.WriteString(` xml:space="preserve"`)
-		}
-		d.WriteByte('>')
-		escapeXML(d, text)
-		d.WriteString(`</t></is></c>`)
-	case num != "":
-		d.WriteString(`><v>`)
-		d.WriteString(num)
-		d.WriteString(`</v></c>`)
-	default:
-		d.WriteString(`/>`)
-	}
-	return nil
+	return excelize.Cell{StyleID: b.styles[style], Value: v}, nil
 }
 
-// escapeXML writes s as XML character data or attribute text. Characters
-// XML 1.0 does not allow become U+FFFD, as encoding/xml's EscapeText does;
-// tab, line feed and carriage return are written as references, so that
-// they survive attribute normalisation.
-func escapeXML(d *bytes.Buffer, s string) {
-	last := 0
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		var esc string
-		switch {
-		case r == '&':
-			esc = "&amp;"
-		case r == '<':
-			esc = "&lt;"
-		case r == '>':
-			esc = "&gt;"
-		case r == '"':
-			esc = "&#34;"
-		case r == '\'':
-			esc = "&#39;"
-		case r == '\t':
-			esc = "&#x9;"
-		case r == '\n':
-			esc = "&#xA;"
-		case r == '\r':
-			esc = "&#xD;"
-		case r < 0x20, r == utf8.RuneError && n == 1, r >= 0xD800 && r <= 0xDFFF, r == 0xFFFE, r == 0xFFFF:
-			esc = "\uFFFD"
-		default:
-			i += n
-			continue
-		}
-		d.WriteString(s[last:i])
-		d.WriteString(esc)
-		i += n
-		last = i
+// finish ends the sheet's stream.
+func (s *worksheet) finish() error {
+	if s.sw == nil {
+		return nil
 	}
-	d.WriteString(s[last:])
+	err := s.sw.Flush()
+	s.sw = nil
+	return err
 }
 
 // colName is a column's letters: 1 is A, 27 is AA.
 func colName(c int) string {
-	var b [8]byte
-	i := len(b)
-	for c > 0 {
-		c--
-		i--
-		b[i] = byte('A' + c%26)
-		c /= 26
+	name, err := excelize.ColumnNumberToName(c)
+	if err != nil {
+		return "A"
 	}
-	return string(b[i:])
+	return name
 }
 
 // quoteSheet is a sheet name as a formula reference spells it.
@@ -231,116 +277,27 @@ func quoteSheet(name string) string {
 	return "'" + strings.ReplaceAll(name, "'", "''") + "'"
 }
 
-// write writes the workbook as a zip archive.
-func (b *workbook) write(w io.Writer) error {
+// write finishes the last sheet and writes the workbook. The first sheet
+// is the active one already: making it so again would have excelize read
+// the streamed sheet back into memory and write it again.
+func (b *workbook) write(w io.Writer) (err error) {
 	if len(b.sheets) == 0 {
 		return fmt.Errorf("workbook has no sheet")
 	}
-	zw := zip.NewWriter(w)
-	part := func(name, body string) error {
-		f, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate})
-		if err != nil {
-			return err
+	defer func() {
+		// Close removes the stream writer's temporary files, if any.
+		if cerr := b.f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("write xlsx: %w", cerr)
 		}
-		_, err = io.WriteString(f, body)
-		return err
+	}()
+	if b.err != nil {
+		return fmt.Errorf("write xlsx: %w", b.err)
 	}
-	var types, rels, sheets, names strings.Builder
-	types.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>`)
-	rels.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>`)
-	for i, s := range b.sheets {
-		n := strconv.Itoa(i + 1)
-		fmt.Fprintf(&types, `<Override PartName="/xl/worksheets/sheet%s.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`, n)
-		fmt.Fprintf(&rels, `<Relationship Id="rId%d" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet%s.xml"/>`, i+2, n)
-		var attr bytes.Buffer
-		escapeXML(&attr, s.name)
-		fmt.Fprintf(&sheets, `<sheet name="%s" sheetId="%s" r:id="rId%d"/>`, attr.String(), n, i+2)
-		if s.filter {
-			var ref bytes.Buffer
-			escapeXML(&ref, quoteSheet(s.name)+"!$A$1:$"+colName(max(s.cols, 1))+"$"+strconv.Itoa(max(s.rows, 1)))
-			fmt.Fprintf(&names, `<definedName name="_xlnm._FilterDatabase" localSheetId="%d" hidden="1">%s</definedName>`, i, ref.String())
-		}
-		if s.table {
-			var ref bytes.Buffer
-			escapeXML(&ref, quoteSheet(s.name)+"!$1:$1")
-			fmt.Fprintf(&names, `<definedName name="_xlnm.Print_Titles" localSheetId="%d">%s</definedName>`, i, ref.String())
-		}
-		if err := part("xl/worksheets/sheet"+n+".xml", s.xml(i == 0)); err != nil {
-			return fmt.Errorf("write xlsx: %w", err)
-		}
+	if err := b.sheets[len(b.sheets)-1].finish(); err != nil {
+		return fmt.Errorf("write xlsx: %w", err)
 	}
-	types.WriteString(`</Types>`)
-	rels.WriteString(`</Relationships>`)
-	book := `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><bookViews><workbookView activeTab="0"/></bookViews><sheets>` + sheets.String() + `</sheets>`
-	if names.Len() > 0 {
-		book += `<definedNames>` + names.String() + `</definedNames>`
-	}
-	book += `</workbook>`
-	for _, p := range []struct{ name, body string }{
-		{"[Content_Types].xml", types.String()},
-		{"_rels/.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`},
-		{"xl/workbook.xml", book},
-		{"xl/_rels/workbook.xml.rels", rels.String()},
-		{"xl/styles.xml", workbookStyles},
-	} {
-		if err := part(p.name, p.body); err != nil {
-			return fmt.Errorf("write xlsx: %w", err)
-		}
-	}
-	if err := zw.Close(); err != nil {
+	if err := b.f.Write(w); err != nil {
 		return fmt.Errorf("write xlsx: %w", err)
 	}
 	return nil
-}
-
-// xml is the sheet's part; the first sheet is the one selected.
-func (s *worksheet) xml(first bool) string {
-	var b strings.Builder
-	b.Grow(s.data.Len() + 1024)
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">`)
-	if s.table {
-		b.WriteString(`<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>`)
-	}
-	last := "A1"
-	if s.rows > 0 && s.cols > 0 {
-		last = colName(s.cols) + strconv.Itoa(s.rows)
-	}
-	dim := last
-	if last != "A1" {
-		dim = "A1:" + last
-	}
-	b.WriteString(`<dimension ref="` + dim + `"/><sheetViews><sheetView`)
-	if first {
-		b.WriteString(` tabSelected="1"`)
-	}
-	b.WriteString(` workbookViewId="0"`)
-	if s.table {
-		b.WriteString(`><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView>`)
-	} else {
-		b.WriteString(`/>`)
-	}
-	b.WriteString(`</sheetViews><sheetFormatPr defaultRowHeight="15"/>`)
-	if len(s.widths) > 0 {
-		b.WriteString(`<cols>`)
-		for _, c := range s.widths {
-			fmt.Fprintf(&b, `<col min="%d" max="%d" width="%s" customWidth="1"/>`, c.min, c.max, strconv.FormatFloat(c.width, 'f', -1, 64))
-		}
-		b.WriteString(`</cols>`)
-	}
-	b.WriteString(`<sheetData>`)
-	b.Write(s.data.Bytes())
-	b.WriteString(`</sheetData>`)
-	if s.filter {
-		b.WriteString(`<autoFilter ref="A1:` + colName(max(s.cols, 1)) + strconv.Itoa(max(s.rows, 1)) + `"/>`)
-	}
-	if s.table {
-		b.WriteString(`<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/><pageSetup orientation="landscape" fitToWidth="1" fitToHeight="0"/>`)
-	}
-	b.WriteString(`</worksheet>`)
-	return b.String()
 }

@@ -54,7 +54,8 @@ const (
 // prints light and keeps black text legible.
 const warnedFill = "FFF2CC"
 
-// xlsxStyles are the cell styles of a workbook (workbookStyles). Each
+// xlsxStyles are the cell styles of a workbook (the workbook's style
+// constants). Each
 // cell style has a tinted twin for warned rows; quoted is text with the
 // quote-prefix flag, which tells Excel and LibreOffice that text looking
 // like a formula is text, also after someone edits the cell.
@@ -74,7 +75,7 @@ func (st xlsxStyles) row(warned bool) cellStyles {
 	return cellStyles{st.date, st.money, st.text, st.quoted}
 }
 
-// theStyles are the style indexes of workbookStyles.
+// theStyles are the workbook's style constants, by role.
 var theStyles = xlsxStyles{
 	header: styleHeader, label: styleLabel,
 	date: styleDate, money: styleMoney, text: styleDefault, quoted: styleQuoted,

@@ -38,8 +38,13 @@ type month struct {
 }
 
 // year is the account's summary: the merged rows in calendar months from
-// the first month of its period to the last. A month without rows keeps
-// the balance; its files are the counted statements whose period covers it.
+// the first month of its period to the last. Its balances are the rows'
+// own, as the transactions sheet and the page show them: a month opens
+// with the balance before its first row and closes with its last row's,
+// so that where two statements' balances break, the summary breaks where
+// the rows do instead of carrying a balance of its own forward. A month
+// without rows keeps the balance; its files are the counted statements
+// whose period covers it.
 func (a *SetAccount) year() (opening, closing *decimal.Decimal, in, out decimal.Decimal, months []month) {
 	m := a.merged()
 	if m.opening != nil {
@@ -81,10 +86,14 @@ func (a *SetAccount) year() (opening, closing *decimal.Decimal, in, out decimal.
 			} else {
 				mo.out = mo.out.Add(v.Neg())
 			}
-			if bal != nil {
-				b := bal.Add(v)
-				bal = &b
+			if len(mo.fileIDs) == 0 {
+				// The balance before the month's first row, as its
+				// statement prints it.
+				o := r.Balance.Sub(v)
+				mo.opening = &o
 			}
+			b := r.Balance
+			bal = &b
 			if !seen[r.source] {
 				seen[r.source] = true
 				mo.fileIDs, mo.files = append(mo.fileIDs, r.source), append(mo.files, r.sourceName)

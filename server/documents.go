@@ -21,6 +21,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gorilla/mux"
+
 	"passbook/export"
 	"passbook/extract/source"
 	"passbook/quota"
@@ -598,6 +600,24 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.exportDocument(w, r, doc, format, opts, store.ActExport)
+}
+
+// handleReview serves a document's JSON download for the page's review:
+// GET /api/v1/documents/{file_id}. The trail records that it was opened
+// for review, not that it was downloaded.
+func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
+	doc, err := s.ownDocumentID(r, mux.Vars(r)["file_id"])
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.exportDocument(w, r, doc, export.JSON, export.Options{}, store.ActReview)
+}
+
+// exportDocument answers with doc written in format, as served (with its
+// corrections), and records action in the trail.
+func (s *Server) exportDocument(w http.ResponseWriter, r *http.Request, doc store.Document, format export.Format, opts export.Options, action string) {
 	if err := notServed(w, doc); err != nil {
 		s.fail(w, r, err)
 		return
@@ -617,9 +637,19 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("export %s as %s: %w", doc.ID, format, err))
 		return
 	}
-	s.audit(r, store.Event{Action: store.ActExport, DocumentID: doc.ID, Detail: string(format)})
+	s.audit(r, store.Event{Action: action, DocumentID: doc.ID, Detail: string(format)})
 	name := cleanName(doc.OriginalName) // names stored before the rules tightened
-	serveExport(w, format, strings.TrimSuffix(name, path.Ext(name)), buf.Bytes())
+	serveExport(w, format, exportName(strings.TrimSuffix(name, path.Ext(name)), opts), buf.Bytes())
+}
+
+// exportName is the file name (without its extension) of a download of
+// base: a CSV profile's download is named for its profile too, so that a
+// folder's CSV and its CSV for Xero do not overwrite each other.
+func exportName(base string, opts export.Options) string {
+	if opts.Profile != "" {
+		return base + " (" + string(opts.Profile) + ")"
+	}
+	return base
 }
 
 // notServed is why a document's conversion cannot be served yet, or

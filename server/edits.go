@@ -430,15 +430,61 @@ func (s *Server) completedDocument(r *http.Request) (store.Document, error) {
 
 // handleSaveEdit stores corrected transactions beside the original.
 func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
-	doc, err := s.completedDocument(r)
+	doc, se, err := s.readEdit(w, r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	s.storeEdit(w, r, doc, se, store.ActCorrect)
+}
+
+// checkResponse answers a correction checked but not stored: the
+// reconciliation the server would store, and each row's balance as
+// downloads would serve it (a balance the conversion computed is computed
+// again from the corrected amounts).
+type checkResponse struct {
+	editResponse
+	Balances []string `json:"balances"`
+}
+
+// handleCheckEdit judges corrected transactions as saving them would,
+// through the same status function, and stores nothing: the review shows
+// the server's verdict on a correction while it is being typed.
+func (s *Server) handleCheckEdit(w http.ResponseWriter, r *http.Request) {
+	doc, se, err := s.readEdit(w, r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	raw, err := json.Marshal(se)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	res, err := s.servedResultWith(r.Context(), doc.ID, raw)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out := checkResponse{editResponse: newEditResponse(doc.ID, res, false), Balances: make([]string, len(res.Transactions))}
+	for i, t := range res.Transactions {
+		out.Balances[i] = t.Balance.StringFixed(2)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// readEdit reads a correction of the caller's converted document from the
+// request: its rows and, when given, its header corrections (else those
+// saved before), validated as the store keeps them.
+func (s *Server) readEdit(w http.ResponseWriter, r *http.Request) (store.Document, storedEdit, error) {
+	var se storedEdit
+	doc, err := s.completedDocument(r)
+	if err != nil {
+		return doc, se, err
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxEditBytes))
 	if err != nil {
-		s.fail(w, r, bodyError(err))
-		return
+		return doc, se, bodyError(err)
 	}
 	var req struct {
 		Transactions *[]editTransaction `json:"transactions"`
@@ -446,22 +492,19 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&req); err != nil || req.Transactions == nil {
-		s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_transactions", "The body is not a JSON object with a transactions list.",
-			"Send {\"transactions\": [...]} with rows shaped like the JSON download's."})
-		return
+		return doc, se, &apiError{http.StatusBadRequest, "invalid_transactions", "The body is not a JSON object with a transactions list.",
+			"Send {\"transactions\": [...]} with rows shaped like the JSON download's."}
 	}
 	if len(*req.Transactions) > maxEditTransactions {
-		s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_transactions",
-			fmt.Sprintf("At most %d transactions can be saved.", maxEditTransactions), "Split the statement."})
-		return
+		return doc, se, &apiError{http.StatusBadRequest, "invalid_transactions",
+			fmt.Sprintf("At most %d transactions can be saved.", maxEditTransactions), "Split the statement."}
 	}
 	if req.Statement != nil {
 		if err := s.statementCorrection(r, doc.ID, req.Statement); err != nil {
-			s.fail(w, r, err)
-			return
+			return doc, se, err
 		}
 	}
-	se := storedEdit{Version: editVersion, Transactions: make([]editTransaction, 0, len(*req.Transactions))}
+	se = storedEdit{Version: editVersion, Transactions: make([]editTransaction, 0, len(*req.Transactions))}
 	switch {
 	case req.Statement == nil:
 		// Rows saved alone keep the header corrections saved before:
@@ -469,14 +512,12 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 		// drops them.
 		prev, err := s.store.Edit(r.Context(), doc.ID)
 		if err != nil {
-			s.fail(w, r, err)
-			return
+			return doc, se, err
 		}
 		var old storedEdit
 		if prev != nil {
 			if err := json.Unmarshal(prev, &old); err != nil {
-				s.fail(w, r, fmt.Errorf("decode edit of %s: %w", doc.ID, err))
-				return
+				return doc, se, fmt.Errorf("decode edit of %s: %w", doc.ID, err)
 			}
 		}
 		se.Statement = old.Statement
@@ -486,16 +527,14 @@ func (s *Server) handleSaveEdit(w http.ResponseWriter, r *http.Request) {
 	for i, e := range *req.Transactions {
 		t, err := e.toTransaction(i)
 		if err != nil {
-			s.fail(w, r, err)
-			return
+			return doc, se, err
 		}
 		se.Transactions = append(se.Transactions, fromTransaction(t))
 	}
 	if err := s.readAccounts(r.Context(), doc.ID, se.Transactions, se.Statement); err != nil {
-		s.fail(w, r, err)
-		return
+		return doc, se, err
 	}
-	s.storeEdit(w, r, doc, se, store.ActCorrect)
+	return doc, se, nil
 }
 
 // readAccounts gives rows that carry an account's corrected number, as

@@ -161,3 +161,49 @@ func TestServedFromVersion0(t *testing.T) {
 		t.Errorf("amount changed: %s (%s), last balance %s: want the change carried to a mismatch at the closing balance", rec.Status, rec.Message, changed.Transactions[21].Balance)
 	}
 }
+
+// TestCheckCorrection: a correction checked is judged by the same status
+// function as one saved (the break, the difference, the computed balances
+// carried), and nothing is stored: downloads and the trail are as before.
+func TestCheckCorrection(t *testing.T) {
+	e := newEnv(t, true)
+	key := e.account("check@example.com", quota.Enterprise)
+	doc := "PASSBOOK-TEST\naccount 12-3456 EUR\nperiod 2024-01-01 2024-01-31\nopening 100.00\nclosing 115.50\n" +
+		"row 2024-01-03 -10.00 90.00 COFFEE\n" +
+		"row 2024-01-10 -4.00 86.00 BUS\nprovenance {\"balance_computed\": true}\n" +
+		"row 2024-01-20 29.50 115.50 REFUND\n"
+	resp, m := e.upload(key, map[string][]byte{"file": []byte(doc)})
+	if resp.StatusCode != 200 {
+		t.Fatalf("upload: %d %v", resp.StatusCode, m)
+	}
+	id := m["file_id"].(string)
+	e.waitDone(key, id)
+	review := func() map[string]any {
+		_, m, _ := e.do("GET", "/api/v1/documents/"+id, key, nil, "")
+		return m
+	}
+	txs := review()["transactions"].([]any)
+	txs[1].(map[string]any)["amountOut"] = "5.00"
+	body, _ := json.Marshal(map[string]any{"transactions": txs})
+	resp, got, _ := e.do("POST", "/api/v1/documents/"+id+"/transactions/check", key, strings.NewReader(string(body)), "application/json")
+	if resp.StatusCode != 200 {
+		t.Fatalf("check: %d %v", resp.StatusCode, got)
+	}
+	rec := got["reconciliation"].(map[string]any)
+	if rec["status"] != "mismatch" || rec["difference"] != "1.00" || !slices.Equal(got["balances"].([]any), []any{"90.00", "85.00", "115.50"}) {
+		t.Errorf("check of a row 1.00 more out: %v; want mismatch by 1.00 at row 3, the computed balance 85.00", got)
+	}
+	if got["edited"] != false {
+		t.Errorf("a check says edited: %v", got["edited"])
+	}
+	after := review()
+	if st := after["statement"].(map[string]any); st["edited"] == true || st["reconciliation"].(map[string]any)["status"] != "ok" {
+		t.Errorf("after a check the download is %v; want the original, ok", st)
+	}
+	_, trail, _ := e.do("GET", "/api/v1/audit", key, nil, "")
+	for _, ev := range trail["events"].([]any) {
+		if a := ev.(map[string]any)["action"]; a == "correct" || a == "export" {
+			t.Errorf("a check or a review left %q in the trail", a)
+		}
+	}
+}

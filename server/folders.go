@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -21,16 +22,56 @@ import (
 // maxFolderName bounds a folder's name, in characters.
 const maxFolderName = 200
 
-// folderItem is one folder of GET /api/v1/folders.
+// folderItem is one folder of GET /api/v1/folders, with its health: its
+// status and count of findings as GET /api/v1/folders/{id} gives them,
+// and when it last changed.
 type folderItem struct {
 	FolderID      string `json:"folder_id"`
 	Name          string `json:"name"`
 	CreatedAt     string `json:"created_at"`
 	DocumentCount int    `json:"document_count"`
+	Status        string `json:"status"`
+	FindingCount  int    `json:"finding_count"`
+	ChangedAt     string `json:"changed_at"`
 }
 
-func newFolderItem(f store.Folder) folderItem {
-	return folderItem{FolderID: f.ID, Name: f.Name, CreatedAt: f.CreatedAt.UTC().Format(time.RFC3339), DocumentCount: f.Documents}
+// folderHealth is a folder's status and count of findings, kept per node
+// for the folder's state (stamp) it was computed from: the list of 40
+// clients' folders reads each folder's statements again only when it
+// changed.
+type folderHealth struct {
+	stamp    string
+	status   string
+	findings int
+}
+
+// health is the folder's status and findings, from the cache when the
+// folder has not changed since.
+func (s *Server) health(ctx context.Context, f store.Folder) (folderHealth, error) {
+	stamp := f.ChangedAt.UTC().Format(time.RFC3339Nano) + "/" + strconv.Itoa(f.Documents)
+	if h, ok := s.healths.Load(f.ID); ok && h.(folderHealth).stamp == stamp {
+		return h.(folderHealth), nil
+	}
+	set, _, err := s.folderSet(ctx, f)
+	if err != nil {
+		return folderHealth{}, err
+	}
+	h := folderHealth{stamp: stamp, status: set.Status(), findings: set.Findings()}
+	// A folder still converting changes without a stamp of its own (pages
+	// done); it is read again next time.
+	if h.status != export.SetProcessing {
+		s.healths.Store(f.ID, h)
+	}
+	return h, nil
+}
+
+func (s *Server) newFolderItem(ctx context.Context, f store.Folder) (folderItem, error) {
+	h, err := s.health(ctx, f)
+	if err != nil {
+		return folderItem{}, err
+	}
+	return folderItem{FolderID: f.ID, Name: f.Name, CreatedAt: f.CreatedAt.UTC().Format(time.RFC3339), DocumentCount: f.Documents,
+		Status: h.status, FindingCount: h.findings, ChangedAt: f.ChangedAt.UTC().Format(time.RFC3339)}, nil
 }
 
 // folderDocument is one document of a folder: every one, whether it
@@ -128,7 +169,12 @@ func (s *Server) handleFolders(w http.ResponseWriter, r *http.Request) {
 	}
 	items := make([]folderItem, 0, len(fs))
 	for _, f := range fs {
-		items = append(items, newFolderItem(f))
+		it, err := s.newFolderItem(r.Context(), f)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		items = append(items, it)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "folders": items})
 }
@@ -154,11 +200,8 @@ func (s *Server) folderSet(ctx context.Context, f store.Folder) (*export.Set, []
 	}
 	sources := make([]export.Source, 0, len(docs))
 	for _, d := range docs {
-		if d.SetAside {
-			continue
-		}
-		src := export.Source{ID: d.ID, Name: d.OriginalName, Status: d.Status, Error: d.Error}
-		if d.Status == store.StatusCompleted {
+		src := export.Source{ID: d.ID, Name: d.OriginalName, Status: d.Status, Error: d.Error, SetAside: d.SetAside, SetAsideAt: d.SetAsideAt}
+		if d.Status == store.StatusCompleted && !d.SetAside {
 			if src.Result, err = decodeServed(d.ID, d.Result, d.Edit); err != nil {
 				return nil, nil, err
 			}
@@ -280,6 +323,15 @@ func (s *Server) handleFolderDownload(w http.ResponseWriter, r *http.Request) {
 			"Poll GET /api/v1/folders/{folder_id} every 2 seconds until no document is processing."})
 		return
 	}
+	// The workbook says who set a statement aside: the trail knows.
+	by, err := s.store.SetAsideBy(r.Context(), f.AccountID, f.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	for i := range set.Sources {
+		set.Sources[i].SetAsideBy = by[set.Sources[i].ID]
+	}
 	var buf bytes.Buffer
 	opts.FileID, opts.OriginalName, opts.Created = f.ID, f.Name, s.store.Now()
 	if err := export.WriteSet(&buf, format, opts, set); err != nil {
@@ -287,7 +339,7 @@ func (s *Server) handleFolderDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.audit(r, store.Event{Action: store.ActExport, FolderID: f.ID, Detail: string(format)})
-	serveExport(w, format, cleanName(strings.ReplaceAll(f.Name, "/", "-")), buf.Bytes())
+	serveExport(w, format, exportName(cleanName(strings.ReplaceAll(f.Name, "/", "-")), opts), buf.Bytes())
 }
 
 // sameName finds another folder of the account (not except) with the name,

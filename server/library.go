@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/shopspring/decimal"
 
 	"passbook/export"
 	"passbook/extract/ledger"
@@ -357,6 +358,7 @@ func (s *Server) documentLabels(ctx context.Context, accountID int64, batches in
 				continue
 			}
 			l := statementLabels(res.Statement)
+			l.Rows = transactionRows(res)
 			if err := s.store.SetLabels(ctx, id, &l); err != nil {
 				return nil, err
 			}
@@ -385,6 +387,27 @@ func statementLabels(st ledger.Statement) store.DocumentLabels {
 		l.PeriodStart, l.PeriodEnd = ps.Format(time.DateOnly), pe.Format(time.DateOnly)
 	}
 	return l
+}
+
+// transactionRows are a served result's transactions as the store finds
+// them: signed amounts in hundredths, each with its account's number.
+func transactionRows(res *ledger.Result) []store.TransactionRow {
+	out := make([]store.TransactionRow, len(res.Transactions))
+	for i, t := range res.Transactions {
+		amount := decimal.Zero
+		if t.AmountIn != nil {
+			amount = *t.AmountIn
+		} else if t.AmountOut != nil {
+			amount = t.AmountOut.Neg()
+		}
+		account := t.Account
+		if account == "" {
+			account = res.Statement.AccountNumber
+		}
+		out[i] = store.TransactionRow{Date: t.Date.Format(time.DateOnly), Amount: amount.Shift(2).Round(0).IntPart(),
+			Balance: t.Balance.StringFixed(2), Description: t.Description, Account: account}
+	}
+	return out
 }
 
 // accountLabel names the account a statement is of: its number and

@@ -60,7 +60,7 @@ func (s *Server) linkOf(l store.Link) linkBody {
 func (s *Server) handleCreateLink(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		FolderID      string `json:"folder_id"`
-		ExpiresInDays int    `json:"expires_in_days"`
+		ExpiresInDays *int   `json:"expires_in_days"`
 		PageLimit     int    `json:"page_limit"`
 		Label         string `json:"label"`
 	}
@@ -68,11 +68,13 @@ func (s *Server) handleCreateLink(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if req.ExpiresInDays == 0 {
-		req.ExpiresInDays = 30
+	// Left out, a link lasts 30 days; 0 days is out of range, not 30.
+	days := 30
+	if req.ExpiresInDays != nil {
+		days = *req.ExpiresInDays
 	}
-	ttl := time.Duration(req.ExpiresInDays) * 24 * time.Hour
-	if req.ExpiresInDays < 0 || ttl > s.cfg.LinkTTL || req.PageLimit < 0 || len(req.Label) > 200 {
+	ttl := time.Duration(days) * 24 * time.Hour
+	if days < 1 || ttl > s.cfg.LinkTTL || req.PageLimit < 0 || len(req.Label) > 200 {
 		s.fail(w, r, &apiError{http.StatusBadRequest, "invalid_link", "The link's expiry, page limit or label is out of range.",
 			"Send expires_in_days from 1 to " + strconv.Itoa(int(s.cfg.LinkTTL/(24*time.Hour))) + ", page_limit of 0 (none) or more, a label of at most 200 characters."})
 		return
@@ -126,31 +128,44 @@ func (s *Server) handleRevokeLink(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "link": s.linkOf(l)})
 }
 
-// linkPage is the page a client's link opens: plain HTML, no script, no
-// request to anywhere but this form's own address. It is parsed on first
-// use, not at the start of every process (a CLI call or a worker).
+// linkPage is the page a client's link opens: plain HTML in the office's
+// name that works with no script (one file a visit), and that client.js,
+// from this server, turns into a page taking many files, dropped or
+// chosen, each with its progress, listing what was sent in this visit. It
+// requests nothing from anywhere but this server, and follows the
+// browser's dark mode. It is parsed on first use, not at the start of
+// every process (a CLI call or a worker).
 var linkPage = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("link").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
+<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex"><meta name="color-scheme" content="light dark">
 <title>{{if .Office}}{{.Office}}: {{end}}send your statements</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d232b}
-h1{font-size:1.4rem}.box{border:1px solid #c9d1da;border-radius:8px;padding:1rem 1.25rem}.ok{color:#13612e}.err{color:#a3191b}
-button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #2456a6;background:#2456a6;color:#fff}
-.muted{color:#57616d;font-size:.9rem}</style></head>
+<style>:root{--fg:#1d232b;--bg:#fff;--line:#c9d1da;--muted:#57616d;--ok:#13612e;--err:#a3191b;--accent:#2456a6;--over:#eef3fb}
+@media (prefers-color-scheme: dark){:root{--fg:#e6e9ee;--bg:#15191f;--line:#3a4450;--muted:#a9b3bf;--ok:#7fd69a;--err:#ff9c9c;--accent:#8fb4ff;--over:#1f2a3a}}
+body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:var(--fg);background:var(--bg)}
+h1{font-size:1.4rem;overflow-wrap:anywhere}.office{font-size:.95rem;color:var(--muted);margin:0}
+.box{border:1px solid var(--line);border-radius:8px;padding:1rem 1.25rem}.ok{color:var(--ok)}.err{color:var(--err)}
+.drop{border:2px dashed var(--line);text-align:center}.drop.over{border-color:var(--accent);background:var(--over)}
+input[type=file],input[type=password]{font:inherit;max-width:100%}input[type=password]{padding:.4rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
+button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--bg);min-height:44px}
+.muted{color:var(--muted);font-size:.9rem}ul.sent{list-style:none;padding:0}ul.sent li{border-bottom:1px solid var(--line);padding:.5rem 0;display:grid;grid-template-columns:minmax(0,1fr) auto;gap:.25rem .75rem}
+ul.sent .name{overflow-wrap:anywhere;font-weight:600}ul.sent progress{grid-column:1/-1;width:100%;min-width:0;box-sizing:border-box}ul.sent .msg{grid-column:1/-1;font-size:.9rem}</style></head>
 <body><main>
 {{if .Gone}}<h1 id="title">{{.Title}}</h1><p class="box" id="message">{{.Message}}</p>
-{{else}}<h1 id="title">Send your statements to {{.Office}}</h1>
+{{else}}<p class="office" id="office">{{.Office}}</p><h1 id="title">Send your statements to {{.Office}}</h1>
 {{if .Label}}<p>{{.Label}}</p>{{end}}
 {{if .Done}}<p class="box ok" id="done" role="status">Received {{.Done}}. Thank you: {{.Office}} has it now.</p>{{end}}
 {{if .Error}}<p class="box err" id="error" role="alert">{{.Error}}</p>{{end}}
-<form method="post" enctype="multipart/form-data" class="box">
-<p><label for="file">Bank statement (PDF, PNG, JPEG, TIFF or WebP)</label><br>
+<form method="post" enctype="multipart/form-data" class="box drop" id="form">
+<p><label for="file">Bank statements (PDF, PNG, JPEG, TIFF or WebP)</label><br>
 <input id="file" name="file" type="file" required accept=".pdf,.png,.jpg,.jpeg,.tif,.tiff,.webp,application/pdf,image/*"></p>
-<p><label for="password">Its password, if the PDF has one</label><br><input id="password" name="password" type="password" autocomplete="off"></p>
+<p id="drop-hint" class="muted" hidden>Choose several at once, or drop them here.</p>
+<p><label for="password">Their password, if a PDF has one</label><br><input id="password" name="password" type="password" autocomplete="off"></p>
 <p><button type="submit" id="send">Send</button></p></form>
-<p class="muted">What you send goes to {{.Office}} only. This page shows nothing already sent, by you or anyone.
-{{if .PagesLeft}}This link takes {{.PagesLeft}} more pages. {{end}}It works until {{.Expires}}.</p>
+<section id="visit" hidden aria-labelledby="visit-h"><h2 id="visit-h">Sent in this visit</h2><ul class="sent" id="sent" aria-live="polite"></ul></section>
+<p class="muted">What you send goes to {{.Office}} only. This page shows nothing sent before this visit, by you or anyone.
+{{if .PagesLeft}}This link takes {{.PagesLeft}} more page{{if ne .PagesLeft 1}}s{{end}}. {{end}}It works until {{.Expires}}.</p>
+<script src="../client.js"></script>
 {{end}}</main></body></html>
 `))
 })
@@ -165,7 +180,7 @@ func (s *Server) renderLink(w http.ResponseWriter, status int, v linkView) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(status)
@@ -283,7 +298,11 @@ func (s *Server) handleLinkUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	v := s.linkView(l)
 	if body.Success {
-		v.Done = body.OriginalName + " (" + strconv.Itoa(body.PageCount) + " pages)"
+		v.Done = body.OriginalName + " (" + strconv.Itoa(body.PageCount) + " page"
+		if body.PageCount != 1 {
+			v.Done += "s"
+		}
+		v.Done += ")"
 	} else {
 		v.Error = strings.TrimSpace(body.Error + " " + body.Hint)
 	}

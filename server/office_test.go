@@ -200,6 +200,12 @@ func TestAuthorisationMatrix(t *testing.T) {
 		{"download", func() req { return req{"GET", "/api/v1/download?format=csv&file_id=" + f.doc, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"page image", func() req { return req{"GET", "/api/v1/documents/" + f.doc + "/pages/1", "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
 		{"history", func() req { return req{"GET", "/api/v1/documents/" + f.doc + "/history", "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
+		{"review", func() req { return req{"GET", "/api/v1/documents/" + f.doc, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
+		{"find transactions", func() req { return req{"GET", "/api/v1/transactions?q=x", "", ""} }, [6]int{200, 200, 200, 200, 401, 401}},
+		{"find a folder's transactions", func() req { return req{"GET", "/api/v1/transactions?folder_id=" + f.folder, "", ""} }, [6]int{200, 200, 200, 403, 401, 401}},
+		{"check a correction", func() req {
+			return req{"POST", "/api/v1/documents/" + f.doc + "/transactions/check", `{"transactions":[]}`, ""}
+		}, [6]int{200, 200, 403, 403, 401, 401}},
 		{"correct", func() req {
 			return req{"PUT", "/api/v1/documents/" + f.doc + "/transactions", `{"transactions":[]}`, ""}
 		}, [6]int{200, 200, 403, 403, 401, 401}},
@@ -778,7 +784,7 @@ func TestClientLinks(t *testing.T) {
 
 	// An upload, as a browser's form sends it: the page says it was received.
 	code, html, _ := e.linkPost(token, map[string][]byte{"file": sample}, "text/html")
-	if code != 200 || !strings.Contains(html, "Received march statement.pdf (1 pages)") || !strings.Contains(html, "1 more pages") {
+	if code != 200 || !strings.Contains(html, "Received march statement.pdf (1 page)") || !strings.Contains(html, "1 more page.") {
 		t.Fatalf("upload through the link: %d %s", code, html)
 	}
 	// As JSON it says no more than what was sent: no file_id.

@@ -49,12 +49,15 @@ func (s *Server) routes() {
 	}
 	api.Use(s.requireKey)
 	api.HandleFunc("/documents", s.need(view, s.handleDocuments)).Methods(http.MethodGet)
+	api.HandleFunc("/transactions", s.need(view, s.handleTransactions)).Methods(http.MethodGet)
+	api.HandleFunc("/documents/{file_id}", s.need(view, s.handleReview)).Methods(http.MethodGet)
 	api.HandleFunc("/documents/{file_id}", s.need(staff, s.handleDeleteDocument)).Methods(http.MethodDelete)
 	api.HandleFunc("/documents/{file_id}/pages/{n}", s.need(view, s.handlePage)).Methods(http.MethodGet)
 	api.HandleFunc("/documents/{file_id}/history", s.need(view, s.handleHistory)).Methods(http.MethodGet)
 	api.HandleFunc("/documents/{file_id}/retry", s.need(staff, s.handleRetry)).Methods(http.MethodPost)
 	api.HandleFunc("/documents/{file_id}/transactions", s.need(staff, s.handleSaveEdit)).Methods(http.MethodPut)
 	api.HandleFunc("/documents/{file_id}/transactions", s.need(staff, s.handleRevertEdit)).Methods(http.MethodDelete)
+	api.HandleFunc("/documents/{file_id}/transactions/check", s.need(staff, s.handleCheckEdit)).Methods(http.MethodPost)
 	api.HandleFunc("/extract", s.need(staff, s.handleUpload)).Methods(http.MethodPost).Name(routeUpload)
 	api.HandleFunc("/status", s.need(view, s.handleStatus)).Methods(http.MethodGet)
 	api.HandleFunc("/download", s.need(view, s.handleDownload)).Methods(http.MethodGet)
@@ -84,8 +87,8 @@ func (s *Server) routes() {
 	// Any other method on an API path is 405. gorilla/mux's own method
 	// check is not enough: a later route under the /api/v1 prefix clears
 	// the mismatch, and the web catch-all below then answers 404.
-	for _, p := range []string{"/documents", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
-		"/documents/{file_id}/history", "/documents/{file_id}/retry", "/documents/{file_id}/transactions", "/extract", "/status", "/download", "/redact", "/user",
+	for _, p := range []string{"/documents", "/transactions", "/documents/{file_id}", "/documents/{file_id}/pages/{n}",
+		"/documents/{file_id}/history", "/documents/{file_id}/retry", "/documents/{file_id}/transactions", "/documents/{file_id}/transactions/check", "/extract", "/status", "/download", "/redact", "/user",
 		"/folders", "/folders/{folder_id}", "/folders/{folder_id}/documents/{file_id}", "/folders/{folder_id}/download",
 		"/session", "/signout", "/links", "/links/{link_id}", "/members", "/members/{member_id}", "/office", "/audit",
 		"/invitations", "/invitations/{invite_id}", "/invitations/{invite_id}/link"} {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -182,6 +183,8 @@ type Server struct {
 	// signins counts failed sign-ins by e-mail address and client address
 	// together: the failing source slows down, not the account.
 	signins *authFailures
+	// healths caches each folder's health by folder_id (folderHealth).
+	healths sync.Map
 }
 
 // New builds the server. Call RunWorkers to process uploads.

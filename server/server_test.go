@@ -274,9 +274,9 @@ func TestUploadConvertDownload(t *testing.T) {
 		{"format=qif", "application/qif", "march statement.qif", "!Account", "T-11.37\r\n"},
 		{"format=camt053", "application/xml", "march statement.xml", "<?xml", "camt.053.001.02"},
 		{"format=mt940", "text/plain; charset=us-ascii", "march statement.sta", ":20:", ":61:2403010301D11,37NMSC"},
-		{"format=csv&profile=excel-eu", "text/csv; charset=utf-8", "march statement.csv", "\uFEFFDate;Type;", ";-11,37;"},
-		{"profile=xero", "text/csv; charset=utf-8", "march statement.csv", "Date,Amount,Payee", "01/03/2024,-11.37,"},
-		{"profile=quickbooks", "text/csv; charset=utf-8", "march statement.csv", "Date,Description,Amount", "03/01/2024,PAYMENT 0001 TO SHOP 1,-11.37"},
+		{"format=csv&profile=excel-eu", "text/csv; charset=utf-8", "march statement (excel-eu).csv", "\uFEFFDate;Type;", ";-11,37;"},
+		{"profile=xero", "text/csv; charset=utf-8", "march statement (xero).csv", "Date,Amount,Payee", "01/03/2024,-11.37,"},
+		{"profile=quickbooks", "text/csv; charset=utf-8", "march statement (quickbooks).csv", "Date,Description,Amount", "03/01/2024,PAYMENT 0001 TO SHOP 1,-11.37"},
 	} {
 		resp, _, body := e.do("GET", "/api/v1/download?"+tt.query+"&file_id="+id, key, nil, "")
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != tt.ctype || !strings.Contains(resp.Header.Get("Content-Disposition"), tt.filename) ||
@@ -542,7 +542,7 @@ func TestFailureCodes(t *testing.T) {
 
 func TestWebPage(t *testing.T) {
 	e := newEnv(t, false)
-	for path, want := range map[string]string{"/": "<title>Passbook</title>", "/app.js": "\"api/v1/"} {
+	for path, want := range map[string]string{"/": "<title>Passbook</title>", "/app.js": "from \"./session.js\"", "/session.js": "\"api/v1/"} {
 		resp, _, body := e.do("GET", path, "", nil, "")
 		if resp.StatusCode != 200 || !strings.Contains(string(body), want) || resp.Header.Get("Content-Security-Policy") == "" {
 			t.Errorf("GET %s: %d, CSP %q, body lacks %q", path, resp.StatusCode, resp.Header.Get("Content-Security-Policy"), want)

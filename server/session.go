@@ -38,6 +38,10 @@ type office struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
 	Plan string `json:"plan"`
+	// Named says an owner has named the office: until then its name is
+	// the address it was made for, which the page asks an owner to
+	// replace before clients see it.
+	Named bool `json:"named"`
 }
 
 var errBadSignIn = &apiError{http.StatusUnauthorized, "invalid_credentials", "The e-mail address or the password is wrong.",
@@ -150,7 +154,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, c store.Ca
 
 func sessionOf(c store.Caller, sess *store.Session) sessionBody {
 	b := sessionBody{Success: true, Email: c.Member.Email, Role: string(c.Member.Role), MemberID: c.Member.ID,
-		Office: office{ID: c.Account.ID, Name: c.Account.Name, Plan: string(c.Account.Plan)}}
+		Office: office{ID: c.Account.ID, Name: c.Account.Name, Plan: string(c.Account.Plan), Named: c.Account.Name != c.Account.Email}}
 	if sess != nil {
 		b.CSRFToken = sess.CSRF
 	}

@@ -43,6 +43,7 @@ const (
 	ActCorrectHeader  = "correct_statement"
 	ActRevert         = "revert"
 	ActExport         = "export"
+	ActReview         = "review"
 	ActExportZip      = "export_zip"
 	ActDelete         = "delete"
 	ActRetry          = "retry"
@@ -283,6 +284,29 @@ func (s *Store) Audit(ctx context.Context, q AuditQuery) ([]Event, int64, error)
 		next = out[len(out)-1].ID
 	}
 	return out, next, nil
+}
+
+// SetAsideBy is, for each document of folderID that someone set aside in
+// it, who did so last, as the trail of the folder's office records it.
+func (s *Store) SetAsideBy(ctx context.Context, accountID int64, folderID string) (map[string]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT document_id, actor FROM audit
+		WHERE account_id = ? AND folder_id = ? AND action = ? AND document_id IS NOT NULL ORDER BY id`, accountID, folderID, ActFolderSetAside)
+	if err != nil {
+		return nil, fmt.Errorf("set aside by: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var doc, actor string
+		if err := rows.Scan(&doc, &actor); err != nil {
+			return nil, fmt.Errorf("set aside by: %w", err)
+		}
+		out[doc] = actor
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("set aside by: %w", err)
+	}
+	return out, nil
 }
 
 // DocumentUploader is who put a document in: its member (0 for none) and

@@ -12,7 +12,7 @@ import (
 // A new table goes here or in ownTables: TestEveryTableIsCopied fails
 // until it is in one of them.
 var copyTables = []string{"accounts", "members", "api_keys", "documents", "jobs", "usage", "idempotency_keys", "folders",
-	"folder_documents", "sessions", "invites", "upload_links", "audit"}
+	"folder_documents", "transaction_rows", "sessions", "invites", "upload_links", "audit"}
 
 // ownTables are the tables each database keeps for itself: its migrations
 // and the readiness check's row.

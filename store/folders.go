@@ -30,6 +30,10 @@ type Folder struct {
 	CreatedAt time.Time
 	// Documents counts the folder's documents.
 	Documents int
+	// ChangedAt is when the folder last changed: a document put in, taken
+	// out, set aside, converted or corrected, or the folder renamed (the
+	// latest of its trail and its documents' own times).
+	ChangedAt time.Time
 }
 
 // FolderDocument is a document of a folder with what downloads serve of
@@ -39,8 +43,10 @@ type FolderDocument struct {
 	Document
 	Result, Edit []byte
 	// SetAside says a person set the document aside in the folder: it
-	// stays listed, out of the folder's continuity and downloads.
-	SetAside bool
+	// stays listed, out of the folder's continuity and downloads; since
+	// SetAsideAt.
+	SetAside   bool
+	SetAsideAt time.Time
 }
 
 // NewFolderID makes a folder_id: "fld_" and 26 random base62 characters.
@@ -49,15 +55,25 @@ func NewFolderID() (string, error) {
 }
 
 const folderColumns = `f.id, f.account_id, f.name, f.created_at,
-	(SELECT count(*) FROM folder_documents fd WHERE fd.folder_id = f.id)`
+	(SELECT count(*) FROM folder_documents fd WHERE fd.folder_id = f.id),
+	(SELECT max(a.created_at) FROM audit a WHERE a.account_id = f.account_id AND a.folder_id = f.id),
+	(SELECT max(coalesce(d.deleted_at, d.edited_at, d.finished_at, fd.added_at)) FROM folder_documents fd JOIN documents d ON d.id = fd.document_id
+		WHERE fd.folder_id = f.id)`
 
 func scanFolder(row interface{ Scan(...any) error }) (Folder, error) {
 	var f Folder
 	var created string
-	if err := row.Scan(&f.ID, &f.AccountID, &f.Name, &created, &f.Documents); err != nil {
+	var trail, docs sql.NullString
+	if err := row.Scan(&f.ID, &f.AccountID, &f.Name, &created, &f.Documents, &trail, &docs); err != nil {
 		return Folder{}, err
 	}
 	f.CreatedAt = parseTime(created)
+	f.ChangedAt = f.CreatedAt
+	for _, v := range []sql.NullString{trail, docs} {
+		if t := parseTime(v.String); v.Valid && t.After(f.ChangedAt) {
+			f.ChangedAt = t
+		}
+	}
 	return f, nil
 }
 
@@ -248,6 +264,9 @@ func (s *Store) FolderDocuments(ctx context.Context, folderID string) ([]FolderD
 			return nil, fmt.Errorf("folder documents: %w", err)
 		}
 		fd := FolderDocument{Document: d, SetAside: aside.Valid}
+		if aside.Valid {
+			fd.SetAsideAt = parseTime(aside.String)
+		}
 		if result.Valid {
 			fd.Result = []byte(result.String)
 		}

@@ -46,7 +46,7 @@ func (s *Store) DeleteDocument(ctx context.Context, id string) (err error) {
 		return fmt.Errorf("delete %s: %w", id, ErrNotFound)
 	}
 	for _, q := range []string{"DELETE FROM jobs WHERE document_id = ?", "DELETE FROM idempotency_keys WHERE document_id = ?",
-		"DELETE FROM folder_documents WHERE document_id = ?"} {
+		"DELETE FROM folder_documents WHERE document_id = ?", "DELETE FROM transaction_rows WHERE document_id = ?"} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return fmt.Errorf("delete %s: %w", id, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -188,6 +189,107 @@ type DocumentLabels struct {
 	Holder  string
 	// PeriodStart and PeriodEnd are YYYY-MM-DD, "" when not known.
 	PeriodStart, PeriodEnd string
+	// Rows are the statement's transactions, to find them by.
+	Rows []TransactionRow
+}
+
+// TransactionRow is one transaction of a converted document, as served.
+type TransactionRow struct {
+	// Date is YYYY-MM-DD; Amount the signed amount in hundredths (money
+	// out negative); Balance the balance after it, as decimal text.
+	Date        string
+	Amount      int64
+	Balance     string
+	Description string
+	// Account is the account's number (and currency) it belongs to.
+	Account string
+}
+
+// TransactionQuery finds transactions of an office; zero fields do not
+// filter.
+type TransactionQuery struct {
+	AccountID int64
+	// Text: every word is in the description or the account.
+	Text string
+	// Account: the account's number holds it (spaces, dashes, dots and
+	// slashes ignored).
+	Account string
+	// Min and Max bound the amount's size, in hundredths, either way.
+	Min, Max *int64
+	// From and To bound the date, YYYY-MM-DD, both included.
+	From, To string
+	// FolderID keeps the transactions of the folder's documents (those
+	// set aside too).
+	FolderID string
+	Limit    int
+}
+
+// TransactionHit is a transaction found, with its document.
+type TransactionHit struct {
+	DocumentID, OriginalName string
+	// Row is the transaction's place in its document, from 0.
+	Row int
+	TransactionRow
+}
+
+// SearchTransactions finds an office's transactions, newest first; it
+// reads the rows SetLabels wrote, by the indexes on the office and the
+// date or the amount.
+func (s *Store) SearchTransactions(ctx context.Context, q TransactionQuery) ([]TransactionHit, error) {
+	if q.Limit <= 0 || q.Limit > 500 {
+		q.Limit = 200
+	}
+	where, args := "t.account_id = ? AND d.deleted_at IS NULL", []any{q.AccountID}
+	for _, w := range searchWords(q.Text) {
+		where += ` AND t.words LIKE ? ESCAPE '\'`
+		args = append(args, "%"+likeEscape(w)+"%")
+	}
+	if a := strings.ToLower(bareAccount(q.Account)); a != "" {
+		where += ` AND t.words LIKE ? ESCAPE '\'`
+		args = append(args, "%"+likeEscape(a)+"%")
+	}
+	if q.Min != nil || q.Max != nil {
+		lo, hi := int64(0), int64(1)<<62
+		if q.Min != nil {
+			lo = *q.Min
+		}
+		if q.Max != nil {
+			hi = *q.Max
+		}
+		where += " AND (t.amount BETWEEN ? AND ? OR t.amount BETWEEN ? AND ?)"
+		args = append(args, lo, hi, -hi, -lo)
+	}
+	if q.From != "" {
+		where += " AND t.date >= ?"
+		args = append(args, q.From)
+	}
+	if q.To != "" {
+		where += " AND t.date <= ?"
+		args = append(args, q.To)
+	}
+	if q.FolderID != "" {
+		where += " AND EXISTS (SELECT 1 FROM folder_documents fd WHERE fd.folder_id = ? AND fd.document_id = t.document_id)"
+		args = append(args, q.FolderID)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT t.document_id, d.original_name, t.seq, t.date, t.amount, t.balance, t.description, t.account
+		FROM transaction_rows t JOIN documents d ON d.id = t.document_id WHERE `+where+`
+		ORDER BY t.date DESC, t.document_id, t.seq LIMIT `+strconv.Itoa(q.Limit), args...)
+	if err != nil {
+		return nil, fmt.Errorf("search transactions: %w", err)
+	}
+	defer rows.Close()
+	var out []TransactionHit
+	for rows.Next() {
+		var h TransactionHit
+		if err := rows.Scan(&h.DocumentID, &h.OriginalName, &h.Row, &h.Date, &h.Amount, &h.Balance, &h.Description, &h.Account); err != nil {
+			return nil, fmt.Errorf("search transactions: %w", err)
+		}
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search transactions: %w", err)
+	}
+	return out, nil
 }
 
 // SetLabels records what a document's statement names; nil forgets it,
@@ -200,8 +302,29 @@ func (s *Store) SetLabels(ctx context.Context, id string, l *DocumentLabels) err
 		words := strings.ToLower(strings.Join([]string{l.Account, bareAccount(l.Account), l.Bank, l.Holder}, " | "))
 		text = words
 	}
-	if _, err := s.w.ExecContext(ctx, `UPDATE documents SET account_label = ?, bank = ?, holder = ?, period_start = ?, period_end = ?, search_text = ?
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("labels of %s: %w", id, storageErr(err))
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE documents SET account_label = ?, bank = ?, holder = ?, period_start = ?, period_end = ?, search_text = ?
 		WHERE id = ?`, account, bank, holder, start, end, text, id); err != nil {
+		return fmt.Errorf("labels of %s: %w", id, storageErr(err))
+	}
+	// The rows are written with the labels and forgotten with them.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM transaction_rows WHERE document_id = ?", id); err != nil {
+		return fmt.Errorf("rows of %s: %w", id, storageErr(err))
+	}
+	if l != nil {
+		for i, r := range l.Rows {
+			words := strings.ToLower(r.Description + " | " + r.Account + " | " + bareAccount(r.Account))
+			if _, err := tx.ExecContext(ctx, `INSERT INTO transaction_rows (document_id, seq, account_id, date, amount, balance, description, words, account)
+				SELECT id, ?, account_id, ?, ?, ?, ?, ?, ? FROM documents WHERE id = ?`, i, r.Date, r.Amount, r.Balance, r.Description, words, r.Account, id); err != nil {
+				return fmt.Errorf("rows of %s: %w", id, storageErr(err))
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("labels of %s: %w", id, storageErr(err))
 	}
 	return nil

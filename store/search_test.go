@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -161,6 +162,96 @@ func TestSearchDocuments(t *testing.T) {
 		}
 		if _, _, err := s.SearchDocuments(ctx, b.ID, DocumentQuery{Limit: 5, Before: ids["Jan.pdf"]}); !errors.Is(err, ErrNotFound) {
 			t.Errorf("before of another account: %v", err)
+		}
+	})
+}
+
+// TestSearchTransactions (issue 42 point 7): an office's transactions are
+// found by words of their description or account, by an amount range
+// either way, by dates, and within a folder; another office's never; a
+// document's rows go with its labels and with the document.
+func TestSearchTransactions(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store, c *clock) {
+		ctx := context.Background()
+		a := newAccount(t, s, "a@example.com", quota.Enterprise)
+		b := newAccount(t, s, "b@example.com", quota.Enterprise)
+		doc := func(acc Account, name string, rows ...TransactionRow) string {
+			t.Helper()
+			got, err := s.CreateDocument(ctx, NewDocument{AccountID: acc.ID, OriginalName: name, Kind: "pdf", PageCount: 1, Content: []byte("%PDF-1.4 " + name)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			job, err := s.ClaimJob(ctx)
+			if err != nil || job.DocumentID != got.ID {
+				t.Fatalf("claim %s: %v %v", name, job.DocumentID, err)
+			}
+			if err := s.CompleteJob(ctx, job, 1, "ok", []byte(`{}`)); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.SetLabels(ctx, got.ID, &DocumentLabels{Account: "DE89 3704 EUR", Rows: rows}); err != nil {
+				t.Fatal(err)
+			}
+			return got.ID
+		}
+		jan := doc(a, "jan.pdf",
+			TransactionRow{Date: "2024-01-03", Amount: -1240, Balance: "987.60", Description: "Café Müller", Account: "DE89 3704 EUR"},
+			TransactionRow{Date: "2024-01-20", Amount: 250000, Balance: "3487.60", Description: "SALARY ACME LTD", Account: "DE89 3704 EUR"})
+		feb := doc(a, "feb.pdf",
+			TransactionRow{Date: "2024-02-02", Amount: -124000, Balance: "2247.60", Description: "RENT FEBRUARY", Account: "DE89 3704 EUR"})
+		doc(b, "other.pdf", TransactionRow{Date: "2024-01-03", Amount: -1240, Balance: "1.00", Description: "Café Müller", Account: "GB12 EUR"})
+		f, err := s.CreateFolder(ctx, a.ID, "Client 2024")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddToFolder(ctx, f.ID, feb); err != nil {
+			t.Fatal(err)
+		}
+		cents := func(n int64) *int64 { return &n }
+		found := func(q TransactionQuery) string {
+			t.Helper()
+			q.AccountID = a.ID
+			hits, err := s.SearchTransactions(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, h := range hits {
+				out = append(out, fmt.Sprintf("%s:%d:%s", h.OriginalName, h.Row, h.Description))
+			}
+			return strings.Join(out, " ")
+		}
+		for _, tt := range []struct {
+			name string
+			q    TransactionQuery
+			want string
+		}{
+			{"everything, newest first", TransactionQuery{}, "feb.pdf:0:RENT FEBRUARY jan.pdf:1:SALARY ACME LTD jan.pdf:0:Café Müller"},
+			{"a word of the description, any case", TransactionQuery{Text: "müller"}, "jan.pdf:0:Café Müller"},
+			{"two words", TransactionQuery{Text: "acme salary"}, "jan.pdf:1:SALARY ACME LTD"},
+			{"the account without its spaces", TransactionQuery{Account: "DE893704"}, "feb.pdf:0:RENT FEBRUARY jan.pdf:1:SALARY ACME LTD jan.pdf:0:Café Müller"},
+			{"an amount range, money out too", TransactionQuery{Min: cents(1000), Max: cents(2000)}, "jan.pdf:0:Café Müller"},
+			{"at least 1,000", TransactionQuery{Min: cents(100000)}, "feb.pdf:0:RENT FEBRUARY jan.pdf:1:SALARY ACME LTD"},
+			{"dates", TransactionQuery{From: "2024-01-10", To: "2024-01-31"}, "jan.pdf:1:SALARY ACME LTD"},
+			{"a folder", TransactionQuery{FolderID: f.ID}, "feb.pdf:0:RENT FEBRUARY"},
+			{"nothing", TransactionQuery{Text: "zzz"}, ""},
+		} {
+			if got := found(tt.q); got != tt.want {
+				t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+			}
+		}
+		// Labels forgotten (a correction), then the document deleted.
+		if err := s.SetLabels(ctx, jan, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := found(TransactionQuery{}); got != "feb.pdf:0:RENT FEBRUARY" {
+			t.Errorf("after jan's labels were forgotten: %q", got)
+		}
+		if err := s.DeleteDocument(ctx, feb); err != nil {
+			t.Fatal(err)
+		}
+		var left int
+		if err := s.r.QueryRowContext(ctx, "SELECT count(*) FROM transaction_rows WHERE document_id = ?", feb).Scan(&left); err != nil || left != 0 {
+			t.Errorf("a deleted document leaves %d rows (%v)", left, err)
 		}
 	})
 }

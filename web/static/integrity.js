@@ -5,9 +5,9 @@
 // ("integrity": {signals, summary}) and with a folder's statements
 // ("integrity": {worst, summary, signals}). Exports are not changed.
 //
-// A module of its own, with no state: app.js calls renderReport when a
-// review opens, markPage when a page image is drawn, and folderBadge for a
-// folder's statement.
+// A module of its own, with no state: the review (review.js) calls
+// renderReport when a review opens and markPage when a page image is
+// drawn, the folder view (folders.js) folderBadge for a statement.
 
 const rank = { info: 0, low: 1, medium: 2, high: 3 };
 
@@ -100,7 +100,3 @@ export function folderBadge(si) {
   return node("span", { class: "badge integrity " + si.worst, title: words || si.summary,
     text: si.worst === "high" ? "⚠ Signs of alteration" : "⚠ Possible alteration" });
 }
-
-// app.js is a classic script until it is split into modules (issue 42):
-// it finds these functions here.
-window.passbookIntegrity = { renderReport, markPage, folderBadge };

@@ -1,14 +1,15 @@
-// Passbook's page, the office's part: members and invitations (owners),
-// client upload links (staff), the audit trail (owners) and a document's
-// own history. It uses app.js's helpers (call, postJSON, el, $, say,
-// message, localTime) and listens for its events: passbook:signedin,
-// passbook:signedout, passbook:review.
-"use strict";
+// The Office view: the office's name, members and invitations (owners),
+// client upload links (staff), the audit trail (owners), and a document's
+// own history under its review. It listens for the page's events:
+// passbook:signedin, passbook:signedout, passbook:folders, passbook:review.
+import { confirmDialog } from "./documents.js";
+import { call, postJSON, session } from "./session.js";
+import { $, el, localTime, message, say } from "./util.js";
 
 const roleWords = (r) => (r === "read_only" ? "read-only" : r);
 const actionWords = {
   upload: "uploaded", convert: "converted", convert_failed: "could not convert", correct: "corrected", revert: "undid the corrections of",
-  export: "downloaded", delete: "deleted", retention_delete: "deleted (retention)", folder_create: "made a folder",
+  export: "downloaded", review: "opened for review", delete: "deleted", retention_delete: "deleted (retention)", folder_create: "made a folder",
   folder_delete: "deleted a folder", folder_add: "put in a folder", folder_remove: "took out of a folder", sign_in: "signed in",
   sign_in_failed: "failed to sign in", sign_out: "signed out", member_invite: "invited", member_join: "joined",
   member_role: "changed a role", member_remove: "removed a member", invite_withdraw: "withdrew an invitation", invite_renew: "made an invitation's link again", password_reset: "reset a password", link_create: "made an upload link",
@@ -104,21 +105,59 @@ $("invite-new").addEventListener("submit", async (e) => {
   loadInvites();
 });
 
+// nameOffice gives the office a name; it says what went wrong, or the
+// name taken.
+async function nameOffice(name) {
+  const r = await postJSON("office", "PUT", { name });
+  if (!r.ok) return { error: r.body && r.body.code === "invalid_name" ? "An office's name has 1 to 200 characters." : message(r.body) };
+  session.office.name = name.trim();
+  session.office.named = true;
+  $("acct-office").textContent = session.office.name;
+  $("office-name").value = session.office.name;
+  return { name: session.office.name };
+}
+
 $("office-name-form").addEventListener("submit", async (e) => {
   e.preventDefault();
-  const r = await postJSON("office", "PUT", { name: $("office-name").value });
-  if (!r.ok) { say(message(r.body), true); return; }
-  session.office.name = $("office-name").value.trim();
-  $("acct-office").textContent = session.office.name;
+  const r = await nameOffice($("office-name").value);
+  if (r.error) { say(r.error, true); return; }
   say("The office is renamed.");
 });
 
+// At an owner's sign-in, an office nobody has named yet (its name is
+// still the address it was made for) is asked for its name, at the top of
+// the page: clients and invited members see the name.
+function askOfficeName(s) {
+  $("name-office").hidden = s.role !== "owner" || s.office.named;
+  $("name-office-now").textContent = s.office.name;
+  $("name-office-input").value = "";
+  $("name-office-error").textContent = "";
+}
+$("name-office-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const name = $("name-office-input").value.trim();
+  if (!name) { $("name-office-error").textContent = "Type the office's name, as your clients know it."; $("name-office-input").focus(); return; }
+  const r = await nameOffice(name);
+  if (r.error) { $("name-office-error").textContent = r.error; return; }
+  $("name-office").hidden = true;
+  say(`Your office is “${r.name}” now, for clients and new members.`);
+});
+$("name-office-later").addEventListener("click", () => { $("name-office").hidden = true; say("The office keeps its address for a name; Members of the office renames it."); });
+
 // ---- client upload links (staff) ----
+// fillLinkFolders lists the folders a link may be for, keeping the one
+// chosen.
+function fillLinkFolders(folders) {
+  const sel = $("link-folder"), was = sel.value;
+  sel.replaceChildren(...folders.map((x) => el("option", { value: x.folder_id, text: x.name })));
+  if ([...sel.options].some((o) => o.value === was)) sel.value = was;
+}
+// The folder list follows the folders as app.js lists them: one made a
+// moment ago is there at once.
+document.addEventListener("passbook:folders", (e) => fillLinkFolders(e.detail));
+
 async function loadLinks() {
-  const [f, l] = await Promise.all([call("folders"), call("links")]);
-  if (f.ok) {
-    $("link-folder").replaceChildren(...(f.body.folders || []).map((x) => el("option", { value: x.folder_id, text: x.name })));
-  }
+  const l = await call("links");
   if (!l.ok) return;
   $("link-list").replaceChildren(...l.body.links.map((k) => el("tr", { "data-link": k.link_id },
     el("td", { text: k.folder_name }), el("td", { text: k.label }),
@@ -135,10 +174,18 @@ async function loadLinks() {
 $("link-new").addEventListener("submit", async (e) => {
   e.preventDefault();
   const folder_id = $("link-folder").value;
-  if (!folder_id) { say("Make a folder for the client first.", true); return; }
-  const r = await postJSON("links", "POST", { folder_id, expires_in_days: Number($("link-days").value) || 30,
-    page_limit: Number($("link-pages").value) || 0, label: $("link-label").value });
-  if (!r.ok) { say(message(r.body), true); return; }
+  // A link shown is the link just made: an old one never stays on screen
+  // beside a refusal.
+  $("link-made").replaceChildren();
+  $("link-error").textContent = "";
+  for (const id of ["link-days", "link-pages"]) $(id).removeAttribute("aria-invalid");
+  if (!folder_id) { $("link-error").textContent = "Make a folder for the client first."; return; }
+  const days = $("link-days").value.trim(), pages = $("link-pages").value.trim() || "0";
+  const bad = (id, text) => { $(id).setAttribute("aria-invalid", "true"); $("link-error").textContent = text; $(id).focus(); };
+  if (!/^\d+$/.test(days) || Number(days) < 1 || Number(days) > 366) { bad("link-days", "A link lasts from 1 to 366 days: no link was made."); return; }
+  if (!/^\d+$/.test(pages)) { bad("link-pages", "The page limit is a whole number, 0 for none: no link was made."); return; }
+  const r = await postJSON("links", "POST", { folder_id, expires_in_days: Number(days), page_limit: Number(pages), label: $("link-label").value });
+  if (!r.ok) { $("link-error").textContent = (r.body && r.body.error ? r.body.error + " " + (r.body.hint || "") : message(r.body)) + " No link was made."; return; }
   const url = el("input", { id: "link-url", type: "text", readonly: true, value: r.body.link.url, size: 60, "aria-label": "Upload link" });
   $("link-made").replaceChildren("Send this link to the client (it is shown only now): ", url);
   url.select();
@@ -185,10 +232,11 @@ document.addEventListener("passbook:signedin", (e) => {
   $("trail").hidden = s.role !== "owner";
   $("office-name").value = s.office.name;
   if (staff) loadLinks();
+  askOfficeName(s);
   if (s.role === "owner") { loadMembers().then(() => loadTrail(true)); }
 });
 
 document.addEventListener("passbook:signedout", () => {
-  for (const id of ["links", "members", "trail", "doc-history"]) $(id).hidden = true;
+  for (const id of ["links", "members", "trail", "doc-history", "name-office"]) $(id).hidden = true;
   for (const id of ["link-list", "member-list", "invite-list", "trail-list", "doc-history-list", "invite-made", "link-made"]) $(id).replaceChildren();
 });

@@ -1,10 +1,11 @@
 // Passbook's page: "Share this layout" (issue 43). The document under
 // review gets a button that downloads a copy of its statement that reads
 // as it does with nothing of the client in it (GET /api/v1/redact), to
-// send with a report of a layout read wrong. It uses app.js's helpers
-// (call, el, $, say, message, fileName, saveBlob) and its
-// passbook:review event.
-"use strict";
+// send with a report of a layout read wrong. It plugs into the review by
+// its passbook:review event and its #review-actions place.
+import { fileName, saveBlob } from "./documents.js";
+import { call } from "./session.js";
+import { $, el, message, say } from "./util.js";
 
 let shared = null; // the document under review
 
@@ -20,7 +21,6 @@ async function shareLayout() {
 
 document.addEventListener("passbook:review", (e) => {
   shared = e.detail;
-  if ($("share-layout")) return;
-  $("review-downloads").parentElement.append(" ", el("button", { type: "button", id: "share-layout", text: "Share this layout",
+  $("review-actions").append(el("button", { type: "button", id: "share-layout", text: "Share this layout",
     title: "A copy for reporting a layout read wrong: names, numbers and descriptions replaced, amounts scaled", onclick: shareLayout }));
 });
