@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"passbook/extract/cells"
 	"passbook/extract/explain"
@@ -509,8 +508,8 @@ func lostAmount(seg *Segment, l *layout.Line, bal *Cell) string {
 		return ""
 	}
 	for _, t := range l.Toks {
-		if t.Kind != layout.TokText || t.Bare || !strings.ContainsFunc(t.Text, unicode.IsLetter) {
-			continue // a figure in whole units is no word of a sentence
+		if t.Kind != layout.TokText {
+			continue
 		}
 		for _, c := range seg.cols {
 			if c.role.IsMoney() && c.role != lexicon.RoleBalance && t.X0 < c.x1 && c.x0 < t.X1 {
