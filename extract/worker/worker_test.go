@@ -39,7 +39,8 @@ func TestMain(m *testing.M) {
 }
 
 // fakeEngine acts on the document's text: "pages N EACH" converts N pages
-// sleeping EACH per page ("cpu-pages N EACH" spending EACH of CPU time),
+// sleeping EACH per page ("cpu-pages N EACH" spending EACH of CPU time,
+// "pages-until N FILE" its last page once FILE exists),
 // "burn D" spends D of CPU time, "fail" fails with its own words, "crash" dies,
 // "hang" never answers, "spin" burns CPU, "alloc" takes 1 GiB, "heavy"
 // takes 100 MB and keeps it, "env NAME" fails with NAME's value. Probe answers with the worker's pid as the
@@ -64,6 +65,24 @@ func (fakeEngine) ReleaseMemory() { released.Add(1) }
 
 func (fakeEngine) Convert(data []byte, opts extract.Options) (*ledger.Result, error) {
 	s := string(data)
+	if f := strings.Fields(s); len(f) == 3 && f[0] == "pages-until" {
+		// "pages-until N FILE": N pages, the last once FILE exists; it
+		// writes FILE.started as it starts.
+		n, _ := strconv.Atoi(f[1])
+		if err := os.WriteFile(f[2]+".started", nil, 0o644); err != nil {
+			return nil, err
+		}
+		for i := 1; i <= n; i++ {
+			for i == n {
+				if _, err := os.Stat(f[2]); err == nil {
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			opts.Progress(i, n)
+		}
+		return &ledger.Result{PageCount: n}, nil
+	}
 	if f := strings.Fields(s); len(f) == 3 && (f[0] == "pages" || f[0] == "cpu-pages") {
 		n, _ := strconv.Atoi(f[1])
 		each, _ := time.ParseDuration(f[2])
@@ -481,21 +500,24 @@ func TestPoolStopsSpareWorkers(t *testing.T) {
 	p := testPool(t, func(c *Config) {
 		c.Size, c.Spare, c.SpareAfter, c.SpareIdle = 1, 1, 50*time.Millisecond, 200*time.Millisecond
 	})
-	started := make(chan struct{})
 	converted := make(chan string, 1)
+	release := filepath.Join(t.TempDir(), "release")
 	go func() {
-		_, err := p.Convert(context.Background(), []byte("pages 2 300ms"), extract.Options{Progress: func(done, total int) {
-			if done == 1 {
-				close(started)
-			}
-		}})
-		if err != nil {
+		if _, err := p.Convert(context.Background(), []byte("pages-until 2 "+release), extract.Options{}); err != nil {
 			t.Error(err)
 		}
 		converted <- ""
 	}()
-	<-started
-	spare := pid(t, p) // the conversion holds the only slot
+	for { // the conversion has started in its worker
+		if _, err := os.Stat(release + ".started"); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	spare := pid(t, p) // the conversion holds the only slot until release exists
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	<-converted
 	warm := pid(t, p) // the warmest: the conversion's worker
 	pids := []string{spare, warm}
