@@ -46,7 +46,7 @@ func analyze(doc Document, x *explain.Writer) *ledger.Result {
 		if pg.OCR {
 			pg = layout.StraightenColumns(pg)
 		}
-		ls := layout.JoinWrappedMarks(layout.JoinWrappedDates(layout.GroupLines(pg, i)))
+		ls := layout.JoinWrappedMarks(layout.JoinWrappedDates(layout.SplitSideBlocks(layout.GroupLines(pg, i))))
 		for _, l := range ls {
 			repair.RepairHeadingWords(l)
 			repair.RepairSummaryWords(l)

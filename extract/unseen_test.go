@@ -485,3 +485,116 @@ func TestAnalyzeWrappedLineBetweenTwoRows(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeNoticeboardBesideTheRows reads a table beside which a block
+// of notes runs at a pitch of its own, some of its lines at a row's
+// height: the notes stay out of the rows, the heading stacked on two lines
+// ("Money" over "out" beside "Money in") names two columns, and the rows
+// of the day printed only on its first line take its date.
+func TestAnalyzeNoticeboardBesideTheRows(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01/01/2020 - 31/01/2020")
+	put(10, 80, "Date")
+	put(60, 80, "Description")
+	put(200, 80, "Money")
+	put(250, 80, "Money in")
+	put(320, 80, "Balance")
+	put(205, 90, "out")
+	notes := []string{"Noticeboard", "The fee for cash", "abroad is changing now", "With effect from today",
+		"the fee for using your", "card abroad will be", "charged for each", "transaction regardless of",
+		"the amount withdrawn", "see the back of your", "statement for details"}
+	for i, s := range notes {
+		put(420, 93+12*float64(i), s)
+	}
+	put(10, 105, "31 Jan")
+	put(60, 105, "Start balance")
+	put(320, 105, "1000.00")
+	put(10, 117, "2020")
+	put(60, 135, "Transfer from")
+	put(250, 135, "500.00")
+	put(320, 135, "1500.00")
+	put(60, 147, "Acme Payroll")
+	put(60, 165, "Bill payment to")
+	put(200, 165, "120.50")
+	put(320, 165, "1379.50")
+	put(60, 177, "Grocer Market")
+	put(60, 195, "Card Shell")
+	put(205, 195, "79.50")
+	put(320, 195, "1300.00")
+	put(60, 207, "Fuel")
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2020-01-31|Transfer from Acme Payroll|500.00||1500.00",
+		"2020-01-31|Bill payment to Grocer Market||120.50|1379.50",
+		"2020-01-31|Card Shell Fuel||79.50|1300.00",
+	})
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s, want ok", got)
+	}
+}
+
+// TestAnalyzeDatedLineOffTheDateColumn never says ok for a table that
+// left out a line printing a date and a movement where its dates do not
+// stand, nor for a row that took the date above while its own line
+// prints one elsewhere: the arithmetic of the rows read proves neither.
+func TestAnalyzeDatedLineOffTheDateColumn(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	ledgerHead(put, "01/01/2023 - 31/01/2023")
+	put(10, 90, "01/01/2023")
+	put(100, 90, "Opening balance")
+	put(520, 90, "100.00")
+	put(10, 105, "02/01/2023")
+	put(100, 105, "Salary Acme")
+	put(420, 105, "50.00")
+	put(520, 105, "150.00")
+	// The next row's date printed after its words, in its description's
+	// column: the row takes the date above and says so.
+	put(100, 120, "Rent 05/01/2023")
+	put(340, 120, "25.00")
+	put(520, 120, "125.00")
+	res := Analyze([]source.Page{p})
+	if got := res.Statement.Reconciliation.Status; got == "ok" {
+		t.Errorf("status ok for a row whose own printed date was not read")
+	}
+	if n := len(res.Transactions); n != 2 || !res.Transactions[1].Provenance.DateUnread {
+		t.Errorf("want 2 rows, the second marked date_unread; got %d", n)
+	}
+}
+
+// TestAnalyzeFullDateWrappedInItsCell reads a date printed with its
+// weekday in a narrow cell over two lines ("vineri, 2" over "august
+// 2024", as "понедельник, 26" over "августа 2024 г."), and leaves as two rows' dates a cell whose next
+// line starts a date of its own after its weekday ("luni, 17" ...
+// "marți, 18 octombrie 2022").
+func TestAnalyzeFullDateWrappedInItsCell(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	ledgerHead(put, "01/08/2024 - 31/08/2024")
+	put(10, 90, "vineri, 2")
+	put(100, 90, "Salary Acme")
+	put(420, 90, "50.00")
+	put(520, 90, "150.00")
+	put(10, 100, "august 2024")
+	put(10, 115, "miercuri, 7")
+	put(100, 115, "Rent March")
+	put(340, 115, "25.00")
+	put(520, 115, "125.00")
+	put(10, 125, "august 2024")
+	put(10, 140, "luni, 12 august 2024")
+	put(100, 140, "Card Shell")
+	put(340, 140, "15.00")
+	put(520, 140, "110.00")
+	put(10, 150, "marți, 13 august 2024")
+	put(100, 150, "Card Lidl")
+	put(340, 150, "10.00")
+	put(520, 150, "100.00")
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2024-08-02|Salary Acme|50.00||150.00",
+		"2024-08-07|Rent March||25.00|125.00",
+		"2024-08-12|Card Shell||15.00|110.00",
+		"2024-08-13|Card Lidl||10.00|100.00",
+	})
+}

@@ -32,6 +32,9 @@ type Line struct {
 	// line below and that was joined into this line ("2024" under
 	// "1 de dec. de"): the row's cell reaches down to it. 0 when none.
 	WrapBottom float64
+	// Side marks a line of a block of text beside the rows (see
+	// SplitSideBlocks), never joined to a line of the rows.
+	Side bool
 }
 
 func (l *Line) Height() float64 { return l.Y1 - l.Y0 }
@@ -277,46 +280,91 @@ func joinWrappedDate(a, b *Line, h float64) bool {
 		if cells.DateShape(b.Words[k].Text) == cells.DateShape(JoinWords(a.Words[j:end])) {
 			continue
 		}
-		below := 1
-		if t, n := lexDateWords(b.Words[k:], h); n > 0 {
+		// The words below that may end the date: the cell's words there
+		// ("августа 2024 г." under "понедельник, 26"), as many as read
+		// on as one date, or a date of its own under a cell that holds
+		// only its year.
+		run := k + 1
+		for run < len(b.Words) && run-k < 4 && !Apart(b.Words[run].X0-b.Words[run-1].X1, h) {
+			run++
+		}
+		belows := make([]int, 0, 4)
+		for n := run - k; n >= 1; n-- {
+			belows = append(belows, n)
+		}
+		if t, n := weekdayDate(b.Words[k:], h); n > 0 {
 			if t.Date.YearDigits > 0 || !yearAlone(a.Words[j:end]) {
 				continue
 			}
-			below = n
+			belows = []int{n}
 		}
-		if t, n := lexDateWords(a.Words[j:end], h); n > 0 && t.Date.YearDigits > 0 {
+		if t, n := weekdayDate(a.Words[j:end], h); n > 0 && t.Date.YearDigits > 0 {
 			continue // a whole date already
 		}
-		// The cell's words up to e, with the words below joined to the
-		// last of them, must read as one date: the date may be followed
-		// closely by the description ("07/07/202 Transfer to").
-		v := b.Words[k]
-		if below > 1 {
-			v = source.Word{Text: JoinWords(b.Words[k : k+below]), X0: v.X0, Y0: v.Y0, X1: b.Words[k+below-1].X1, Y1: v.Y1}
-		}
-		for e := end; e > j; e-- { // the whole cell first: "2 de set. de" over "2023"
-			last := a.Words[e-1]
-			// Glued where the cell broke inside a number ("06-02-" over
-			// "2023", "01/07/202" over "4"), else a word space ("17. 2."
-			// over "2024").
-			texts := []string{last.Text + " " + v.Text}
-			if strings.ContainsAny(last.Text[len(last.Text)-1:], "-./0123456789") && cells.IsDigitAt(v.Text, 0) {
-				texts = []string{last.Text + v.Text, last.Text + " " + v.Text}
-			}
-			for _, text := range texts {
-				joined := source.Word{Text: text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
-				try := append(slices.Clone(a.Words[j:e-1]), joined)
-				if _, n := lexDateWords(try, h); n != len(try) {
-					continue
-				}
-				a.Words[e-1] = joined
-				a.WrapBottom = max(a.WrapBottom, v.Y1)
-				b.Words = slices.Delete(b.Words, k, k+below)
+		for _, below := range belows {
+			if joinDateBelow(a, b, j, end, k, below, h) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// joinDateBelow joins b's words k..k+below to the date cell a.Words[j:end]
+// when the two read as one date, and reports whether they did: the
+// cell's words up to some e, with the words below joined to the last of
+// them, must read as one date (the date may be followed closely by the
+// description: "07/07/202 Transfer to").
+func joinDateBelow(a, b *Line, j, end, k, below int, h float64) bool {
+	v := b.Words[k]
+	if below > 1 {
+		v = source.Word{Text: JoinWords(b.Words[k : k+below]), X0: v.X0, Y0: v.Y0, X1: b.Words[k+below-1].X1, Y1: v.Y1}
+	}
+	for e := end; e > j; e-- { // the whole cell first: "2 de set. de" over "2023"
+		last := a.Words[e-1]
+		// Glued where the cell broke inside a number ("06-02-" over
+		// "2023", "01/07/202" over "4"), else a word space ("17. 2."
+		// over "2024").
+		texts := []string{last.Text + " " + v.Text}
+		if strings.ContainsAny(last.Text[len(last.Text)-1:], "-./0123456789") && cells.IsDigitAt(v.Text, 0) {
+			texts = []string{last.Text + v.Text, last.Text + " " + v.Text}
+		}
+		for _, text := range texts {
+			joined := source.Word{Text: text, X0: last.X0, Y0: last.Y0, X1: max(last.X1, v.X1), Y1: last.Y1}
+			if !wholeDate(append(slices.Clone(a.Words[j:e-1]), joined), h) {
+				continue
+			}
+			a.Words[e-1] = joined
+			a.WrapBottom = max(a.WrapBottom, v.Y1)
+			b.Words = slices.Delete(b.Words, k, k+below)
+			return true
+		}
+	}
+	return false
+}
+
+// weekdayDate is lexDateWords after the date's weekday where one is
+// printed first ("понедельник, 26 августа 2024 г."): the date, and how
+// many words it takes with its weekday.
+func weekdayDate(ws []source.Word, h float64) (Token, int) {
+	if t, n := lexDateWords(ws, h); n > 0 {
+		return t, n
+	}
+	for skip := 1; skip <= 2 && skip < len(ws); skip++ {
+		if weekdayBefore(JoinWords(ws[:skip])) {
+			if t, n := lexDateWords(ws[skip:], h); n > 0 {
+				return t, skip + n
+			}
+			break
+		}
+	}
+	return Token{}, 0
+}
+
+// wholeDate reports words that read as one date, with its weekday.
+func wholeDate(ws []source.Word, h float64) bool {
+	_, n := weekdayDate(ws, h)
+	return n == len(ws)
 }
 
 // yearAlone reports a cell that holds a year alone, with the word some
@@ -570,7 +618,7 @@ func JoinDatedHalves(lines []*Line, decimalComma bool) []*Line {
 	}
 	for i := 0; i+1 < len(lines); i++ {
 		a, b := lines[i], lines[i+1]
-		if a.Page != b.Page || a.OCR || min(a.Y1, b.Y1)-max(a.Y0, b.Y0) < 0.3*min(a.Height(), b.Height()) {
+		if a.Page != b.Page || a.OCR || a.Side != b.Side || min(a.Y1, b.Y1)-max(a.Y0, b.Y0) < 0.3*min(a.Height(), b.Height()) {
 			continue
 		}
 		// The row's line prints its date (and money, if either does);

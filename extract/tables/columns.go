@@ -48,6 +48,19 @@ func findColumns(seg *Segment) {
 	for i := len(seg.Lines) - 1; i >= 0; i-- {
 		if slices.ContainsFunc(seg.Lines[i].Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate }) {
 			end = min(i+3, len(seg.Lines))
+			if len(seg.Labels) > 0 {
+				// Under a heading, the rows of the last day, printed
+				// with its date on its first row only, run on below it
+				// for as long as its lines keep the table's pitch and
+				// their figures stand each under one money heading (a
+				// centred footer's number spans two).
+				pitch := linePitch(seg.Lines)
+				k := i + 1
+				for k < len(seg.Lines) && seg.Lines[k].Page == seg.Lines[k-1].Page && seg.Lines[k].Y0-seg.Lines[k-1].Y0 < 2.5*pitch && inColumns(seg.Labels, seg.Lines[k]) {
+					k++
+				}
+				end = max(end, k)
+			}
 			break
 		}
 	}
@@ -252,6 +265,26 @@ func underMoneyLabel(labels []Label, t layout.Token) bool {
 		}
 	}
 	return false
+}
+
+// inColumns reports a line whose amounts each stand under one money
+// heading and across no other heading.
+func inColumns(labels []Label, l *layout.Line) bool {
+	for _, t := range l.Toks {
+		if t.Kind != layout.TokAmount {
+			continue
+		}
+		n := 0
+		for _, lb := range labels {
+			if t.X0 < lb.X1 && lb.X0 < t.X1 {
+				n++
+			}
+		}
+		if n > 1 || !underMoneyLabel(labels, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // colOf returns the column holding an amount token, -1 for none.

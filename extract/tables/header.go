@@ -254,6 +254,13 @@ func BuildLabels(band []*layout.Line) []Label {
 					// Naam /" over "Omschrijving"): two labels.
 					split = true
 				}
+				if !split && columnGap(cur[i-1], cur[i]) && li+1 < len(band) && stackedUnder(band[li+1], cur[i-1], cur[i]) {
+					// The band's next line goes on under the word before
+					// the gap and stops short of the word after ("Money
+					// Money in" over "out"): the gap parts two columns'
+					// headings, the first stacked on two lines.
+					split = true
+				}
 				if split {
 					phrases = append(phrases, Label{Text: layout.JoinWords(cur[start:i]), X0: cur[start].X0, X1: cur[i-1].X1, line: li})
 					start = i
@@ -300,6 +307,11 @@ func BuildLabels(band []*layout.Line) []Label {
 		labels[i].Role = lexicon.ClassifyLabel(labels[i].Text)
 	}
 	return labels
+}
+
+// stackedUnder reports a word of below under a, that ends before b starts.
+func stackedUnder(below *layout.Line, a, b source.Word) bool {
+	return slices.ContainsFunc(below.Words, func(w source.Word) bool { return w.X0 < a.X1 && w.X1 > a.X0 && w.X1 < b.X0 })
 }
 
 // headerScore says whether labels look like a transaction table's heading:

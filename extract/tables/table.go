@@ -201,7 +201,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 					dateTok, usedDate = t, ti
 					break
 				}
-			} else if ti == 0 || seg.dateX > 0 && (ti == 1 || seg.datesAnywhere) && atDateColumn(t, seg.dateX) {
+			} else if ti == 0 || seg.dateX > 0 && atDateColumn(t, seg.dateX) {
 				dateTok, usedDate = t, ti
 				break
 			}
@@ -382,12 +382,14 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			cur = -1
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
-			// brought-forward line); at the top of a table, the last date read.
-			rows = append(rows, Row{Page: l.Page, Date: *lastDate, HasDate: true, DateUnread: l.OCR && underDateHeading(seg, l), Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
+			// brought-forward line); at the top of a table, the last date
+			// read. A date printed elsewhere on the line may be the row's
+			// own: the one above is not proven.
+			rows = append(rows, Row{Page: l.Page, Date: *lastDate, HasDate: true, DateUnread: l.OCR && underDateHeading(seg, l) || datedLine(l), Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) > 0 && (near || lastLine == nil):
 			last := rows[len(rows)-1]
-			rows = append(rows, Row{Page: l.Page, Date: last.Date, HasDate: last.HasDate, DateUnread: l.OCR && underDateHeading(seg, l) || !last.HasDate && last.DateUnread,
+			rows = append(rows, Row{Page: l.Page, Date: last.Date, HasDate: last.HasDate, DateUnread: l.OCR && underDateHeading(seg, l) || !last.HasDate && last.DateUnread || datedLine(l),
 				Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) == 0 && l.OCR && text != "" && dl >= 0 && !lexicon.HasPhrase(folded, lexicon.Vocab().BalanceTitles):
@@ -439,6 +441,14 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 				// a row the reading lost, which the arithmetic of the rows
 				// read cannot vouch for.
 				x.Printf("  left out %s: figures in the money columns under a date that could not be read", explain.LineRef(l))
+				markers = append(markers, Marker{Kind: "unread", After: len(rows)})
+			case hasMove && datedLine(l) && len(rows) > first:
+				// A date and a movement where the table's dates do not
+				// stand, below its first row: a row the reading could not
+				// place, which the arithmetic of the rows read cannot
+				// vouch for either. Above them it may be the balance the
+				// rows start from ("Kontostand am 31.03.").
+				x.Printf("  left out %s: a date and a movement, but not where the table's dates stand", explain.LineRef(l))
 				markers = append(markers, Marker{Kind: "unread", After: len(rows)})
 			default:
 				x.Printf("  left out %s: no date, no movement, and not a description's line", explain.LineRef(l))
@@ -500,6 +510,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	return rows, markers
 }
 
+// datedLine reports a line that prints a date.
+func datedLine(l *layout.Line) bool {
+	return slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate })
+}
+
 // lostAmount is, on a recognised line that prints a balance and no
 // movement, the text recognition read in a money-in or money-out column
 // where the amount stands, when it reads as no amount; "" otherwise.
@@ -556,7 +571,11 @@ func BuildSegments(pages [][]*layout.Line, x *explain.Writer) []Segment {
 	lastSkip := false
 	found := false
 	var before []int // pages with no heading before the first heading
+	pages = slices.Clone(pages)
 	for pi, lines := range pages {
+		// A block of text beside the rows is no part of any table.
+		lines = slices.DeleteFunc(slices.Clone(lines), func(l *layout.Line) bool { return l.Side })
+		pages[pi] = lines
 		hs := FindHeaders(lines)
 		if len(hs) == 0 {
 			if found {
@@ -619,11 +638,12 @@ func BuildSegments(pages [][]*layout.Line, x *explain.Writer) []Segment {
 		}
 		dateX, _, dated := dateColumn(all, false)
 		anywhere := false
-		if dated < 2 {
+		{
 			// Dates that stand after the description (the columns in
 			// another order) line up too; three of them make a table,
-			// where a bill prints its date and sum twice.
-			if x2, _, n := dateColumn(all, true); n >= 3 {
+			// where a bill prints its date and sum twice, and twice as
+			// many as start a line make it the table's date column.
+			if x2, _, n := dateColumn(all, true); n >= 3 && n >= 2*dated {
 				dateX, dated, anywhere = x2, n, true
 			}
 		}
