@@ -177,4 +177,5 @@ func (l *Line) part(ws []source.Word) *Line {
 	}
 	return p
 }
+
 var debugSide = false
