@@ -125,9 +125,6 @@ func sideBlock(lines []*Line, x float64) (from, to, right int) {
 		n := onlyRight + both
 		sort.Float64s(ems)
 		em := ems[len(ems)/2]
-		if debugSide {
-			println("side", int(x), i, j, onlyLeft, onlyRight, both, starts, prose, int(x-leftEdge), int(em))
-		}
 		// A gutter of a few ems: a table's columns stand closer.
 		if onlyRight >= 4 && onlyLeft >= 4 && both <= onlyLeft+onlyRight && x-leftEdge >= 3*em && starts*3 >= n*2 && prose*3 >= n*2 && onlyRight > right {
 			from, to, right = i, j, onlyRight
@@ -177,5 +174,3 @@ func (l *Line) part(ws []source.Word) *Line {
 	}
 	return p
 }
-
-var debugSide = false
