@@ -598,3 +598,119 @@ func TestAnalyzeFullDateWrappedInItsCell(t *testing.T) {
 		"2024-08-13|Card Lidl||10.00|100.00",
 	})
 }
+
+// TestAnalyzeSummaryBelowTheRows reads the balances a statement prints
+// below its rows, in words no lexicon holds and in either order, as its
+// opening and closing balances: not as rows of the last day.
+func TestAnalyzeSummaryBelowTheRows(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		first, second  string
+		opening, close string
+	}{
+		{"opening first", "100.00", "125.00", "100", "125"},
+		{"closing first", "125.00", "100.00", "100", "125"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := source.Page{Number: 1, Width: 612, Height: 792}
+			put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+			put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+			put(10, 90, "02/01/2023")
+			put(100, 90, "Salary Acme")
+			put(520, 90, "50.00")
+			put(10, 105, "05/01/2023")
+			put(100, 105, "Rent March")
+			put(515, 105, "-15.00")
+			put(10, 120, "09/01/2023")
+			put(100, 120, "Card Shell")
+			put(515, 120, "-10.00")
+			put(10, 150, "Vrokplen skartomir")
+			put(520, 150, tc.first)
+			put(10, 165, "Glenmur")
+			put(520, 165, tc.second)
+			res := Analyze([]source.Page{p})
+			checkTxs(t, res, []string{
+				"2023-01-02|Salary Acme|50.00||150.00",
+				"2023-01-05|Rent March||15.00|135.00",
+				"2023-01-09|Card Shell||10.00|125.00",
+			})
+			st := res.Statement
+			if st.OpeningBalance == nil || st.OpeningBalance.String() != tc.opening || st.ClosingBalance == nil || st.ClosingBalance.String() != tc.close {
+				t.Errorf("opening %v, closing %v; want %s and %s", st.OpeningBalance, st.ClosingBalance, tc.opening, tc.close)
+			}
+		})
+	}
+}
+
+// TestAnalyzeWholeUnitsCloseToTheirText reads a whole number of a few
+// digits set close before the next column's words as money, in a table
+// whose every figure is a whole number ("993 Úroky" under "20 426"), and
+// an opening balance named below the rows as the opening, not a row.
+func TestAnalyzeWholeUnitsCloseToTheirText(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	put(10, 90, "02/01/2023")
+	put(125, 90, "-20 426")
+	put(162, 90, "Rent March")
+	put(10, 105, "05/01/2023")
+	put(135, 105, "2 344")
+	put(162, 105, "Salary Acme")
+	put(10, 120, "09/01/2023")
+	put(145, 120, "993")
+	put(162, 120, "Refund Shell")
+	put(10, 135, "11/01/2023")
+	put(130, 135, "-1 500")
+	put(162, 135, "Card Lidl")
+	put(10, 165, "Opening balance")
+	put(130, 165, "50 000")
+	put(10, 180, "Closing balance")
+	put(130, 180, "31 411")
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2023-01-02|Rent March||20426.00|29574.00",
+		"2023-01-05|Salary Acme|2344.00||31918.00",
+		"2023-01-09|Refund Shell|993.00||32911.00",
+		"2023-01-11|Card Lidl||1500.00|31411.00",
+	})
+}
+
+// TestAnalyzeHeadlessDayBalanceColumn reads, in a table with no heading
+// the lexicon knows, the balances of the day that only the day's last
+// line prints, in a column right of every movement, as the balance after
+// that day's last row; and a date printed with its weekday after a comma
+// ("2025 ж. 5 наурыз, сәрсенбі" as "5 March 2025, Wednesday").
+func TestAnalyzeHeadlessDayBalanceColumn(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Glenmur: 01/03/2025 - 31/03/2025")
+	put(10, 70, "Vrokplen")
+	put(100, 70, "Skartomir")
+	put(380, 70, "Drelm")
+	put(500, 70, "Frusk")
+	put(10, 90, "3 March 2025, Monday")
+	put(150, 90, "Salary Acme")
+	put(380, 90, "50.00")
+	put(150, 102, "Dagmur vorn")
+	put(520, 102, "150.00")
+	put(10, 120, "5 March 2025, Wednesday")
+	put(150, 120, "Rent March")
+	put(375, 120, "-25.00")
+	put(10, 135, "5 March 2025, Wednesday")
+	put(150, 135, "Card Shell")
+	put(375, 135, "-15.00")
+	put(150, 147, "Dagmur vorn")
+	put(520, 147, "110.00")
+	put(10, 165, "9 March 2025, Sunday")
+	put(150, 165, "Card Lidl")
+	put(375, 165, "-10.00")
+	put(150, 177, "Dagmur vorn")
+	put(520, 177, "100.00")
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2025-03-03|Salary Acme|50.00||150.00",
+		"2025-03-05|Rent March||25.00|125.00",
+		"2025-03-05|Card Shell||15.00|110.00",
+		"2025-03-09|Card Lidl||10.00|100.00",
+	})
+}

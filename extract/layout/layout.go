@@ -542,8 +542,9 @@ func Tokenize(l *Line, decimalComma bool) {
 // "3.1"): in a currency printed in whole units a table's dates print
 // like amounts, and "12.02" alone would be read as one. The column
 // decides, not one cell: at least three lines start at one edge with
-// such a figure followed by money, and none of that column's
-// figures could not be a date (an amount column soon prints a ".50").
+// such a figure followed by money (or a whole number apart, "708"),
+// and none of that column's figures could not be a date (an amount
+// column soon prints a ".50").
 // On a recognised line the dot may have come back a comma ("24,12", as
 // recognition reads a point, or as a page of decimal commas takes a
 // figure to be one of its amounts), and the edge is the column's within
@@ -552,7 +553,7 @@ func DayMonthColumn(lines []*Line) {
 	var cand []*Line
 	for _, l := range lines {
 		if len(l.Toks) >= 2 && (l.Toks[0].Kind == TokAmount || dotted(dayMonthText(l))) &&
-			slices.ContainsFunc(l.Toks[1:], func(t Token) bool { return t.Kind == TokAmount }) {
+			slices.ContainsFunc(l.Toks[1:], func(t Token) bool { return t.Kind == TokAmount || t.Bare }) {
 			cand = append(cand, l)
 		}
 	}
@@ -738,7 +739,9 @@ func lexDateWords(ws []source.Word, h float64) (Token, int) {
 	consumed := strings.TrimRight(strings.TrimSpace(s[:len(s)-len(rest)]), ",;")
 	k := 0
 	for j := 1; j <= n; j++ {
-		if cells.NormalizeDigits(JoinWords(ws[:j])) == consumed {
+		// The last word may carry the comma before a weekday ("27
+		// наурыз, бейсенбі"), which the date does not take.
+		if strings.TrimRight(cells.NormalizeDigits(JoinWords(ws[:j])), ",;") == consumed {
 			k = j
 			break
 		}

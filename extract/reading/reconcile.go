@@ -492,27 +492,17 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			}
 		}
 	}
-	// A last line that took the date above it and prints one figure, the
-	// balance the rows end at from the opening balance (or from a balance
-	// printed outside the tables), is the closing balance in words no
-	// lexicon holds, not a movement.
-	if n := len(rows); st.ClosingBalance == nil && n > 1 && !rows[n-1].OwnDate && len(rows[n-1].Cells) == 1 && !AnyPrintedBalance(rows) {
-		starts := loose
-		if opening != nil {
-			starts = []decimal.Decimal{*opening}
-		}
-		net, _, _ := netMovement(rows[:n-1], bySeg, unsigned)
-		for _, a := range starts {
-			if end := a.Add(net); end.Abs().Equal(rows[n-1].Cells[0].Val.Abs()) {
-				x.Printf("opening balance %s, closing balance %s: the last line's figure is the balance the rows above end at", a, end)
-				if opening == nil {
-					o := a
-					opening, st.OpeningBalance, derivedOpening = &o, &o, false
-				}
-				st.ClosingBalance = &end
-				rows = rows[:n-1]
-				break
-			}
+	// The last lines, when they took the date above them and print one
+	// figure each, are a summary printed below the rows in words no
+	// lexicon holds when one of them is the balance the rows above them
+	// end at, from the opening balance, a balance printed outside the
+	// tables or another of them (the closing balance), or when the
+	// closing balance is reached from one of them (the opening): no
+	// movements.
+	if !AnyPrintedBalance(rows) {
+		rows, opening = summaryBelow(rows, loose, opening, st, bySeg, unsigned, x)
+		if st.OpeningBalance != nil {
+			derivedOpening = false
 		}
 	}
 	// With no balance printed on any row and no opening balance, the
@@ -764,6 +754,50 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 		st.Warnings = append(st.Warnings, fmt.Sprintf("%d line(s) with amounts after the closing balance were not read as transactions", dropped))
 	}
 	return txs
+}
+
+// summaryBelow finds the summary printed below the rows (see Reconcile):
+// the rows without its lines and the opening, setting st's balances.
+func summaryBelow(rows []tables.Row, loose []decimal.Decimal, opening *decimal.Decimal, st *ledger.Statement, bySeg map[int]Reading, unsigned bool, x *explain.Writer) ([]tables.Row, *decimal.Decimal) {
+	n, k := len(rows), 0
+	for k < 3 && k < n-1 && !rows[n-1-k].OwnDate && len(rows[n-1-k].Cells) == 1 {
+		k++
+	}
+	for t := k; t >= 1; t-- {
+		tail := rows[n-t:]
+		var starts []decimal.Decimal
+		if opening != nil {
+			starts = []decimal.Decimal{*opening}
+		} else {
+			starts = slices.Clone(loose)
+			for _, rw := range tail {
+				starts = append(starts, rw.Cells[0].Val.Abs())
+			}
+		}
+		net, _, _ := netMovement(rows[:n-t], bySeg, unsigned)
+		for i, a := range starts {
+			end := a.Add(net)
+			if c := st.ClosingBalance; c != nil {
+				// The closing balance is known: the lines print the
+				// opening it is reached from.
+				if !c.Abs().Equal(end.Abs()) || opening != nil || i < len(loose) {
+					continue
+				}
+			} else if j := slices.IndexFunc(tail, func(rw tables.Row) bool { return rw.Cells[0].Val.Abs().Equal(end.Abs()) }); j < 0 || opening == nil && i == len(loose)+j {
+				continue
+			}
+			x.Printf("opening balance %s, closing balance %s: %d line(s) below the rows print the balance they end at", a, end, t)
+			if opening == nil {
+				o := a
+				opening, st.OpeningBalance = &o, &o
+			}
+			if st.ClosingBalance == nil {
+				st.ClosingBalance = &end
+			}
+			return rows[:n-t], opening
+		}
+	}
+	return rows, opening
 }
 
 // totalsProve checks each totals line against the transactions read

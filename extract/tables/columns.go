@@ -85,6 +85,9 @@ func findColumns(seg *Segment) {
 			}
 		}
 	}
+	if len(seg.Labels) == 0 {
+		toks = append(toks, rightOfRows(seg.Lines[:end], toks)...)
+	}
 	sort.Slice(toks, func(i, j int) bool { return toks[i].X0 < toks[j].X0 })
 	var cols []column
 	for _, t := range toks {
@@ -102,6 +105,7 @@ func findColumns(seg *Segment) {
 		}
 	}
 	seg.minorUnits = len(toks) >= 5 && 10*whole <= len(toks)
+	seg.wholeUnits = len(toks) >= 3 && whole == len(toks)
 	nameColumns(cols, seg.Labels)
 	seg.cols = cols
 	if len(seg.Labels) == 0 {
@@ -110,6 +114,44 @@ func findColumns(seg *Segment) {
 	} else {
 		unheadedBalance(seg)
 	}
+}
+
+// rightOfRows finds, in a table with no heading, the figures of a column
+// right of every figure of its dated lines, that only its undated lines
+// print: a balance of the day under the day's last row ("Saldo do dia"),
+// in a column of its own. Three or more must end at one edge.
+func rightOfRows(lines []*layout.Line, toks []layout.Token) []layout.Token {
+	if len(toks) == 0 {
+		return nil
+	}
+	right := 0.0
+	for _, t := range toks {
+		right = max(right, t.X1)
+	}
+	var out []layout.Token
+	for _, l := range lines {
+		for _, t := range l.Toks {
+			if t.Kind == layout.TokAmount && t.X0 > right+1 {
+				out = append(out, t)
+			}
+		}
+	}
+	var best []layout.Token
+	for _, a := range out {
+		var at []layout.Token
+		for _, b := range out {
+			if math.Abs(a.X1-b.X1) < 1.5 {
+				at = append(at, b)
+			}
+		}
+		if len(at) > len(best) {
+			best = at
+		}
+	}
+	if len(best) < 3 {
+		return nil
+	}
+	return best
 }
 
 // refColumns finds, among the whole numbers of a table with no heading

@@ -46,6 +46,9 @@ type Segment struct {
 	// tenth of its figures have decimals): a whole number among them
 	// ("+69 241 101 732", a footer's telephone) is no money.
 	minorUnits bool
+	// wholeUnits: every figure of the table's money columns is a whole
+	// number (a currency printed in whole units; see wholeInColumn).
+	wholeUnits bool
 	// dateX is, in a table read with no heading, where its dates line up:
 	// a row's date is the one there, even after a reference printed left
 	// of it. 0 when the table has a heading.
@@ -218,7 +221,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// A whole number is money under a money heading, or, in a
 			// table with none, where its figures stand ("918" under
 			// "10 980" in a currency printed in whole units).
-			if t.Kind == layout.TokAmount || t.Bare && len(l.Toks) > 1 && (underMoneyLabel(seg.Labels, t) || len(seg.Labels) == 0 && colOf(seg, t) >= 0) {
+			if t.Kind == layout.TokAmount || t.Bare && len(l.Toks) > 1 && (underMoneyLabel(seg.Labels, t) || len(seg.Labels) == 0 && colOf(seg, t) >= 0) || wholeInColumn(seg, t) {
 				if ci := colOf(seg, t); ci >= 0 && seg.cols[ci].role.IsMoney() && !(seg.minorUnits && t.Amount.Exponent() >= 0) {
 					_, _, drcr := cells.CutDrCr(t.Text)
 					amounts = append(amounts, Cell{Col: ci, Role: seg.cols[ci].role, Val: t.Amount, Marked: t.Marked, Drcr: drcr})
@@ -339,6 +342,13 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			markers = append(markers, Marker{Kind: "closing", Val: v, After: len(rows)})
 			x.Printf("  closing balance %s from %s: it restates a balance below the last movement", v, explain.LineRef(l))
 			cur = -1
+		case hasMove && dateTok == nil && len(rows) > first && restatesRow(text, lexicon.Vocab().Opening, amounts, bal) && !movementBelow(seg, l):
+			// The opening balance in a summary printed below the rows: the
+			// balance they start from, not a movement.
+			v := restatedBalance(amounts, bal)
+			markers = append(markers, Marker{Kind: "opening", Val: v, After: first})
+			x.Printf("  opening balance %s from %s: it names the opening balance below the last movement", v, explain.LineRef(l))
+			cur = -1
 		case dateTok == nil && lexicon.HasPhrase(folded, lexicon.Vocab().Totals) && !wrappedDescription(seg, l, prevLine, cur, dl, amounts):
 			if len(amounts) > 0 {
 				markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
@@ -348,6 +358,17 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			} else {
 				x.Printf("  left out %s: a totals line", explain.LineRef(l))
 			}
+			cur = -1
+		case hasMove && dateTok == nil && len(amounts) == 1 && len(rows) > first+1 && loneFigure(rows[len(rows)-1]) && sums(amounts) && !sumsOf(rows[sumFrom:len(rows)-1], amounts, segID):
+			// A line whose figure sums the rows above only with the lone
+			// figure under no date just above it: that line printed the
+			// opening balance and this one the closing, in words no
+			// lexicon holds (a summary below the rows), not a row and
+			// a total.
+			op := rows[len(rows)-1]
+			rows = rows[:len(rows)-1]
+			markers = append(markers, Marker{Kind: "opening", Val: op.Cells[0].Val, After: first}, Marker{Kind: "closing", Val: amounts[0].Val, After: len(rows)})
+			x.Printf("  opening balance %s and closing balance %s from %s and the line above it: the opening plus the rows above is the closing", op.Cells[0].Val, amounts[0].Val, explain.LineRef(l))
 			cur = -1
 		case hasMove && (dateTok == nil || sumsBoth(amounts) || repeatsBalance(rows[first:], bal)) && sums(amounts):
 			// A line whose every figure is the sum of its column above it,
@@ -399,7 +420,9 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// it, and says its own was not read.
 			rows = append(rows, Row{Page: l.Page, DateUnread: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
-		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]):
+		case bal != nil && cur >= 0 && follows(prevLine, l) && !rowHasBalance(rows[cur]) && seg.cols[bal.Col].n > 1:
+			// A row's balance printed on its last line. A column with no
+			// other figure prints no row's balance: a closing line's.
 			rows[cur].Cells = append(rows[cur].Cells, *bal)
 			rows[cur].last = l
 		case len(amounts) == 0 && dateTok == nil && sectionTitle(l.Text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)):
@@ -508,6 +531,23 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		rows = rows[:first]
 	}
 	return rows, markers
+}
+
+// wholeInColumn reports a whole number ending where a money column's
+// figures end, in a table whose money is printed in whole units ("993"
+// under "20 426"), though the next column's words follow it closely.
+func wholeInColumn(seg *Segment, t layout.Token) bool {
+	if !seg.wholeUnits || t.Kind != layout.TokText || !layout.AllDigits(t.Text) {
+		return false
+	}
+	ci := colOf(seg, t)
+	return ci >= 0 && math.Abs(t.X1-seg.cols[ci].x1) < 1
+}
+
+// loneFigure reports a row that took its date from above and prints one
+// figure.
+func loneFigure(r Row) bool {
+	return !r.OwnDate && len(r.Cells) == 1 && r.Cells[0].Role != lexicon.RoleBalance
 }
 
 // datedLine reports a line that prints a date.
