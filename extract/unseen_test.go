@@ -714,3 +714,36 @@ func TestAnalyzeHeadlessDayBalanceColumn(t *testing.T) {
 		"2025-03-09|Card Lidl||10.00|100.00",
 	})
 }
+
+// TestAnalyzeSummaryTableBelowTheRows reads a summary printed below the
+// rows as a heading that names the opening balance over lines of its
+// figures, staggered as its cells are: the opening is the rows', and its
+// figures are no row of the last day.
+func TestAnalyzeSummaryTableBelowTheRows(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	put(10, 90, "02/01/2023")
+	put(100, 90, "Salary Acme")
+	put(420, 90, "50.00")
+	put(520, 90, "150.00")
+	put(10, 105, "05/01/2023")
+	put(100, 105, "Rent March")
+	put(415, 105, "-25.00")
+	put(520, 105, "125.00")
+	put(300, 120, "Opening balance")
+	put(400, 120, "Vrokplen Skartomir")
+	put(500, 120, "Glenmur")
+	put(300, 132, "100.00")
+	put(420, 132, "50.00")
+	put(460, 144, "25.00")
+	put(520, 144, "125.00")
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2023-01-02|Salary Acme|50.00||150.00",
+		"2023-01-05|Rent March||25.00|125.00",
+	})
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s, want ok", got)
+	}
+}

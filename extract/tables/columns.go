@@ -86,7 +86,12 @@ func findColumns(seg *Segment) {
 		}
 	}
 	if len(seg.Labels) == 0 {
-		toks = append(toks, rightOfRows(seg.Lines[:end], toks)...)
+		// Among the rows: a summary above them prints its figures
+		// right of theirs too.
+		start := slices.IndexFunc(seg.Lines[:end], func(l *layout.Line) bool { return ledByDate(seg, l) })
+		if start >= 0 {
+			toks = append(toks, rightOfRows(seg.Lines[start:end], toks)...)
+		}
 	}
 	sort.Slice(toks, func(i, j int) bool { return toks[i].X0 < toks[j].X0 })
 	var cols []column

@@ -184,6 +184,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	var markerLines []*layout.Line // the table's balance and totals lines
 	title := ""                    // the last section title read in the table
 	var headingLine *layout.Line   // the last line read as the heading of a table with none the lexicon knows
+	summaryHead := false           // below a summary's heading, up to the next date
 	for li, l := range seg.Lines {
 		before, markersBefore := len(rows), len(markers)
 		var dateTok *layout.Token
@@ -307,7 +308,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		folded := lexicon.FoldLabel(l.Text())
 		isStat := lexicon.HasPhrase(folded, lexicon.Vocab().Stats)
 		if dateTok != nil {
-			lastDate = dateTok.Date
+			lastDate, summaryHead = dateTok.Date, false
 		}
 		// near: close below the last line read, or, with nothing read yet
 		// on this page, the table running on from the page before (a
@@ -317,9 +318,19 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		case isStat:
 			x.Printf("  left out %s: a figure about the balance (average, minimum), not a movement", explain.LineRef(l))
 			cur = -1
+		case summaryHead && dateTok == nil:
+			x.Printf("  left out %s: the figures of a summary's heading above", explain.LineRef(l))
+			cur = -1
 		case !hasMove && lexicon.HasPhrase(folded, lexicon.Vocab().Opening):
+			after := len(rows)
+			if len(rows) > first && !slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
+				// The heading of a summary below the rows, its figures on
+				// the lines under it ("Saldo inicial | Abono | Debe |
+				// Nuevo saldo"): the opening is the rows'.
+				after, summaryHead = first, true
+			}
 			if v, ok := balanceOn(seg.Lines, li, bal, lexicon.Vocab().Opening); ok {
-				markers = append(markers, Marker{Kind: "opening", Val: v, After: len(rows)})
+				markers = append(markers, Marker{Kind: "opening", Val: v, After: after})
 				x.Printf("  opening balance %s from %s", v, explain.LineRef(l))
 			}
 			cur = -1
