@@ -84,8 +84,10 @@ func (f *pdfFile) readPage(p pageObj) pageContent {
 func (f *pdfFile) walkPage(p pageObj, record bool) pageContent {
 	w := &walker{f: f, page: p, record: record}
 	b, spans := f.content(p)
-	w.out.glyphs = make([]glyph, 0, len(b)/6)
+	// A page holds about as many glyphs as the one before it.
+	w.out.glyphs = make([]glyph, 0, max(len(b)/6, f.lastGlyphs+f.lastGlyphs/8))
 	w.run(b, spans, p.res, pdfcontent.NewState(identity))
+	f.lastGlyphs = len(w.out.glyphs)
 	return w.out
 }
 

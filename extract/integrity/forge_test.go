@@ -50,7 +50,7 @@ type forger struct {
 }
 
 func newForger(in Input) (*forger, error) {
-	f, err := readPDF(in.Data, "")
+	f, err := readPDF(in.Data, "", false)
 	if err != nil {
 		return nil, err
 	}
@@ -817,7 +817,7 @@ func swapPage(t testing.TB, a, b []byte) []byte {
 }
 
 func pageCount(data []byte) (int, error) {
-	f, err := readPDF(data, "")
+	f, err := readPDF(data, "", false)
 	if err != nil {
 		return 0, err
 	}

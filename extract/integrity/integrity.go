@@ -71,6 +71,7 @@ type Input struct {
 // report gathers signals.
 type report struct {
 	signals []ledger.Signal
+	whole   bool // read every object up front, as pdfcpu.Read does (tests compare)
 }
 
 func (r *report) add(code, severity string, page int, box *[4]float64, format string, args ...any) {
@@ -98,7 +99,7 @@ func (r *report) check(in Input) *ledger.Integrity {
 	var content []pageContent
 	if source.Sniff(in.Data) == "pdf" {
 		var err error
-		if f, err = readPDF(in.Data, in.Password); err != nil {
+		if f, err = readPDF(in.Data, in.Password, r.whole); err != nil {
 			r.add(CodeUnread, ledger.SeverityInfo, 0, nil, "the file's structure could not be read (%v): only its rows were examined", firstLine(err.Error()))
 		} else {
 			content = make([]pageContent, len(f.pages))

@@ -91,7 +91,7 @@ func grouped(d decimal.Decimal) string { return formatLike("1,000.00", d) }
 // reading.
 func input(t testing.TB, data []byte, res *ledger.Result) Input {
 	t.Helper()
-	f, err := readPDF(data, "")
+	f, err := readPDF(data, "", false)
 	if err != nil {
 		t.Fatal(err)
 	}

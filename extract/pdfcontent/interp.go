@@ -72,7 +72,7 @@ type Machine struct {
 	// Font is the font a Tf names among the running stream's resources;
 	// nil or an error leaves no font set. An error stops the run.
 	Font func(res string) (Font, error)
-	// Glyph is called for every code shown.
+	// Glyph is called for every code shown. g is reused after it returns.
 	Glyph func(g *Glyph)
 	// Op is called for every operation after the state has taken it in.
 	// An error stops the run.
@@ -123,6 +123,7 @@ type runner struct {
 	stack   []State
 	tm, tlm Matrix
 	idx     int
+	g       Glyph // handed to the Glyph hook, reused
 }
 
 func (r *runner) step(o *Op) error {
@@ -206,7 +207,8 @@ func (r *runner) step(o *Op) error {
 				case String:
 					r.show(o, it, k)
 				case Num:
-					r.tm = Matrix{1, 0, 0, 1, -it.Num / 1000 * st.Size * st.Th, 0}.Mul(r.tm)
+					tx := -it.Num / 1000 * st.Size * st.Th
+					r.tm[4], r.tm[5] = tx*r.tm[0]+r.tm[4], tx*r.tm[1]+r.tm[5]
 				}
 			}
 		}
@@ -217,12 +219,16 @@ func (r *runner) step(o *Op) error {
 	return nil
 }
 
-// show moves the pen over a shown string, a glyph at a time.
+// show moves the pen over a shown string, a glyph at a time. The pen
+// moves by translations, so Tm × CTM is kept as it moves instead of
+// multiplied out per glyph.
 func (r *runner) show(o *Op, str *Obj, item int) {
 	st := &r.st
 	if st.Font == nil {
 		return
 	}
+	tmc := r.tm.Mul(st.CTM)
+	sx, sy := st.Size*st.Th, st.Size
 	s := str.Val
 	for i := 0; i < len(s); {
 		c, n := st.Font.Code(s[i:])
@@ -234,14 +240,17 @@ func (r *runner) show(o *Op, str *Obj, item int) {
 		}
 		adv := st.Font.Advance(c)
 		if r.m.Glyph != nil {
-			trm := Matrix{st.Size * st.Th, 0, 0, st.Size, 0, st.Rise}.Mul(r.tm).Mul(st.CTM)
-			r.m.Glyph(&Glyph{Op: o, OpIndex: r.idx, Item: item, Str: str, At: i, Len: n, Code: c, Trm: trm, Adv: adv, State: st})
+			// [sx 0 0 sy 0 rise] × Tm × CTM
+			trm := Matrix{sx * tmc[0], sx * tmc[1], sy * tmc[2], sy * tmc[3], st.Rise*tmc[2] + tmc[4], st.Rise*tmc[3] + tmc[5]}
+			r.g = Glyph{Op: o, OpIndex: r.idx, Item: item, Str: str, At: i, Len: n, Code: c, Trm: trm, Adv: adv, State: st}
+			r.m.Glyph(&r.g)
 		}
 		tx := (adv*st.Size + st.Tc) * st.Th
 		if n == 1 && c == 32 {
 			tx += st.Tw * st.Th
 		}
-		r.tm = Matrix{1, 0, 0, 1, tx, 0}.Mul(r.tm)
+		r.tm[4], r.tm[5] = tx*r.tm[0]+r.tm[4], tx*r.tm[1]+r.tm[5]
+		tmc[4], tmc[5] = tx*tmc[0]+tmc[4], tx*tmc[1]+tmc[5]
 		i += n
 	}
 }
