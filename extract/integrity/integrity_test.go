@@ -3,6 +3,7 @@ package integrity
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -366,5 +367,36 @@ func TestSummary(t *testing.T) {
 	s := Summary([]ledger.Signal{{Severity: "info"}, {Code: "x", Severity: "high", Page: 2, Evidence: "e"}, {Severity: "medium"}})
 	if s != "2 signs of alteration (high on page 2: e)." {
 		t.Errorf("%q", s)
+	}
+}
+
+// TestExplain: --explain's lines: the summary, then each signal with its
+// severity, code and place.
+func TestExplain(t *testing.T) {
+	st := printStatement(t, 12, 1, "")
+	fg, err := newForger(input(t, st.data, st.result))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fo, ok := fg.coveringBox()
+	if !ok {
+		t.Fatal("the forger made nothing")
+	}
+	r := Check(input(t, rewrite(t, fo.data), st.result))
+	var buf strings.Builder
+	Explain(&buf, r)
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if lines[0] != "integrity: "+r.Summary || len(lines) != 1+len(r.Signals) {
+		t.Fatalf("explain:\n%s", buf.String())
+	}
+	var box string
+	for _, s := range r.Signals {
+		if s.Code == CodeCoveringBox {
+			b := *s.BBox
+			box = fmt.Sprintf("  high covering_box on page %d at %.0f,%.0f-%.0f,%.0f: ", s.Page, b[0], b[1], b[2], b[3])
+		}
+	}
+	if box == "" || !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, box) }) {
+		t.Errorf("explain has no %q line:\n%s", box, buf.String())
 	}
 }
