@@ -400,3 +400,89 @@ func TestExplain(t *testing.T) {
 		t.Errorf("explain has no %q line:\n%s", box, buf.String())
 	}
 }
+
+// TestPageBalance: a page whose brought-forward balance does not fit the
+// page before it is medium when it is a continuation page (it repeats
+// little of the first page's header), and nothing when it begins a
+// statement of its own (merged in whole), or when the reading breaks
+// inside a page too.
+func TestPageBalance(t *testing.T) {
+	header := []string{"Northwind", "Bank", "Statement", "period", "Opening", "balance", "Account", "holder", "Summary", "Closing"}
+	page := func(n int, first bool) source.Page {
+		p := source.Page{Number: n, Width: 595, Height: 842}
+		words := []string{"Date", "Description", "Balance", "continued"}
+		if first {
+			words = header
+		}
+		for i, w := range words {
+			p.Words = append(p.Words, source.Word{Text: w, X0: 50 + float64(i)*50, Y0: 40, X1: 90 + float64(i)*50, Y1: 50})
+		}
+		return p
+	}
+	rows := func(breaks ...int) *ledger.Result {
+		res := &ledger.Result{}
+		for i := range 12 {
+			tx := ledger.Transaction{Page: i/4 + 1, Box: [4]float64{50, 100 + float64(i%4)*14, 540, 112 + float64(i%4)*14}}
+			if slices.Contains(breaks, i) {
+				p, e := decimal.NewFromInt(100), decimal.NewFromInt(90)
+				tx.Warnings = []ledger.Warning{{Kind: ledger.WarnBalanceBreak, Printed: &p, Expected: &e}}
+			}
+			res.Transactions = append(res.Transactions, tx)
+		}
+		return res
+	}
+	cases := []struct {
+		name   string
+		first  [3]bool // which pages print a first page's header
+		breaks []int
+		page   int // the page marked medium; 0 for none
+	}{
+		{"a continuation page between two", [3]bool{true, false, false}, []int{4, 8}, 2},
+		{"the last page", [3]bool{true, false, false}, []int{8}, 3},
+		{"a statement merged in at the end", [3]bool{true, false, true}, []int{8}, 0},
+		{"a statement merged in before the end", [3]bool{true, true, false}, []int{4}, 0},
+		{"a break inside a page too", [3]bool{true, false, false}, []int{4, 6, 8}, 0},
+	}
+	for _, c := range cases {
+		in := Input{Pages: []source.Page{page(1, c.first[0]), page(2, c.first[1]), page(3, c.first[2])}, Result: rows(c.breaks...)}
+		r := Check(in)
+		got := 0
+		for _, s := range r.Signals {
+			if s.Code == CodePageMisfit && s.Severity == ledger.SeverityMedium {
+				got = s.Page
+			}
+		}
+		if got != c.page {
+			t.Errorf("%s: medium page_misfit on page %d, want %d (%s)", c.name, got, c.page, codes(r))
+		}
+	}
+}
+
+// TestAlignmentByPage: a column set at one edge on page 1 and another on
+// page 2 is checked page by page; the figure a point and a half off its
+// page's edge is found, and a column flush on each page is not flagged.
+func TestAlignmentByPage(t *testing.T) {
+	col := func(shift float64) []cell {
+		var cs []cell
+		for p, right := range []float64{500, 520} {
+			for i := range 6 {
+				x := right
+				if p == 1 && i == 3 {
+					x += shift
+				}
+				cs = append(cs, cell{row: p*6 + i, page: p + 1, text: "12.34", box: [4]float64{x - 30, 100 + float64(i)*14, x, 110 + float64(i)*14}})
+			}
+		}
+		return cs
+	}
+	r := &report{}
+	r.alignment(roleBalance, col(1.5))
+	if len(r.signals) != 1 || r.signals[0].Code != CodeMisaligned || r.signals[0].Page != 2 || r.signals[0].BBox[2] != 521.5 {
+		t.Errorf("shifted: %+v", r.signals)
+	}
+	r = &report{}
+	r.alignment(roleBalance, col(0))
+	if len(r.signals) != 0 {
+		t.Errorf("flush page by page: %+v", r.signals)
+	}
+}

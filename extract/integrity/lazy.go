@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 
@@ -26,12 +25,21 @@ import (
 // errNotLazy says the file is to be read whole.
 var errNotLazy = errors.New("not lazily readable")
 
+// maxObjects bounds the cross-reference entries a lazy read keeps; a
+// file that claims more is left to pdfcpu.
+const maxObjects = 1 << 20
+
 // lazyFile is what a lazy read keeps beside the XRefTable.
 type lazyFile struct {
 	data    []byte
 	ctx     *model.Context
 	loading map[int]bool
 	objStm  map[int][]types.Object // an object stream's objects, in order
+	// section counts the sections read, newest first; from is the
+	// section each entry came from: a hybrid file's table marks free what
+	// its cross-reference stream (same section) holds.
+	sectionNo int
+	from      map[int]int
 }
 
 // readLazy reads data's cross-reference chain into a pdfcpu context whose
@@ -49,7 +57,7 @@ func readLazy(data []byte) (*pdfFile, error) {
 		return nil, errNotLazy
 	}
 	ctx.HeaderVersion = &v
-	lz := &lazyFile{data: data, ctx: ctx, loading: map[int]bool{}, objStm: map[int][]types.Object{}}
+	lz := &lazyFile{data: data, ctx: ctx, loading: map[int]bool{}, objStm: map[int][]types.Object{}, from: map[int]int{}}
 	x := ctx.XRefTable
 	off, err := startXRef(data)
 	if err != nil {
@@ -64,6 +72,7 @@ func readLazy(data []byte) (*pdfFile, error) {
 			break
 		}
 		seen[off] = true
+		lz.sectionNo++
 		trailer, err := lz.section(off)
 		if err != nil {
 			return nil, errNotLazy
@@ -144,10 +153,11 @@ func (lz *lazyFile) add(n int, e *model.XRefTableEntry) {
 	if n < 0 || n > 8_000_000 {
 		return
 	}
-	if _, ok := lz.ctx.XRefTable.Table[n]; ok {
+	if old, ok := lz.ctx.XRefTable.Table[n]; ok && !(old.Free && lz.from[n] == lz.sectionNo) {
 		return
 	}
 	lz.ctx.XRefTable.Table[n] = e
+	lz.from[n] = lz.sectionNo
 	if n > lz.ctx.MaxObjNr {
 		lz.ctx.MaxObjNr = n
 	}
@@ -155,7 +165,12 @@ func (lz *lazyFile) add(n int, e *model.XRefTableEntry) {
 
 // section reads the cross-reference section at off, a table or a stream,
 // and returns its trailer.
-func (lz *lazyFile) section(off int64) (types.Dict, error) {
+func (lz *lazyFile) section(off int64) (d types.Dict, err error) {
+	defer func() {
+		if err == nil && len(lz.ctx.XRefTable.Table) > maxObjects {
+			d, err = nil, errNotLazy
+		}
+	}()
 	b := lz.data[off:]
 	i := 0
 	for i < len(b) && isWhiteByte(b[i]) {
@@ -573,5 +588,3 @@ func refsOf(o types.Object, out []int, depth int) []int {
 	}
 	return out
 }
-
-var _ = fmt.Sprintf
