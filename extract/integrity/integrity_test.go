@@ -457,32 +457,3 @@ func TestPageBalance(t *testing.T) {
 		}
 	}
 }
-
-// TestAlignmentByPage: a column set at one edge on page 1 and another on
-// page 2 is checked page by page; the figure a point and a half off its
-// page's edge is found, and a column flush on each page is not flagged.
-func TestAlignmentByPage(t *testing.T) {
-	col := func(shift float64) []cell {
-		var cs []cell
-		for p, right := range []float64{500, 520} {
-			for i := range 6 {
-				x := right
-				if p == 1 && i == 3 {
-					x += shift
-				}
-				cs = append(cs, cell{row: p*6 + i, page: p + 1, text: "12.34", box: [4]float64{x - 30, 100 + float64(i)*14, x, 110 + float64(i)*14}})
-			}
-		}
-		return cs
-	}
-	r := &report{}
-	r.alignment(roleBalance, col(1.5))
-	if len(r.signals) != 1 || r.signals[0].Code != CodeMisaligned || r.signals[0].Page != 2 || r.signals[0].BBox[2] != 521.5 {
-		t.Errorf("shifted: %+v", r.signals)
-	}
-	r = &report{}
-	r.alignment(roleBalance, col(0))
-	if len(r.signals) != 0 {
-		t.Errorf("flush page by page: %+v", r.signals)
-	}
-}

@@ -2,7 +2,6 @@ package integrity
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -69,7 +68,7 @@ func (r *report) rows(in Input, content []pageContent, cells [nRoles][]cell) {
 			byGroup[group(c.page)] = append(byGroup[group(c.page)], c)
 		}
 		for _, cs := range byGroup {
-			r.alignment(role, cs)
+			r.misaligned(role, cs)
 		}
 	}
 	r.pageFonts(res, content)
@@ -423,32 +422,12 @@ func (r *report) fontOutliers(role int, cs []cell, figures map[*font]int) {
 	}
 }
 
-// alignment checks a column's figures line up: the whole column, or,
-// when it is set apart on some page (a first page's summary box moves
-// it), page by page.
-func (r *report) alignment(role int, cs []cell) {
-	if r.misaligned(role, cs) {
-		return
-	}
-	byPage := map[int][]cell{}
-	for _, c := range cs {
-		byPage[c.page] = append(byPage[c.page], c)
-	}
-	pages := slices.Sorted(maps.Keys(byPage))
-	for _, p := range pages {
-		if len(byPage[p]) < len(cs) {
-			r.misaligned(role, byPage[p])
-		}
-	}
-}
-
 // misaligned finds a figure off its column's edge: figures of a column
 // line up on their right edge (or left) to a fraction of a point when one
-// program set them; one off by a point or more was moved. It says whether
-// the column told: flush on an edge, or one figure off it.
-func (r *report) misaligned(role int, cs []cell) bool {
+// program set them; one off by a point or more was moved.
+func (r *report) misaligned(role int, cs []cell) {
 	if len(cs) < 5 {
-		return false
+		return
 	}
 	// A column is set flush on its right edge (figures) or its left; the
 	// right is tried first, and the left only when the right is ragged.
@@ -470,7 +449,7 @@ func (r *report) misaligned(role int, cs []cell) bool {
 			}
 		}
 		if on == len(cs) {
-			return true // flush on this edge
+			return // flush on this edge
 		}
 		if on < len(cs)-1 || len(off) != 1 || on < 4 {
 			continue
@@ -479,9 +458,8 @@ func (r *report) misaligned(role int, cs []cell) bool {
 		b := c.box
 		side := map[int]string{0: "left", 2: "right"}[edge]
 		r.add(CodeMisaligned, ledger.SeverityMedium, c.page, &b, "the %s figure %q sits %.1f pt off the %s edge its column's other %d figures share", roleNames[role], c.text, xs[off[0]]-med, side, on)
-		return true
+		return
 	}
-	return false
 }
 
 // pageFonts finds a page of rows drawn in other copies of the faces its
