@@ -292,7 +292,7 @@ func (lz *lazyFile) table(b []byte) (types.Dict, error) {
 			if end < 0 {
 				end = min(len(b)-pos, 1<<16)
 			}
-			s := string(b[pos : pos+end])
+			s := string(withoutComments(b[pos : pos+end]))
 			o, err := model.ParseObject(&s)
 			if err != nil {
 				return nil, err
@@ -338,6 +338,38 @@ func (lz *lazyFile) table(b []byte) (types.Dict, error) {
 			}
 		}
 	}
+}
+
+// withoutComments drops PDF comments (% to the end of the line, outside
+// strings), which writers put in trailers and pdfcpu's object parser does
+// not take.
+func withoutComments(b []byte) []byte {
+	if bytes.IndexByte(b, '%') < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case depth > 0 && c == '\\' && i+1 < len(b):
+			out = append(out, c, b[i+1])
+			i++
+			continue
+		case c == '(':
+			depth++
+		case c == ')' && depth > 0:
+			depth--
+		case c == '%' && depth == 0:
+			for i < len(b) && b[i] != '\n' && b[i] != '\r' {
+				i++
+			}
+			out = append(out, '\n')
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 func isWhiteByte(c byte) bool {

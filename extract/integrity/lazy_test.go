@@ -1,6 +1,7 @@
 package integrity
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -23,6 +24,11 @@ func TestLazyReadsAsWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	files["annotated"] = fg.annotate()
+	// A comment in the trailer, as ReportLab writes.
+	files["trailer comment"] = bytes.Replace(st.data, []byte("trailer\n<<"), []byte("trailer\n<<\n% a writer's comment (with a parenthesis\n"), 1)
+	if bytes.Equal(files["trailer comment"], st.data) {
+		t.Fatal("no trailer to comment")
+	}
 	for name, forge := range map[string]func(fg *forger) (forgery, bool){
 		"incremental amount": func(fg *forger) (forgery, bool) { return fg.amountEdited(true) },
 		"covering box":       (*forger).coveringBox,
