@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,7 +133,28 @@ func TestFolderMonthDiffers(t *testing.T) {
 		res.Integrity = &ledger.Integrity{Signals: m.signals, Summary: fmt.Sprintf("month %d", i+1), Profile: &prof}
 		sources = append(sources, src(fmt.Sprintf("m%d", i+1), res))
 	}
-	js := NewSet(sources).JSON()
+	set := NewSet(sources)
+	// The CLI's report (extract --combine) names the two months and why;
+	// a folder with no medium or high signal says so in one line.
+	var buf bytes.Buffer
+	if err := set.WriteReport(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "integrity:") })
+	if at < 0 || lines[at] != "integrity: 2 of 4 statements show signs of alteration" ||
+		!strings.HasPrefix(lines[at+1], "  m3: ") || !strings.Contains(lines[at+1], `producer "itext"`) ||
+		lines[at+2] != "  m4: month 4" {
+		t.Errorf("report:\n%s", buf.String())
+	}
+	buf.Reset()
+	if err := NewSet(sources[:2]).WriteReport(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "\nintegrity: no sign of alteration found in 2 statements\n") {
+		t.Errorf("report of two plain months:\n%s", buf.String())
+	}
+	js := set.JSON()
 	if len(js.Accounts) != 1 || len(js.Accounts[0].Statements) != 4 {
 		t.Fatalf("accounts = %+v", js.Accounts)
 	}

@@ -449,10 +449,65 @@ func (s *Set) WriteReport(w io.Writer) error {
 			}
 		}
 	}
+	s.writeIntegrity(bw)
 	for _, src := range s.Sources {
 		if src.Status == SourceFailed && !src.SetAside {
 			fmt.Fprintf(bw, "not converted: %s: %s\n", src.Name, src.Error)
 		}
 	}
 	return bw.Flush()
+}
+
+// writeIntegrity writes the integrity line of the report: how many
+// statements show signs of alteration (medium or high signals, or a month
+// built unlike the account's months around it), then a line for each.
+func (s *Set) writeIntegrity(w io.Writer) {
+	var lines []string
+	n, reported := 0, 0
+	for _, a := range s.Accounts {
+		for _, st := range a.Statements {
+			if st.DuplicateOf != "" {
+				continue
+			}
+			n++
+			if st.Integrity != nil {
+				reported++
+			}
+			var why []string
+			if st.Integrity != nil && strongSignal(st.Integrity.Signals) {
+				why = append(why, st.Integrity.Summary)
+			}
+			if st.Month != nil {
+				why = append(why, st.Month.Evidence)
+			}
+			if len(why) > 0 {
+				lines = append(lines, fmt.Sprintf("  %s: %s", st.Name, strings.Join(why, "; ")))
+			}
+		}
+	}
+	switch {
+	case reported == 0:
+		return
+	case len(lines) == 0:
+		fmt.Fprintf(w, "integrity: no sign of alteration found in %s\n", plural(n, "statement", "statements"))
+	default:
+		verb := "show"
+		if len(lines) == 1 {
+			verb = "shows"
+		}
+		fmt.Fprintf(w, "integrity: %d of %s %s signs of alteration\n", len(lines), plural(n, "statement", "statements"), verb)
+		for _, l := range lines {
+			fmt.Fprintln(w, l)
+		}
+	}
+}
+
+// strongSignal is whether any signal is medium or high.
+func strongSignal(signals []ledger.Signal) bool {
+	for _, sg := range signals {
+		if ledger.SeverityRank(sg.Severity) >= ledger.SeverityRank(ledger.SeverityMedium) {
+			return true
+		}
+	}
+	return false
 }

@@ -159,9 +159,12 @@ func BenchmarkRenderPage(b *testing.B) {
 
 // BenchmarkIntegrity measures the integrity report's share of a text
 // PDF's conversion (issue 44: at most 10%): "convert" is Convert, report
-// included; "report" is integrity.Check alone on the same file, its words
-// and its reading. The share is report / (convert - report). A file of
-// another producer can be given:
+// included (its file read beside the words and rows: ScanFile);
+// "unreported" is the same conversion without the report; "report" is
+// integrity.Check alone on the same file, its words and its reading. The
+// share of time is convert / unreported - 1, wall (ns/op) and CPU
+// (cpu-ms/op); report / unreported is its CPU share. A file of another
+// producer can be given:
 //
 //	PASSBOOK_BENCH_INTEGRITY=../../../shared/corpus/chromium/maple_ca_04.pdf go test -run '^$' -bench Integrity ./extract/engine/
 func BenchmarkIntegrity(b *testing.B) {
@@ -197,6 +200,18 @@ func BenchmarkIntegrity(b *testing.B) {
 			if _, err := New().Convert(data, extract.Options{}); err != nil {
 				b.Fatal(err)
 			}
+		}
+		b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	})
+	b.Run("unreported", func(b *testing.B) {
+		cpu := cpuTime()
+		e := New()
+		for b.Loop() {
+			doc, _, err := e.pages(data, extract.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			extract.AnalyzeDocument(doc, nil)
 		}
 		b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	})

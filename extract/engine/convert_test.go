@@ -34,6 +34,18 @@ func TestConvertPDF(t *testing.T) {
 	if got := res.Transactions[2].Description; got != "PAYEE NUMBER 3 CARD 4921 XXXX 0021" {
 		t.Errorf("wrapped description = %q", got)
 	}
+	// The integrity report, its file read beside the words: a profile,
+	// no sign; --explain ends with it.
+	if in := res.Integrity; in == nil || in.Profile == nil || !strings.Contains(in.Profile.Producer, "FPDF") || !strings.HasPrefix(in.Summary, "No sign of alteration found") {
+		t.Errorf("integrity = %+v", res.Integrity)
+	}
+	var explain bytes.Buffer
+	if _, err := New().Convert(data, extract.Options{Explain: &explain}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(explain.String(), "\nintegrity: No sign of alteration found") {
+		t.Errorf("--explain has no integrity line:\n%s", explain.String())
+	}
 }
 
 func TestConvertErrors(t *testing.T) {
@@ -60,7 +72,10 @@ func TestConvertErrors(t *testing.T) {
 	}
 	res, err := New().Convert(locked, extract.Options{Password: "secret"})
 	if err != nil || len(res.Transactions) != 35 {
-		t.Errorf("with the password: err %v, want 35 transactions", err)
+		t.Fatalf("with the password: err %v, want 35 transactions", err)
+	}
+	if in := res.Integrity; in == nil || in.Profile == nil || strings.Contains(in.Summary, "could not be read") {
+		t.Errorf("integrity of the encrypted file = %+v", res.Integrity)
 	}
 }
 

@@ -70,21 +70,35 @@ func (e *Engine) Probe(data []byte, password string) (source.Info, error) {
 // Convert reads every page of a PDF or image and returns its transactions
 // and statement summary.
 func (e *Engine) Convert(data []byte, opts extract.Options) (*ledger.Result, error) {
+	scan := scanning(data, opts)
 	doc, warnings, err := e.pages(data, opts)
 	if err != nil {
 		return nil, err
 	}
-	return analyzed(data, doc, warnings, opts), nil
+	return analyzed(data, doc, warnings, opts, scan()), nil
 }
 
 // Read is Convert that also returns the words it read, page by page:
 // what extract/redact matches a document's glyphs to.
 func (e *Engine) Read(data []byte, opts extract.Options) (extract.Document, *ledger.Result, error) {
+	scan := scanning(data, opts)
 	doc, warnings, err := e.pages(data, opts)
 	if err != nil {
 		return doc, nil, err
 	}
-	return doc, analyzed(data, doc, warnings, opts), nil
+	return doc, analyzed(data, doc, warnings, opts, scan()), nil
+}
+
+// scanning starts the integrity report's reading of a PDF's file
+// (integrity.ScanFile), which needs no words and no rows, beside the
+// reading of its words and rows; the function it returns waits for it.
+func scanning(data []byte, opts extract.Options) func() *integrity.Scan {
+	if source.Sniff(data) != "pdf" {
+		return func() *integrity.Scan { return nil }
+	}
+	ch := make(chan *integrity.Scan, 1)
+	go func() { ch <- integrity.ScanFile(data, opts.Password) }()
+	return func() *integrity.Scan { return <-ch }
 }
 
 // pages reads a PDF's or an image's pages.
@@ -102,13 +116,16 @@ func (e *Engine) pages(data []byte, opts extract.Options) (extract.Document, []s
 
 // analyzed is the analysis of a document's pages, with the warnings of
 // reading them and the integrity report of its file.
-func analyzed(data []byte, doc extract.Document, warnings []string, opts extract.Options) *ledger.Result {
+func analyzed(data []byte, doc extract.Document, warnings []string, opts extract.Options, scan *integrity.Scan) *ledger.Result {
 	res := extract.AnalyzeDocument(doc, opts.Explain)
 	res.Statement.Warnings = append(res.Statement.Warnings, warnings...)
 	// The integrity report reads the file again, with the words read and
 	// the rows: it keeps the pages' words alive through the analysis
 	// (about 9 MB on a 500-page statement).
-	res.Integrity = integrity.Check(integrity.Input{Data: data, Password: opts.Password, Pages: doc.Pages, Result: res})
+	res.Integrity = integrity.Check(integrity.Input{Data: data, Password: opts.Password, Pages: doc.Pages, Result: res, Scan: scan})
+	if opts.Explain != nil {
+		integrity.Explain(opts.Explain, res.Integrity)
+	}
 	return res
 }
 

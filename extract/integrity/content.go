@@ -1,10 +1,13 @@
 package integrity
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"passbook/extract/pdfcontent"
 )
 
 // glyph is one character a page's content draws, where it draws it.
@@ -53,36 +56,12 @@ type pageContent struct {
 	touchUp int // /TouchUp_TextEdit marked-content sections
 }
 
-type matrix [6]float64
+type matrix = pdfcontent.Matrix
 
-var identity = matrix{1, 0, 0, 1, 0, 0}
+var identity = pdfcontent.Identity
 
-func (m matrix) mul(n matrix) matrix {
-	return matrix{
-		m[0]*n[0] + m[1]*n[2], m[0]*n[1] + m[1]*n[3],
-		m[2]*n[0] + m[3]*n[2], m[2]*n[1] + m[3]*n[3],
-		m[4]*n[0] + m[5]*n[2] + n[4], m[4]*n[1] + m[5]*n[3] + n[5],
-	}
-}
-
-func (m matrix) apply(x, y float64) (float64, float64) {
-	return x*m[0] + y*m[2] + m[4], x*m[1] + y*m[3] + m[5]
-}
-
-type gstate struct {
-	ctm     matrix
-	font    *font
-	size    float64
-	fontRes string
-	tc, tw  float64
-	th      float64
-	tl      float64
-	rise    float64
-	opaque  bool
-	fillSet bool
-}
-
-// walker runs a page's content streams for the glyphs and fills they draw.
+// walker runs a page's content streams (with extract/pdfcontent) for
+// the glyphs and fills they draw.
 type walker struct {
 	f      *pdfFile
 	record bool // keep each glyph's source
@@ -105,8 +84,10 @@ func (f *pdfFile) readPage(p pageObj) pageContent {
 func (f *pdfFile) walkPage(p pageObj, record bool) pageContent {
 	w := &walker{f: f, page: p, record: record}
 	b, spans := f.content(p)
-	w.out.glyphs = make([]glyph, 0, len(b)/6)
-	w.run(b, spans, p.res, gstate{ctm: identity, th: 1, opaque: true})
+	// A page holds about as many glyphs as the one before it.
+	w.out.glyphs = make([]glyph, 0, max(len(b)/6, f.lastGlyphs+f.lastGlyphs/8))
+	w.run(b, spans, p.res, pdfcontent.NewState(identity))
+	f.lastGlyphs = len(w.out.glyphs)
 	return w.out
 }
 
@@ -136,14 +117,32 @@ func (w *walker) boxOf(m matrix, x0, y0, x1, y1 float64) [4]float64 {
 	}
 	bx := [4]float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
 	for _, c := range [][2]float64{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
-		px, py := w.toPage(m.apply(c[0], c[1]))
+		px, py := w.toPage(m.Apply(c[0], c[1]))
 		bx[0], bx[1] = min(bx[0], px), min(bx[1], py)
 		bx[2], bx[3] = max(bx[2], px), max(bx[3], py)
 	}
 	return bx
 }
 
-func (w *walker) run(content []byte, spans []span, res types.Dict, gs gstate) {
+// noFont stands for a Tf whose font the resources do not hold.
+var noFont = &font{id: "none", dw: 1000, matrix: 0.001}
+
+// Code splits a shown string as the font's encoding does: one byte a code
+// for simple fonts, two for Identity-encoded composite ones.
+func (ft *font) Code(s []byte) (uint32, int) {
+	if ft.twoByte {
+		if len(s) < 2 {
+			return 0, len(s)
+		}
+		return uint32(s[0])<<8 | uint32(s[1]), 2
+	}
+	return uint32(s[0]), 1
+}
+
+// Advance is width as pdfcontent asks it.
+func (ft *font) Advance(code uint32) float64 { return ft.width(int(code)) }
+
+func (w *walker) run(content []byte, spans []span, res types.Dict, gs pdfcontent.State) {
 	if w.depth > 8 {
 		return
 	}
@@ -152,17 +151,7 @@ func (w *walker) run(content []byte, spans []span, res types.Dict, gs gstate) {
 	fonts, _ := w.f.dict(res["Font"])
 	xobjs, _ := w.f.dict(res["XObject"])
 	extg, _ := w.f.dict(res["ExtGState"])
-	var stack []gstate
-	var args []token
-	var tm, tlm matrix
-	var path [][4]float64 // rectangles of the current path, user space
-	l := lexer{b: content}
-	num := func(i int) float64 {
-		if i < len(args) && args[i].kind == 'n' {
-			return args[i].num
-		}
-		return 0
-	}
+	var path [][4]float64 // rectangles of the current path, page points
 	where := func(at int) (int, int) {
 		for k := len(spans) - 1; k >= 0; k-- {
 			if at >= spans[k].start {
@@ -171,183 +160,114 @@ func (w *walker) run(content []byte, spans []span, res types.Dict, gs gstate) {
 		}
 		return 0, 0
 	}
-	show := func(str, op token, inTJ bool) {
-		s := str.str
-		src, base := 0, 0
-		if w.record {
-			src, base = where(str.at)
-		}
-		ft := gs.font
-		if ft == nil {
-			ft = &font{id: "none", dw: 1000, matrix: 0.001}
-		}
-		step := 1
-		if ft.twoByte {
-			step = 2
-		}
-		for i := 0; i+step <= len(s); i += step {
-			code := int(s[i])
-			if step == 2 {
-				code = code<<8 | int(s[i+1])
+	m := pdfcontent.Machine{
+		Font: func(name string) (pdfcontent.Font, error) {
+			ft := w.f.loadFont(fonts[name], fmt.Sprintf("page %d /%s", w.page.ref, name))
+			if ft == nil {
+				ft = noFont
 			}
-			adv := ft.width(code)
-			sx, sy := gs.size*gs.th, gs.size
-			trm := matrix{sx * tm[0], sx * tm[1], sy * tm[2], sy * tm[3], gs.rise*tm[2] + tm[4], gs.rise*tm[3] + tm[5]}.mul(gs.ctm)
+			return ft, nil
+		},
+		Glyph: func(pg *pdfcontent.Glyph) {
+			ft := pg.State.Font.(*font)
+			code := int(pg.Code)
+			if pg.Len < 1 || (ft.twoByte && pg.Len < 2) {
+				return
+			}
+			t := ft.text(code)
+			if t == "" {
+				return
+			}
 			asc, desc := 0.8, -0.2
 			if ft.t3 {
 				asc, desc = 1, 0
 			}
-			if t := ft.text(code); t != "" {
-				g := glyph{font: ft, code: code, text: t, box: w.boxOf(trm, 0, desc, adv, asc), seq: w.seq}
-				if w.record {
-					g.at = &glyphSource{src: src, tokAt: str.at - base, tokEnd: str.end - base, opAt: op.at - base, opEnd: op.end - base,
-						idx: i / step, inTJ: inTJ, fontRes: gs.fontRes, trm: trm}
+			g := glyph{font: ft, code: code, text: t, box: w.boxOf(pg.Trm, 0, desc, pg.Adv, asc), seq: w.seq}
+			if w.record {
+				src, base := where(pg.Str.At)
+				opAt := pg.Op.OperatorAt()
+				g.at = &glyphSource{src: src, tokAt: pg.Str.At - base, tokEnd: pg.Str.End - base, opAt: opAt - base, opEnd: pg.Op.End - base,
+					idx: pg.At / pg.Len, inTJ: pg.Item >= 0, fontRes: pg.State.FontRes, trm: pg.Trm}
+			}
+			w.out.glyphs = append(w.out.glyphs, g)
+			w.seq++
+		},
+		Op: func(o *pdfcontent.Op, gs *pdfcontent.State) error {
+			w.ops++
+			if w.ops > maxOps {
+				return errTooManyOps
+			}
+			a := o.Args
+			num := func(i int) float64 {
+				if i < len(a) && a[i].Kind == pdfcontent.Num {
+					return a[i].Num
 				}
-				w.out.glyphs = append(w.out.glyphs, g)
-				w.seq++
+				return 0
 			}
-			tx := (adv*gs.size + gs.tc) * gs.th
-			if step == 1 && code == 32 {
-				tx += gs.tw * gs.th
-			}
-			tm = matrix{1, 0, 0, 1, tx, 0}.mul(tm)
-		}
-	}
-	for {
-		t, ok := l.next()
-		if !ok {
-			return
-		}
-		if t.kind != 'o' {
-			args = append(args, t)
-			if len(args) > 64 {
-				args = args[1:]
-			}
-			continue
-		}
-		w.ops++
-		if w.ops > maxOps {
-			return
-		}
-		switch t.str {
-		case "q":
-			if len(stack) < 256 {
-				stack = append(stack, gs)
-			}
-		case "Q":
-			if n := len(stack); n > 0 {
-				gs, stack = stack[n-1], stack[:n-1]
-			}
-		case "cm":
-			if len(args) >= 6 {
-				gs.ctm = matrix{num(0), num(1), num(2), num(3), num(4), num(5)}.mul(gs.ctm)
-			}
-		case "gs":
-			if len(args) > 0 {
-				if d, _ := w.f.dict(extg[args[0].str]); d != nil {
-					if v, ok := w.f.num(d["ca"]); ok {
-						gs.opaque = v >= 0.99
-					}
-				}
-			}
-		case "BT":
-			tm, tlm = identity, identity
-		case "Tf":
-			if len(args) >= 2 && args[0].kind == '/' {
-				gs.font = w.f.loadFont(fonts[args[0].str], fmt.Sprintf("page %d /%s", w.page.ref, args[0].str))
-				gs.fontRes = args[0].str
-				gs.size = num(1)
-			}
-		case "Tc":
-			gs.tc = num(0)
-		case "Tw":
-			gs.tw = num(0)
-		case "Tz":
-			gs.th = num(0) / 100
-		case "TL":
-			gs.tl = num(0)
-		case "Ts":
-			gs.rise = num(0)
-		case "Td":
-			tlm = matrix{1, 0, 0, 1, num(0), num(1)}.mul(tlm)
-			tm = tlm
-		case "TD":
-			gs.tl = -num(1)
-			tlm = matrix{1, 0, 0, 1, num(0), num(1)}.mul(tlm)
-			tm = tlm
-		case "Tm":
-			tlm = matrix{num(0), num(1), num(2), num(3), num(4), num(5)}
-			tm = tlm
-		case "T*":
-			tlm = matrix{1, 0, 0, 1, 0, -gs.tl}.mul(tlm)
-			tm = tlm
-		case "Tj":
-			if len(args) > 0 {
-				show(args[len(args)-1], t, false)
-			}
-		case "'", "\"":
-			if t.str == "\"" && len(args) >= 3 {
-				gs.tw, gs.tc = num(0), num(1)
-			}
-			tlm = matrix{1, 0, 0, 1, 0, -gs.tl}.mul(tlm)
-			tm = tlm
-			if len(args) > 0 {
-				show(args[len(args)-1], t, false)
-			}
-		case "TJ":
-			if len(args) > 0 && args[len(args)-1].kind == '[' {
-				for _, it := range args[len(args)-1].arr {
-					switch it.kind {
-					case 's':
-						show(it, t, true)
-					case 'n':
-						tm = matrix{1, 0, 0, 1, -it.num / 1000 * gs.size * gs.th, 0}.mul(tm)
-					}
-				}
-			}
-		case "re":
-			if len(args) >= 4 {
-				x, y, wd, ht := num(0), num(1), num(2), num(3)
-				b := w.boxOf(gs.ctm, x, y, x+wd, y+ht)
-				path = append(path, b)
-			}
-		case "f", "F", "f*", "B", "B*", "b", "b*":
-			for _, b := range path {
-				w.out.fills = append(w.out.fills, fill{box: b, seq: w.seq, opaque: gs.opaque})
-				w.seq++
-			}
-			path = path[:0]
-		case "n", "S", "s":
-			path = path[:0]
-		case "BDC", "BMC", "MP", "DP":
-			if len(args) > 0 && args[0].kind == '/' && args[0].str == "TouchUp_TextEdit" {
-				w.out.touchUp++
-			}
-		case "Do":
-			if len(args) > 0 && args[0].kind == '/' {
-				o := xobjs[args[0].str]
-				d, b, ok := w.f.streamDict(o)
-				if ok && w.f.name(d["Subtype"]) == "Form" && b != nil {
-					m := identity
-					if a, _ := w.f.array(d["Matrix"]); len(a) == 6 {
-						for i := range a {
-							m[i], _ = w.f.num(a[i])
+			switch o.Name {
+			case "gs":
+				if len(a) > 0 {
+					if d, _ := w.f.dict(extg[string(a[0].Val)]); d != nil {
+						if v, ok := w.f.num(d["ca"]); ok {
+							gs.FillAlpha = v
 						}
 					}
-					r, _ := w.f.dict(d["Resources"])
-					if r == nil {
-						r = res
-					}
-					inner := gs
-					inner.ctm = m.mul(gs.ctm)
-					src := 0
-					if ref, ok := o.(types.IndirectRef); ok {
-						src = ref.ObjectNumber.Value()
-					}
-					w.run(b, []span{{obj: src}}, r, inner)
+				}
+			case "re":
+				if len(a) >= 4 {
+					x, y, wd, ht := num(0), num(1), num(2), num(3)
+					path = append(path, w.boxOf(gs.CTM, x, y, x+wd, y+ht))
+				}
+			case "f", "F", "f*", "B", "B*", "b", "b*":
+				for _, b := range path {
+					w.out.fills = append(w.out.fills, fill{box: b, seq: w.seq, opaque: gs.FillAlpha >= 0.99})
+					w.seq++
+				}
+				path = path[:0]
+			case "n", "S", "s":
+				path = path[:0]
+			case "BDC", "BMC", "MP", "DP":
+				if len(a) > 0 && a[0].Kind == pdfcontent.Name && string(a[0].Val) == "TouchUp_TextEdit" {
+					w.out.touchUp++
+				}
+			case "Do":
+				if len(a) > 0 && a[0].Kind == pdfcontent.Name {
+					w.form(xobjs[string(a[0].Val)], res, *gs)
 				}
 			}
-		}
-		args = args[:0]
+			return nil
+		},
 	}
+	m.RunStream(content, gs)
+}
+
+// errTooManyOps stops a page past maxOps.
+var errTooManyOps = errors.New("too many operators")
+
+// form runs the form XObject o, drawn under gs from a stream with the
+// resources res.
+func (w *walker) form(o types.Object, res types.Dict, gs pdfcontent.State) {
+	if w.ops > maxOps {
+		return
+	}
+	d, b, ok := w.f.streamDict(o)
+	if !ok || w.f.name(d["Subtype"]) != "Form" || b == nil {
+		return
+	}
+	m := identity
+	if a, _ := w.f.array(d["Matrix"]); len(a) == 6 {
+		for i := range a {
+			m[i], _ = w.f.num(a[i])
+		}
+	}
+	r, _ := w.f.dict(d["Resources"])
+	if r == nil {
+		r = res
+	}
+	gs.CTM = m.Mul(gs.CTM)
+	src := 0
+	if ref, ok := o.(types.IndirectRef); ok {
+		src = ref.ObjectNumber.Value()
+	}
+	w.run(b, []span{{obj: src}}, r, gs)
 }

@@ -24,6 +24,11 @@ type pdfFile struct {
 	x     *model.XRefTable
 	pages []pageObj
 	fonts map[string]*font // by the font dictionary's object number, or its place when direct
+	// lazy parses objects as they are asked for (lazy.go); nil when
+	// pdfcpu read them all.
+	lazy *lazyFile
+	// lastGlyphs is how many glyphs the page read last drew.
+	lastGlyphs int
 }
 
 // pageObj is a page dictionary with what it inherits.
@@ -38,24 +43,31 @@ type pageObj struct {
 
 var configOnce sync.Once
 
-// readPDF reads data with pdfcpu. pdfcpu keeps a configuration file in the
-// user's directory unless told not to: the report writes nothing.
-func readPDF(data []byte, password string) (f *pdfFile, err error) {
+// readPDF reads data with pdfcpu, lazily unless whole (lazy.go). pdfcpu
+// keeps a configuration file in the user's directory unless told not to:
+// the report writes nothing.
+func readPDF(data []byte, password string, whole bool) (f *pdfFile, err error) {
 	configOnce.Do(func() { model.ConfigPath = "disable" })
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, fmt.Errorf("pdfcpu: %v", r)
 		}
 	}()
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
-	conf.UserPW, conf.OwnerPW = password, password
-	conf.Limits.MaxDecodeBytes = maxDecoded
-	ctx, err := pdfcpu.Read(bytes.NewReader(data), conf)
-	if err != nil {
-		return nil, err
+	err = errNotLazy
+	if !whole {
+		f, err = readLazy(data)
 	}
-	f = &pdfFile{x: ctx.XRefTable, fonts: map[string]*font{}}
+	if err != nil {
+		conf := model.NewDefaultConfiguration()
+		conf.ValidationMode = model.ValidationRelaxed
+		conf.UserPW, conf.OwnerPW = password, password
+		conf.Limits.MaxDecodeBytes = maxDecoded
+		ctx, err := pdfcpu.Read(bytes.NewReader(data), conf)
+		if err != nil {
+			return nil, err
+		}
+		f = &pdfFile{x: ctx.XRefTable, fonts: map[string]*font{}}
+	}
 	root := f.root()
 	if root == nil {
 		return nil, fmt.Errorf("no catalog")
@@ -137,8 +149,20 @@ func refs(a types.Array) []int {
 
 func (f *pdfFile) deref(o types.Object) types.Object {
 	for i := 0; i < 8; i++ {
-		if _, ok := o.(types.IndirectRef); !ok {
+		r, ok := o.(types.IndirectRef)
+		if !ok {
 			return o
+		}
+		if f.lazy != nil {
+			e := f.x.Table[r.ObjectNumber.Value()]
+			if e == nil || e.Free {
+				return nil
+			}
+			if e.Object == nil {
+				f.lazy.object(r.ObjectNumber.Value(), e)
+			}
+			o = e.Object
+			continue
 		}
 		// Dereference also parses an object kept in an object stream.
 		v, err := f.x.Dereference(o)

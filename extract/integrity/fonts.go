@@ -9,6 +9,8 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"golang.org/x/image/font/sfnt"
+
+	"passbook/extract/pdfcontent"
 )
 
 // font is what the report needs of a font: its identity, how its codes
@@ -184,39 +186,39 @@ func (f *pdfFile) cidWidths(o types.Object) map[int]float64 {
 // parseToUnicode reads a ToUnicode CMap's bfchar and bfrange entries.
 func parseToUnicode(b []byte) map[int]string {
 	out := map[int]string{}
-	l := lexer{b: b}
-	var ops []token
+	l := pdfcontent.NewLexer(b)
+	var ops []pdfcontent.Obj
 	for {
-		t, ok := l.next()
-		if !ok {
+		t, kw, isOp, ok, err := l.Next()
+		if !ok || err != nil {
 			break
 		}
-		if t.kind != 'o' {
+		if !isOp {
 			ops = append(ops, t)
 			continue
 		}
-		switch t.str {
+		switch kw {
 		case "endbfchar":
 			for i := 0; i+1 < len(ops); i += 2 {
-				if ops[i].kind == 's' && ops[i+1].kind == 's' {
-					out[codeOf(ops[i].str)] = utf16Text(ops[i+1].str)
+				if ops[i].Kind == pdfcontent.String && ops[i+1].Kind == pdfcontent.String {
+					out[codeOf(string(ops[i].Val))] = utf16Text(string(ops[i+1].Val))
 				}
 			}
 		case "endbfrange":
 			for i := 0; i+2 < len(ops); i += 3 {
-				lo, hi := codeOf(ops[i].str), codeOf(ops[i+1].str)
+				lo, hi := codeOf(string(ops[i].Val)), codeOf(string(ops[i+1].Val))
 				if hi < lo || hi-lo > 65535 {
 					continue
 				}
 				dst := ops[i+2]
 				for c := lo; c <= hi; c++ {
-					switch dst.kind {
-					case '[':
-						if c-lo < len(dst.arr) {
-							out[c] = utf16Text(dst.arr[c-lo].str)
+					switch dst.Kind {
+					case pdfcontent.Array:
+						if c-lo < len(dst.Arr) {
+							out[c] = utf16Text(string(dst.Arr[c-lo].Val))
 						}
-					case 's':
-						d := []byte(dst.str)
+					case pdfcontent.String:
+						d := dst.Val
 						if len(d) >= 2 {
 							d = append([]byte(nil), d...)
 							v := int(d[len(d)-2])<<8 | int(d[len(d)-1]) + (c - lo)

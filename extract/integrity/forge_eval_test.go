@@ -6,8 +6,9 @@ package integrity
 // PDFs of the shared corpus (../shared/corpus, or $CORPUS), reads each
 // with the engine, and prints the report's recall per kind and its false
 // alarms on the genuine files, their re-saved, merged, linearised and
-// annotated copies. It links the engine (C), so it runs only with the
-// build tag forgery: make integrity-eval.
+// annotated copies. On each genuine file it also holds the lazy read to
+// the report the whole read makes. It links the engine (C), so it runs
+// only with the build tag forgery: make integrity-eval.
 
 import (
 	"encoding/json"
@@ -87,6 +88,7 @@ func TestForgeryRecall(t *testing.T) {
 	genuine := map[string]*fa{}
 	var flagged []string
 	files := genuineFiles(t)
+	lazyRead, readable := 0, 0
 	byStyle := map[string][]corpusFile{}
 	for _, f := range files {
 		byStyle[f.set+"/"+f.style] = append(byStyle[f.set+"/"+f.style], f)
@@ -159,6 +161,17 @@ func TestForgeryRecall(t *testing.T) {
 		if err != nil {
 			continue
 		}
+		// The lazy read (lazy.go) makes the report the whole read makes.
+		readable++
+		if f, err := readPDF(data, "", false); err == nil && f.lazy != nil {
+			lazyRead++
+		}
+		in := Input{Data: data, Pages: pages, Result: res}
+		a, _ := json.Marshal((&report{}).check(in))
+		b, _ := json.Marshal((&report{whole: true}).check(in))
+		if string(a) != string(b) {
+			t.Errorf("%s: the lazy read reports\n%s\nwhere the whole read reports\n%s", cf.path, a, b)
+		}
 		producer := "(none)"
 		if res.Integrity.Profile != nil && res.Integrity.Profile.Producer != "" {
 			producer = strings.Fields(res.Integrity.Profile.Producer)[0]
@@ -171,7 +184,6 @@ func TestForgeryRecall(t *testing.T) {
 		if others := byStyle[cf.set+"/"+cf.style]; len(others) > 1 {
 			genuineCheck("merged", name, merge(t, data, otherThan(others, cf.path)))
 		}
-		in := Input{Data: data, Pages: pages, Result: res}
 		fresh := func() *forger {
 			fg, err := newForger(in)
 			if err != nil {
@@ -237,6 +249,7 @@ func TestForgeryRecall(t *testing.T) {
 		}
 	}
 	fmt.Printf("structural %d/%d (%.0f%%), subtle %d/%d (%.0f%%)\n\n", structFound, structural, pct(structFound, structural), subFound, sub, pct(subFound, sub))
+	fmt.Printf("%d of %d genuine files read lazily, each report as the whole read's\n\n", lazyRead, readable)
 	var vs []string
 	for v := range genuine {
 		vs = append(vs, v)

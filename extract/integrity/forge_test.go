@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"passbook/extract/ledger"
+	"passbook/extract/pdfcontent"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/shopspring/decimal"
@@ -49,7 +50,7 @@ type forger struct {
 }
 
 func newForger(in Input) (*forger, error) {
-	f, err := readPDF(in.Data, "")
+	f, err := readPDF(in.Data, "", false)
 	if err != nil {
 		return nil, err
 	}
@@ -154,9 +155,8 @@ func (fg *forger) apply(e edits) bool {
 		sort.Slice(tes, func(i, j int) bool { return tes[i].g.at.tokAt > tes[j].g.at.tokAt })
 		for _, te := range tes {
 			g := te.g
-			l := lexer{b: b, i: g.at.tokAt}
-			tok, ok := l.next()
-			if !ok || tok.kind != 's' {
+			tok, _, _, ok, _ := pdfcontent.NewLexer(b[g.at.tokAt:g.at.tokEnd]).Next()
+			if !ok || tok.Kind != pdfcontent.String {
 				return false
 			}
 			step := 1
@@ -176,10 +176,10 @@ func (fg *forger) apply(e edits) bool {
 					kern = 0
 				}
 			}
-			for i := 0; i+step <= len(tok.str); i += step {
-				code := int(tok.str[i])
+			for i := 0; i+step <= len(tok.Val); i += step {
+				code := int(tok.Val[i])
 				if step == 2 {
-					code = code<<8 | int(tok.str[i+1])
+					code = code<<8 | int(tok.Val[i+1])
 				}
 				if te.removed[i/step] {
 					if len(run) > 0 {
@@ -817,7 +817,7 @@ func swapPage(t testing.TB, a, b []byte) []byte {
 }
 
 func pageCount(data []byte) (int, error) {
-	f, err := readPDF(data, "")
+	f, err := readPDF(data, "", false)
 	if err != nil {
 		return 0, err
 	}

@@ -9,9 +9,11 @@
 // which keeps the report free of C (it can be fuzzed and tested without
 // MuPDF, and a hostile file's worst is a recovered panic in the worker);
 // the earlier revisions are read by cutting the file at each %%EOF of its
-// cross-reference chain and reading that prefix. Content streams are run
-// by a small interpreter here (content.go) for the glyphs, fonts and
-// filled boxes they draw: MuPDF's text layer has no fonts and no fills.
+// cross-reference chain and reading that prefix. Objects are parsed only
+// when the report asks for them (lazy.go). Content streams are run with
+// extract/pdfcontent (content.go) for the glyphs, fonts and filled boxes
+// they draw: MuPDF's text layer has no fonts and no fills. The file's part
+// (ScanFile) needs no rows, and the engine runs it beside its reading.
 // Rows and their boxes are the engine's reading (ledger.Result); the
 // report never reads a statement again.
 //
@@ -25,6 +27,7 @@ package integrity
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -66,11 +69,52 @@ type Input struct {
 	Pages []source.Page
 	// Result is the engine's reading: rows with their pages and boxes.
 	Result *ledger.Result
+	// Scan is the file read already (ScanFile), or nil to read it here.
+	Scan *Scan
+}
+
+// Scan is what the report reads of the file alone, before it knows the
+// rows: its objects, and the glyphs, fills and marks its pages draw. The
+// engine runs ScanFile while it reads the words and the rows, so that on
+// a machine with a core to spare the report adds little to a conversion's
+// time.
+type Scan struct {
+	f       *pdfFile
+	content []pageContent
+	err     error // why the file's structure could not be read
+	panic   any   // what reading it panicked with, raised again in Check
+}
+
+// ScanFile reads data for the report; nil when data is no PDF.
+func ScanFile(data []byte, password string) *Scan {
+	return scanFile(data, password, false)
+}
+
+func scanFile(data []byte, password string, whole bool) (s *Scan) {
+	if source.Sniff(data) != "pdf" {
+		return nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s = &Scan{panic: p}
+		}
+	}()
+	s = &Scan{}
+	if s.f, s.err = readPDF(data, password, whole); s.err != nil {
+		s.f = nil
+		return s
+	}
+	s.content = make([]pageContent, len(s.f.pages))
+	for i, p := range s.f.pages {
+		s.content[i] = s.f.readPage(p)
+	}
+	return s
 }
 
 // report gathers signals.
 type report struct {
 	signals []ledger.Signal
+	whole   bool // read every object up front, as pdfcpu.Read does (tests compare)
 }
 
 func (r *report) add(code, severity string, page int, box *[4]float64, format string, args ...any) {
@@ -94,18 +138,20 @@ func Check(in Input) (out *ledger.Integrity) {
 // check is Check without its recovery, for the fuzz test to see panics.
 func (r *report) check(in Input) *ledger.Integrity {
 	var prof *ledger.Profile
+	sc := in.Scan
+	if sc == nil {
+		sc = scanFile(in.Data, in.Password, r.whole)
+	}
 	var f *pdfFile
 	var content []pageContent
-	if source.Sniff(in.Data) == "pdf" {
-		var err error
-		if f, err = readPDF(in.Data, in.Password); err != nil {
-			r.add(CodeUnread, ledger.SeverityInfo, 0, nil, "the file's structure could not be read (%v): only its rows were examined", firstLine(err.Error()))
-		} else {
-			content = make([]pageContent, len(f.pages))
-			for i, p := range f.pages {
-				content[i] = f.readPage(p)
-			}
+	if sc != nil {
+		if sc.panic != nil {
+			panic(sc.panic)
 		}
+		if sc.err != nil {
+			r.add(CodeUnread, ledger.SeverityInfo, 0, nil, "the file's structure could not be read (%v): only its rows were examined", firstLine(sc.err.Error()))
+		}
+		f, content = sc.f, sc.content
 	}
 	var cells [nRoles][]cell
 	if in.Result != nil {
@@ -239,4 +285,24 @@ func firstLine(s string) string {
 		s = s[:120]
 	}
 	return s
+}
+
+// Explain writes the report for `passbook extract --explain`: its summary
+// on one line, then each signal with its severity, code, page and box.
+func Explain(w io.Writer, r *ledger.Integrity) {
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(w, "integrity: %s\n", r.Summary)
+	for _, s := range r.Signals {
+		where := "the file"
+		if s.Page > 0 {
+			where = fmt.Sprintf("page %d", s.Page)
+			if s.BBox != nil {
+				b := *s.BBox
+				where += fmt.Sprintf(" at %.0f,%.0f-%.0f,%.0f", b[0], b[1], b[2], b[3])
+			}
+		}
+		fmt.Fprintf(w, "  %s %s on %s: %s\n", s.Severity, s.Code, where, s.Evidence)
+	}
 }

@@ -3,6 +3,7 @@ package integrity
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +92,7 @@ func grouped(d decimal.Decimal) string { return formatLike("1,000.00", d) }
 // reading.
 func input(t testing.TB, data []byte, res *ledger.Result) Input {
 	t.Helper()
-	f, err := readPDF(data, "")
+	f, err := readPDF(data, "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,5 +367,93 @@ func TestSummary(t *testing.T) {
 	s := Summary([]ledger.Signal{{Severity: "info"}, {Code: "x", Severity: "high", Page: 2, Evidence: "e"}, {Severity: "medium"}})
 	if s != "2 signs of alteration (high on page 2: e)." {
 		t.Errorf("%q", s)
+	}
+}
+
+// TestExplain: --explain's lines: the summary, then each signal with its
+// severity, code and place.
+func TestExplain(t *testing.T) {
+	st := printStatement(t, 12, 1, "")
+	fg, err := newForger(input(t, st.data, st.result))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fo, ok := fg.coveringBox()
+	if !ok {
+		t.Fatal("the forger made nothing")
+	}
+	r := Check(input(t, rewrite(t, fo.data), st.result))
+	var buf strings.Builder
+	Explain(&buf, r)
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if lines[0] != "integrity: "+r.Summary || len(lines) != 1+len(r.Signals) {
+		t.Fatalf("explain:\n%s", buf.String())
+	}
+	var box string
+	for _, s := range r.Signals {
+		if s.Code == CodeCoveringBox {
+			b := *s.BBox
+			box = fmt.Sprintf("  high covering_box on page %d at %.0f,%.0f-%.0f,%.0f: ", s.Page, b[0], b[1], b[2], b[3])
+		}
+	}
+	if box == "" || !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, box) }) {
+		t.Errorf("explain has no %q line:\n%s", box, buf.String())
+	}
+}
+
+// TestPageBalance: a page whose brought-forward balance does not fit the
+// page before it is medium when it is a continuation page (it repeats
+// little of the first page's header), and nothing when it begins a
+// statement of its own (merged in whole), or when the reading breaks
+// inside a page too.
+func TestPageBalance(t *testing.T) {
+	header := []string{"Northwind", "Bank", "Statement", "period", "Opening", "balance", "Account", "holder", "Summary", "Closing"}
+	page := func(n int, first bool) source.Page {
+		p := source.Page{Number: n, Width: 595, Height: 842}
+		words := []string{"Date", "Description", "Balance", "continued"}
+		if first {
+			words = header
+		}
+		for i, w := range words {
+			p.Words = append(p.Words, source.Word{Text: w, X0: 50 + float64(i)*50, Y0: 40, X1: 90 + float64(i)*50, Y1: 50})
+		}
+		return p
+	}
+	rows := func(breaks ...int) *ledger.Result {
+		res := &ledger.Result{}
+		for i := range 12 {
+			tx := ledger.Transaction{Page: i/4 + 1, Box: [4]float64{50, 100 + float64(i%4)*14, 540, 112 + float64(i%4)*14}}
+			if slices.Contains(breaks, i) {
+				p, e := decimal.NewFromInt(100), decimal.NewFromInt(90)
+				tx.Warnings = []ledger.Warning{{Kind: ledger.WarnBalanceBreak, Printed: &p, Expected: &e}}
+			}
+			res.Transactions = append(res.Transactions, tx)
+		}
+		return res
+	}
+	cases := []struct {
+		name   string
+		first  [3]bool // which pages print a first page's header
+		breaks []int
+		page   int // the page marked medium; 0 for none
+	}{
+		{"a continuation page between two", [3]bool{true, false, false}, []int{4, 8}, 2},
+		{"the last page", [3]bool{true, false, false}, []int{8}, 3},
+		{"a statement merged in at the end", [3]bool{true, false, true}, []int{8}, 0},
+		{"a statement merged in before the end", [3]bool{true, true, false}, []int{4}, 0},
+		{"a break inside a page too", [3]bool{true, false, false}, []int{4, 6, 8}, 0},
+	}
+	for _, c := range cases {
+		in := Input{Pages: []source.Page{page(1, c.first[0]), page(2, c.first[1]), page(3, c.first[2])}, Result: rows(c.breaks...)}
+		r := Check(in)
+		got := 0
+		for _, s := range r.Signals {
+			if s.Code == CodePageMisfit && s.Severity == ledger.SeverityMedium {
+				got = s.Page
+			}
+		}
+		if got != c.page {
+			t.Errorf("%s: medium page_misfit on page %d, want %d (%s)", c.name, got, c.page, codes(r))
+		}
 	}
 }

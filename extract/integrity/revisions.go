@@ -77,7 +77,7 @@ func (r *report) revisions(in Input, revs []revision, last *pdfFile, lastContent
 			}
 			return s
 		}
-		f, err := readPDF(in.Data[:revs[k].end], in.Password)
+		f, err := readPDF(in.Data[:revs[k].end], in.Password, r.whole)
 		if err != nil || len(f.pages) == 0 {
 			return nil
 		}

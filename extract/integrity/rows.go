@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"passbook/extract/ledger"
 	"passbook/extract/source"
@@ -71,6 +72,7 @@ func (r *report) rows(in Input, content []pageContent, cells [nRoles][]cell) {
 		}
 	}
 	r.pageFonts(res, content)
+	r.pageBalance(in)
 }
 
 func digits(s string) string {
@@ -578,4 +580,109 @@ func family(base string) string {
 		base = strings.TrimSuffix(base, suf)
 	}
 	return strings.ToLower(base)
+}
+
+// pageBalance finds a page whose brought-forward balance does not fit
+// the page before it: the running balance breaks at the page's first row,
+// and again at the next page's first row when one follows, while every
+// other row of the statement follows its balance. A statement merged in
+// whole breaks the balance where it begins too, but it begins with a
+// first page of its own: a page that repeats little of the first page's
+// words outside the rows (a continuation page) was taken from another
+// statement, and is medium.
+func (r *report) pageBalance(in Input) {
+	res := in.Result
+	txs := res.Transactions
+	if len(res.Statement.Accounts) > 0 || len(txs) < 2 {
+		return
+	}
+	var starts []int // pages the balance breaks into at their first row
+	for i, t := range txs {
+		broken := false
+		for _, w := range t.Warnings {
+			if w.Kind == ledger.WarnBalanceBreak {
+				broken = true
+			}
+		}
+		if !broken {
+			continue
+		}
+		if i == 0 || txs[i-1].Page == t.Page || txs[i-1].Page != t.Page-1 {
+			return // a break inside a page, or across a page with no rows: the reading's own trouble
+		}
+		starts = append(starts, t.Page)
+	}
+	last := txs[len(txs)-1].Page
+	var p int
+	switch {
+	case len(starts) == 1 && starts[0] == last:
+		p = starts[0] // the last page
+	case len(starts) == 2 && starts[1] == starts[0]+1:
+		p = starts[0] // a page between two that follow each other
+	default:
+		return
+	}
+	if p < 2 || p > len(in.Pages) {
+		return
+	}
+	if sim := headerShare(in, 1, p); sim >= 0.6 {
+		return // the page begins a statement of its own: merged in whole
+	}
+	// The page's fonts may have said so already, or said less.
+	for k := 0; k < len(r.signals); k++ {
+		if s := r.signals[k]; s.Code == CodePageMisfit && s.Page == p {
+			if s.Severity == ledger.SeverityMedium {
+				return
+			}
+			r.signals = slices.Delete(r.signals, k, k+1)
+			k--
+		}
+	}
+	next := "it is the last page"
+	if p < last {
+		next = "the page after it does not follow it either"
+	}
+	r.add(CodePageMisfit, ledger.SeverityMedium, p, nil, "the balance the page brings forward is not the one page %d carried, and %s, while every other row follows; the page does not begin a statement of its own: it was taken from another statement", p-1, next)
+}
+
+// headerShare is the share of page a's words outside the rows (its
+// header, summary and footer: words of letters only) that page b prints
+// too. A statement's first page and another statement's first page share
+// most; a continuation page repeats few.
+func headerShare(in Input, a, b int) float64 {
+	words := func(p int) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range in.Pages[p-1].Words {
+			inRow := false
+			for _, t := range in.Result.Transactions {
+				if t.Page == p && inside([4]float64{w.X0, w.Y0, w.X1, w.Y1}, t.Box, 0.5) {
+					inRow = true
+					break
+				}
+			}
+			if inRow {
+				continue
+			}
+			n, letters := 0, true
+			for _, c := range w.Text {
+				n++
+				letters = letters && unicode.IsLetter(c)
+			}
+			if letters && n >= 3 {
+				out[strings.ToLower(w.Text)] = true
+			}
+		}
+		return out
+	}
+	wa, wb := words(a), words(b)
+	if len(wa) == 0 {
+		return 1 // nothing to tell by: taken as a statement's own
+	}
+	n := 0
+	for w := range wa {
+		if wb[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(wa))
 }

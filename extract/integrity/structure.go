@@ -3,6 +3,7 @@ package integrity
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,35 +103,69 @@ func xmpValue(x []byte, key string) string {
 }
 
 // signatures are the byte ranges the file's signatures cover, as the end
-// of each (a signature covers the file up to its second range's end).
+// of each (a signature covers the file up to its second range's end). A
+// signature is the value of a signature field of the form (AcroForm), or
+// a DocMDP or UR3 permission the catalog names.
 func (f *pdfFile) signatures() []int {
 	var out []int
-	for n, e := range f.x.Table {
-		if e == nil || e.Free {
-			continue
-		}
-		d, ok := f.object(n).(types.Dict)
-		if !ok {
-			continue
-		}
-		if t := f.name(d["Type"]); t != "Sig" && t != "DocTimeStamp" {
-			if _, has := d["ByteRange"]; !has || d["Contents"] == nil {
-				continue
-			}
+	seen := map[int]bool{}
+	visits := 0
+	add := func(o types.Object) {
+		d, _ := f.dict(o)
+		if d == nil {
+			return
 		}
 		br, _ := f.array(d["ByteRange"])
 		if len(br) != 4 {
-			continue
+			return
 		}
 		a, _ := f.num(br[2])
 		b, _ := f.num(br[3])
-		out = append(out, int(a+b))
+		if e := int(a + b); e > 0 && !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	var field func(o types.Object, depth int)
+	field = func(o types.Object, depth int) {
+		if r, ok := o.(types.IndirectRef); ok {
+			if seen[r.ObjectNumber.Value()] {
+				return
+			}
+			seen[r.ObjectNumber.Value()] = true
+		}
+		visits++
+		d, _ := f.dict(o)
+		if d == nil || depth > 32 || visits > 10_000 {
+			return
+		}
+		add(d["V"])
+		kids, _ := f.array(d["Kids"])
+		for _, k := range kids {
+			field(k, depth+1)
+		}
+	}
+	root := f.root()
+	if form, _ := f.dict(root["AcroForm"]); form != nil {
+		fields, _ := f.array(form["Fields"])
+		for _, o := range fields {
+			field(o, 0)
+		}
+	}
+	if perms, _ := f.dict(root["Perms"]); perms != nil {
+		for _, o := range perms {
+			add(o)
+		}
 	}
 	return out
 }
 
-// unreferenced counts objects in use that nothing else refers to.
+// unreferenced counts objects in use that nothing else refers to. A lazy
+// read finds each object's references in its bytes, without parsing it.
 func (f *pdfFile) unreferenced() int {
+	var graph map[int][]int
+	if f.lazy != nil {
+		graph = f.lazy.refGraph()
+	}
 	used := map[int]bool{}
 	var mark func(o types.Object, depth int)
 	mark = func(o types.Object, depth int) {
@@ -144,6 +179,12 @@ func (f *pdfFile) unreferenced() int {
 				return
 			}
 			used[n] = true
+			if graph != nil {
+				for _, k := range graph[n] {
+					mark(types.IndirectRef{ObjectNumber: types.Integer(k)}, depth+1)
+				}
+				return
+			}
 			mark(f.object(n), depth+1)
 		case types.Dict:
 			for _, x := range v {

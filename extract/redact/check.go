@@ -192,7 +192,7 @@ func noLeak(out []byte, cp Reading, personal []string) error {
 				hay = append(hay, sd.Content)
 				if ops, err := parseOps(sd.Content); err == nil {
 					for _, o := range ops {
-						strs = appendStrings(strs, o.args)
+						strs = appendStrings(strs, o.Args)
 					}
 				}
 			} else {
@@ -264,11 +264,11 @@ func containsWord(h, s []byte) bool {
 // appendStrings adds the string operands among args, in arrays too.
 func appendStrings(out [][]byte, args []obj) [][]byte {
 	for _, a := range args {
-		switch a.kind {
+		switch a.Kind {
 		case kString:
-			out = append(out, a.val)
+			out = append(out, a.Val)
 		case kArray, kDict:
-			out = appendStrings(out, a.arr)
+			out = appendStrings(out, a.Arr)
 		}
 	}
 	return out

@@ -10,6 +10,8 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"golang.org/x/text/encoding/charmap"
+
+	"passbook/extract/pdfcontent"
 )
 
 // font is what a rewrite needs of one of a document's fonts: how a
@@ -375,10 +377,10 @@ func glyphRune(n string) (rune, bool) {
 // parseCodeSpace reads a CMap's codespace ranges.
 func parseCodeSpace(b []byte) []csr {
 	var out []csr
-	l := &lexer{b: b}
+	l := pdfcontent.NewLexer(b)
 	var args []obj
 	for {
-		o, kw, isOp, ok, err := l.next()
+		o, kw, isOp, ok, err := l.Next()
 		if err != nil || !ok {
 			return out
 		}
@@ -389,8 +391,8 @@ func parseCodeSpace(b []byte) []csr {
 		if kw == "endcodespacerange" {
 			for i := 0; i+1 < len(args); i += 2 {
 				lo, hi := args[i], args[i+1]
-				if lo.kind == kString && hi.kind == kString && len(lo.val) == len(hi.val) && len(lo.val) > 0 && len(lo.val) <= 4 {
-					out = append(out, csr{n: len(lo.val), lo: beUint(lo.val), hi: beUint(hi.val)})
+				if lo.Kind == kString && hi.Kind == kString && len(lo.Val) == len(hi.Val) && len(lo.Val) > 0 && len(lo.Val) <= 4 {
+					out = append(out, csr{n: len(lo.Val), lo: beUint(lo.Val), hi: beUint(hi.Val)})
 				}
 			}
 		}
@@ -401,10 +403,10 @@ func parseCodeSpace(b []byte) []csr {
 // parseToUnicode reads a ToUnicode CMap's bfchar and bfrange entries
 // (only the first character of a mapping to several).
 func parseToUnicode(b []byte, into map[uint32]rune) {
-	l := &lexer{b: b}
+	l := pdfcontent.NewLexer(b)
 	var args []obj
 	for {
-		o, kw, isOp, ok, err := l.next()
+		o, kw, isOp, ok, err := l.Next()
 		if err != nil || !ok {
 			return
 		}
@@ -415,25 +417,25 @@ func parseToUnicode(b []byte, into map[uint32]rune) {
 		switch kw {
 		case "endbfchar":
 			for i := 0; i+1 < len(args); i += 2 {
-				if args[i].kind == kString && args[i+1].kind == kString {
-					if r, ok := utf16First(args[i+1].val); ok {
-						into[beUint(args[i].val)] = r
+				if args[i].Kind == kString && args[i+1].Kind == kString {
+					if r, ok := utf16First(args[i+1].Val); ok {
+						into[beUint(args[i].Val)] = r
 					}
 				}
 			}
 		case "endbfrange":
 			for i := 0; i+2 < len(args); i += 3 {
 				lo, hi, dst := args[i], args[i+1], args[i+2]
-				if lo.kind != kString || hi.kind != kString {
+				if lo.Kind != kString || hi.Kind != kString {
 					continue
 				}
-				a, z := beUint(lo.val), beUint(hi.val)
+				a, z := beUint(lo.Val), beUint(hi.Val)
 				if z < a || z-a > 65535 {
 					continue
 				}
-				switch dst.kind {
+				switch dst.Kind {
 				case kString:
-					r, ok := utf16First(dst.val)
+					r, ok := utf16First(dst.Val)
 					if !ok {
 						continue
 					}
@@ -441,9 +443,9 @@ func parseToUnicode(b []byte, into map[uint32]rune) {
 						into[c] = r + rune(c-a)
 					}
 				case kArray:
-					for k, it := range dst.arr {
-						if it.kind == kString {
-							if r, ok := utf16First(it.val); ok {
+					for k, it := range dst.Arr {
+						if it.Kind == kString {
+							if r, ok := utf16First(it.Val); ok {
 								into[a+uint32(k)] = r
 							}
 						}

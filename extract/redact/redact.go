@@ -367,11 +367,11 @@ func (r *redactor) pageMatrix(d types.Dict, inh *model.InheritedPageAttrs) (matr
 	}
 	switch ((rot % 360) + 360) % 360 {
 	case 90:
-		return m.mul(matrix{0, 1, -1, 0, h, 0}), h, w
+		return m.Mul(matrix{0, 1, -1, 0, h, 0}), h, w
 	case 180:
-		return m.mul(matrix{-1, 0, 0, -1, w, h}), w, h
+		return m.Mul(matrix{-1, 0, 0, -1, w, h}), w, h
 	case 270:
-		return m.mul(matrix{0, -1, 1, 0, 0, w}), h, w
+		return m.Mul(matrix{0, -1, 1, 0, 0, w}), h, w
 	}
 	return m, w, h
 }

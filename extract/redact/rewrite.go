@@ -15,18 +15,18 @@ import (
 func rewrite(s *stream, edits map[editKey]edit, fonts map[opKey]*font) []byte {
 	var out bytes.Buffer
 	for i, o := range s.ops {
-		switch o.name {
+		switch o.Name {
 		case "BMC", "BDC", "EMC", "MP", "DP":
 			continue
 		case "Tj", "'", "\"", "TJ":
-			if f := fonts[opKey{s, i}]; f != nil && len(o.args) > 0 {
+			if f := fonts[opKey{s, i}]; f != nil && len(o.Args) > 0 {
 				if pieces, changed := editShow(s, i, o, f, edits); changed {
 					writeShow(&out, o, pieces)
 					continue
 				}
 			}
 		}
-		out.Write(s.data[o.start:o.end])
+		out.Write(s.data[o.Start:o.End])
 		out.WriteByte('\n')
 	}
 	return out.Bytes()
@@ -48,13 +48,13 @@ type piece struct {
 
 // editShow builds the TJ arrays a text-showing operation becomes.
 func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]piece, bool) {
-	last := o.args[len(o.args)-1]
+	last := o.Args[len(o.Args)-1]
 	items := []obj{last}
 	index := func(k int) int { return -1 }
-	if last.kind == kArray {
-		items = last.arr
+	if last.Kind == kArray {
+		items = last.Arr
 		index = func(k int) int { return k }
-	} else if last.kind != kString {
+	} else if last.Kind != kString {
 		return nil, false
 	}
 	changed := false
@@ -63,7 +63,7 @@ func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]piece,
 	var cur []byte
 	flush := func() {
 		if len(cur) > 0 {
-			arr = append(arr, obj{kind: kString, val: cur})
+			arr = append(arr, obj{Kind: kString, Val: cur})
 			cur = nil
 		}
 	}
@@ -72,21 +72,21 @@ func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]piece,
 			return
 		}
 		flush()
-		if k := len(arr) - 1; k >= 0 && arr[k].kind == kNum {
-			arr[k].num += n
+		if k := len(arr) - 1; k >= 0 && arr[k].Kind == kNum {
+			arr[k].Num += n
 			return
 		}
-		arr = append(arr, obj{kind: kNum, num: n})
+		arr = append(arr, obj{Kind: kNum, Num: n})
 	}
 	for k, it := range items {
-		switch it.kind {
+		switch it.Kind {
 		case kNum:
-			adjust(it.num)
+			adjust(it.Num)
 		case kString:
-			for _, c := range f.split(it.val) {
+			for _, c := range f.split(it.Val) {
 				e, ok := edits[editKey{s, i, index(k), c.at}]
 				if !ok {
-					cur = append(cur, it.val[c.at:c.at+c.len]...)
+					cur = append(cur, it.Val[c.at:c.at+c.len]...)
 					continue
 				}
 				changed = true
@@ -97,10 +97,10 @@ func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]piece,
 					flush()
 					g := e.sub
 					pieces = append(pieces, piece{arr: arr}, piece{font: g.name, size: e.size},
-						piece{arr: []obj{{kind: kString, val: e.with}}}, piece{font: e.fres, size: e.size})
+						piece{arr: []obj{{Kind: kString, Val: e.with}}}, piece{font: e.fres, size: e.size})
 					arr = nil
 				case e.with == nil:
-					cur = append(cur, it.val[c.at:c.at+c.len]...)
+					cur = append(cur, it.Val[c.at:c.at+c.len]...)
 				default:
 					cur = append(cur, e.with...)
 				}
@@ -117,29 +117,29 @@ func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]piece,
 // writeShow writes a text-showing operation as TJ, with the line move and
 // spacing that ' and " make first.
 func writeShow(w *bytes.Buffer, o op, pieces []piece) {
-	switch o.name {
+	switch o.Name {
 	case "'":
 		w.WriteString("T*\n")
 	case "\"":
-		if len(o.args) == 3 {
-			writeObj(w, o.args[0])
+		if len(o.Args) == 3 {
+			writeObj(w, o.Args[0])
 			w.WriteString(" Tw ")
-			writeObj(w, o.args[1])
+			writeObj(w, o.Args[1])
 			w.WriteString(" Tc\nT*\n")
 		}
 	}
 	for _, p := range pieces {
 		if p.font != "" {
-			writeObj(w, obj{kind: kName, val: []byte(p.font)})
+			writeObj(w, obj{Kind: kName, Val: []byte(p.font)})
 			w.WriteByte(' ')
-			writeObj(w, obj{kind: kNum, num: p.size})
+			writeObj(w, obj{Kind: kNum, Num: p.size})
 			w.WriteString(" Tf\n")
 			continue
 		}
 		if len(p.arr) == 0 {
 			continue
 		}
-		writeObj(w, obj{kind: kArray, arr: p.arr})
+		writeObj(w, obj{Kind: kArray, Arr: p.arr})
 		w.WriteString(" TJ\n")
 	}
 }
