@@ -747,3 +747,46 @@ func TestAnalyzeSummaryTableBelowTheRows(t *testing.T) {
 		t.Errorf("status %s, want ok", got)
 	}
 }
+
+// TestAnalyzeUnnamedColumnOfItsOwn keeps in each row's description, in
+// the order printed, the cells of a column under a heading the lexicon
+// does not know whose cells differ from row to row (a counterparty and
+// its IBAN on the line below), and leaves out one whose cells repeat a
+// few words (a status).
+func TestAnalyzeUnnamedColumnOfItsOwn(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
+	put(10, 80, "Date")
+	put(70, 80, "Vrokplen")
+	put(200, 80, "Description")
+	put(300, 80, "Skartomir")
+	put(420, 80, "Amount")
+	put(510, 80, "Balance")
+	put(10, 90, "01/01/2023")
+	put(100, 90, "Opening balance")
+	put(520, 90, "100.00")
+	rows := []struct{ date, party, desc, status, amt, bal string }{
+		{"02/01/2023", "ACME", "Salary", "DONE", "50.00", "150.00"},
+		{"05/01/2023", "LANDLORD", "Rent", "DONE", "-25.00", "125.00"},
+		{"09/01/2023", "SHELL", "Card", "HELD", "-15.00", "110.00"},
+		{"12/01/2023", "LIDL", "Card", "DONE", "-10.00", "100.00"},
+	}
+	for i, r := range rows {
+		y := 105 + 25*float64(i)
+		put(10, y, r.date)
+		put(70, y, r.party)
+		put(200, y, r.desc)
+		put(300, y, r.status)
+		put(420, y, r.amt)
+		put(520, y, r.bal)
+		put(70, y+11, "NL0"+string(rune('1'+i))+"BANK0123")
+	}
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2023-01-02|ACME NL01BANK0123 Salary|50.00||150.00",
+		"2023-01-05|LANDLORD NL02BANK0123 Rent||25.00|125.00",
+		"2023-01-09|SHELL NL03BANK0123 Card||15.00|110.00",
+		"2023-01-12|LIDL NL04BANK0123 Card||10.00|100.00",
+	})
+}

@@ -106,6 +106,9 @@ type Row struct {
 	// other is the text the row's line prints under a type or reference
 	// heading: its description when it has none.
 	other string
+	// unnamed is the text the row's line prints under each heading the
+	// lexicon does not know, by the heading's index (see keepUnnamed).
+	unnamed map[int]string
 	// amountLost is what recognition read where a dated row's amount
 	// stands and that reads as no amount ("AAT:", "5§.377,82"); the
 	// balance change then gives the amount (see reconcile).
@@ -191,6 +194,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		var amounts []Cell
 		var descParts, otherText []string
 		var refParts []string // under a reference heading, in a table with no description heading
+		var unnamed map[int]string
 		var drcr string
 		var altDate *cells.DateToken // a second date column's, in a table with no heading
 		usedDate := -1
@@ -254,6 +258,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 					descParts = append(descParts, t.Text)
 				case li >= 0 && seg.Labels[li].Role.IsText():
 					otherText = append(otherText, t.Text)
+				case li >= 0 && seg.Labels[li].Role == lexicon.RoleNone:
+					if unnamed == nil {
+						unnamed = map[int]string{}
+					}
+					unnamed[li] = strings.TrimSpace(unnamed[li] + " " + t.Text)
 				}
 			case hasTextLabels:
 				switch {
@@ -460,6 +469,16 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			}
 			cur = -1
 			headingLine = l
+		case len(amounts) == 0 && dateTok == nil && cur >= 0 && follows(prevLine, l) && text == "" && len(unnamed) > 0:
+			// A wrapped line of a cell under a heading the lexicon does
+			// not know ("NL97PARK7122682547" under "PARKEERGARAGE"): the
+			// cell above goes on.
+			for li, v := range unnamed {
+				if rows[cur].unnamed == nil {
+					rows[cur].unnamed = map[int]string{}
+				}
+				rows[cur].unnamed[li] = strings.TrimSpace(rows[cur].unnamed[li] + " " + v)
+			}
 		case len(amounts) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
 			// A wrapped description: which row it belongs to is decided
 			// once the table's rows are known (see assignDescriptions).
@@ -499,6 +518,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			rows[len(rows)-1].alt = altDate
 			rows[len(rows)-1].Line = l
 			rows[len(rows)-1].other = strings.Join(otherText, " ")
+			rows[len(rows)-1].unnamed = unnamed
 			rows[len(rows)-1].Title = title
 		}
 		if cur >= 0 || len(amounts) > 0 && !isStat {
@@ -525,6 +545,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	// own table was read (sifting them all again made a long statement's
 	// reading quadratic in its pages).
 	rows = rows[:first+len(slices.DeleteFunc(rows[first:], func(r Row) bool { return !r.HasDate && r.DateUnread }))]
+	keepUnnamed(seg, rows[first:], descLabel)
 	for i := first; i < len(rows); i++ {
 		if len(rows[i].Desc) == 0 && rows[i].other != "" {
 			// No description printed, on its line or wrapped about it:
@@ -542,6 +563,42 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		rows = rows[:first]
 	}
 	return rows, markers
+}
+
+// keepUnnamed puts into the rows' descriptions, before or after the
+// description's column as printed, the text of a column under a heading
+// the lexicon does not know whose cells say something of their own on
+// most rows ("Counterparty", "Gegenrekening"): many values, not a few
+// words repeated (a status, a type: "DEPOSIT", "WITHDRAWAL").
+func keepUnnamed(seg *Segment, rows []Row, descLabel int) {
+	if descLabel < 0 {
+		return
+	}
+	for li, lb := range seg.Labels {
+		if lb.Role != lexicon.RoleNone {
+			continue
+		}
+		n, seen := 0, map[string]bool{}
+		for _, r := range rows {
+			if v := r.unnamed[li]; v != "" {
+				n++
+				seen[v] = true
+			}
+		}
+		if n < 3 || len(seen) < 3 || 2*len(seen) <= n {
+			continue
+		}
+		for i := range rows {
+			v := rows[i].unnamed[li]
+			switch {
+			case v == "":
+			case lb.X0 < seg.Labels[descLabel].X0:
+				rows[i].Desc = append([]string{v}, rows[i].Desc...)
+			default:
+				rows[i].Desc = append(rows[i].Desc, v)
+			}
+		}
+	}
 }
 
 // wholeInColumn reports a whole number ending where a money column's
