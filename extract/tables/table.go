@@ -258,7 +258,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 					descParts = append(descParts, t.Text)
 				case li >= 0 && seg.Labels[li].Role.IsText():
 					otherText = append(otherText, t.Text)
-				case li >= 0 && seg.Labels[li].Role == lexicon.RoleNone:
+				case li >= 0 && seg.Labels[li].Role == lexicon.RoleNone && t.Kind == layout.TokText:
 					if unnamed == nil {
 						unnamed = map[int]string{}
 					}
