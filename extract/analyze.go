@@ -77,12 +77,21 @@ func analyze(doc Document, x *explain.Writer) *ledger.Result {
 		// chain holds, or breaks fewer times (a row recognition garbled
 		// breaks one account's chain either way).
 		weak := tables.SplitAccounts(all, segs, false)
-		if weak == nil || single.Statement.Reconciliation.Status != ledger.ReconcileMismatch {
+		restarted := single.Statement.Proof.Restarted
+		if weak == nil || single.Statement.Reconciliation.Status != ledger.ReconcileMismatch && !restarted {
 			return single
 		}
+		// An opening balance printed among the rows, where the names
+		// part the tables, starts the next account's balances: each
+		// account's own chain must then hold with no such restart.
 		x.Printf("the balances break as one account: reading as %d accounts", len(weak))
 		split := readAccounts(doc, all, segs, weak, x)
-		if split.Statement.Reconciliation.Status != ledger.ReconcileMismatch || len(split.Statement.Reconciliation.Rows) < len(single.Statement.Reconciliation.Rows) {
+		switch st := split.Statement; {
+		case restarted:
+			if st.Reconciliation.Status != ledger.ReconcileMismatch && !slices.ContainsFunc(st.Accounts, func(a ledger.Account) bool { return a.Proof.Restarted }) {
+				return split
+			}
+		case st.Reconciliation.Status != ledger.ReconcileMismatch || len(st.Reconciliation.Rows) < len(single.Statement.Reconciliation.Rows):
 			return split
 		}
 		return single
@@ -565,15 +574,15 @@ func dropRelistings(rows []tables.Row) []tables.Row {
 }
 
 // namesAccountAlone reports a line that names an account by its shape
-// alone (namedAccount: a few words and a long number) and prints no date
-// and no figure: a heading between two accounts' tables, not a row, a
-// page's small print or a running header that names the account with a
-// word for it.
+// (namedAccount: a few words and a long number) and prints no date and
+// no figure: a heading between two accounts' tables ("Compte épargne
+// 0576890791"), not a row, a page's small print or a header's fact that
+// labels the number ("Account number: 0576890791").
 func namesAccountAlone(l *layout.Line) bool {
 	if slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind != layout.TokText }) {
 		return false
 	}
-	return lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account) < 0 && tables.NamedAccount(l) != ""
+	return !tables.LabelledNumber(l) && tables.NamedAccount(l) != ""
 }
 
 // cutAtAccountNames ends a table where a line inside it names an account

@@ -131,6 +131,15 @@ func NamedAccount(l *layout.Line) string {
 	return num
 }
 
+// LabelledNumber reports a line where a word for account is followed
+// directly by its number ("Account number: 0123456789"), as a header's
+// facts print it, not an account's name over its rows ("Compte épargne
+// 0576890791").
+func LabelledNumber(l *layout.Line) bool {
+	end := lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account)
+	return end >= 0 && accountLike(AccountValue(l.Words[end:]))
+}
+
 // accountLike reports a printed account number: at least four digits,
 // and not an amount ("Frais de tenue de compte 10.98": a fee after the
 // word for account).

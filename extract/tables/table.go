@@ -342,6 +342,10 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 				markers = append(markers, Marker{Kind: "opening", Val: v, After: after})
 				x.Printf("  opening balance %s from %s", v, explain.LineRef(l))
 			}
+			if v, ok := balanceOn(seg.Lines, li, bal, lexicon.Vocab().Closing); ok && summaryHead {
+				markers = append(markers, Marker{Kind: "closing", Val: v, After: len(rows)})
+				x.Printf("  closing balance %s from %s", v, explain.LineRef(l))
+			}
 			cur = -1
 		case !hasMove && lexicon.HasPhrase(folded, lexicon.Vocab().Closing):
 			if v, ok := balanceOn(seg.Lines, li, bal, lexicon.Vocab().Closing); ok {
@@ -469,15 +473,21 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			}
 			cur = -1
 			headingLine = l
-		case len(amounts) == 0 && dateTok == nil && cur >= 0 && follows(prevLine, l) && text == "" && len(unnamed) > 0:
+		case len(amounts) == 0 && dateTok == nil && text == "" && len(unnamed) > 0 && len(rows) > 0 && cellGoesOn(rows[len(rows)-1], l, unnamed, pitch, len(rows) == first):
 			// A wrapped line of a cell under a heading the lexicon does
-			// not know ("NL97PARK7122682547" under "PARKEERGARAGE"): the
-			// cell above goes on.
+			// not know ("NL97PARK7122682547" under "PARKEERGARAGE"), past
+			// a page's small print between them or at the top of the
+			// next page: the cell above goes on.
+			r := &rows[len(rows)-1]
 			for li, v := range unnamed {
-				if rows[cur].unnamed == nil {
-					rows[cur].unnamed = map[int]string{}
+				old := r.unnamed[li]
+				r.unnamed[li] += " " + v
+				if k := slices.Index(r.Desc, old); len(rows)-1 < first && k >= 0 {
+					// The row's table was read on the page before, and
+					// its description took the cell as it stood there.
+					r.Desc = slices.Clone(r.Desc)
+					r.Desc[k] = r.unnamed[li]
 				}
-				rows[cur].unnamed[li] = strings.TrimSpace(rows[cur].unnamed[li] + " " + v)
 			}
 		case len(amounts) == 0 && cur >= 0 && follows(prevLine, l) && text != "" && !inDateColumn(seg, l, dl):
 			// A wrapped description: which row it belongs to is decided
@@ -545,7 +555,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	// own table was read (sifting them all again made a long statement's
 	// reading quadratic in its pages).
 	rows = rows[:first+len(slices.DeleteFunc(rows[first:], func(r Row) bool { return !r.HasDate && r.DateUnread }))]
-	keepUnnamed(seg, rows[first:], descLabel)
+	keepUnnamed(seg, rows, first, descLabel)
 	for i := first; i < len(rows); i++ {
 		if len(rows[i].Desc) == 0 && rows[i].other != "" {
 			// No description printed, on its line or wrapped about it:
@@ -565,12 +575,35 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	return rows, markers
 }
 
+// cellGoesOn reports a line close below the row r (within a few lines,
+// or above the first row of the next page) whose words under headings
+// the lexicon does not know go on cells r printed there.
+func cellGoesOn(r Row, l *layout.Line, unnamed map[int]string, pitch float64, pageTop bool) bool {
+	last := r.Line
+	if r.last != nil {
+		last = r.last
+	}
+	if last == nil || !(last.Page == l.Page && l.Y0-last.Y0 <= 4*pitch || pageTop && l.Page == last.Page+1) {
+		return false
+	}
+	for li := range unnamed {
+		if r.unnamed[li] == "" {
+			return false
+		}
+	}
+	return true
+}
+
 // keepUnnamed puts into the rows' descriptions, before or after the
 // description's column as printed, the text of a column under a heading
 // the lexicon does not know whose cells say something of their own on
 // most rows ("Counterparty", "Gegenrekening"): many values, not a few
 // words repeated (a status, a type: "DEPOSIT", "WITHDRAWAL").
-func keepUnnamed(seg *Segment, rows []Row, descLabel int) {
+//
+// The column's cells are counted over the rows read so far, of the pages
+// before too (the table goes on under the same headings); the rows from
+// first on take them.
+func keepUnnamed(seg *Segment, rows []Row, first, descLabel int) {
 	if descLabel < 0 {
 		return
 	}
@@ -588,7 +621,7 @@ func keepUnnamed(seg *Segment, rows []Row, descLabel int) {
 		if n < 3 || len(seen) < 3 || 2*len(seen) <= n {
 			continue
 		}
-		for i := range rows {
+		for i := first; i < len(rows); i++ {
 			v := rows[i].unnamed[li]
 			switch {
 			case v == "":
