@@ -73,6 +73,8 @@ type planner struct {
 	named    map[string]decimal.Decimal // the copy's figures outside the rows
 	fc       *fontCache                 // the document's fonts, for a figure's borrowed one
 	shift    *dateShift                 // nil: dates stay
+	minor    int                        // the places the statement's money prints
+	mark     rune                       // its decimal mark
 }
 
 // alt is a code a font can draw in place of another of its class.
@@ -146,6 +148,9 @@ func keptWords(bank string) (keep, heads map[string]bool) {
 // keepWord reports a word printed as it is: one the reading may rely on,
 // or a small whole number (a page number, a year).
 func (p *planner) keepWord(s string) bool {
+	if ok, wide := cells.Weekday(s); ok && wide {
+		return true // a date's weekday ("quinta-feira")
+	}
 	f := strings.Fields(lexicon.FoldLabel(s))
 	if len(f) == 0 {
 		return true // punctuation only
@@ -202,6 +207,10 @@ func (p *planner) plan() error {
 	// Each word's glyphs, found by where they are drawn.
 	byWord := p.matchWords()
 	values := p.figureValues()
+	p.minor, p.mark = int(values.dec), '.'
+	if decimalComma {
+		p.mark = ','
+	}
 	if p.shift != nil {
 		p.shift.order = p.dateOrder(decimalComma)
 		st := p.res.Statement
@@ -211,8 +220,22 @@ func (p *planner) plan() error {
 		}
 	}
 	var replaced [][]*glyph // each personal word's glyphs
+	// words keeps or replaces each of a page's words, as printed.
+	var pi int
+	words := func(ws []source.Word) {
+		for _, w := range ws {
+			g := p.glyphsOf(byWord, pi, []source.Word{w})
+			if p.keepWord(w.Text) {
+				p.markKept(g)
+			} else if strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+				p.personal = append(p.personal, w.Text)
+				replaced = append(replaced, g)
+			}
+		}
+	}
 	inFigure := map[string]bool{}
-	for pi, pg := range p.pages {
+	for i, pg := range p.pages {
+		pi = i
 		for _, l := range layout.GroupLines(pg, pi) {
 			layout.Tokenize(l, decimalComma)
 			for _, t := range l.Toks {
@@ -223,6 +246,9 @@ func (p *planner) plan() error {
 					}
 				}
 				gl := p.glyphsOf(byWord, pi, ws)
+				if t.Kind == layout.TokAmount && p.notMoney(values, pi, t) {
+					t.Kind = layout.TokText
+				}
 				if t.Kind == layout.TokDate || t.Kind == layout.TokAmount {
 					// A date's or a figure's words are printed as they are
 					// (a figure's digits aside): a word that is one of them
@@ -244,17 +270,19 @@ func (p *planner) plan() error {
 						return err
 					}
 				default:
-					for _, w := range ws {
-						g := p.glyphsOf(byWord, pi, []source.Word{w})
-						if p.keepWord(w.Text) {
-							p.markKept(g)
-						} else if strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-							p.personal = append(p.personal, w.Text)
-							replaced = append(replaced, g)
-						}
-					}
+					words(ws)
 				}
 			}
+			// Words no token holds: those the tokenizer folded into a
+			// date ("quinta-feira" before or after it, "d." after it).
+			var rest []source.Word
+			for _, w := range l.Words {
+				c := (w.X0 + w.X1) / 2
+				if !slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return c >= t.X0-0.01 && c <= t.X1+0.01 }) {
+					rest = append(rest, w)
+				}
+			}
+			words(rest)
 		}
 	}
 	// Each personal word is replaced the same way wherever it is printed:
@@ -270,6 +298,16 @@ func (p *planner) plan() error {
 	}
 	p.want, p.named = values.rows, values.named
 	return nil
+}
+
+// notMoney reports a whole number that reads as an amount
+// ("914 510" of an account number grouped by spaces) in a statement
+// whose money prints its minor unit, and that the reading took for no
+// figure: it is a number like any other, its digits replaced, not
+// scaled (scaling would change its length, and two account numbers
+// that share their first digits might no longer share them).
+func (p *planner) notMoney(v *values, pi int, t layout.Token) bool {
+	return v.dec > 0 && t.Amount.Exponent() >= 0 && !v.isFigure(pi, t)
 }
 
 // dateOrder is the order the document's numeric dates read in, from
@@ -521,16 +559,24 @@ func (p *planner) figure(pi int, t layout.Token, gl []*glyph, nv decimal.Decimal
 	for _, g := range span {
 		old = append(old, g.r)
 	}
-	dec := 0
+	oldDec := 0
 	if e := t.Amount.Exponent(); e < 0 {
-		dec = int(-e)
+		oldDec = int(-e)
+	}
+	// A figure printed with fewer places than the statement's money
+	// ("1935.3", "13" among "100.63"), its zeros left off, keeps its
+	// places where the new value fits them, and otherwise prints the
+	// statement's.
+	dec := oldDec
+	if dec < p.minor && !nv.Equal(nv.Round(int32(dec))) {
+		dec = p.minor
 	}
 	f := span[0].f
 	sep := p.groupSep
 	if _, ok := p.byRune[f][sep]; !ok {
 		sep = 0
 	}
-	text := formatLike(string(old), nv.Abs(), dec, sep)
+	text := formatLike(string(old), nv.Abs(), oldDec, dec, sep, p.mark)
 	var sub *subFont
 	if !p.draws(f, text) {
 		if sub = p.substitute(span[0], text); sub == nil {
@@ -702,66 +748,107 @@ func (p *planner) tcUnits(g *glyph) float64 {
 }
 
 // figureInPieces redraws a figure whose glyphs are drawn by several
-// operations (a glyph at a time, or a group at a time): each of the
-// figure's last glyphs becomes the new figure's character in its place,
-// counted from the right; glyphs the new figure has no use for are
-// dropped; characters it has more are drawn before the first glyph,
-// to its left.
+// operations (a glyph at a time, or a group at a time, with kerning
+// between them): each of the figure's last glyphs becomes the new
+// figure's character in its place, counted from the right; glyphs the
+// new figure has no use for are dropped; characters it has more are
+// drawn with its first glyph. The new characters are set side by side
+// at their own widths, the last ending where the original's ended: a
+// digit narrower than the one it replaces, left where that one stood,
+// would open a gap inside the figure (proportional digits), and the
+// reading would see two words.
 func (p *planner) figureInPieces(span, gl []*glyph, text []rune) error {
 	f := span[0].f
 	n, m := len(span), len(text)
 	k := min(n, m)
+	// Each drawing glyph's characters: the last k glyphs one each, the
+	// first of them with the characters the new figure has more.
+	draw := make([][]rune, n)
 	for i := range k {
-		g := span[n-k+i]
-		v := p.byRune[f][text[m-k+i]]
-		w := f.width(v)
-		p.edits[keyOf(g)] = edit{with: f.encode(g.c, v), after: w - g.w}
+		draw[n-k+i] = []rune{text[m-k+i]}
 	}
-	for j := 0; j < n-k; j++ {
+	draw[n-k] = append(slices.Clone(text[:m-k]), draw[n-k]...)
+	packed := p.packable(span)
+	right := span[n-1].x1 // where the figure's ink ends, in page points
+	// Where each drawing glyph's characters begin, from the right.
+	left := make([]float64, n)
+	pen := right
+	for j := n - 1; j >= n-k; j-- {
 		g := span[j]
-		tc := 0.0
-		if g.size != 0 {
-			tc = g.tc * 1000 / g.size
-		}
-		// The dropped glyph's advance is made up, so that what follows
-		// in its string stays where it was.
-		p.edits[keyOf(g)] = edit{drop: true, after: -(g.w + tc)}
-	}
-	if m > n {
-		g := span[0]
-		e := p.edits[keyOf(g)]
-		var extra []byte
-		extraW := 0.0
-		for _, r := range text[:m-k] {
-			v := p.byRune[f][r]
-			extra = append(extra, f.encode(g.c, v)...)
-			extraW += f.width(v)
-			if g.size != 0 {
-				extraW += g.tc * 1000 / g.size
+		ppu := (g.x1 - g.x0) / g.w
+		adv := 0.0
+		for i, r := range draw[j] {
+			adv += f.width(p.byRune[f][r])
+			if j < n-1 || i < len(draw[j])-1 {
+				adv += p.tcUnits(g)
 			}
 		}
-		e.with = append(extra, e.with...)
-		e.before = extraW
-		p.edits[keyOf(g)] = e
-		p.moveSign(gl, g, extraW)
+		pen -= adv * ppu
+		left[j] = pen
 	}
+	moved := 0.0 // how far the figure's first character moved left, in span[n-k]'s units
+	for j, g := range span {
+		if j < n-k {
+			// The dropped glyph's advance is made up, so that what
+			// follows in its string stays where it was.
+			p.edits[keyOf(g)] = edit{drop: true, after: -(g.w + p.tcUnits(g))}
+			continue
+		}
+		var with []byte
+		sumAdv := 0.0
+		for _, r := range draw[j] {
+			v := p.byRune[f][r]
+			with = append(with, f.encode(g.c, v)...)
+			sumAdv += f.width(v) + p.tcUnits(g)
+		}
+		e := edit{with: with}
+		if packed {
+			ppu := (g.x1 - g.x0) / g.w
+			e.before = (g.x0 - left[j]) / ppu
+		} else if j == n-k {
+			// In place, glyph for glyph; the extra characters to the left.
+			e.before = sumAdv - f.width(p.byRune[f][draw[j][len(draw[j])-1]]) - p.tcUnits(g)
+		}
+		e.after = sumAdv - (g.w + p.tcUnits(g)) - e.before
+		p.edits[keyOf(g)] = e
+		if j == n-k {
+			moved = e.before
+		}
+	}
+	p.moveSign(gl, span[n-k], moved)
 	for _, g := range gl {
 		p.figures[g] = true
 	}
 	return nil
 }
 
-// formatLike prints v with dec decimals in the style of old: its decimal
-// mark and its grouping (sep when old had none to copy and v needs it).
-func formatLike(old string, v decimal.Decimal, dec int, sep rune) string {
-	rs := []rune(old)
-	mark := rune(0)
-	if dec > 0 && len(rs) > dec {
-		mark = rs[len(rs)-dec-1]
+// packable reports a figure's glyphs drawn left to right along one
+// line, each with a width, so that their places on the page can say
+// where the new characters go.
+func (p *planner) packable(span []*glyph) bool {
+	for i, g := range span {
+		if g.w <= 0 || g.x1-g.x0 <= 0 || math.Abs(g.y-span[0].y) > 0.5 {
+			return false
+		}
+		if i > 0 && g.x0 < span[i-1].x0 {
+			return false
+		}
 	}
+	return true
+}
+
+// formatLike prints v with dec decimals in the style of old, which
+// prints oldDec: its decimal mark (mark when old has none) and its
+// grouping (sep when old had none to copy and v needs it).
+func formatLike(old string, v decimal.Decimal, oldDec, dec int, sep, mark rune) string {
+	rs := []rune(old)
 	intPart := rs
-	if mark != 0 {
-		intPart = rs[:len(rs)-dec-1]
+	if oldDec > 0 && len(rs) > oldDec {
+		mark = rs[len(rs)-oldDec-1]
+		intPart = rs[:len(rs)-oldDec-1]
+	}
+	if dec == 0 {
+		mark = 0
 	}
 	group := rune(0)
 	for _, r := range intPart {
