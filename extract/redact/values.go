@@ -282,18 +282,32 @@ func (v *values) rowAt(pi int, t layout.Token) int {
 		return -1
 	}
 	x := t.Amount.Abs()
-	for _, i := range v.onPage[pi+1] {
-		r, b := v.orig[i], v.orig[i].Box
-		if cy < b[1]-1 || cy > b[3]+1 || cx < b[2] {
-			continue
-		}
+	prints := func(i int) bool {
+		r := v.orig[i]
 		a := r.AmountIn
 		if a == nil {
 			a = r.AmountOut
 		}
-		if a != nil && x.Equal(a.Abs()) || x.Equal(r.Balance.Abs()) && !r.Provenance.BalanceComputed && !r.Provenance.BalanceFromZero {
+		return a != nil && x.Equal(a.Abs()) || x.Equal(r.Balance.Abs()) && !r.Provenance.BalanceComputed && !r.Provenance.BalanceFromZero
+	}
+	for _, i := range v.onPage[pi+1] {
+		b := v.orig[i].Box
+		if cy >= b[1]-1 && cy <= b[3]+1 && cx >= b[2] && prints(i) {
 			return i
 		}
+	}
+	// A record whose figures stand on lines under its dated one
+	// ("Amount: $-31,897.50" under "Date: 2024-03-07"), its box that
+	// line alone: the nearest row above the token, when it prints the
+	// token's figure.
+	best := -1
+	for _, i := range v.onPage[pi+1] {
+		if b := v.orig[i].Box; b[1] <= cy && (best < 0 || b[1] > v.orig[best].Box[1]) {
+			best = i
+		}
+	}
+	if best >= 0 && prints(best) {
+		return best
 	}
 	return -1
 }
