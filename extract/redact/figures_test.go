@@ -2,6 +2,7 @@ package redact_test
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -187,5 +188,78 @@ func TestCopyFiguresAsPrinted(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCopyFiguresFontLacksDigits: a statement whose embedded font is a
+// subset holding only the digits it printed (0 to 4 here) is copied
+// all the same: a figure the font cannot draw times the factor is drawn
+// in a standard font (Helvetica), sized so that its box on the page is
+// the figure's, and the copy reads as the original.
+func TestCopyFiguresFontLacksDigits(t *testing.T) {
+	ttf, err := os.ReadFile("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") // fonts-dejavu-core, make test-deps
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf := fpdf.New("P", "pt", "A4", "")
+	pdf.AddUTF8FontFromBytes("DejaVu", "", ttf) // subset to the characters drawn
+	pdf.AddPage()
+	pdf.SetFont("DejaVu", "", 10)
+	right := func(x, y float64, s string) { pdf.Text(x-pdf.GetStringWidth(s), y, s) }
+	pdf.Text(40, 50, "Northgate Bank")
+	pdf.Text(40, 90, "Josephine Quartermaine")
+	pdf.Text(330, 90, "Statement period: 01/03/2024 to 31/03/2024")
+	y := 150.0
+	pdf.Text(40, y, "Date")
+	pdf.Text(110, y, "Description")
+	right(400, y, "Money out")
+	right(470, y, "Money in")
+	right(550, y, "Balance")
+	y += 16
+	pdf.Text(110, y, "Opening balance")
+	right(550, y, "1,000.00")
+	rows := []struct{ date, desc, out, in, bal string }{
+		{"02/03/2024", "Salary Marchbanks Engineering", "", "4,012.00", "5,012.00"},
+		{"04/03/2024", "Card payment Fortescue Grocers", "10.00", "", "5,002.00"},
+		{"12/03/2024", "Transfer to Q Marchbanks", "1,000.00", "", "4,002.00"},
+		{"21/03/2024", "Interest", "", "0.22", "4,002.22"},
+	}
+	for _, r := range rows {
+		y += 14
+		pdf.Text(40, y, r.date)
+		pdf.Text(110, y, r.desc)
+		if r.out != "" {
+			right(400, y, r.out)
+		} else {
+			right(470, y, r.in)
+		}
+		right(550, y, r.bal)
+	}
+	y += 16
+	pdf.Text(110, y, "Closing balance")
+	right(550, y, "4,002.22")
+	var buf bytes.Buffer
+	if err := pdf.Output(&buf); err != nil {
+		t.Fatal(err)
+	}
+	doc := buf.Bytes()
+	o, err := read(doc, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, st := len(o.Result.Transactions), o.Result.Statement.Reconciliation.Status; n != 4 || st != ledger.ReconcileOK {
+		t.Fatalf("the original reads %d rows, %q; want 4, ok: the test would prove nothing", n, st)
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		out, side, err := redact.Copy(doc, read, redact.Options{Seed: seed})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if side.Rows != 4 || side.Reconciliation != ledger.ReconcileOK {
+			t.Errorf("seed %d: sidecar %d rows, %q; want 4, ok", seed, side.Rows, side.Reconciliation)
+		}
+		if !bytes.Contains(out, []byte("/Helvetica")) {
+			t.Errorf("seed %d: no figure was drawn in a standard font: the test proves nothing", seed)
+		}
 	}
 }

@@ -36,12 +36,16 @@ type edit struct {
 	sub  *subFont
 	fres string  // with sub: the glyph's own font, to go back to
 	size float64 // and its size
+	// subSize is the size the borrowed font draws at, rise how far its
+	// baseline is raised (text space), to give the figure its box.
+	subSize, rise float64
 }
 
 // subFont is a font a figure borrows, by its resource name.
 type subFont struct {
 	name string
 	f    *font
+	std  bool // a standard font the copy added (stdfont.go)
 }
 
 // editKey names a glyph in its stream, however often the stream is drawn.
@@ -73,6 +77,7 @@ type planner struct {
 	named    map[string]decimal.Decimal // the copy's figures outside the rows
 	fc       *fontCache                 // the document's fonts, for a figure's borrowed one
 	shift    *dateShift                 // nil: dates stay
+	resAdded map[*stream]bool           // streams whose resources gained a standard font
 	minor    int                        // the places the statement's money prints
 	mark     rune                       // its decimal mark
 }
@@ -596,7 +601,7 @@ func (p *planner) figure(pi int, t layout.Token, gl []*glyph, nv decimal.Decimal
 		oldW += g.w
 	}
 	if sub != nil {
-		return p.figureBorrowed(span, gl, with, newW, sub)
+		return p.figureBorrowed(span, gl, with, newW, sub, t)
 	}
 	if pieces {
 		return p.figureInPieces(span, gl, []rune(text))
@@ -703,8 +708,11 @@ func (p *planner) substitute(g *glyph, text string) *subFont {
 			continue
 		}
 		if best == nil || family(f.name) == family(g.f.name) && family(best.f.name) != family(g.f.name) {
-			best = &subFont{name: name, f: f}
+			best = &subFont{name: name, f: f, std: strings.HasPrefix(name, stdFontName)}
 		}
+	}
+	if best == nil {
+		best = p.standardFont(g, text)
 	}
 	return best
 }
@@ -725,13 +733,24 @@ func (p *planner) alphabetOf(f *font) {
 // figureBorrowed draws a figure with another font: its glyphs are
 // dropped, their advances kept, and the new figure is drawn in the
 // borrowed font ending where the last of them ended.
-func (p *planner) figureBorrowed(span, gl []*glyph, with []byte, newW float64, sub *subFont) error {
+func (p *planner) figureBorrowed(span, gl []*glyph, with []byte, newW float64, sub *subFont, t layout.Token) error {
 	last := span[len(span)-1]
 	for _, g := range span[:len(span)-1] {
 		p.edits[keyOf(g)] = edit{drop: true, after: -(g.w + p.tcUnits(g))}
 	}
+	// A standard font is sized and raised so that its box on the page
+	// is the figure's: the reading's row box is the union of its words'.
+	scale, rise := 1.0, 0.0
+	if sub.std && last.em > 0 && t.Y1 > t.Y0 {
+		scale = (t.Y1 - t.Y0) / (stdAscent + stdDescent) / last.em
+		baseline := last.y + 0.3*last.em // g.y stands 0.3 em above it
+		if d := baseline + stdDescent*scale*last.em - t.Y1; math.Abs(d) > 0.2 {
+			rise = d * last.size / last.em
+		}
+	}
 	tcNew := float64(len(with)/p.codeLen(sub.f)) * p.tcUnits(last)
-	p.edits[keyOf(last)] = edit{with: with, sub: sub, fres: last.fres, size: last.size, before: newW + tcNew - last.w - p.tcUnits(last)}
+	p.edits[keyOf(last)] = edit{with: with, sub: sub, fres: last.fres, size: last.size, subSize: last.size * scale, rise: rise,
+		before: newW*scale + tcNew - last.w - p.tcUnits(last)}
 	for _, g := range gl {
 		p.figures[g] = true
 	}

@@ -317,6 +317,11 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, o
 		fonts[opKey{g.s, g.op}] = g.f
 	}
 	for i, s := range pageStreams {
+		if p.resAdded[s] {
+			// The page's resources (inherited ones gathered), with the
+			// standard font a figure borrows.
+			pageDicts[i].Update("Resources", s.res)
+		}
 		if err := r.setContent(pageDicts[i], rewrite(s, p.edits, fonts)); err != nil {
 			return nil, expected{}, refuse("page %d: %v", i+1, err)
 		}
