@@ -220,6 +220,19 @@ func (p *planner) plan() error {
 		p.shift.order = p.dateOrder(decimalComma)
 		st := p.res.Statement
 		p.shift.period = [2]*time.Time{st.PeriodStart, st.PeriodEnd}
+		if st.PeriodStart == nil || st.PeriodEnd == nil {
+			// A date without its year ("31 Jan", "10/12") takes it from
+			// the rows' dates when the statement prints no period.
+			for i := range p.res.Transactions {
+				d := p.res.Transactions[i].Date
+				if p.shift.period[0] == nil || d.Before(*p.shift.period[0]) {
+					p.shift.period[0] = &d
+				}
+				if p.shift.period[1] == nil || d.After(*p.shift.period[1]) {
+					p.shift.period[1] = &d
+				}
+			}
+		}
 		for i := range values.rows {
 			values.rows[i].Date = values.rows[i].Date.AddDate(0, 0, p.shift.days)
 		}
@@ -325,6 +338,9 @@ func (p *planner) dateOrder(decimalComma bool) cells.DateOrder {
 			for _, t := range l.Toks {
 				if t.Date != nil {
 					toks = append(toks, *t.Date)
+					if t.Date.Named && p.shift != nil {
+						p.shift.noteMonthWords(t.Text)
+					}
 				}
 			}
 		}
