@@ -445,7 +445,11 @@ func (p *planner) glyphsOf(byWord map[wordRef][]*glyph, pi int, ws []source.Word
 // scramble replaces a letter or digit by another of its class that the
 // glyph's font draws, of the nearest width, and puts the pen back where
 // the original left it.
-func (p *planner) scramble(g *glyph) {
+func (p *planner) scramble(g *glyph) { p.scrambleIn(g, nil) }
+
+// scrambleIn is scramble with a character every font of fonts draws,
+// where there is one.
+func (p *planner) scrambleIn(g *glyph, fonts map[*font]bool) {
 	k := keyOf(g)
 	if _, done := p.edits[k]; done {
 		return
@@ -454,10 +458,19 @@ func (p *planner) scramble(g *glyph) {
 	if c == "" {
 		return
 	}
+	common := func(r rune) bool {
+		for f := range fonts {
+			if _, ok := p.byRune[f][r]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	restrict := slices.ContainsFunc(p.alpha[g.f][c], func(a alt) bool { return a.r != g.r && common(a.r) })
 	var best []alt
 	bestD := -1.0
 	for _, a := range p.alpha[g.f][c] {
-		if a.r == g.r {
+		if a.r == g.r || restrict && !common(a.r) {
 			continue
 		}
 		d := math.Abs(a.w - g.w)
@@ -501,32 +514,65 @@ func (p *planner) replaceWords(words [][]*glyph) {
 	for _, w := range p.personal {
 		personal[strings.ToLower(w)] = true
 	}
-	memo := map[string]string{}
-	for _, gl := range words {
+	// A word is known by its letters and digits: a space or a mark drawn
+	// beside it in one place and not another is no other word.
+	keyOf := func(gl []*glyph) string {
 		var orig []rune
 		for _, g := range gl {
-			orig = append(orig, g.r)
+			if class(g.r) != "" {
+				orig = append(orig, g.r)
+			}
 		}
-		key := string(orig)
+		return string(orig)
+	}
+	// The fonts each character of a word is drawn with, wherever the word
+	// is printed (an account number in a bold heading and in a line of
+	// text): its replacement takes characters all of them draw, so that
+	// it is the same everywhere.
+	fontsAt := map[string][]map[*font]bool{}
+	letters := func(gl []*glyph) []*glyph {
+		return slices.DeleteFunc(slices.Clone(gl), func(g *glyph) bool { return class(g.r) == "" })
+	}
+	for _, gl := range words {
+		k, ls := keyOf(gl), letters(gl)
+		if fontsAt[k] == nil {
+			fontsAt[k] = make([]map[*font]bool, len(ls))
+		}
+		for i, g := range ls {
+			if fontsAt[k][i] == nil {
+				fontsAt[k][i] = map[*font]bool{}
+			}
+			fontsAt[k][i][g.f] = true
+		}
+	}
+	memo := map[string]string{}
+	for _, gl := range words {
+		key := keyOf(gl)
 		if m, ok := memo[key]; ok && p.drawAs(gl, []rune(m)) {
 			continue
 		}
+		ls := letters(gl)
 		for try := 0; try < redrawTries; try++ {
-			for _, g := range gl {
-				delete(p.edits, keyOf(g))
-				p.scramble(g)
+			for i, g := range ls {
+				delete(p.edits, editKey{g.s, g.op, g.item, g.c.at})
+				var in map[*font]bool
+				if fs := fontsAt[key]; len(fs[i]) > 1 {
+					in = fs[i]
+				}
+				p.scrambleIn(g, in)
 			}
 			if !personal[strings.ToLower(p.replacedAs(gl))] {
 				break
 			}
 		}
-		memo[key] = p.replacedAs(gl)
+		memo[key] = p.replacedAs(ls)
 	}
 }
 
 // drawAs draws a word's glyphs as the characters rs, when every glyph's
 // font has its replacement.
 func (p *planner) drawAs(gl []*glyph, rs []rune) bool {
+	gl = slices.DeleteFunc(slices.Clone(gl), func(g *glyph) bool { return class(g.r) == "" })
 	if len(rs) != len(gl) {
 		return false
 	}
