@@ -1,14 +1,11 @@
 package redact_test
 
 import (
-	"bytes"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/go-pdf/fpdf"
 	"github.com/shopspring/decimal"
 
 	"passbook/extract/ledger"
@@ -20,66 +17,14 @@ import (
 // DejaVu Sans, holding only the characters printed.
 func namedDateStatement(t *testing.T, date func(time.Time) string, embedded bool) []byte {
 	t.Helper()
-	pdf := fpdf.New("P", "pt", "A4", "")
-	tr := func(s string) string { return s }
-	if embedded {
-		ttf, err := os.ReadFile("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") // fonts-dejavu-core, make test-deps
-		if err != nil {
-			t.Fatal(err)
-		}
-		pdf.AddUTF8FontFromBytes("DejaVu", "", ttf)
-		pdf.AddPage()
-		pdf.SetFont("DejaVu", "", 9)
-	} else {
-		tr = pdf.UnicodeTranslatorFromDescriptor("")
-		pdf.AddPage()
-		pdf.SetFont("Helvetica", "", 9)
-	}
-	text := func(x, y float64, s string) { pdf.Text(x, y, tr(s)) }
-	right := func(x, y float64, s string) { s = tr(s); pdf.Text(x-pdf.GetStringWidth(s), y, s) }
-	day := func(d int) time.Time { return time.Date(2025, time.March, d, 0, 0, 0, 0, time.UTC) }
-	text(40, 50, "Northgate Bank")
-	text(40, 90, "Josephine Quartermaine")
-	text(330, 90, "Statement period: "+date(day(1))+" to "+date(day(31)))
-	y := 150.0
-	text(40, y, "Date")
-	text(130, y, "Description")
-	right(400, y, "Money out")
-	right(470, y, "Money in")
-	right(550, y, "Balance")
-	rows := []struct {
-		day     int
-		desc    string
-		out, in string
-		balance string
-	}{
-		{3, "Card payment Hollowell Grocers", "45.20", "", "1,158.98"},
-		{5, "Salary Marchbanks Engineering", "", "2,310.00", "3,468.98"},
-		{14, "Transfer to Q Marchbanks", "700.00", "", "2,768.98"},
-		{28, "Interest", "", "0.37", "2,769.35"},
-	}
-	y += 16
-	text(130, y, "Opening balance")
-	right(550, y, "1,204.18")
-	for _, r := range rows {
-		y += 14
-		text(40, y, date(day(r.day)))
-		text(130, y, r.desc)
-		if r.out != "" {
-			right(400, y, r.out)
-		} else {
-			right(470, y, r.in)
-		}
-		right(550, y, r.balance)
-	}
-	y += 16
-	text(130, y, "Closing balance")
-	right(550, y, "2,769.35")
-	var buf bytes.Buffer
-	if err := pdf.Output(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	day := func(d int) string { return date(time.Date(2025, time.March, d, 0, 0, 0, 0, time.UTC)) }
+	return table{embedded: embedded, period: "Statement period: " + day(1) + " to " + day(31), opening: "1,204.18", closing: "2,769.35",
+		rows: []tableRow{
+			{day(3), "Card payment Hollowell Grocers", "45.20", "", "1,158.98"},
+			{day(5), "Salary Marchbanks Engineering", "", "2,310.00", "3,468.98"},
+			{day(14), "Transfer to Q Marchbanks", "700.00", "", "2,768.98"},
+			{day(28), "Interest", "", "0.37", "2,769.35"},
+		}}.print(t)
 }
 
 // TestCopyShiftsNamedDates: with ShiftWeeks, dates that name their

@@ -13,6 +13,86 @@ import (
 	"passbook/extract/redact"
 )
 
+// table is a one-page statement for a test to print: its rows' texts as
+// printed, the figures right-aligned in their columns.
+type table struct {
+	embedded bool   // a subset of DejaVu Sans, holding only what is printed; else Helvetica
+	glyphs   bool   // each figure drawn a character at a time, placed by its widths (Helvetica)
+	header   string // a line under the holder's name
+	period   string // the statement period line
+	opening  string
+	closing  string
+	rows     []tableRow
+}
+
+type tableRow struct{ date, desc, out, in, balance string }
+
+// print draws the statement.
+func (tb table) print(t *testing.T) []byte {
+	t.Helper()
+	pdf := fpdf.New("P", "pt", "A4", "")
+	pdf.SetCompression(false)
+	tr := func(s string) string { return s }
+	if tb.embedded {
+		ttf, err := os.ReadFile("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") // fonts-dejavu-core, make test-deps
+		if err != nil {
+			t.Fatal(err)
+		}
+		pdf.AddUTF8FontFromBytes("DejaVu", "", ttf)
+		pdf.AddPage()
+		pdf.SetFont("DejaVu", "", 9)
+	} else {
+		tr = pdf.UnicodeTranslatorFromDescriptor("") // cp1252: the right quote, accents
+		pdf.AddPage()
+		pdf.SetFont("Helvetica", "", 9)
+	}
+	text := func(x, y float64, s string) { pdf.Text(x, y, tr(s)) }
+	right := func(x, y float64, s string) {
+		s = tr(s)
+		x -= pdf.GetStringWidth(s)
+		if !tb.glyphs {
+			pdf.Text(x, y, s)
+			return
+		}
+		for i := range len(s) { // bytes: the translated string is cp1252
+			pdf.Text(x, y, s[i:i+1])
+			x += pdf.GetStringWidth(s[i : i+1])
+		}
+	}
+	text(40, 50, "Northgate Bank")
+	text(40, 90, "Josephine Quartermaine")
+	text(40, 102, tb.header)
+	text(330, 102, tb.period)
+	y := 170.0
+	text(40, y, "Date")
+	text(130, y, "Description")
+	right(400, y, "Money out")
+	right(470, y, "Money in")
+	right(550, y, "Balance")
+	y += 16
+	text(130, y, "Opening balance")
+	right(550, y, tb.opening)
+	for _, r := range tb.rows {
+		y += 14
+		text(40, y, r.date)
+		text(130, y, r.desc)
+		if r.out != "" {
+			right(400, y, r.out)
+		} else {
+			right(470, y, r.in)
+		}
+		right(550, y, r.balance)
+	}
+	y += 16
+	text(130, y, "Closing balance")
+	right(550, y, tb.closing)
+	var buf bytes.Buffer
+	if err := pdf.Output(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // figureStyle is how a generated statement prints its figures.
 type figureStyle struct {
 	group, mark string // thousands separator and decimal mark
@@ -25,27 +105,8 @@ type figureStyle struct {
 // every row, its figures in the given style.
 func styledStatement(t *testing.T, st figureStyle) []byte {
 	t.Helper()
-	pdf := fpdf.New("P", "pt", "A4", "")
-	pdf.SetCompression(false)
-	tr := pdf.UnicodeTranslatorFromDescriptor("") // cp1252: the right quote
-	pdf.AddPage()
-	pdf.SetFont("Helvetica", "", 9)
-	text := func(x, y float64, s string) { pdf.Text(x, y, tr(s)) }
-	right := func(x, y float64, s string) {
-		s = tr(s)
-		x -= pdf.GetStringWidth(s)
-		if !st.glyphs {
-			pdf.Text(x, y, s)
-			return
-		}
-		for _, c := range []byte(s) {
-			pdf.Text(x, y, string([]byte{c}))
-			x += pdf.GetStringWidth(string([]byte{c}))
-		}
-	}
 	fig := func(d decimal.Decimal) string {
-		s := d.StringFixed(2)
-		ip, fp, _ := strings.Cut(s, ".")
+		ip, fp, _ := strings.Cut(d.StringFixed(2), ".")
 		if st.trimZeros {
 			fp = strings.TrimRight(fp, "0")
 		}
@@ -61,19 +122,10 @@ func styledStatement(t *testing.T, st figureStyle) []byte {
 		}
 		return b.String()
 	}
-	text(40, 50, "Northgate Bank")
-	text(40, 90, "Josephine Quartermaine")
-	text(40, 102, st.header)
-	text(330, 102, "Statement period: 01.03.2025 to 31.03.2025")
-	y := 170.0
-	text(40, y, "Date")
-	text(110, y, "Description")
-	right(400, y, "Money out")
-	right(470, y, "Money in")
-	right(550, y, "Balance")
-	rows := []struct {
-		date, desc, out, in string
-	}{
+	tb := table{glyphs: st.glyphs, header: st.header, period: "Statement period: 01.03.2025 to 31.03.2025"}
+	bal := decimal.RequireFromString("11204.18")
+	tb.opening = fig(bal)
+	for _, r := range []struct{ date, desc, out, in string }{
 		{"03.03.2025", "Card payment Fortescue Grocers", "45.20", ""},
 		{"05.03.2025", "Salary Marchbanks Engineering", "", "1935.30"},
 		{"09.03.2025", "Direct debit Fortescue Energy", "13.00", ""},
@@ -81,34 +133,20 @@ func styledStatement(t *testing.T, st figureStyle) []byte {
 		{"18.03.2025", "Card payment Hollowell Pharmacy", "12.99", ""},
 		{"22.03.2025", "Refund Fortescue Grocers", "", "8.50"},
 		{"30.03.2025", "Interest", "", "0.37"},
-	}
-	bal := decimal.RequireFromString("11204.18")
-	y += 16
-	text(110, y, "Opening balance")
-	right(550, y, fig(bal))
-	for _, r := range rows {
-		y += 14
-		text(40, y, r.date)
-		text(110, y, r.desc)
+	} {
+		row := tableRow{date: r.date, desc: r.desc}
 		if r.out != "" {
 			a := decimal.RequireFromString(r.out)
-			right(400, y, fig(a))
-			bal = bal.Sub(a)
+			row.out, bal = fig(a), bal.Sub(a)
 		} else {
 			a := decimal.RequireFromString(r.in)
-			right(470, y, fig(a))
-			bal = bal.Add(a)
+			row.in, bal = fig(a), bal.Add(a)
 		}
-		right(550, y, fig(bal))
+		row.balance = fig(bal)
+		tb.rows = append(tb.rows, row)
 	}
-	y += 16
-	text(110, y, "Closing balance")
-	right(550, y, fig(bal))
-	var buf bytes.Buffer
-	if err := pdf.Output(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	tb.closing = fig(bal)
+	return tb.print(t)
 }
 
 // words is a reading's text, a word a line.
@@ -197,52 +235,13 @@ func TestCopyFiguresAsPrinted(t *testing.T) {
 // in a standard font (Helvetica), sized so that its box on the page is
 // the figure's, and the copy reads as the original.
 func TestCopyFiguresFontLacksDigits(t *testing.T) {
-	ttf, err := os.ReadFile("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") // fonts-dejavu-core, make test-deps
-	if err != nil {
-		t.Fatal(err)
-	}
-	pdf := fpdf.New("P", "pt", "A4", "")
-	pdf.AddUTF8FontFromBytes("DejaVu", "", ttf) // subset to the characters drawn
-	pdf.AddPage()
-	pdf.SetFont("DejaVu", "", 10)
-	right := func(x, y float64, s string) { pdf.Text(x-pdf.GetStringWidth(s), y, s) }
-	pdf.Text(40, 50, "Northgate Bank")
-	pdf.Text(40, 90, "Josephine Quartermaine")
-	pdf.Text(330, 90, "Statement period: 01/03/2024 to 31/03/2024")
-	y := 150.0
-	pdf.Text(40, y, "Date")
-	pdf.Text(110, y, "Description")
-	right(400, y, "Money out")
-	right(470, y, "Money in")
-	right(550, y, "Balance")
-	y += 16
-	pdf.Text(110, y, "Opening balance")
-	right(550, y, "1,000.00")
-	rows := []struct{ date, desc, out, in, bal string }{
-		{"02/03/2024", "Salary Marchbanks Engineering", "", "4,012.00", "5,012.00"},
-		{"04/03/2024", "Card payment Fortescue Grocers", "10.00", "", "5,002.00"},
-		{"12/03/2024", "Transfer to Q Marchbanks", "1,000.00", "", "4,002.00"},
-		{"21/03/2024", "Interest", "", "0.22", "4,002.22"},
-	}
-	for _, r := range rows {
-		y += 14
-		pdf.Text(40, y, r.date)
-		pdf.Text(110, y, r.desc)
-		if r.out != "" {
-			right(400, y, r.out)
-		} else {
-			right(470, y, r.in)
-		}
-		right(550, y, r.bal)
-	}
-	y += 16
-	pdf.Text(110, y, "Closing balance")
-	right(550, y, "4,002.22")
-	var buf bytes.Buffer
-	if err := pdf.Output(&buf); err != nil {
-		t.Fatal(err)
-	}
-	doc := buf.Bytes()
+	doc := table{embedded: true, period: "Statement period: 01/03/2024 to 31/03/2024", opening: "1,000.00", closing: "4,002.22",
+		rows: []tableRow{
+			{"02/03/2024", "Salary Marchbanks Engineering", "", "4,012.00", "5,012.00"},
+			{"04/03/2024", "Card payment Fortescue Grocers", "10.00", "", "5,002.00"},
+			{"12/03/2024", "Transfer to Q Marchbanks", "1,000.00", "", "4,002.00"},
+			{"21/03/2024", "Interest", "", "0.22", "4,002.22"},
+		}}.print(t)
 	o, err := read(doc, "")
 	if err != nil {
 		t.Fatal(err)
