@@ -9,7 +9,8 @@
 // the embedded font already draws, each put back where the original's
 // stood; amounts and balances are the original's times one factor
 // chosen at random for each copy, drawn in the figure's own style with
-// its right edge kept; dates, headings, column labels, the lexicon's
+// its right edge kept (in Helvetica, at the figure's size, where no font
+// of the page holds a digit it needs); dates, headings, column labels, the lexicon's
 // words and the bank's name stay. What to replace comes from the
 // engine's own reading: its words, lines and tokens (extract/layout)
 // and its rows (Result). Metadata, revisions, annotations, attachments,
