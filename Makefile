@@ -122,7 +122,9 @@ eval: deps
 
 # redact-eval copies every text statement of the corpus with passbook
 # redact and prints how many were copied (each reading as its original)
-# and how many refused, by reason; REDACT_OUT=DIR keeps the copies.
+# and how many refused, by reason; REDACT_OUT=DIR keeps the copies,
+# REDACT_SEED=N draws other factors and letters, REDACT_WEEKS=N moves
+# the dates by N weeks.
 redact-eval: deps
 	CORPUS=$(abspath $(CORPUS)) $(GO) test -v -tags eval -count=1 -timeout 60m -run '^TestRedactCorpus$$' ./extract/redact
 

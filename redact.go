@@ -22,7 +22,8 @@ telephone numbers are replaced letter for letter; amounts and balances are
 multiplied by one factor chosen at random for the copy, the balances
 worked again so that they prove as the original's did; dates, headings,
 column labels and the bank's name stay (--shift-weeks N moves every date
-by N weeks, in its own style). Metadata, earlier revisions,
+by N weeks, in its own style, a month's name written for the new month
+with letters the statement's font holds). Metadata, earlier revisions,
 annotations, attachments, scripts and thumbnails are removed.
 
 The copy is read again before it is written: it must give the same rows,
@@ -37,7 +38,7 @@ func cmdRedact(_ context.Context, e env) error {
 	fs := newFlags("redact")
 	outPath := fs.String("o", "", "the copy to write (a .pdf); its sidecar is written beside it as .json")
 	password := fs.String("password", "", "password of an encrypted PDF")
-	shift := fs.Int("shift-weeks", 0, "move every date by `N` weeks (dates printed with a month's name are not moved: the copy is refused)")
+	shift := fs.Int("shift-weeks", 0, "move every date by `N` weeks, a month's name too (refused when a font lacks a letter the new date needs)")
 	pos, err := parse(fs, e.args, e, redactHelp)
 	if err != nil {
 		return err

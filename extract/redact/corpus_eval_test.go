@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,6 +34,11 @@ func TestRedactCorpus(t *testing.T) {
 		t.Fatalf("the redact evaluation needs the statement corpus (set CORPUS, default ../shared/corpus beside the repository): %v", err)
 	}
 	outDir := os.Getenv("REDACT_OUT")
+	// REDACT_SEED moves every copy's seed (its factor and letters), to
+	// see how much the share depends on the draw.
+	base, _ := strconv.ParseUint(os.Getenv("REDACT_SEED"), 10, 64)
+	// REDACT_WEEKS=N moves every date by N weeks (--shift-weeks).
+	weeks, _ := strconv.Atoi(os.Getenv("REDACT_WEEKS"))
 	total, copied, longNumbers := 0, 0, 0
 	reasons := map[string][]string{}
 	digits := regexp.MustCompile(`[0-9]+`)
@@ -56,7 +62,7 @@ func TestRedactCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, _, err := redact.Copy(data, read, redact.Options{Seed: uint64(total)})
+			out, _, err := redact.Copy(data, read, redact.Options{Seed: base + uint64(total), ShiftWeeks: weeks})
 			if err != nil {
 				why := err.Error()
 				var re *redact.RefusedError

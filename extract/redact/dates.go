@@ -5,18 +5,16 @@ import (
 	"regexp"
 	"strconv"
 	"time"
-	"unicode"
 
 	"passbook/extract/cells"
-	"passbook/extract/layout"
 )
 
 // A copy may move every date by a whole number of weeks (Options.
 // ShiftWeeks), so that the days of the client's payments are not the
 // copy's: the weekdays, and so the layout's weekends, stay. Dates are
 // redrawn in their own style, each part as wide as printed; a date
-// printed with a month's name is not moved (its font may lack the
-// letters of another month's), and the copy is refused.
+// printed with a month's name has that name written for the new month
+// (dates_named.go).
 
 // dateShift is a plan's moving of dates: by days, in a document whose
 // numeric dates read in order.
@@ -24,13 +22,14 @@ type dateShift struct {
 	days   int
 	order  cells.DateOrder
 	period [2]*time.Time
+	// monthWords are the words of the document's dates that name their
+	// month; langs, the languages their names are looked for in.
+	monthWords []string
+	langs      []int
 }
 
 // shiftedText is a date token's text moved by the shift, or why not.
 func (ds *dateShift) shiftedText(d *cells.DateToken, text string) (string, error) {
-	if d.Named {
-		return "", fmt.Errorf("the date %q names its month: moving it needs another month's letters", text)
-	}
 	t, ok := d.Resolve(ds.order, ds.period[0], ds.period[1])
 	if !ok {
 		return "", fmt.Errorf("the date %q cannot be read to be moved", text)
@@ -72,74 +71,3 @@ func (ds *dateShift) shiftedText(d *cells.DateToken, text string) (string, error
 
 // digitRuns finds a date's numeric parts.
 var digitRuns = regexp.MustCompile(`[0-9]+`)
-
-// shiftDate redraws a date token moved by the shift, its left edge kept.
-func (p *planner) shiftDate(pi int, t layout.Token, gl []*glyph) error {
-	text, err := p.shift.shiftedText(t.Date, t.Text)
-	if err != nil {
-		return refuse("page %d: %v", pi+1, err)
-	}
-	var old []rune
-	for _, g := range gl {
-		old = append(old, g.r)
-	}
-	if string(old) == text {
-		p.markKept(gl)
-		return nil
-	}
-	// The glyphs from the first digit to the last, as for a figure.
-	first, last := -1, -1
-	for i, g := range gl {
-		if unicode.IsDigit(g.r) {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	nt := []rune(text)
-	lead, tail := first, len(gl)-1-last
-	if first < 0 || len(nt) < lead+tail {
-		return refuse("page %d: the date %q cannot be redrawn", pi+1, t.Text)
-	}
-	span := p.glyphs[gl[first].idx : gl[last].idx+1]
-	newDigits := nt[lead : len(nt)-tail]
-	f := span[0].f
-	if !p.draws(f, string(newDigits)) {
-		return &fontError{fmt.Sprintf("page %d: the font %s cannot draw the moved date %q", pi+1, f.name, text)}
-	}
-	if len(span) == len(newDigits) {
-		// Part for part: each glyph in its place.
-		for i, g := range span {
-			v := p.byRune[f][newDigits[i]]
-			p.edits[keyOf(g)] = edit{with: f.encode(g.c, v), after: f.width(v) - g.w}
-		}
-	} else {
-		for _, g := range span {
-			if g.s != span[0].s || g.op != span[0].op || g.item != span[0].item {
-				return refuse("page %d: the date %q is drawn in pieces and changes length", pi+1, t.Text)
-			}
-		}
-		var with []byte
-		var newW, oldW float64
-		for _, r := range newDigits {
-			v := p.byRune[f][r]
-			with = append(with, f.encode(span[0].c, v)...)
-			newW += f.width(v) + p.tcUnits(span[0])
-		}
-		for _, g := range span {
-			oldW += g.w + p.tcUnits(g)
-		}
-		for i, g := range span {
-			if i == 0 {
-				p.edits[keyOf(g)] = edit{with: with, after: newW - oldW}
-			} else {
-				p.edits[keyOf(g)] = edit{drop: true}
-			}
-		}
-	}
-	for _, g := range gl {
-		p.figures[g] = true
-	}
-	return nil
-}

@@ -92,6 +92,11 @@ func (f *font) width(c uint32) float64 {
 	}
 	if f.core != "" {
 		if r, ok := f.uni[c]; ok {
+			// The core fonts' metrics are by WinAnsi code, not by
+			// Unicode: a right quote (U+2019) is code 146.
+			if b, ok := charmap.Windows1252.EncodeRune(r); ok && f.core != "Symbol" && f.core != "ZapfDingbats" {
+				r = rune(b)
+			}
 			if w, err := pdffont.CharWidth(f.core, r); err == nil {
 				return float64(w)
 			}

@@ -36,12 +36,16 @@ type edit struct {
 	sub  *subFont
 	fres string  // with sub: the glyph's own font, to go back to
 	size float64 // and its size
+	// subSize is the size the borrowed font draws at, rise how far its
+	// baseline is raised (text space), to give the figure its box.
+	subSize, rise float64
 }
 
 // subFont is a font a figure borrows, by its resource name.
 type subFont struct {
 	name string
 	f    *font
+	std  bool // a standard font the copy added (stdfont.go)
 }
 
 // editKey names a glyph in its stream, however often the stream is drawn.
@@ -73,6 +77,9 @@ type planner struct {
 	named    map[string]decimal.Decimal // the copy's figures outside the rows
 	fc       *fontCache                 // the document's fonts, for a figure's borrowed one
 	shift    *dateShift                 // nil: dates stay
+	resAdded map[*stream]bool           // streams whose resources gained a standard font
+	minor    int                        // the places the statement's money prints
+	mark     rune                       // its decimal mark
 }
 
 // alt is a code a font can draw in place of another of its class.
@@ -146,6 +153,9 @@ func keptWords(bank string) (keep, heads map[string]bool) {
 // keepWord reports a word printed as it is: one the reading may rely on,
 // or a small whole number (a page number, a year).
 func (p *planner) keepWord(s string) bool {
+	if ok, wide := cells.Weekday(s); ok && wide {
+		return true // a date's weekday ("quinta-feira")
+	}
 	f := strings.Fields(lexicon.FoldLabel(s))
 	if len(f) == 0 {
 		return true // punctuation only
@@ -202,17 +212,48 @@ func (p *planner) plan() error {
 	// Each word's glyphs, found by where they are drawn.
 	byWord := p.matchWords()
 	values := p.figureValues()
+	p.minor, p.mark = int(values.dec), '.'
+	if decimalComma {
+		p.mark = ','
+	}
 	if p.shift != nil {
 		p.shift.order = p.dateOrder(decimalComma)
 		st := p.res.Statement
 		p.shift.period = [2]*time.Time{st.PeriodStart, st.PeriodEnd}
+		if st.PeriodStart == nil || st.PeriodEnd == nil {
+			// A date without its year ("31 Jan", "10/12") takes it from
+			// the rows' dates when the statement prints no period.
+			for i := range p.res.Transactions {
+				d := p.res.Transactions[i].Date
+				if p.shift.period[0] == nil || d.Before(*p.shift.period[0]) {
+					p.shift.period[0] = &d
+				}
+				if p.shift.period[1] == nil || d.After(*p.shift.period[1]) {
+					p.shift.period[1] = &d
+				}
+			}
+		}
 		for i := range values.rows {
 			values.rows[i].Date = values.rows[i].Date.AddDate(0, 0, p.shift.days)
 		}
 	}
 	var replaced [][]*glyph // each personal word's glyphs
+	// words keeps or replaces each of a page's words, as printed.
+	var pi int
+	words := func(ws []source.Word) {
+		for _, w := range ws {
+			g := p.glyphsOf(byWord, pi, []source.Word{w})
+			if p.keepWord(w.Text) {
+				p.markKept(g)
+			} else if strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+				p.personal = append(p.personal, w.Text)
+				replaced = append(replaced, g)
+			}
+		}
+	}
 	inFigure := map[string]bool{}
-	for pi, pg := range p.pages {
+	for i, pg := range p.pages {
+		pi = i
 		for _, l := range layout.GroupLines(pg, pi) {
 			layout.Tokenize(l, decimalComma)
 			for _, t := range l.Toks {
@@ -223,6 +264,9 @@ func (p *planner) plan() error {
 					}
 				}
 				gl := p.glyphsOf(byWord, pi, ws)
+				if t.Kind == layout.TokAmount && p.notMoney(values, pi, t) {
+					t.Kind = layout.TokText
+				}
 				if t.Kind == layout.TokDate || t.Kind == layout.TokAmount {
 					// A date's or a figure's words are printed as they are
 					// (a figure's digits aside): a word that is one of them
@@ -244,17 +288,19 @@ func (p *planner) plan() error {
 						return err
 					}
 				default:
-					for _, w := range ws {
-						g := p.glyphsOf(byWord, pi, []source.Word{w})
-						if p.keepWord(w.Text) {
-							p.markKept(g)
-						} else if strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-							p.personal = append(p.personal, w.Text)
-							replaced = append(replaced, g)
-						}
-					}
+					words(ws)
 				}
 			}
+			// Words no token holds: those the tokenizer folded into a
+			// date ("quinta-feira" before or after it, "d." after it).
+			var rest []source.Word
+			for _, w := range l.Words {
+				c := (w.X0 + w.X1) / 2
+				if !slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return c >= t.X0-0.01 && c <= t.X1+0.01 }) {
+					rest = append(rest, w)
+				}
+			}
+			words(rest)
 		}
 	}
 	// Each personal word is replaced the same way wherever it is printed:
@@ -272,6 +318,16 @@ func (p *planner) plan() error {
 	return nil
 }
 
+// notMoney reports a whole number that reads as an amount
+// ("914 510" of an account number grouped by spaces) in a statement
+// whose money prints its minor unit, and that the reading took for no
+// figure: it is a number like any other, its digits replaced, not
+// scaled (scaling would change its length, and two account numbers
+// that share their first digits might no longer share them).
+func (p *planner) notMoney(v *values, pi int, t layout.Token) bool {
+	return v.dec > 0 && t.Amount.Exponent() >= 0 && !v.isFigure(pi, t)
+}
+
 // dateOrder is the order the document's numeric dates read in, from
 // all its dates, as the reading decides it.
 func (p *planner) dateOrder(decimalComma bool) cells.DateOrder {
@@ -282,6 +338,9 @@ func (p *planner) dateOrder(decimalComma bool) cells.DateOrder {
 			for _, t := range l.Toks {
 				if t.Date != nil {
 					toks = append(toks, *t.Date)
+					if t.Date.Named && p.shift != nil {
+						p.shift.noteMonthWords(t.Text)
+					}
 				}
 			}
 		}
@@ -386,7 +445,11 @@ func (p *planner) glyphsOf(byWord map[wordRef][]*glyph, pi int, ws []source.Word
 // scramble replaces a letter or digit by another of its class that the
 // glyph's font draws, of the nearest width, and puts the pen back where
 // the original left it.
-func (p *planner) scramble(g *glyph) {
+func (p *planner) scramble(g *glyph) { p.scrambleIn(g, nil) }
+
+// scrambleIn is scramble with a character every font of fonts draws,
+// where there is one.
+func (p *planner) scrambleIn(g *glyph, fonts map[*font]bool) {
 	k := keyOf(g)
 	if _, done := p.edits[k]; done {
 		return
@@ -395,10 +458,19 @@ func (p *planner) scramble(g *glyph) {
 	if c == "" {
 		return
 	}
+	common := func(r rune) bool {
+		for f := range fonts {
+			if _, ok := p.byRune[f][r]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	restrict := slices.ContainsFunc(p.alpha[g.f][c], func(a alt) bool { return a.r != g.r && common(a.r) })
 	var best []alt
 	bestD := -1.0
 	for _, a := range p.alpha[g.f][c] {
-		if a.r == g.r {
+		if a.r == g.r || restrict && !common(a.r) {
 			continue
 		}
 		d := math.Abs(a.w - g.w)
@@ -442,32 +514,65 @@ func (p *planner) replaceWords(words [][]*glyph) {
 	for _, w := range p.personal {
 		personal[strings.ToLower(w)] = true
 	}
-	memo := map[string]string{}
-	for _, gl := range words {
+	// A word is known by its letters and digits: a space or a mark drawn
+	// beside it in one place and not another is no other word.
+	keyOf := func(gl []*glyph) string {
 		var orig []rune
 		for _, g := range gl {
-			orig = append(orig, g.r)
+			if class(g.r) != "" {
+				orig = append(orig, g.r)
+			}
 		}
-		key := string(orig)
+		return string(orig)
+	}
+	// The fonts each character of a word is drawn with, wherever the word
+	// is printed (an account number in a bold heading and in a line of
+	// text): its replacement takes characters all of them draw, so that
+	// it is the same everywhere.
+	fontsAt := map[string][]map[*font]bool{}
+	letters := func(gl []*glyph) []*glyph {
+		return slices.DeleteFunc(slices.Clone(gl), func(g *glyph) bool { return class(g.r) == "" })
+	}
+	for _, gl := range words {
+		k, ls := keyOf(gl), letters(gl)
+		if fontsAt[k] == nil {
+			fontsAt[k] = make([]map[*font]bool, len(ls))
+		}
+		for i, g := range ls {
+			if fontsAt[k][i] == nil {
+				fontsAt[k][i] = map[*font]bool{}
+			}
+			fontsAt[k][i][g.f] = true
+		}
+	}
+	memo := map[string]string{}
+	for _, gl := range words {
+		key := keyOf(gl)
 		if m, ok := memo[key]; ok && p.drawAs(gl, []rune(m)) {
 			continue
 		}
+		ls := letters(gl)
 		for try := 0; try < redrawTries; try++ {
-			for _, g := range gl {
-				delete(p.edits, keyOf(g))
-				p.scramble(g)
+			for i, g := range ls {
+				delete(p.edits, editKey{g.s, g.op, g.item, g.c.at})
+				var in map[*font]bool
+				if fs := fontsAt[key]; len(fs[i]) > 1 {
+					in = fs[i]
+				}
+				p.scrambleIn(g, in)
 			}
 			if !personal[strings.ToLower(p.replacedAs(gl))] {
 				break
 			}
 		}
-		memo[key] = p.replacedAs(gl)
+		memo[key] = p.replacedAs(ls)
 	}
 }
 
 // drawAs draws a word's glyphs as the characters rs, when every glyph's
 // font has its replacement.
 func (p *planner) drawAs(gl []*glyph, rs []rune) bool {
+	gl = slices.DeleteFunc(slices.Clone(gl), func(g *glyph) bool { return class(g.r) == "" })
 	if len(rs) != len(gl) {
 		return false
 	}
@@ -521,16 +626,24 @@ func (p *planner) figure(pi int, t layout.Token, gl []*glyph, nv decimal.Decimal
 	for _, g := range span {
 		old = append(old, g.r)
 	}
-	dec := 0
+	oldDec := 0
 	if e := t.Amount.Exponent(); e < 0 {
-		dec = int(-e)
+		oldDec = int(-e)
+	}
+	// A figure printed with fewer places than the statement's money
+	// ("1935.3", "13" among "100.63"), its zeros left off, keeps its
+	// places where the new value fits them, and otherwise prints the
+	// statement's.
+	dec := oldDec
+	if dec < p.minor && !nv.Equal(nv.Round(int32(dec))) {
+		dec = p.minor
 	}
 	f := span[0].f
 	sep := p.groupSep
 	if _, ok := p.byRune[f][sep]; !ok {
 		sep = 0
 	}
-	text := formatLike(string(old), nv.Abs(), dec, sep)
+	text := formatLike(string(old), nv.Abs(), oldDec, dec, sep, p.mark)
 	var sub *subFont
 	if !p.draws(f, text) {
 		if sub = p.substitute(span[0], text); sub == nil {
@@ -550,7 +663,7 @@ func (p *planner) figure(pi int, t layout.Token, gl []*glyph, nv decimal.Decimal
 		oldW += g.w
 	}
 	if sub != nil {
-		return p.figureBorrowed(span, gl, with, newW, sub)
+		return p.figureBorrowed(span, gl, with, newW, sub, t)
 	}
 	if pieces {
 		return p.figureInPieces(span, gl, []rune(text))
@@ -657,8 +770,11 @@ func (p *planner) substitute(g *glyph, text string) *subFont {
 			continue
 		}
 		if best == nil || family(f.name) == family(g.f.name) && family(best.f.name) != family(g.f.name) {
-			best = &subFont{name: name, f: f}
+			best = &subFont{name: name, f: f, std: strings.HasPrefix(name, stdFontName)}
 		}
+	}
+	if best == nil {
+		best = p.standardFont(g, text)
 	}
 	return best
 }
@@ -679,13 +795,24 @@ func (p *planner) alphabetOf(f *font) {
 // figureBorrowed draws a figure with another font: its glyphs are
 // dropped, their advances kept, and the new figure is drawn in the
 // borrowed font ending where the last of them ended.
-func (p *planner) figureBorrowed(span, gl []*glyph, with []byte, newW float64, sub *subFont) error {
+func (p *planner) figureBorrowed(span, gl []*glyph, with []byte, newW float64, sub *subFont, t layout.Token) error {
 	last := span[len(span)-1]
 	for _, g := range span[:len(span)-1] {
 		p.edits[keyOf(g)] = edit{drop: true, after: -(g.w + p.tcUnits(g))}
 	}
+	// A standard font is sized and raised so that its box on the page
+	// is the figure's: the reading's row box is the union of its words'.
+	scale, rise := 1.0, 0.0
+	if sub.std && last.em > 0 && t.Y1 > t.Y0 {
+		scale = (t.Y1 - t.Y0) / (stdAscent + stdDescent) / last.em
+		baseline := last.y + 0.3*last.em // g.y stands 0.3 em above it
+		if d := baseline + stdDescent*scale*last.em - t.Y1; math.Abs(d) > 0.2 {
+			rise = d * last.size / last.em
+		}
+	}
 	tcNew := float64(len(with)/p.codeLen(sub.f)) * p.tcUnits(last)
-	p.edits[keyOf(last)] = edit{with: with, sub: sub, fres: last.fres, size: last.size, before: newW + tcNew - last.w - p.tcUnits(last)}
+	p.edits[keyOf(last)] = edit{with: with, sub: sub, fres: last.fres, size: last.size, subSize: last.size * scale, rise: rise,
+		before: newW*scale + tcNew - last.w - p.tcUnits(last)}
 	for _, g := range gl {
 		p.figures[g] = true
 	}
@@ -702,66 +829,107 @@ func (p *planner) tcUnits(g *glyph) float64 {
 }
 
 // figureInPieces redraws a figure whose glyphs are drawn by several
-// operations (a glyph at a time, or a group at a time): each of the
-// figure's last glyphs becomes the new figure's character in its place,
-// counted from the right; glyphs the new figure has no use for are
-// dropped; characters it has more are drawn before the first glyph,
-// to its left.
+// operations (a glyph at a time, or a group at a time, with kerning
+// between them): each of the figure's last glyphs becomes the new
+// figure's character in its place, counted from the right; glyphs the
+// new figure has no use for are dropped; characters it has more are
+// drawn with its first glyph. The new characters are set side by side
+// at their own widths, the last ending where the original's ended: a
+// digit narrower than the one it replaces, left where that one stood,
+// would open a gap inside the figure (proportional digits), and the
+// reading would see two words.
 func (p *planner) figureInPieces(span, gl []*glyph, text []rune) error {
 	f := span[0].f
 	n, m := len(span), len(text)
 	k := min(n, m)
+	// Each drawing glyph's characters: the last k glyphs one each, the
+	// first of them with the characters the new figure has more.
+	draw := make([][]rune, n)
 	for i := range k {
-		g := span[n-k+i]
-		v := p.byRune[f][text[m-k+i]]
-		w := f.width(v)
-		p.edits[keyOf(g)] = edit{with: f.encode(g.c, v), after: w - g.w}
+		draw[n-k+i] = []rune{text[m-k+i]}
 	}
-	for j := 0; j < n-k; j++ {
+	draw[n-k] = append(slices.Clone(text[:m-k]), draw[n-k]...)
+	packed := p.packable(span)
+	right := span[n-1].x1 // where the figure's ink ends, in page points
+	// Where each drawing glyph's characters begin, from the right.
+	left := make([]float64, n)
+	pen := right
+	for j := n - 1; j >= n-k; j-- {
 		g := span[j]
-		tc := 0.0
-		if g.size != 0 {
-			tc = g.tc * 1000 / g.size
-		}
-		// The dropped glyph's advance is made up, so that what follows
-		// in its string stays where it was.
-		p.edits[keyOf(g)] = edit{drop: true, after: -(g.w + tc)}
-	}
-	if m > n {
-		g := span[0]
-		e := p.edits[keyOf(g)]
-		var extra []byte
-		extraW := 0.0
-		for _, r := range text[:m-k] {
-			v := p.byRune[f][r]
-			extra = append(extra, f.encode(g.c, v)...)
-			extraW += f.width(v)
-			if g.size != 0 {
-				extraW += g.tc * 1000 / g.size
+		ppu := (g.x1 - g.x0) / g.w
+		adv := 0.0
+		for i, r := range draw[j] {
+			adv += f.width(p.byRune[f][r])
+			if j < n-1 || i < len(draw[j])-1 {
+				adv += p.tcUnits(g)
 			}
 		}
-		e.with = append(extra, e.with...)
-		e.before = extraW
-		p.edits[keyOf(g)] = e
-		p.moveSign(gl, g, extraW)
+		pen -= adv * ppu
+		left[j] = pen
 	}
+	moved := 0.0 // how far the figure's first character moved left, in span[n-k]'s units
+	for j, g := range span {
+		if j < n-k {
+			// The dropped glyph's advance is made up, so that what
+			// follows in its string stays where it was.
+			p.edits[keyOf(g)] = edit{drop: true, after: -(g.w + p.tcUnits(g))}
+			continue
+		}
+		var with []byte
+		sumAdv := 0.0
+		for _, r := range draw[j] {
+			v := p.byRune[f][r]
+			with = append(with, f.encode(g.c, v)...)
+			sumAdv += f.width(v) + p.tcUnits(g)
+		}
+		e := edit{with: with}
+		if packed {
+			ppu := (g.x1 - g.x0) / g.w
+			e.before = (g.x0 - left[j]) / ppu
+		} else if j == n-k {
+			// In place, glyph for glyph; the extra characters to the left.
+			e.before = sumAdv - f.width(p.byRune[f][draw[j][len(draw[j])-1]]) - p.tcUnits(g)
+		}
+		e.after = sumAdv - (g.w + p.tcUnits(g)) - e.before
+		p.edits[keyOf(g)] = e
+		if j == n-k {
+			moved = e.before
+		}
+	}
+	p.moveSign(gl, span[n-k], moved)
 	for _, g := range gl {
 		p.figures[g] = true
 	}
 	return nil
 }
 
-// formatLike prints v with dec decimals in the style of old: its decimal
-// mark and its grouping (sep when old had none to copy and v needs it).
-func formatLike(old string, v decimal.Decimal, dec int, sep rune) string {
-	rs := []rune(old)
-	mark := rune(0)
-	if dec > 0 && len(rs) > dec {
-		mark = rs[len(rs)-dec-1]
+// packable reports a figure's glyphs drawn left to right along one
+// line, each with a width, so that their places on the page can say
+// where the new characters go.
+func (p *planner) packable(span []*glyph) bool {
+	for i, g := range span {
+		if g.w <= 0 || g.x1-g.x0 <= 0 || math.Abs(g.y-span[0].y) > 0.5 {
+			return false
+		}
+		if i > 0 && g.x0 < span[i-1].x0 {
+			return false
+		}
 	}
+	return true
+}
+
+// formatLike prints v with dec decimals in the style of old, which
+// prints oldDec: its decimal mark (mark when old has none) and its
+// grouping (sep when old had none to copy and v needs it).
+func formatLike(old string, v decimal.Decimal, oldDec, dec int, sep, mark rune) string {
+	rs := []rune(old)
 	intPart := rs
-	if mark != 0 {
-		intPart = rs[:len(rs)-dec-1]
+	if oldDec > 0 && len(rs) > oldDec {
+		mark = rs[len(rs)-oldDec-1]
+		intPart = rs[:len(rs)-oldDec-1]
+	}
+	if dec == 0 {
+		mark = 0
 	}
 	group := rune(0)
 	for _, r := range intPart {

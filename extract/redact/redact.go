@@ -9,7 +9,8 @@
 // the embedded font already draws, each put back where the original's
 // stood; amounts and balances are the original's times one factor
 // chosen at random for each copy, drawn in the figure's own style with
-// its right edge kept; dates, headings, column labels, the lexicon's
+// its right edge kept (in Helvetica, at the figure's size, where no font
+// of the page holds a digit it needs); dates, headings, column labels, the lexicon's
 // words and the bank's name stay. What to replace comes from the
 // engine's own reading: its words, lines and tokens (extract/layout)
 // and its rows (Result). Metadata, revisions, annotations, attachments,
@@ -150,7 +151,13 @@ func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 	for try := 0; try < factorTries; try++ {
 		// Between 1.1 and 1.9: never 1, and above 1 so that a cent
 		// stays a cent and no amount rounds to nothing.
-		factor := decimal.NewFromInt(int64(1100 + rnd.IntN(800))).Shift(-3)
+		factor := drawFactor(rnd)
+		if checks > 0 {
+			// A copy read otherwise: most often a figure that grew a
+			// digit into its neighbour or its label. The next draws
+			// prefer a factor that changes fewer figures' lengths.
+			factor = steadyFactor(rnd, orig.Result)
+		}
 		out, want, err := build(data, orig, factor, rnd, opts)
 		if err != nil {
 			var fe *fontError
@@ -180,6 +187,58 @@ func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 		return nil, Sidecar{}, lastErr
 	}
 	return nil, Sidecar{}, refuse("%v", lastErr)
+}
+
+// drawFactor is a factor between 1.1 and 1.9, to the thousandth.
+func drawFactor(rnd *mrand.Rand) decimal.Decimal {
+	return decimal.NewFromInt(int64(1100 + rnd.IntN(800))).Shift(-3)
+}
+
+// steadyDraws is how many factors steadyFactor chooses among.
+const steadyDraws = 16
+
+// steadyFactor is, of a few factors drawn at random, the one that gives
+// the fewest of the reading's figures (amounts, balances, opening,
+// closing, totals) another number of digits before the mark.
+func steadyFactor(rnd *mrand.Rand, res *ledger.Result) decimal.Decimal {
+	var figs []decimal.Decimal
+	add := func(d *decimal.Decimal) {
+		if d != nil && !d.IsZero() {
+			figs = append(figs, d.Abs())
+		}
+	}
+	for _, t := range res.Transactions {
+		add(t.AmountIn)
+		add(t.AmountOut)
+		if !t.Provenance.BalanceComputed && !t.Provenance.BalanceFromZero {
+			b := t.Balance
+			add(&b)
+		}
+	}
+	st := res.Statement
+	for _, d := range []*decimal.Decimal{st.OpeningBalance, st.ClosingBalance, st.TotalIn, st.TotalOut} {
+		add(d)
+	}
+	for _, a := range st.Accounts {
+		add(a.OpeningBalance)
+		add(a.ClosingBalance)
+	}
+	digits := func(d decimal.Decimal) int { return len(d.Truncate(0).String()) }
+	var best decimal.Decimal
+	bestN := -1
+	for range steadyDraws {
+		f := drawFactor(rnd)
+		n := 0
+		for _, x := range figs {
+			if digits(x) != digits(x.Mul(f)) {
+				n++
+			}
+		}
+		if bestN < 0 || n < bestN {
+			best, bestN = f, n
+		}
+	}
+	return best
 }
 
 // fontError is a figure a font cannot draw: another factor may.
@@ -259,6 +318,11 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, o
 		fonts[opKey{g.s, g.op}] = g.f
 	}
 	for i, s := range pageStreams {
+		if p.resAdded[s] {
+			// The page's resources (inherited ones gathered), with the
+			// standard font a figure borrows.
+			pageDicts[i].Update("Resources", s.res)
+		}
 		if err := r.setContent(pageDicts[i], rewrite(s, p.edits, fonts)); err != nil {
 			return nil, expected{}, refuse("page %d: %v", i+1, err)
 		}

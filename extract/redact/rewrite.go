@@ -44,6 +44,10 @@ type piece struct {
 	arr  []obj
 	font string // with size: a Tf
 	size float64
+	// rise, when not 0, follows the Tf with a Ts; unrise sets it back
+	// to 0.
+	rise   float64
+	unrise bool
 }
 
 // editShow builds the TJ arrays a text-showing operation becomes.
@@ -96,8 +100,12 @@ func editShow(s *stream, i int, o op, f *font, edits map[editKey]edit) ([]piece,
 				case e.sub != nil:
 					flush()
 					g := e.sub
-					pieces = append(pieces, piece{arr: arr}, piece{font: g.name, size: e.size},
-						piece{arr: []obj{{Kind: kString, Val: e.with}}}, piece{font: e.fres, size: e.size})
+					size := e.size
+					if e.subSize != 0 {
+						size = e.subSize
+					}
+					pieces = append(pieces, piece{arr: arr}, piece{font: g.name, size: size, rise: e.rise},
+						piece{arr: []obj{{Kind: kString, Val: e.with}}}, piece{font: e.fres, size: e.size, rise: 0, unrise: e.rise != 0})
 					arr = nil
 				case e.with == nil:
 					cur = append(cur, it.Val[c.at:c.at+c.len]...)
@@ -134,6 +142,10 @@ func writeShow(w *bytes.Buffer, o op, pieces []piece) {
 			w.WriteByte(' ')
 			writeObj(w, obj{Kind: kNum, Num: p.size})
 			w.WriteString(" Tf\n")
+			if p.rise != 0 || p.unrise {
+				writeObj(w, obj{Kind: kNum, Num: p.rise})
+				w.WriteString(" Ts\n")
+			}
 			continue
 		}
 		if len(p.arr) == 0 {

@@ -97,10 +97,12 @@ func (p *planner) figureValues() *values {
 				if !r.known {
 					r.prev, r.prevNew = decimal.Zero, decimal.Zero
 				}
-			case !r.known:
+			case !r.known || !t.Balance.Sub(r.prev).Abs().Equal(a.Abs()):
 				// Computed from an opening the statement's summary does
-				// not carry: the one before the row, by the way the
-				// balances move with money in further down.
+				// not carry, or from another figure than the balance
+				// before it (the conversion started its count there):
+				// the one before the row, by the way the balances move
+				// with money in further down.
 				r.prev = t.Balance.Sub(a.Abs().Mul(decimal.NewFromInt(int64(inSign(t) * balanceSign(ts, i)))))
 				r.prevNew = v.signed(r.prev)
 			}
@@ -264,7 +266,10 @@ func (v *values) signed(x decimal.Decimal) decimal.Decimal {
 	return s
 }
 
-// rowAt is the row whose box holds the token on page pi, or -1.
+// rowAt is the row whose box holds the token on page pi, or -1. A row's
+// box may stop short of its figures (a row whose description stands on
+// lines of its own, its amount on the line above them): then it is the
+// row beside the token, one of whose figures the token prints.
 func (v *values) rowAt(pi int, t layout.Token) int {
 	cx, cy := t.Center(), (t.Y0+t.Y1)/2
 	for _, i := range v.onPage[pi+1] {
@@ -272,6 +277,37 @@ func (v *values) rowAt(pi int, t layout.Token) int {
 		if cx >= b[0]-1 && cx <= b[2]+1 && cy >= b[1]-1 && cy <= b[3]+1 {
 			return i
 		}
+	}
+	if t.Amount.IsZero() {
+		return -1
+	}
+	x := t.Amount.Abs()
+	prints := func(i int) bool {
+		r := v.orig[i]
+		a := r.AmountIn
+		if a == nil {
+			a = r.AmountOut
+		}
+		return a != nil && x.Equal(a.Abs()) || x.Equal(r.Balance.Abs()) && !r.Provenance.BalanceComputed && !r.Provenance.BalanceFromZero
+	}
+	for _, i := range v.onPage[pi+1] {
+		b := v.orig[i].Box
+		if cy >= b[1]-1 && cy <= b[3]+1 && cx >= b[2] && prints(i) {
+			return i
+		}
+	}
+	// A record whose figures stand on lines under its dated one
+	// ("Amount: $-31,897.50" under "Date: 2024-03-07"), its box that
+	// line alone: the nearest row above the token, when it prints the
+	// token's figure.
+	best := -1
+	for _, i := range v.onPage[pi+1] {
+		if b := v.orig[i].Box; b[1] <= cy && (best < 0 || b[1] > v.orig[best].Box[1]) {
+			best = i
+		}
+	}
+	if best >= 0 && prints(best) {
+		return best
 	}
 	return -1
 }
