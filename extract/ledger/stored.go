@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"passbook/extract/source"
+	"sync"
 
 	"bytes"
 	"encoding/json"
@@ -239,7 +240,7 @@ var version0Texts = []struct {
 
 // confidenceText finds the confidence a version 0 low-confidence
 // warning printed ("recognised with low confidence (41%)").
-var confidenceText = regexp.MustCompile(`\((\d+)%\)`)
+var confidenceText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\((\d+)%\)`) })
 
 // version0Warning is the warning a version 0 text w was, and what it
 // said of the row, set in p.
@@ -251,7 +252,7 @@ func version0Warning(w string, p *Provenance) Warning {
 		t.set(p)
 		out := Warning{Kind: t.kind, Message: w}
 		if t.kind == WarnLowConfidence {
-			if m := confidenceText.FindStringSubmatch(w); m != nil {
+			if m := confidenceText().FindStringSubmatch(w); m != nil {
 				if c, err := strconv.ParseFloat(m[1], 64); err == nil && c > 0 {
 					p.LowConfidence, out.Confidence = c, c
 				}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 	"unicode"
 
@@ -52,7 +53,7 @@ func (ds *dateShift) shiftedText(d *cells.DateToken, text string) (string, error
 		parts = [3]int{t.Day(), int(t.Month()), t.Year()}
 	}
 	k := 0
-	out := digitRuns.ReplaceAllStringFunc(text, func(run string) string {
+	out := digitRuns().ReplaceAllStringFunc(text, func(run string) string {
 		if k >= d.N {
 			return run
 		}
@@ -71,7 +72,7 @@ func (ds *dateShift) shiftedText(d *cells.DateToken, text string) (string, error
 }
 
 // digitRuns finds a date's numeric parts.
-var digitRuns = regexp.MustCompile(`[0-9]+`)
+var digitRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[0-9]+`) })
 
 // shiftDate redraws a date token moved by the shift, its left edge kept.
 func (p *planner) shiftDate(pi int, t layout.Token, gl []*glyph) error {
