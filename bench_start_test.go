@@ -117,4 +117,6 @@ func TestBenchStart(t *testing.T) {
 }
 
 // msec prints a duration in ms to a hundredth.
-func msec(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+func msec(d time.Duration) string {
+	return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+}
