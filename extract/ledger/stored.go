@@ -55,6 +55,8 @@ type storedStatement struct {
 	AccountNumber  string               `json:"account_number,omitempty"`
 	Bank           string               `json:"bank,omitempty"`
 	Holder         string               `json:"holder,omitempty"`
+	IBAN           string               `json:"iban,omitempty"`
+	MoneyColumns   []string             `json:"money_columns,omitempty"`
 	PeriodStart    *time.Time           `json:"period_start,omitempty"`
 	PeriodEnd      *time.Time           `json:"period_end,omitempty"`
 	Currency       string               `json:"currency,omitempty"`
@@ -70,6 +72,7 @@ type storedStatement struct {
 
 type storedAccount struct {
 	Number         string               `json:"number"`
+	IBAN           string               `json:"iban,omitempty"`
 	Currency       string               `json:"currency,omitempty"`
 	PeriodStart    *time.Time           `json:"period_start,omitempty"`
 	PeriodEnd      *time.Time           `json:"period_end,omitempty"`
@@ -96,12 +99,12 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		s.Transactions[i] = st
 	}
 	st := r.Statement
-	s.Statement = storedStatement{AccountNumber: st.AccountNumber, Bank: st.Bank, Holder: st.Holder, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
+	s.Statement = storedStatement{AccountNumber: st.AccountNumber, Bank: st.Bank, Holder: st.Holder, IBAN: st.IBAN, MoneyColumns: st.MoneyColumns, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
 		Currency: st.Currency, OpeningBalance: st.OpeningBalance, ClosingBalance: st.ClosingBalance,
 		TotalIn: st.TotalIn, TotalOut: st.TotalOut, Reconciliation: storedReconciliation(st.Reconciliation),
 		Proof: st.Proof, Warnings: st.Warnings}
 	for _, a := range st.Accounts {
-		s.Statement.Accounts = append(s.Statement.Accounts, storedAccount{Number: a.Number, Currency: a.Currency,
+		s.Statement.Accounts = append(s.Statement.Accounts, storedAccount{Number: a.Number, IBAN: a.IBAN, Currency: a.Currency,
 			PeriodStart: a.PeriodStart, PeriodEnd: a.PeriodEnd, OpeningBalance: a.OpeningBalance, ClosingBalance: a.ClosingBalance,
 			Reconciliation: storedReconciliation(a.Reconciliation), Proof: a.Proof})
 	}
@@ -141,12 +144,12 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		r.Transactions[i] = tx
 	}
 	st := s.Statement
-	r.Statement = Statement{AccountNumber: st.AccountNumber, Bank: st.Bank, Holder: st.Holder, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
+	r.Statement = Statement{AccountNumber: st.AccountNumber, Bank: st.Bank, Holder: st.Holder, IBAN: st.IBAN, MoneyColumns: st.MoneyColumns, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
 		Currency: st.Currency, OpeningBalance: st.OpeningBalance, ClosingBalance: st.ClosingBalance,
 		TotalIn: st.TotalIn, TotalOut: st.TotalOut, Reconciliation: Reconciliation(st.Reconciliation),
 		Proof: st.Proof, Warnings: st.Warnings}
 	for _, a := range st.Accounts {
-		r.Statement.Accounts = append(r.Statement.Accounts, Account{Number: a.Number, Currency: a.Currency,
+		r.Statement.Accounts = append(r.Statement.Accounts, Account{Number: a.Number, IBAN: a.IBAN, Currency: a.Currency,
 			PeriodStart: a.PeriodStart, PeriodEnd: a.PeriodEnd, OpeningBalance: a.OpeningBalance, ClosingBalance: a.ClosingBalance,
 			Reconciliation: Reconciliation(a.Reconciliation), Proof: a.Proof})
 	}
