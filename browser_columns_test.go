@@ -28,17 +28,7 @@ func writeIBANStatement(w io.Writer) error {
 	pdf.Text(15, 33, "Statement period: 01/03/2024 to 31/03/2024   Opening balance 1,000.00")
 	y := 45.0
 	pdf.SetFont("Helvetica", "B", 9)
-	for _, h := range []struct {
-		x     float64
-		t     string
-		right bool
-	}{{15, "Date", false}, {40, "Description", false}, {130, "Paid in", true}, {160, "Paid out", true}, {190, "Balance", true}} {
-		x := h.x
-		if h.right {
-			x -= pdf.GetStringWidth(h.t)
-		}
-		pdf.Text(x, y, h.t)
-	}
+	drawCells(pdf, y, []cell{{15, "Date", false}, {40, "Description", false}, {130, "Paid in", true}, {160, "Paid out", true}, {190, "Balance", true}})
 	pdf.SetFont("Helvetica", "", 9)
 	bal := decimal.RequireFromString("1000.00")
 	for n := 1; n <= 8; n++ {

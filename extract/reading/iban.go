@@ -1,13 +1,11 @@
 package reading
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 
 	"passbook/extract/layout"
 	"passbook/extract/ledger"
-	"passbook/extract/lexicon"
 )
 
 // ReadIBAN is the account's IBAN where the statement prints one (see
@@ -15,35 +13,25 @@ import (
 // the statement was read to hold, when it is an IBAN; else an IBAN
 // printed on lines whose country-specific part holds number's digits (a
 // national number beside its IBAN: "Kontonummer 0532013000" and "IBAN
-// DE89 3704 0044 0532 0130 00", or the last digits of a masked number);
-// else, when no number was read, the one IBAN printed after the
-// lexicon's word for an account. An IBAN that does not pass its check
-// (masked, or misread) is never taken, nor one that shares nothing with
-// the account's number (a payee's, the bank's own).
+// DE89 3704 0044 0532 0130 00", or the last digits of a masked number).
+// An IBAN that does not pass its check (masked, or misread) is never
+// taken, nor one that shares nothing with the account's number (a
+// payee's, the bank's own).
 func ReadIBAN(lines []*layout.Line, number string) string {
 	if iban := ledger.IBAN(number); iban != "" {
 		return iban
 	}
 	digits := longestDigits(number)
-	var labelled []string
+	if len(digits) < 4 {
+		return ""
+	}
 	for _, l := range lines {
 		words := ibanWords(l)
-		accountAt := lexicon.PhraseEnd(l.Words, lexicon.Vocab().Account)
 		for i := range words {
-			iban := ibanFrom(words[i:])
-			if iban == "" {
-				continue
-			}
-			if len(digits) >= 4 && strings.Contains(iban[4:], digits) {
+			if iban := ibanFrom(words[i:]); iban != "" && strings.Contains(iban[4:], digits) {
 				return iban
 			}
-			if accountAt >= 0 && !slices.Contains(labelled, iban) {
-				labelled = append(labelled, iban)
-			}
 		}
-	}
-	if number == "" && len(labelled) == 1 {
-		return labelled[0]
 	}
 	return ""
 }
