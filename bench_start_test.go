@@ -10,18 +10,22 @@ package main
 // prints the median and 90th percentile of each run's CPU time (user and
 // system, from the kernel's accounting of the child), its wall time and
 // each median as a multiple of the hello world's. It
-// reports; it asserts only that each command succeeds. BEFORE_BIN names
+// reports; it asserts only that each command succeeds. Last it lists the
+// binary's costliest package inits, where a start's time goes. BEFORE_BIN names
 // an older build to measure in the same run, e.g.
 //
 //	BEFORE_BIN=/tmp/passbook-main make bench-start
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -113,6 +117,40 @@ func TestBenchStart(t *testing.T) {
 		t.Logf("%-28s %10s %10s %10s %10s %8s %8s", c.name,
 			msec(cpu50), msec(quantile(cpu, 0.9)), msec(wall50), msec(quantile(wall, 0.9)),
 			fmt.Sprintf("%.1f", float64(cpu50)/float64(helloCPU)), fmt.Sprintf("%.1f", float64(wall50)/float64(helloWall)))
+	}
+	// Where a start goes: the package inits of the binary measured, the
+	// costliest first, each its fastest of 20 runs (GODEBUG=inittrace=1).
+	fastest := map[string]float64{}
+	for range 20 {
+		cmd := exec.Command(bin, "version")
+		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("inittrace: %v\n%s", err, out)
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			// init PKG @T ms, CLOCK ms clock, BYTES bytes, ALLOCS allocs
+			f := strings.Fields(line)
+			if len(f) < 7 || f[0] != "init" || f[6] != "clock," {
+				continue
+			}
+			v, err := strconv.ParseFloat(f[4], 64)
+			if err != nil {
+				continue
+			}
+			if old, ok := fastest[f[1]]; !ok || v < old {
+				fastest[f[1]] = v
+			}
+		}
+	}
+	pkgs := slices.SortedFunc(maps.Keys(fastest), func(a, b string) int { return cmp.Compare(fastest[b], fastest[a]) })
+	total := 0.0
+	for _, p := range pkgs {
+		total += fastest[p]
+	}
+	t.Logf("package inits of %s: %.2f ms in all (%d packages); the costliest:", bin, total, len(pkgs))
+	for _, p := range pkgs[:min(8, len(pkgs))] {
+		t.Logf("  %6.3f ms  %s", fastest[p], p)
 	}
 }
 
