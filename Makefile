@@ -74,7 +74,7 @@ MODEL_DEBS  := $(foreach l,$(MODEL_LANGS),tesseract-ocr-$(subst _,-,$(l)))
 # PostgreSQL, for BENCH_STORE=postgres.
 BENCH_DEBS := mupdf-tools tesseract-ocr wrk postgresql util-linux time $(MODEL_DEBS)
 
-.PHONY: models deps test-deps bench-deps build run test eval redact-eval ocr-verbatim ratchet integrity-eval eval-random eval-world bench bench-service bench-extract fuzz contrib-check stress nodes soak clean
+.PHONY: models deps test-deps bench-deps build run test eval redact-eval ocr-verbatim ratchet integrity-eval eval-random eval-world bench bench-service bench-extract bench-start fuzz contrib-check stress nodes soak clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -193,6 +193,14 @@ nodes: test-deps
 # a second (issue 21's goal: 0.8 × cores × mutool). Under a minute.
 bench-extract: build bench-deps
 	PASSBOOK_BIN=$${PASSBOOK_BIN:-$(abspath $(BIN))} OMP_THREAD_LIMIT=1 $(GO) test -tags benchservice -run '^TestBenchExtract$$' -count=1 -v -timeout 20m .
+
+# bench-start measures a start of the binary: `passbook version` and a
+# worker's start (started and given end of input), beside a Go hello world
+# built with the same toolchain, 200 runs each interleaved, median and 90th
+# percentile CPU and wall time, peak RSS (issue 42's goal: within 2x of the
+# hello world). BEFORE_BIN=OLD measures an older build in the same run.
+bench-start: build
+	PASSBOOK_BIN=$${PASSBOOK_BIN:-$(abspath $(BIN))} BEFORE_BIN=$(BEFORE_BIN) $(GO) test -tags benchservice -run '^TestBenchStart$$' -count=1 -v -timeout 20m .
 
 bench: deps
 	OMP_THREAD_LIMIT=1 $(GO) test -run '^$$' -bench . -benchmem ./...

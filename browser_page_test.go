@@ -854,6 +854,8 @@ func TestBrowserViews(t *testing.T) {
 	srv, base, key, _ := served(t, dir)
 	fid, _ := folderOf(t, base, key, "Smith 2024", map[string][]byte{"gbp-2024-01.pdf": s.files["gbp-2024-01.pdf"]})
 	b := startBrowser(t, srv.ctx)
+	b.do("the sign-in page", chromedp.Navigate(base+"/"), chromedp.WaitVisible("#email", chromedp.ByID))
+	b.sixShots("body", "signin")
 	pageSignIn(b, base, key, srv)
 	drawn := func(view string) {
 		b.t.Helper()
@@ -870,6 +872,7 @@ func TestBrowserViews(t *testing.T) {
 		}
 	}
 	drawn("documents")
+	b.sixShots("body", "views-documents")
 	b.do("to Clients", click(`#views a[data-view="clients"]`))
 	drawn("clients")
 	b.sixShots("body", "views-clients")
@@ -877,6 +880,12 @@ func TestBrowserViews(t *testing.T) {
 	b.waitJS("the folder's address", `location.hash === "#/clients/`+fid+`" && !document.getElementById("folder").hidden`)
 	b.do("to Office", click(`#views a[data-view="office"]`))
 	drawn("office")
+	// The trail counts a one-page upload as "1 page" (point 16).
+	b.waitJS("the upload in the trail", `document.getElementById("trail-list").textContent.includes("uploaded (gbp-2024-01.pdf, 1 page")`)
+	if trail := b.text("#trail-list"); strings.Contains(trail, "1 pages") {
+		t.Errorf("the audit trail reads %q", trail)
+	}
+	b.sixShots("body", "views-office")
 	b.do("back", chromedp.NavigateBack())
 	b.waitJS("back at the folder", `location.hash === "#/clients/`+fid+`" && document.body.dataset.view === "clients" && !document.getElementById("folder").hidden`)
 	b.do("back again", chromedp.NavigateBack())

@@ -288,6 +288,11 @@ func TestBrowserScreens(t *testing.T) {
 	b.shot("review-dark.png")
 	b.shotOf("#review", "docs-review-dark.png")
 	shots("dark")
+	// The review and the folder at the three widths, light and dark,
+	// checked by axe in both schemes.
+	b.do("light", emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}))
+	b.sixShots("#review", "review")
+	b.sixShots("#folder", "folder")
 }
 
 // waitFor waits until predicate holds of rows, what the expression

@@ -127,8 +127,8 @@ func TestBrowserSearchAndHeaders(t *testing.T) {
 				t.Error("at 390 px the documents list is wider than the screen")
 			}
 		}
-		b.shotOf("#history", "docs-list-"+itoa(w)+".png")
 	}
+	b.sixShots("#history", "list")
 
 	// Client folders found by their statements' bank; the block names it.
 	typeIn("#folders-q", "harbour savings")
@@ -168,12 +168,8 @@ func TestBrowserSearchAndHeaders(t *testing.T) {
 	lower := decimal.RequireFromString(orig.Statement.Accounts[1].OpeningBalance).Sub(decimal.NewFromInt(1)).StringFixed(2)
 	typeIn(`#header-form [data-head="opening_balance"]`, lower)
 	b.waitJS("a mismatch on the page at once", `document.getElementById("recon").classList.contains("mismatch") && !document.getElementById("save").disabled`)
-	for _, w := range []int64{390, 1920, 1366} {
-		b.do("viewport", chromedp.EmulateViewport(w, 900))
-		b.shotOf("#review > .head-row, #summary, #review .head-tools, #header-form, #recon", "docs-review-accounts-"+itoa(w)+".png")
-	}
+	b.sixShots("#review > .head-row, #summary, #review .head-tools, #header-form, #recon", "review-accounts")
 	b.a11y("review of two accounts")
-	b.axe("review of two accounts")
 	b.do("save", click("#save"))
 	b.waitJS("saved", `document.getElementById("status").textContent.startsWith("Corrections saved")`)
 	got := download(id)

@@ -44,17 +44,7 @@ func writeStatementProtected(w io.Writer, pages, rows int, password string) (dec
 		}
 		y := 45.0
 		pdf.SetFont("Helvetica", "B", 9)
-		for _, h := range []struct {
-			x     float64
-			t     string
-			right bool
-		}{{15, "Date", false}, {40, "Description", false}, {130, "Debit", true}, {160, "Credit", true}, {190, "Balance", true}} {
-			x := h.x
-			if h.right {
-				x -= pdf.GetStringWidth(h.t)
-			}
-			pdf.Text(x, y, h.t)
-		}
+		drawCells(pdf, y, []cell{{15, "Date", false}, {40, "Description", false}, {130, "Debit", true}, {160, "Credit", true}, {190, "Balance", true}})
 		pdf.SetFont("Helvetica", "", 9)
 		for r := 0; r < rows; r++ {
 			n++
@@ -79,6 +69,24 @@ func writeStatementProtected(w io.Writer, pages, rows int, password string) (dec
 		pdf.Text(15, 285, fmt.Sprintf("Page %d of %d", p, pages))
 	}
 	return bal, pdf.Output(w)
+}
+
+// cell is a text a statement prints at x (mm), or ending at x when right.
+type cell struct {
+	x     float64
+	t     string
+	right bool
+}
+
+// drawCells prints cells on the line at y.
+func drawCells(pdf *fpdf.Fpdf, y float64, cells []cell) {
+	for _, c := range cells {
+		x := c.x
+		if c.right {
+			x -= pdf.GetStringWidth(c.t)
+		}
+		pdf.Text(x, y, c.t)
+	}
 }
 
 // TestSampleStatementIsCurrent keeps the statements other packages' tests

@@ -108,7 +108,9 @@ func writeCAMT(w io.Writer, opts Options, bs []block) error {
 		c.close("FrToDt")
 		c.open("Acct")
 		c.open("Id")
-		if id := strings.Join(strings.Fields(b.number), ""); camtIBAN().MatchString(id) && !strings.ContainsAny(id, "*") {
+		if b.iban != "" && camtIBAN().MatchString(b.iban) {
+			c.leaf("IBAN", b.iban)
+		} else if id := strings.Join(strings.Fields(b.number), ""); camtIBAN().MatchString(id) && !strings.ContainsAny(id, "*") {
 			c.leaf("IBAN", id)
 		} else {
 			c.open("Othr")

@@ -1,13 +1,11 @@
 package export
 
 import (
+	"cmp"
 	"fmt"
-	"math/big"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"passbook/extract/ledger"
@@ -95,7 +93,8 @@ type SetAccount struct {
 	// Number is the account number as the first statement prints it; ""
 	// when the statements print none.
 	Number string
-	// IBAN is the number without spaces when it is a valid IBAN.
+	// IBAN is the number without spaces when it is a valid IBAN, else
+	// the IBAN a statement of the account prints beside its number.
 	IBAN string
 	// Currency is the ISO 4217 code, "" when not printed.
 	Currency string
@@ -285,30 +284,6 @@ func AccountKey(number string) string {
 	}, strings.ToUpper(oneLine(number)))
 }
 
-// ibanShape is an IBAN without spaces: country, check digits, 11 to 30
-// letters and digits.
-var ibanShape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`) })
-
-// ibanOf is key when it is a valid IBAN (ISO 13616's mod-97 check), else "".
-func ibanOf(key string) string {
-	if !ibanShape().MatchString(key) {
-		return ""
-	}
-	var digits strings.Builder
-	for _, r := range key[4:] + key[:4] {
-		if r >= 'A' && r <= 'Z' {
-			fmt.Fprint(&digits, int(r-'A'+10))
-		} else {
-			digits.WriteRune(r)
-		}
-	}
-	n, ok := new(big.Int).SetString(digits.String(), 10)
-	if !ok || new(big.Int).Mod(n, big.NewInt(97)).Int64() != 1 {
-		return ""
-	}
-	return key
-}
-
 // group puts statements into accounts.
 func (s *Set) group(stmts []*SetStatement) {
 	byKey := map[string]*SetAccount{}
@@ -317,12 +292,15 @@ func (s *Set) group(stmts []*SetStatement) {
 		full := key + "\x00" + currency
 		a, ok := byKey[full]
 		if !ok {
-			a = &SetAccount{Number: oneLine(st.b.number), IBAN: ibanOf(key), Currency: currency, key: full}
+			a = &SetAccount{Number: oneLine(st.b.number), IBAN: cmp.Or(ledger.IBAN(key), st.b.iban), Currency: currency, key: full}
 			byKey[full] = a
 			s.Accounts = append(s.Accounts, a)
 			if currency != "" {
 				withCurrency[key] = append(withCurrency[key], a)
 			}
+		}
+		if a.IBAN == "" {
+			a.IBAN = st.b.iban // printed beside the number in this month's statement
 		}
 		a.Statements = append(a.Statements, st)
 	}
@@ -730,7 +708,7 @@ func (a *SetAccount) displayNumber(st *SetStatement) string {
 // statement's opening balance, every counted row in period order, the last
 // statement's closing balance.
 func (a *SetAccount) merged() block {
-	b := block{number: a.Number, currency: a.Currency, merged: true}
+	b := block{number: a.Number, iban: a.IBAN, currency: a.Currency, merged: true}
 	if a.IBAN != "" && a.Number == "" {
 		b.number = a.IBAN
 	}

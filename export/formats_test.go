@@ -320,3 +320,32 @@ func TestFormatsGolden(t *testing.T) {
 		golden(t, "accounts-"+string(p)+".csv", writeProfile(t, p, roundTrip()))
 	}
 }
+
+// TestIBANBesideTheNumber: a statement that prints an IBAN beside its
+// national account number (issue 42 point 14) names the account by its
+// IBAN in CAMT.053's Acct/Id and MT940's :25:, and the JSON carries both;
+// the number alone stays Othr/Id and :25: as before.
+func TestIBANBesideTheNumber(t *testing.T) {
+	res := sample()
+	res.Statement.AccountNumber, res.Statement.IBAN = "0532013000", "DE89370400440532013000"
+	camt := string(write(t, CAMT053, res))
+	if !strings.Contains(camt, "<IBAN>DE89370400440532013000</IBAN>") || strings.Contains(camt, "<Othr>") {
+		t.Errorf("CAMT.053 does not name the account by its IBAN:\n%s", camt)
+	}
+	if mt := string(write(t, MT940, res)); !strings.Contains(mt, ":25:DE89370400440532013000\r\n") {
+		t.Errorf("MT940's :25: is not the IBAN:\n%s", mt)
+	}
+	js := string(write(t, JSON, res))
+	for _, want := range []string{`"account_number":"0532013000"`, `"iban":"DE89370400440532013000"`} {
+		if !strings.Contains(js, want) {
+			t.Errorf("JSON lacks %s:\n%s", want, js)
+		}
+	}
+	res.Statement.IBAN = ""
+	if camt := string(write(t, CAMT053, res)); !strings.Contains(camt, "<Othr>") || strings.Contains(camt, "<IBAN>") {
+		t.Errorf("CAMT.053 of a national number alone:\n%s", camt)
+	}
+	if mt := string(write(t, MT940, res)); !strings.Contains(mt, ":25:0532013000\r\n") {
+		t.Errorf("MT940's :25: of a national number alone:\n%s", mt)
+	}
+}

@@ -80,6 +80,13 @@ type jsonStatement struct {
 	// holder, only when the document (or a correction) names them.
 	Bank   string `json:"bank,omitempty"`
 	Holder string `json:"holder,omitempty"`
+	// IBAN is the account's IBAN, without spaces, where the statement
+	// prints one beside (or as) its account number; left out otherwise.
+	IBAN string `json:"iban,omitempty"`
+	// MoneyColumns are the statement's money columns in the order it
+	// prints them: "out", "in", "amount" (one signed column) and
+	// "balance"; left out when unknown.
+	MoneyColumns []string `json:"money_columns,omitempty"`
 	// Edited is true when a person corrected the transactions after the
 	// conversion; the reconciliation is then recomputed from their rows.
 	Edited bool `json:"edited,omitempty"`
@@ -89,6 +96,7 @@ type jsonStatement struct {
 // statement's field names.
 type jsonAccount struct {
 	AccountNumber  *string            `json:"account_number"`
+	IBAN           string             `json:"iban,omitempty"`
 	Currency       *string            `json:"currency"`
 	PeriodStart    *string            `json:"period_start"`
 	PeriodEnd      *string            `json:"period_end"`
@@ -171,10 +179,13 @@ func newJSONStatement(s *ledger.Statement) jsonStatement {
 		Warnings:       s.Warnings,
 		Bank:           s.Bank,
 		Holder:         s.Holder,
+		IBAN:           s.IBAN,
+		MoneyColumns:   s.MoneyColumns,
 	}
 	for _, a := range s.Accounts {
 		js.Accounts = append(js.Accounts, jsonAccount{
 			AccountNumber:  text(a.Number),
+			IBAN:           a.IBAN,
 			Currency:       text(a.Currency),
 			PeriodStart:    date(a.PeriodStart),
 			PeriodEnd:      date(a.PeriodEnd),

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -42,7 +43,8 @@ func writeMT940(w io.Writer, opts Options, bs []block) error {
 	for i, b := range bs {
 		ccy := b.currencyCode()
 		start, end := b.startDate(opts.Created), b.endDate(opts.Created)
-		acct := truncate(swiftText(b.number), swiftAcctLen)
+		// :25: names the account by its IBAN where the statement prints one.
+		acct := truncate(swiftText(cmp.Or(b.iban, b.number)), swiftAcctLen)
 		if strings.TrimSpace(acct) == "" {
 			acct = "UNKNOWN"
 		}

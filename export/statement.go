@@ -18,6 +18,7 @@ import (
 // Stmt and MT940 a message. A document with one account is one block.
 type block struct {
 	number   string // account number as printed; may be ""
+	iban     string // the account's IBAN where the statement prints one (ledger.Statement.IBAN); may be ""
 	currency string // ISO 4217 code, or ""
 	start    *time.Time
 	end      *time.Time
@@ -66,7 +67,7 @@ func documentOrder(bs []block) []placed {
 func blocks(res *ledger.Result) []block {
 	s := &res.Statement
 	if len(s.Accounts) == 0 {
-		b := block{number: s.AccountNumber, currency: s.Currency, start: s.PeriodStart, end: s.PeriodEnd,
+		b := block{number: s.AccountNumber, iban: s.IBAN, currency: s.Currency, start: s.PeriodStart, end: s.PeriodEnd,
 			opening: s.OpeningBalance, closing: s.ClosingBalance, status: s.Reconciliation.Status}
 		for i, t := range res.Transactions {
 			b.rows = append(b.rows, row{Transaction: t, index: i})
@@ -81,7 +82,7 @@ func blocks(res *ledger.Result) []block {
 			continue
 		}
 		index[a.Number] = len(out)
-		out = append(out, block{number: a.Number, currency: a.Currency, start: a.PeriodStart, end: a.PeriodEnd,
+		out = append(out, block{number: a.Number, iban: a.IBAN, currency: a.Currency, start: a.PeriodStart, end: a.PeriodEnd,
 			opening: a.OpeningBalance, closing: a.ClosingBalance, status: a.Reconciliation.Status})
 	}
 	for n, t := range res.Transactions {

@@ -191,6 +191,9 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 		}
 	}
 	st.Bank, st.Holder = tables.ReadParties(doc.Meta, outside, all, doc.Pages)
+	if len(parts) == 1 {
+		st.IBAN = reading.ReadIBAN(outside, st.AccountNumber)
+	}
 	ps, pe := st.PeriodStart, st.PeriodEnd
 	if ps == nil {
 		ps, pe = fallbackPeriod(all, order)
@@ -323,9 +326,11 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 	// Several accounts: each is read and reconciled as a statement of its
 	// own; the document's fields describe the first.
 	var offsets []int
+	var firstColumns []string
 	for k, p := range parts {
 		ast := reading.ReadStatement(read[k].outside, order, read[k].labels)
 		ast.AccountNumber = p.Number
+		ast.IBAN = reading.ReadIBAN(read[k].outside, p.Number)
 		if ast.PeriodStart == nil {
 			ast.PeriodStart, ast.PeriodEnd = st.PeriodStart, st.PeriodEnd
 		}
@@ -340,13 +345,20 @@ func readAccounts(doc Document, all []*layout.Line, segs []tables.Segment, parts
 		}
 		res.Transactions = append(res.Transactions, txs...)
 		res.Statement.Warnings = append(res.Statement.Warnings, ast.Warnings...)
+		if k == 0 {
+			firstColumns = ast.MoneyColumns
+		}
 		res.Statement.Accounts = append(res.Statement.Accounts, ledger.Account{
-			Number: p.Number, Currency: ast.Currency, PeriodStart: ast.PeriodStart, PeriodEnd: ast.PeriodEnd,
+			Number: p.Number, IBAN: ast.IBAN, Currency: ast.Currency, PeriodStart: ast.PeriodStart, PeriodEnd: ast.PeriodEnd,
 			OpeningBalance: ast.OpeningBalance, ClosingBalance: ast.ClosingBalance, Reconciliation: ast.Reconciliation, Proof: ast.Proof,
 		})
 	}
 	first := res.Statement.Accounts[0]
 	res.Statement.AccountNumber = first.Number
+	res.Statement.IBAN = first.IBAN
+	if res.Statement.MoneyColumns == nil {
+		res.Statement.MoneyColumns = firstColumns
+	}
 	res.Statement.OpeningBalance, res.Statement.ClosingBalance = first.OpeningBalance, first.ClosingBalance
 	res.Statement.TotalIn, res.Statement.TotalOut = nil, nil
 	rows := make([][]int, len(offsets))

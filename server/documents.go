@@ -202,10 +202,10 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	if byLink {
 		s.audit(r, store.Event{AccountID: acc.ID, Actor: "link " + link.ID, Action: store.ActLinkUpload, DocumentID: doc.ID,
-			FolderID: link.FolderID, LinkID: link.ID, Detail: fmt.Sprintf("%s, %d pages", doc.OriginalName, doc.PageCount)})
+			FolderID: link.FolderID, LinkID: link.ID, Detail: doc.OriginalName + ", " + pageCount(doc.PageCount)})
 	} else {
 		s.audit(r, store.Event{Action: store.ActUpload, DocumentID: doc.ID, FolderID: up.folderID,
-			Detail: fmt.Sprintf("%s, %d pages", doc.OriginalName, doc.PageCount)})
+			Detail: doc.OriginalName + ", " + pageCount(doc.PageCount)})
 	}
 	s.log.Info("document queued", "file_id", doc.ID, "account_id", acc.ID, "pages", doc.PageCount, "kind", doc.Kind,
 		"size", up.size, "sha256", up.sha256)
@@ -736,4 +736,12 @@ func (s *Server) ownDocumentID(r *http.Request, id string) (store.Document, erro
 		return store.Document{}, errForbidden
 	}
 	return doc, nil
+}
+
+// pageCount is n pages in words: "1 page", "3 pages".
+func pageCount(n int) string {
+	if n == 1 {
+		return "1 page"
+	}
+	return fmt.Sprintf("%d pages", n)
 }

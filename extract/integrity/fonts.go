@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"golang.org/x/image/font/sfnt"
@@ -34,7 +35,7 @@ type font struct {
 	matrix  float64        // a Type 3 font's glyph-space scale
 }
 
-var subsetPrefix = regexp.MustCompile(`^[A-Z]{6}\+`)
+var subsetPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{6}\+`) })
 
 // loadFont reads a font resource, once per font object.
 func (f *pdfFile) loadFont(o types.Object, where string) *font {
@@ -51,7 +52,7 @@ func (f *pdfFile) loadFont(o types.Object, where string) *font {
 	if d == nil {
 		return ft
 	}
-	ft.base = subsetPrefix.ReplaceAllString(f.name(d["BaseFont"]), "")
+	ft.base = subsetPrefix().ReplaceAllString(f.name(d["BaseFont"]), "")
 	if tu := f.stream(d["ToUnicode"]); tu != nil {
 		ft.toUni = parseToUnicode(tu)
 	}
@@ -335,7 +336,7 @@ func (f *pdfFile) encodingNames(d, desc types.Dict) map[int]string {
 	return names
 }
 
-var type1Dup = regexp.MustCompile(`dup (\d+) ?/([A-Za-z0-9._]+) put`)
+var type1Dup = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`dup (\d+) ?/([A-Za-z0-9._]+) put`) })
 
 // type1Encoding reads the encoding in a Type 1 program's clear-text part.
 func type1Encoding(prog []byte) map[int]string {
@@ -343,7 +344,7 @@ func type1Encoding(prog []byte) map[int]string {
 		prog = prog[:i]
 	}
 	out := map[int]string{}
-	for _, m := range type1Dup.FindAllSubmatch(prog, 512) {
+	for _, m := range type1Dup().FindAllSubmatch(prog, 512) {
 		c, err := strconv.Atoi(string(m[1]))
 		if err == nil && c < 256 {
 			out[c] = string(m[2])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"passbook/extract/ledger"
@@ -14,12 +15,18 @@ import (
 // desktop PDF editors that banks do not print with. A name here is medium;
 // the office tools that genuine statements also name (Word, Acrobat,
 // Nitro's printer) are low (softEditors).
-var editors = regexp.MustCompile(`(?i)ilovepdf|sejda|smallpdf|pdf24|pdfescape|pdffiller|pdf candy|foxit (pdf editor|phantompdf)|phantompdf|pdfelement|wondershare|pdf-xchange editor|pdf editor|sodapdf|soda pdf|dochub|pdfsimpli|lightpdf|pdfgear|canva|inkscape`)
+var editors = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)ilovepdf|sejda|smallpdf|pdf24|pdfescape|pdffiller|pdf candy|foxit (pdf editor|phantompdf)|phantompdf|pdfelement|wondershare|pdf-xchange editor|pdf editor|sodapdf|soda pdf|dochub|pdfsimpli|lightpdf|pdfgear|canva|inkscape`)
+})
 
-var softEditors = regexp.MustCompile(`(?i)acrobat|nitro|microsoft.*word|libreoffice|openoffice|foxit`)
+var softEditors = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)acrobat|nitro|microsoft.*word|libreoffice|openoffice|foxit`)
+})
 
 // browsers are what a browser's "print to PDF" names.
-var browsers = regexp.MustCompile(`(?i)skia/pdf|chrom|mozilla|firefox|safari|quartz pdfcontext|microsoft: print to pdf|edge`)
+var browsers = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)skia/pdf|chrom|mozilla|firefox|safari|quartz pdfcontext|microsoft: print to pdf|edge`)
+})
 
 // metadata signals what Info and XMP name.
 func (r *report) metadata(m meta) {
@@ -31,15 +38,15 @@ func (r *report) metadata(m meta) {
 	for _, k := range []string{"Producer", "Creator", "XMP producer", "XMP creator tool"} {
 		if v := named[k]; v != "" {
 			switch {
-			case editors.MatchString(v):
+			case editors().MatchString(v):
 				hard = append(hard, fmt.Sprintf("%s %q", k, v))
-			case softEditors.MatchString(v):
+			case softEditors().MatchString(v):
 				soft = append(soft, fmt.Sprintf("%s %q", k, v))
 			}
 		}
 	}
 	for k, v := range named {
-		if strings.HasPrefix(k, "XMP history") && editors.MatchString(v) {
+		if strings.HasPrefix(k, "XMP history") && editors().MatchString(v) {
 			hard = append(hard, k)
 		}
 	}
@@ -49,7 +56,7 @@ func (r *report) metadata(m meta) {
 	case len(soft) > 0:
 		r.add(CodeEditorMetadata, ledger.SeverityLow, 0, nil, "the metadata names an office tool that can edit PDFs: %s (genuine statements are also made with it)", strings.Join(soft, ", "))
 	}
-	if browsers.MatchString(m.producer) || browsers.MatchString(m.creator) {
+	if browsers().MatchString(m.producer) || browsers().MatchString(m.creator) {
 		r.add(CodeBrowserPrint, ledger.SeverityInfo, 0, nil, "printed to PDF from a browser (Producer %q, Creator %q): how online statements are often saved", m.producer, m.creator)
 	}
 	if m.hasXMP && m.xmpProducer != "" && m.producer != "" && ledger.ToolName(m.xmpProducer) != ledger.ToolName(m.producer) {
@@ -62,12 +69,14 @@ func (r *report) metadata(m meta) {
 	}
 }
 
-var pdfDateRe = regexp.MustCompile(`^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?`)
+var pdfDateRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?`)
+})
 
 // pdfDate reads a PDF date's local part (its zone is ignored: the report
 // compares two dates one writer wrote).
 func pdfDate(s string) (time.Time, bool) {
-	m := pdfDateRe.FindStringSubmatch(strings.TrimSpace(s))
+	m := pdfDateRe().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return time.Time{}, false
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -18,9 +19,9 @@ type revision struct {
 	prev bool // its trailer points back to an earlier section (/Prev)
 }
 
-var startxref = regexp.MustCompile(`startxref\s+(\d+)\s+%%EOF`)
+var startxref = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`startxref\s+(\d+)\s+%%EOF`) })
 
-var prevKey = regexp.MustCompile(`/Prev\s+(\d+)`)
+var prevKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/Prev\s+(\d+)`) })
 
 // revisions walks the file's cross-reference chain: every "startxref N
 // %%EOF" ends a revision whose section at N names the one before it with
@@ -28,7 +29,7 @@ var prevKey = regexp.MustCompile(`/Prev\s+(\d+)`)
 // own: it and the main section are one save.
 func revisions(data []byte) []revision {
 	var out []revision
-	for _, m := range startxref.FindAllSubmatchIndex(data, -1) {
+	for _, m := range startxref().FindAllSubmatchIndex(data, -1) {
 		n, err := strconv.Atoi(string(data[m[2]:m[3]]))
 		if err != nil || n < 0 || n >= len(data) {
 			continue
@@ -44,7 +45,7 @@ func revisions(data []byte) []revision {
 		if i := bytes.Index(head, []byte("trailer")); i >= 0 {
 			head = head[i:]
 		}
-		r.prev = prevKey.Match(head[:min(len(head), 4096)])
+		r.prev = prevKey().Match(head[:min(len(head), 4096)])
 		out = append(out, r)
 	}
 	if linearized(data) && len(out) > 1 {
@@ -53,10 +54,12 @@ func revisions(data []byte) []revision {
 	return out
 }
 
-var linearizedDict = regexp.MustCompile(`^\s*%PDF-[\d.]+[^\n\r]*[\r\n]+(%[^\n\r]*[\r\n]+)*\s*\d+\s+\d+\s+obj\s*<<[^>]*/Linearized`)
+var linearizedDict = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*%PDF-[\d.]+[^\n\r]*[\r\n]+(%[^\n\r]*[\r\n]+)*\s*\d+\s+\d+\s+obj\s*<<[^>]*/Linearized`)
+})
 
 func linearized(data []byte) bool {
-	return linearizedDict.Match(data[:min(len(data), 1024)])
+	return linearizedDict().Match(data[:min(len(data), 1024)])
 }
 
 // meta is what the file says of itself in its Info dictionary and its XMP.
@@ -82,7 +85,7 @@ func (f *pdfFile) meta() meta {
 			m.xmpCreator = xmpValue(x, "xmp:CreatorTool")
 			m.xmpCreated = xmpValue(x, "xmp:CreateDate")
 			m.xmpModif = xmpValue(x, "xmp:ModifyDate")
-			for _, h := range xmpHistory.FindAllSubmatch(x, 64) {
+			for _, h := range xmpHistory().FindAllSubmatch(x, 64) {
 				m.history = append(m.history, string(h[1])+" by "+string(h[2]))
 			}
 		}
@@ -90,7 +93,9 @@ func (f *pdfFile) meta() meta {
 	return m
 }
 
-var xmpHistory = regexp.MustCompile(`(?s)stEvt:action(?:="|>)([^"<]*)["<].*?stEvt:softwareAgent(?:="|>)([^"<]*)["<]`)
+var xmpHistory = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)stEvt:action(?:="|>)([^"<]*)["<].*?stEvt:softwareAgent(?:="|>)([^"<]*)["<]`)
+})
 
 // xmpValue reads a simple property, written as an attribute or an element.
 func xmpValue(x []byte, key string) string {

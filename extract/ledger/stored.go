@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"passbook/extract/source"
+	"sync"
 
 	"bytes"
 	"encoding/json"
@@ -54,6 +55,8 @@ type storedStatement struct {
 	AccountNumber  string               `json:"account_number,omitempty"`
 	Bank           string               `json:"bank,omitempty"`
 	Holder         string               `json:"holder,omitempty"`
+	IBAN           string               `json:"iban,omitempty"`
+	MoneyColumns   []string             `json:"money_columns,omitempty"`
 	PeriodStart    *time.Time           `json:"period_start,omitempty"`
 	PeriodEnd      *time.Time           `json:"period_end,omitempty"`
 	Currency       string               `json:"currency,omitempty"`
@@ -69,6 +72,7 @@ type storedStatement struct {
 
 type storedAccount struct {
 	Number         string               `json:"number"`
+	IBAN           string               `json:"iban,omitempty"`
 	Currency       string               `json:"currency,omitempty"`
 	PeriodStart    *time.Time           `json:"period_start,omitempty"`
 	PeriodEnd      *time.Time           `json:"period_end,omitempty"`
@@ -95,12 +99,12 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		s.Transactions[i] = st
 	}
 	st := r.Statement
-	s.Statement = storedStatement{AccountNumber: st.AccountNumber, Bank: st.Bank, Holder: st.Holder, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
+	s.Statement = storedStatement{AccountNumber: st.AccountNumber, Bank: st.Bank, Holder: st.Holder, IBAN: st.IBAN, MoneyColumns: st.MoneyColumns, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
 		Currency: st.Currency, OpeningBalance: st.OpeningBalance, ClosingBalance: st.ClosingBalance,
 		TotalIn: st.TotalIn, TotalOut: st.TotalOut, Reconciliation: storedReconciliation(st.Reconciliation),
 		Proof: st.Proof, Warnings: st.Warnings}
 	for _, a := range st.Accounts {
-		s.Statement.Accounts = append(s.Statement.Accounts, storedAccount{Number: a.Number, Currency: a.Currency,
+		s.Statement.Accounts = append(s.Statement.Accounts, storedAccount{Number: a.Number, IBAN: a.IBAN, Currency: a.Currency,
 			PeriodStart: a.PeriodStart, PeriodEnd: a.PeriodEnd, OpeningBalance: a.OpeningBalance, ClosingBalance: a.ClosingBalance,
 			Reconciliation: storedReconciliation(a.Reconciliation), Proof: a.Proof})
 	}
@@ -140,12 +144,12 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		r.Transactions[i] = tx
 	}
 	st := s.Statement
-	r.Statement = Statement{AccountNumber: st.AccountNumber, Bank: st.Bank, Holder: st.Holder, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
+	r.Statement = Statement{AccountNumber: st.AccountNumber, Bank: st.Bank, Holder: st.Holder, IBAN: st.IBAN, MoneyColumns: st.MoneyColumns, PeriodStart: st.PeriodStart, PeriodEnd: st.PeriodEnd,
 		Currency: st.Currency, OpeningBalance: st.OpeningBalance, ClosingBalance: st.ClosingBalance,
 		TotalIn: st.TotalIn, TotalOut: st.TotalOut, Reconciliation: Reconciliation(st.Reconciliation),
 		Proof: st.Proof, Warnings: st.Warnings}
 	for _, a := range st.Accounts {
-		r.Statement.Accounts = append(r.Statement.Accounts, Account{Number: a.Number, Currency: a.Currency,
+		r.Statement.Accounts = append(r.Statement.Accounts, Account{Number: a.Number, IBAN: a.IBAN, Currency: a.Currency,
 			PeriodStart: a.PeriodStart, PeriodEnd: a.PeriodEnd, OpeningBalance: a.OpeningBalance, ClosingBalance: a.ClosingBalance,
 			Reconciliation: Reconciliation(a.Reconciliation), Proof: a.Proof})
 	}
@@ -239,7 +243,7 @@ var version0Texts = []struct {
 
 // confidenceText finds the confidence a version 0 low-confidence
 // warning printed ("recognised with low confidence (41%)").
-var confidenceText = regexp.MustCompile(`\((\d+)%\)`)
+var confidenceText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\((\d+)%\)`) })
 
 // version0Warning is the warning a version 0 text w was, and what it
 // said of the row, set in p.
@@ -251,7 +255,7 @@ func version0Warning(w string, p *Provenance) Warning {
 		t.set(p)
 		out := Warning{Kind: t.kind, Message: w}
 		if t.kind == WarnLowConfidence {
-			if m := confidenceText.FindStringSubmatch(w); m != nil {
+			if m := confidenceText().FindStringSubmatch(w); m != nil {
 				if c, err := strconv.ParseFloat(m[1], 64); err == nil && c > 0 {
 					p.LowConfidence, out.Confidence = c, c
 				}

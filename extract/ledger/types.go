@@ -100,11 +100,22 @@ type Statement struct {
 	// the account's holder, where the document says so (see extract/tables/parties.go);
 	// "" when it does not.
 	Bank, Holder string
+	// IBAN is the account's IBAN, without spaces, where the statement
+	// prints one that passes its check: AccountNumber itself, or one
+	// printed beside a national account number (see reading.ReadIBAN).
+	// "" when it prints none.
+	IBAN string
+	// MoneyColumns are the rows' money columns in the order the statement
+	// prints them, left to right, as the reading took them: "out", "in",
+	// "amount" (one signed column) and "balance". Nil when the rows
+	// stand in no table (see reading.moneyColumns).
+	MoneyColumns []string
 }
 
 // Account is one account of a document that holds several.
 type Account struct {
 	Number         string
+	IBAN           string // as Statement.IBAN
 	Currency       string
 	PeriodStart    *time.Time
 	PeriodEnd      *time.Time

@@ -448,6 +448,7 @@ func Reconcile(rows []tables.Row, markers []tables.Marker, loose []decimal.Decim
 			bySeg[id] = r
 		}
 	}
+	st.MoneyColumns = moneyColumns(rows, bySeg)
 	// Balances printed in words no lexicon holds (loose: lone amounts
 	// beside a label, outside the tables) are known by the arithmetic:
 	// one the first printed balance works back to is the opening, one

@@ -8,7 +8,6 @@ import (
 	"unicode"
 	"unicode/utf16"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/shopspring/decimal"
@@ -165,7 +164,7 @@ func noLeak(out []byte, cp Reading, personal []string) error {
 	var strs [][]byte
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
-	ctx, err := api.ReadContext(bytes.NewReader(out), conf)
+	ctx, err := readObjects(bytes.NewReader(out), conf)
 	if err != nil {
 		return refuse("the copy's objects cannot be read again: %v", err)
 	}

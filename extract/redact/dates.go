@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"passbook/extract/cells"
@@ -51,7 +52,7 @@ func (ds *dateShift) shiftedText(d *cells.DateToken, text string) (string, error
 		parts = [3]int{t.Day(), int(t.Month()), t.Year()}
 	}
 	k := 0
-	out := digitRuns.ReplaceAllStringFunc(text, func(run string) string {
+	out := digitRuns().ReplaceAllStringFunc(text, func(run string) string {
 		if k >= d.N {
 			return run
 		}
@@ -70,4 +71,4 @@ func (ds *dateShift) shiftedText(d *cells.DateToken, text string) (string, error
 }
 
 // digitRuns finds a date's numeric parts.
-var digitRuns = regexp.MustCompile(`[0-9]+`)
+var digitRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[0-9]+`) })

@@ -40,10 +40,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	mrand "math/rand/v2"
 	"strings"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/fault"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/shopspring/decimal"
@@ -259,7 +261,7 @@ func build(data []byte, orig Reading, factor decimal.Decimal, rnd *mrand.Rand, o
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	conf.UserPW, conf.OwnerPW = opts.Password, opts.Password
-	ctx, err := api.ReadContext(bytes.NewReader(data), conf)
+	ctx, err := readObjects(bytes.NewReader(data), conf)
 	if err != nil {
 		return nil, expected{}, refuse("the PDF's objects cannot be read: %v", err)
 	}
@@ -458,4 +460,14 @@ func joinNames(ns []string) string {
 		return strings.Join(ns, "")
 	}
 	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
+// readObjects reads a PDF's objects as pdfcpu's api.ReadContext does
+// (its panics become errors), without importing pdfcpu's api package:
+// that package pulls in its form filling and with it go-runewidth, whose
+// package init fills 2.2 MB of width tables, about 20 ms at every start
+// of the binary, for nothing redact uses.
+func readObjects(rs io.ReadSeeker, conf *model.Configuration) (ctx *model.Context, err error) {
+	defer fault.Catch(&err)
+	return pdfcpu.Read(rs, conf)
 }

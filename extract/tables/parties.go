@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"passbook/extract/layout"
@@ -196,7 +197,7 @@ func knownPhrase(s string) bool {
 }
 
 // bicRe is an ISO 9362 business identifier code.
-var bicRe = regexp.MustCompile(`^[A-Z]{4}([A-Z]{2})[A-Z0-9]{2}([A-Z0-9]{3})?$`)
+var bicRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{4}([A-Z]{2})[A-Z0-9]{2}([A-Z0-9]{3})?$`) })
 
 // printedBIC is the first BIC printed after the word BIC or SWIFT, whose
 // country is an ISO 3166 region (x/text's CLDR data; not one kept for
@@ -212,7 +213,7 @@ func printedBIC(lines []*layout.Line) string {
 			if after, ok := strings.CutPrefix(label, "BIC:"); ok && after != "" {
 				code = after
 			}
-			m := bicRe.FindStringSubmatch(code)
+			m := bicRe().FindStringSubmatch(code)
 			if m == nil {
 				continue
 			}

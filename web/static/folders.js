@@ -5,7 +5,7 @@
 import { addUpload, badge, confirmDialog, fileName, fillFolderChoices, loadDocuments, saveBlob } from "./documents.js";
 import { money, openReview, units } from "./review.js";
 import { call, session } from "./session.js";
-import { $, el, exportFormats, figure, localDate, localTime, message, monthLabel, plural, say } from "./util.js";
+import { $, el, exportFormats, figure, ibanText, localDate, localTime, message, monthLabel, plural, say } from "./util.js";
 import { currentView, showView } from "./views.js";
 import { folderBadge } from "./integrity.js";
 
@@ -222,13 +222,21 @@ export function timelineOrder(a) {
   return order;
 }
 
+// accountName heads an account by its IBAN where its statements print
+// one, with the national number they print beside it.
+export function accountName(a) {
+  const plain = (s) => (s || "").replace(/[\s.\-\/]/g, "").toUpperCase();
+  if (!a.iban) return a.account_number || "Unknown account";
+  return ibanText(a.iban) + (a.account_number && plain(a.account_number) !== a.iban ? ` (account ${a.account_number})` : "");
+}
+
 // accountTimeline draws one account: a block per statement with its file,
 // period and balances and, between two, a link that is green when the later
 // one opens with what the earlier closed with, or red with each finding in
 // words and what can be done about it. Then the account's year.
 export function accountTimeline(a, docs) {
   const cur = a.currency || "";
-  const name = (a.account_number || a.iban || "Unknown account") + (cur ? " " + cur : "");
+  const name = accountName(a) + (cur ? " " + cur : "");
   const box = el("section", { class: "account", "aria-label": "Account " + name });
   box.append(el("h3", {}, name, el("span", { class: "small muted", text: a.period_start ? `  ${localDate(a.period_start)} – ${localDate(a.period_end)} · ${plural(a.transaction_count, "transaction")}` : "" })));
   const byId = new Map(a.statements.map((s) => [s.file_id, s]));
@@ -386,7 +394,7 @@ export function yearTable(a, cur) {
       el("td", { class: "num", text: figure(m.money_out, "") }), el("td", { class: "num", text: figure(m.closing_balance, "") }),
       el("td", { class: "small", text: m.files.length ? m.files.join(", ") : "none: not covered" }));
   });
-  det.append(el("div", { class: "table-wrap" }, el("table", { class: "year-table" }, el("caption", { class: "visually-hidden", text: `Year of ${a.account_number || a.iban || "the account"}${cur ? ", in " + cur : ""}` }), el("thead", {}, head), el("tbody", {}, ...body))));
+  det.append(el("div", { class: "table-wrap" }, el("table", { class: "year-table" }, el("caption", { class: "visually-hidden", text: `Year of ${a.iban || a.account_number ? accountName(a) : "the account"}${cur ? ", in " + cur : ""}` }), el("thead", {}, head), el("tbody", {}, ...body))));
   return det;
 }
 

@@ -11,7 +11,7 @@
 import { confirmDialog, download, passwords, putDoc } from "./documents.js";
 import { folder, refreshFolder } from "./folders.js";
 import { call, postJSON, session } from "./session.js";
-import { $, datePlaceholder, el, exportFormats, figure, localDate, message, numericDate, parseDate, plural, say } from "./util.js";
+import { $, datePlaceholder, el, exportFormats, figure, ibanText, localDate, message, numericDate, parseDate, plural, say } from "./util.js";
 import { showView } from "./views.js";
 import { markPage, renderReport } from "./integrity.js";
 
@@ -170,6 +170,7 @@ export function summary(rec) {
   const item = (k, v) => el("div", {}, el("dt", { text: k }), el("dd", { class: v === "not found" ? "notfound" : null, text: v }));
   $("summary").replaceChildren(
     item(st.accounts && st.accounts.length ? "Accounts" : "Account", (st.accounts && st.accounts.length ? st.accounts.map((a) => a.account_number).filter(Boolean).join(", ") : st.account_number) || "not found"),
+    ...(st.iban && st.iban !== st.account_number ? [item("IBAN", ibanText(st.iban))] : []),
     item("Bank", st.bank || "not found"),
     item("Holder", st.holder || "not found"),
     item("Period", st.period_start ? `${localDate(st.period_start)} – ${localDate(st.period_end)}` : "not found"),
@@ -215,8 +216,21 @@ export function refreshReview() {
   $("edit-state").textContent = dirty ? "Unsaved changes." : review.edited ? "Showing your corrections; downloads carry them." : "";
 }
 
+// moneyOrder is the order of the review's money in and money out columns:
+// the statement's own, where it prints money out first (its
+// money_columns, as the conversion read them), else money in first.
+export function moneyOrder() {
+  const cols = (review && review.stmt.money_columns) || [];
+  const i = cols.indexOf("in"), o = cols.indexOf("out");
+  return i >= 0 && o >= 0 && o < i ? ["out", "in"] : ["in", "out"];
+}
+
 export function renderTable() {
   const body = $("tx");
+  // The heading's money columns stand as the rows' do.
+  const head = body.parentElement.querySelector("thead tr");
+  const [first, second] = moneyOrder().map((m) => head.querySelector(`th[data-money="${m}"]`));
+  first.after(second);
   body.replaceChildren();
   review.txs.forEach((t, i) => body.append(txRow(t, i)));
   body.querySelectorAll("textarea").forEach(fitText);
@@ -267,7 +281,7 @@ export function txRow(t, i) {
   if (warned) desc.append(el("div", { class: "notes", text: "⚠ " + marks.join("; ") }));
   const tr = el("tr", { "data-row": i, class: (warned ? "warned" : "") + (isLowConf(t) ? " lowconf" : "") },
     idx, input("date", "date", "date", "date"), desc,
-    input("amountIn", "money in", "num"), input("amountOut", "money out", "num"), input("balance", "balance", "num"),
+    ...moneyOrder().map((m) => (m === "in" ? input("amountIn", "money in", "num") : input("amountOut", "money out", "num"))), input("balance", "balance", "num"),
     el("td", {}, readOnly() ? null : el("button", { type: "button", class: "del", text: "✕", "aria-label": `Delete row ${n}`, onclick: () => deleteRow(i) })));
   markProblems(tr, t);
   return tr;

@@ -85,6 +85,8 @@ export function figure(s, cur) {
   i = i.replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, groupSep);
   return (neg ? "−" : "") + i + decimalSep + f + (cur ? " " + cur : "");
 }
+// ibanText is an IBAN in its printed form: groups of four.
+export const ibanText = (iban) => iban.replace(/(.{4})(?=.)/g, "$1 ");
 export const period = (p) => (p === "day" ? "today" : "this " + p);
 
 // say tells everyone something, screen readers included. News fades after

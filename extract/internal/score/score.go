@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"passbook/extract/ledger"
@@ -83,10 +84,10 @@ func Exact(truth, out []Txn) bool {
 	return len(truth) == len(out) && Match(truth, out) == len(truth)
 }
 
-var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
+var nonAlnum = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 func normDesc(s string) string {
-	return strings.Join(strings.Fields(nonAlnum.ReplaceAllString(strings.ToLower(s), " ")), " ")
+	return strings.Join(strings.Fields(nonAlnum().ReplaceAllString(strings.ToLower(s), " ")), " ")
 }
 
 // DescOK reports descriptions the scorer counts as the same.
