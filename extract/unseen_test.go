@@ -790,3 +790,49 @@ func TestAnalyzeUnnamedColumnOfItsOwn(t *testing.T) {
 		"2023-01-12|LIDL NL04BANK0123 Card||10.00|100.00",
 	})
 }
+
+// TestAnalyzeGrandTotalAndWrappedTimes reads a grand total that sums the
+// section totals above it as a totals line, not a row, and drops the
+// time of day a date cell wrapped below its date ("29/09/2024" over
+// "07:21"), which is no description's.
+func TestAnalyzeGrandTotalAndWrappedTimes(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	ledgerHead(put, "01/01/2023 - 31/01/2023")
+	put(10, 90, "01/01/2023")
+	put(100, 90, "Opening balance")
+	put(520, 90, "100.00")
+	row := func(y float64, date, desc, out, in, bal string) {
+		put(10, y, date)
+		put(100, y, desc)
+		if out != "" {
+			put(340, y, out)
+		}
+		if in != "" {
+			put(420, y, in)
+		}
+		put(520, y, bal)
+		put(10, y+10, "07:21")
+	}
+	row(105, "02/01/2023", "Salary Acme", "", "50.00", "150.00")
+	row(130, "03/01/2023", "Refund Lidl", "", "10.00", "160.00")
+	row(155, "05/01/2023", "Rent March", "25.00", "", "135.00")
+	put(100, 180, "Vrokplen")
+	put(340, 180, "25.00")
+	put(420, 180, "60.00")
+	row(195, "09/01/2023", "Card Shell", "15.00", "", "120.00")
+	row(220, "10/01/2023", "Card Lidl", "5.00", "", "115.00")
+	put(100, 245, "Vrokplen")
+	put(340, 245, "20.00")
+	put(100, 260, "Vrokplen")
+	put(340, 260, "45.00")
+	put(420, 260, "60.00")
+	res := Analyze([]source.Page{p})
+	checkTxs(t, res, []string{
+		"2023-01-02|Salary Acme|50.00||150.00",
+		"2023-01-03|Refund Lidl|10.00||160.00",
+		"2023-01-05|Rent March||25.00|135.00",
+		"2023-01-09|Card Shell||15.00|120.00",
+		"2023-01-10|Card Lidl||5.00|115.00",
+	})
+}

@@ -193,6 +193,7 @@ func JoinWrappedDates(lines []*Line) []*Line {
 			for joinWrappedDate(a, b, h) { // each date cell of the row: a posting and a value date
 				joined = true
 			}
+			joined = dropTimesBelow(a, b, h) || joined
 			if !joined {
 				continue
 			}
@@ -299,7 +300,8 @@ func joinWrappedDate(a, b *Line, h float64) bool {
 			belows = []int{n}
 		}
 		if t, n := weekdayDate(a.Words[j:end], h); n > 0 && t.Date.YearDigits > 0 {
-			continue // a whole date already
+			// A whole date already (see dropTimesBelow).
+			continue
 		}
 		for _, below := range belows {
 			if joinDateBelow(a, b, j, end, k, below, h) {
@@ -365,6 +367,31 @@ func weekdayDate(ws []source.Word, h float64) (Token, int) {
 func wholeDate(ws []source.Word, h float64) bool {
 	_, n := weekdayDate(ws, h)
 	return n == len(ws)
+}
+
+// dropTimesBelow drops from b the times of day that a's date cells
+// wrapped below their dates ("29/09/2024" over "07:21"): the date's, as
+// dateTail reads one beside it, no description's. It reports whether it
+// dropped one.
+func dropTimesBelow(a, b *Line, h float64) bool {
+	dropped := false
+	for j := 0; j < len(a.Words); j++ {
+		t, n := weekdayDate(a.Words[j:], h)
+		if n == 0 || t.Date.YearDigits == 0 {
+			continue
+		}
+		x0, x1 := a.Words[j].X0, a.Words[j+n-1].X1
+		for k := 0; k < len(b.Words); k++ {
+			if w := b.Words[k]; timeOfDay(w.Text) && w.X0 >= x0-1 && w.X1 <= x1+h && w.Y0 >= a.Y1-0.2*h {
+				a.WrapBottom = max(a.WrapBottom, w.Y1)
+				b.Words = slices.Delete(b.Words, k, k+1)
+				dropped = true
+				k--
+			}
+		}
+		j += n - 1
+	}
+	return dropped
 }
 
 // yearAlone reports a cell that holds a year alone, with the word some

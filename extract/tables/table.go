@@ -182,7 +182,10 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		}
 	}
 	sums := func(amounts []Cell) bool {
-		return sumsOf(rows[sumFrom:], amounts, segID) || docFrom < sumFrom && sumsOf(rows[docFrom:], amounts, segID)
+		// A section's total sums the rows since the last totals line;
+		// a grand total, every row of the table or of the document.
+		return sumsOf(rows[sumFrom:], amounts, segID) || docFrom < sumFrom && sumsOf(rows[docFrom:], amounts, segID) ||
+			first < sumFrom && sumsOf(rows[first:], amounts, segID) || 0 < first && sumsOf(rows, amounts, segID)
 	}
 	var markerLines []*layout.Line // the table's balance and totals lines
 	title := ""                    // the last section title read in the table
