@@ -125,13 +125,8 @@ func differing(first, second []cells.DateToken) int {
 }
 
 func inDateColumn(seg *Segment, l *layout.Line, dl int) bool {
-	if len(l.Words) == 0 {
+	if dl < 0 || len(l.Words) == 0 {
 		return false
-	}
-	if dl < 0 {
-		// No heading: where the dates that open the rows start (a
-		// page's address above the rows, a date cell's second line).
-		return seg.dateX > 0 && !seg.datesAnywhere && math.Abs(l.Words[0].X0-seg.dateX) < 2
 	}
 	lo, _ := regionOf(seg.Labels, dl)
 	lb := seg.Labels[dl]
