@@ -836,3 +836,44 @@ func TestAnalyzeGrandTotalAndWrappedTimes(t *testing.T) {
 		"2023-01-10|Card Lidl||5.00|115.00",
 	})
 }
+
+// TestAnalyzeAccountsNamedWithAWordForAccount reads as two accounts a
+// page with no heading whose tables each stand under an account named by
+// a word for account, another word and its number ("Compte épargne
+// 0576890791"), each with its own opening balance: the second opening
+// starts the second account, not the first one's balances again.
+func TestAnalyzeAccountsNamedWithAWordForAccount(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Période: 01/06/2022 - 30/06/2022")
+	y := 70.0
+	for _, acct := range []struct {
+		name, open string
+		rows       [][4]string
+	}{
+		{"Compte courant 0828988028", "200.00", [][4]string{{"01/06/2022", "Paiement carte Lidl", "35.00", "165.00"}, {"05/06/2022", "Virement emis Shell", "15.00", "150.00"}, {"09/06/2022", "Virement recu Acme", "-50.00", "200.00"}}},
+		{"Compte epargne 0576890791", "700.00", [][4]string{{"03/06/2022", "Virement recu Zoe", "-100.00", "800.00"}, {"07/06/2022", "Prelevement Vodafone", "20.00", "780.00"}, {"17/06/2022", "Prelevement Orange", "30.00", "750.00"}}},
+	} {
+		put(10, y, acct.name)
+		put(10, y+20, "Solde precedent")
+		put(520, y+20, acct.open)
+		y += 40
+		for _, r := range acct.rows {
+			put(10, y, r[0])
+			put(100, y, r[1])
+			put(420, y, r[2])
+			put(520, y, r[3])
+			y += 15
+		}
+		y += 30
+	}
+	res := Analyze([]source.Page{p})
+	if n := len(res.Statement.Accounts); n != 2 {
+		t.Fatalf("%d accounts, want 2 (%s)", n, res.Statement.Reconciliation.Message)
+	}
+	for i, want := range []string{"0828988028", "0576890791"} {
+		if got := res.Statement.Accounts[i].Number; got != want {
+			t.Errorf("account %d is %q, want %q", i, got, want)
+		}
+	}
+}
