@@ -877,3 +877,39 @@ func TestAnalyzeAccountsNamedWithAWordForAccount(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeDateCellWordsAreNoDescription keeps the words a wrapped
+// date cell prints in its column ("piektdiena, 2022. gada" over "16.
+// decembris") out of the description, and a row whose date cell holds
+// such words but no date read is never ok.
+func TestAnalyzeDateCellWordsAreNoDescription(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Periods: 01/12/2022 - 31/12/2022")
+	rows := []struct{ d1, d2, desc, amt, bal string }{
+		{"trešdiena, 2022. gada 7.", "decembris", "Card Lidl", "-31.76", "882.38"},
+		{"pirmdiena, 2022. gada 12.", "decembris", "Card Shell", "-56.29", "826.09"},
+		{"piektdiena, 2022. gada", "16. decembris", "Card Spotify", "-3.52", "822.57"},
+		{"pirmdiena, 2022. gada 19.", "decembris", "Card Rewe", "-63.37", "759.20"},
+	}
+	for i, r := range rows {
+		y := 80 + 25*float64(i)
+		put(10, y, r.d1)
+		put(180, y, r.desc)
+		put(420, y, r.amt)
+		put(520, y, r.bal)
+		put(10, y+11, r.d2)
+	}
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 4 {
+		t.Fatalf("%d rows, want 4", n)
+	}
+	for _, tx := range res.Transactions {
+		if strings.Contains(tx.Description, "gada") || strings.Contains(tx.Description, "2022") {
+			t.Errorf("description %q holds the date cell's words", tx.Description)
+		}
+	}
+	if !res.Transactions[2].Provenance.DateUnread || res.Statement.Reconciliation.Status == "ok" {
+		t.Errorf("the row whose date was not read: date_unread %v, status %s", res.Transactions[2].Provenance.DateUnread, res.Statement.Reconciliation.Status)
+	}
+}

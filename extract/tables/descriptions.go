@@ -169,6 +169,17 @@ func assignDescriptions(real []Row, texts []descLine, stops []*layout.Line) {
 		}
 		if prevRow < 0 {
 			down = 0
+			// Above a table's first row, its description hangs in its
+			// own column: lines that start left of it (a page's address
+			// at the margin) are none of its.
+			if x, ok := descStart(rows, nextRow); ok {
+				for i := len(run) - 1; i >= up; i-- {
+					if run[i].l.Words[0].X0 < x-2 {
+						up = i + 1
+						break
+					}
+				}
+			}
 		}
 		if nextRow < 0 {
 			up = len(run)
@@ -244,6 +255,20 @@ func assignDescriptions(real []Row, texts []descLine, stops []*layout.Line) {
 		own, n := rows[i].Desc, len(rows[i].Desc)-rows[i].tailParts
 		rows[i].Desc = slices.Concat(above[i], own[:n], below[i][:before[i]], own[n:], below[i][before[i]:])
 	}
+}
+
+// descStart is where the description of rows[i] starts on its line: its
+// first word that reads as no date and no amount.
+func descStart(rows []Row, i int) (float64, bool) {
+	if i < 0 || i >= len(rows) || rows[i].Line == nil {
+		return 0, false
+	}
+	for _, t := range rows[i].Line.Toks {
+		if t.Kind == layout.TokText && !t.Bare {
+			return t.X0, true
+		}
+	}
+	return 0, false
 }
 
 // runItem is a row (by its line) or a text line (row -1), in reading

@@ -191,6 +191,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	title := ""                    // the last section title read in the table
 	var headingLine *layout.Line   // the last line read as the heading of a table with none the lexicon knows
 	summaryHead := false           // below a summary's heading, up to the next date
+	dateCols := dateSpans(seg.Lines)
 	for li, l := range seg.Lines {
 		before, markersBefore := len(rows), len(markers)
 		var dateTok *layout.Token
@@ -224,6 +225,9 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			}
 			if ti == usedDate {
 				continue
+			}
+			if t.Kind == layout.TokText && layout.DateWord(t.Text) && inSpans(dateCols, t) {
+				continue // a date cell's wrapped words ("2022. gada", "07:21"): no description's
 			}
 			// A line that is one whole number alone is a page number.
 			// A whole number is money under a money heading, or, in a
@@ -433,11 +437,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// brought-forward line); at the top of a table, the last date
 			// read. A date printed elsewhere on the line may be the row's
 			// own: the one above is not proven.
-			rows = append(rows, Row{Page: l.Page, Date: *lastDate, HasDate: true, DateUnread: l.OCR && underDateHeading(seg, l) || datedLine(l), Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
+			rows = append(rows, Row{Page: l.Page, Date: *lastDate, HasDate: true, DateUnread: l.OCR && underDateHeading(seg, l) || datedLine(l) || dateWordsIn(l, dateCols), Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) > 0 && (near || lastLine == nil):
 			last := rows[len(rows)-1]
-			rows = append(rows, Row{Page: l.Page, Date: last.Date, HasDate: last.HasDate, DateUnread: l.OCR && underDateHeading(seg, l) || !last.HasDate && last.DateUnread || datedLine(l),
+			rows = append(rows, Row{Page: l.Page, Date: last.Date, HasDate: last.HasDate, DateUnread: l.OCR && underDateHeading(seg, l) || !last.HasDate && last.DateUnread || datedLine(l) || dateWordsIn(l, dateCols),
 				Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) == 0 && l.OCR && text != "" && dl >= 0 && !lexicon.HasPhrase(folded, lexicon.Vocab().BalanceTitles):
@@ -576,6 +580,48 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		rows = rows[:first]
 	}
 	return rows, markers
+}
+
+// dateSpans are the x-ranges of a table's date columns: where three or
+// more of its dates overlap.
+func dateSpans(lines []*layout.Line) [][2]float64 {
+	var spans [][2]float64
+	var counts []int
+	for _, l := range lines {
+		for _, t := range l.Toks {
+			if t.Kind != layout.TokDate {
+				continue
+			}
+			k := slices.IndexFunc(spans, func(s [2]float64) bool { return t.X0 < s[1] && s[0] < t.X1 })
+			if k < 0 {
+				spans, counts = append(spans, [2]float64{t.X0, t.X1}), append(counts, 1)
+				continue
+			}
+			spans[k] = [2]float64{min(spans[k][0], t.X0), max(spans[k][1], t.X1)}
+			counts[k]++
+		}
+	}
+	var out [][2]float64
+	for k, s := range spans {
+		if counts[k] >= 3 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// dateWordsIn reports a line that prints a date's words in a date column
+// ("piektdiena, 2022. gada" over "16. decembris"): a date printed that
+// was not read.
+func dateWordsIn(l *layout.Line, spans [][2]float64) bool {
+	return slices.ContainsFunc(l.Toks, func(t layout.Token) bool {
+		return t.Kind == layout.TokText && layout.DateWord(t.Text) && inSpans(spans, t)
+	})
+}
+
+// inSpans reports a token lying within one of spans.
+func inSpans(spans [][2]float64, t layout.Token) bool {
+	return slices.ContainsFunc(spans, func(s [2]float64) bool { return t.X0 >= s[0]-2 && t.X1 <= s[1]+2 })
 }
 
 // cellGoesOn reports a line close below the row r (within a few lines,
