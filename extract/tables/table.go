@@ -685,9 +685,12 @@ func keepUnnamed(seg *Segment, rows []Row, first, descLabel int) {
 
 // wholeInColumn reports a whole number ending where a money column's
 // figures end, in a table whose money is printed in whole units ("993"
-// under "20 426"), though the next column's words follow it closely.
+// under "20 426", "364 CLP D"), though the next column's words follow it
+// closely.
 func wholeInColumn(seg *Segment, t layout.Token) bool {
-	if !seg.wholeUnits || t.Kind != layout.TokText || !layout.AllDigits(t.Text) {
+	// Below a thousand: a larger figure prints its group separator and
+	// reads as money already ("+69 760 040 828" is a telephone).
+	if !seg.wholeUnits || t.Kind != layout.TokText || t.Amount.IsZero() && !layout.AllDigits(t.Text) || t.Amount.Abs().Cmp(decimal.NewFromInt(1000)) >= 0 {
 		return false
 	}
 	ci := colOf(seg, t)
