@@ -434,6 +434,7 @@ func currencyWord(s string) bool {
 // currency word before it.
 func Tokenize(l *Line, decimalComma bool) {
 	l.Toks = l.Toks[:0]
+	l.Words = splitGluedDates(l.Words)
 	ws := l.Words
 	if cap(l.Toks) < len(ws) {
 		// A token takes one word or more: room for one a word, once,
