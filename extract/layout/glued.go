@@ -111,4 +111,3 @@ func textWidth(s string) float64 {
 	}
 	return n
 }
-
