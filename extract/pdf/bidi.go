@@ -1,7 +1,9 @@
 package pdf
 
 import (
+	"cmp"
 	"slices"
+	"unicode"
 
 	"golang.org/x/text/unicode/bidi"
 )
@@ -42,13 +44,16 @@ func rtlJoiner(r rune) bool {
 	return false
 }
 
-// visualOrder is the order in which to read the n characters so that
+// visualOrder is the n characters in the order to read them so that
 // every run MuPDF gave right to left stands left to right: nil when there
-// is none (no copy, the common case). A run is two or more characters of
-// one line, each wholly left of the one before it, all of them
-// right-to-left characters or joiners between them. Latin text drawn in a
-// scrambled order is left as it was.
-func visualOrder(n int, char func(i int) rawChar) []int {
+// is none (no copy, the common case). A run is characters without a
+// space on one baseline, side by side, that are right-to-left characters
+// or joiners between them, one of them right-to-left at least. MuPDF
+// gives one reversed whole, or its groups of digits reversed, each a
+// line of its own ("١١.٠١.٢٠٢٢" from LibreOffice as ".", ".٢٠٢٢", "٠١",
+// "١١"): the run is put in the order of its characters' places, as one
+// line. Latin text drawn in a scrambled order is left as it was.
+func visualOrder(n int, char func(i int) rawChar) []rawChar {
 	found := false
 	for i := 0; i < n && !found; i++ {
 		found = rtlClass(char(i).r)
@@ -56,39 +61,66 @@ func visualOrder(n int, char func(i int) rawChar) []int {
 	if !found {
 		return nil
 	}
-	var order []int
+	// next reports whether d goes on the run of run[0..]: one of its
+	// characters, on its baseline, beside it.
+	next := func(run []rawChar, d rawChar) bool {
+		c := run[0]
+		h := max(c.y1-c.y0, d.y1-d.y0)
+		lo, hi := c.x0, c.x1
+		for _, e := range run {
+			lo, hi = min(lo, e.x0), max(hi, e.x1)
+		}
+		if unicode.IsSpace(d.r) {
+			// A space MuPDF put where a separator of the run stands.
+			return abs(d.y1-c.y1) < 0.2*h && d.x0 >= lo-0.1*h && d.x1 <= hi+0.1*h
+		}
+		if !rtlClass(d.r) && !rtlJoiner(d.r) {
+			return false
+		}
+		return d.line == c.line || abs(d.y1-c.y1) < 0.2*h && d.x1 > lo-1.5*h && d.x0 < hi+1.5*h
+	}
+	// overlaid reports a space of the run over another of its characters.
+	overlaid := func(run []rawChar, d rawChar) bool {
+		return unicode.IsSpace(d.r) && slices.ContainsFunc(run, func(e rawChar) bool {
+			return !unicode.IsSpace(e.r) && min(e.x1, d.x1)-max(e.x0, d.x0) > 0.5*(d.x1-d.x0)
+		})
+	}
+	var out []rawChar
+	reordered := false
 	for i := 0; i < n; {
+		run := []rawChar{char(i)}
 		j := i + 1
-		if c := char(i); rtlClass(c.r) {
-			for j < n {
-				d, prev := char(j), char(j-1)
-				h := max(prev.y1-prev.y0, d.y1-d.y0)
-				if d.line != c.line || d.x1 > prev.x0+0.25*h || !rtlClass(d.r) && !rtlJoiner(d.r) {
-					break
-				}
+		if rtlClass(run[0].r) || rtlJoiner(run[0].r) {
+			for j < n && next(run, char(j)) {
+				run = append(run, char(j))
 				j++
 			}
-			// A joiner ends no run: "٣١ –" hands the dash back.
-			for j > i+1 && !rtlClass(char(j-1).r) {
-				j--
-			}
 		}
-		if j > i+1 {
-			if order == nil {
-				order = make([]int, 0, n)
-				for k := 0; k < i; k++ {
-					order = append(order, k)
-				}
+		rtl := slices.ContainsFunc(run, func(c rawChar) bool { return rtlClass(c.r) })
+		if rtl && !slices.IsSortedFunc(run, byX) {
+			run = slices.DeleteFunc(run, func(d rawChar) bool { return overlaid(run, d) })
+			slices.SortStableFunc(run, byX)
+			for k := range run {
+				run[k].line = run[0].line
 			}
-			for k := j - 1; k >= i; k-- {
-				order = append(order, k)
-			}
-		} else if order != nil {
-			order = append(order, i)
+			reordered = true
 		}
+		out = append(out, run...)
 		i = j
 	}
-	return order
+	if !reordered {
+		return nil
+	}
+	return out
+}
+
+func byX(a, b rawChar) int { return cmp.Compare(a.x0, b.x0) }
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // logicalText is a word's text in reading order, from its characters in

@@ -207,9 +207,8 @@ func (p *Doc) Words(page int) (source.Page, error) {
 // conversion, and were its largest allocation: a copy of the characters,
 // a slice grown by doubling and a string per word.
 func groupWords(n int, char func(i int) rawChar) []source.Word {
-	if order := visualOrder(n, char); order != nil {
-		stream := char
-		char = func(i int) rawChar { return stream(order[i]) }
+	if chars := visualOrder(n, char); chars != nil {
+		n, char = len(chars), func(i int) rawChar { return chars[i] }
 	}
 	var words []source.Word
 	var text []byte

@@ -65,6 +65,18 @@ func TestGroupWords(t *testing.T) {
 		// in its reading order from the right.
 		{"arabic-indic digits right to left", leftward("٥٢٠٢"), []source.Word{word("٢٠٢٥", 0, 20)}},
 		{"date right to left", leftward("٣٢/٦٠/٢٠"), []source.Word{word("٠٢/٠٦/٢٣", 0, 40)}},
+		// LibreOffice's PDFs come back with the groups of a date's
+		// digits reversed, each group left to right.
+		{"digit groups reversed", func() []rawChar {
+			var out []rawChar
+			for _, c := range []struct {
+				r rune
+				x float64
+			}{{'.', 10}, {'.', 25}, {'٢', 30}, {'٠', 35}, {'٢', 40}, {'٢', 45}, {'٠', 15}, {'١', 20}, {'١', 0}, {'١', 5}} {
+				out = append(out, rawChar{c.r, 0, c.x, 0, c.x + 5, 10})
+			}
+			return out
+		}(), []source.Word{word("١١.٠١.٢٠٢٢", 0, 50)}},
 		{"arabic word right to left", leftward("سلام"), []source.Word{word("سلام", 0, 20)}},
 		{"latin drawn backwards stays apart", leftward("ab"), []source.Word{word("a", 5, 10), word("b", 0, 5)}},
 		{"invalid rune", []rawChar{{'a', 0, 0, 0, 5, 10}, {-1, 0, 5, 0, 10, 10}}, []source.Word{word("a\uFFFD", 0, 10)}},
