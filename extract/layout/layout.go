@@ -756,9 +756,7 @@ func lexDateWords(ws []source.Word, h float64) (Token, int) {
 	consumed := strings.TrimRight(strings.TrimSpace(s[:len(s)-len(rest)]), ",;")
 	k := 0
 	for j := 1; j <= n; j++ {
-		// The comma a full pattern prints before the weekday may be the
-		// year's word's ("9 noyabr 2022, çərşənbə").
-		if strings.TrimRight(cells.NormalizeDigits(JoinWords(ws[:j])), ",;") == consumed {
+		if cells.NormalizeDigits(JoinWords(ws[:j])) == consumed {
 			k = j
 			break
 		}
