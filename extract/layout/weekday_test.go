@@ -18,9 +18,9 @@ func TestJoinWrappedWeekday(t *testing.T) {
 		}
 		return out
 	}
-	a := &Line{Words: at(100, []float64{45, 57, 90, 117, 170, 182, 215, 242, 300, 350}, "14", "noyabr", "2022,", "bazar", "14", "noyabr", "2022,", "bazar", "Jürgen", "36,57"), Y0: 100, Y1: 110, Em: 10}
+	a := &Line{Words: at(100, []float64{45, 57, 90, 117, 170, 182, 215, 242, 300, 350}, "14", "noyabr", "2022", "bazar", "14", "noyabr", "2022", "bazar", "Jürgen", "36,57"), Y0: 100, Y1: 110, Em: 10}
 	b := &Line{Words: at(112, []float64{45, 170, 300}, "ertəsi", "ertəsi", "Weiß"), Y0: 112, Y1: 122, Em: 10}
-	c := &Line{Words: at(125, []float64{45, 57, 90, 170, 182, 215, 300}, "29", "noyabr", "2022,", "29", "noyabr", "2022,", "Lidl"), Y0: 125, Y1: 135, Em: 10}
+	c := &Line{Words: at(125, []float64{45, 57, 90, 170, 182, 215, 300}, "29", "noyabr", "2022", "29", "noyabr", "2022", "Lidl"), Y0: 125, Y1: 135, Em: 10}
 	d := &Line{Words: at(137, []float64{45, 90, 170, 215, 300}, "çərşənbə", "axşamı", "çərşənbə", "axşamı", "Markt"), Y0: 137, Y1: 147, Em: 10}
 	lines := JoinWrappedDates([]*Line{a, b, c, d})
 	if len(lines) != 4 || b.Text() != "Weiß" || d.Text() != "Markt" {
