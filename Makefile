@@ -292,6 +292,8 @@ eval-random: test-deps
 # CLDR's long and full dates, other calendars and digits, issue 39's
 # traits) through every producer (PRODUCER=fpdf,groff narrows it);
 # PLAINWORLD=1 draws the families as first drawn, as make test's slice does.
+# WORLDFORCE=kanji-date,kv-three-across forces those variations and traits
+# on every statement they fit: one class, drawn on every seed.
 # WORLDCACHE=dir keeps the printed PDFs and reads them back on the next run
 # with the same seed: engine work converts the same statements in seconds.
 NIMAGES    ?= 60
@@ -301,4 +303,4 @@ WORLDCACHE ?=
 eval-world: test-deps
 	OMP_THREAD_LIMIT=1 $(GO) test -v -count=1 -timeout 600m -run '^TestEvalWorld$$' ./extract/synth \
 		-args -world-n $(N) -world-n-images $(NIMAGES) -world-seed $(SEED) -world-producer $(PRODUCER) -world-out $(WORLDOUT) $(if $(WORLDCACHE),-world-cache $(WORLDCACHE)) \
-		-world-min-exact 0 -world-max-false-ok -1 $(if $(FAMILY),-world-family $(FAMILY)) $(if $(PLAINWORLD),,-world-wide)
+		-world-min-exact 0 -world-max-false-ok -1 $(if $(FAMILY),-world-family $(FAMILY)) $(if $(WORLDFORCE),-world-force $(WORLDFORCE)) $(if $(PLAINWORLD),,-world-wide)

@@ -37,8 +37,15 @@ func AnalyzeDocument(doc Document, w io.Writer) *ledger.Result {
 		x = &explain.Writer{W: w}
 	}
 	n := len(doc.Pages) // not doc itself: it would keep every page's words alive to the end
+	var pages []source.Page
+	if x.On() {
+		pages = doc.Pages // explained: kept to say why no row came of them
+	}
 	res := analyze(doc, x)
 	res.PageCount = n
+	if x.On() && len(res.Transactions) == 0 {
+		x.Printf("%s", stoppedAt(pages))
+	}
 	return res
 }
 

@@ -190,7 +190,7 @@ func JoinWrappedDates(lines []*Line) []*Line {
 		for m := i + 1; m < len(lines) && lines[m].Page == a.Page && lines[m].Y0-a.Y1 <= 0.6*h; m++ {
 			b := lines[m]
 			joined := false
-			for joinWrappedDate(a, b, h) { // each date cell of the row: a posting and a value date
+			for joinWrappedDate(a, b, h) || joinWrappedWeekday(a, b, h) { // each date cell of the row: a posting and a value date
 				joined = true
 			}
 			joined = dropTimesBelow(a, b, h) || joined
@@ -341,6 +341,71 @@ func joinDateBelow(a, b *Line, j, end, k, below int, h float64) bool {
 			b.Words = slices.Delete(b.Words, k, k+below)
 			return true
 		}
+	}
+	return false
+}
+
+// joinWrappedWeekday moves back onto its line the weekday's name that a
+// narrow cell of a full date wrapped onto the line below ("9 noyabr
+// 2022," over "çərşənbə"): a weekday alone in its cell there, at the left
+// edge of a cell above that holds a whole date, or the end of a weekday
+// the cell began. It stands after the
+// date, where the date's tail reads it (see dateTail), and reports
+// whether it found one.
+func joinWrappedWeekday(a, b *Line, h float64) bool {
+	for j := 0; j < len(a.Words); j++ {
+		if j > 0 && a.Words[j].X0-a.Words[j-1].X1 < h {
+			continue // not where a cell starts
+		}
+		t, n := lexDateWords(a.Words[j:], h)
+		if n == 0 || t.Date.YearDigits == 0 {
+			continue
+		}
+		k := slices.IndexFunc(b.Words, func(v source.Word) bool { return math.Abs(v.X0-a.Words[j].X0) < 1.5 && v.Y0 >= a.Y1-0.2*h })
+		if k < 0 {
+			continue
+		}
+		// The cell's words below: one or two ("çərşənbə axşamı").
+		kEnd := k + 1
+		for kEnd < len(b.Words) && kEnd-k < 2 && !Apart(b.Words[kEnd].X0-b.Words[kEnd-1].X1, h) {
+			kEnd++
+		}
+		if kEnd < len(b.Words) && !Apart(b.Words[kEnd].X0-b.Words[kEnd-1].X1, h) {
+			continue // more than a weekday
+		}
+		below := JoinWords(b.Words[k:kEnd])
+		// The weekday below, alone or the end of one the cell began
+		// ("14 noyabr 2022, bazar" over "ertəsi").
+		e := j + n
+		for e < len(a.Words) && e-j-n < 1 && a.Words[e].X0-a.Words[e-1].X1 < h {
+			e++
+		}
+		ok, _ := cells.Weekday(below)
+		if e > j+n {
+			two, _ := cells.Weekday(a.Words[e-1].Text + " " + below)
+			ok = ok || two
+		}
+		if !ok {
+			continue
+		}
+		// The words stand after the cell's, where the date's tail reads
+		// them (see dateTail); the next cell keeps its gap.
+		x := a.Words[e-1].X1
+		limit := math.Inf(1)
+		if e < len(a.Words) {
+			limit = a.Words[e].X0 - 1.2*h
+		}
+		var moved []source.Word
+		for _, v := range b.Words[k:kEnd] {
+			x0 := max(x, min(x+0.25*h, limit-0.2))
+			w := source.Word{Text: v.Text, X0: x0, Y0: a.Words[e-1].Y0, X1: max(x0+0.1, min(x0+v.X1-v.X0, limit)), Y1: a.Words[e-1].Y1, Conf: v.Conf}
+			x = w.X1
+			moved = append(moved, w)
+			a.WrapBottom = max(a.WrapBottom, v.Y1)
+		}
+		a.Words = slices.Insert(slices.Clip(a.Words), e, moved...)
+		b.Words = slices.Delete(b.Words, k, kEnd)
+		return true
 	}
 	return false
 }
@@ -509,6 +574,7 @@ func currencyWord(s string) bool {
 // currency word before it.
 func Tokenize(l *Line, decimalComma bool) {
 	l.Toks = l.Toks[:0]
+	l.Words = splitGluedDates(l.Words)
 	ws := l.Words
 	if cap(l.Toks) < len(ws) {
 		// A token takes one word or more: room for one a word, once,

@@ -207,6 +207,9 @@ func (p *Doc) Words(page int) (source.Page, error) {
 // conversion, and were its largest allocation: a copy of the characters,
 // a slice grown by doubling and a string per word.
 func groupWords(n int, char func(i int) rawChar) []source.Word {
+	if chars := visualOrder(n, char); chars != nil {
+		n, char = len(chars), func(i int) rawChar { return chars[i] }
+	}
 	var words []source.Word
 	var text []byte
 	var ends []int // where each word's text ends in text
@@ -272,6 +275,9 @@ func groupWords(n int, char func(i int) rawChar) []source.Word {
 	for i := range words {
 		words[i].Text = all[off:ends[i]]
 		off = ends[i]
+		if rtl := []rune(words[i].Text); rtlClass(rtl[0]) || rtlClass(rtl[len(rtl)-1]) {
+			words[i].Text = string(logicalText(rtl))
+		}
 	}
 	return words
 }

@@ -32,6 +32,7 @@ var (
 	worldProducer = flag.String("world-producer", "fpdf,chromium,libreoffice", "fpdf, chromium, libreoffice, wkhtmltopdf, reportlab, pdfkit, groff, postscript, a comma-separated list of them, or all (make test's slice: the first three)")
 	worldOut      = flag.String("world-out", "/tmp/passbook-eval-world", "where failing statements are written")
 	worldFamily   = flag.String("world-family", "", "draw only this family")
+	worldForce    = flag.String("world-force", "", "force these variations and traits (comma-separated, of WorldVariations and WorldTraits) where they fit: one class drawn on every seed")
 	worldWide     = flag.Bool("world-wide", false, "draw worldwide.go's variations, date forms and traits too (make eval-world does; make test's slice draws the families as first drawn, which the floors below hold)")
 	worldCache    = flag.String("world-cache", "", "keep each printed statement here and read it back on the next run with the same seed, instead of printing it again (engine work: the same statements, converted again in seconds)")
 	// The floors hold make test's slice (seed 2027: 74% of the text
@@ -168,7 +169,12 @@ func evalWorldSet(t *testing.T, producer string, seed int64, n int, images bool)
 	samples := make([]WorldSample, n)
 	errs := parallel(n, func(_, i int) error {
 		var err error
-		samples[i], err = GenerateWorld(seed+int64(i), WorldOptions{Family: *worldFamily, Short: images, Plain: !*worldWide})
+		opts := WorldOptions{Family: *worldFamily, Short: images, Plain: !*worldWide}
+		if *worldForce != "" {
+			opts.Variations = strings.Split(*worldForce, ",")
+			opts.Traits = opts.Variations
+		}
+		samples[i], err = GenerateWorld(seed+int64(i), opts)
 		return err
 	})
 	var made []WorldSample

@@ -371,11 +371,14 @@ func (w *world) widenDates(cols []tableCol) []tableCol {
 }
 
 // kvColumns are the columns of blocks three across: a label and a value
-// for each.
+// for each. A label wraps at its spaces; its column holds its longest
+// word (an invented one of sixteen letters), which at 0.13 of the width
+// ran into the value beside it, and no statement prints one word over
+// another.
 func kvColumns() []tableCol {
 	var cols []tableCol
 	for range 3 {
-		cols = append(cols, tableCol{"label", "", 0.13}, tableCol{"value", "", 0.2})
+		cols = append(cols, tableCol{"label", "", 0.17}, tableCol{"value", "", 0.163})
 	}
 	return cols
 }

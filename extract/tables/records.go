@@ -70,6 +70,7 @@ func splitRecordLine(l *layout.Line) (recordLine, bool) {
 // across pages: a line that is no label and value (a page's footer, its
 // next heading) stands between two lines of a run, outside its blocks.
 func MergeRecords(pages [][]*layout.Line, decimalComma bool) [][]*layout.Line {
+	pages = splitRecordColumns(pages, decimalComma)
 	type at struct{ page, i int }
 	var idx []at
 	var recs []recordLine
