@@ -203,6 +203,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			return source.Page{}, err
 		}
 	}
+	words = lostDashes(g, words)
 	k := 72 / dpi
 	pg := source.Page{
 		Number: pageNo,
