@@ -217,6 +217,13 @@ func lostDashes(g *image.Gray, words []ocrWord) []ocrWord {
 				}
 				gx++
 			}
+			for gx > w.box.Min.X {
+				// The glyph's own edge, thin as a dash at its middle.
+				if c, _, _ := d.col(gx - 1); c == colBlank {
+					break
+				}
+				gx--
+			}
 			if x0, _, top, bottom, ok := d.dashAt(gx-1, -1, h/2, gx-2*h, h/3); ok {
 				w.text = "-" + figure
 				w.box.Min.X = min(w.box.Min.X, x0)
@@ -246,6 +253,12 @@ func lostDashes(g *image.Gray, words []ocrWord) []ocrWord {
 		if o.box.Min.X-w.box.Max.X > 4*h {
 			continue
 		}
+		// The shorter box of the two measures the line: recognition
+		// sometimes gives a word a box taller than its print.
+		if o.box.Dy() < h {
+			d.y0, d.h = o.box.Min.Y, o.box.Dy()
+		}
+		h = d.h
 		// Clear paper after this word's last glyph (recognition may
 		// have taken the dash into its box), a dash, clear paper before
 		// the next word's first: spaces on both sides, where a minus
@@ -257,6 +270,12 @@ func lostDashes(g *image.Gray, words []ocrWord) []ocrWord {
 			}
 			last--
 		}
+		for last+1 < w.box.Max.X {
+			if c, _, _ := d.col(last + 1); c == colBlank {
+				break
+			}
+			last++
+		}
 		first := o.box.Min.X
 		for first < o.box.Max.X && first-o.box.Min.X < h {
 			if c, _, _ := d.col(first); c == colInk {
@@ -264,8 +283,14 @@ func lostDashes(g *image.Gray, words []ocrWord) []ocrWord {
 			}
 			first++
 		}
+		for first > o.box.Min.X {
+			if c, _, _ := d.col(first - 1); c == colBlank {
+				break
+			}
+			first--
+		}
 		d.self = [2]int{i, next}
-		if x0, x1, top, bottom, ok := d.dashAt(last+1, 1, first-last, first, h/4); ok && x0-last > h/4 {
+		if x0, x1, top, bottom, ok := d.dashAt(last+1, 1, first-last, first, h/4); ok && x0-last >= h/4 {
 			box := image.Rect(x0, top, x1, bottom+1)
 			added = append(added, ocrWord{text: "-", box: box, conf: min(w.conf, o.conf), line: w.line})
 			boxes = append(boxes, box)
