@@ -352,40 +352,6 @@ func TestGroupLinesSlantedOCR(t *testing.T) {
 	}
 }
 
-// A photo whose slant the lines measure only in part (its perspective
-// or curl drops the right of the page further than the left's slope
-// says): the amounts sit half a line lower than the slope predicts
-// from the description before them. Each row is still one line, its
-// amounts with its date, and not a line of amounts of its own.
-func TestGroupLinesSlantUnderestimated(t *testing.T) {
-	pg := source.Page{OCR: true}
-	for r := range 6 {
-		y := 100 + 14*float64(r)
-		for _, w := range []struct {
-			x    float64
-			text string
-		}{{40, "01/05/2024"}, {140, "Payment"}, {190, "Lisboa"}, {260, "Centro"}, {470, "12.50"}, {540, "100.00"}} {
-			y0 := y + 0.02*w.x
-			if w.x > 400 {
-				y0 += 3.3 // half the line's height below the slope
-			}
-			pg.Words = append(pg.Words, source.Word{Text: w.text, X0: w.x, X1: w.x + 5*float64(len(w.text)), Y0: y0, Y1: y0 + 7})
-		}
-	}
-	lines := layout.GroupLines(pg, 0)
-	if len(lines) != 6 {
-		for _, l := range lines {
-			t.Log(l.Text())
-		}
-		t.Fatalf("%d lines, want 6", len(lines))
-	}
-	for i, l := range lines {
-		if got := l.Text(); got != "01/05/2024 Payment Lisboa Centro 12.50 100.00" {
-			t.Errorf("line %d: %q", i, got)
-		}
-	}
-}
-
 // A minus before a currency code ("-CHF 246.87") and a Soll/Haben mark
 // after a figure ("236.08 S") belong to the amount.
 func TestTokenizeSignedCurrencyAndSollHaben(t *testing.T) {

@@ -384,10 +384,6 @@ func slantAt(slants []slant, y float64) float64 {
 // their left edge; slants (nil for level) predict the next word's height.
 func chainPass(byX []source.Word, pageIdx int, slants []slant) []*Line {
 	var lines []*Line
-	tol := 0.4
-	if slants != nil {
-		tol = 0.55
-	}
 	for _, w := range byX {
 		mid, h := (w.Y0+w.Y1)/2, w.Y1-w.Y0
 		best, bestD := -1, 0.0
@@ -402,7 +398,7 @@ func chainPass(byX []source.Word, pageIdx int, slants []slant) []*Line {
 			lmid, lh := (last.Y0+last.Y1)/2, last.Y1-last.Y0
 			gap := (w.X0+w.X1)/2 - (last.X0+last.X1)/2
 			d := math.Abs(mid - (lmid + slantAt(slants, lmid)*gap))
-			if d < tol*max(h, lh) && (best < 0 || d < bestD) {
+			if d < 0.4*max(h, lh) && (best < 0 || d < bestD) {
 				best, bestD = i, d
 			}
 		}
