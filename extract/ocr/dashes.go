@@ -66,6 +66,28 @@ func (d dashShape) col(x int) (class, top, bottom int) {
 	return colDash, top, bottom
 }
 
+// glyphEdge is the outer column of the first glyph met going from start
+// in direction dir (1: rightwards) before stop, with the glyph's edge,
+// thin as a dash at its middle, taken in; back at start when the glyph
+// reaches it. A word's box may hold a dash beside its print: the dash
+// is looked for beyond this edge.
+func (d dashShape) glyphEdge(start, dir, stop int) int {
+	e := start
+	for (e-stop)*dir < 0 {
+		if c, _, _ := d.col(e); c == colInk {
+			break
+		}
+		e += dir
+	}
+	for e != start {
+		if c, _, _ := d.col(e - dir); c == colBlank {
+			break
+		}
+		e -= dir
+	}
+	return e
+}
+
 // dashAt finds a dash whose columns run from x (inclusive) in direction
 // dir (-1: leftwards), after at most maxGap blank columns, ending before
 // limit. It returns the dash's span [x0, x1) and its rows, ok false when
@@ -210,20 +232,7 @@ func lostDashes(g *image.Gray, words []ocrWord) []ocrWord {
 			// box (recognition took it in but did not print it), across
 			// the box's edge, or just before it.
 			d.self = [2]int{i, -1}
-			gx := w.box.Min.X
-			for gx < w.box.Min.X+h {
-				if c, _, _ := d.col(gx); c == colInk {
-					break
-				}
-				gx++
-			}
-			for gx > w.box.Min.X {
-				// The glyph's own edge, thin as a dash at its middle.
-				if c, _, _ := d.col(gx - 1); c == colBlank {
-					break
-				}
-				gx--
-			}
+			gx := d.glyphEdge(w.box.Min.X, 1, w.box.Min.X+h)
 			if x0, _, top, bottom, ok := d.dashAt(gx-1, -1, h/2, gx-2*h, h/3); ok {
 				w.text = "-" + figure
 				w.box.Min.X = min(w.box.Min.X, x0)
@@ -263,32 +272,8 @@ func lostDashes(g *image.Gray, words []ocrWord) []ocrWord {
 		// have taken the dash into its box), a dash, clear paper before
 		// the next word's first: spaces on both sides, where a minus
 		// printed after its figure ("38.06-") has none before it.
-		last := w.box.Max.X - 1
-		for last > w.box.Min.X && w.box.Max.X-last < h {
-			if c, _, _ := d.col(last); c == colInk {
-				break
-			}
-			last--
-		}
-		for last+1 < w.box.Max.X {
-			if c, _, _ := d.col(last + 1); c == colBlank {
-				break
-			}
-			last++
-		}
-		first := o.box.Min.X
-		for first < o.box.Max.X && first-o.box.Min.X < h {
-			if c, _, _ := d.col(first); c == colInk {
-				break
-			}
-			first++
-		}
-		for first > o.box.Min.X {
-			if c, _, _ := d.col(first - 1); c == colBlank {
-				break
-			}
-			first--
-		}
+		last := d.glyphEdge(w.box.Max.X-1, -1, max(w.box.Min.X, w.box.Max.X-h))
+		first := d.glyphEdge(o.box.Min.X, 1, min(o.box.Max.X, o.box.Min.X+h))
 		d.self = [2]int{i, next}
 		if x0, x1, top, bottom, ok := d.dashAt(last+1, 1, first-last, first, h/4); ok && x0-last >= h/4 {
 			box := image.Rect(x0, top, x1, bottom+1)
