@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/otiai10/gosseract/v2"
 
@@ -202,6 +203,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			return source.Page{}, err
 		}
 	}
+	words = lostDashes(g, words)
 	k := 72 / dpi
 	pg := source.Page{
 		Number: pageNo,
@@ -526,6 +528,7 @@ func cleanOCRText(s string) string {
 		return r
 	}, s)
 	s = greekMu(s)
+	s = trimRules(s)
 	debris := true
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || !strings.ContainsRune("|_=~¦", r) {
@@ -535,6 +538,35 @@ func cleanOCRText(s string) string {
 	}
 	if debris {
 		return ""
+	}
+	return s
+}
+
+// ruleMarks are the marks Tesseract reads for a table's ruled border
+// where it touches a word: the rules of a grid's cells, or a shaded
+// band's edge, stand a hair from the cell's first and last characters.
+const ruleMarks = "|¦[]{}"
+
+// trimRules takes off a word's ends the rule marks that belong to no
+// pair in it ("[juli" "33,14]" "-96,11|" "1.824,57[" for "juli" "33,14"
+// "-96,11" "1.824,57"): a cell's border read with its text, which hid
+// the date and amount from every reading stage. A bracket closed within
+// the word ("[1]", "{x}") is print and stays.
+func trimRules(s string) string {
+	paired := func(open, close rune) bool { return strings.ContainsRune(s, open) && strings.ContainsRune(s, close) }
+	for {
+		r, n := utf8.DecodeRuneInString(s)
+		if n == len(s) || !strings.ContainsRune(ruleMarks, r) || r == '[' && paired('[', ']') || r == '{' && paired('{', '}') {
+			break
+		}
+		s = s[n:]
+	}
+	for {
+		r, n := utf8.DecodeLastRuneInString(s)
+		if n == len(s) || !strings.ContainsRune(ruleMarks, r) || r == ']' && paired('[', ']') || r == '}' && paired('{', '}') {
+			break
+		}
+		s = s[:len(s)-n]
 	}
 	return s
 }

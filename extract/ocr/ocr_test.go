@@ -361,6 +361,16 @@ func TestCleanOCRText(t *testing.T) {
 		"-":        "-",
 		"Müller’s": "Müller's",
 		"A|B":      "A|B",
+		// A grid's cell borders read with the cell's text.
+		"[juli":     "juli",
+		"|juli":     "juli",
+		"33,14]":    "33,14",
+		"-96,11|":   "-96,11",
+		"1.824,57[": "1.824,57",
+		"316,76}":   "316,76",
+		"[[Dr|":     "Dr",
+		"[1]":       "[1]",
+		"(12.50)|":  "(12.50)",
 	}
 	for in, want := range tests {
 		if got := cleanOCRText(in); got != want {
