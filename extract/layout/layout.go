@@ -887,8 +887,8 @@ func dateTail(ws []source.Word, h float64) int {
 // timeOfDay reports "20:00", "14:32:05".
 // DateWord reports a word that a date cell prints beside or under its
 // date when the cell wraps: a weekday (named in full, or with its
-// comma), a time of day, a year, a month's name, a day's number with its
-// dot, a pattern's literal ("gada", "г.").
+// comma), a time of day, a year, a month's name, a day's number, a
+// pattern's literal ("gada", "г.").
 func DateWord(w string) bool {
 	if weekdayBefore(w) {
 		return true
@@ -897,7 +897,7 @@ func DateWord(w string) bool {
 	if timeOfDay(w) || cells.DateLiteral(w) {
 		return true
 	}
-	if d := strings.TrimSuffix(w, "."); AllDigits(d) && (len(d) == 4 || len(d) <= 2 && d != w) {
+	if d := strings.TrimSuffix(w, "."); AllDigits(d) && (len(d) == 4 || len(d) <= 2) {
 		return true
 	}
 	_, month := cells.MonthNames()[cells.FoldWord(strings.TrimSuffix(w, "."))]
