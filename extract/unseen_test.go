@@ -913,3 +913,38 @@ func TestAnalyzeDateCellWordsAreNoDescription(t *testing.T) {
 		t.Errorf("the row whose date was not read: date_unread %v, status %s", res.Transactions[2].Provenance.DateUnread, res.Statement.Reconciliation.Status)
 	}
 }
+
+// TestAnalyzeFewRowsWithTwoDates never says ok when a few rows of a table
+// with no heading print a second date that differs from the first: which
+// of the two is the booking date is then a guess.
+func TestAnalyzeFewRowsWithTwoDates(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Glenmur: 01/01/2023 - 31/01/2023")
+	put(10, 60, "Vrokplen")
+	put(520, 60, "100.00")
+	rows := [][5]string{
+		{"02/01/2023", "", "Salary Acme", "50.00", "150.00"},
+		{"05/01/2023", "07/01/2023", "Rent March", "-25.00", "125.00"},
+		{"09/01/2023", "", "Card Shell", "-15.00", "110.00"},
+		{"12/01/2023", "", "Card Lidl", "-10.00", "100.00"},
+		{"15/01/2023", "", "Card Rewe", "-5.00", "95.00"},
+	}
+	for i, r := range rows {
+		y := 80 + 15*float64(i)
+		put(10, y, r[0])
+		if r[1] != "" {
+			put(70, y, r[1])
+		}
+		put(150, y, r[2])
+		put(420, y, r[3])
+		put(520, y, r[4])
+	}
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 5 {
+		t.Fatalf("%d rows, want 5", n)
+	}
+	if got := res.Statement.Reconciliation.Status; got == "ok" {
+		t.Errorf("ok, though a row's two dates differ and nothing says which is its booking date")
+	}
+}

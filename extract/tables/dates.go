@@ -57,7 +57,9 @@ func PostingColumn(rows []Row, order cells.DateOrder, ps, pe *time.Time, printed
 		}
 	}
 	if len(second) < 2 || 2*len(second) < len(rows) {
-		return false
+		// Too few rows print two dates to tell which column is the
+		// booking date: where they differ, it is a guess.
+		return differing(first, second) > 0
 	}
 	out := func(toks []cells.DateToken) int {
 		return min(cells.Disorder(toks, cells.OrderDMY), cells.Disorder(toks, cells.OrderMDY), cells.Disorder(toks, cells.OrderYMD))
