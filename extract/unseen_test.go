@@ -32,10 +32,7 @@ func TestAnalyzeDatedTotalsLine(t *testing.T) {
 			put(100, 90, "Opening balance")
 			put(520, 90, "100.00")
 			if tc.in != "" {
-				put(10, 105, "02/01/2023")
-				put(100, 105, "Salary Acme")
-				put(420, 105, "50.00")
-				put(520, 105, "150.00")
+				ledgerRow(put, 105, "02/01/2023", "Salary Acme", "", "50.00", "150.00")
 			}
 			put(10, 120, "05/01/2023")
 			put(100, 120, "Rent March")
@@ -69,6 +66,19 @@ func TestAnalyzeDatedTotalsLine(t *testing.T) {
 				t.Errorf("status %s, want ok", got)
 			}
 		})
+	}
+}
+
+// ledgerRow puts a row of the table ledgerHead heads: its date,
+// description, money out, money in and balance, any of them empty.
+func ledgerRow(put func(x, y float64, s string), y float64, date, desc, out, in, bal string) {
+	for _, c := range []struct {
+		x    float64
+		text string
+	}{{10, date}, {100, desc}, {340, out}, {420, in}, {520, bal}} {
+		if c.text != "" {
+			put(c.x, y, c.text)
+		}
 	}
 }
 
@@ -339,18 +349,9 @@ func TestAnalyzeLabelsAndSentencesAreNoRows(t *testing.T) {
 	ledgerHead(put, "01/01/2023 - 31/01/2023")
 	put(10, 60, "Opening balance")
 	put(520, 60, "100.00")
-	put(10, 95, "02/01/2023")
-	put(100, 95, "Salary Acme")
-	put(420, 95, "50.00")
-	put(520, 95, "150.00")
-	put(10, 110, "05/01/2023")
-	put(100, 110, "Rent March")
-	put(340, 110, "25.00")
-	put(520, 110, "125.00")
-	put(10, 125, "09/01/2023")
-	put(100, 125, "Card Shell")
-	put(340, 125, "15.00")
-	put(520, 125, "110.00")
+	ledgerRow(put, 95, "02/01/2023", "Salary Acme", "", "50.00", "150.00")
+	ledgerRow(put, 110, "05/01/2023", "Rent March", "25.00", "", "125.00")
+	ledgerRow(put, 125, "09/01/2023", "Card Shell", "15.00", "", "110.00")
 	put(10, 140, "Vrokplen skartomir (Zelt Ltd):")
 	put(420, 140, "85,000.00")
 	put(40, 155, "Deposits are insured by the Deposit Insurance Scheme for sums up to")
@@ -466,15 +467,9 @@ func TestAnalyzeWrappedLineBetweenTwoRows(t *testing.T) {
 	ledgerHead(put, "01/01/2023 - 31/01/2023")
 	put(10, 60, "Opening balance")
 	put(520, 60, "100.00")
-	put(10, 100, "02/01/2023")
-	put(100, 100, "Rent March")
-	put(340, 100, "25.00")
-	put(520, 100, "75.00")
+	ledgerRow(put, 100, "02/01/2023", "Rent March", "25.00", "", "75.00")
 	put(100, 111, "Vrokplen skartomir")
-	put(10, 122, "05/01/2023")
-	put(100, 122, "Card Shell")
-	put(340, 122, "15.00")
-	put(520, 122, "60.00")
+	ledgerRow(put, 122, "05/01/2023", "Card Shell", "15.00", "", "60.00")
 	res := Analyze([]source.Page{p})
 	if len(res.Transactions) != 2 {
 		t.Fatalf("%d rows, want 2", len(res.Transactions))
@@ -545,10 +540,7 @@ func TestAnalyzeDatedLineOffTheDateColumn(t *testing.T) {
 	put(10, 90, "01/01/2023")
 	put(100, 90, "Opening balance")
 	put(520, 90, "100.00")
-	put(10, 105, "02/01/2023")
-	put(100, 105, "Salary Acme")
-	put(420, 105, "50.00")
-	put(520, 105, "150.00")
+	ledgerRow(put, 105, "02/01/2023", "Salary Acme", "", "50.00", "150.00")
 	// The next row's date printed after its words, in its description's
 	// column: the row takes the date above and says so.
 	put(100, 120, "Rent 05/01/2023")
@@ -572,24 +564,12 @@ func TestAnalyzeFullDateWrappedInItsCell(t *testing.T) {
 	p := source.Page{Number: 1, Width: 612, Height: 792}
 	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
 	ledgerHead(put, "01/08/2024 - 31/08/2024")
-	put(10, 90, "vineri, 2")
-	put(100, 90, "Salary Acme")
-	put(420, 90, "50.00")
-	put(520, 90, "150.00")
+	ledgerRow(put, 90, "vineri, 2", "Salary Acme", "", "50.00", "150.00")
 	put(10, 100, "august 2024")
-	put(10, 115, "miercuri, 7")
-	put(100, 115, "Rent March")
-	put(340, 115, "25.00")
-	put(520, 115, "125.00")
+	ledgerRow(put, 115, "miercuri, 7", "Rent March", "25.00", "", "125.00")
 	put(10, 125, "august 2024")
-	put(10, 140, "luni, 12 august 2024")
-	put(100, 140, "Card Shell")
-	put(340, 140, "15.00")
-	put(520, 140, "110.00")
-	put(10, 150, "marți, 13 august 2024")
-	put(100, 150, "Card Lidl")
-	put(340, 150, "10.00")
-	put(520, 150, "100.00")
+	ledgerRow(put, 140, "luni, 12 august 2024", "Card Shell", "15.00", "", "110.00")
+	ledgerRow(put, 150, "marți, 13 august 2024", "Card Lidl", "10.00", "", "100.00")
 	res := Analyze([]source.Page{p})
 	checkTxs(t, res, []string{
 		"2024-08-02|Salary Acme|50.00||150.00",
@@ -723,10 +703,7 @@ func TestAnalyzeSummaryTableBelowTheRows(t *testing.T) {
 	p := source.Page{Number: 1, Width: 612, Height: 792}
 	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
 	put(10, 40, "Statement period: 01/01/2023 - 31/01/2023")
-	put(10, 90, "02/01/2023")
-	put(100, 90, "Salary Acme")
-	put(420, 90, "50.00")
-	put(520, 90, "150.00")
+	ledgerRow(put, 90, "02/01/2023", "Salary Acme", "", "50.00", "150.00")
 	put(10, 105, "05/01/2023")
 	put(100, 105, "Rent March")
 	put(415, 105, "-25.00")
@@ -803,15 +780,7 @@ func TestAnalyzeGrandTotalAndWrappedTimes(t *testing.T) {
 	put(100, 90, "Opening balance")
 	put(520, 90, "100.00")
 	row := func(y float64, date, desc, out, in, bal string) {
-		put(10, y, date)
-		put(100, y, desc)
-		if out != "" {
-			put(340, y, out)
-		}
-		if in != "" {
-			put(420, y, in)
-		}
-		put(520, y, bal)
+		ledgerRow(put, y, date, desc, out, in, bal)
 		put(10, y+10, "07:21")
 	}
 	row(105, "02/01/2023", "Salary Acme", "", "50.00", "150.00")
