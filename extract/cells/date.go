@@ -1,6 +1,7 @@
 package cells
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
@@ -58,6 +59,11 @@ type DateToken struct {
 	// (0: no year printed, 2: a two-digit year, 4: full).
 	Year       int
 	YearDigits int
+	// Months, on a named date whose Month is 0, are the months its name
+	// may mean (bit m for month m): a name languages share that the
+	// date's shape does not decide ("31 srp": July in Croatian, August in
+	// Czech). The statement's period decides (see Resolve).
+	Months uint16
 }
 
 // foldWord lower-cases a word and drops its accents ("Févr" -> "fevr",
@@ -115,9 +121,16 @@ func lexDateOnly(s string) (d DateToken, rest string, ok bool) {
 		}
 		if d.Month == 0 {
 			// A month name languages share: the languages whose
-			// patterns print this shape of date decide.
-			if d.Month = sharedMonthIn(s[:n]); d.Month == 0 {
+			// patterns print this shape of date decide, or else the
+			// period the date falls in.
+			months := sharedMonthsIn(s[:n], d.YearDigits == 0)
+			switch bits.OnesCount16(months) {
+			case 0:
 				return DateToken{}, "", false
+			case 1:
+				d.Month = bits.TrailingZeros16(months)
+			default:
+				d.Months = months
 			}
 		}
 		d.Text = s[:n]
@@ -126,12 +139,20 @@ func lexDateOnly(s string) (d DateToken, rest string, ok bool) {
 	return DateToken{}, "", false
 }
 
-// sharedMonthIn is the month of the shared month name in date (see
-// sharedMonth), 0 when it has none or its shape does not decide.
-func sharedMonthIn(date string) int {
+// sharedMonthsIn is the months the shared month name in date may mean
+// (see sharedMonths), none when it has none. A date with no year, which
+// no language's pattern prints, may mean any month the name has.
+func sharedMonthsIn(date string, yearless bool) uint16 {
 	for _, w := range strings.FieldsFunc(date, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) }) {
 		if f := FoldWord(w); len(allMonthNames()[f]) > 1 && MonthNames()[f] == 0 {
-			return sharedMonth(f, date)
+			if months := sharedMonths(f, date); months != 0 || !yearless {
+				return months
+			}
+			var months uint16
+			for _, lm := range allMonthNames()[f] {
+				months |= 1 << lm.month
+			}
+			return months
 		}
 	}
 	return 0
@@ -607,6 +628,9 @@ func daysIn(month, year int) int {
 // years below 70 when there is no period). It fails on impossible dates and
 // on a missing year with no period.
 func (d DateToken) Resolve(order DateOrder, periodStart, periodEnd *time.Time) (time.Time, bool) {
+	if d.Named && d.Month == 0 {
+		return d.resolveShared(order, periodStart, periodEnd)
+	}
 	day, month, year, digits := d.DayMonth(order)
 	if month < 1 || month > 12 || day < 1 || day > 31 {
 		return time.Time{}, false
@@ -666,6 +690,39 @@ func (d DateToken) Resolve(order DateOrder, periodStart, periodEnd *time.Time) (
 		return time.Time{}, false
 	}
 	return time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC), true
+}
+
+// resolveShared resolves a date whose shared month name may mean several
+// months (Months) to the one month that puts it in the period, or else
+// the one that puts it within PeriodSlack of it; it fails with no period,
+// or where none or several do.
+func (d DateToken) resolveShared(order DateOrder, periodStart, periodEnd *time.Time) (time.Time, bool) {
+	if periodStart == nil || periodEnd == nil {
+		return time.Time{}, false
+	}
+	var inside, near []time.Time
+	for m := 1; m <= 12; m++ {
+		if d.Months&(1<<m) == 0 {
+			continue
+		}
+		c := d
+		c.Month = m
+		t, ok := c.Resolve(order, periodStart, periodEnd)
+		switch {
+		case !ok:
+		case !t.Before(*periodStart) && !t.After(*periodEnd):
+			inside = append(inside, t)
+		case !t.Before(periodStart.Add(-PeriodSlack)) && !t.After(periodEnd.Add(PeriodSlack)):
+			near = append(near, t)
+		}
+	}
+	if len(inside) == 0 {
+		inside = near
+	}
+	if len(inside) != 1 {
+		return time.Time{}, false
+	}
+	return inside[0], true
 }
 
 // A four-digit year from buddhistEraFrom on is the Buddhist era's, which

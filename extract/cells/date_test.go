@@ -342,6 +342,32 @@ func TestLexDateSharedMonthName(t *testing.T) {
 	if d, _, ok := LexDate("lis 1, 2023"); ok {
 		t.Errorf("LexDate(lis 1, 2023) = %+v: no language with the name prints that shape", d)
 	}
+	// With no year no pattern decides ("31 srp": July in Croatian, August
+	// in Czech): the period does, and without one the date stays unread.
+	d, _, ok := LexDate("31 srp")
+	if !ok {
+		t.Fatal("LexDate(31 srp) not ok")
+	}
+	day := func(s string) *time.Time { t, _ := time.Parse("2006-01-02", s); return &t }
+	for _, c := range []struct{ from, to, want string }{
+		{"2024-07-01", "2024-07-31", "2024-07-31"},
+		{"2024-08-01", "2024-08-31", "2024-08-31"},
+		{"2024-07-15", "2024-08-31", ""}, // both months fall in it
+	} {
+		got, ok := d.Resolve(OrderDMY, day(c.from), day(c.to))
+		if c.want == "" && ok || c.want != "" && (!ok || got.Format("2006-01-02") != c.want) {
+			t.Errorf("31 srp in %s..%s = %v %v, want %q", c.from, c.to, got, ok, c.want)
+		}
+	}
+	if got, ok := d.Resolve(OrderDMY, nil, nil); ok {
+		t.Errorf("31 srp with no period = %v, want unread", got)
+	}
+	// The first days of the next month's name fall within the slack of a
+	// period's end; the month inside the period wins.
+	d, _, _ = LexDate("1 srp")
+	if got, ok := d.Resolve(OrderDMY, day("2024-07-01"), day("2024-07-31")); !ok || got.Format("2006-01-02") != "2024-07-01" {
+		t.Errorf("1 srp in July = %v %v, want 2024-07-01", got, ok)
+	}
 }
 
 // TestFoldWordASCII checks FoldWord's ASCII path against its Unicode

@@ -197,23 +197,19 @@ var allMonthNames = sync.OnceValue(func() map[string][]langMonth {
 	return out
 })
 
-// sharedMonth decides the month of a name that languages share with
-// different months ("lis": October in Croatian, November in Polish) from
-// the date it stands in: the month of the languages whose date patterns
+// sharedMonths is the months a name that languages share with different
+// months may mean in the date it stands in ("lis": October in Croatian,
+// November in Polish): the months of the languages whose date patterns
 // print a date of that shape ("1 lis 2023" is Polish "d MMM y"; Croatian
-// prints "1. lis 2023."). 0 when none, or several months, fit.
-func sharedMonth(name, date string) int {
-	month := 0
+// prints "1. lis 2023."), bit m for month m.
+func sharedMonths(name, date string) uint16 {
+	var months uint16
 	for _, lm := range allMonthNames()[name] {
-		if !slices.ContainsFunc(MonthLanguages()[lm.lang].dates[:], func(p string) bool { return DateShape(p) == DateShape(date) }) {
-			continue
+		if slices.ContainsFunc(MonthLanguages()[lm.lang].dates[:], func(p string) bool { return DateShape(p) == DateShape(date) }) {
+			months |= 1 << lm.month
 		}
-		if month != 0 && month != lm.month {
-			return 0
-		}
-		month = lm.month
 	}
-	return month
+	return months
 }
 
 // DateShape is a date's text with each run of digits written "9" and each
