@@ -848,9 +848,10 @@ func TestAnalyzeAccountsNamedWithAWordForAccount(t *testing.T) {
 }
 
 // TestAnalyzeDateCellWordsAreNoDescription keeps the words a wrapped
-// date cell prints in its column ("piektdiena, 2022. gada" over "16.
-// decembris") out of the description, and a row whose date cell holds
-// such words but no date read is never ok.
+// date cell prints in its column ("pirmdiena, 2022. gada 12." over
+// "decembris") out of the description, and a row whose date cell holds
+// such words but no date read (its day lost: "piektdiena, 2022. gada"
+// over "decembris") is never ok.
 func TestAnalyzeDateCellWordsAreNoDescription(t *testing.T) {
 	p := source.Page{Number: 1, Width: 612, Height: 792}
 	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
@@ -858,7 +859,7 @@ func TestAnalyzeDateCellWordsAreNoDescription(t *testing.T) {
 	rows := []struct{ d1, d2, desc, amt, bal string }{
 		{"trešdiena, 2022. gada 7.", "decembris", "Card Lidl", "-31.76", "882.38"},
 		{"pirmdiena, 2022. gada 12.", "decembris", "Card Shell", "-56.29", "826.09"},
-		{"piektdiena, 2022. gada", "16. decembris", "Card Spotify", "-3.52", "822.57"},
+		{"piektdiena, 2022. gada", "decembris", "Card Spotify", "-3.52", "822.57"},
 		{"pirmdiena, 2022. gada 19.", "decembris", "Card Rewe", "-63.37", "759.20"},
 	}
 	for i, r := range rows {
@@ -915,5 +916,145 @@ func TestAnalyzeFewRowsWithTwoDates(t *testing.T) {
 	}
 	if got := res.Statement.Reconciliation.Status; got == "ok" {
 		t.Errorf("ok, though a row's two dates differ and nothing says which is its booking date")
+	}
+}
+
+// TestAnalyzeFooterUnderTheClosingBalance reads a page of whole pesos
+// whose footing, ending in a telephone number at the debit column's edge,
+// stands close under the summary below the rows: no row of the last day.
+func TestAnalyzeFooterUnderTheClosingBalance(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	ledgerHead(put, "01/03/2024 - 31/03/2024")
+	ledgerRow(put, 110, "02/03/2024", "Card Lidl", "10.000", "", "90.005")
+	ledgerRow(put, 125, "05/03/2024", "Salary Acme", "", "50.000", "140.005")
+	ledgerRow(put, 140, "09/03/2024", "Card Shell", "15.000", "", "125.005")
+	put(10, 155, "Opening balance")
+	put(520, 155, "100.005")
+	put(10, 167, "Closing balance")
+	put(520, 167, "125.005")
+	put(160, 190, "Vrokplen Bank · 37572936 ·")
+	put(295, 190, "+69 760 040 828")
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 3 {
+		t.Fatalf("%d rows, want 3: %+v", n, res.Transactions)
+	}
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s, want ok", got)
+	}
+}
+
+// TestAnalyzeDescriptionHangingOverItsDate reads a table whose rows print
+// their description's first line above their date, as a cell centred on
+// its row does: the first row's first line, a word that also titles
+// sections ("Debit"), is its description's, and gives no row a direction.
+func TestAnalyzeDescriptionHangingOverItsDate(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01/03/2024 - 31/03/2024")
+	put(10, 60, "Opening balance")
+	put(520, 60, "100.00")
+	put(10, 80, "Date")
+	put(100, 80, "Details")
+	put(420, 80, "Amount")
+	put(510, 80, "Balance")
+	rows := []struct{ above, date, desc, amt, bal string }{
+		{"Debit", "02/03/2024", "Albert Heijn", "10.00-", "90.00"},
+		{"Salary", "05/03/2024", "Acme Ltd", "50.00", "140.00"},
+		{"Card payment", "09/03/2024", "Shell", "15.00-", "125.00"},
+		{"Transfer from", "12/03/2024", "Lukas Kowal", "20.00", "145.00"},
+	}
+	for i, r := range rows {
+		y := 100 + 26*float64(i)
+		put(100, y, r.above)
+		put(10, y+11, r.date)
+		put(100, y+11, r.desc)
+		put(420, y+11, r.amt)
+		put(520, y+11, r.bal)
+	}
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 4 {
+		t.Fatalf("%d rows, want 4", n)
+	}
+	for i, tx := range res.Transactions {
+		if want := rows[i].above + " " + rows[i].desc; tx.Description != want {
+			t.Errorf("row %d: description %q, want %q", i, tx.Description, want)
+		}
+	}
+	if tx := res.Transactions[1]; tx.AmountIn == nil || tx.AmountIn.String() != "50" {
+		t.Errorf("row 1 in %v out %v, want 50 in", tx.AmountIn, tx.AmountOut)
+	}
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s, want ok", got)
+	}
+}
+
+// TestAnalyzeTotalOfASectionOfOneRow reads sections each closed by a
+// totals line in words no lexicon holds: the first sums two rows, and so
+// is read by its sums; the last, in the same words, sums one row only,
+// and is a totals line too, no second row.
+func TestAnalyzeTotalOfASectionOfOneRow(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	ledgerHead(put, "01/03/2024 - 31/03/2024")
+	put(10, 95, "Opening balance")
+	put(520, 95, "100.00")
+	ledgerRow(put, 110, "02/03/2024", "Card Lidl", "10.00", "", "90.00")
+	ledgerRow(put, 125, "03/03/2024", "Card Shell", "15.00", "", "75.00")
+	ledgerRow(put, 140, "", "Vroktal", "25.00", "0.00", "")
+	ledgerRow(put, 160, "05/03/2024", "Salary Acme", "", "50.00", "125.00")
+	ledgerRow(put, 175, "", "Vroktal", "0.00", "50.00", "")
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 3 {
+		t.Fatalf("%d rows, want 3: %+v", n, res.Transactions)
+	}
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s, want ok", got)
+	}
+}
+
+// TestAnalyzeFullDatesFillingTheirCells reads two date columns whose full
+// dates ("pirmdiena, 2022. gada" over "12. decembris") fill their cells,
+// so that less than a word space's double parts one cell from the next:
+// each joins the day and month wrapped below it, and the description's
+// wrapped word stays the description's.
+func TestAnalyzeFullDatesFillingTheirCells(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Statement period: 01.12.2022 - 31.12.2022")
+	put(10, 60, "Opening balance")
+	put(520, 60, "882,38")
+	put(10, 80, "Date")
+	put(127, 80, "Value date")
+	put(250, 80, "Details")
+	put(420, 80, "Amount")
+	put(510, 80, "Balance")
+	rows := []struct{ weekday, day, desc, wrap, amt, bal string }{
+		{"pirmdiena,", "12.", "Gluxzvygeo Björn's", "Hardware", "(56,29)", "826,09"},
+		{"piektdiena,", "16.", "Plämaibal Spotify", "", "(3,52)", "822,57"},
+		{"pirmdiena,", "19.", "Plämaibal Città di", "Milano", "(63,37)", "759,20"},
+	}
+	for i, r := range rows {
+		y := 100 + 26*float64(i)
+		for _, x := range []float64{10, 127} {
+			put(x, y, r.weekday+" 2022. gada")
+			put(x, y+11, r.day+" decembris")
+		}
+		put(250, y, r.desc)
+		if r.wrap != "" {
+			put(250, y+11, r.wrap)
+		}
+		put(420, y, r.amt)
+		put(520, y, r.bal)
+	}
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 3 {
+		t.Fatalf("%d rows, want 3", n)
+	}
+	for i, tx := range res.Transactions {
+		want := strings.TrimSpace(rows[i].desc + " " + rows[i].wrap)
+		if day := strings.TrimSuffix(rows[i].day, "."); tx.Date.Format("2006-01-02") != "2022-12-"+day || tx.Description != want {
+			t.Errorf("row %d: %s %q, want 2022-12-%s %q", i, tx.Date.Format("2006-01-02"), tx.Description, day, want)
+		}
 	}
 }

@@ -75,6 +75,11 @@ const (
 )
 
 // token is one or more adjacent words of a line read as a unit.
+// Has reports that the line holds a token of kind k.
+func (l *Line) Has(k TokKind) bool {
+	return slices.ContainsFunc(l.Toks, func(t Token) bool { return t.Kind == k })
+}
+
 type Token struct {
 	Kind           TokKind
 	Text           string
@@ -259,7 +264,9 @@ func joinWrappedMark(a, b *Line, h float64) {
 // joinWrappedDates) into it, and reports whether it found one.
 func joinWrappedDate(a, b *Line, h float64) bool {
 	for j := 0; j < len(a.Words); j++ {
-		if j > 0 && a.Words[j].X0-a.Words[j-1].X1 < h {
+		// A cell starts past more than a word space: the cell before
+		// may have filled its column, its date wrapped below.
+		if j > 0 && a.Words[j].X0-a.Words[j-1].X1 < h/2 {
 			continue // not where a cell starts
 		}
 		// The word below, at the cell's left edge; a row's line may
@@ -459,11 +466,21 @@ func dropTimesBelow(a, b *Line, h float64) bool {
 	return dropped
 }
 
-// yearAlone reports a cell that holds a year alone, with the word some
-// languages print after it ("2024.", "2024. gada").
+// yearAlone reports a cell whose one number is a year: with the word
+// some languages print after it and the weekday's name ("2024.", "2024.
+// gada", "sestdiena, 2022. gada"), no day, no month's number.
 func yearAlone(ws []source.Word) bool {
-	y := strings.TrimSuffix(ws[0].Text, ".")
-	return len(y) == 4 && AllDigits(y) && len(ws) <= 2 && (len(ws) == 1 || !HasDigit(ws[1].Text))
+	years := 0
+	for _, w := range ws {
+		if !HasDigit(w.Text) {
+			continue
+		}
+		if y := strings.TrimRight(w.Text, ".,"); len(y) != 4 || !AllDigits(y) {
+			return false
+		}
+		years++
+	}
+	return years == 1
 }
 
 // chainLines groups recognised words into lines the way the eye follows

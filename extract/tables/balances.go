@@ -1,7 +1,6 @@
 package tables
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 
@@ -43,6 +42,11 @@ func Restates(text string, phrases []string) bool {
 // column's figures in rows, one of them the sum of two figures at least
 // (a figure equal to the one row above is that row's twin, not its total).
 func sumsOf(rows []Row, amounts []Cell, segID int) bool {
+	return sumsAtLeast(rows, amounts, segID, 2)
+}
+
+// sumsAtLeast is sumsOf where minRows rows of one column make a sum.
+func sumsAtLeast(rows []Row, amounts []Cell, segID, minRows int) bool {
 	summed := false
 	for _, a := range amounts {
 		if a.Role == lexicon.RoleBalance {
@@ -63,7 +67,7 @@ func sumsOf(rows []Row, amounts []Cell, segID int) bool {
 		if !sum.Abs().Equal(a.Val.Abs()) {
 			return false
 		}
-		summed = summed || n >= 2 && !sum.IsZero()
+		summed = summed || n >= minRows && !sum.IsZero()
 	}
 	return summed
 }
@@ -192,8 +196,8 @@ func movementBelow(seg *Segment, l *layout.Line) bool {
 			below = true
 			continue
 		}
-		if below && len(m.Toks) > 0 && slices.ContainsFunc(m.Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate }) &&
-			slices.ContainsFunc(m.Toks, func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
+		if below && len(m.Toks) > 0 && m.Has(layout.TokDate) &&
+			m.Has(layout.TokAmount) {
 			return true
 		}
 	}

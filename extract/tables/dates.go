@@ -201,10 +201,10 @@ func leadingDate(lines []*layout.Line, i int, anywhere bool) *layout.Token {
 	// description wrapped around them.
 	if t := dayHeading(lines[i]); t != nil {
 		for _, next := range lines[i+1 : min(len(lines), i+4)] {
-			if slices.ContainsFunc(next.Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate }) {
+			if next.Has(layout.TokDate) {
 				break
 			}
-			if slices.ContainsFunc(next.Toks, func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
+			if next.Has(layout.TokAmount) {
 				return t
 			}
 		}

@@ -82,3 +82,34 @@ func SectionAbove(lines []*layout.Line, first int) (dir int, titled, balances bo
 	}
 	return 0, false, false
 }
+
+// hangsOver reports that lines[i], words with no date and no figure, hangs
+// over the dated line below it, nearer to it than to the line above: the
+// first line of that row's description, printed above its date as a cell
+// centred on its row prints it.
+func hangsOver(lines []*layout.Line, i int) bool {
+	l := lines[i]
+	if i+1 >= len(lines) || l.Has(layout.TokDate) || l.Has(layout.TokAmount) {
+		return false
+	}
+	next := lines[i+1]
+	if next.Page != l.Page || !next.Has(layout.TokDate) {
+		return false
+	}
+	below := next.Y0 - l.Y1
+	return i == 0 || lines[i-1].Page != l.Page || below < l.Y0-lines[i-1].Y1
+}
+
+// hangingDescriptions reports a table whose rows print their
+// descriptions' first line above their dates (see hangsOver), two of
+// them at least: there a section title's words over a dated line are its
+// description's.
+func hangingDescriptions(lines []*layout.Line) bool {
+	n := 0
+	for i := range lines {
+		if hangsOver(lines, i) {
+			n++
+		}
+	}
+	return n >= 2
+}

@@ -192,6 +192,8 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	var headingLine *layout.Line   // the last line read as the heading of a table with none the lexicon knows
 	summaryHead := false           // below a summary's heading, up to the next date
 	dateCols := dateSpans(seg.Lines)
+	hanging := hangingDescriptions(seg.Lines)
+	totalWords := map[string]bool{} // the words of the totals lines read by their sums
 	for li, l := range seg.Lines {
 		before, markersBefore := len(rows), len(markers)
 		var dateTok *layout.Token
@@ -339,7 +341,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			cur = -1
 		case !hasMove && lexicon.HasPhrase(folded, lexicon.Vocab().Opening):
 			after := len(rows)
-			if len(rows) > first && !slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind == layout.TokAmount }) {
+			if len(rows) > first && !l.Has(layout.TokAmount) {
 				// The heading of a summary below the rows, its figures on
 				// the lines under it ("Saldo inicial | Abono | Debe |
 				// Nuevo saldo"): the opening is the rows'.
@@ -401,7 +403,10 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			markers = append(markers, Marker{Kind: "opening", Val: op.Cells[0].Val, After: first}, Marker{Kind: "closing", Val: amounts[0].Val, After: len(rows)})
 			x.Printf("  opening balance %s and closing balance %s from %s and the line above it: the opening plus the rows above is the closing", op.Cells[0].Val, amounts[0].Val, explain.LineRef(l))
 			cur = -1
-		case hasMove && (dateTok == nil || sumsBoth(amounts) || repeatsBalance(rows[first:], bal)) && sums(amounts):
+		case hasMove && (dateTok == nil || sumsBoth(amounts) || repeatsBalance(rows[first:], bal)) && sums(amounts),
+			hasMove && dateTok == nil && text != "" && totalWords[text] && sumsAtLeast(rows[sumFrom:], amounts, segID, 1):
+			// The second: a line in the words of the table's totals lines
+			// that sums its section of one row.
 			// A line whose every figure is the sum of its column above it,
 			// whatever its words: the table's totals, which prove the
 			// rows, not a row. A dated one too when it sums both money
@@ -410,6 +415,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// 7,762.55 -10,399.06").
 			markers = append(markers, Marker{Kind: "total", Cells: amounts, After: len(rows)})
 			x.Printf("  totals line %s: its figures are the sums of their columns above it", explain.LineRef(l))
+			totalWords[text] = text != ""
 			sumFrom, docFrom = len(rows), len(rows)
 			title = ""
 			cur = -1
@@ -432,16 +438,22 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// money columns ("insured … for up to S$100,000"): no row.
 			x.Printf("  left out %s: a label's figure or a sentence, not a row", explain.LineRef(l))
 			cur = -1
+		case hasMove && dateTok == nil && closedAbove(markers, markerLines, len(rows), l):
+			// Under the closing balance printed below the last row, with
+			// no date since: the page's footing (a telephone number), no
+			// row of the day above.
+			x.Printf("  left out %s: below the closing balance, with no date of its own", explain.LineRef(l))
+			cur = -1
 		case hasMove && lastDate != nil && (near || lastLine == nil):
 			// No date printed: the same day as the line above (a row, or the
 			// brought-forward line); at the top of a table, the last date
 			// read. A date printed elsewhere on the line may be the row's
 			// own: the one above is not proven.
-			rows = append(rows, Row{Page: l.Page, Date: *lastDate, HasDate: true, DateUnread: l.OCR && underDateHeading(seg, l) || datedLine(l) || dateWordsIn(l, dateCols), Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
+			rows = append(rows, Row{Page: l.Page, Date: *lastDate, HasDate: true, DateUnread: l.OCR && underDateHeading(seg, l) || l.Has(layout.TokDate) || dateWordsIn(l, dateCols), Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) > 0 && (near || lastLine == nil):
 			last := rows[len(rows)-1]
-			rows = append(rows, Row{Page: l.Page, Date: last.Date, HasDate: last.HasDate, DateUnread: l.OCR && underDateHeading(seg, l) || !last.HasDate && last.DateUnread || datedLine(l) || dateWordsIn(l, dateCols),
+			rows = append(rows, Row{Page: l.Page, Date: last.Date, HasDate: last.HasDate, DateUnread: l.OCR && underDateHeading(seg, l) || !last.HasDate && last.DateUnread || l.Has(layout.TokDate) || dateWordsIn(l, dateCols),
 				Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
 		case hasMove && len(rows) == 0 && l.OCR && text != "" && dl >= 0 && !lexicon.HasPhrase(folded, lexicon.Vocab().BalanceTitles):
@@ -456,7 +468,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// other figure prints no row's balance: a closing line's.
 			rows[cur].Cells = append(rows[cur].Cells, *bal)
 			rows[cur].last = l
-		case len(amounts) == 0 && dateTok == nil && sectionTitle(l.Text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)):
+		case len(amounts) == 0 && dateTok == nil && sectionTitle(l.Text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)) && !(hanging && hangsOver(seg.Lines, li)):
 			// "PURCHASES", "Payments and other credits" over the rows of
 			// a section: not the next row's description, nor the last's.
 			// The rows under it take its direction where it names one.
@@ -512,7 +524,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 				// read cannot vouch for.
 				x.Printf("  left out %s: figures in the money columns under a date that could not be read", explain.LineRef(l))
 				markers = append(markers, Marker{Kind: "unread", After: len(rows)})
-			case hasMove && datedLine(l) && len(rows) > first:
+			case hasMove && l.Has(layout.TokDate) && len(rows) > first:
 				// A date and a movement where the table's dates do not
 				// stand, below its first row: a row the reading could not
 				// place, which the arithmetic of the rows read cannot
@@ -701,11 +713,6 @@ func wholeInColumn(seg *Segment, t layout.Token) bool {
 // figure.
 func loneFigure(r Row) bool {
 	return !r.OwnDate && len(r.Cells) == 1 && r.Cells[0].Role != lexicon.RoleBalance
-}
-
-// datedLine reports a line that prints a date.
-func datedLine(l *layout.Line) bool {
-	return slices.ContainsFunc(l.Toks, func(t layout.Token) bool { return t.Kind == layout.TokDate })
 }
 
 // lostAmount is, on a recognised line that prints a balance and no
@@ -948,4 +955,14 @@ func linePitch(lines []*layout.Line) float64 {
 	}
 	sort.Float64s(ds)
 	return ds[len(ds)/2]
+}
+
+// closedAbove reports that the table's last marker is a closing balance
+// printed below its last row on l's page: no row has followed it.
+func closedAbove(markers []Marker, markerLines []*layout.Line, rows int, l *layout.Line) bool {
+	if len(markers) == 0 || len(markerLines) == 0 {
+		return false
+	}
+	m := markers[len(markers)-1]
+	return m.Kind == "closing" && m.After == rows && rows > 0 && markerLines[len(markerLines)-1].Page == l.Page
 }
