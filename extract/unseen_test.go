@@ -1058,3 +1058,25 @@ func TestAnalyzeFullDatesFillingTheirCells(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeClosingRestatedInUnknownWords reads a line below the last
+// row, in words no lexicon holds, whose one figure is that row's balance:
+// the closing balance restated, no movement.
+func TestAnalyzeClosingRestatedInUnknownWords(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	ledgerHead(put, "01/03/2024 - 31/03/2024")
+	put(10, 95, "Opening balance")
+	put(520, 95, "100.00")
+	ledgerRow(put, 110, "02/03/2024", "Card Lidl", "10.00", "", "90.00")
+	ledgerRow(put, 125, "05/03/2024", "Salary Acme", "", "50.00", "140.00")
+	ledgerRow(put, 140, "09/03/2024", "Card Shell", "15.00", "", "125.00")
+	ledgerRow(put, 160, "", "Új vroktal", "125.00", "", "")
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 3 {
+		t.Fatalf("%d rows, want 3", n)
+	}
+	if st := res.Statement; st.ClosingBalance == nil || st.ClosingBalance.String() != "125" {
+		t.Errorf("closing %v, want 125", st.ClosingBalance)
+	}
+}

@@ -26,6 +26,9 @@ func splitGluedDates(ws []source.Word) []source.Word {
 	for i, w := range ws {
 		date, rest, ok := gluedDate(w.Text)
 		if !ok {
+			date, rest, ok = gluedFigure(w.Text)
+		}
+		if !ok {
 			if out != nil {
 				out = append(out, w)
 			}
@@ -50,6 +53,17 @@ func splitGluedDates(ws []source.Word) []source.Word {
 		return ws
 	}
 	return out
+}
+
+// gluedFigure splits a word where a figure in brackets, money out as
+// accountants print it, follows a number with no space: a reference that
+// filled its column ("26023600040673(563.36").
+func gluedFigure(word string) (number, rest string, ok bool) {
+	i := strings.IndexByte(word, '(')
+	if i < 4 || !AllDigits(word[:i]) || !cells.IsDigitAt(word, i+1) {
+		return "", "", false
+	}
+	return word[:i], word[i:], true
 }
 
 // gluedDate splits a word into the date it starts with and the text

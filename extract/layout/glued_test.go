@@ -7,7 +7,8 @@ import (
 )
 
 // TestSplitGluedDates cuts a date from the text glued after it where the
-// script does not space its words, and leaves alone what is one word.
+// script does not space its words, and a bracketed figure from the number
+// before it, and leaves alone what is one word.
 func TestSplitGluedDates(t *testing.T) {
 	for _, tc := range []struct {
 		word string
@@ -24,6 +25,11 @@ func TestSplitGluedDates(t *testing.T) {
 		{"2023/11/21", []string{"2023/11/21"}},
 		{"2024年3月4日", []string{"2024年3月4日"}},
 		{"Tilisiirto", []string{"Tilisiirto"}},
+		// A reference that filled its column, a figure in brackets
+		// glued after it; a word and a bracket stay one.
+		{"26023600040673(563.36", []string{"26023600040673", "(563.36"}},
+		{"Ref(123)", []string{"Ref(123)"}},
+		{"12(3)", []string{"12(3)"}},
 	} {
 		ws := []source.Word{{Text: "x", X0: 0, X1: 5, Y1: 10}, {Text: tc.word, X0: 10, X1: 110, Y1: 10}}
 		got := splitGluedDates(ws)

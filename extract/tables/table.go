@@ -375,6 +375,13 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			markers = append(markers, Marker{Kind: "closing", Val: v, After: len(rows)})
 			x.Printf("  closing balance %s from %s: it restates a balance below the last movement", v, explain.LineRef(l))
 			cur = -1
+		case hasMove && dateTok == nil && len(amounts) == 1 && len(rows) > first && text != "" && balanceOf(rows[len(rows)-1], amounts[0].Val) && !movementBelow(seg, l):
+			// Below the last row, in words no lexicon holds, the one
+			// figure that row's balance printed: the closing balance
+			// restated, no movement of it again.
+			markers = append(markers, Marker{Kind: "closing", Val: amounts[0].Val, After: len(rows)})
+			x.Printf("  closing balance %s from %s: it restates the last row's balance", amounts[0].Val, explain.LineRef(l))
+			cur = -1
 		case hasMove && dateTok == nil && len(rows) > first && restatesRow(text, lexicon.Vocab().Opening, amounts, bal) && !movementBelow(seg, l):
 			// The opening balance in a summary printed below the rows: the
 			// balance they start from, not a movement.
@@ -742,6 +749,11 @@ func RowHasMove(r Row) bool {
 		}
 	}
 	return false
+}
+
+// balanceOf reports a row that printed v as its balance.
+func balanceOf(r Row, v decimal.Decimal) bool {
+	return slices.ContainsFunc(r.Cells, func(c Cell) bool { return c.Role == lexicon.RoleBalance && c.Val.Equal(v) })
 }
 
 func rowHasBalance(r Row) bool {
