@@ -1015,7 +1015,7 @@ func TestAnalyzeTotalOfASectionOfOneRow(t *testing.T) {
 
 // TestAnalyzeFullDatesFillingTheirCells reads two date columns whose full
 // dates ("pirmdiena, 2022. gada" over "12. decembris") fill their cells,
-// so that less than a word space's double parts one cell from the next:
+// so that less than a line's height parts one cell from the next:
 // each joins the day and month wrapped below it, and the description's
 // wrapped word stays the description's.
 func TestAnalyzeFullDatesFillingTheirCells(t *testing.T) {
@@ -1025,7 +1025,15 @@ func TestAnalyzeFullDatesFillingTheirCells(t *testing.T) {
 	put(10, 60, "Opening balance")
 	put(520, 60, "882,38")
 	put(10, 80, "Date")
-	put(127, 80, "Value date")
+	put(122, 80, "Value date")
+	// The date cells' words a narrow space apart, as a proportional
+	// font sets them.
+	tight := func(x, y float64, s string) {
+		for _, w := range strings.Fields(s) {
+			putWords(&p, x, y, w)
+			x += 5*float64(len(w)) + 2
+		}
+	}
 	put(250, 80, "Details")
 	put(420, 80, "Amount")
 	put(510, 80, "Balance")
@@ -1036,9 +1044,9 @@ func TestAnalyzeFullDatesFillingTheirCells(t *testing.T) {
 	}
 	for i, r := range rows {
 		y := 100 + 26*float64(i)
-		for _, x := range []float64{10, 127} {
-			put(x, y, r.weekday+" 2022. gada")
-			put(x, y+11, r.day+" decembris")
+		for _, x := range []float64{10, 122} {
+			tight(x, y, r.weekday+" 2022. gada")
+			tight(x, y+11, r.day+" decembris")
 		}
 		put(250, y, r.desc)
 		if r.wrap != "" {

@@ -263,10 +263,12 @@ func joinWrappedMark(a, b *Line, h float64) {
 // joinWrappedDate moves the word of b that completes a date of a (see
 // joinWrappedDates) into it, and reports whether it found one.
 func joinWrappedDate(a, b *Line, h float64) bool {
+	space := wordSpace(a)
 	for j := 0; j < len(a.Words); j++ {
-		// A cell starts past more than a word space: the cell before
-		// may have filled its column, its date wrapped below.
-		if j > 0 && a.Words[j].X0-a.Words[j-1].X1 < h/2 {
+		// A cell starts past a gap of a line's height, or of two of its
+		// word spaces: the cell before may have filled its column, its
+		// date wrapped below.
+		if gap := a.Words[j].X0 - a.Words[j-min(j, 1)].X1; j > 0 && gap < h && gap <= 2*space {
 			continue // not where a cell starts
 		}
 		// The word below, at the cell's left edge; a row's line may
@@ -317,6 +319,17 @@ func joinWrappedDate(a, b *Line, h float64) bool {
 		}
 	}
 	return false
+}
+
+// wordSpace is the narrowest gap between two words of l: a word space.
+func wordSpace(l *Line) float64 {
+	space := math.Inf(1)
+	for i := 1; i < len(l.Words); i++ {
+		if gap := l.Words[i].X0 - l.Words[i-1].X1; gap > 0 {
+			space = min(space, gap)
+		}
+	}
+	return space
 }
 
 // joinDateBelow joins b's words k..k+below to the date cell a.Words[j:end]

@@ -84,19 +84,25 @@ func SectionAbove(lines []*layout.Line, first int) (dir int, titled, balances bo
 }
 
 // hangsOver reports that lines[i], words with no date and no figure, hangs
-// over the dated line below it, nearer to it than to the line above: the
-// first line of that row's description, printed above its date as a cell
-// centred on its row prints it.
+// over the dated line below it, nearer to it than to the lines above and
+// below, and starts right of that line's first word: the first line of that row's
+// description, printed above its date as a cell centred on its row prints
+// it.
 func hangsOver(lines []*layout.Line, i int) bool {
 	l := lines[i]
 	if i+1 >= len(lines) || l.Has(layout.TokDate) || l.Has(layout.TokAmount) {
 		return false
 	}
 	next := lines[i+1]
-	if next.Page != l.Page || !next.Has(layout.TokDate) {
+	if next.Page != l.Page || !next.Has(layout.TokDate) || len(l.Words) == 0 || len(next.Words) == 0 || l.Words[0].X0 <= next.Words[0].X1 {
+		return false // a title at the dates' margin heads a section
+	}
+	// Nearer the dated line than the line above it, and than the line
+	// below the dated line is to it: rows part wider than a cell's lines.
+	below := next.Y0 - l.Y1
+	if i+2 < len(lines) && lines[i+2].Page == l.Page && below >= lines[i+2].Y0-next.Y1 {
 		return false
 	}
-	below := next.Y0 - l.Y1
 	return i == 0 || lines[i-1].Page != l.Page || below < l.Y0-lines[i-1].Y1
 }
 
