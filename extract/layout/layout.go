@@ -187,6 +187,7 @@ func GroupLines(pg source.Page, pageIdx int) []*Line {
 // words above it into a date, when they print none with a year, and that
 // does not start a date of its own; in every date cell of the line.
 func JoinWrappedDates(lines []*Line) []*Line {
+	starts := cellStarts(lines)
 	for i := 0; i < len(lines); i++ {
 		a := lines[i]
 		h := a.Y1 - a.Y0
@@ -195,7 +196,7 @@ func JoinWrappedDates(lines []*Line) []*Line {
 		for m := i + 1; m < len(lines) && lines[m].Page == a.Page && lines[m].Y0-a.Y1 <= 0.6*h; m++ {
 			b := lines[m]
 			joined := false
-			for joinWrappedDate(a, b, h) || joinWrappedWeekday(a, b, h) { // each date cell of the row: a posting and a value date
+			for joinWrappedDate(a, b, h, starts[a.Page]) || joinWrappedWeekday(a, b, h) { // each date cell of the row: a posting and a value date
 				joined = true
 			}
 			joined = dropTimesBelow(a, b, h) || joined
@@ -262,13 +263,13 @@ func joinWrappedMark(a, b *Line, h float64) {
 
 // joinWrappedDate moves the word of b that completes a date of a (see
 // joinWrappedDates) into it, and reports whether it found one.
-func joinWrappedDate(a, b *Line, h float64) bool {
+func joinWrappedDate(a, b *Line, h float64, starts []float64) bool {
 	space := wordSpace(a)
 	for j := 0; j < len(a.Words); j++ {
 		// A cell starts past a gap of a line's height, or of two of its
-		// word spaces: the cell before may have filled its column, its
-		// date wrapped below.
-		if gap := a.Words[j].X0 - a.Words[j-min(j, 1)].X1; j > 0 && gap < h && gap <= 2*space {
+		// word spaces, or where other lines' cells start: the cell
+		// before may have filled its column, its date wrapped below.
+		if gap := a.Words[j].X0 - a.Words[j-min(j, 1)].X1; j > 0 && gap < h && gap <= 2*space && !slices.ContainsFunc(starts, func(x float64) bool { return math.Abs(x-a.Words[j].X0) < 1.5 }) {
 			continue // not where a cell starts
 		}
 		// The word below, at the cell's left edge; a row's line may
@@ -319,6 +320,20 @@ func joinWrappedDate(a, b *Line, h float64) bool {
 		}
 	}
 	return false
+}
+
+// cellStarts lists, by page, where lines' cells start beyond doubt: a
+// line's first word, and a word past a gap of the line's height.
+func cellStarts(lines []*Line) map[int][]float64 {
+	out := map[int][]float64{}
+	for _, l := range lines {
+		for j, w := range l.Words {
+			if j == 0 || w.X0-l.Words[j-1].X1 >= l.Y1-l.Y0 {
+				out[l.Page] = append(out[l.Page], w.X0)
+			}
+		}
+	}
+	return out
 }
 
 // wordSpace is the narrowest gap between two words of l: a word space.

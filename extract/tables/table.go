@@ -188,6 +188,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			first < sumFrom && sumsOf(rows[first:], amounts, segID) || 0 < first && sumsOf(rows, amounts, segID)
 	}
 	var markerLines []*layout.Line // the table's balance and totals lines
+	var figureLines []*layout.Line // lines left out that print a figure
 	title := ""                    // the last section title read in the table
 	var headingLine *layout.Line   // the last line read as the heading of a table with none the lexicon knows
 	summaryHead := false           // below a summary's heading, up to the next date
@@ -474,7 +475,13 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// A row's balance printed on its last line. A column with no
 			// other figure prints no row's balance: a closing line's.
 			rows[cur].Cells = append(rows[cur].Cells, *bal)
-			rows[cur].last = l
+			if text == "" {
+				rows[cur].last = l
+			} else {
+				// A balance under a label of its own (the day's
+				// balance): the label's lines are its, no row's.
+				figureLines = append(figureLines, l)
+			}
 		case len(amounts) == 0 && dateTok == nil && sectionTitle(l.Text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)) && !(hanging && hangsOver(seg.Lines, li)):
 			// "PURCHASES", "Payments and other credits" over the rows of
 			// a section: not the next row's description, nor the last's.
@@ -541,6 +548,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 				markers = append(markers, Marker{Kind: "unread", After: len(rows)})
 			default:
 				x.Printf("  left out %s: no date, no movement, and not a description's line", explain.LineRef(l))
+				if len(amounts) > 0 {
+					// A figure's label centred over the lines above and
+					// below (a day's balance) is its own, no row's.
+					figureLines = append(figureLines, l)
+				}
 			}
 			cur = -1
 			// A line left out is no row for the lines below it to be
@@ -570,7 +582,7 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 	if !seg.Cont && len(seg.Labels) > 0 && first > 0 && len(seg.Lines) > 0 && rows[first-1].Line != nil && rows[first-1].Line.Page == seg.Lines[0].Page-1 {
 		from = first - 1
 	}
-	assignDescriptions(rows[from:], texts, markerLines)
+	assignDescriptions(rows[from:], texts, slices.Concat(markerLines, figureLines))
 	// Rows whose date was lost before any was read take the next one read.
 	for i := len(rows) - 2; i >= first; i-- {
 		if !rows[i].HasDate && rows[i].DateUnread && rows[i+1].HasDate {
