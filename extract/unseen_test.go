@@ -1122,3 +1122,51 @@ func TestAnalyzeDayBalanceLabelCentredOnItsFigure(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeBracketClosingBelowItsFigure reads money out in brackets
+// whose narrow cell wrapped the currency and the closing bracket onto the
+// line below ("(754,00" over "BYN)"): the figure reads whole.
+func TestAnalyzeBracketClosingBelowItsFigure(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	ledgerHead(put, "01/03/2024 - 31/03/2024")
+	put(10, 95, "Opening balance")
+	put(520, 95, "100.00")
+	ledgerRow(put, 110, "02/03/2024", "Card Lidl", "(10.00", "", "90.00")
+	put(350, 121, "BYN)")
+	ledgerRow(put, 140, "05/03/2024", "Salary Acme", "", "50.00", "140.00")
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 2 {
+		t.Fatalf("%d rows, want 2", n)
+	}
+	if tx := res.Transactions[0]; tx.AmountOut == nil || tx.AmountOut.String() != "10" {
+		t.Errorf("first row out %v in %v, want 10 out", tx.AmountOut, tx.AmountIn)
+	}
+	if got := res.Statement.Reconciliation.Status; got != "ok" {
+		t.Errorf("status %s, want ok", got)
+	}
+}
+
+// TestAnalyzeUnreadFiguresAreNeverOk never says ok where a row's line
+// starts its date cell with digits no pattern reads as a date ("2568/12"),
+// or prints digits no figure's pattern reads where its amount stands.
+func TestAnalyzeUnreadFiguresAreNeverOk(t *testing.T) {
+	for _, c := range []struct{ name, date, out string }{
+		{"date", "2568/12", "10.00"},
+		{"amount", "05/03/2024", "1O.00"},
+	} {
+		p := source.Page{Number: 1, Width: 612, Height: 792}
+		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+		ledgerHead(put, "01/03/2024 - 31/03/2024")
+		put(10, 95, "Opening balance")
+		put(520, 95, "100.00")
+		ledgerRow(put, 110, "02/03/2024", "Card Lidl", "10.00", "", "90.00")
+		ledgerRow(put, 125, c.date, "Card Shell", c.out, "", "80.00")
+		ledgerRow(put, 140, "09/03/2024", "Salary Acme", "", "50.00", "130.00")
+		ledgerRow(put, 155, "12/03/2024", "Card Rewe", "5.00", "", "125.00")
+		res := Analyze([]source.Page{p})
+		if got := res.Statement.Reconciliation.Status; got == "ok" {
+			t.Errorf("%s: ok, though a row's %s was not read", c.name, c.name)
+		}
+	}
+}

@@ -246,12 +246,18 @@ func JoinWrappedMarks(lines []*Line) []*Line {
 func joinWrappedMark(a, b *Line, h float64) {
 	for k := 0; k < len(b.Words); k++ {
 		v := b.Words[k]
-		if !cells.IsDrCrMark(v.Text) && !currencyWord(v.Text) || k > 0 && !Apart(v.X0-b.Words[k-1].X1, h) || k+1 < len(b.Words) && !Apart(b.Words[k+1].X0-v.X1, h) {
+		// A bracket closing the figure's bracket above, with its
+		// currency ("(754,00" over "BYN)").
+		mark, closes := strings.CutSuffix(v.Text, ")")
+		if !cells.IsDrCrMark(v.Text) && !currencyWord(v.Text) && !(closes && (mark == "" || currencyWord(mark))) || k > 0 && !Apart(v.X0-b.Words[k-1].X1, h) || k+1 < len(b.Words) && !Apart(b.Words[k+1].X0-v.X1, h) {
 			continue
 		}
 		j := slices.IndexFunc(a.Words, func(u source.Word) bool { return math.Abs(u.X1-v.X1) < 1.5 })
 		if j < 0 || j+1 < len(a.Words) && !Apart(a.Words[j+1].X0-a.Words[j].X1, h) || !HasDigit(a.Words[j].Text) && !currencyWord(a.Words[j].Text) {
 			continue
+		}
+		if closes && strings.Count(a.Words[j].Text, "(") <= strings.Count(a.Words[j].Text, ")") {
+			continue // no bracket open above
 		}
 		// The figure's word takes the mark into its text: the cell
 		// keeps its edges, and the amount reads whole.

@@ -642,12 +642,18 @@ func dateSpans(lines []*layout.Line) [][2]float64 {
 }
 
 // dateWordsIn reports a line that prints a date's words in a date column
-// ("piektdiena, 2022. gada" over "16. decembris"): a date printed that
-// was not read.
+// ("piektdiena, 2022. gada" over "16. decembris"), or starts it with
+// digits no pattern reads as a date ("2568/12"): a date printed that was
+// not read.
 func dateWordsIn(l *layout.Line, spans [][2]float64) bool {
 	return slices.ContainsFunc(l.Toks, func(t layout.Token) bool {
-		return t.Kind == layout.TokText && layout.DateWord(t.Text) && inSpans(spans, t)
+		return t.Kind == layout.TokText && (layout.DateWord(t.Text) && inSpans(spans, t) || layout.HasDigit(t.Text) && l.Toks[0].X0 == t.X0 && startsIn(spans, t))
 	})
+}
+
+// startsIn reports a token starting within one of spans.
+func startsIn(spans [][2]float64, t layout.Token) bool {
+	return slices.ContainsFunc(spans, func(s [2]float64) bool { return t.X0 >= s[0]-2 && t.X0 <= s[1] })
 }
 
 // inSpans reports a token lying within one of spans.
@@ -734,15 +740,17 @@ func loneFigure(r Row) bool {
 	return !r.OwnDate && len(r.Cells) == 1 && r.Cells[0].Role != lexicon.RoleBalance
 }
 
-// lostAmount is, on a recognised line that prints a balance and no
-// movement, the text recognition read in a money-in or money-out column
-// where the amount stands, when it reads as no amount; "" otherwise.
+// lostAmount is, on a line that prints a balance and no movement, the
+// text in a money-in or money-out column where the amount stands, when it
+// reads as no amount: what recognition read there, or digits the text
+// layer prints that no figure's pattern reads ("(754,00" whose bracket
+// closes on the line below); "" otherwise.
 func lostAmount(seg *Segment, l *layout.Line, bal *Cell) string {
-	if !l.OCR || bal == nil {
+	if bal == nil {
 		return ""
 	}
 	for _, t := range l.Toks {
-		if t.Kind != layout.TokText {
+		if t.Kind != layout.TokText || !l.OCR && !layout.HasDigit(t.Text) {
 			continue
 		}
 		for _, c := range seg.cols {
