@@ -1170,3 +1170,26 @@ func TestAnalyzeUnreadFiguresAreNeverOk(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeDateWithTimeOfDayAndItsPeriod reads dates printed with a
+// time and the period of the day ("2025-02-01 2:44 p.m."): the period is
+// the date cell's, no description's.
+func TestAnalyzeDateWithTimeOfDayAndItsPeriod(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	ledgerHead(put, "01/02/2025 - 28/02/2025")
+	put(10, 95, "Opening balance")
+	put(520, 95, "100.00")
+	ledgerRow(put, 110, "2025-02-01 2:44 p.m.", "Card Lidl", "10.00", "", "90.00")
+	ledgerRow(put, 125, "2025-02-05 9:05 AM", "Salary Acme", "", "50.00", "140.00")
+	ledgerRow(put, 140, "2025-02-09 7:40 a.m.", "Card Shell", "15.00", "", "125.00")
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != 3 {
+		t.Fatalf("%d rows, want 3", n)
+	}
+	for i, want := range []string{"Card Lidl", "Salary Acme", "Card Shell"} {
+		if got := res.Transactions[i].Description; got != want {
+			t.Errorf("row %d: description %q, want %q", i, got, want)
+		}
+	}
+}

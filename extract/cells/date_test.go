@@ -379,3 +379,13 @@ func TestFoldWordASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestDayPeriod reads the words CLDR's time patterns print for the period
+// of the day, in any case and with or without their dots.
+func TestDayPeriod(t *testing.T) {
+	for w, want := range map[string]bool{"p.m.": true, "PM": true, "am": true, "μ.μ.": true, "PTG": true, "pay": false, "Markt": false, "m": false} {
+		if got := DayPeriod(w); got != want {
+			t.Errorf("DayPeriod(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -28,6 +28,7 @@ type cldrLanguage struct {
 	wide, abbreviated [12]string
 	weekdays          [14]string // wide, then abbreviated, Sunday first
 	dates             [3]string
+	times             [2]string // a morning's and an afternoon's time
 }
 
 // Locale is the language's CLDR locale ("de", "sr_Latn").
@@ -112,6 +113,26 @@ var monthParticles = sync.OnceValue(func() []string {
 							out = append(out, v)
 						}
 					}
+				}
+			}
+		}
+	}
+	return out
+})
+
+// DayPeriod reports a word CLDR's short time patterns print after the
+// time for the period of the day ("pm", "p.m.", "μ.μ."), dots aside.
+func DayPeriod(word string) bool {
+	return dayPeriods()[strings.ReplaceAll(FoldWord(word), ".", "")]
+}
+
+var dayPeriods = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, t := range MonthLanguages() {
+		for _, tm := range t.times {
+			for _, f := range strings.Fields(tm) {
+				if strings.IndexFunc(f, unicode.IsLetter) >= 0 {
+					out[strings.ReplaceAll(FoldWord(f), ".", "")] = true
 				}
 			}
 		}

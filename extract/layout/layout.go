@@ -908,7 +908,7 @@ func weekdayBefore(word string) bool {
 // dateTail counts the words after a date (ws[0] is the date's last word)
 // that belong to it: its weekday ("01/05/2025 · quinta-feira",
 // "04.03.2025 (Di)"), a time of day printed right after it ("17.03.2025
-// 14:32") and the word a CLDR pattern prints after the day or year ("d."
+// 14:32", "2025-02-01 2:44 p.m.") and the word a CLDR pattern prints after the day or year ("d."
 // in "2023 m. sausio 3 d."). A separator may stand between; an
 // abbreviated weekday needs one, or its brackets.
 func dateTail(ws []source.Word, h float64) int {
@@ -926,7 +926,7 @@ func dateTail(ws []source.Word, h float64) int {
 			sep = true
 			continue
 		case ok && (wide || sep || strings.HasPrefix(w, "(")):
-		case timeOfDay(w), n == j-1 && cells.DateLiteral(w):
+		case timeOfDay(w), n == j-1 && cells.DateLiteral(w), n == j-1 && timeOfDay(ws[j-1].Text) && cells.DayPeriod(w):
 		default:
 			return n
 		}
@@ -945,7 +945,7 @@ func DateWord(w string) bool {
 		return true
 	}
 	w = strings.TrimRight(w, ",")
-	if timeOfDay(w) || cells.DateLiteral(w) {
+	if timeOfDay(w) || cells.DateLiteral(w) || cells.DayPeriod(w) {
 		return true
 	}
 	if d := strings.TrimSuffix(w, "."); AllDigits(d) && (len(d) == 4 || len(d) <= 2) {
