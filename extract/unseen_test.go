@@ -1193,3 +1193,43 @@ func TestAnalyzeDateWithTimeOfDayAndItsPeriod(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeDescriptionsWrapBelowAboveDayBalances reads descriptions of
+// three lines wrapped below their rows, set as evenly as the rows, in a
+// table whose days end in a balance line of their own: the lines that
+// keep to a row above a day's balance say the table wraps below, so a
+// row's last line is no line of the next row.
+func TestAnalyzeDescriptionsWrapBelowAboveDayBalances(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	ledgerHead(put, "01/03/2024 - 31/03/2024")
+	put(10, 95, "Opening balance")
+	put(520, 95, "100.00")
+	lines := []struct{ date, desc, out, in, bal string }{
+		{"02/03/2024", "Käteisnosto", "10.00", "", ""},
+		{"", "Rewe", "", "", ""},
+		{"", "Markt", "", "", ""},
+		{"02/03/2024", "Tilisiirto", "5.00", "", ""},
+		{"", "ulos Trenitalia", "", "", ""},
+		{"", "Päivän lopputila 02/03/2024", "", "", "85.00"},
+		{"05/03/2024", "Palkka", "", "50.00", ""},
+		{"", "Jürgen", "", "", ""},
+		{"", "Weiß", "", "", ""},
+		{"06/03/2024", "Korttiosto", "20.00", "", ""},
+		{"", "NS Reizigers", "", "", ""},
+		{"", "Päivän lopputila 06/03/2024", "", "", "115.00"},
+	}
+	for i, l := range lines {
+		ledgerRow(put, 110+11*float64(i), l.date, l.desc, l.out, l.in, l.bal)
+	}
+	res := Analyze([]source.Page{p})
+	want := []string{"Käteisnosto Rewe Markt", "Tilisiirto ulos Trenitalia", "Palkka Jürgen Weiß", "Korttiosto NS Reizigers"}
+	if n := len(res.Transactions); n != len(want) {
+		t.Fatalf("%d rows, want %d", n, len(want))
+	}
+	for i, tx := range res.Transactions {
+		if tx.Description != want[i] {
+			t.Errorf("row %d: description %q, want %q", i, tx.Description, want[i])
+		}
+	}
+}
