@@ -1094,31 +1094,37 @@ func TestAnalyzeClosingRestatedInUnknownWords(t *testing.T) {
 // (as a word processor centres a cell): the label's lines are no row's
 // description.
 func TestAnalyzeDayBalanceLabelCentredOnItsFigure(t *testing.T) {
-	p := source.Page{Number: 1, Width: 612, Height: 792}
-	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-	ledgerHead(put, "01/03/2025 - 31/03/2025")
-	put(10, 95, "Opening balance")
-	put(520, 95, "100.00")
-	rows := []struct{ date, desc, out, in, bal, day string }{
-		{"03/03/2025", "Salary Acme", "", "50.00", "150.00", "3"},
-		{"05/03/2025", "Card Lidl", "10.00", "", "140.00", "5"},
-		{"07/03/2025", "Card Shell", "15.00", "", "125.00", "7"},
-	}
-	for i, r := range rows {
-		y := 115 + 60*float64(i)
-		ledgerRow(put, y, r.date, r.desc, r.out, r.in, "")
-		put(100, y+14, "Vrokzel tandagens")
-		put(100, y+25, "slut "+r.day+" mars")
-		put(520, y+25, r.bal)
-		put(100, y+36, "2025.")
-	}
-	res := Analyze([]source.Page{p})
-	if n := len(res.Transactions); n != 3 {
-		t.Fatalf("%d rows, want 3", n)
-	}
-	for i, tx := range res.Transactions {
-		if tx.Description != rows[i].desc {
-			t.Errorf("row %d: description %q, want %q", i, tx.Description, rows[i].desc)
+	// The label prints words on the figure's line too, or only on the
+	// lines above and below it.
+	for _, mid := range []bool{true, false} {
+		p := source.Page{Number: 1, Width: 612, Height: 792}
+		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+		ledgerHead(put, "01/03/2025 - 31/03/2025")
+		put(10, 95, "Opening balance")
+		put(520, 95, "100.00")
+		rows := []struct{ date, desc, out, in, bal, day string }{
+			{"03/03/2025", "Salary Acme", "", "50.00", "150.00", "3"},
+			{"05/03/2025", "Card Lidl", "10.00", "", "140.00", "5"},
+			{"07/03/2025", "Card Shell", "15.00", "", "125.00", "7"},
+		}
+		for i, r := range rows {
+			y := 115 + 60*float64(i)
+			ledgerRow(put, y, r.date, r.desc, r.out, r.in, "")
+			put(100, y+14, "Vrokzel tandagens")
+			if mid {
+				put(100, y+25, "slut "+r.day+" mars")
+			}
+			put(520, y+25, r.bal)
+			put(100, y+36, "2025.")
+		}
+		res := Analyze([]source.Page{p})
+		if n := len(res.Transactions); n != 3 {
+			t.Fatalf("label on the figure's line %v: %d rows, want 3", mid, n)
+		}
+		for i, tx := range res.Transactions {
+			if tx.Description != rows[i].desc {
+				t.Errorf("label on the figure's line %v: row %d: description %q, want %q", mid, i, tx.Description, rows[i].desc)
+			}
 		}
 	}
 }

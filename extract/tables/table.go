@@ -475,13 +475,9 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 			// A row's balance printed on its last line. A column with no
 			// other figure prints no row's balance: a closing line's.
 			rows[cur].Cells = append(rows[cur].Cells, *bal)
-			if text == "" {
-				rows[cur].last = l
-			} else {
-				// A balance under a label of its own (the day's
-				// balance): the label's lines are its, no row's.
-				figureLines = append(figureLines, l)
-			}
+			// A line of its own: a label centred on it (the day's
+			// balance) is its, no row's.
+			figureLines = append(figureLines, l)
 		case len(amounts) == 0 && dateTok == nil && sectionTitle(l.Text()) && (!follows(prevLine, l) || leftOfDescription(seg, l, descLabel)) && !(hanging && hangsOver(seg.Lines, li)):
 			// "PURCHASES", "Payments and other credits" over the rows of
 			// a section: not the next row's description, nor the last's.
