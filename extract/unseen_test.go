@@ -82,6 +82,18 @@ func ledgerRow(put func(x, y float64, s string), y float64, date, desc, out, in,
 	}
 }
 
+// openLedger is a page with the tests' period, table headings and an
+// opening balance of 100.00 above the rows, and a put that sets words on
+// it.
+func openLedger(period string) (*source.Page, func(x, y float64, s string)) {
+	p := &source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(p, x, y, s) }
+	ledgerHead(put, period)
+	put(10, 95, "Opening balance")
+	put(520, 95, "100.00")
+	return p, put
+}
+
 // ledgerHead puts a statement's period and the headings of a table of
 // date, details, debit, credit and balance, as the tests here draw it.
 func ledgerHead(put func(x, y float64, s string), period string) {
@@ -994,17 +1006,13 @@ func TestAnalyzeDescriptionHangingOverItsDate(t *testing.T) {
 // is read by its sums; the last, in the same words, sums one row only,
 // and is a totals line too, no second row.
 func TestAnalyzeTotalOfASectionOfOneRow(t *testing.T) {
-	p := source.Page{Number: 1, Width: 612, Height: 792}
-	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-	ledgerHead(put, "01/03/2024 - 31/03/2024")
-	put(10, 95, "Opening balance")
-	put(520, 95, "100.00")
+	p, put := openLedger("01/03/2024 - 31/03/2024")
 	ledgerRow(put, 110, "02/03/2024", "Card Lidl", "10.00", "", "90.00")
 	ledgerRow(put, 125, "03/03/2024", "Card Shell", "15.00", "", "75.00")
 	ledgerRow(put, 140, "", "Vroktal", "25.00", "0.00", "")
 	ledgerRow(put, 160, "05/03/2024", "Salary Acme", "", "50.00", "125.00")
 	ledgerRow(put, 175, "", "Vroktal", "0.00", "50.00", "")
-	res := Analyze([]source.Page{p})
+	res := Analyze([]source.Page{*p})
 	if n := len(res.Transactions); n != 3 {
 		t.Fatalf("%d rows, want 3: %+v", n, res.Transactions)
 	}
@@ -1071,16 +1079,12 @@ func TestAnalyzeFullDatesFillingTheirCells(t *testing.T) {
 // row, in words no lexicon holds, whose one figure is that row's balance:
 // the closing balance restated, no movement.
 func TestAnalyzeClosingRestatedInUnknownWords(t *testing.T) {
-	p := source.Page{Number: 1, Width: 612, Height: 792}
-	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-	ledgerHead(put, "01/03/2024 - 31/03/2024")
-	put(10, 95, "Opening balance")
-	put(520, 95, "100.00")
+	p, put := openLedger("01/03/2024 - 31/03/2024")
 	ledgerRow(put, 110, "02/03/2024", "Card Lidl", "10.00", "", "90.00")
 	ledgerRow(put, 125, "05/03/2024", "Salary Acme", "", "50.00", "140.00")
 	ledgerRow(put, 140, "09/03/2024", "Card Shell", "15.00", "", "125.00")
 	ledgerRow(put, 160, "", "Új vroktal", "125.00", "", "")
-	res := Analyze([]source.Page{p})
+	res := Analyze([]source.Page{*p})
 	if n := len(res.Transactions); n != 3 {
 		t.Fatalf("%d rows, want 3", n)
 	}
@@ -1097,11 +1101,7 @@ func TestAnalyzeDayBalanceLabelCentredOnItsFigure(t *testing.T) {
 	// The label prints words on the figure's line too, or only on the
 	// lines above and below it.
 	for _, mid := range []bool{true, false} {
-		p := source.Page{Number: 1, Width: 612, Height: 792}
-		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-		ledgerHead(put, "01/03/2025 - 31/03/2025")
-		put(10, 95, "Opening balance")
-		put(520, 95, "100.00")
+		p, put := openLedger("01/03/2025 - 31/03/2025")
 		rows := []struct{ date, desc, out, in, bal, day string }{
 			{"03/03/2025", "Salary Acme", "", "50.00", "150.00", "3"},
 			{"05/03/2025", "Card Lidl", "10.00", "", "140.00", "5"},
@@ -1117,7 +1117,7 @@ func TestAnalyzeDayBalanceLabelCentredOnItsFigure(t *testing.T) {
 			put(520, y+25, r.bal)
 			put(100, y+36, "2025.")
 		}
-		res := Analyze([]source.Page{p})
+		res := Analyze([]source.Page{*p})
 		if n := len(res.Transactions); n != 3 {
 			t.Fatalf("label on the figure's line %v: %d rows, want 3", mid, n)
 		}
@@ -1133,15 +1133,11 @@ func TestAnalyzeDayBalanceLabelCentredOnItsFigure(t *testing.T) {
 // whose narrow cell wrapped the currency and the closing bracket onto the
 // line below ("(754,00" over "BYN)"): the figure reads whole.
 func TestAnalyzeBracketClosingBelowItsFigure(t *testing.T) {
-	p := source.Page{Number: 1, Width: 612, Height: 792}
-	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-	ledgerHead(put, "01/03/2024 - 31/03/2024")
-	put(10, 95, "Opening balance")
-	put(520, 95, "100.00")
+	p, put := openLedger("01/03/2024 - 31/03/2024")
 	ledgerRow(put, 110, "02/03/2024", "Card Lidl", "(10.00", "", "90.00")
 	put(350, 121, "BYN)")
 	ledgerRow(put, 140, "05/03/2024", "Salary Acme", "", "50.00", "140.00")
-	res := Analyze([]source.Page{p})
+	res := Analyze([]source.Page{*p})
 	if n := len(res.Transactions); n != 2 {
 		t.Fatalf("%d rows, want 2", n)
 	}
@@ -1161,16 +1157,12 @@ func TestAnalyzeUnreadFiguresAreNeverOk(t *testing.T) {
 		{"date", "2568/12", "10.00"},
 		{"amount", "05/03/2024", "1O.00"},
 	} {
-		p := source.Page{Number: 1, Width: 612, Height: 792}
-		put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-		ledgerHead(put, "01/03/2024 - 31/03/2024")
-		put(10, 95, "Opening balance")
-		put(520, 95, "100.00")
+		p, put := openLedger("01/03/2024 - 31/03/2024")
 		ledgerRow(put, 110, "02/03/2024", "Card Lidl", "10.00", "", "90.00")
 		ledgerRow(put, 125, c.date, "Card Shell", c.out, "", "80.00")
 		ledgerRow(put, 140, "09/03/2024", "Salary Acme", "", "50.00", "130.00")
 		ledgerRow(put, 155, "12/03/2024", "Card Rewe", "5.00", "", "125.00")
-		res := Analyze([]source.Page{p})
+		res := Analyze([]source.Page{*p})
 		if got := res.Statement.Reconciliation.Status; got == "ok" {
 			t.Errorf("%s: ok, though a row's %s was not read", c.name, c.name)
 		}
@@ -1181,15 +1173,11 @@ func TestAnalyzeUnreadFiguresAreNeverOk(t *testing.T) {
 // time and the period of the day ("2025-02-01 2:44 p.m."): the period is
 // the date cell's, no description's.
 func TestAnalyzeDateWithTimeOfDayAndItsPeriod(t *testing.T) {
-	p := source.Page{Number: 1, Width: 612, Height: 792}
-	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-	ledgerHead(put, "01/02/2025 - 28/02/2025")
-	put(10, 95, "Opening balance")
-	put(520, 95, "100.00")
+	p, put := openLedger("01/02/2025 - 28/02/2025")
 	ledgerRow(put, 110, "2025-02-01 2:44 p.m.", "Card Lidl", "10.00", "", "90.00")
 	ledgerRow(put, 125, "2025-02-05 9:05 AM", "Salary Acme", "", "50.00", "140.00")
 	ledgerRow(put, 140, "2025-02-09 7:40 a.m.", "Card Shell", "15.00", "", "125.00")
-	res := Analyze([]source.Page{p})
+	res := Analyze([]source.Page{*p})
 	if n := len(res.Transactions); n != 3 {
 		t.Fatalf("%d rows, want 3", n)
 	}
@@ -1206,11 +1194,7 @@ func TestAnalyzeDateWithTimeOfDayAndItsPeriod(t *testing.T) {
 // keep to a row above a day's balance say the table wraps below, so a
 // row's last line is no line of the next row.
 func TestAnalyzeDescriptionsWrapBelowAboveDayBalances(t *testing.T) {
-	p := source.Page{Number: 1, Width: 612, Height: 792}
-	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
-	ledgerHead(put, "01/03/2024 - 31/03/2024")
-	put(10, 95, "Opening balance")
-	put(520, 95, "100.00")
+	p, put := openLedger("01/03/2024 - 31/03/2024")
 	lines := []struct{ date, desc, out, in, bal string }{
 		{"02/03/2024", "Käteisnosto", "10.00", "", ""},
 		{"", "Rewe", "", "", ""},
@@ -1228,7 +1212,7 @@ func TestAnalyzeDescriptionsWrapBelowAboveDayBalances(t *testing.T) {
 	for i, l := range lines {
 		ledgerRow(put, 110+11*float64(i), l.date, l.desc, l.out, l.in, l.bal)
 	}
-	res := Analyze([]source.Page{p})
+	res := Analyze([]source.Page{*p})
 	want := []string{"Käteisnosto Rewe Markt", "Tilisiirto ulos Trenitalia", "Palkka Jürgen Weiß", "Korttiosto NS Reizigers"}
 	if n := len(res.Transactions); n != len(want) {
 		t.Fatalf("%d rows, want %d", n, len(want))
