@@ -389,3 +389,12 @@ func TestDayPeriod(t *testing.T) {
 		}
 	}
 }
+
+// TestLexDateRegionalMonthName reads a month a region names otherwise than
+// its language does (Austria's "Jänner", CLDR de_AT).
+func TestLexDateRegionalMonthName(t *testing.T) {
+	d, _, ok := LexDate("1. Jänner 2024")
+	if !ok || d.Month != 1 || d.Day != 1 || d.Year != 2024 {
+		t.Errorf("LexDate(1. Jänner 2024) = %+v %v, want 1 January 2024", d, ok)
+	}
+}

@@ -27,6 +27,7 @@ import (
 	"github.com/go-playground/locales/cy"
 	"github.com/go-playground/locales/da"
 	"github.com/go-playground/locales/de"
+	"github.com/go-playground/locales/de_AT"
 	"github.com/go-playground/locales/el"
 	"github.com/go-playground/locales/en"
 	"github.com/go-playground/locales/es"
@@ -69,10 +70,11 @@ import (
 )
 
 // languages are the CLDR languages whose statements print months in
-// letters (Latin, Greek, Cyrillic) rather than numbers.
+// letters (Latin, Greek, Cyrillic) rather than numbers, and
+// the regions that name a month otherwise (Austria's "Jänner").
 func languages() []locales.Translator {
 	return []locales.Translator{
-		af.New(), az_Latn.New(), be.New(), bg.New(), ca.New(), cs.New(), cy.New(), da.New(), de.New(), el.New(), en.New(),
+		af.New(), az_Latn.New(), be.New(), bg.New(), ca.New(), cs.New(), cy.New(), da.New(), de.New(), de_AT.New(), el.New(), en.New(),
 		es.New(), es_PE.New(), et.New(), eu.New(), fi.New(), fil.New(), fr.New(), ga.New(), gl.New(), hr.New(), hu.New(),
 		id.New(), is.New(), it.New(), kk.New(), lt.New(), lv.New(), mk.New(), ms.New(), mt.New(), nb.New(), nl.New(),
 		pl.New(), pt.New(), ro.New(), ru.New(), sk.New(), sl.New(), sq.New(), sr.New(), sr_Latn.New(), sv.New(), sw.New(), tr.New(),
