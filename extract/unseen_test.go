@@ -1223,3 +1223,36 @@ func TestAnalyzeDescriptionsWrapBelowAboveDayBalances(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzePeriodLineAboveHeadlessRows reads a table with no heading
+// whose period, a range of dates, stands where the rows' dates do: no
+// row, and no date for the summary's figures below it.
+func TestAnalyzePeriodLineAboveHeadlessRows(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 60, "Vrokplen:")
+	put(60, 60, "19/10/2022 – 18/11/2022")
+	put(10, 75, "Zeltan vorbrak")
+	put(500, 75, "6,274.00")
+	rows := []struct{ date, desc, amt string }{
+		{"19/10/2022", "Card Lidl", "17.46"},
+		{"20/10/2022", "Card Shell", "3.11"},
+		{"23/10/2022", "Card Rewe", "8.23"},
+		{"25/10/2022", "Card Vodafone", "12.88"},
+	}
+	for i, r := range rows {
+		y := 100 + 15*float64(i)
+		put(60, y, r.date)
+		put(160, y, r.desc)
+		put(500, y, r.amt)
+	}
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != len(rows) {
+		t.Fatalf("%d rows, want %d: %+v", n, len(rows), res.Transactions)
+	}
+	for i, tx := range res.Transactions {
+		if tx.Description != rows[i].desc {
+			t.Errorf("row %d: description %q, want %q", i, tx.Description, rows[i].desc)
+		}
+	}
+}

@@ -326,7 +326,11 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		}
 		folded := lexicon.FoldLabel(l.Text())
 		isStat := lexicon.HasPhrase(folded, lexicon.Vocab().Stats)
-		if dateTok != nil {
+		// Above the rows, a line that prints a range of dates and no
+		// figure: the statement's period, no row, and no date for the
+		// lines below it.
+		period := dateTok != nil && !hasMove && len(rows) == first && dateRange(l)
+		if dateTok != nil && !period {
 			lastDate, summaryHead = dateTok.Date, false
 		}
 		// near: close below the last line read, or, with nothing read yet
@@ -430,6 +434,9 @@ func ReadRows(seg *Segment, segID int, rows []Row, markers []Marker, x *explain.
 		case dateTok != nil && hasMove:
 			rows = append(rows, Row{Page: l.Page, Date: *dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section})
 			cur = len(rows) - 1
+		case period:
+			x.Printf("  left out %s: a range of dates above the rows, the period", explain.LineRef(l))
+			cur = -1
 		case dateTok != nil:
 			// A dated line with no movement: its amounts may follow on the next line.
 			rows = append(rows, Row{Page: l.Page, Date: *dateTok.Date, HasDate: true, OwnDate: true, Desc: nonEmpty(text), Cells: amounts, Drcr: drcr, SegID: segID, Section: seg.section,
@@ -993,4 +1000,15 @@ func closedAbove(markers []Marker, markerLines []*layout.Line, rows int, l *layo
 	}
 	m := markers[len(markers)-1]
 	return m.Kind == "closing" && m.After == rows && rows > 0 && markerLines[len(markerLines)-1].Page == l.Page
+}
+
+// dateRange reports a line that prints two dates with a dash between
+// them ("19 tet 2022 – 18 nën 2022").
+func dateRange(l *layout.Line) bool {
+	for i := 0; i+2 < len(l.Toks); i++ {
+		if l.Toks[i].Kind == layout.TokDate && l.Toks[i+2].Kind == layout.TokDate && strings.Trim(l.Toks[i+1].Text, "-–—") == "" {
+			return true
+		}
+	}
+	return false
 }
