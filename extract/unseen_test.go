@@ -1256,3 +1256,43 @@ func TestAnalyzePeriodLineAboveHeadlessRows(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeTwoDayMonthColumnsInWholeUnits reads a table in whole units
+// under headings no lexicon holds whose booking and value dates print as
+// a day and month ("07.10  08.10"): the second column is dates too, no
+// money.
+func TestAnalyzeTwoDayMonthColumnsInWholeUnits(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Vrokplen: 7. 10. 2025 – 6. 11. 2025")
+	put(10, 80, "Brask")
+	put(100, 80, "Zeltan")
+	put(200, 80, "Plombrak")
+	put(480, 80, "Traskul")
+	rows := []struct{ d1, d2, desc, amt string }{
+		{"07.10", "07.10", "NS Reizigers", "3 118"},
+		{"08.10", "09.10", "Trenitalia London", "22 528"},
+		{"10.10", "12.10", "Shell Station", "12 576"},
+		{"13.10", "14.10", "Vodafone Madrid", "7 133"},
+	}
+	for i, r := range rows {
+		y := 100 + 15*float64(i)
+		put(10, y, r.d1)
+		put(100, y, r.d2)
+		put(200, y, r.desc)
+		put(515-5*float64(len(r.amt)), y, r.amt)
+	}
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != len(rows) {
+		t.Fatalf("%d rows, want %d", n, len(rows))
+	}
+	for i, tx := range res.Transactions {
+		amt := tx.AmountOut
+		if amt == nil {
+			amt = tx.AmountIn
+		}
+		if want := strings.ReplaceAll(rows[i].amt, " ", ""); amt == nil || amt.String() != want {
+			t.Errorf("row %d: amount %v, want %s", i, amt, want)
+		}
+	}
+}

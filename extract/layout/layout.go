@@ -694,17 +694,25 @@ func Tokenize(l *Line, decimalComma bool) {
 // figure to be one of its amounts), and the edge is the column's within
 // a few points, as recognition draws its boxes.
 func DayMonthColumn(lines []*Line) {
+	dayMonthColumnAt(lines, 0)
+	// A second column of them after the first date (a value date).
+	dayMonthColumnAt(lines, 1)
+}
+
+// dayMonthColumnAt is dayMonthColumn for the lines' k-th tokens, after a
+// date when k > 0.
+func dayMonthColumnAt(lines []*Line, k int) {
 	var cand []*Line
 	for _, l := range lines {
-		if len(l.Toks) >= 2 && (l.Toks[0].Kind == TokAmount || dotted(dayMonthText(l))) &&
-			slices.ContainsFunc(l.Toks[1:], func(t Token) bool { return t.Kind == TokAmount || t.Bare }) {
+		if len(l.Toks) >= k+2 && (k == 0 || l.Toks[k-1].Kind == TokDate) && (l.Toks[k].Kind == TokAmount || dotted(dayMonthText(l, k))) &&
+			slices.ContainsFunc(l.Toks[k+1:], func(t Token) bool { return t.Kind == TokAmount || t.Bare }) {
 			cand = append(cand, l)
 		}
 	}
-	sort.SliceStable(cand, func(i, j int) bool { return cand[i].Toks[0].X0 < cand[j].Toks[0].X0 })
+	sort.SliceStable(cand, func(i, j int) bool { return cand[i].Toks[k].X0 < cand[j].Toks[k].X0 })
 	for start := 0; start < len(cand); {
 		end := start + 1
-		for end < len(cand) && sameEdge(cand[end-1], cand[end]) {
+		for end < len(cand) && sameEdge(cand[end-1], cand[end], k) {
 			end++
 		}
 		ls := cand[start:end]
@@ -714,7 +722,7 @@ func DayMonthColumn(lines []*Line) {
 		}
 		var ds []cells.DateToken
 		for _, l := range ls {
-			text := dayMonthText(l)
+			text := dayMonthText(l, k)
 			d, n, ok := cells.LexNumericDate(text + ".")
 			if !ok || n != len(text)+1 || d.N != 2 || d.Sep != '.' {
 				ds = nil
@@ -723,32 +731,32 @@ func DayMonthColumn(lines []*Line) {
 			ds = append(ds, d)
 		}
 		for i, l := range ls[:len(ds)] {
-			ds[i].Text = dayMonthText(l)
-			l.Toks[0].Kind, l.Toks[0].Date, l.Toks[0].Amount, l.Toks[0].Bare = TokDate, &ds[i], decimal.Decimal{}, false
+			ds[i].Text = dayMonthText(l, k)
+			l.Toks[k].Kind, l.Toks[k].Date, l.Toks[k].Amount, l.Toks[k].Bare = TokDate, &ds[i], decimal.Decimal{}, false
 		}
 	}
 }
 
-// dayMonthText is the text of a line's first token as a day and month
+// dayMonthText is the text of a line's k-th token as a day and month
 // would print it: a recognised line's one comma between digits read as
 // the dot it may have been.
-func dayMonthText(l *Line) string {
-	t := l.Toks[0].Text
+func dayMonthText(l *Line, k int) string {
+	t := l.Toks[k].Text
 	if a, b, ok := strings.Cut(t, ","); ok && l.OCR && AllDigits(a) && AllDigits(b) {
 		return a + "." + b
 	}
 	return t
 }
 
-// sameEdge reports two lines whose first tokens start at one edge: to
+// sameEdge reports two lines whose k-th tokens start at one edge: to
 // the point on a text layer, within a third of an em as recognition
 // draws its boxes.
-func sameEdge(a, b *Line) bool {
-	d := math.Abs(a.Toks[0].X0 - b.Toks[0].X0)
+func sameEdge(a, b *Line, k int) bool {
+	d := math.Abs(a.Toks[k].X0 - b.Toks[k].X0)
 	if a.OCR || b.OCR {
 		return d <= max(a.Em, b.Em)/3
 	}
-	return math.Round(a.Toks[0].X0) == math.Round(b.Toks[0].X0)
+	return math.Round(a.Toks[k].X0) == math.Round(b.Toks[k].X0)
 }
 
 // joinDatedHalves merges into a row's dated line the line that overlaps
