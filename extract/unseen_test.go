@@ -1296,3 +1296,36 @@ func TestAnalyzeTwoDayMonthColumnsInWholeUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeHeadlessDescriptionBeforeItsDate reads a table with no
+// heading the lexicon knows whose descriptions, mostly of one word on the
+// dated line, stand before the date: words of letters before every date
+// are the description, no reference.
+func TestAnalyzeHeadlessDescriptionBeforeItsDate(t *testing.T) {
+	p := source.Page{Number: 1, Width: 612, Height: 792}
+	put := func(x, y float64, s string) { putWords(&p, x, y, s) }
+	put(10, 40, "Vrokplen: 01/10/2022 - 31/10/2022")
+	rows := []struct{ first, wrap, date, out, bal string }{
+		{"Przelew", "wychodzący Lidl", "02/10/2022", "25.41", "4345.48"},
+		{"Wynagrodzenie", "Trenitalia", "03/10/2022", "-47.81", "4393.29"},
+		{"Zwrot", "Rewe Markt", "04/10/2022", "-18.46", "4411.75"},
+		{"Polecenie zapłaty", "Shell", "06/10/2022", "38.18", "4373.57"},
+	}
+	for i, r := range rows {
+		y := 100 + 26*float64(i)
+		put(10, y, r.first)
+		put(240, y, r.date)
+		put(340, y, r.out)
+		put(480, y, r.bal)
+		put(10, y+11, r.wrap)
+	}
+	res := Analyze([]source.Page{p})
+	if n := len(res.Transactions); n != len(rows) {
+		t.Fatalf("%d rows, want %d", n, len(rows))
+	}
+	for i, tx := range res.Transactions {
+		if want := rows[i].first + " " + rows[i].wrap; tx.Description != want {
+			t.Errorf("row %d: description %q, want %q", i, tx.Description, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"passbook/extract/cells"
 	"passbook/extract/explain"
@@ -878,7 +879,9 @@ func BuildSegments(pages [][]*layout.Line, x *explain.Writer) []Segment {
 			// another order) line up too; three of them make a table,
 			// where a bill prints its date and sum twice, and twice as
 			// many as start a line make it the table's date column.
-			if x2, _, n := dateColumn(all, true); n >= 3 && n >= 2*dated {
+			// So does a column of words before every date: a
+			// reference printed left of the date prints digits.
+			if x2, _, n := dateColumn(all, true); n >= 3 && (n >= 2*dated || 2*wordsBeforeDates(all, x2) > n) {
 				dateX, dated, anywhere = x2, n, true
 			}
 		}
@@ -1011,4 +1014,26 @@ func dateRange(l *layout.Line) bool {
 		}
 	}
 	return false
+}
+
+// wordsBeforeDates counts the lines whose date at x, leading their
+// figures, follows words of letters only.
+func wordsBeforeDates(lines []*layout.Line, x float64) int {
+	n := 0
+	for _, l := range lines {
+		t := openingDate(l, true)
+		if t == nil || !atDateColumn(t, x) {
+			continue
+		}
+		for _, u := range l.Toks {
+			if u.X0 >= t.X0 {
+				break
+			}
+			if u.Kind == layout.TokText && !layout.HasDigit(u.Text) && strings.ContainsFunc(u.Text, unicode.IsLetter) {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
