@@ -272,8 +272,14 @@ func (w *world) chooseStyle() {
 }
 
 // dateText prints a row's date in the statement's style, calendar and
-// digits.
-func (w *world) dateText(t time.Time) string { return w.reckon(w.cldrDate(t), t) }
+// digits; a date that prints no year has none to reckon in the calendar
+// (its day may print the year's two digits: "22/5" of 2022).
+func (w *world) dateText(t time.Time) string {
+	if strings.HasPrefix(w.dateStyle, "noyear") {
+		return w.inDigits(w.cldrDate(t))
+	}
+	return w.reckon(w.cldrDate(t), t)
+}
 
 // cldrDate prints a row's date in the statement's CLDR pattern.
 func (w *world) cldrDate(t time.Time) string {

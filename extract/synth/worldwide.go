@@ -291,16 +291,21 @@ func (w *world) wideDate(t time.Time) string {
 
 // reckon prints a formatted date in the statement's calendar and digits.
 func (w *world) reckon(s string, t time.Time) string {
-	if w.wide == nil {
-		return s
-	}
-	if w.wide.calendar == "buddhist" {
+	if w.wide != nil && w.wide.calendar == "buddhist" {
 		be := fmt.Sprint(t.Year() + 543)
 		if y := fmt.Sprint(t.Year()); strings.Contains(s, y) {
 			s = strings.Replace(s, y, be, 1)
 		} else if i := strings.LastIndex(s, fmt.Sprintf("%02d", t.Year()%100)); i >= 0 {
 			s = s[:i] + be + s[i+2:]
 		}
+	}
+	return w.inDigits(s)
+}
+
+// inDigits prints a formatted date in the statement's digits.
+func (w *world) inDigits(s string) string {
+	if w.wide == nil {
+		return s
 	}
 	zero := map[string]rune{"fullwidth": '０', "arabic-indic": '٠'}[w.wide.digits]
 	if zero == 0 {

@@ -88,3 +88,26 @@ func TestWorldProducersReadBack(t *testing.T) {
 		})
 	}
 }
+
+// TestWorldBuddhistEraYearlessDates prints a year-end statement's dates,
+// which print no year, in the Buddhist era: no day that prints the
+// year's two digits ("22/5" of 2022) turns into the era's year.
+func TestWorldBuddhistEraYearlessDates(t *testing.T) {
+	for k := range 60 {
+		s, err := GenerateWorld(int64(9100+k), WorldOptions{Family: "year-end", Vocab: vocab.Classes[k%3], Variations: []string{"buddhist-era"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(s.Variations, "buddhist-era") {
+			continue
+		}
+		for _, d := range s.Printed.Dates {
+			// A day and a month print four digits at most.
+			if digits := strings.Count(strings.Map(func(r rune) rune { return map[bool]rune{true: 'd', false: -1}[r >= '0' && r <= '9'] }, d), "d"); digits > 4 {
+				t.Fatalf("seed %d: yearless date %q prints the era's year", 9100+k, d)
+			}
+		}
+		return
+	}
+	t.Fatal("no seed drew a year-end statement in the Buddhist era")
+}
