@@ -133,47 +133,47 @@ type readOptions struct {
 	reread bool
 }
 
-// readPrepared recognises a prepared page, turning it over or a quarter
-// when it reads poorly as it stands.
+// readPrepared recognises a prepared page, with the model of its script
+// or language beside English, turning it over or a quarter when it reads
+// poorly as it stands.
 func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (source.Page, error) {
 	words, conf, err := recognize(g, dpi, "eng", psmSparse)
 	if err != nil {
 		return source.Page{}, err
 	}
+	readScript := func() (string, error) {
+		// A page in another script (script.go) is read with its model
+		// beside English.
+		m, share, err := pageScript(g, dpi, words)
+		if err != nil || m == "" {
+			return "", err
+		}
+		eng := words
+		if words, conf, err = recognize(g, dpi, scriptLangs(m, share), psmSparse); err != nil {
+			return "", err
+		}
+		keepEnglish(words, eng)
+		return m, nil
+	}
+	m, err := readScript()
+	if err != nil {
+		return source.Page{}, err
+	}
 	if conf < uprightConf && len(words) > 0 {
-		// Poorly read: the page may be upside down, which the ink alone
-		// does not tell, or turned a quarter, which the ink misjudges on a
-		// photo in perspective. Read it turned over, then a quarter each
-		// way, until a reading is good; keep the best.
-		first := g
-		for _, turns := range []int{2, 1, 3} {
-			g2 := rotateQuarter(first, turns)
-			if turns != 2 {
-				g2 = deskew(g2, dpi)
-			}
-			words2, conf2, err := recognize(g2, dpi, "eng", psmSparse)
-			if err != nil {
+		// Poorly read, in its script's model too: the page may be turned
+		// (upright.go).
+		turned := g
+		if turned, words, conf, err = turnUpright(g, dpi, words, conf); err != nil {
+			return source.Page{}, err
+		}
+		if turned != g {
+			g = turned
+			if m, err = readScript(); err != nil {
 				return source.Page{}, err
-			}
-			if conf2 > conf {
-				g, words, conf = g2, words2, conf2
-			}
-			if conf >= uprightConf {
-				break
 			}
 		}
 	}
-	if m, share, err := pageScript(g, dpi, words); err != nil {
-		return source.Page{}, err
-	} else if m != "" {
-		// A page in another script (script.go) is read with its model
-		// beside English.
-		eng := words
-		if words, _, err = recognize(g, dpi, scriptLangs(m, share), psmSparse); err != nil {
-			return source.Page{}, err
-		}
-		keepEnglish(words, eng)
-	} else if lang := pageLanguage(words); lang != "" {
+	if lang := pageLanguage(words); m == "" && lang != "" {
 		// A page in another language the lexicon knows is read again with
 		// that language's model beside English: its accents and letters
 		// ("Prélèvement", "Weiß") come out as printed.
