@@ -351,6 +351,7 @@ func recognize(g *image.Gray, dpi float64, langs string, psm segMode) ([]ocrWord
 		}
 	}
 	boxes, err := readBoxes(c, g, dpi, psm)
+	releasePage(c)
 	// The model is in memory now (or failed to load): a private copy of
 	// its file is no longer needed.
 	cleanup()
