@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -108,8 +109,8 @@ func Read(img image.Image, dpi float64, pageNo int) (source.Page, error) {
 		return source.Page{Number: pageNo, OCR: true}, nil
 	}
 	g, dpi, warnings := preparePage(toGray(img), dpi)
-	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true, reread: true})
-	pg.Warnings = warnings
+	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true, reread: true, cpu: pageCPU})
+	pg.Warnings = append(warnings, pg.Warnings...)
 	return pg, err
 }
 
@@ -131,75 +132,95 @@ type readOptions struct {
 	blockFigures bool
 	// reread reads figures in doubt again on their own crops (reread.go).
 	reread bool
+	// cpu bounds the CPU of the passes after the first (clock.go); 0
+	// for none.
+	cpu time.Duration
 }
+
+// tooSlow is the warning on a page whose reading ran out of its CPU
+// budget before its later passes.
+const tooSlow = "the page took too long to read to be read more than once: its figures and accents may be misread; a sharper, smaller scan of the page (200 to 300 dpi) reads better"
 
 // readPrepared recognises a prepared page, with the model of its script
 // or language beside English, turning it over or a quarter when it reads
-// poorly as it stands.
+// poorly as it stands. The passes after the first are made while the
+// page's CPU budget allows (clock.go).
 func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (source.Page, error) {
-	words, conf, err := recognize(g, dpi, "eng", psmSparse)
-	if err != nil {
+	clock := &pageClock{budget: opt.cpu}
+	var words []ocrWord
+	var conf float64
+	if err := clock.run(func() (err error) {
+		words, conf, err = recognize(g, dpi, "eng", psmSparse)
+		return err
+	}); err != nil {
 		return source.Page{}, err
 	}
-	readScript := func() (string, error) {
+	m := ""
+	readScript := func() (err error) {
 		// A page in another script (script.go) is read with its model
 		// beside English.
-		m, share, err := pageScript(g, dpi, words)
-		if err != nil || m == "" {
-			return "", err
+		var share float64
+		if m, share, err = pageScript(g, dpi, words); err != nil || m == "" {
+			return err
 		}
 		eng := words
 		if words, conf, err = recognize(g, dpi, scriptLangs(m, share), psmSparse); err != nil {
-			return "", err
+			return err
 		}
 		keepEnglish(words, eng)
-		return m, nil
+		return nil
 	}
-	m, err := readScript()
-	if err != nil {
-		return source.Page{}, err
-	}
-	if conf < uprightConf && len(words) > 0 {
-		// Poorly read, in its script's model too: the page may be turned
-		// (upright.go).
-		turned := g
-		if turned, words, conf, err = turnUpright(g, dpi, words, conf); err != nil {
+	if clock.affords() {
+		if err := clock.run(readScript); err != nil {
 			return source.Page{}, err
 		}
-		if turned != g {
-			g = turned
-			if m, err = readScript(); err != nil {
-				return source.Page{}, err
+	}
+	if conf < uprightConf && len(words) > 0 && clock.affords() {
+		// Poorly read, in its script's model too: the page may be turned
+		// (upright.go).
+		if err := clock.run(func() error {
+			turned, words2, conf2, err := turnUpright(g, dpi, words, conf)
+			if err != nil || turned == g {
+				return err
 			}
+			g, words, conf = turned, words2, conf2
+			return readScript()
+		}); err != nil {
+			return source.Page{}, err
 		}
 	}
-	if lang := pageLanguage(words); m == "" && lang != "" {
+	if lang := pageLanguage(words); m == "" && lang != "" && clock.affords() {
 		// A page in another language the lexicon knows is read again with
 		// that language's model beside English: its accents and letters
 		// ("Prélèvement", "Weiß") come out as printed.
-		words2, _, err := recognize(g, dpi, "eng+"+lang, psmSparse)
-		if err != nil {
+		if err := clock.run(func() (err error) {
+			words, _, err = recognize(g, dpi, "eng+"+lang, psmSparse)
+			return err
+		}); err != nil {
 			return source.Page{}, err
 		}
-		words = words2
 	}
-	if opt.blockFigures && suspectFigures(words) > 0 {
+	if opt.blockFigures && suspectFigures(words) > 0 && clock.affords() {
 		// Figures as the block mode reads them where the sparse mode cut
 		// or garbled them (vote.go). Figures need no accents: English. A
 		// page whose figures all came back whole is read once. The block
 		// mode too may cut a figure after its thousands mark.
-		block, _, err := recognize(g, dpi, "eng", psmBlock)
-		if err != nil {
+		if err := clock.run(func() error {
+			block, _, err := recognize(g, dpi, "eng", psmBlock)
+			words = mergeFigures(words, joinCutThousands(block))
+			return err
+		}); err != nil {
 			return source.Page{}, err
 		}
-		words = mergeFigures(words, joinCutThousands(block))
 	}
 	words = joinCutThousands(words)
-	if opt.reread {
+	if opt.reread && clock.affords() {
 		// Figures the readings disagree on, or that none read whole, are
 		// read again on their own crops (reread.go).
-		var err error
-		if words, err = rereadFigures(g, dpi, words, figureDoubts(words)); err != nil {
+		if err := clock.run(func() (err error) {
+			words, err = rereadFigures(g, dpi, words, figureDoubts(words))
+			return err
+		}); err != nil {
 			return source.Page{}, err
 		}
 	}
@@ -210,6 +231,9 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 		Width:  float64(g.Rect.Dx()) * k,
 		Height: float64(g.Rect.Dy()) * k,
 		OCR:    true,
+	}
+	if clock.skipped {
+		pg.Warnings = append(pg.Warnings, tooSlow)
 	}
 	repairAmounts(words)
 	repairDates(words)
