@@ -266,7 +266,13 @@ func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64, []string) {
 	if sides := cutOffSides(g, crop); len(sides) > 0 {
 		warnings = append(warnings, "the photo cuts the page off at the "+strings.Join(sides, " and ")+": rows printed beyond it are missing; a photo with the whole page and some of the desk around it in view reads them")
 	}
-	g = cropGray(g, crop)
+	if q, ok := pageQuad(g); ok {
+		// A photo of the page in perspective: straightened
+		// (perspective.go), which leaves no desk to crop.
+		g = warpQuad(g, q)
+	} else {
+		g = cropGray(g, crop)
+	}
 	rendered := dpi > 0 // a PDF's page, drawn at a resolution we chose
 	if dpi <= 0 {
 		dpi = estimateDPI(g.Rect.Dx(), g.Rect.Dy())
