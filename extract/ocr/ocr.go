@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,6 +110,11 @@ func Read(img image.Image, dpi float64, pageNo int) (source.Page, error) {
 		return source.Page{Number: pageNo, OCR: true}, nil
 	}
 	g, dpi, warnings := preparePage(toGray(img), dpi)
+	// Preparing a page leaves several copies of it behind (decoded,
+	// grey, cropped or warped, turned, enlarged): the heap they grew is
+	// handed back before Tesseract's instances take their share, or a
+	// worker's peak holds both.
+	debug.FreeOSMemory()
 	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true, reread: true, cpu: pageCPU})
 	pg.Warnings = append(warnings, pg.Warnings...)
 	return pg, err
