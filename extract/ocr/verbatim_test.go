@@ -91,7 +91,7 @@ func TestOCRVerbatim(t *testing.T) {
 	}
 	modes := strings.Split(*verbatimModes, ",")
 	for _, m := range modes {
-		if m != "pipeline" && m != "sparse" && m != "merged" && !strings.HasPrefix(m, "psm") {
+		if m != "pipeline" && m != "sparse" && m != "merged" && m != "noblock" && !strings.HasPrefix(m, "psm") {
 			t.Fatalf("unknown mode %q", m)
 		}
 	}
