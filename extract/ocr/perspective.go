@@ -4,6 +4,8 @@ import (
 	"image"
 	"math"
 	"sort"
+
+	"passbook/extract/geom"
 )
 
 // Photos in perspective.
@@ -218,7 +220,7 @@ func warpQuad(g *image.Gray, q [4][2]float64) *image.Gray {
 	ow := int(math.Round(math.Max(dist(q[0], q[1]), dist(q[3], q[2]))))
 	oh := int(math.Round(math.Max(dist(q[0], q[3]), dist(q[1], q[2]))))
 	out := image.NewGray(image.Rect(0, 0, ow, oh))
-	hm, ok := homography([4][2]float64{{0, 0}, {float64(ow), 0}, {float64(ow), float64(oh)}, {0, float64(oh)}}, q)
+	hm, ok := geom.NewHomography([4][2]float64{{0, 0}, {float64(ow), 0}, {float64(ow), float64(oh)}, {0, float64(oh)}}, q)
 	if !ok {
 		return g
 	}
@@ -228,11 +230,10 @@ func warpQuad(g *image.Gray, q [4][2]float64) *image.Gray {
 		v := float64(y) + 0.5
 		for x := range row {
 			u := float64(x) + 0.5
-			d := hm[6]*u + hm[7]*v + 1
-			sx := (hm[0]*u+hm[1]*v+hm[2])/d - 0.5
-			sy := (hm[3]*u+hm[4]*v+hm[5])/d - 0.5
+			sx, sy, ok := hm.Apply(u, v)
+			sx, sy = sx-0.5, sy-0.5
 			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
-			if x0 < 0 || y0 < 0 || x0+1 >= w || y0+1 >= h {
+			if !ok || x0 < 0 || y0 < 0 || x0+1 >= w || y0+1 >= h {
 				row[x] = 255
 				continue
 			}
@@ -245,43 +246,4 @@ func warpQuad(g *image.Gray, q [4][2]float64) *image.Gray {
 		}
 	}
 	return out
-}
-
-// homography solves for the projective map taking the four points from
-// onto the four points to: x' = (h0 x + h1 y + h2) / (h6 x + h7 y + 1),
-// y' = (h3 x + h4 y + h5) / (h6 x + h7 y + 1).
-func homography(from, to [4][2]float64) ([8]float64, bool) {
-	var m [8][9]float64
-	for i := range 4 {
-		x, y, X, Y := from[i][0], from[i][1], to[i][0], to[i][1]
-		m[2*i] = [9]float64{x, y, 1, 0, 0, 0, -x * X, -y * X, X}
-		m[2*i+1] = [9]float64{0, 0, 0, x, y, 1, -x * Y, -y * Y, Y}
-	}
-	// Gaussian elimination with partial pivoting.
-	for c := range 8 {
-		p := c
-		for r := c + 1; r < 8; r++ {
-			if math.Abs(m[r][c]) > math.Abs(m[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(m[p][c]) < 1e-12 {
-			return [8]float64{}, false
-		}
-		m[c], m[p] = m[p], m[c]
-		for r := range 8 {
-			if r == c {
-				continue
-			}
-			k := m[r][c] / m[c][c]
-			for j := c; j < 9; j++ {
-				m[r][j] -= k * m[c][j]
-			}
-		}
-	}
-	var hm [8]float64
-	for i := range 8 {
-		hm[i] = m[i][8] / m[i][i]
-	}
-	return hm, true
 }

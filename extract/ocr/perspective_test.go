@@ -5,13 +5,15 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"passbook/extract/geom"
 )
 
 // photograph draws page g as a photo sees it: its corners at the given
 // places on a desk of grey level desk, lit brighter towards the top left.
 func photograph(g *image.Gray, corners [4][2]float64, w, h int, desk float64) *image.Gray {
 	pw, ph := float64(g.Rect.Dx()), float64(g.Rect.Dy())
-	hm, ok := homography(corners, [4][2]float64{{0, 0}, {pw, 0}, {pw, ph}, {0, ph}})
+	hm, ok := geom.NewHomography(corners, [4][2]float64{{0, 0}, {pw, 0}, {pw, ph}, {0, ph}})
 	if !ok {
 		panic("no homography")
 	}
@@ -21,8 +23,7 @@ func photograph(g *image.Gray, corners [4][2]float64, w, h int, desk float64) *i
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			u, v := float64(x)+0.5, float64(y)+0.5
-			d := hm[6]*u + hm[7]*v + 1
-			sx, sy := (hm[0]*u+hm[1]*v+hm[2])/d, (hm[3]*u+hm[4]*v+hm[5])/d
+			sx, sy, _ := hm.Apply(u, v)
 			c := desk
 			if sx >= 0 && sy >= 0 && sx < pw && sy < ph {
 				c = float64(g.Pix[int(sy)*g.Stride+int(sx)])
