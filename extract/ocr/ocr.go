@@ -14,9 +14,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -108,8 +110,13 @@ func Read(img image.Image, dpi float64, pageNo int) (source.Page, error) {
 		return source.Page{Number: pageNo, OCR: true}, nil
 	}
 	g, dpi, warnings := preparePage(toGray(img), dpi)
-	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true, reread: true})
-	pg.Warnings = warnings
+	// Preparing a page leaves several copies of it behind (decoded,
+	// grey, cropped or warped, turned, enlarged): the heap they grew is
+	// handed back before Tesseract's instances take their share, or a
+	// worker's peak holds both.
+	debug.FreeOSMemory()
+	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true, reread: true, cpu: pageCPU})
+	pg.Warnings = append(warnings, pg.Warnings...)
 	return pg, err
 }
 
@@ -131,75 +138,95 @@ type readOptions struct {
 	blockFigures bool
 	// reread reads figures in doubt again on their own crops (reread.go).
 	reread bool
+	// cpu bounds the CPU of the passes after the first (clock.go); 0
+	// for none.
+	cpu time.Duration
 }
 
-// readPrepared recognises a prepared page, turning it over or a quarter
-// when it reads poorly as it stands.
+// tooSlow is the warning on a page whose reading ran out of its CPU
+// budget before its later passes.
+const tooSlow = "the page took too long to read to be read more than once: its figures and accents may be misread; a sharper, smaller scan of the page (200 to 300 dpi) reads better"
+
+// readPrepared recognises a prepared page, with the model of its script
+// or language beside English, turning it over or a quarter when it reads
+// poorly as it stands. The passes after the first are made while the
+// page's CPU budget allows (clock.go).
 func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (source.Page, error) {
-	words, conf, err := recognize(g, dpi, "eng", psmSparse)
-	if err != nil {
+	clock := &pageClock{budget: opt.cpu}
+	var words []ocrWord
+	var conf float64
+	if err := clock.run(func() (err error) {
+		words, conf, err = recognize(g, dpi, "eng", psmSparse)
+		return err
+	}); err != nil {
 		return source.Page{}, err
 	}
-	if conf < uprightConf && len(words) > 0 {
-		// Poorly read: the page may be upside down, which the ink alone
-		// does not tell, or turned a quarter, which the ink misjudges on a
-		// photo in perspective. Read it turned over, then a quarter each
-		// way, until a reading is good; keep the best.
-		first := g
-		for _, turns := range []int{2, 1, 3} {
-			g2 := rotateQuarter(first, turns)
-			if turns != 2 {
-				g2 = deskew(g2, dpi)
-			}
-			words2, conf2, err := recognize(g2, dpi, "eng", psmSparse)
-			if err != nil {
-				return source.Page{}, err
-			}
-			if conf2 > conf {
-				g, words, conf = g2, words2, conf2
-			}
-			if conf >= uprightConf {
-				break
-			}
-		}
-	}
-	if m, share, err := pageScript(g, dpi, words); err != nil {
-		return source.Page{}, err
-	} else if m != "" {
+	m := ""
+	readScript := func() (err error) {
 		// A page in another script (script.go) is read with its model
 		// beside English.
+		var share float64
+		if m, share, err = pageScript(g, dpi, words); err != nil || m == "" {
+			return err
+		}
 		eng := words
-		if words, _, err = recognize(g, dpi, scriptLangs(m, share), psmSparse); err != nil {
-			return source.Page{}, err
+		if words, conf, err = recognize(g, dpi, scriptLangs(m, share), psmSparse); err != nil {
+			return err
 		}
 		keepEnglish(words, eng)
-	} else if lang := pageLanguage(words); lang != "" {
+		return nil
+	}
+	if clock.affords() {
+		if err := clock.run(readScript); err != nil {
+			return source.Page{}, err
+		}
+	}
+	if conf < uprightConf && len(words) > 0 && clock.affords() {
+		// Poorly read, in its script's model too: the page may be turned
+		// (upright.go).
+		if err := clock.run(func() error {
+			turned, words2, conf2, err := turnUpright(g, dpi, words, conf)
+			if err != nil || turned == g {
+				return err
+			}
+			g, words, conf = turned, words2, conf2
+			return readScript()
+		}); err != nil {
+			return source.Page{}, err
+		}
+	}
+	if lang := pageLanguage(words); m == "" && lang != "" && clock.affords() {
 		// A page in another language the lexicon knows is read again with
 		// that language's model beside English: its accents and letters
 		// ("Prélèvement", "Weiß") come out as printed.
-		words2, _, err := recognize(g, dpi, "eng+"+lang, psmSparse)
-		if err != nil {
+		if err := clock.run(func() (err error) {
+			words, _, err = recognize(g, dpi, "eng+"+lang, psmSparse)
+			return err
+		}); err != nil {
 			return source.Page{}, err
 		}
-		words = words2
 	}
-	if opt.blockFigures && suspectFigures(words) > 0 {
+	if opt.blockFigures && suspectFigures(words) > 0 && clock.affords() {
 		// Figures as the block mode reads them where the sparse mode cut
 		// or garbled them (vote.go). Figures need no accents: English. A
 		// page whose figures all came back whole is read once. The block
 		// mode too may cut a figure after its thousands mark.
-		block, _, err := recognize(g, dpi, "eng", psmBlock)
-		if err != nil {
+		if err := clock.run(func() error {
+			block, _, err := recognize(g, dpi, "eng", psmBlock)
+			words = mergeFigures(words, joinCutThousands(block))
+			return err
+		}); err != nil {
 			return source.Page{}, err
 		}
-		words = mergeFigures(words, joinCutThousands(block))
 	}
 	words = joinCutThousands(words)
-	if opt.reread {
+	if opt.reread && clock.affords() {
 		// Figures the readings disagree on, or that none read whole, are
 		// read again on their own crops (reread.go).
-		var err error
-		if words, err = rereadFigures(g, dpi, words, figureDoubts(words)); err != nil {
+		if err := clock.run(func() (err error) {
+			words, err = rereadFigures(g, dpi, words, figureDoubts(words))
+			return err
+		}); err != nil {
 			return source.Page{}, err
 		}
 	}
@@ -210,6 +237,9 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 		Width:  float64(g.Rect.Dx()) * k,
 		Height: float64(g.Rect.Dy()) * k,
 		OCR:    true,
+	}
+	if clock.skipped {
+		pg.Warnings = append(pg.Warnings, tooSlow)
 	}
 	repairAmounts(words)
 	repairDates(words)
@@ -242,7 +272,13 @@ func preparePage(g *image.Gray, dpi float64) (*image.Gray, float64, []string) {
 	if sides := cutOffSides(g, crop); len(sides) > 0 {
 		warnings = append(warnings, "the photo cuts the page off at the "+strings.Join(sides, " and ")+": rows printed beyond it are missing; a photo with the whole page and some of the desk around it in view reads them")
 	}
-	g = cropGray(g, crop)
+	if q, ok := pageQuad(g); ok {
+		// A photo of the page in perspective: straightened
+		// (perspective.go), which leaves no desk to crop.
+		g = warpQuad(g, q)
+	} else {
+		g = cropGray(g, crop)
+	}
 	rendered := dpi > 0 // a PDF's page, drawn at a resolution we chose
 	if dpi <= 0 {
 		dpi = estimateDPI(g.Rect.Dx(), g.Rect.Dy())
@@ -351,6 +387,7 @@ func recognize(g *image.Gray, dpi float64, langs string, psm segMode) ([]ocrWord
 		}
 	}
 	boxes, err := readBoxes(c, g, dpi, psm)
+	releasePage(c)
 	// The model is in memory now (or failed to load): a private copy of
 	// its file is no longer needed.
 	cleanup()

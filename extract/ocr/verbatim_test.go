@@ -34,6 +34,8 @@ import (
 //   - sparse: the pipeline without its block-mode figures (vote.go);
 //   - merged: the pipeline without its figures re-read on their own
 //     crops (reread.go);
+//   - noblock: the pipeline without its block-mode figures but with its
+//     re-read crops (what the block mode adds to the whole);
 //   - psmN: Tesseract alone in page segmentation mode N, English, on the
 //     page as Read prepares it (the same pixels).
 //
@@ -54,7 +56,7 @@ import (
 
 var (
 	verbatimSets  = flag.String("sets", "dev,real,public,chromium,reportlab", "comma-separated corpus sets")
-	verbatimModes = flag.String("modes", "pipeline,psm11,psm6", "comma-separated engines and modes: pipeline, sparse, merged, psm3, psm6, psm11")
+	verbatimModes = flag.String("modes", "pipeline,psm11,psm6", "comma-separated engines and modes: pipeline, sparse, merged, noblock, psm3, psm6, psm11")
 	verbatimShow  = flag.Bool("show-missed", false, "print each document's amounts and dates not found")
 	verbatimOut   = flag.String("out", "", "write the words each mode read, one a line, to OUT/MODE/SET/FILE.txt")
 )
@@ -89,7 +91,7 @@ func TestOCRVerbatim(t *testing.T) {
 	}
 	modes := strings.Split(*verbatimModes, ",")
 	for _, m := range modes {
-		if m != "pipeline" && m != "sparse" && m != "merged" && !strings.HasPrefix(m, "psm") {
+		if m != "pipeline" && m != "sparse" && m != "merged" && m != "noblock" && !strings.HasPrefix(m, "psm") {
 			t.Fatalf("unknown mode %q", m)
 		}
 	}
@@ -258,9 +260,10 @@ func measureVerbatim(d *verbatimDoc, path string, modes []string) error {
 	for _, mode := range modes {
 		var words []string
 		for i, img := range pages {
-			if mode == "pipeline" || mode == "sparse" || mode == "merged" {
+			if mode == "pipeline" || mode == "sparse" || mode == "merged" || mode == "noblock" {
 				g, gdpi, _ := preparePage(toGray(img), dpi)
-				pg, err := readPrepared(g, gdpi, i+1, readOptions{blockFigures: mode != "sparse", reread: mode == "pipeline"})
+				opt := readOptions{blockFigures: mode == "pipeline" || mode == "merged", reread: mode == "pipeline" || mode == "noblock"}
+				pg, err := readPrepared(g, gdpi, i+1, opt)
 				if err != nil {
 					return err
 				}

@@ -7,6 +7,8 @@ import (
 	"image/png"
 	"math"
 	"math/rand/v2"
+
+	"passbook/extract/geom"
 )
 
 // Degradations that turn a clean rendered page into what a scanner or a
@@ -70,7 +72,7 @@ func Photo(r *rand.Rand, g *image.Gray) ([]byte, error) {
 		{mx + jit(w*0.015), my + h + jit(h*0.015)},
 	}
 	src := [4][2]float64{{0, 0}, {w, 0}, {w, h}, {0, h}}
-	hm := homography(dst, src) // photo point -> page point
+	hm, _ := geom.NewHomography(dst, src) // photo point -> page point
 	desk := [3]float64{60 + r.Float64()*90, 50 + r.Float64()*80, 40 + r.Float64()*70}
 	tint := [3]float64{1, 0.96 + r.Float64()*0.04, 0.88 + r.Float64()*0.1}
 	lx, ly := r.Float64()*float64(cw), r.Float64()*float64(ch)
@@ -79,7 +81,7 @@ func Photo(r *rand.Rand, g *image.Gray) ([]byte, error) {
 	img := image.NewRGBA(image.Rect(0, 0, cw, ch))
 	for y := 0; y < ch; y++ {
 		for x := 0; x < cw; x++ {
-			px, py, ok := apply(hm, float64(x)+0.5, float64(y)+0.5)
+			px, py, ok := hm.Apply(float64(x)+0.5, float64(y)+0.5)
 			var c [3]float64
 			if ok && px >= 0 && py >= 0 && px < w && py < h {
 				v := sampleGray(g, px-0.5, py-0.5)
@@ -213,47 +215,4 @@ func addNoise(r *rand.Rand, g *image.Gray, sigma float64) {
 	for i, p := range g.Pix {
 		g.Pix[i] = clamp8(float64(p) + r.NormFloat64()*sigma)
 	}
-}
-
-// homography maps the four points from onto to (a 3x3 matrix, h33 = 1).
-func homography(from, to [4][2]float64) [9]float64 {
-	var a [8][9]float64
-	for i := range 4 {
-		x, y, u, v := from[i][0], from[i][1], to[i][0], to[i][1]
-		a[2*i] = [9]float64{x, y, 1, 0, 0, 0, -u * x, -u * y, u}
-		a[2*i+1] = [9]float64{0, 0, 0, x, y, 1, -v * x, -v * y, v}
-	}
-	// Gaussian elimination with partial pivoting.
-	for c := range 8 {
-		p := c
-		for r := c + 1; r < 8; r++ {
-			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
-				p = r
-			}
-		}
-		a[c], a[p] = a[p], a[c]
-		for r := range 8 {
-			if r == c || a[c][c] == 0 {
-				continue
-			}
-			f := a[r][c] / a[c][c]
-			for k := c; k < 9; k++ {
-				a[r][k] -= f * a[c][k]
-			}
-		}
-	}
-	var h [9]float64
-	for i := range 8 {
-		h[i] = a[i][8] / a[i][i]
-	}
-	h[8] = 1
-	return h
-}
-
-func apply(h [9]float64, x, y float64) (float64, float64, bool) {
-	w := h[6]*x + h[7]*y + h[8]
-	if w == 0 {
-		return 0, 0, false
-	}
-	return (h[0]*x + h[1]*y + h[2]) / w, (h[3]*x + h[4]*y + h[5]) / w, true
 }

@@ -86,18 +86,6 @@ func TestPhotoFramesThePage(t *testing.T) {
 	}
 }
 
-func TestHomographyMapsCorners(t *testing.T) {
-	from := [4][2]float64{{10, 20}, {300, 5}, {320, 400}, {0, 380}}
-	to := [4][2]float64{{0, 0}, {100, 0}, {100, 140}, {0, 140}}
-	h := homography(from, to)
-	for i := range 4 {
-		x, y, ok := apply(h, from[i][0], from[i][1])
-		if !ok || math.Abs(x-to[i][0]) > 1e-6 || math.Abs(y-to[i][1]) > 1e-6 {
-			t.Errorf("corner %d -> (%.3f, %.3f), want %v", i, x, y, to[i])
-		}
-	}
-}
-
 // A statement too wide for a portrait page is drawn landscape; its scan
 // must keep the whole page, not crop it to a portrait one.
 func TestScanKeepsLandscapePages(t *testing.T) {
