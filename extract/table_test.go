@@ -1342,6 +1342,53 @@ func TestAnalyzeRecordsRecognisedLabels(t *testing.T) {
 	})
 }
 
+// Blocks of label and value recognised from a photo, as recognition
+// gives them: each block's type measures a little taller or shorter than
+// the next one's (a text layer's font is one size), a whole amount lost
+// the thin space of its thousands ("2356" for "2 356"), and one block's
+// date is garbled. Every block lays its figures out in the same columns,
+// the bare amount is a figure under a label whose values are figures,
+// and the blocks before the garbled one are rows as those after it are.
+func TestAnalyzeRecordsOfUnevenType(t *testing.T) {
+	block := func(date, desc, amount, balance string) [][]cellAt {
+		return [][]cellAt{
+			{at(10, "Vrymbaiken"), rat(560, date)},
+			{at(10, "Treosaibaiky leombrufoush"), at(300, desc)},
+			{at(10, "Beodrobeorplerk"), rat(560, amount)},
+			{at(10, "Glilaimkain vibaiskon"), rat(560, balance)},
+			nil,
+		}
+	}
+	lines := [][]cellAt{
+		{at(10, "Bystglebyshvush: 01.08.2023 - 31.08.2023")},
+		{at(10, "Plorbrouvan pouvripix"), rat(560, "861 961")},
+		nil,
+	}
+	lines = append(lines, block("01.08.2023", "Wyplata Societe Generale", "-864", "861 097")...)
+	lines = append(lines, block("04.08.2023", "Przelew Farmacia", "2356", "863 453")...)
+	lines = append(lines, block("05.08.2023", "Wynagrodzenie Lidl", "105 032", "968 485")...)
+	lines = append(lines, block("12.08.2023", "Przelew Lukas Kowal", "-18 484", "950 001")...)
+	lines = append(lines, block("TNO/f23", "Wyplata Amazon", "-15 204", "934 797")...)
+	lines = append(lines, block("29.08.2023", "Platnosc Citta di Milano", "-1 811", "932 986")...)
+	lines = append(lines, block("31.08.2023", "Wyplata NS Reizigers", "-2 105", "930 881")...)
+	pg := recognised(synthPage(1, lines...))
+	for i, w := range pg.Words {
+		// Blocks of five lines from the fourth line on: the glyphs of
+		// each block 7.5, 8.1 or 8.7 points tall in turn.
+		if k := int(math.Round((w.Y0-40)/12)) - 3; k >= 0 {
+			pg.Words[i].Y1 = w.Y0 + 7.5 + 0.6*float64(k/5%3)
+		}
+	}
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
+		"2023-08-01|Wyplata Societe Generale||864.00|861097.00",
+		"2023-08-04|Przelew Farmacia|2356.00||863453.00",
+		"2023-08-05|Wynagrodzenie Lidl|105032.00||968485.00",
+		"2023-08-12|Przelew Lukas Kowal||18484.00|950001.00",
+		"2023-08-29|Platnosc Citta di Milano||1811.00|932986.00",
+		"2023-08-31|Wyplata NS Reizigers||2105.00|930881.00",
+	})
+}
+
 // Descriptions of three lines under each row's line, recognised from a
 // photo: the boxes hug the glyphs (three quarters of the type's size), so
 // the gaps between a cell's lines (7 points) measure nearly as wide as
