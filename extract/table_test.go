@@ -1342,6 +1342,56 @@ func TestAnalyzeRecordsRecognisedLabels(t *testing.T) {
 	})
 }
 
+// Descriptions wrapped on two lines below each row's line, recognised
+// from a scan: every line stands 11 points below the one above, as
+// printed, but recognition's boxes hug the glyphs, so a line with a
+// descender ("Hausverwaltung", "gut") measures a fifth taller than one
+// without, and its middle stands lower. Measured line by line, the gaps
+// before each row's last line and after it differed, and read as a
+// table whose descriptions hang above their rows: every row took the
+// lines of the row above. Measured in the type's em, the gaps are alike
+// and the lines go to the row above them, as a text layer reads them.
+func TestAnalyzeRecognisedLinesOfUnevenGlyphs(t *testing.T) {
+	lines := [][]cellAt{
+		{at(10, "Zeitraum: 01.10.2025 - 31.10.2025")},
+		{at(10, "Alter Kontostand"), rat(560, "1.204,57")},
+		{at(10, "Datum"), at(90, "Verwendungszweck"), rat(560, "Betrag")},
+	}
+	rows := []struct{ date, first, second, third, amount string }{
+		{"02.10.2025", "Dauerauftrag", "Hausverwaltung Lindenau", "Miete Whg. links", "-340,00"},
+		{"02.10.2025", "Gutschrift", "Maschinenbau AG", "Lohn Gehalt Oktober", "3.089,91"},
+		{"04.10.2025", "Lastschrift", "HUK Versicherung", "Kfz Police gut", "-33,38"},
+		{"05.10.2025", "Gutschrift", "Familienkasse Sachsen", "Kindergeld Oktober", "2.107,27"},
+		{"07.10.2025", "Entgelt", "Kontoabschluss Giro", "Komfort Paket", "-17,84"},
+	}
+	for _, r := range rows {
+		lines = append(lines,
+			[]cellAt{at(10, r.date), at(90, r.first), rat(560, r.amount)},
+			[]cellAt{at(90, r.second)},
+			[]cellAt{at(90, r.third)})
+	}
+	lines = append(lines, []cellAt{at(10, "Neuer Kontostand"), rat(560, "4.010,53")})
+	pg := recognised(synthPage(1, lines...))
+	for i, w := range pg.Words {
+		// Lines 11 points apart; the second line of each description
+		// 7.2 points tall (no descender), the third 9 (one).
+		k := int(math.Round((w.Y0 - 40) / 12))
+		y := 40 + 11*float64(k)
+		h := 7.2
+		if k >= 3 && k < 3+3*len(rows) && (k-3)%3 == 2 {
+			h = 9
+		}
+		pg.Words[i].Y0, pg.Words[i].Y1 = y, y+h
+	}
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
+		"2025-10-02|Dauerauftrag Hausverwaltung Lindenau Miete Whg. links||340.00|864.57",
+		"2025-10-02|Gutschrift Maschinenbau AG Lohn Gehalt Oktober|3089.91||3954.48",
+		"2025-10-04|Lastschrift HUK Versicherung Kfz Police gut||33.38|3921.10",
+		"2025-10-05|Gutschrift Familienkasse Sachsen Kindergeld Oktober|2107.27||6028.37",
+		"2025-10-07|Entgelt Kontoabschluss Giro Komfort Paket||17.84|6010.53",
+	})
+}
+
 // Blocks of label and value recognised from a photo, as recognition
 // gives them: each block's type measures a little taller or shorter than
 // the next one's (a text layer's font is one size), a whole amount lost

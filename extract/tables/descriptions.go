@@ -144,7 +144,7 @@ func assignDescriptions(real []Row, texts []descLine, stops []*layout.Line) {
 		// Between two rows, the wider of the gaps at the run's ends is
 		// where one row's cell ends: more evidence of the habit.
 		if g0, g1 := tr.gaps[0], tr.gaps[len(tr.run)]; g0 < 1e9 && g1 < 1e9 && tr.prevRow < len(real) && tr.nextRow < len(real) {
-			switch h := tr.run[0].l.Height(); {
+			switch h := bandHeight(tr.run[0].l); {
 			case g1 > g0+0.1*h:
 				nBelow++
 			case g0 > g1+0.1*h:

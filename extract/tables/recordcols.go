@@ -305,7 +305,7 @@ func appendAfter(cell, ws []source.Word, em float64) []source.Word {
 
 // cutLine is a line of src's made of ws, read again.
 func cutLine(src *layout.Line, ws []source.Word, decimalComma bool) *layout.Line {
-	l := &layout.Line{Page: src.Page, Words: ws, Y0: src.Y0, Y1: src.Y1, Em: src.Em, OCR: src.OCR}
+	l := &layout.Line{Page: src.Page, Words: ws, Y0: src.Y0, Y1: src.Y1, Em: src.Em, TypeEm: src.TypeEm, OCR: src.OCR}
 	layout.Tokenize(l, decimalComma)
 	return l
 }
