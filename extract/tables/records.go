@@ -117,18 +117,15 @@ func MergeRecords(pages [][]*layout.Line, decimalComma bool) [][]*layout.Line {
 			}
 			m := mergeBlock(block, recs[b:b+p], em, figureAt, decimalComma)
 			if m == nil {
+				merged = nil
 				break
 			}
 			merged = append(merged, m)
 		}
-		if len(merged) < 2 {
+		if merged == nil {
 			k++
 			continue
 		}
-		// A block that reads no date or no figure (a date recognition
-		// garbled) ends the run: the blocks before it are rows, and the
-		// lines from it on are read again.
-		n = len(merged) * p
 		for b := k; b < k+n; b++ {
 			drop[pages[idx[b].page][idx[b].i]] = true
 		}
