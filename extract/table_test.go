@@ -1342,6 +1342,103 @@ func TestAnalyzeRecordsRecognisedLabels(t *testing.T) {
 	})
 }
 
+// Descriptions wrapped on two lines below each row's line, recognised
+// from a scan: every line stands 11 points below the one above, as
+// printed, but recognition's boxes hug the glyphs, so a line with a
+// descender ("Hausverwaltung", "gut") measures a fifth taller than one
+// without, and its middle stands lower. Measured line by line, the gaps
+// before each row's last line and after it differed, and read as a
+// table whose descriptions hang above their rows: every row took the
+// lines of the row above. Measured in the type's em, the gaps are alike
+// and the lines go to the row above them, as a text layer reads them.
+func TestAnalyzeRecognisedLinesOfUnevenGlyphs(t *testing.T) {
+	lines := [][]cellAt{
+		{at(10, "Zeitraum: 01.10.2025 - 31.10.2025")},
+		{at(10, "Alter Kontostand"), rat(560, "1.204,57")},
+		{at(10, "Datum"), at(90, "Verwendungszweck"), rat(560, "Betrag")},
+	}
+	rows := []struct{ date, first, second, third, amount string }{
+		{"02.10.2025", "Dauerauftrag", "Hausverwaltung Lindenau", "Miete Whg. links", "-340,00"},
+		{"02.10.2025", "Gutschrift", "Maschinenbau AG", "Lohn Gehalt Oktober", "3.089,91"},
+		{"04.10.2025", "Lastschrift", "HUK Versicherung", "Kfz Police gut", "-33,38"},
+		{"05.10.2025", "Gutschrift", "Familienkasse Sachsen", "Kindergeld Oktober", "2.107,27"},
+		{"07.10.2025", "Entgelt", "Kontoabschluss Giro", "Komfort Paket", "-17,84"},
+	}
+	for _, r := range rows {
+		lines = append(lines,
+			[]cellAt{at(10, r.date), at(90, r.first), rat(560, r.amount)},
+			[]cellAt{at(90, r.second)},
+			[]cellAt{at(90, r.third)})
+	}
+	lines = append(lines, []cellAt{at(10, "Neuer Kontostand"), rat(560, "4.010,53")})
+	pg := recognised(synthPage(1, lines...))
+	for i, w := range pg.Words {
+		// Lines 11 points apart; the second line of each description
+		// 7.2 points tall (no descender), the third 9 (one).
+		k := int(math.Round((w.Y0 - 40) / 12))
+		y := 40 + 11*float64(k)
+		h := 7.2
+		if k >= 3 && k < 3+3*len(rows) && (k-3)%3 == 2 {
+			h = 9
+		}
+		pg.Words[i].Y0, pg.Words[i].Y1 = y, y+h
+	}
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
+		"2025-10-02|Dauerauftrag Hausverwaltung Lindenau Miete Whg. links||340.00|864.57",
+		"2025-10-02|Gutschrift Maschinenbau AG Lohn Gehalt Oktober|3089.91||3954.48",
+		"2025-10-04|Lastschrift HUK Versicherung Kfz Police gut||33.38|3921.10",
+		"2025-10-05|Gutschrift Familienkasse Sachsen Kindergeld Oktober|2107.27||6028.37",
+		"2025-10-07|Entgelt Kontoabschluss Giro Komfort Paket||17.84|6010.53",
+	})
+}
+
+// Blocks of label and value recognised from a photo, as recognition
+// gives them: each block's type measures a little taller or shorter than
+// the next one's (a text layer's font is one size), a whole amount lost
+// the thin space of its thousands ("2356" for "2 356"). Every block lays
+// its figures out in the same columns, and the bare amount is a figure
+// under a label whose values are figures.
+func TestAnalyzeRecordsOfUnevenType(t *testing.T) {
+	block := func(date, desc, amount, balance string) [][]cellAt {
+		return [][]cellAt{
+			{at(10, "Vrymbaiken"), rat(560, date)},
+			{at(10, "Treosaibaiky leombrufoush"), at(300, desc)},
+			{at(10, "Beodrobeorplerk"), rat(560, amount)},
+			{at(10, "Glilaimkain vibaiskon"), rat(560, balance)},
+			nil,
+		}
+	}
+	lines := [][]cellAt{
+		{at(10, "Bystglebyshvush: 01.08.2023 - 31.08.2023")},
+		{at(10, "Plorbrouvan pouvripix"), rat(560, "861 961")},
+		nil,
+	}
+	lines = append(lines, block("01.08.2023", "Wyplata Societe Generale", "-864", "861 097")...)
+	lines = append(lines, block("04.08.2023", "Przelew Farmacia", "2356", "863 453")...)
+	lines = append(lines, block("05.08.2023", "Wynagrodzenie Lidl", "105 032", "968 485")...)
+	lines = append(lines, block("12.08.2023", "Przelew Lukas Kowal", "-18 484", "950 001")...)
+	lines = append(lines, block("22.08.2023", "Wyplata Amazon", "-15 204", "934 797")...)
+	lines = append(lines, block("29.08.2023", "Platnosc Citta di Milano", "-1 811", "932 986")...)
+	lines = append(lines, block("31.08.2023", "Wyplata NS Reizigers", "-2 105", "930 881")...)
+	pg := recognised(synthPage(1, lines...))
+	for i, w := range pg.Words {
+		// Blocks of five lines from the fourth line on: the glyphs of
+		// each block 7.5, 8.1 or 8.7 points tall in turn.
+		if k := int(math.Round((w.Y0-40)/12)) - 3; k >= 0 {
+			pg.Words[i].Y1 = w.Y0 + 7.5 + 0.6*float64(k/5%3)
+		}
+	}
+	checkTxs(t, Analyze([]source.Page{pg}), []string{
+		"2023-08-01|Wyplata Societe Generale||864.00|861097.00",
+		"2023-08-04|Przelew Farmacia|2356.00||863453.00",
+		"2023-08-05|Wynagrodzenie Lidl|105032.00||968485.00",
+		"2023-08-12|Przelew Lukas Kowal||18484.00|950001.00",
+		"2023-08-22|Wyplata Amazon||15204.00|934797.00",
+		"2023-08-29|Platnosc Citta di Milano||1811.00|932986.00",
+		"2023-08-31|Wyplata NS Reizigers||2105.00|930881.00",
+	})
+}
+
 // Descriptions of three lines under each row's line, recognised from a
 // photo: the boxes hug the glyphs (three quarters of the type's size), so
 // the gaps between a cell's lines (7 points) measure nearly as wide as

@@ -184,6 +184,13 @@ func endsCleanly(s string, i int) bool {
 	return true
 }
 
+// spacedPart reports the last part of a spaced dotted date at s[i:]: a
+// year of four digits, or a part ending in its dot ("2025", "12.").
+func spacedPart(s string, i int) bool {
+	_, n := digitsAt(s, i)
+	return n == 4 && endsCleanly(s, i+n) || n >= 1 && n <= 2 && i+n < len(s) && s[i+n] == '.' && (i+n+1 == len(s) || s[i+n+1] == ' ')
+}
+
 // lexNumericDate reads "12/02/2024", "2024-02-12", "12.02.24", "02/12",
 // "12.02." at the start of s, and the dotted forms of CLDR's patterns that
 // put a space after each dot and may end with one ("2025. 03. 03.",
@@ -211,6 +218,11 @@ func LexNumericDate(s string) (DateToken, int, bool) {
 	i += n1
 	next := i + 1 // where a third part would start
 	if spaced && next < len(s) && s[next] == ' ' {
+		next++
+	} else if !spaced && sep == '.' && next+1 < len(s) && s[next] == ' ' && spacedPart(s, next+1) {
+		// A space after the second dot though none after the first
+		// ("23.10. 12.", "3.3. 2025"): a spaced date whose first two
+		// parts recognition read as one word.
 		next++
 	}
 	d.Sep, d.Parts[0], d.Parts[1], d.N = sep, p0, p1, 2

@@ -168,7 +168,7 @@ func figures(ws []source.Word) bool {
 
 // part is a line of some of l's words, its band and em taken again.
 func (l *Line) part(ws []source.Word) *Line {
-	p := &Line{Page: l.Page, Words: ws, Y0: ws[0].Y0, Y1: ws[0].Y1, Em: l.Em, OCR: l.OCR}
+	p := &Line{Page: l.Page, Words: ws, Y0: ws[0].Y0, Y1: ws[0].Y1, Em: l.Em, TypeEm: l.TypeEm, OCR: l.OCR}
 	for _, w := range ws {
 		p.Y0, p.Y1 = min(p.Y0, w.Y0), max(p.Y1, w.Y1)
 	}

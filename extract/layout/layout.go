@@ -35,6 +35,10 @@ type Line struct {
 	// Side marks a line of a block of text beside the rows (see
 	// SplitSideBlocks), never joined to a line of the rows.
 	Side bool
+	// TypeEm is the em of the type the line is set in, where the words'
+	// boxes say it only roughly: the page's typical em, for a line whose
+	// own em is near it (typeEms). 0: Em is the type's.
+	TypeEm float64
 }
 
 func (l *Line) Height() float64 { return l.Y1 - l.Y0 }
@@ -45,12 +49,23 @@ func (l *Line) Height() float64 { return l.Y1 - l.Y0 }
 // letters), so the gap between two lines of one cell measured between
 // its boxes was as wide as a text layer's gap between two rows; its band
 // is its em about its middle.
+//
+// Its height is the type's em (TypeEm) where the line's own em is a
+// measure of its glyphs: a line with a descender or an accented capital
+// measured a fifth taller than the line of capitals and digits beside it,
+// and the gaps between the lines of one table's rows, all alike as
+// printed, came out unlike enough to read as the table's habit of
+// hanging its descriptions above their rows.
 func (l *Line) Band() (top, bottom float64) {
-	if !l.OCR || l.Height() >= l.Em {
+	em := l.Em
+	if l.TypeEm > 0 {
+		em = l.TypeEm
+	}
+	if !l.OCR || l.Height() >= em {
 		return l.Y0, l.Y1
 	}
 	mid := (l.Y0 + l.Y1) / 2
-	return mid - l.Em/2, mid + l.Em/2
+	return mid - em/2, mid + em/2
 }
 
 // ReachesInto reports a line whose band reaches into that of b, the next
@@ -178,7 +193,32 @@ func GroupLines(pg source.Page, pageIdx int) []*Line {
 			l.OCR = true
 		}
 	}
+	if pg.OCR {
+		typeEms(lines)
+	}
 	return lines
+}
+
+// typeEms gives the lines of a page whose ems are measured from their
+// glyphs (recognised words) the em of the type they are set in: the
+// median of the page's lines' ems, for every line whose own em is within
+// a third of it (body type measured with or without descenders and
+// accents); a heading set larger, or small print, keeps its own.
+func typeEms(lines []*Line) {
+	if len(lines) == 0 {
+		return
+	}
+	ems := make([]float64, len(lines))
+	for i, l := range lines {
+		ems[i] = l.Em
+	}
+	sort.Float64s(ems)
+	m := ems[len(ems)/2]
+	for _, l := range lines {
+		if l.Em > 0.75*m && l.Em < 1.33*m {
+			l.TypeEm = m
+		}
+	}
 }
 
 // joinWrappedDates puts back together a date its narrow cell wrapped

@@ -146,7 +146,7 @@ func assignDescriptions(real []Row, texts []descLine, stops []*layout.Line) {
 		// Above a balance or totals line, only text that keeps to the
 		// row above says so: the line's own label may be centred on it.
 		if g0, g1 := tr.gaps[0], tr.gaps[len(tr.run)]; g0 < 1e9 && g1 < 1e9 && tr.prevRow < len(real) {
-			switch h := tr.run[0].l.Height(); {
+			switch h := bandHeight(tr.run[0].l); {
 			case g1 > g0+0.1*h:
 				nBelow++
 			case g0 > g1+0.1*h && tr.nextRow < len(real):

@@ -27,7 +27,7 @@ import (
 
 // splitRecordColumns gives each page's bands of records side by side as
 // one column of records after another; pages without are as they were.
-func splitRecordColumns(pages [][]*layout.Line, decimalComma bool) [][]*layout.Line {
+func splitRecordColumns(pages [][]*layout.Line, em float64, decimalComma bool) [][]*layout.Line {
 	g, ok := findGrid(slices.Concat(pages...))
 	if !ok {
 		return pages
@@ -35,7 +35,7 @@ func splitRecordColumns(pages [][]*layout.Line, decimalComma bool) [][]*layout.L
 	out := slices.Clone(pages)
 	merged := 0
 	for p, ls := range pages {
-		out[p] = splitPageColumns(ls, g, decimalComma, &merged)
+		out[p] = splitPageColumns(ls, g, em, decimalComma, &merged)
 	}
 	if merged == 0 {
 		return pages // no block read as one: no records side by side
@@ -122,7 +122,7 @@ func findGrid(ls []*layout.Line) (recordGrid, bool) {
 }
 
 // splitPageColumns is splitRecordColumns for one page's lines.
-func splitPageColumns(ls []*layout.Line, g recordGrid, decimalComma bool, merged *int) []*layout.Line {
+func splitPageColumns(ls []*layout.Line, g recordGrid, em float64, decimalComma bool, merged *int) []*layout.Line {
 	edges := g.edges
 	opens := func(l *layout.Line) bool {
 		return len(l.Words) > 0 && lexicon.FoldLabel(l.Words[0].Text) == g.first && l.Words[0].X0 < g.left+l.Em
@@ -182,7 +182,7 @@ func splitPageColumns(ls []*layout.Line, g recordGrid, decimalComma bool, merged
 					seg, from = append(seg, ws), append(from, l)
 				}
 			}
-			ls, ok := blockLines(seg, from, decimalComma)
+			ls, ok := blockLines(seg, from, em, decimalComma)
 			if ok {
 				*merged++
 			}
@@ -199,7 +199,7 @@ func splitPageColumns(ls []*layout.Line, g recordGrid, decimalComma bool, merged
 // cell, joined to it. The values stand three ems or more after the
 // labels, as the record reader splits them. A column that reads as one
 // block (one date, a figure or more) is its one merged line.
-func blockLines(seg [][]source.Word, from []*layout.Line, decimalComma bool) ([]*layout.Line, bool) {
+func blockLines(seg [][]source.Word, from []*layout.Line, em float64, decimalComma bool) ([]*layout.Line, bool) {
 	if len(seg) == 0 {
 		return nil, false
 	}
@@ -279,7 +279,7 @@ func blockLines(seg [][]source.Word, from []*layout.Line, decimalComma bool) ([]
 	}
 	// The column of a band is one block: read as the record reader reads
 	// a block it found, its date, its words and its figures one line.
-	if m := mergeBlock(block, recs, decimalComma); m != nil {
+	if m := mergeBlock(block, recs, em, nil, decimalComma); m != nil {
 		return []*layout.Line{m}, true
 	}
 	return out, false
@@ -305,7 +305,7 @@ func appendAfter(cell, ws []source.Word, em float64) []source.Word {
 
 // cutLine is a line of src's made of ws, read again.
 func cutLine(src *layout.Line, ws []source.Word, decimalComma bool) *layout.Line {
-	l := &layout.Line{Page: src.Page, Words: ws, Y0: src.Y0, Y1: src.Y1, Em: src.Em, OCR: src.OCR}
+	l := &layout.Line{Page: src.Page, Words: ws, Y0: src.Y0, Y1: src.Y1, Em: src.Em, TypeEm: src.TypeEm, OCR: src.OCR}
 	layout.Tokenize(l, decimalComma)
 	return l
 }

@@ -70,7 +70,8 @@ func splitRecordLine(l *layout.Line) (recordLine, bool) {
 // across pages: a line that is no label and value (a page's footer, its
 // next heading) stands between two lines of a run, outside its blocks.
 func MergeRecords(pages [][]*layout.Line, decimalComma bool) [][]*layout.Line {
-	pages = splitRecordColumns(pages, decimalComma)
+	em := recordEm(pages)
+	pages = splitRecordColumns(pages, em, decimalComma)
 	type at struct{ page, i int }
 	var idx []at
 	var recs []recordLine
@@ -107,13 +108,14 @@ func MergeRecords(pages [][]*layout.Line, decimalComma bool) [][]*layout.Line {
 				}
 			}
 		}
+		figureAt := figureLabels(recs[k:k+n], p, func(b int) *layout.Line { return pages[idx[k+b].page][idx[k+b].i] })
 		var merged []*layout.Line
 		for b := k; b+p <= k+n; b += p {
 			block := make([]*layout.Line, p)
 			for j := range p {
 				block[j] = pages[idx[b+j].page][idx[b+j].i]
 			}
-			m := mergeBlock(block, recs[b:b+p], decimalComma)
+			m := mergeBlock(block, recs[b:b+p], em, figureAt, decimalComma)
 			if m == nil {
 				merged = nil
 				break
@@ -178,22 +180,75 @@ func recordRun(recs []recordLine, i int) (p, n int) {
 	return 0, 0
 }
 
+// recordEm is the em the lines merged from records are laid out in: the
+// median of the document's lines' ems, one for every block, so that a
+// figure stands in the same column on every block's line. Recognition
+// measures each line's em from its own glyphs, a little differently on
+// each (a text layer's font size is the same on every line), and the
+// first line's em had set the k-th figure of one block under the next
+// figure of another.
+func recordEm(pages [][]*layout.Line) float64 {
+	var ems []float64
+	for _, ls := range pages {
+		for _, l := range ls {
+			if l.Em > 0 {
+				ems = append(ems, l.Em)
+			}
+		}
+	}
+	if len(ems) == 0 {
+		return 0
+	}
+	slices.Sort(ems)
+	return ems[len(ems)/2]
+}
+
+// figureLabels reports, for each of a run's p labels, whether its value
+// is a figure in most of the run's blocks: under such a label a whole
+// number without a sign is a figure too ("Kwota 2356", where the text
+// printed "2 356" and recognition lost the thin space, or a locale that
+// groups no four-digit number).
+func figureLabels(recs []recordLine, p int, lineOf func(int) *layout.Line) []bool {
+	out := make([]bool, p)
+	for j := range p {
+		figures, blocks := 0, 0
+		for b := j; b < len(recs); b += p {
+			blocks++
+			var kinds []layout.TokKind
+			for _, t := range lineOf(b).Toks {
+				if t.X0 >= recs[b].value[0].X0 {
+					kinds = append(kinds, figureKind(t))
+				}
+			}
+			if len(kinds) == 1 && kinds[0] == layout.TokAmount {
+				figures++
+			}
+		}
+		out[j] = 2*figures > blocks
+	}
+	return out
+}
+
 // mergeBlock makes one block's lines into one line: its date, its text,
-// then its figures, each figure a column of its own in the order printed.
-// nil when the block holds no single date or no figure.
-func mergeBlock(lines []*layout.Line, recs []recordLine, decimalComma bool) *layout.Line {
+// then its figures, each figure a column of its own in the order printed,
+// at places measured in em (recordEm; the first line's when 0). figureAt,
+// when not nil, says which of the block's labels print figures
+// (figureLabels). nil when the block holds no single date or no figure.
+func mergeBlock(lines []*layout.Line, recs []recordLine, em float64, figureAt []bool, decimalComma bool) *layout.Line {
 	var date, text, figures [][]source.Word
 	for k, l := range lines {
 		var kinds []layout.TokKind
+		bare := false
 		for _, t := range l.Toks {
 			if t.X0 >= recs[k].value[0].X0 {
 				kinds = append(kinds, figureKind(t))
+				bare = t.Bare
 			}
 		}
 		switch {
 		case len(kinds) == 1 && kinds[0] == layout.TokDate:
 			date = append(date, recs[k].value)
-		case len(kinds) == 1 && kinds[0] == layout.TokAmount:
+		case len(kinds) == 1 && (kinds[0] == layout.TokAmount || bare && k < len(figureAt) && figureAt[k]):
 			figures = append(figures, recs[k].value)
 		case !slices.Contains(kinds, layout.TokDate) && !slices.Contains(kinds, layout.TokAmount):
 			text = append(text, recs[k].value)
@@ -205,19 +260,21 @@ func mergeBlock(lines []*layout.Line, recs []recordLine, decimalComma bool) *lay
 		return nil
 	}
 	first := lines[0]
-	m := &layout.Line{Page: first.Page, Y0: first.Y0, Y1: first.Y1, Em: first.Em, OCR: first.OCR}
+	if em <= 0 {
+		em = first.Em
+	}
+	m := &layout.Line{Page: first.Page, Y0: first.Y0, Y1: first.Y1, Em: em, OCR: first.OCR}
 	x := 0.0
 	place := func(ws []source.Word, at float64) {
 		x = max(x, at)
 		for _, w := range ws {
 			width := w.X1 - w.X0
 			m.Words = append(m.Words, source.Word{Text: w.Text, X0: x, Y0: first.Y0, X1: x + width, Y1: first.Y1, Conf: w.Conf})
-			x += width + 0.3*first.Em
+			x += width + 0.3*em
 		}
 	}
 	// The figures stand in columns of their own, the same on every
 	// block's line: the k-th at 60 + 12k ems, past any description.
-	em := first.Em
 	place(date[0], 0)
 	for _, ws := range text {
 		place(ws, x+em)
