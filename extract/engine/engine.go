@@ -136,14 +136,27 @@ func (e *Engine) Redact(data []byte, password string) ([]byte, redact.Sidecar, e
 }
 
 // RedactReader is the engine's reading as extract/redact needs it: the
-// words with the result. A page with no text layer stops the reading at once (redact.ErrNotText)
-// instead of being recognised: a scan is refused either way, and its
-// recognition would cost seconds a page for nothing.
+// words with the result and, for each page recognised, the image its
+// words' boxes stand in (ocr.ReadPrepared), which a scan's copy is
+// painted on.
 func (e *Engine) RedactReader() redact.Reader {
-	text := &Engine{ocrPage: func(image.Image, float64, int) (source.Page, error) { return source.Page{}, redact.ErrNotText }}
 	return func(data []byte, password string) (redact.Reading, error) {
-		doc, res, err := text.Read(data, extract.Options{Password: password})
-		return redact.Reading{Doc: doc, Result: res}, err
+		var imgs []*image.Gray
+		rd := &Engine{ocrPage: func(img image.Image, dpi float64, pageNo int) (source.Page, error) {
+			pg, g, err := ocr.ReadPrepared(img, dpi, pageNo)
+			if pageNo >= 1 && pageNo <= source.MaxPages {
+				for len(imgs) < pageNo {
+					imgs = append(imgs, nil)
+				}
+				imgs[pageNo-1] = g
+			}
+			return pg, err
+		}}
+		doc, res, err := rd.Read(data, extract.Options{Password: password})
+		for len(imgs) < len(doc.Pages) && imgs != nil {
+			imgs = append(imgs, nil)
+		}
+		return redact.Reading{Doc: doc, Result: res, Images: imgs}, err
 	}
 }
 

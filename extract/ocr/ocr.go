@@ -103,14 +103,24 @@ func dropClients(langs string) {
 // dpi is the image's resolution when known (rendered PDF pages), 0 to estimate it. Word boxes are returned
 // in points (px * 72 / dpi) with top-left origin, Page.OCR = true.
 func Read(img image.Image, dpi float64, pageNo int) (source.Page, error) {
+	pg, _, err := ReadPrepared(img, dpi, pageNo)
+	return pg, err
+}
+
+// ReadPrepared is Read that also hands back the page image the words
+// were recognised on: cropped, scaled, its contrast flattened, turned and
+// deskewed. The words' boxes are in its pixels, at pg.Width/Bounds().Dx()
+// points a pixel; extract/redact paints on it. nil for a page too small
+// to read.
+func ReadPrepared(img image.Image, dpi float64, pageNo int) (source.Page, *image.Gray, error) {
 	if b := img.Bounds(); b.Dx() < minOCRSide || b.Dy() < minOCRSide {
 		// Too small to hold a line of print; Tesseract would only warn.
-		return source.Page{Number: pageNo, OCR: true}, nil
+		return source.Page{Number: pageNo, OCR: true}, nil, nil
 	}
 	g, dpi, warnings := preparePage(toGray(img), dpi)
-	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true, reread: true})
+	pg, g, err := readPreparedImage(g, dpi, pageNo, readOptions{blockFigures: true, reread: true})
 	pg.Warnings = warnings
-	return pg, err
+	return pg, g, err
 }
 
 // Thresholds of pageQuality below which a page is said to be too dark or
@@ -136,9 +146,16 @@ type readOptions struct {
 // readPrepared recognises a prepared page, turning it over or a quarter
 // when it reads poorly as it stands.
 func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (source.Page, error) {
+	pg, _, err := readPreparedImage(g, dpi, pageNo, opt)
+	return pg, err
+}
+
+// readPreparedImage is readPrepared with the image read, turned as it
+// was read.
+func readPreparedImage(g *image.Gray, dpi float64, pageNo int, opt readOptions) (source.Page, *image.Gray, error) {
 	words, conf, err := recognize(g, dpi, "eng", psmSparse)
 	if err != nil {
-		return source.Page{}, err
+		return source.Page{}, nil, err
 	}
 	if conf < uprightConf && len(words) > 0 {
 		// Poorly read: the page may be upside down, which the ink alone
@@ -153,7 +170,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			}
 			words2, conf2, err := recognize(g2, dpi, "eng", psmSparse)
 			if err != nil {
-				return source.Page{}, err
+				return source.Page{}, nil, err
 			}
 			if conf2 > conf {
 				g, words, conf = g2, words2, conf2
@@ -164,13 +181,13 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 		}
 	}
 	if m, share, err := pageScript(g, dpi, words); err != nil {
-		return source.Page{}, err
+		return source.Page{}, nil, err
 	} else if m != "" {
 		// A page in another script (script.go) is read with its model
 		// beside English.
 		eng := words
 		if words, _, err = recognize(g, dpi, scriptLangs(m, share), psmSparse); err != nil {
-			return source.Page{}, err
+			return source.Page{}, nil, err
 		}
 		keepEnglish(words, eng)
 	} else if lang := pageLanguage(words); lang != "" {
@@ -179,7 +196,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 		// ("Prélèvement", "Weiß") come out as printed.
 		words2, _, err := recognize(g, dpi, "eng+"+lang, psmSparse)
 		if err != nil {
-			return source.Page{}, err
+			return source.Page{}, nil, err
 		}
 		words = words2
 	}
@@ -190,7 +207,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 		// mode too may cut a figure after its thousands mark.
 		block, _, err := recognize(g, dpi, "eng", psmBlock)
 		if err != nil {
-			return source.Page{}, err
+			return source.Page{}, nil, err
 		}
 		words = mergeFigures(words, joinCutThousands(block))
 	}
@@ -200,7 +217,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 		// read again on their own crops (reread.go).
 		var err error
 		if words, err = rereadFigures(g, dpi, words, figureDoubts(words)); err != nil {
-			return source.Page{}, err
+			return source.Page{}, nil, err
 		}
 	}
 	words = lostDashes(g, words)
@@ -222,7 +239,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			Conf: max(w.conf, 1),
 		})
 	}
-	return pg, nil
+	return pg, g, nil
 }
 
 // uprightConf is the mean word confidence below which a page is read again

@@ -40,8 +40,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	mrand "math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -59,6 +61,10 @@ import (
 type Reading struct {
 	Doc    extract.Document
 	Result *ledger.Result
+	// Images are the recognised pages' images, as recognition read them
+	// (ocr.ReadPrepared), their words' boxes in their pixels; nil for a
+	// page read from its text layer.
+	Images []*image.Gray
 }
 
 // Reader reads a PDF as the engine does (extract/engine, in the caller's
@@ -93,11 +99,13 @@ type Sidecar struct {
 	// ImagesPainted counts the pictures painted over (all but a logo at
 	// the top of a page).
 	ImagesPainted int `json:"images_painted"`
+	// Scan is true for the copy of a scan or photo, which Fidelity
+	// says is less faithful; LowConfidence says what became of the
+	// words recognised at low confidence.
+	Scan          bool   `json:"scan,omitempty"`
+	Fidelity      string `json:"fidelity,omitempty"`
+	LowConfidence string `json:"low_confidence,omitempty"`
 }
-
-// ErrNotText is returned for scans and photos: their copies are not made
-// yet.
-var ErrNotText = errors.New("only statements with a text layer can be copied for now: this one is a scan or a photo (its pages are recognised, not read)")
 
 // ErrRefused is what every RefusedError is (errors.Is), across a
 // worker's process boundary too.
@@ -127,18 +135,29 @@ const (
 	checkTries  = 3
 )
 
+// ReadsAtMost is how many readings a copy takes at most: the original's
+// and each checked copy's (a scan's each a recognition), for a worker's
+// time budget.
+const ReadsAtMost = 1 + checkTries
+
 // Copy makes the copy of a text PDF and its sidecar.
 func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
-	if source.Sniff(data) != "pdf" {
-		return nil, Sidecar{}, ErrNotText
+	if source.Sniff(data) == "" {
+		return nil, Sidecar{}, source.ErrUnsupported
 	}
 	orig, err := read(data, opts.Password)
 	if err != nil {
 		return nil, Sidecar{}, err
 	}
-	for _, pg := range orig.Doc.Pages {
-		if pg.OCR {
-			return nil, Sidecar{}, ErrNotText
+	// A scan or a photo: its pages are recognised, and copied as
+	// images (images.go).
+	scan := slices.ContainsFunc(orig.Doc.Pages, func(pg source.Page) bool { return pg.OCR })
+	if scan {
+		if err := recognisedPages(orig); err != nil {
+			return nil, Sidecar{}, err
+		}
+		if opts.ShiftWeeks != 0 {
+			return nil, Sidecar{}, refuse("the dates of a scan or a photo stay as printed: copy it without --shift-weeks")
 		}
 	}
 	seed := opts.Seed
@@ -160,7 +179,13 @@ func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 			// prefer a factor that changes fewer figures' lengths.
 			factor = steadyFactor(rnd, orig.Result)
 		}
-		out, want, err := build(data, orig, factor, rnd, opts)
+		var out []byte
+		var want expected
+		if scan {
+			out, want, err = buildImages(orig, factor, rnd)
+		} else {
+			out, want, err = build(data, orig, factor, rnd, opts)
+		}
 		if err != nil {
 			var fe *fontError
 			if errors.As(err, &fe) {
@@ -254,6 +279,9 @@ type expected struct {
 	named    map[string]decimal.Decimal
 	personal []string
 	painted  int
+	// recognised: a scan's copy, recognised again; its rows' boxes move
+	// with the recognition of redrawn words and are not compared.
+	recognised bool
 }
 
 // build rewrites the document with one factor.
