@@ -87,7 +87,7 @@ func sameReading(o, c *ledger.Result, want expected) error {
 	}
 	os, cs := o.Statement, c.Statement
 	if os.Reconciliation.Status != cs.Reconciliation.Status {
-		return refuse("the copy reconciles as %q where the original reconciles as %q", cs.Reconciliation.Status, os.Reconciliation.Status)
+		return refuse("the copy reconciles as %q where the original reconciles as %q (%s)", cs.Reconciliation.Status, os.Reconciliation.Status, cs.Reconciliation.Message)
 	}
 	if !slices.Equal(os.Reconciliation.Rows, cs.Reconciliation.Rows) {
 		return refuse("the copy's arithmetic breaks at rows %v where the original's breaks at %v", cs.Reconciliation.Rows, os.Reconciliation.Rows)

@@ -165,6 +165,9 @@ func (ip *imagePlan) alphabets() map[string][]rune {
 	out := map[string][]rune{}
 	seen := map[rune]bool{}
 	add := func(r rune) {
+		if strings.ContainsRune(confusable, r) {
+			return
+		}
 		if c := imageClass(r); c != "" && !seen[r] && drawsRune(r) {
 			seen[r] = true
 			out[c] = append(out[c], r)
@@ -189,6 +192,11 @@ func (ip *imagePlan) alphabets() map[string][]rune {
 	}
 	return out
 }
+
+// confusable are the characters a replacement never draws: recognition
+// reads them for one another (I, l and 1; O, Q and 0), and with little
+// confidence ("0326…" read as "326…" at 1).
+const confusable = "IlOQ0"
 
 // imageClass is class, with the unaccented Latin vowels a class of
 // their own: a replacement that keeps a word's vowels where they were
@@ -217,14 +225,29 @@ func drawsRune(r rune) bool {
 	return err == nil && i != 0
 }
 
-// paintPage paints a page's plan on a copy of its image.
+// paintPage paints a page's plan on a copy of its image: every box
+// painted over first, then every replacement drawn, so that no box's
+// paper covers a neighbour's new text.
 func paintPage(g *image.Gray, pageW float64, paints []imagePaint) (*image.Gray, error) {
 	out := image.NewGray(g.Rect)
 	copy(out.Pix, g.Pix)
 	k := float64(g.Rect.Dx()) / pageW // pixels a point
-	for _, pt := range paints {
+	type placed struct {
+		ink   image.Rectangle // the old text's ink
+		tone  uint8
+		scale float64 // pixels a unit of Go Regular, from its ink's height
+		line  [2]int
+	}
+	ps := make([]placed, len(paints))
+	lines := map[[2]int][]float64{}
+	for i, pt := range paints {
 		r := image.Rect(int(math.Floor(pt.box[0]*k)), int(math.Floor(pt.box[1]*k)), int(math.Ceil(pt.box[2]*k)), int(math.Ceil(pt.box[3]*k))).Add(g.Rect.Min)
 		bg, ink := tones(g, r)
+		ib := inkBox(g, r, bg, ink)
+		ps[i] = placed{ink: ib, tone: ink, scale: inkScale(pt.old, ib.Dy()), line: [2]int{r.Min.Y, r.Max.Y}}
+		if ps[i].scale > 0 {
+			lines[ps[i].line] = append(lines[ps[i].line], ps[i].scale)
+		}
 		// Anti-aliased edges stand a pixel or two beyond the box.
 		pad := max(2, r.Dy()/10)
 		fill := r.Inset(-pad).Intersect(out.Rect)
@@ -234,10 +257,17 @@ func paintPage(g *image.Gray, pageW float64, paints []imagePaint) (*image.Gray, 
 				row[i] = bg
 			}
 		}
-		if pt.text == "" {
+	}
+	for i, pt := range paints {
+		p := ps[i]
+		if pt.text == "" || p.scale <= 0 {
 			continue
 		}
-		if err := drawText(out, r, pt.old, pt.text, pt.right, bg, ink); err != nil {
+		// One size for a line's words (recognition gives them its
+		// height, ocr's lineHeights): the median of what each word's ink
+		// says, which a word's letters, unlike Go Regular's, may skew.
+		ss := slices.Sorted(slices.Values(lines[p.line]))
+		if err := drawText(out, p.ink, pt.old, pt.text, pt.right, p.tone, p.scale, ss[len(ss)/2]); err != nil {
 			return nil, err
 		}
 	}
@@ -284,6 +314,26 @@ func tones(g *image.Gray, r image.Rectangle) (bg, ink uint8) {
 	return bg, ink
 }
 
+// inkBox is the box the ink within r fills: a recognised word's box
+// spans its whole line's height (ocr's lineHeights), its letters may not
+// ("on" beside "ON"); r when no ink stands out.
+func inkBox(g *image.Gray, r image.Rectangle, bg, ink uint8) image.Rectangle {
+	thr := (int(bg) + int(ink)) / 2
+	in := r.Intersect(g.Rect)
+	out := image.Rectangle{}
+	for y := in.Min.Y; y < in.Max.Y; y++ {
+		for x := in.Min.X; x < in.Max.X; x++ {
+			if int(g.Pix[g.PixOffset(x, y)]) < thr {
+				out = out.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	if out.Dx() < 2 || out.Dy() < 2 {
+		return r
+	}
+	return out
+}
+
 // percentileOf is the grey below which a share q of a histogram's n
 // pixels lie.
 func percentileOf(hist *[256]int, n int, q float64) int {
@@ -298,34 +348,51 @@ func percentileOf(hist *[256]int, n int, q float64) int {
 	return 255
 }
 
-// drawText draws text in the box r, as tall as the old text's ink
-// (measured in Go Regular) fills the box and as wide per character;
-// from the box's right edge when right, else from its left.
-func drawText(dst *image.Gray, r image.Rectangle, old, text string, right bool, bg, ink uint8) error {
+// face is Go Regular at unitEm pixels an em, to measure and draw at.
+const unitEm = 64
+
+func unitFace() (xfont.Face, error) {
 	f, err := goFont()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	const unit = 64 // pixels an em, to measure and draw at
-	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: unit, DPI: 72, Hinting: xfont.HintingNone})
+	return opentype.NewFace(f, &opentype.FaceOptions{Size: unitEm, DPI: 72, Hinting: xfont.HintingNone})
+}
+
+// inkScale is how many pixels a pixel of Go Regular at unitEm is for
+// text printed inkH pixels tall; 0 when it has no ink.
+func inkScale(text string, inkH int) float64 {
+	face, err := unitFace()
+	if err != nil {
+		return 0
+	}
+	defer face.Close()
+	b, _ := xfont.BoundString(face, text)
+	if h := float64(b.Max.Y-b.Min.Y) / 64; h > 0 {
+		return float64(inkH) / h
+	}
+	return 0
+}
+
+// drawText draws text where old was printed, its ink in r: its baseline
+// where old's was (by old's own scale, own), at the line's size (sy),
+// each character as wide as old's are in r; from r's right edge when
+// right (a figure), else from its left, never past r (a word).
+func drawText(dst *image.Gray, r image.Rectangle, old, text string, right bool, ink uint8, own, sy float64) error {
+	face, err := unitFace()
 	if err != nil {
 		return err
 	}
 	defer face.Close()
 	ob, _ := xfont.BoundString(face, old)
 	nb, _ := xfont.BoundString(face, text)
-	oh := (ob.Max.Y - ob.Min.Y).Ceil()
-	ow := (ob.Max.X - ob.Min.X).Ceil()
+	ow := float64(ob.Max.X-ob.Min.X) / 64
 	nw := (nb.Max.X - nb.Min.X).Ceil()
 	nh := (nb.Max.Y - nb.Min.Y).Ceil()
-	if oh <= 0 || ow <= 0 || nw <= 0 || nh <= 0 {
+	if ow <= 0 || nw <= 0 || nh <= 0 {
 		return nil
 	}
-	// One scale for the old text's box: its height and width; the new
-	// text takes both (a new figure of another length keeps the old
-	// one's character width).
-	sy := float64(r.Dy()) / float64(oh)
-	sx := float64(r.Dx()) / float64(ow)
+	sx := float64(r.Dx()) / ow
 	// A box much wider or narrower than the old text in Go Regular
 	// (a misread, a wide face): keep the letters' shape within reason.
 	sx = min(max(sx, sy*0.6), sy*1.6)
@@ -335,8 +402,7 @@ func drawText(dst *image.Gray, r image.Rectangle, old, text string, right bool, 
 		sx = float64(r.Dx()) / float64(nw)
 	}
 	// The new text's ink, drawn at unit size on a mask with its own
-	// baseline, then scaled into place: its top where the old ink's top
-	// falls in the box.
+	// baseline, then scaled into place.
 	mask := image.NewAlpha(image.Rect(0, 0, nw+2, nh+2))
 	d := xfont.Drawer{Dst: mask, Src: image.Opaque, Face: face, Dot: fixed.Point26_6{X: -nb.Min.X + fixed.I(1), Y: -nb.Min.Y + fixed.I(1)}}
 	d.DrawString(text)
@@ -346,9 +412,8 @@ func drawText(dst *image.Gray, r image.Rectangle, old, text string, right bool, 
 	if right {
 		x0 = r.Max.X - w
 	}
-	// The new ink's top sits as far below the old ink's top as the
-	// glyphs' tops differ at unit size ("a" under "A").
-	y0 := r.Min.Y + int(math.Round(float64((nb.Min.Y-ob.Min.Y).Round())*sy)) - int(math.Round(sy))
+	baseline := float64(r.Min.Y) - float64(ob.Min.Y)/64*own
+	y0 := int(math.Round(baseline + (float64(nb.Min.Y)/64-1)*sy))
 	target := image.Rect(x0, y0, x0+w, y0+h)
 	scaled := image.NewAlpha(image.Rect(0, 0, w, h))
 	draw.CatmullRom.Scale(scaled, scaled.Rect, mask, mask.Rect, draw.Src, nil)
