@@ -27,10 +27,11 @@ func check(out []byte, orig Reading, want expected, read Reader) (Sidecar, error
 	if err != nil {
 		return Sidecar{}, refuse("the copy cannot be read again: %v", err)
 	}
-	if err := sameReading(orig.Result, cp.Result, want); err != nil {
+	// A leak first: it is what a refusal must name above all.
+	if err := noLeak(out, cp, personalStrings(orig, want)); err != nil {
 		return Sidecar{}, err
 	}
-	if err := noLeak(out, cp, personalStrings(orig, want)); err != nil {
+	if err := sameReading(orig.Result, cp.Result, want); err != nil {
 		return Sidecar{}, err
 	}
 	st := cp.Result.Statement
