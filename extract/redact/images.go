@@ -277,35 +277,28 @@ func paintPage(g *image.Gray, pageW float64, paints []imagePaint) (*image.Gray, 
 // tones are the paper's grey around a box (the median of a ring of
 // pixels just outside it) and its ink's (the darkest in it).
 func tones(g *image.Gray, r image.Rectangle) (bg, ink uint8) {
-	var hist [256]int
-	n := 0
+	var ring, in []uint8
 	outer := r.Inset(-max(4, r.Dy()/4)).Intersect(g.Rect)
 	inner := r.Inset(-2)
 	for y := outer.Min.Y; y < outer.Max.Y; y++ {
 		for x := outer.Min.X; x < outer.Max.X; x++ {
-			if (image.Point{x, y}).In(inner) {
-				continue
+			v := g.Pix[g.PixOffset(x, y)]
+			switch p := (image.Point{x, y}); {
+			case p.In(r):
+				in = append(in, v)
+			case !p.In(inner):
+				ring = append(ring, v)
 			}
-			hist[g.Pix[g.PixOffset(x, y)]]++
-			n++
 		}
 	}
-	bg = 255
-	if n > 0 {
-		bg = uint8(percentileOf(&hist, n, 0.5))
+	bg, ink = 255, 0
+	if len(ring) > 0 {
+		slices.Sort(ring)
+		bg = ring[len(ring)/2]
 	}
-	hist = [256]int{}
-	n = 0
-	in := r.Intersect(g.Rect)
-	for y := in.Min.Y; y < in.Max.Y; y++ {
-		for x := in.Min.X; x < in.Max.X; x++ {
-			hist[g.Pix[g.PixOffset(x, y)]]++
-			n++
-		}
-	}
-	ink = 0
-	if n > 0 {
-		ink = uint8(percentileOf(&hist, n, 0.03))
+	if len(in) > 0 {
+		slices.Sort(in)
+		ink = in[len(in)*3/100]
 	}
 	// Print at least clearly darker than its paper.
 	if int(ink) > int(bg)-120 {
@@ -332,20 +325,6 @@ func inkBox(g *image.Gray, r image.Rectangle, bg, ink uint8) image.Rectangle {
 		return r
 	}
 	return out
-}
-
-// percentileOf is the grey below which a share q of a histogram's n
-// pixels lie.
-func percentileOf(hist *[256]int, n int, q float64) int {
-	want := int(q * float64(n))
-	acc := 0
-	for v, c := range hist {
-		acc += c
-		if acc > want {
-			return v
-		}
-	}
-	return 255
 }
 
 // face is Go Regular at unitEm pixels an em, to measure and draw at.
@@ -514,19 +493,4 @@ func buildImages(orig Reading, factor decimal.Decimal, rnd *mrand.Rand) ([]byte,
 		return nil, expected{}, refuse("the copy cannot be written: %v", err)
 	}
 	return out, expected{rows: values.rows, named: values.named, personal: p.personal, recognised: true}, nil
-}
-
-// recognisedPages checks that every page of a reading was recognised
-// with its image kept; the pages of a statement mixing text and scans
-// are refused.
-func recognisedPages(orig Reading) error {
-	for i, pg := range orig.Doc.Pages {
-		if !pg.OCR || i >= len(orig.Images) || orig.Images[i] == nil {
-			return refuse("page %d has a text layer (or is too small to read) while others are scans: a statement that mixes text pages and scanned pages cannot be copied", i+1)
-		}
-		if pg.Width <= 0 {
-			return refuse("page %d has no size", i+1)
-		}
-	}
-	return nil
 }

@@ -149,16 +149,16 @@ func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 	if err != nil {
 		return nil, Sidecar{}, err
 	}
-	// A scan or a photo: its pages are recognised, and copied as
-	// images (images.go).
-	scan := slices.ContainsFunc(orig.Doc.Pages, func(pg source.Page) bool { return pg.OCR })
-	if scan {
-		if err := recognisedPages(orig); err != nil {
-			return nil, Sidecar{}, err
-		}
-		if opts.ShiftWeeks != 0 {
-			return nil, Sidecar{}, refuse("the dates of a scan or a photo stay as printed: copy it without --shift-weeks")
-		}
+	// A scan or a photo, every page recognised from its pixels: copied
+	// as images (images.go). A PDF with text pages too is copied as
+	// text, its scanned pages' pictures painted over (clean.go): the
+	// check refuses it when they held rows.
+	scan := len(orig.Doc.Pages) > 0 && len(orig.Images) == len(orig.Doc.Pages) && !slices.Contains(orig.Images, nil)
+	if !scan && source.Sniff(data) != "pdf" {
+		return nil, Sidecar{}, refuse("no page of the picture could be recognised: it is too small to hold a line of print")
+	}
+	if scan && opts.ShiftWeeks != 0 {
+		return nil, Sidecar{}, refuse("the dates of a scan or a photo stay as printed: copy it without --shift-weeks")
 	}
 	seed := opts.Seed
 	if seed == 0 {
