@@ -27,6 +27,12 @@ func check(out []byte, orig Reading, want expected, read Reader) (Sidecar, error
 	if err != nil {
 		return Sidecar{}, refuse("the copy cannot be read again: %v", err)
 	}
+	return verify(out, cp, orig, want)
+}
+
+// verify compares the copy's reading, cp, with what it should read, and
+// looks for the original's replaced words in all of its bytes.
+func verify(out []byte, cp Reading, orig Reading, want expected) (Sidecar, error) {
 	// A leak first: it is what a refusal must name above all.
 	if err := noLeak(out, cp, personalStrings(orig, want)); err != nil {
 		return Sidecar{}, err
@@ -241,7 +247,7 @@ func noLeak(out []byte, cp Reading, personal []string) error {
 		if len(leaked) > 5 {
 			leaked = append(leaked[:5], fmt.Sprintf("%d more", len(leaked)-5))
 		}
-		return refuse("the copy would still hold %s", joinNames(leaked))
+		return &RefusedError{Reason: "the copy would still hold " + joinNames(leaked), leak: true}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"compress/zlib"
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -111,7 +112,10 @@ func (ip *imagePlan) figure(pi int, t layout.Token, ws []source.Word, nv decimal
 // letter in its script and case, digit for digit, the same word by the
 // same replacement everywhere, never one of the original's personal
 // words.
-func (ip *imagePlan) replaceWords() {
+//
+// again, when not nil, are the words to draw anew (redraw): the others
+// keep the replacement they have.
+func (ip *imagePlan) replaceWords(again map[string]bool) {
 	personal := map[string]bool{}
 	for _, w := range ip.p.personal {
 		personal[strings.ToLower(w)] = true
@@ -121,7 +125,7 @@ func (ip *imagePlan) replaceWords() {
 	for pi := range ip.paints {
 		for i := range ip.paints[pi] {
 			pt := &ip.paints[pi][i]
-			if pt.right {
+			if pt.right || again != nil && !again[pt.word] {
 				continue
 			}
 			if m, ok := memo[pt.word]; ok {
@@ -159,8 +163,8 @@ func (ip *imagePlan) replaceWords() {
 }
 
 // alphabets lists, for each class of character, what may replace one:
-// digits, the unaccented Latin letters, and the letters of other
-// scripts the document's own words print that Go Regular draws.
+// digits, plainLetters, and the letters of other scripts the
+// document's own words print that Go Regular draws.
 func (ip *imagePlan) alphabets() map[string][]rune {
 	out := map[string][]rune{}
 	seen := map[rune]bool{}
@@ -176,14 +180,16 @@ func (ip *imagePlan) alphabets() map[string][]rune {
 	for r := '0'; r <= '9'; r++ {
 		add(r)
 	}
-	for r := 'a'; r <= 'z'; r++ {
+	for _, r := range plainLetters {
 		add(r)
 		add(unicode.ToUpper(r))
 	}
 	for _, pg := range ip.p.pages {
 		for _, w := range pg.Words {
 			for _, r := range w.Text {
-				add(r)
+				if r >= 0x80 {
+					add(r)
+				}
 			}
 		}
 	}
@@ -192,6 +198,11 @@ func (ip *imagePlan) alphabets() map[string][]rune {
 	}
 	return out
 }
+
+// plainLetters are the unaccented letters a replacement draws: the
+// vowels and the commoner consonants, whose words recognition reads with
+// more confidence than strings of j, q, x and z.
+const plainLetters = "aeioubcdfghkmnprstw"
 
 // confusable are the characters a replacement never draws: recognition
 // reads them for one another (I, l and 1; O, Q and 0), and with little
@@ -266,8 +277,13 @@ func paintPage(g *image.Gray, pageW float64, paints []imagePaint) (*image.Gray, 
 		// One size for a line's words (recognition gives them its
 		// height, ocr's lineHeights): the median of what each word's ink
 		// says, which a word's letters, unlike Go Regular's, may skew.
+		// A figure keeps its own: it must read back digit for digit.
 		ss := slices.Sorted(slices.Values(lines[p.line]))
-		if err := drawText(out, p.ink, pt.old, pt.text, pt.right, p.tone, p.scale, ss[len(ss)/2]); err != nil {
+		sy := ss[len(ss)/2]
+		if pt.right {
+			sy = p.scale
+		}
+		if err := drawText(out, p.ink, pt.old, pt.text, pt.right, p.tone, p.scale, sy); err != nil {
 			return nil, err
 		}
 	}
@@ -469,8 +485,77 @@ func imagePDF(pages []*image.Gray, sizes [][2]float64) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// buildImages makes a recognised statement's copy with one factor.
-func buildImages(orig Reading, factor decimal.Decimal, rnd *mrand.Rand) ([]byte, expected, error) {
+// copyImages makes a recognised statement's copy and checks it: the
+// original's factor and replacements first; where the copy, recognised
+// again, reads a replaced word with less confidence than the original's
+// reading had (random letters are no word), those words are drawn again
+// with other letters, up to imageTries copies; a copy that reads
+// otherwise draws a new factor and new words.
+func copyImages(orig Reading, read Reader, rnd *mrand.Rand) ([]byte, Sidecar, error) {
+	var ip *imagePlan
+	var want expected
+	var err error
+	for try := 0; try < imageTries; try++ {
+		if ip == nil {
+			factor := drawFactor(rnd)
+			if try > 0 {
+				factor = steadyFactor(rnd, orig.Result)
+			}
+			if ip, want, err = planImages(orig, factor, rnd); err != nil {
+				return nil, Sidecar{}, err
+			}
+		}
+		out, err := paintImages(orig, ip)
+		if err != nil {
+			return nil, Sidecar{}, err
+		}
+		cp, err := read(out, "")
+		if err != nil {
+			return nil, Sidecar{}, refuse("the copy cannot be read again: %v", err)
+		}
+		side, cerr := verify(out, cp, orig, want)
+		if cerr == nil {
+			return out, side, nil
+		}
+		if try == imageTries-1 {
+			return nil, Sidecar{}, cerr
+		}
+		if again := ip.doubted(cp); len(again) > 0 && !errors.Is(cerr, errLeak) {
+			ip.replaceWords(again)
+		} else {
+			ip = nil
+		}
+	}
+	return nil, Sidecar{}, refuse("no copy made")
+}
+
+// doubted are the replaced words under the copy's words recognised at
+// low confidence.
+func (ip *imagePlan) doubted(cp Reading) map[string]bool {
+	out := map[string]bool{}
+	for pi, pg := range cp.Doc.Pages {
+		if pi >= len(ip.paints) {
+			break
+		}
+		for _, w := range pg.Words {
+			if w.Conf <= 0 || w.Conf >= source.LowConf {
+				continue
+			}
+			cx, cy := (w.X0+w.X1)/2, (w.Y0+w.Y1)/2
+			for _, pt := range ip.paints[pi] {
+				const slack = 2 // points: the copy is cropped and scaled again
+				if !pt.right && pt.text != "" && cx >= pt.box[0]-slack && cx <= pt.box[2]+slack && cy >= pt.box[1]-slack && cy <= pt.box[3]+slack {
+					out[pt.word] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// planImages sorts a recognised statement's words (classify) into boxes
+// to paint and what to draw in them, with one factor.
+func planImages(orig Reading, factor decimal.Decimal, rnd *mrand.Rand) (*imagePlan, expected, error) {
 	p := &planner{pages: orig.Doc.Pages, res: orig.Result, factor: factor, rnd: rnd, groupSep: groupSep(orig), images: true}
 	p.keep, p.heads = keptWords(bankName(orig))
 	ip := &imagePlan{p: p, paints: make([][]imagePaint, len(orig.Doc.Pages))}
@@ -478,19 +563,26 @@ func buildImages(orig Reading, factor decimal.Decimal, rnd *mrand.Rand) ([]byte,
 	if err != nil {
 		return nil, expected{}, err
 	}
-	ip.replaceWords()
+	ip.replaceWords(nil)
 	p.personal = slices.DeleteFunc(p.personal, func(w string) bool { return inFigure[w] })
+	return ip, expected{rows: values.rows, named: values.named, personal: p.personal, recognised: true}, nil
+}
+
+// paintImages paints a plan on the pages' images and writes them as a
+// PDF.
+func paintImages(orig Reading, ip *imagePlan) ([]byte, error) {
 	imgs := make([]*image.Gray, len(orig.Doc.Pages))
 	sizes := make([][2]float64, len(orig.Doc.Pages))
+	var err error
 	for i, pg := range orig.Doc.Pages {
 		if imgs[i], err = paintPage(orig.Images[i], pg.Width, ip.paints[i]); err != nil {
-			return nil, expected{}, refuse("page %d cannot be painted: %v", i+1, err)
+			return nil, refuse("page %d cannot be painted: %v", i+1, err)
 		}
 		sizes[i] = [2]float64{pg.Width, pg.Height}
 	}
 	out, err := imagePDF(imgs, sizes)
 	if err != nil {
-		return nil, expected{}, refuse("the copy cannot be written: %v", err)
+		return nil, refuse("the copy cannot be written: %v", err)
 	}
-	return out, expected{rows: values.rows, named: values.named, personal: p.personal, recognised: true}, nil
+	return out, nil
 }

@@ -112,12 +112,23 @@ type Sidecar struct {
 var ErrRefused = errors.New("no copy written")
 
 // RefusedError says why no copy was written.
-type RefusedError struct{ Reason string }
+type RefusedError struct {
+	Reason string
+	leak   bool // the copy would have held a word of the original's
+}
 
 func (e *RefusedError) Error() string { return "no copy written: " + e.Reason }
 
-// Unwrap makes a RefusedError an ErrRefused.
-func (e *RefusedError) Unwrap() error { return ErrRefused }
+// Unwrap makes a RefusedError an ErrRefused, and errLeak when it is one.
+func (e *RefusedError) Unwrap() []error {
+	if e.leak {
+		return []error{ErrRefused, errLeak}
+	}
+	return []error{ErrRefused}
+}
+
+// errLeak is a refusal for a word of the original's the copy held.
+var errLeak = errors.New("the copy would hold a word of the original's")
 
 func refuse(format string, a ...any) error { return &RefusedError{Reason: fmt.Sprintf(format, a...)} }
 
@@ -135,10 +146,15 @@ const (
 	checkTries  = 3
 )
 
+// imageTries bounds the copies of a scan made and checked: one more
+// than a text copy's, since a copy whose redrawn words recognition read
+// in doubt is drawn again with other letters.
+const imageTries = checkTries + 1
+
 // ReadsAtMost is how many readings a copy takes at most: the original's
 // and each checked copy's (a scan's each a recognition), for a worker's
 // time budget.
-const ReadsAtMost = 1 + checkTries
+const ReadsAtMost = 1 + imageTries
 
 // Copy makes the copy of a text PDF and its sidecar.
 func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
@@ -167,6 +183,14 @@ func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 		seed = binary.LittleEndian.Uint64(b[:])
 	}
 	rnd := mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	if scan {
+		out, side, err := copyImages(orig, read, rnd)
+		if err != nil {
+			return nil, Sidecar{}, err
+		}
+		side.ConverterVersion = opts.Version
+		return out, side, nil
+	}
 	var lastErr error
 	checks := 0
 	for try := 0; try < factorTries; try++ {
@@ -179,13 +203,7 @@ func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 			// prefer a factor that changes fewer figures' lengths.
 			factor = steadyFactor(rnd, orig.Result)
 		}
-		var out []byte
-		var want expected
-		if scan {
-			out, want, err = buildImages(orig, factor, rnd)
-		} else {
-			out, want, err = build(data, orig, factor, rnd, opts)
-		}
+		out, want, err := build(data, orig, factor, rnd, opts)
 		if err != nil {
 			var fe *fontError
 			if errors.As(err, &fe) {
