@@ -141,20 +141,19 @@ func (e *Engine) Redact(data []byte, password string) ([]byte, redact.Sidecar, e
 // painted on.
 func (e *Engine) RedactReader() redact.Reader {
 	return func(data []byte, password string) (redact.Reading, error) {
-		var imgs []*image.Gray
+		read := map[int]*image.Gray{} // by page number
 		rd := &Engine{ocrPage: func(img image.Image, dpi float64, pageNo int) (source.Page, error) {
 			pg, g, err := ocr.ReadPrepared(img, dpi, pageNo)
-			if pageNo >= 1 && pageNo <= source.MaxPages {
-				for len(imgs) < pageNo {
-					imgs = append(imgs, nil)
-				}
-				imgs[pageNo-1] = g
-			}
+			read[pageNo] = g
 			return pg, err
 		}}
 		doc, res, err := rd.Read(data, extract.Options{Password: password})
-		for len(imgs) < len(doc.Pages) && imgs != nil {
-			imgs = append(imgs, nil)
+		var imgs []*image.Gray
+		if len(read) > 0 {
+			imgs = make([]*image.Gray, len(doc.Pages))
+			for i := range imgs {
+				imgs[i] = read[i+1]
+			}
 		}
 		return redact.Reading{Doc: doc, Result: res, Images: imgs}, err
 	}

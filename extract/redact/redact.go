@@ -1,6 +1,7 @@
-// Package redact makes a copy of a text statement that reads as the
-// original does and shows nothing of its client, for reporting a layout
-// the converter reads wrong.
+// Package redact makes a copy of a statement that reads as the original
+// does and shows nothing of its client, for reporting a layout the
+// converter reads wrong. A scan's or a photo's copy is made on its page
+// images (images.go); what follows is a text PDF's.
 //
 // The copy is the original's own pages, rewritten in place: every word
 // the reading does not rely on (descriptions, names, addresses, account
@@ -156,7 +157,8 @@ const imageTries = checkTries + 1
 // time budget.
 const ReadsAtMost = 1 + imageTries
 
-// Copy makes the copy of a text PDF and its sidecar.
+// Copy makes the copy of a statement (a text PDF, a scan or a photo)
+// and its sidecar.
 func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 	if source.Sniff(data) == "" {
 		return nil, Sidecar{}, source.ErrUnsupported
