@@ -15,7 +15,7 @@ import (
 	"passbook/extract/worker"
 )
 
-var redactHelp = help{"redact [--password P] [--shift-weeks N] STATEMENT -o COPY.pdf", `Writes a copy of a text statement that reads as the original does and
+var redactHelp = help{"redact [--password P] [--shift-weeks N] STATEMENT -o COPY.pdf", `Writes a copy of a statement that reads as the original does and
 shows nothing of its client, to send with a report of a layout Passbook
 reads wrong. Descriptions, names, addresses, account, card, reference and
 telephone numbers are replaced letter for letter; amounts and balances are
@@ -31,7 +31,15 @@ boxes and status as the original, and hold none of the original's
 replaced words anywhere in its bytes; otherwise nothing is written and the
 command says what could not be made safe. Beside COPY.pdf it writes
 COPY.json: what the copy should read (rows, opening, closing, status) and
-the converter's version. Scans and photos are refused for now.`}
+the converter's version.
+
+A scan or a photo (a scanned PDF, PNG, JPEG, TIFF, WebP) is copied with
+less fidelity, which the sidecar says: a PDF of its pages as recognition
+read them (grey, cropped, straightened), every personal word painted over
+and its replacement drawn in its box, amounts and balances drawn again
+times the factor from their right edge, dates and headings left as
+pixels. It is recognised again and checked the same way (boxes aside);
+--shift-weeks is refused for it.`}
 
 // cmdRedact writes a statement's shareable copy and its sidecar.
 func cmdRedact(_ context.Context, e env) error {

@@ -81,25 +81,44 @@ func TestRedactCommand(t *testing.T) {
 		t.Errorf("the copy of the encrypted statement: %v", err)
 	}
 
-	// A photo of the page: refused, nothing written.
-	img, err := engine.New().RenderPage(orig, "", 1, 800)
+	// A picture of the page (a screenshot): copied as an image, its
+	// sidecar saying so, and its copy, recognised, reads its rows.
+	pic := filepath.Join(dir, "page.png")
+	if err := os.WriteFile(pic, pagePNG(t, orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	picOut := filepath.Join(dir, "page-copy.pdf")
+	if err := run(context.Background(), []string{"redact", pic, "-o", picOut}, os.Getenv, nil, io.Discard, io.Discard); err != nil {
+		t.Fatalf("redact of a picture of the page: %v", err)
+	}
+	var picSide struct {
+		Rows     int    `json:"rows"`
+		Scan     bool   `json:"scan"`
+		Fidelity string `json:"fidelity"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "page-copy.json")); err != nil || json.Unmarshal(b, &picSide) != nil || !picSide.Scan || picSide.Fidelity == "" || picSide.Rows != len(o.Transactions) {
+		t.Errorf("the picture's sidecar %+v (%v): want a scan's, %d rows, saying it is less faithful", picSide, err, len(o.Transactions))
+	}
+	picCopy, err := os.ReadFile(picOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := engine.New().Convert(picCopy, extract.Options{}); err != nil || len(res.Transactions) != len(o.Transactions) {
+		t.Errorf("the picture's copy: %v", err)
+	}
+}
+
+// pagePNG is a statement's first page drawn at 200 DPI, as a PNG.
+func pagePNG(t *testing.T, pdf []byte) []byte {
+	t.Helper()
+	img, err := engine.New().RenderPage(pdf, "", 1, 1654)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := png.Decode(bytes.NewReader(img.PNG)); err != nil {
 		t.Fatal(err)
 	}
-	photo := filepath.Join(dir, "photo.png")
-	if err := os.WriteFile(photo, img.PNG, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	err = run(context.Background(), []string{"redact", photo, "-o", filepath.Join(dir, "photo-copy.pdf")}, os.Getenv, nil, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "scan or a photo") {
-		t.Errorf("redact of a photo: %v, want a refusal that says it is a scan or a photo", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "photo-copy.pdf")); !os.IsNotExist(err) {
-		t.Errorf("a copy of the photo was written (%v)", err)
-	}
+	return img.PNG
 }
 
 // TestRedactServed: GET /api/v1/redact?file_id= answers a converted
@@ -145,6 +164,24 @@ func TestRedactServed(t *testing.T) {
 	}
 	if resp.Header.Get("X-Redact-Rows") != "8" || len(res.Transactions) != 8 || resp.Header.Get("X-Redact-Reconciliation") != res.Statement.Reconciliation.Status {
 		t.Errorf("the copy reads %d rows %q; headers say %s %s", len(res.Transactions), res.Statement.Reconciliation.Status, resp.Header.Get("X-Redact-Rows"), resp.Header.Get("X-Redact-Reconciliation"))
+	}
+	// A picture of the statement: its copy is a PDF of the page image,
+	// painted over, that reads the same rows.
+	picID := c.upload("Josephine Quartermaine march.png", pagePNG(t, sample))
+	waitFor(t, "the picture's conversion", func() string {
+		if st := c.status(picID); st.Status != "processing" {
+			return st.Status
+		}
+		return ""
+	})
+	resp = get(picID)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(body, []byte("%PDF-")) {
+		t.Fatalf("redact of a picture: %d %s %.300q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if resp.Header.Get("X-Redact-Rows") != "8" || !bytes.Contains(body, []byte("/Subtype /Image")) || bytes.Contains(body, []byte("/Font")) {
+		t.Errorf("the picture's copy: %s rows, want 8, as a page image with no text", resp.Header.Get("X-Redact-Rows"))
 	}
 	resp = get("doc_00000000000000000000000000000000")
 	resp.Body.Close()

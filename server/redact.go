@@ -19,7 +19,8 @@ type redacter interface {
 	Redact(ctx context.Context, data []byte, password string, pages int) ([]byte, redact.Sidecar, error)
 }
 
-// handleRedact sends a copy of a converted text statement that reads as
+// handleRedact sends a copy of a converted statement (text, scan or
+// photo) that reads as
 // it does and shows nothing of its client, for reporting a layout read
 // wrong (GET /api/v1/redact?file_id=; roles as for downloads). The copy
 // is checked in the worker before it is sent: a copy that could not be
@@ -49,9 +50,6 @@ func (s *Server) handleRedact(w http.ResponseWriter, r *http.Request) {
 	}
 	out, side, err := rd.Redact(r.Context(), data, r.Header.Get("X-Document-Password"), doc.PageCount)
 	switch {
-	case errors.Is(err, redact.ErrNotText):
-		s.fail(w, r, &apiError{http.StatusUnprocessableEntity, "not_text", "Only statements with a text layer can be copied for now: this one is a scan or a photo.", "Describe the layout in words, or send a statement of the same bank that was downloaded as a PDF."})
-		return
 	case errors.Is(err, redact.ErrRefused):
 		s.fail(w, r, &apiError{http.StatusUnprocessableEntity, "redact_refused", "No copy was made: " + strings.TrimPrefix(err.Error(), "no copy written: "), "Nothing was sent. Describe the layout in words, or run passbook redact on the file to try again with another factor."})
 		return

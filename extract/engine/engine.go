@@ -136,14 +136,26 @@ func (e *Engine) Redact(data []byte, password string) ([]byte, redact.Sidecar, e
 }
 
 // RedactReader is the engine's reading as extract/redact needs it: the
-// words with the result. A page with no text layer stops the reading at once (redact.ErrNotText)
-// instead of being recognised: a scan is refused either way, and its
-// recognition would cost seconds a page for nothing.
+// words with the result and, for each page recognised, the image its
+// words' boxes stand in (ocr.ReadPrepared), which a scan's copy is
+// painted on.
 func (e *Engine) RedactReader() redact.Reader {
-	text := &Engine{ocrPage: func(image.Image, float64, int) (source.Page, error) { return source.Page{}, redact.ErrNotText }}
 	return func(data []byte, password string) (redact.Reading, error) {
-		doc, res, err := text.Read(data, extract.Options{Password: password})
-		return redact.Reading{Doc: doc, Result: res}, err
+		read := map[int]*image.Gray{} // by page number
+		rd := &Engine{ocrPage: func(img image.Image, dpi float64, pageNo int) (source.Page, error) {
+			pg, g, err := ocr.ReadPrepared(img, dpi, pageNo)
+			read[pageNo] = g
+			return pg, err
+		}}
+		doc, res, err := rd.Read(data, extract.Options{Password: password})
+		var imgs []*image.Gray
+		if len(read) > 0 {
+			imgs = make([]*image.Gray, len(doc.Pages))
+			for i := range imgs {
+				imgs[i] = read[i+1]
+			}
+		}
+		return redact.Reading{Doc: doc, Result: res, Images: imgs}, err
 	}
 }
 

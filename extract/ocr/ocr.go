@@ -105,9 +105,19 @@ func dropClients(langs string) {
 // dpi is the image's resolution when known (rendered PDF pages), 0 to estimate it. Word boxes are returned
 // in points (px * 72 / dpi) with top-left origin, Page.OCR = true.
 func Read(img image.Image, dpi float64, pageNo int) (source.Page, error) {
+	pg, _, err := ReadPrepared(img, dpi, pageNo)
+	return pg, err
+}
+
+// ReadPrepared is Read that also hands back the page image the words
+// were recognised on: cropped, scaled, its contrast flattened, turned and
+// deskewed. The words' boxes are in its pixels, at pg.Width/Bounds().Dx()
+// points a pixel; extract/redact paints on it. nil for a page too small
+// to read.
+func ReadPrepared(img image.Image, dpi float64, pageNo int) (source.Page, *image.Gray, error) {
 	if b := img.Bounds(); b.Dx() < minOCRSide || b.Dy() < minOCRSide {
 		// Too small to hold a line of print; Tesseract would only warn.
-		return source.Page{Number: pageNo, OCR: true}, nil
+		return source.Page{Number: pageNo, OCR: true}, nil, nil
 	}
 	g, dpi, warnings := preparePage(toGray(img), dpi)
 	// Preparing a page leaves several copies of it behind (decoded,
@@ -115,9 +125,9 @@ func Read(img image.Image, dpi float64, pageNo int) (source.Page, error) {
 	// handed back before Tesseract's instances take their share, or a
 	// worker's peak holds both.
 	debug.FreeOSMemory()
-	pg, err := readPrepared(g, dpi, pageNo, readOptions{blockFigures: true, reread: true, cpu: pageCPU})
+	pg, g, err := readPreparedImage(g, dpi, pageNo, readOptions{blockFigures: true, reread: true, cpu: pageCPU})
 	pg.Warnings = append(warnings, pg.Warnings...)
-	return pg, err
+	return pg, g, err
 }
 
 // Thresholds of pageQuality below which a page is said to be too dark or
@@ -152,6 +162,13 @@ const tooSlow = "the page took too long to read to be read more than once: its f
 // poorly as it stands. The passes after the first are made while the
 // page's CPU budget allows (clock.go).
 func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (source.Page, error) {
+	pg, _, err := readPreparedImage(g, dpi, pageNo, opt)
+	return pg, err
+}
+
+// readPreparedImage is readPrepared with the image read, turned as it
+// was read.
+func readPreparedImage(g *image.Gray, dpi float64, pageNo int, opt readOptions) (source.Page, *image.Gray, error) {
 	clock := &pageClock{budget: opt.cpu}
 	var words []ocrWord
 	var conf float64
@@ -159,7 +176,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 		words, conf, err = recognize(g, dpi, "eng", psmSparse)
 		return err
 	}); err != nil {
-		return source.Page{}, err
+		return source.Page{}, nil, err
 	}
 	m := ""
 	readScript := func() (err error) {
@@ -178,7 +195,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 	}
 	if clock.affords() {
 		if err := clock.run(readScript); err != nil {
-			return source.Page{}, err
+			return source.Page{}, nil, err
 		}
 	}
 	if conf < uprightConf && len(words) > 0 && clock.affords() {
@@ -192,7 +209,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			g, words, conf = turned, words2, conf2
 			return readScript()
 		}); err != nil {
-			return source.Page{}, err
+			return source.Page{}, nil, err
 		}
 	}
 	if lang := pageLanguage(words); m == "" && lang != "" && clock.affords() {
@@ -203,7 +220,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			words, _, err = recognize(g, dpi, "eng+"+lang, psmSparse)
 			return err
 		}); err != nil {
-			return source.Page{}, err
+			return source.Page{}, nil, err
 		}
 	}
 	if opt.blockFigures && suspectFigures(words) > 0 && clock.affords() {
@@ -216,7 +233,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			words = mergeFigures(words, joinCutThousands(block))
 			return err
 		}); err != nil {
-			return source.Page{}, err
+			return source.Page{}, nil, err
 		}
 	}
 	words = joinCutThousands(words)
@@ -227,7 +244,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			words, err = rereadFigures(g, dpi, words, figureDoubts(words))
 			return err
 		}); err != nil {
-			return source.Page{}, err
+			return source.Page{}, nil, err
 		}
 	}
 	words = lostDashes(g, words)
@@ -252,7 +269,7 @@ func readPrepared(g *image.Gray, dpi float64, pageNo int, opt readOptions) (sour
 			Conf: max(w.conf, 1),
 		})
 	}
-	return pg, nil
+	return pg, g, nil
 }
 
 // uprightConf is the mean word confidence below which a page is read again

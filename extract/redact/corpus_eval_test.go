@@ -6,13 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"passbook/extract/redact"
 )
@@ -39,7 +42,22 @@ func TestRedactCorpus(t *testing.T) {
 	base, _ := strconv.ParseUint(os.Getenv("REDACT_SEED"), 10, 64)
 	// REDACT_WEEKS=N moves every date by N weeks (--shift-weeks).
 	weeks, _ := strconv.Atoi(os.Getenv("REDACT_WEEKS"))
+	// REDACT_KINDS=images copies the corpus's scans and photos (kinds
+	// scan_pdf, png, photo_jpg) instead of its text PDFs; all, both.
+	kinds := map[string]bool{"text_pdf": true}
+	switch os.Getenv("REDACT_KINDS") {
+	case "images":
+		kinds = map[string]bool{"scan_pdf": true, "png": true, "photo_jpg": true}
+	case "all":
+		kinds = map[string]bool{"text_pdf": true, "scan_pdf": true, "png": true, "photo_jpg": true}
+	}
+	// REDACT_ONLY=regexp copies only the files whose set/name it matches.
+	only := regexp.MustCompile(os.Getenv("REDACT_ONLY"))
+	// A scan's reading is recognition, seconds a page: each file's and
+	// each copy's reading is kept, for the check of long numbers below.
+	read := memoRead(read)
 	total, copied, longNumbers := 0, 0, 0
+	byKind := map[string][2]int{}
 	reasons := map[string][]string{}
 	digits := regexp.MustCompile(`[0-9]+`)
 	for _, m := range sets {
@@ -53,16 +71,23 @@ func TestRedactCorpus(t *testing.T) {
 		}
 		set := filepath.Base(filepath.Dir(m))
 		for _, e := range entries {
-			if e.Kind != "text_pdf" {
+			key := set + "/" + e.File
+			if !kinds[e.Kind] || !only.MatchString(key) {
 				continue
 			}
 			total++
-			key := set + "/" + e.File
+			kc := byKind[e.Kind]
+			kc[0]++
+			byKind[e.Kind] = kc
 			data, err := os.ReadFile(filepath.Join(filepath.Dir(m), e.File))
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, _, err := redact.Copy(data, read, redact.Options{Seed: base + uint64(total), ShiftWeeks: weeks})
+			start := time.Now()
+			out, side, err := redact.Copy(data, read, redact.Options{Seed: base + uint64(total), ShiftWeeks: weeks})
+			if e.Kind != "text_pdf" {
+				fmt.Printf("  %s (%s): %v, %s\n", key, e.Kind, err, time.Since(start).Round(time.Second))
+			}
 			if err != nil {
 				why := err.Error()
 				var re *redact.RefusedError
@@ -77,7 +102,13 @@ func TestRedactCorpus(t *testing.T) {
 				continue
 			}
 			copied++
-			left, n := longNumbersLeft(t, data, out)
+			kc = byKind[e.Kind]
+			kc[1]++
+			byKind[e.Kind] = kc
+			if e.Kind != "text_pdf" && (!side.Scan || side.Fidelity == "") {
+				t.Errorf("%s: the sidecar of a scan's copy does not say it is less faithful: %+v", key, side)
+			}
+			left, n := longNumbersLeft(t, read, data, out)
 			longNumbers += n
 			if len(left) > 0 {
 				t.Errorf("%s: the copy still holds %v", key, left)
@@ -88,8 +119,11 @@ func TestRedactCorpus(t *testing.T) {
 			}
 		}
 	}
-	fmt.Printf("redact: %d text statements, %d copied (%.1f%%; each reads as its original), %d refused; the copies' originals print %d long numbers (6+ digits, no amount, no date), checked absent from the copies\n",
-		total, copied, 100*float64(copied)/float64(total), total-copied, longNumbers)
+	fmt.Printf("redact: %d statements, %d copied (%.1f%%; each reads as its original), %d refused; the copies' originals print %d long numbers (6+ digits, no amount, no date), checked absent from the copies\n",
+		total, copied, 100*float64(copied)/float64(max(total, 1)), total-copied, longNumbers)
+	for _, k := range slices.Sorted(maps.Keys(byKind)) {
+		fmt.Printf("  %-9s %d of %d copied\n", k, byKind[k][1], byKind[k][0])
+	}
 	var classes []string
 	for c := range reasons {
 		classes = append(classes, c)
@@ -106,7 +140,7 @@ func TestRedactCorpus(t *testing.T) {
 // longNumbersLeft are the original's runs of six digits or more, outside
 // amounts and dates, that the copy's text still holds, and how many the
 // original printed.
-func longNumbersLeft(t *testing.T, orig, cp []byte) ([]string, int) {
+func longNumbersLeft(t *testing.T, read redact.Reader, orig, cp []byte) ([]string, int) {
 	t.Helper()
 	o, err := read(orig, "")
 	if err != nil {

@@ -80,6 +80,7 @@ type planner struct {
 	resAdded map[*stream]bool           // streams whose resources gained a standard font
 	minor    int                        // the places the statement's money prints
 	mark     rune                       // its decimal mark
+	images   bool                       // the pages are recognised (images.go)
 }
 
 // alt is a code a font can draw in place of another of its class.
@@ -202,6 +203,48 @@ func (p *planner) plan() error {
 	p.edits = map[editKey]edit{}
 	p.figures = map[*glyph]bool{}
 	p.buildAlphabets()
+	// Each word's glyphs, found by where they are drawn.
+	gp := &glyphPlan{p: p, byWord: p.matchWords()}
+	values, inFigure, err := p.classify(gp)
+	if err != nil {
+		return err
+	}
+	// Each personal word is replaced the same way wherever it is printed:
+	// an account number in every page's header stays one account.
+	p.replaceWords(gp.replaced)
+	p.personal = slices.DeleteFunc(p.personal, func(w string) bool { return inFigure[w] })
+	// Every other glyph neither kept nor redrawn as a figure is replaced.
+	for _, g := range p.glyphs {
+		if p.figures[g] || g.kept {
+			continue
+		}
+		p.scramble(g)
+	}
+	p.want, p.named = values.rows, values.named
+	return nil
+}
+
+// wordPlan is what a copy does with the reading's words, as classify
+// sorts them: the text copy edits their glyphs (glyphPlan), the image
+// copy paints over their boxes (imagePlan).
+type wordPlan interface {
+	// kept: words printed as they are (headings, the lexicon's words,
+	// the bank's name, small whole numbers).
+	kept(pi int, ws []source.Word)
+	// date: a date's words.
+	date(pi int, t layout.Token, ws []source.Word) error
+	// figure: an amount or balance's words, to be printed as nv.
+	figure(pi int, t layout.Token, ws []source.Word, nv decimal.Decimal) error
+	// replace: a personal word (a description's, a name, an address, a
+	// number), replaced letter for letter, digit for digit.
+	replace(pi int, w source.Word)
+}
+
+// classify sorts every word of the reading into kept, date, figure or
+// personal (listed in p.personal) and hands each to wp; it returns the
+// copy's figures and the words that are part of a date or a figure
+// somewhere (no client's words elsewhere).
+func (p *planner) classify(wp wordPlan) (*values, map[string]bool, error) {
 	var texts []string
 	for _, pg := range p.pages {
 		for _, w := range pg.Words {
@@ -209,8 +252,6 @@ func (p *planner) plan() error {
 		}
 	}
 	decimalComma := cells.GuessDecimalComma(texts)
-	// Each word's glyphs, found by where they are drawn.
-	byWord := p.matchWords()
 	values := p.figureValues()
 	p.minor, p.mark = int(values.dec), '.'
 	if decimalComma {
@@ -237,17 +278,19 @@ func (p *planner) plan() error {
 			values.rows[i].Date = values.rows[i].Date.AddDate(0, 0, p.shift.days)
 		}
 	}
-	var replaced [][]*glyph // each personal word's glyphs
 	// words keeps or replaces each of a page's words, as printed.
 	var pi int
 	words := func(ws []source.Word) {
 		for _, w := range ws {
-			g := p.glyphsOf(byWord, pi, []source.Word{w})
-			if p.keepWord(w.Text) {
-				p.markKept(g)
-			} else if strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			// A word recognised at low confidence is kept only when it
+			// reads as a word of the lexicon (the reading relies on it);
+			// a mark or small number read in doubt may be a misread name.
+			doubt := p.doubtful(w) && strings.IndexFunc(w.Text, unicode.IsLetter) < 0
+			if p.keepWord(w.Text) && !doubt {
+				wp.kept(pi, []source.Word{w})
+			} else if strings.IndexFunc(w.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 || doubt {
 				p.personal = append(p.personal, w.Text)
-				replaced = append(replaced, g)
+				wp.replace(pi, w)
 			}
 		}
 	}
@@ -263,7 +306,6 @@ func (p *planner) plan() error {
 						ws = append(ws, w)
 					}
 				}
-				gl := p.glyphsOf(byWord, pi, ws)
 				if t.Kind == layout.TokAmount && p.notMoney(values, pi, t) {
 					t.Kind = layout.TokText
 				}
@@ -276,16 +318,13 @@ func (p *planner) plan() error {
 					}
 				}
 				switch {
-				case t.Kind == layout.TokDate && p.shift != nil:
-					if err := p.shiftDate(pi, t, gl); err != nil {
-						return err
-					}
 				case t.Kind == layout.TokDate:
-					p.markKept(gl)
+					if err := wp.date(pi, t, ws); err != nil {
+						return nil, nil, err
+					}
 				case t.Kind == layout.TokAmount || t.Bare && values.isFigure(pi, t):
-					nv := values.of(pi, l, t)
-					if err := p.figure(pi, t, gl, nv); err != nil {
-						return err
+					if err := wp.figure(pi, t, ws, values.of(pi, l, t)); err != nil {
+						return nil, nil, err
 					}
 				default:
 					words(ws)
@@ -303,19 +342,44 @@ func (p *planner) plan() error {
 			words(rest)
 		}
 	}
-	// Each personal word is replaced the same way wherever it is printed:
-	// an account number in every page's header stays one account.
-	p.replaceWords(replaced)
-	p.personal = slices.DeleteFunc(p.personal, func(w string) bool { return inFigure[w] })
-	// Every other glyph neither kept nor redrawn as a figure is replaced.
-	for _, g := range p.glyphs {
-		if p.figures[g] || g.kept {
-			continue
-		}
-		p.scramble(g)
+	return values, inFigure, nil
+}
+
+// doubtfulConf is the recognition confidence below which a recognised
+// word is not trusted to be what it reads as: a name or a number misread
+// as a heading's word or as punctuation.
+const doubtfulConf = source.LowConf
+
+// doubtful reports a recognised word read at low confidence: replaced
+// (or, with no letter or digit, painted over) whatever it reads as.
+func (p *planner) doubtful(w source.Word) bool {
+	return p.images && w.Conf > 0 && w.Conf < doubtfulConf
+}
+
+// glyphPlan is a text copy's plan: each word's glyphs, edited.
+type glyphPlan struct {
+	p        *planner
+	byWord   map[wordRef][]*glyph
+	replaced [][]*glyph // each personal word's glyphs
+}
+
+func (g *glyphPlan) kept(pi int, ws []source.Word) { g.p.markKept(g.p.glyphsOf(g.byWord, pi, ws)) }
+
+func (g *glyphPlan) date(pi int, t layout.Token, ws []source.Word) error {
+	gl := g.p.glyphsOf(g.byWord, pi, ws)
+	if g.p.shift != nil {
+		return g.p.shiftDate(pi, t, gl)
 	}
-	p.want, p.named = values.rows, values.named
+	g.p.markKept(gl)
 	return nil
+}
+
+func (g *glyphPlan) figure(pi int, t layout.Token, ws []source.Word, nv decimal.Decimal) error {
+	return g.p.figure(pi, t, g.p.glyphsOf(g.byWord, pi, ws), nv)
+}
+
+func (g *glyphPlan) replace(pi int, w source.Word) {
+	g.replaced = append(g.replaced, g.p.glyphsOf(g.byWord, pi, []source.Word{w}))
 }
 
 // notMoney reports a whole number that reads as an amount

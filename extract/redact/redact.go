@@ -1,6 +1,7 @@
-// Package redact makes a copy of a text statement that reads as the
-// original does and shows nothing of its client, for reporting a layout
-// the converter reads wrong.
+// Package redact makes a copy of a statement that reads as the original
+// does and shows nothing of its client, for reporting a layout the
+// converter reads wrong. A scan's or a photo's copy is made on its page
+// images (images.go); what follows is a text PDF's.
 //
 // The copy is the original's own pages, rewritten in place: every word
 // the reading does not rely on (descriptions, names, addresses, account
@@ -40,8 +41,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	mrand "math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -59,6 +62,10 @@ import (
 type Reading struct {
 	Doc    extract.Document
 	Result *ledger.Result
+	// Images are the recognised pages' images, as recognition read them
+	// (ocr.ReadPrepared), their words' boxes in their pixels; nil for a
+	// page read from its text layer.
+	Images []*image.Gray
 }
 
 // Reader reads a PDF as the engine does (extract/engine, in the caller's
@@ -93,23 +100,36 @@ type Sidecar struct {
 	// ImagesPainted counts the pictures painted over (all but a logo at
 	// the top of a page).
 	ImagesPainted int `json:"images_painted"`
+	// Scan is true for the copy of a scan or photo, which Fidelity
+	// says is less faithful; LowConfidence says what became of the
+	// words recognised at low confidence.
+	Scan          bool   `json:"scan,omitempty"`
+	Fidelity      string `json:"fidelity,omitempty"`
+	LowConfidence string `json:"low_confidence,omitempty"`
 }
-
-// ErrNotText is returned for scans and photos: their copies are not made
-// yet.
-var ErrNotText = errors.New("only statements with a text layer can be copied for now: this one is a scan or a photo (its pages are recognised, not read)")
 
 // ErrRefused is what every RefusedError is (errors.Is), across a
 // worker's process boundary too.
 var ErrRefused = errors.New("no copy written")
 
 // RefusedError says why no copy was written.
-type RefusedError struct{ Reason string }
+type RefusedError struct {
+	Reason string
+	leak   bool // the copy would have held a word of the original's
+}
 
 func (e *RefusedError) Error() string { return "no copy written: " + e.Reason }
 
-// Unwrap makes a RefusedError an ErrRefused.
-func (e *RefusedError) Unwrap() error { return ErrRefused }
+// Unwrap makes a RefusedError an ErrRefused, and errLeak when it is one.
+func (e *RefusedError) Unwrap() []error {
+	if e.leak {
+		return []error{ErrRefused, errLeak}
+	}
+	return []error{ErrRefused}
+}
+
+// errLeak is a refusal for a word of the original's the copy held.
+var errLeak = errors.New("the copy would hold a word of the original's")
 
 func refuse(format string, a ...any) error { return &RefusedError{Reason: fmt.Sprintf(format, a...)} }
 
@@ -127,19 +147,36 @@ const (
 	checkTries  = 3
 )
 
-// Copy makes the copy of a text PDF and its sidecar.
+// imageTries bounds the copies of a scan made and checked: one more
+// than a text copy's, since a copy whose redrawn words recognition read
+// in doubt is drawn again with other letters.
+const imageTries = checkTries + 1
+
+// ReadsAtMost is how many readings a copy takes at most: the original's
+// and each checked copy's (a scan's each a recognition), for a worker's
+// time budget.
+const ReadsAtMost = 1 + imageTries
+
+// Copy makes the copy of a statement (a text PDF, a scan or a photo)
+// and its sidecar.
 func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
-	if source.Sniff(data) != "pdf" {
-		return nil, Sidecar{}, ErrNotText
+	if source.Sniff(data) == "" {
+		return nil, Sidecar{}, source.ErrUnsupported
 	}
 	orig, err := read(data, opts.Password)
 	if err != nil {
 		return nil, Sidecar{}, err
 	}
-	for _, pg := range orig.Doc.Pages {
-		if pg.OCR {
-			return nil, Sidecar{}, ErrNotText
-		}
+	// A scan or a photo, every page recognised from its pixels: copied
+	// as images (images.go). A PDF with text pages too is copied as
+	// text, its scanned pages' pictures painted over (clean.go): the
+	// check refuses it when they held rows.
+	scan := len(orig.Doc.Pages) > 0 && len(orig.Images) == len(orig.Doc.Pages) && !slices.Contains(orig.Images, nil)
+	if !scan && source.Sniff(data) != "pdf" {
+		return nil, Sidecar{}, refuse("no page of the picture could be recognised: it is too small to hold a line of print")
+	}
+	if scan && opts.ShiftWeeks != 0 {
+		return nil, Sidecar{}, refuse("the dates of a scan or a photo stay as printed: copy it without --shift-weeks")
 	}
 	seed := opts.Seed
 	if seed == 0 {
@@ -148,6 +185,14 @@ func Copy(data []byte, read Reader, opts Options) ([]byte, Sidecar, error) {
 		seed = binary.LittleEndian.Uint64(b[:])
 	}
 	rnd := mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	if scan {
+		out, side, err := copyImages(orig, read, rnd)
+		if err != nil {
+			return nil, Sidecar{}, err
+		}
+		side.ConverterVersion = opts.Version
+		return out, side, nil
+	}
 	var lastErr error
 	checks := 0
 	for try := 0; try < factorTries; try++ {
@@ -254,6 +299,9 @@ type expected struct {
 	named    map[string]decimal.Decimal
 	personal []string
 	painted  int
+	// recognised: a scan's copy, recognised again; its rows' boxes move
+	// with the recognition of redrawn words and are not compared.
+	recognised bool
 }
 
 // build rewrites the document with one factor.

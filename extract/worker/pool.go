@@ -195,10 +195,10 @@ func (p *Pool) RenderPage(ctx context.Context, data []byte, password string, pag
 
 // Redact makes a statement's shareable copy (extract/redact) in a worker:
 // the copy's PDF and its sidecar, or why none could be made safe
-// (redact.ErrRefused, redact.ErrNotText).
+// (redact.ErrRefused).
 //
-// pages, the document's page count, sets the job's CPU budget: two
-// conversions' (the original read, then its copy); a busy machine that
+// pages, the document's page count, sets the job's CPU budget: as many
+// conversions' as the copy may read (redact.ReadsAtMost); a busy machine that
 // keeps it from using that in time fails it with source.ErrBusy.
 func (p *Pool) Redact(ctx context.Context, data []byte, password string, pages int) ([]byte, redact.Sidecar, error) {
 	m, err := p.do(ctx, request{Op: "redact", Password: password, Page: pages}, data, nil)
@@ -455,8 +455,9 @@ func (w *proc) run(ctx context.Context, req request, data []byte, progress func(
 	case "render":
 		budget = req.Limits.Render
 	case "redact":
-		// Two conversions' (the original read, then its copy).
-		budget = 2 * req.Limits.convertCPU(req.Page)
+		// The original read, then each copy made read again (a scan's
+		// recognised): redact.ReadsAtMost conversions'.
+		budget = redact.ReadsAtMost * req.Limits.convertCPU(req.Page)
 	default:
 		budget = req.Limits.convertCPU(0)
 	}

@@ -164,7 +164,6 @@ var errorCodes = map[string]error{
 	"limit":          source.ErrLimit,
 	"no_page":        source.ErrNoPage,
 	"refused":        redact.ErrRefused,
-	"not_text":       redact.ErrNotText,
 }
 
 // childError is an error the child reported: its own text, and the
